@@ -1,0 +1,1 @@
+//! Benchmarks of clift through the ICD loader; see benches/.

@@ -1,0 +1,229 @@
+//! Command queues: in-order or out-of-order, with optional profiling.
+//!
+//! A queue adds its own ordering to each command's wait list (the previous
+//! command in an in-order queue; the last barrier in an out-of-order queue)
+//! and keeps the commands not yet complete, for clFinish and for markers and
+//! barriers with an empty wait list. Commands are issued as soon as they are
+//! enqueued, so clFlush has nothing left to do.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Weak};
+
+use parking_lot::Mutex;
+
+use crate::context::Context;
+use crate::device::Device;
+use crate::error::{fail, ClResult};
+use crate::event::{Event, Work};
+use crate::info::InfoValue;
+use crate::object::{handle_of, ApiHeader, ApiObject};
+use opencl_sys::*;
+
+#[derive(Default)]
+struct QueueState {
+    /// Commands not yet complete, by address.
+    pending: HashMap<usize, Arc<Event>>,
+    /// In-order: the last command. Out-of-order: the last barrier.
+    last: Weak<Event>,
+}
+
+/// A host command queue.
+#[repr(C)]
+pub struct Queue {
+    header: ApiHeader,
+    context: Arc<Context>,
+    device: Arc<Device>,
+    properties: cl_command_queue_properties,
+    /// The property list given to clCreateCommandQueueWithProperties (empty
+    /// for clCreateCommandQueue), for CL_QUEUE_PROPERTIES_ARRAY.
+    property_list: Vec<u64>,
+    state: Mutex<QueueState>,
+}
+crate::api_object!(Queue);
+
+impl std::fmt::Debug for Queue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Queue")
+            .field("properties", &self.properties)
+            .finish()
+    }
+}
+
+/// Queue properties a clift host queue supports.
+pub const SUPPORTED_QUEUE_PROPERTIES: cl_command_queue_properties =
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+
+impl Queue {
+    /// A queue on `device` of `context`. The caller has checked that the
+    /// device belongs to the context; this checks the properties.
+    pub fn new(
+        context: Arc<Context>,
+        device: Arc<Device>,
+        properties: cl_command_queue_properties,
+        property_list: Vec<u64>,
+    ) -> ClResult<Arc<Queue>> {
+        let known = SUPPORTED_QUEUE_PROPERTIES | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
+        if properties & !known != 0 {
+            return fail(CL_INVALID_VALUE);
+        }
+        if properties & CL_QUEUE_ON_DEVICE_DEFAULT != 0 && properties & CL_QUEUE_ON_DEVICE == 0 {
+            return fail(CL_INVALID_VALUE);
+        }
+        if properties & CL_QUEUE_ON_DEVICE != 0 {
+            // Device-side enqueue is not supported yet:
+            // CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES is 0.
+            return fail(CL_INVALID_QUEUE_PROPERTIES);
+        }
+        Ok(Arc::new(Queue {
+            header: ApiHeader::new(),
+            context,
+            device,
+            properties,
+            property_list,
+            state: Mutex::new(QueueState::default()),
+        }))
+    }
+
+    /// The queue's context.
+    pub fn context(&self) -> &Arc<Context> {
+        &self.context
+    }
+
+    /// The queue's device.
+    pub fn device(&self) -> &Arc<Device> {
+        &self.device
+    }
+
+    /// Whether commands record profiling timestamps.
+    pub fn profiling(&self) -> bool {
+        self.properties & CL_QUEUE_PROFILING_ENABLE != 0
+    }
+
+    /// Whether commands may run out of order.
+    pub fn out_of_order(&self) -> bool {
+        self.properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE != 0
+    }
+
+    /// Checks that every event of a wait list shares the queue's context.
+    pub fn check_wait_list(&self, wait_list: &[Arc<Event>]) -> ClResult<()> {
+        if wait_list
+            .iter()
+            .any(|e| !Arc::ptr_eq(e.context(), &self.context))
+        {
+            return fail(CL_INVALID_CONTEXT);
+        }
+        Ok(())
+    }
+
+    /// Enqueues a command of type `command_type` that runs `work` once the
+    /// events of `wait_list` and the queue's ordering allow.
+    pub fn enqueue(
+        self: &Arc<Self>,
+        command_type: cl_command_type,
+        wait_list: &[Arc<Event>],
+        work: Work,
+    ) -> ClResult<Arc<Event>> {
+        self.check_wait_list(wait_list)?;
+        let ev = Event::new_command(self, command_type, work);
+        {
+            let mut st = self.state.lock();
+            if let Some(prev) = st.last.upgrade() {
+                ev.order_after(&prev);
+            }
+            st.pending.insert(Arc::as_ptr(&ev) as usize, ev.clone());
+            if !self.out_of_order() {
+                st.last = Arc::downgrade(&ev);
+            }
+        }
+        for d in wait_list {
+            ev.depend_on(d);
+        }
+        ev.arm();
+        Ok(ev)
+    }
+
+    /// clEnqueueMarkerWithWaitList (`barrier == false`) and
+    /// clEnqueueBarrierWithWaitList (`barrier == true`). With an empty wait
+    /// list the command waits for every command enqueued before it; a barrier
+    /// also holds back every command enqueued after it.
+    pub fn enqueue_sync_point(
+        self: &Arc<Self>,
+        wait_list: &[Arc<Event>],
+        barrier: bool,
+    ) -> ClResult<Arc<Event>> {
+        self.check_wait_list(wait_list)?;
+        let command_type = if barrier {
+            CL_COMMAND_BARRIER
+        } else {
+            CL_COMMAND_MARKER
+        };
+        let ev = Event::new_command(self, command_type, Box::new(|| Ok(())));
+        {
+            let mut st = self.state.lock();
+            if wait_list.is_empty() || !self.out_of_order() {
+                for prev in st.pending.values() {
+                    ev.order_after(prev);
+                }
+            }
+            if let Some(prev) = st.last.upgrade() {
+                ev.order_after(&prev);
+            }
+            st.pending.insert(Arc::as_ptr(&ev) as usize, ev.clone());
+            if barrier || !self.out_of_order() {
+                st.last = Arc::downgrade(&ev);
+            }
+        }
+        for d in wait_list {
+            ev.depend_on(d);
+        }
+        ev.arm();
+        Ok(ev)
+    }
+
+    /// Called by an event of this queue when it completes.
+    pub(crate) fn retire(&self, ev: &Event) {
+        self.state
+            .lock()
+            .pending
+            .remove(&(ev as *const Event as usize));
+    }
+
+    /// clFinish: waits until every command enqueued so far is complete.
+    pub fn finish(&self) {
+        loop {
+            let next = {
+                let st = self.state.lock();
+                if !self.out_of_order() {
+                    st.last.upgrade().filter(|e| !e.is_complete())
+                } else {
+                    st.pending.values().next().cloned()
+                }
+            };
+            match next {
+                Some(ev) => {
+                    ev.wait();
+                }
+                None => break,
+            }
+            if !self.out_of_order() {
+                // Everything before the last command is complete once it is.
+                break;
+            }
+        }
+    }
+
+    /// clGetCommandQueueInfo.
+    pub fn info(&self, param: cl_command_queue_info) -> ClResult<InfoValue> {
+        Ok(match param {
+            CL_QUEUE_CONTEXT => InfoValue::handle(handle_of(&self.context)),
+            CL_QUEUE_DEVICE => InfoValue::handle(handle_of(&self.device)),
+            CL_QUEUE_REFERENCE_COUNT => InfoValue::u32(self.header.ref_count()),
+            CL_QUEUE_PROPERTIES => InfoValue::u64(self.properties),
+            CL_QUEUE_PROPERTIES_ARRAY => InfoValue::u64s(&self.property_list),
+            // Only on-device queues have a size.
+            CL_QUEUE_SIZE => return fail(CL_INVALID_COMMAND_QUEUE),
+            CL_QUEUE_DEVICE_DEFAULT => InfoValue::handle(0),
+            _ => return fail(CL_INVALID_VALUE),
+        })
+    }
+}

@@ -1,1 +1,237 @@
-//! Test helpers.
+//! Helpers shared by the conformance tests.
+//!
+//! The tests are applications: they link the system's `libOpenCL.so` (the
+//! ocl-icd loader) and reach clift only through it. [`setup`] points the
+//! loader at the `libclift.so` that `cargo build` just produced, through a
+//! private `.icd` file named by `OCL_ICD_VENDORS`, so nothing has to be
+//! installed system-wide to run them.
+
+use std::ffi::c_void;
+use std::path::PathBuf;
+use std::ptr;
+use std::sync::Once;
+
+pub use opencl_sys::*;
+
+/// The libclift.so under test: `$CLIFT_LIB`, else the one in the target
+/// directory that holds this test executable.
+pub fn lib_path() -> PathBuf {
+    if let Some(p) = std::env::var_os("CLIFT_LIB") {
+        return PathBuf::from(p);
+    }
+    let exe = std::env::current_exe().expect("test executable path");
+    // target/<profile>/deps/<test> -> target/<profile>/libclift.so
+    let profile_dir = exe.parent().and_then(|d| d.parent()).expect("target/<profile>");
+    let lib = profile_dir.join("libclift.so");
+    assert!(
+        lib.exists(),
+        "{} is missing: run `cargo build` before the tests (the README's test command does)",
+        lib.display()
+    );
+    lib
+}
+
+static SETUP: Once = Once::new();
+
+/// Points the ICD loader at clift. Every helper that calls OpenCL calls this
+/// first; it runs once per process, before the loader reads its environment.
+pub fn setup() {
+    SETUP.call_once(|| {
+        let lib = lib_path();
+        let icd = std::env::temp_dir().join(format!("clift-conformance-{}.icd", std::process::id()));
+        std::fs::write(&icd, format!("{}\n", lib.display())).expect("write .icd file");
+        std::env::set_var("OCL_ICD_VENDORS", &icd);
+    });
+}
+
+/// Panics with the error's name unless `code` is CL_SUCCESS.
+#[track_caller]
+pub fn check(code: cl_int) {
+    assert_eq!(
+        code,
+        CL_SUCCESS,
+        "OpenCL call failed with {} ({code})",
+        error_name(code)
+    );
+}
+
+/// Asserts that `code` is `expected`, naming both on failure.
+#[track_caller]
+pub fn expect_err(code: cl_int, expected: cl_int) {
+    assert_eq!(
+        code,
+        expected,
+        "expected {} ({expected}), got {} ({code})",
+        error_name(expected),
+        error_name(code)
+    );
+}
+
+/// The name of an OpenCL error code.
+pub fn error_name(code: cl_int) -> &'static str {
+    match code {
+        0 => "CL_SUCCESS",
+        -1 => "CL_DEVICE_NOT_FOUND",
+        -2 => "CL_DEVICE_NOT_AVAILABLE",
+        -3 => "CL_COMPILER_NOT_AVAILABLE",
+        -4 => "CL_MEM_OBJECT_ALLOCATION_FAILURE",
+        -5 => "CL_OUT_OF_RESOURCES",
+        -6 => "CL_OUT_OF_HOST_MEMORY",
+        -7 => "CL_PROFILING_INFO_NOT_AVAILABLE",
+        -8 => "CL_MEM_COPY_OVERLAP",
+        -9 => "CL_IMAGE_FORMAT_MISMATCH",
+        -10 => "CL_IMAGE_FORMAT_NOT_SUPPORTED",
+        -11 => "CL_BUILD_PROGRAM_FAILURE",
+        -12 => "CL_MAP_FAILURE",
+        -13 => "CL_MISALIGNED_SUB_BUFFER_OFFSET",
+        -14 => "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST",
+        -15 => "CL_COMPILE_PROGRAM_FAILURE",
+        -16 => "CL_LINKER_NOT_AVAILABLE",
+        -17 => "CL_LINK_PROGRAM_FAILURE",
+        -18 => "CL_DEVICE_PARTITION_FAILED",
+        -19 => "CL_KERNEL_ARG_INFO_NOT_AVAILABLE",
+        -30 => "CL_INVALID_VALUE",
+        -31 => "CL_INVALID_DEVICE_TYPE",
+        -32 => "CL_INVALID_PLATFORM",
+        -33 => "CL_INVALID_DEVICE",
+        -34 => "CL_INVALID_CONTEXT",
+        -35 => "CL_INVALID_QUEUE_PROPERTIES",
+        -36 => "CL_INVALID_COMMAND_QUEUE",
+        -37 => "CL_INVALID_HOST_PTR",
+        -38 => "CL_INVALID_MEM_OBJECT",
+        -39 => "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR",
+        -40 => "CL_INVALID_IMAGE_SIZE",
+        -41 => "CL_INVALID_SAMPLER",
+        -42 => "CL_INVALID_BINARY",
+        -43 => "CL_INVALID_BUILD_OPTIONS",
+        -44 => "CL_INVALID_PROGRAM",
+        -45 => "CL_INVALID_PROGRAM_EXECUTABLE",
+        -46 => "CL_INVALID_KERNEL_NAME",
+        -47 => "CL_INVALID_KERNEL_DEFINITION",
+        -48 => "CL_INVALID_KERNEL",
+        -49 => "CL_INVALID_ARG_INDEX",
+        -50 => "CL_INVALID_ARG_VALUE",
+        -51 => "CL_INVALID_ARG_SIZE",
+        -52 => "CL_INVALID_KERNEL_ARGS",
+        -53 => "CL_INVALID_WORK_DIMENSION",
+        -54 => "CL_INVALID_WORK_GROUP_SIZE",
+        -55 => "CL_INVALID_WORK_ITEM_SIZE",
+        -56 => "CL_INVALID_GLOBAL_OFFSET",
+        -57 => "CL_INVALID_EVENT_WAIT_LIST",
+        -58 => "CL_INVALID_EVENT",
+        -59 => "CL_INVALID_OPERATION",
+        -60 => "CL_INVALID_GL_OBJECT",
+        -61 => "CL_INVALID_BUFFER_SIZE",
+        -62 => "CL_INVALID_MIP_LEVEL",
+        -63 => "CL_INVALID_GLOBAL_WORK_SIZE",
+        -64 => "CL_INVALID_PROPERTY",
+        -65 => "CL_INVALID_IMAGE_DESCRIPTOR",
+        -66 => "CL_INVALID_COMPILER_OPTIONS",
+        -67 => "CL_INVALID_LINKER_OPTIONS",
+        -68 => "CL_INVALID_DEVICE_PARTITION_COUNT",
+        -69 => "CL_INVALID_PIPE_SIZE",
+        -70 => "CL_INVALID_DEVICE_QUEUE",
+        -71 => "CL_INVALID_SPEC_ID",
+        -72 => "CL_MAX_SIZE_RESTRICTION_EXCEEDED",
+        _ => "(unknown code)",
+    }
+}
+
+/// clift's platform, found by name among the loader's platforms.
+pub fn platform() -> cl_platform_id {
+    setup();
+    let mut n = 0;
+    // SAFETY: valid out-pointer; NULL platforms with 0 entries asks the count.
+    check(unsafe { clGetPlatformIDs(0, ptr::null_mut(), &mut n) });
+    let mut ids = vec![ptr::null_mut(); n as usize];
+    // SAFETY: `ids` has room for `n` handles.
+    check(unsafe { clGetPlatformIDs(n, ids.as_mut_ptr(), ptr::null_mut()) });
+    ids.into_iter()
+        .find(|&p| {
+            info_string(|s, v, r| {
+                // SAFETY: forwards the buffer protocol of `info_bytes`.
+                unsafe { clGetPlatformInfo(p, CL_PLATFORM_NAME, s, v, r) }
+            }) == "clift"
+        })
+        .expect("the loader lists a platform named clift")
+}
+
+/// clift's root CPU device.
+pub fn device() -> cl_device_id {
+    let mut d = ptr::null_mut();
+    // SAFETY: room for one handle.
+    check(unsafe { clGetDeviceIDs(platform(), CL_DEVICE_TYPE_ALL, 1, &mut d, ptr::null_mut()) });
+    d
+}
+
+/// Runs an info query with the two-call protocol and returns the bytes.
+pub fn info_bytes(f: impl Fn(usize, *mut c_void, *mut usize) -> cl_int) -> Result<Vec<u8>, cl_int> {
+    let mut size = 0usize;
+    let rc = f(0, ptr::null_mut(), &mut size);
+    if rc != CL_SUCCESS {
+        return Err(rc);
+    }
+    let mut buf = vec![0u8; size];
+    let rc = f(size, buf.as_mut_ptr() as *mut c_void, ptr::null_mut());
+    if rc != CL_SUCCESS {
+        return Err(rc);
+    }
+    Ok(buf)
+}
+
+/// An info query answered with a string (panics on error).
+pub fn info_string(f: impl Fn(usize, *mut c_void, *mut usize) -> cl_int) -> String {
+    let b = info_bytes(f).unwrap_or_else(|e| panic!("info query failed: {}", error_name(e)));
+    assert_eq!(b.last(), Some(&0), "info string is NUL-terminated");
+    String::from_utf8_lossy(&b[..b.len() - 1]).into_owned()
+}
+
+/// An info query answered with a plain value of type `T` (panics on error or
+/// on a size other than `size_of::<T>()`).
+pub fn info_value<T: Copy>(f: impl Fn(usize, *mut c_void, *mut usize) -> cl_int) -> T {
+    let b = info_bytes(f).unwrap_or_else(|e| panic!("info query failed: {}", error_name(e)));
+    assert_eq!(b.len(), std::mem::size_of::<T>(), "info value size");
+    // SAFETY: `b` holds exactly size_of::<T>() bytes; T is plain data.
+    unsafe { (b.as_ptr() as *const T).read_unaligned() }
+}
+
+/// `clGetDeviceInfo` as a string.
+pub fn device_string(d: cl_device_id, param: cl_device_info) -> String {
+    // SAFETY: forwards the buffer protocol of `info_bytes`.
+    info_string(|s, v, r| unsafe { clGetDeviceInfo(d, param, s, v, r) })
+}
+
+/// `clGetDeviceInfo` as a value of type `T`.
+pub fn device_value<T: Copy>(d: cl_device_id, param: cl_device_info) -> T {
+    // SAFETY: forwards the buffer protocol of `info_bytes`.
+    info_value(|s, v, r| unsafe { clGetDeviceInfo(d, param, s, v, r) })
+}
+
+/// A context on clift's root device.
+pub fn context() -> cl_context {
+    let d = device();
+    let mut err = 0;
+    // SAFETY: one valid device handle; no callback.
+    let ctx = unsafe { clCreateContext(ptr::null(), 1, &d, None, ptr::null_mut(), &mut err) };
+    check(err);
+    ctx
+}
+
+/// A command queue on clift's root device with `props` (a bitfield).
+pub fn queue(ctx: cl_context, props: cl_command_queue_properties) -> cl_command_queue {
+    let list = [CL_QUEUE_PROPERTIES as cl_queue_properties, props, 0];
+    let mut err = 0;
+    // SAFETY: valid handles and a zero-terminated property list.
+    let q = unsafe { clCreateCommandQueueWithProperties(ctx, device(), list.as_ptr(), &mut err) };
+    check(err);
+    q
+}
+
+/// A buffer of `size` bytes with `flags` and no host pointer.
+pub fn buffer(ctx: cl_context, flags: cl_mem_flags, size: usize) -> cl_mem {
+    let mut err = 0;
+    // SAFETY: valid context; no host pointer.
+    let m = unsafe { clCreateBuffer(ctx, flags, size, ptr::null_mut(), &mut err) };
+    check(err);
+    m
+}

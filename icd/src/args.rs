@@ -75,10 +75,7 @@ const MAX_PROPERTIES: usize = 4096;
 /// A zero-terminated property list of `T` (without the terminator), or an
 /// empty list for NULL. `Err(invalid)` if no terminator is found within a sane
 /// length.
-pub fn property_list<T: Copy + PartialEq + Default>(
-    ptr: *const T,
-    invalid: cl_int,
-) -> ClResult<Vec<T>> {
+pub fn property_list<T: Copy + PartialEq + Default>(ptr: *const T, invalid: cl_int) -> ClResult<Vec<T>> {
     let mut out = Vec::new();
     if ptr.is_null() {
         return Ok(out);

@@ -218,13 +218,8 @@ mod tests {
     fn slot_order_matches_installed_header() {
         let path = "/usr/include/CL/cl_icd.h";
         let text = std::fs::read_to_string(path).expect("opencl-headers installs CL/cl_icd.h");
-        let start = text
-            .find("typedef struct _cl_icd_dispatch")
-            .expect("dispatch struct");
-        let end = start
-            + text[start..]
-                .find("} cl_icd_dispatch;")
-                .expect("struct end");
+        let start = text.find("typedef struct _cl_icd_dispatch").expect("dispatch struct");
+        let end = start + text[start..].find("} cl_icd_dispatch;").expect("struct end");
         let mut body = text[start..end].to_string();
         while let Some(a) = body.find("/*") {
             let b = a + body[a..].find("*/").expect("comment end") + 2;
@@ -246,8 +241,7 @@ mod tests {
     fn no_slot_is_null() {
         let words = std::mem::size_of::<cl_icd_dispatch>() / std::mem::size_of::<usize>();
         // SAFETY: cl_icd_dispatch is a repr(C) struct of pointer-sized fields.
-        let slots: &[usize] =
-            unsafe { std::slice::from_raw_parts(&DISPATCH as *const _ as *const usize, words) };
+        let slots: &[usize] = unsafe { std::slice::from_raw_parts(&DISPATCH as *const _ as *const usize, words) };
         assert!(slots.len() > SLOT_NAMES.len());
         assert!(slots.iter().all(|&p| p != 0));
     }

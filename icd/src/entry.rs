@@ -25,10 +25,7 @@ pub fn guard(f: impl FnOnce() -> ClResult<()>) -> cl_int {
 
 /// Runs an entry point that returns a pointer and reports its status through
 /// `errcode_ret` (which may be NULL).
-pub fn guard_ptr(
-    errcode_ret: *mut cl_int,
-    f: impl FnOnce() -> ClResult<*mut c_void>,
-) -> *mut c_void {
+pub fn guard_ptr(errcode_ret: *mut cl_int, f: impl FnOnce() -> ClResult<*mut c_void>) -> *mut c_void {
     let (ptr, code) = match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(p)) => (p, CL_SUCCESS),
         Ok(Err(ClError(code))) => (std::ptr::null_mut(), code),

@@ -35,8 +35,7 @@ enum Object {
     Event(Arc<Event>),
 }
 
-static REGISTRY: LazyLock<RwLock<HashMap<usize, ObjectRef>>> =
-    LazyLock::new(|| RwLock::new(HashMap::new()));
+static REGISTRY: LazyLock<RwLock<HashMap<usize, ObjectRef>>> = LazyLock::new(|| RwLock::new(HashMap::new()));
 
 static INIT: Once = Once::new();
 
@@ -49,10 +48,7 @@ pub fn init() -> &'static Platform {
         let mut reg = REGISTRY.write();
         reg.insert(platform.handle(), ObjectRef(Object::Platform));
         for d in platform.devices() {
-            reg.insert(
-                Arc::as_ptr(d) as usize,
-                ObjectRef(Object::Device(d.clone())),
-            );
+            reg.insert(Arc::as_ptr(d) as usize, ObjectRef(Object::Device(d.clone())));
         }
     });
     Platform::get()
@@ -134,11 +130,7 @@ pub fn get<T: Handle>(handle: *mut c_void) -> ClResult<Arc<T>> {
 
 /// The objects behind an array of `n` handles. `Err(invalid)` if the array
 /// pointer is NULL while `n > 0` or any handle is invalid.
-pub fn get_list<T: Handle>(
-    list: *const *mut c_void,
-    n: usize,
-    invalid: cl_int,
-) -> ClResult<Vec<Arc<T>>> {
+pub fn get_list<T: Handle>(list: *const *mut c_void, n: usize, invalid: cl_int) -> ClResult<Vec<Arc<T>>> {
     if n == 0 {
         return Ok(Vec::new());
     }
@@ -163,11 +155,7 @@ pub fn get_list<T: Handle>(
 pub fn platform(handle: cl_platform_id, null_ok: bool) -> ClResult<&'static Platform> {
     let p = init();
     if handle.is_null() {
-        return if null_ok {
-            Ok(p)
-        } else {
-            fail(CL_INVALID_PLATFORM)
-        };
+        return if null_ok { Ok(p) } else { fail(CL_INVALID_PLATFORM) };
     }
     if handle as usize == p.handle() {
         Ok(p)

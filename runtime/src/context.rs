@@ -31,9 +31,7 @@ crate::api_object!(Context);
 
 impl std::fmt::Debug for Context {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Context")
-            .field("devices", &self.devices)
-            .finish()
+        f.debug_struct("Context").field("devices", &self.devices).finish()
     }
 }
 
@@ -41,11 +39,7 @@ impl Context {
     /// A context over `devices` (already checked by the caller: non-empty,
     /// valid, duplicates allowed as the spec allows). `properties` is the
     /// zero-terminated list as given (empty when the application passed NULL).
-    pub fn new(
-        devices: Vec<Arc<Device>>,
-        properties: Vec<isize>,
-        notify: Option<NotifyFn>,
-    ) -> Arc<Context> {
+    pub fn new(devices: Vec<Arc<Device>>, properties: Vec<isize>, notify: Option<NotifyFn>) -> Arc<Context> {
         Arc::new(Context {
             header: ApiHeader::new(),
             devices,
@@ -80,11 +74,7 @@ impl Context {
 
     /// Smallest `CL_DEVICE_MAX_MEM_ALLOC_SIZE` of the context's devices.
     pub fn max_mem_alloc_size(&self) -> u64 {
-        self.devices
-            .iter()
-            .map(|d| d.max_mem_alloc_size())
-            .min()
-            .unwrap_or(0)
+        self.devices.iter().map(|d| d.max_mem_alloc_size()).min().unwrap_or(0)
     }
 
     /// `clGetContextInfo`.

@@ -43,12 +43,9 @@ pub fn available_cpus() -> Vec<usize> {
     // SAFETY: cpu_set_t is plain data; zeroed is a valid empty set.
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
     // SAFETY: `set` is a valid cpu_set_t of the size passed.
-    let rc =
-        unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) };
+    let rc = unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) };
     if rc != 0 {
-        let n = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1);
+        let n = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         return (0..n).collect();
     }
     (0..libc::CPU_SETSIZE as usize)
@@ -164,9 +161,7 @@ impl Device {
         let n = self.cpus.len();
         match kind as cl_device_partition_property {
             CL_DEVICE_PARTITION_EQUALLY => {
-                let per = *props
-                    .get(1)
-                    .ok_or(crate::error::ClError(CL_INVALID_VALUE))?;
+                let per = *props.get(1).ok_or(crate::error::ClError(CL_INVALID_VALUE))?;
                 if per <= 0 {
                     return fail(CL_INVALID_VALUE);
                 }

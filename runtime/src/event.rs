@@ -115,11 +115,7 @@ impl Event {
 
     /// A command of `queue` that runs `work`, not yet ready: the caller wires
     /// its dependencies with [`Event::depend_on`], then calls [`Event::arm`].
-    pub(crate) fn new_command(
-        queue: &Arc<Queue>,
-        command_type: cl_command_type,
-        work: Work,
-    ) -> Arc<Event> {
+    pub(crate) fn new_command(queue: &Arc<Queue>, command_type: cl_command_type, work: Work) -> Arc<Event> {
         let ev = Event::new(
             queue.context().clone(),
             Some(queue.clone()),

@@ -63,12 +63,10 @@ impl ApiHeader {
             if cur == 0 {
                 return 0;
             }
-            match self.refcount.compare_exchange_weak(
-                cur,
-                cur - 1,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
+            match self
+                .refcount
+                .compare_exchange_weak(cur, cur - 1, Ordering::AcqRel, Ordering::Acquire)
+            {
                 Ok(_) => return cur - 1,
                 Err(now) => cur = now,
             }

@@ -54,9 +54,7 @@ impl Platform {
             CL_PLATFORM_NAME => InfoValue::string("clift"),
             CL_PLATFORM_VENDOR => InfoValue::string("The clift developers"),
             CL_PLATFORM_EXTENSIONS => InfoValue::string(&PLATFORM_EXTENSIONS.join(" ")),
-            CL_PLATFORM_EXTENSIONS_WITH_VERSION => {
-                InfoValue::name_versions(&crate::device::DEVICE_EXTENSION_VERSIONS)
-            }
+            CL_PLATFORM_EXTENSIONS_WITH_VERSION => InfoValue::name_versions(&crate::device::DEVICE_EXTENSION_VERSIONS),
             CL_PLATFORM_HOST_TIMER_RESOLUTION => InfoValue::u64(crate::timer::resolution_ns()),
             CL_PLATFORM_ICD_SUFFIX_KHR => InfoValue::string("clift"),
             _ => return fail(CL_INVALID_VALUE),

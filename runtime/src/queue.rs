@@ -43,9 +43,7 @@ crate::api_object!(Queue);
 
 impl std::fmt::Debug for Queue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Queue")
-            .field("properties", &self.properties)
-            .finish()
+        f.debug_struct("Queue").field("properties", &self.properties).finish()
     }
 }
 
@@ -106,10 +104,7 @@ impl Queue {
 
     /// Checks that every event of a wait list shares the queue's context.
     pub fn check_wait_list(&self, wait_list: &[Arc<Event>]) -> ClResult<()> {
-        if wait_list
-            .iter()
-            .any(|e| !Arc::ptr_eq(e.context(), &self.context))
-        {
+        if wait_list.iter().any(|e| !Arc::ptr_eq(e.context(), &self.context)) {
             return fail(CL_INVALID_CONTEXT);
         }
         Ok(())
@@ -146,17 +141,9 @@ impl Queue {
     /// clEnqueueBarrierWithWaitList (`barrier == true`). With an empty wait
     /// list the command waits for every command enqueued before it; a barrier
     /// also holds back every command enqueued after it.
-    pub fn enqueue_sync_point(
-        self: &Arc<Self>,
-        wait_list: &[Arc<Event>],
-        barrier: bool,
-    ) -> ClResult<Arc<Event>> {
+    pub fn enqueue_sync_point(self: &Arc<Self>, wait_list: &[Arc<Event>], barrier: bool) -> ClResult<Arc<Event>> {
         self.check_wait_list(wait_list)?;
-        let command_type = if barrier {
-            CL_COMMAND_BARRIER
-        } else {
-            CL_COMMAND_MARKER
-        };
+        let command_type = if barrier { CL_COMMAND_BARRIER } else { CL_COMMAND_MARKER };
         let ev = Event::new_command(self, command_type, Box::new(|| Ok(())));
         {
             let mut st = self.state.lock();
@@ -182,10 +169,7 @@ impl Queue {
 
     /// Called by an event of this queue when it completes.
     pub(crate) fn retire(&self, ev: &Event) {
-        self.state
-            .lock()
-            .pending
-            .remove(&(ev as *const Event as usize));
+        self.state.lock().pending.remove(&(ev as *const Event as usize));
     }
 
     /// clFinish: waits until every command enqueued so far is complete.

@@ -4,10 +4,7 @@
 
 /// Nanoseconds on `CLOCK_MONOTONIC`.
 pub fn now_ns() -> u64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `ts` is a valid, writable timespec; CLOCK_MONOTONIC always exists on Linux.
     let rc = unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
     debug_assert_eq!(rc, 0);
@@ -16,10 +13,7 @@ pub fn now_ns() -> u64 {
 
 /// Resolution of [`now_ns`] in nanoseconds.
 pub fn resolution_ns() -> u64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `ts` is a valid, writable timespec.
     let rc = unsafe { libc::clock_getres(libc::CLOCK_MONOTONIC, &mut ts) };
     if rc != 0 {

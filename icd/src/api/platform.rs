@@ -16,9 +16,7 @@ fn platform_ids(
 ) -> clift_runtime::ClResult<()> {
     // CL_INVALID_VALUE if num_entries is equal to zero and platforms is not
     // NULL or if both num_platforms and platforms are NULL.
-    if (num_entries == 0 && !platforms.is_null())
-        || (platforms.is_null() && num_platforms.is_null())
-    {
+    if (num_entries == 0 && !platforms.is_null()) || (platforms.is_null() && num_platforms.is_null()) {
         return fail(CL_INVALID_VALUE);
     }
     let p = handle::init();
@@ -47,9 +45,7 @@ cl_entry! {
 
 #[allow(non_snake_case)]
 pub(crate) extern "C" fn clGetExtensionFunctionAddress(func_name: *const c_char) -> *mut c_void {
-    guard_ptr(std::ptr::null_mut(), || {
-        Ok(dispatch::extension_function(func_name))
-    })
+    guard_ptr(std::ptr::null_mut(), || Ok(dispatch::extension_function(func_name)))
 }
 
 #[allow(non_snake_case)]

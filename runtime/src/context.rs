@@ -8,7 +8,7 @@ use parking_lot::Mutex;
 use crate::device::Device;
 use crate::error::{fail, ClResult};
 use crate::info::InfoValue;
-use crate::object::{handle_of, ApiHeader, ApiObject};
+use crate::object::{handle_of, ApiHeader};
 use opencl_sys::*;
 
 /// The application's `pfn_notify` of clCreateContext, already wrapped by the

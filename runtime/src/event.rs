@@ -22,7 +22,7 @@ use parking_lot::{Condvar, Mutex};
 use crate::context::Context;
 use crate::error::{fail, ClError, ClResult};
 use crate::info::InfoValue;
-use crate::object::{handle_of, ApiHeader, ApiObject};
+use crate::object::{handle_of, ApiHeader};
 use crate::queue::Queue;
 use crate::timer::now_ns;
 use opencl_sys::*;

@@ -5,7 +5,7 @@ use std::sync::{Arc, OnceLock};
 use crate::device::Device;
 use crate::error::{fail, ClResult};
 use crate::info::InfoValue;
-use crate::object::{ApiHeader, ApiObject};
+use crate::object::ApiHeader;
 use opencl_sys::*;
 
 /// clift's version, as in `Cargo.toml`.

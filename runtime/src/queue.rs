@@ -16,7 +16,7 @@ use crate::device::Device;
 use crate::error::{fail, ClResult};
 use crate::event::{Event, Work};
 use crate::info::InfoValue;
-use crate::object::{handle_of, ApiHeader, ApiObject};
+use crate::object::{handle_of, ApiHeader};
 use opencl_sys::*;
 
 #[derive(Default)]

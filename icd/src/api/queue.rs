@@ -1,64 +1,117 @@
-//! queue
+//! Command queues (API spec 5.1).
 
-#![allow(unused_variables)]
+use std::ffi::c_void;
+use std::sync::Arc;
 
-use std::ffi::{c_char, c_void};
-
-use clift_runtime::error::fail;
+use clift_runtime::context::Context;
+use clift_runtime::device::Device;
+use clift_runtime::error::{fail, ClResult};
+use clift_runtime::queue::Queue;
 use opencl_sys::*;
 
 use crate::entry::{cl_entry, cl_entry_ptr};
+use crate::{args, handle, info};
+
+/// The context and device of a new queue, checked.
+fn context_and_device(context: cl_context, device: cl_device_id) -> ClResult<(Arc<Context>, Arc<Device>)> {
+    // CL_INVALID_CONTEXT if context is not a valid context.
+    let ctx = handle::get::<Context>(context)?;
+    // CL_INVALID_DEVICE if device is not a valid device or is not associated
+    // with context.
+    let dev = handle::get::<Device>(device)?;
+    if !ctx.has_device(&dev) {
+        return fail(CL_INVALID_DEVICE);
+    }
+    Ok((ctx, dev))
+}
 
 cl_entry_ptr! {
     fn clCreateCommandQueue(context: cl_context, device: cl_device_id, properties: cl_command_queue_properties; errcode_ret) {
-        fail(CL_INVALID_OPERATION)
+        let (ctx, dev) = context_and_device(context, device)?;
+        // CL_INVALID_VALUE if values specified in properties are not valid.
+        // (On-device queues need clCreateCommandQueueWithProperties.)
+        let valid = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+        if properties & !valid != 0 {
+            return fail(CL_INVALID_VALUE);
+        }
+        let q = Queue::new(ctx, dev, properties, Vec::new())?;
+        Ok(handle::register(q))
+    }
+
+    fn clCreateCommandQueueWithProperties(context: cl_context, device: cl_device_id, properties: *const cl_queue_properties; errcode_ret) {
+        let (ctx, dev) = context_and_device(context, device)?;
+        let list = args::property_list(properties, CL_INVALID_VALUE)?;
+        // CL_INVALID_VALUE if values specified in properties are not valid.
+        if list.len() % 2 != 0 {
+            return fail(CL_INVALID_VALUE);
+        }
+        let mut props: cl_command_queue_properties = 0;
+        let mut size = None;
+        let mut seen = Vec::new();
+        for pair in list.chunks_exact(2) {
+            if seen.contains(&pair[0]) {
+                return fail(CL_INVALID_VALUE);
+            }
+            seen.push(pair[0]);
+            match pair[0] as cl_uint {
+                CL_QUEUE_PROPERTIES => props = pair[1],
+                CL_QUEUE_SIZE => size = Some(pair[1]),
+                _ => return fail(CL_INVALID_VALUE),
+            }
+        }
+        // CL_QUEUE_SIZE can only be specified if CL_QUEUE_ON_DEVICE is set.
+        if size.is_some() && props & CL_QUEUE_ON_DEVICE == 0 {
+            return fail(CL_INVALID_VALUE);
+        }
+        let mut stored = list;
+        if !properties.is_null() {
+            stored.push(0);
+        }
+        let q = Queue::new(ctx, dev, props, stored)?;
+        Ok(handle::register(q))
     }
 }
 
 cl_entry! {
     fn clRetainCommandQueue(command_queue: cl_command_queue) {
-        fail(CL_INVALID_OPERATION)
+        handle::retain::<Queue>(command_queue)
     }
-}
 
-cl_entry! {
     fn clReleaseCommandQueue(command_queue: cl_command_queue) {
-        fail(CL_INVALID_OPERATION)
+        // clReleaseCommandQueue performs an implicit flush: clift issues
+        // commands as they are enqueued, and they keep the queue alive.
+        handle::release::<Queue>(command_queue)
     }
-}
 
-cl_entry! {
     fn clGetCommandQueueInfo(command_queue: cl_command_queue, param_name: cl_command_queue_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) {
-        fail(CL_INVALID_OPERATION)
+        let q = handle::get::<Queue>(command_queue)?;
+        info::write(q.info(param_name), param_value_size, param_value, param_value_size_ret)
     }
-}
 
-cl_entry! {
     fn clSetCommandQueueProperty(command_queue: cl_command_queue, properties: cl_command_queue_properties, enable: cl_bool, old_properties: *mut cl_command_queue_properties) {
+        handle::get::<Queue>(command_queue)?;
+        // OpenCL 1.0 only: removed in 1.1, where queue properties are fixed at
+        // creation. clift implements 2.2 and refuses the call.
         fail(CL_INVALID_OPERATION)
     }
-}
 
-cl_entry_ptr! {
-    fn clCreateCommandQueueWithProperties(context: cl_context, device: cl_device_id, properties: *const cl_queue_properties; errcode_ret) {
-        fail(CL_INVALID_OPERATION)
-    }
-}
-
-cl_entry! {
     fn clSetDefaultDeviceCommandQueue(context: cl_context, device: cl_device_id, command_queue: cl_command_queue) {
-        fail(CL_INVALID_OPERATION)
+        context_and_device(context, device)?;
+        handle::get::<Queue>(command_queue)?;
+        // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid
+        // command-queue for device: only an on-device queue can be the
+        // default, and clift has none (CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES is 0).
+        fail(CL_INVALID_COMMAND_QUEUE)
     }
-}
 
-cl_entry! {
     fn clFlush(command_queue: cl_command_queue) {
-        fail(CL_INVALID_OPERATION)
+        // Commands are issued to the device as soon as they are enqueued.
+        handle::get::<Queue>(command_queue)?;
+        Ok(())
     }
-}
 
-cl_entry! {
     fn clFinish(command_queue: cl_command_queue) {
-        fail(CL_INVALID_OPERATION)
+        handle::get::<Queue>(command_queue)?.finish();
+        Ok(())
     }
 }

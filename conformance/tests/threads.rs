@@ -1,0 +1,110 @@
+//! Thread safety (API spec appendix A.2): many host threads create, use and
+//! release contexts, queues and events at once, sharing some of them, and
+//! nothing is leaked: every context's destructor callback has run by the end
+//! (a context is destroyed only after every queue, event and memory object
+//! that refers to it is gone).
+
+use std::ffi::c_void;
+use std::ptr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use clift_conformance::*;
+
+static CREATED: AtomicUsize = AtomicUsize::new(0);
+static DESTROYED: AtomicUsize = AtomicUsize::new(0);
+
+extern "C" fn on_context_destroyed(_c: cl_context, _u: *mut c_void) {
+    DESTROYED.fetch_add(1, Ordering::SeqCst);
+}
+
+fn tracked_context() -> cl_context {
+    let c = context();
+    // SAFETY: valid context and callback.
+    check(unsafe { clSetContextDestructorCallback(c, Some(on_context_destroyed), ptr::null_mut()) });
+    CREATED.fetch_add(1, Ordering::SeqCst);
+    c
+}
+
+#[derive(Clone, Copy)]
+struct Shared(usize);
+// SAFETY: OpenCL handles may be used from any thread (API spec A.2).
+unsafe impl Send for Shared {}
+
+fn own_objects_round(i: usize) {
+    let c = tracked_context();
+    let props = if i % 2 == 0 { 0 } else { CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE };
+    let q = queue(c, props);
+    let mut err = 0;
+    // SAFETY: valid handles throughout; every object is released once.
+    unsafe {
+        let u = clCreateUserEvent(c, &mut err);
+        check(err);
+        let mut events = Vec::new();
+        for _ in 0..8 {
+            let mut e = ptr::null_mut();
+            check(clEnqueueMarkerWithWaitList(q, 1, &u, &mut e));
+            events.push(e);
+        }
+        let buf = buffer(c, CL_MEM_READ_WRITE, 4096);
+        check(clRetainEvent(events[0]));
+        check(clSetUserEventStatus(u, CL_COMPLETE));
+        check(clWaitForEvents(events.len() as cl_uint, events.as_ptr()));
+        check(clFinish(q));
+        check(clReleaseEvent(events[0]));
+        for e in events {
+            check(clReleaseEvent(e));
+        }
+        check(clReleaseEvent(u));
+        check(clReleaseMemObject(buf));
+        check(clReleaseCommandQueue(q));
+        check(clReleaseContext(c));
+    }
+}
+
+#[test]
+fn many_threads_create_use_and_release_objects() {
+    let shared_ctx = tracked_context();
+    let shared_q = queue(shared_ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    let (sc, sq) = (Shared(shared_ctx as usize), Shared(shared_q as usize));
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            std::thread::spawn(move || {
+                let (c, q) = (sc.0 as cl_context, sq.0 as cl_command_queue);
+                for i in 0..40 {
+                    own_objects_round(t + i);
+                    // Work on the shared queue and context from every thread.
+                    let mut err = 0;
+                    // SAFETY: the shared handles stay valid until all threads join.
+                    unsafe {
+                        check(clRetainContext(c));
+                        let u = clCreateUserEvent(c, &mut err);
+                        check(err);
+                        let mut e = ptr::null_mut();
+                        check(clEnqueueMarkerWithWaitList(q, 1, &u, &mut e));
+                        check(clSetUserEventStatus(u, CL_COMPLETE));
+                        check(clWaitForEvents(1, &e));
+                        check(clReleaseEvent(e));
+                        check(clReleaseEvent(u));
+                        check(clReleaseContext(c));
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().expect("worker thread");
+    }
+    // SAFETY: valid handles, released once.
+    unsafe {
+        check(clFinish(shared_q));
+        check(clReleaseCommandQueue(shared_q));
+        check(clReleaseContext(shared_ctx));
+    }
+    // Commands drop their references as they retire: allow the pool a moment.
+    let t = Instant::now();
+    while DESTROYED.load(Ordering::SeqCst) < CREATED.load(Ordering::SeqCst) && t.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(DESTROYED.load(Ordering::SeqCst), CREATED.load(Ordering::SeqCst), "every context was destroyed");
+}

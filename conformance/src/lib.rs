@@ -235,3 +235,114 @@ pub fn buffer(ctx: cl_context, flags: cl_mem_flags, size: usize) -> cl_mem {
     check(err);
     m
 }
+
+/// The (count, pointer) pair of an event wait list argument: NULL for an
+/// empty list.
+pub fn wait_args(wait: &[cl_event]) -> (cl_uint, *const cl_event) {
+    if wait.is_empty() {
+        (0, ptr::null())
+    } else {
+        (wait.len() as cl_uint, wait.as_ptr())
+    }
+}
+
+/// `clGetMemObjectInfo` as a value of type `T`.
+#[allow(clippy::not_unsafe_ptr_arg_deref)] // handles are checked by clift, never dereferenced here
+pub fn mem_value<T: Copy>(m: cl_mem, param: cl_mem_info) -> T {
+    // SAFETY: forwards the buffer protocol of `info_value`.
+    info_value(|s, v, r| unsafe { clGetMemObjectInfo(m, param, s, v, r) })
+}
+
+/// Releases a memory object (panics on error).
+#[allow(clippy::not_unsafe_ptr_arg_deref)] // handles are checked by clift, never dereferenced here
+pub fn release_mem(m: cl_mem) {
+    // SAFETY: the caller passes a handle it owns.
+    check(unsafe { clReleaseMemObject(m) });
+}
+
+/// Writes `data` into `m` at `offset` and waits for it.
+#[allow(clippy::not_unsafe_ptr_arg_deref)] // handles are checked by clift, never dereferenced here
+pub fn write_bytes(q: cl_command_queue, m: cl_mem, offset: usize, data: &[u8]) {
+    // SAFETY: `data` is readable for its length during the blocking call.
+    check(unsafe {
+        clEnqueueWriteBuffer(
+            q,
+            m,
+            CL_TRUE,
+            offset,
+            data.len(),
+            data.as_ptr().cast(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        )
+    });
+}
+
+/// Reads `len` bytes of `m` from `offset` and waits for them.
+#[allow(clippy::not_unsafe_ptr_arg_deref)] // handles are checked by clift, never dereferenced here
+pub fn read_bytes(q: cl_command_queue, m: cl_mem, offset: usize, len: usize) -> Vec<u8> {
+    let mut out = vec![0u8; len];
+    // SAFETY: `out` is writable for `len` bytes during the blocking call.
+    check(unsafe {
+        clEnqueueReadBuffer(
+            q,
+            m,
+            CL_TRUE,
+            offset,
+            len,
+            out.as_mut_ptr().cast(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        )
+    });
+    out
+}
+
+/// `clGetEventInfo(CL_EVENT_COMMAND_EXECUTION_STATUS)`.
+#[allow(clippy::not_unsafe_ptr_arg_deref)] // handles are checked by clift, never dereferenced here
+pub fn event_status(e: cl_event) -> cl_int {
+    // SAFETY: forwards the buffer protocol of `info_value`.
+    info_value(|s, v, r| unsafe { clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, s, v, r) })
+}
+
+/// A new user event of `ctx`.
+#[allow(clippy::not_unsafe_ptr_arg_deref)] // handles are checked by clift, never dereferenced here
+pub fn new_user_event(ctx: cl_context) -> cl_event {
+    let mut err = 0;
+    // SAFETY: valid context and out-pointer.
+    let e = unsafe { clCreateUserEvent(ctx, &mut err) };
+    check(err);
+    e
+}
+
+/// A byte pattern that differs at every position of a buffer (modulo 251).
+pub fn pattern_bytes(len: usize, seed: u8) -> Vec<u8> {
+    (0..len).map(|i| ((i % 251) as u8).wrapping_add(seed)).collect()
+}
+
+/// An in-order command queue on clift's root device, created with a NULL
+/// property list.
+#[allow(clippy::not_unsafe_ptr_arg_deref)] // handles are checked by clift, never dereferenced here
+pub fn default_queue(ctx: cl_context) -> cl_command_queue {
+    let mut err = 0;
+    // SAFETY: valid handles; NULL properties.
+    let q = unsafe { clCreateCommandQueueWithProperties(ctx, device(), ptr::null(), &mut err) };
+    check(err);
+    q
+}
+
+/// A forged handle: readable memory whose first word is clift's dispatch
+/// table, so the loader passes it on to clift, which must reject it. (A wild
+/// pointer cannot be tested through ocl-icd: the loader itself reads the
+/// first word behind every handle before calling the vendor.)
+pub fn forged_handle() -> *mut c_void {
+    let ctx = context();
+    // SAFETY: a clift handle is readable and starts with the dispatch pointer.
+    let dispatch = unsafe { *(ctx as *const usize) };
+    // SAFETY: valid context, released once.
+    check(unsafe { clReleaseContext(ctx) });
+    let cell: &'static mut [usize; 4] = Box::leak(Box::new([dispatch, 0x4141, 0x4242, 0x4343]));
+    cell.as_mut_ptr().cast()
+}

@@ -14,7 +14,11 @@ fn context_info<T: Copy>(c: cl_context, param: cl_context_info) -> T {
 #[test]
 fn create_context_and_query_it() {
     let d = device();
-    let props = [CL_CONTEXT_PLATFORM as cl_context_properties, platform() as cl_context_properties, 0];
+    let props = [
+        CL_CONTEXT_PLATFORM as cl_context_properties,
+        platform() as cl_context_properties,
+        0,
+    ];
     let mut err = 0;
     // SAFETY: valid device, zero-terminated property list.
     let c = unsafe { clCreateContext(props.as_ptr(), 1, &d, None, ptr::null_mut(), &mut err) };
@@ -24,7 +28,10 @@ fn create_context_and_query_it() {
     assert_eq!(context_info::<cl_uint>(c, CL_CONTEXT_REFERENCE_COUNT), 1);
     // SAFETY: forwards the buffer protocol of `info_bytes`.
     let p = info_bytes(|s, v, r| unsafe { clGetContextInfo(c, CL_CONTEXT_PROPERTIES, s, v, r) }).unwrap();
-    let words: Vec<isize> = p.chunks(8).map(|w| isize::from_ne_bytes(w.try_into().unwrap())).collect();
+    let words: Vec<isize> = p
+        .chunks(8)
+        .map(|w| isize::from_ne_bytes(w.try_into().unwrap()))
+        .collect();
     assert_eq!(words, props.to_vec());
     // SAFETY: valid handle.
     check(unsafe { clRetainContext(c) });
@@ -52,7 +59,11 @@ fn context_without_properties_reports_none() {
 #[test]
 fn create_context_from_type() {
     for ty in [CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_DEFAULT, CL_DEVICE_TYPE_ALL] {
-        let props = [CL_CONTEXT_PLATFORM as cl_context_properties, platform() as cl_context_properties, 0];
+        let props = [
+            CL_CONTEXT_PLATFORM as cl_context_properties,
+            platform() as cl_context_properties,
+            0,
+        ];
         let mut err = 0;
         // SAFETY: zero-terminated property list.
         let c = unsafe { clCreateContextFromType(props.as_ptr(), ty, None, ptr::null_mut(), &mut err) };
@@ -61,7 +72,11 @@ fn create_context_from_type() {
         // SAFETY: valid handle.
         check(unsafe { clReleaseContext(c) });
     }
-    let props = [CL_CONTEXT_PLATFORM as cl_context_properties, platform() as cl_context_properties, 0];
+    let props = [
+        CL_CONTEXT_PLATFORM as cl_context_properties,
+        platform() as cl_context_properties,
+        0,
+    ];
     let mut err = 0;
     // CL_DEVICE_NOT_FOUND if no devices that match device_type.
     // SAFETY: zero-terminated property list.
@@ -94,7 +109,7 @@ fn create_context_errors() {
     unsafe { clCreateContext(ptr::null(), 1, &d, None, (&mut dummy as *mut u8).cast(), &mut err) };
     expect_err(err, CL_INVALID_VALUE);
     // CL_INVALID_DEVICE if any device in devices is not a valid device.
-    let bogus = [d, 0x1234usize as cl_device_id];
+    let bogus = [d, forged_handle()];
     // SAFETY: the list holds two entries.
     unsafe { clCreateContext(ptr::null(), 2, bogus.as_ptr(), None, ptr::null_mut(), &mut err) };
     expect_err(err, CL_INVALID_DEVICE);
@@ -125,18 +140,51 @@ fn context_info_errors() {
     let mut v = 0u32;
     // CL_INVALID_VALUE if param_name is not supported or the buffer is too small.
     // SAFETY: valid 4-byte buffer.
-    expect_err(unsafe { clGetContextInfo(c, 0x9999, 4, (&mut v as *mut u32).cast(), ptr::null_mut()) }, CL_INVALID_VALUE);
-    // SAFETY: as above, with a declared size of 2.
     expect_err(
-        unsafe { clGetContextInfo(c, CL_CONTEXT_NUM_DEVICES, 2, (&mut v as *mut u32).cast(), ptr::null_mut()) },
+        unsafe { clGetContextInfo(c, 0x9999, 4, (&mut v as *mut u32).cast(), ptr::null_mut()) },
         CL_INVALID_VALUE,
     );
-    // CL_INVALID_CONTEXT for a garbage handle and for a handle of another type.
-    // SAFETY: garbage handles must be detected, not dereferenced.
-    expect_err(unsafe { clGetContextInfo(0xdeadbeefusize as cl_context, CL_CONTEXT_NUM_DEVICES, 4, (&mut v as *mut u32).cast(), ptr::null_mut()) }, CL_INVALID_CONTEXT);
+    // SAFETY: as above, with a declared size of 2.
+    expect_err(
+        unsafe {
+            clGetContextInfo(
+                c,
+                CL_CONTEXT_NUM_DEVICES,
+                2,
+                (&mut v as *mut u32).cast(),
+                ptr::null_mut(),
+            )
+        },
+        CL_INVALID_VALUE,
+    );
+    // CL_INVALID_CONTEXT for a forged handle and for a handle of another type.
+    // SAFETY: forged handles must be detected, not dereferenced past the first word.
+    expect_err(
+        unsafe {
+            clGetContextInfo(
+                forged_handle(),
+                CL_CONTEXT_NUM_DEVICES,
+                4,
+                (&mut v as *mut u32).cast(),
+                ptr::null_mut(),
+            )
+        },
+        CL_INVALID_CONTEXT,
+    );
     let q = queue(c, 0);
     // SAFETY: as above.
-    expect_err(unsafe { clGetContextInfo(q as cl_context, CL_CONTEXT_NUM_DEVICES, 4, (&mut v as *mut u32).cast(), ptr::null_mut()) }, CL_INVALID_CONTEXT);
+    expect_err(
+        unsafe {
+            clGetContextInfo(
+                q as cl_context,
+                CL_CONTEXT_NUM_DEVICES,
+                4,
+                (&mut v as *mut u32).cast(),
+                ptr::null_mut(),
+            )
+        },
+        CL_INVALID_CONTEXT,
+    );
     // SAFETY: valid handles.
     unsafe {
         check(clReleaseCommandQueue(q));
@@ -165,9 +213,16 @@ fn destructor_callbacks_run_on_release_in_reverse_order() {
     // Registered as 1 then 0: 0 must run first.
     // SAFETY: valid context and callback.
     unsafe {
-        check(clSetContextDestructorCallback(c, Some(on_destroy), 1usize as *mut c_void));
+        check(clSetContextDestructorCallback(
+            c,
+            Some(on_destroy),
+            1usize as *mut c_void,
+        ));
         check(clSetContextDestructorCallback(c, Some(on_destroy), ptr::null_mut()));
-        expect_err(clSetContextDestructorCallback(c, None, ptr::null_mut()), CL_INVALID_VALUE);
+        expect_err(
+            clSetContextDestructorCallback(c, None, ptr::null_mut()),
+            CL_INVALID_VALUE,
+        );
     }
     assert_eq!(DESTROYED.load(Ordering::SeqCst), 0);
     // SAFETY: valid handle.

@@ -103,7 +103,10 @@ fn failed_event_fails_its_dependants() {
     // SAFETY: valid user event.
     check(unsafe { clSetUserEventStatus(u, -1234) });
     // SAFETY: valid event list.
-    expect_err(unsafe { clWaitForEvents(1, &b) }, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    expect_err(
+        unsafe { clWaitForEvents(1, &b) },
+        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+    );
     assert_eq!(status(u), -1234);
     assert_eq!(status(a), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     assert_eq!(status(b), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
@@ -143,8 +146,14 @@ fn callbacks_fire_for_every_status() {
     // CL_INVALID_VALUE for a NULL callback or another status.
     // SAFETY: as above.
     unsafe {
-        expect_err(clSetEventCallback(m, CL_COMPLETE, None, ptr::null_mut()), CL_INVALID_VALUE);
-        expect_err(clSetEventCallback(m, CL_QUEUED, Some(on_status), ptr::null_mut()), CL_INVALID_VALUE);
+        expect_err(
+            clSetEventCallback(m, CL_COMPLETE, None, ptr::null_mut()),
+            CL_INVALID_VALUE,
+        );
+        expect_err(
+            clSetEventCallback(m, CL_QUEUED, Some(on_status), ptr::null_mut()),
+            CL_INVALID_VALUE,
+        );
     }
     assert_eq!(CALLS.load(Ordering::SeqCst), 0);
     // SAFETY: valid user event.
@@ -261,12 +270,18 @@ fn profiling_timestamps_are_ordered() {
     expect_err(profile(m, 0x1234).unwrap_err(), CL_INVALID_VALUE);
     // Not available for a user event, nor on a queue without profiling.
     let u = user_event(c);
-    expect_err(profile(u, CL_PROFILING_COMMAND_START).unwrap_err(), CL_PROFILING_INFO_NOT_AVAILABLE);
+    expect_err(
+        profile(u, CL_PROFILING_COMMAND_START).unwrap_err(),
+        CL_PROFILING_INFO_NOT_AVAILABLE,
+    );
     let q2 = queue(c, 0);
     let m2 = marker(q2, &[]);
     // SAFETY: valid event list.
     check(unsafe { clWaitForEvents(1, &m2) });
-    expect_err(profile(m2, CL_PROFILING_COMMAND_START).unwrap_err(), CL_PROFILING_INFO_NOT_AVAILABLE);
+    expect_err(
+        profile(m2, CL_PROFILING_COMMAND_START).unwrap_err(),
+        CL_PROFILING_INFO_NOT_AVAILABLE,
+    );
     // SAFETY: valid user event.
     check(unsafe { clSetUserEventStatus(u, CL_COMPLETE) });
     release_all(&[m, u, m2]);
@@ -312,7 +327,7 @@ fn legacy_marker_barrier_and_wait_for_events() {
 fn event_errors() {
     let c = context();
     let q = queue(c, 0);
-    let garbage = 0x5151usize as cl_event;
+    let garbage = forged_handle();
     let mut e = ptr::null_mut();
     // SAFETY: every call must reject its bad argument without dereferencing it.
     unsafe {
@@ -322,10 +337,22 @@ fn event_errors() {
         expect_err(clWaitForEvents(1, ptr::null()), CL_INVALID_VALUE);
         expect_err(clWaitForEvents(1, &garbage), CL_INVALID_EVENT);
         // Wait lists: NULL with a count, a list with count 0, a bad event.
-        expect_err(clEnqueueMarkerWithWaitList(q, 1, ptr::null(), &mut e), CL_INVALID_EVENT_WAIT_LIST);
-        expect_err(clEnqueueMarkerWithWaitList(q, 0, &garbage, &mut e), CL_INVALID_EVENT_WAIT_LIST);
-        expect_err(clEnqueueBarrierWithWaitList(q, 1, &garbage, &mut e), CL_INVALID_EVENT_WAIT_LIST);
-        expect_err(clEnqueueMarkerWithWaitList(garbage as cl_command_queue, 0, ptr::null(), &mut e), CL_INVALID_COMMAND_QUEUE);
+        expect_err(
+            clEnqueueMarkerWithWaitList(q, 1, ptr::null(), &mut e),
+            CL_INVALID_EVENT_WAIT_LIST,
+        );
+        expect_err(
+            clEnqueueMarkerWithWaitList(q, 0, &garbage, &mut e),
+            CL_INVALID_EVENT_WAIT_LIST,
+        );
+        expect_err(
+            clEnqueueBarrierWithWaitList(q, 1, &garbage, &mut e),
+            CL_INVALID_EVENT_WAIT_LIST,
+        );
+        expect_err(
+            clEnqueueMarkerWithWaitList(garbage as cl_command_queue, 0, ptr::null(), &mut e),
+            CL_INVALID_COMMAND_QUEUE,
+        );
         expect_err(clRetainEvent(garbage), CL_INVALID_EVENT);
         expect_err(clReleaseEvent(ptr::null_mut()), CL_INVALID_EVENT);
         let mut err = 0;

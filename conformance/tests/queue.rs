@@ -15,7 +15,12 @@ fn queue_info<T: Copy>(q: cl_command_queue, p: cl_command_queue_info) -> T {
 fn create_queues_and_query_them() {
     let c = context();
     let d = device();
-    for props in [0, CL_QUEUE_PROFILING_ENABLE, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE] {
+    for props in [
+        0,
+        CL_QUEUE_PROFILING_ENABLE,
+        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+        CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+    ] {
         let q = queue(c, props);
         assert_eq!(queue_info::<cl_context>(q, CL_QUEUE_CONTEXT), c);
         assert_eq!(queue_info::<cl_device_id>(q, CL_QUEUE_DEVICE), d);
@@ -54,7 +59,7 @@ fn queue_errors() {
         // CL_INVALID_CONTEXT, CL_INVALID_DEVICE.
         assert!(clCreateCommandQueueWithProperties(ptr::null_mut(), d, ptr::null(), &mut err).is_null());
         expect_err(err, CL_INVALID_CONTEXT);
-        clCreateCommandQueueWithProperties(c, 0x77usize as cl_device_id, ptr::null(), &mut err);
+        clCreateCommandQueueWithProperties(c, forged_handle(), ptr::null(), &mut err);
         expect_err(err, CL_INVALID_DEVICE);
         // CL_INVALID_VALUE if values specified in properties are not valid.
         let bad = [CL_QUEUE_PROPERTIES as cl_queue_properties, 1 << 10, 0];
@@ -67,15 +72,25 @@ fn queue_errors() {
         clCreateCommandQueueWithProperties(c, d, size_without_device.as_ptr(), &mut err);
         expect_err(err, CL_INVALID_VALUE);
         // CL_INVALID_QUEUE_PROPERTIES: valid but unsupported (on-device queues).
-        let on_device = [CL_QUEUE_PROPERTIES as cl_queue_properties, CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0];
+        let on_device = [
+            CL_QUEUE_PROPERTIES as cl_queue_properties,
+            CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+            0,
+        ];
         clCreateCommandQueueWithProperties(c, d, on_device.as_ptr(), &mut err);
         expect_err(err, CL_INVALID_QUEUE_PROPERTIES);
         clCreateCommandQueue(c, d, 1 << 12, &mut err);
         expect_err(err, CL_INVALID_VALUE);
         let q = queue(c, 0);
         let mut v = 0u64;
-        expect_err(clGetCommandQueueInfo(q, 0x4444, 8, (&mut v as *mut u64).cast(), ptr::null_mut()), CL_INVALID_VALUE);
-        expect_err(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, 4, (&mut v as *mut u64).cast(), ptr::null_mut()), CL_INVALID_VALUE);
+        expect_err(
+            clGetCommandQueueInfo(q, 0x4444, 8, (&mut v as *mut u64).cast(), ptr::null_mut()),
+            CL_INVALID_VALUE,
+        );
+        expect_err(
+            clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, 4, (&mut v as *mut u64).cast(), ptr::null_mut()),
+            CL_INVALID_VALUE,
+        );
         expect_err(clSetDefaultDeviceCommandQueue(c, d, q), CL_INVALID_COMMAND_QUEUE);
         // A context handle is not a queue.
         expect_err(clFinish(c as cl_command_queue), CL_INVALID_COMMAND_QUEUE);

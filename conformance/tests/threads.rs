@@ -33,7 +33,11 @@ unsafe impl Send for Shared {}
 
 fn own_objects_round(i: usize) {
     let c = tracked_context();
-    let props = if i % 2 == 0 { 0 } else { CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE };
+    let props = if i % 2 == 0 {
+        0
+    } else {
+        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE
+    };
     let q = queue(c, props);
     let mut err = 0;
     // SAFETY: valid handles throughout; every object is released once.
@@ -106,5 +110,9 @@ fn many_threads_create_use_and_release_objects() {
     while DESTROYED.load(Ordering::SeqCst) < CREATED.load(Ordering::SeqCst) && t.elapsed() < Duration::from_secs(10) {
         std::thread::sleep(Duration::from_millis(5));
     }
-    assert_eq!(DESTROYED.load(Ordering::SeqCst), CREATED.load(Ordering::SeqCst), "every context was destroyed");
+    assert_eq!(
+        DESTROYED.load(Ordering::SeqCst),
+        CREATED.load(Ordering::SeqCst),
+        "every context was destroyed"
+    );
 }

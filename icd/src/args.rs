@@ -72,8 +72,8 @@ pub fn c_str<'a>(ptr: *const c_char) -> Option<&'a CStr> {
 /// as missing its terminator.
 const MAX_PROPERTIES: usize = 4096;
 
-/// A zero-terminated property list of `T` (without the terminator), or an
-/// empty list for NULL. `Err(invalid)` if no terminator is found within a sane
+/// A zero-terminated list of `T` (without the terminator), or an empty list
+/// for NULL; for lists whose every element is nonzero (partition counts). `Err(invalid)` if no terminator is found within a sane
 /// length.
 pub fn property_list<T: Copy + PartialEq + Default>(ptr: *const T, invalid: cl_int) -> ClResult<Vec<T>> {
     let mut out = Vec::new();
@@ -88,6 +88,30 @@ pub fn property_list<T: Copy + PartialEq + Default>(ptr: *const T, invalid: cl_i
             return Ok(out);
         }
         out.push(v);
+    }
+    fail(invalid)
+}
+
+/// A property list of (name, value) pairs ended by a zero name, as the
+/// context, queue, buffer and sampler calls take it: the pairs without the
+/// terminator, or an empty list for NULL. A value may be zero. `Err(invalid)`
+/// if no terminator is found within a sane length.
+pub fn property_pairs<T: Copy + PartialEq + Default>(ptr: *const T, invalid: cl_int) -> ClResult<Vec<T>> {
+    let mut out = Vec::new();
+    if ptr.is_null() {
+        return Ok(out);
+    }
+    for i in (0..MAX_PROPERTIES).step_by(2) {
+        // SAFETY: the API contract: a property list is readable pair by pair
+        // up to and including its zero terminator; we stop at the terminator.
+        let name = unsafe { ptr.add(i).read_unaligned() };
+        if name == T::default() {
+            return Ok(out);
+        }
+        // SAFETY: as above: a nonzero name is followed by its value.
+        let value = unsafe { ptr.add(i + 1).read_unaligned() };
+        out.push(name);
+        out.push(value);
     }
     fail(invalid)
 }

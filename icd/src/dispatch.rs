@@ -15,7 +15,7 @@ use crate::api::*;
 
 macro_rules! dispatch_table {
     ($($name:ident),* $(,)?) => {
-        /// The table whose address is the first word of every clift object.
+        /// The table whose address is the first word behind every clift handle.
         pub static DISPATCH: cl_icd_dispatch = cl_icd_dispatch {
             $($name: Some($name as _),)*
             // OpenCL 3.1's slot, beyond the 2.2 table; filled all the same.
@@ -179,11 +179,6 @@ dispatch_table!(
     clCreateImageWithProperties,
     clSetContextDestructorCallback,
 );
-
-/// The word the runtime puts at the start of every object.
-pub fn dispatch_word() -> usize {
-    &DISPATCH as *const cl_icd_dispatch as usize
-}
 
 /// Extension functions that clGetExtensionFunctionAddress(ForPlatform)
 /// answers: one per function of an extension clift advertises.

@@ -1,16 +1,22 @@
 //! Handles: the live-handle registry and the conversions between C handles and
 //! runtime objects.
 //!
-//! A handle is the address of a runtime object (whose first word is the
-//! dispatch pointer the loader reads). Every handle the application may hold is
-//! in [`REGISTRY`], with the `Arc` that keeps its object alive. A handle is
-//! looked up there before anything else is done with it, so a garbage, freed
-//! or wrong-type handle is answered with its `CL_INVALID_*` code and never
-//! dereferenced. When the application's reference count of an object reaches
-//! zero the handle leaves the registry; the object itself lives on while
-//! commands or other objects still hold it.
+//! A handle points to a one-word cell holding the address of the dispatch
+//! table, which is all the ICD loader reads behind a handle. Cells are never
+//! returned to the allocator: a released handle's cell keeps pointing at the
+//! dispatch table, so even a loader that dereferences a stale handle lands in
+//! clift, which then answers `CL_INVALID_*`. A freed cell is reused only after
+//! [`REUSE_DISTANCE`] other releases, so a stale handle is very unlikely to
+//! alias a newer object.
+//!
+//! Every handle the application may hold is in the registry, with the `Arc`
+//! that keeps its object alive. A handle is looked up there before anything
+//! else is done with it, so a garbage, freed or wrong-type handle is answered
+//! with its `CL_INVALID_*` code and never dereferenced by clift. When the
+//! application's reference count reaches zero the handle leaves the registry;
+//! the object itself lives on while commands or other objects still hold it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::ffi::c_void;
 use std::sync::{Arc, LazyLock, Once};
 
@@ -22,8 +28,18 @@ use clift_runtime::memory::MemObject;
 use clift_runtime::object::ApiObject;
 use clift_runtime::platform::Platform;
 use clift_runtime::queue::Queue;
+use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::*;
 use parking_lot::RwLock;
+
+/// How many released cells wait before one is reused.
+const REUSE_DISTANCE: usize = 4096;
+
+/// What a handle points to.
+#[repr(C)]
+struct Cell {
+    dispatch: &'static cl_icd_dispatch,
+}
 
 /// A registered object.
 enum Object {
@@ -35,20 +51,44 @@ enum Object {
     Event(Arc<Event>),
 }
 
-static REGISTRY: LazyLock<RwLock<HashMap<usize, ObjectRef>>> = LazyLock::new(|| RwLock::new(HashMap::new()));
+#[derive(Default)]
+struct Registry {
+    live: HashMap<usize, ObjectRef>,
+    free: VecDeque<usize>,
+}
+
+impl Registry {
+    /// A cell for a new handle.
+    fn cell(&mut self) -> usize {
+        if self.free.len() > REUSE_DISTANCE {
+            if let Some(c) = self.free.pop_front() {
+                return c;
+            }
+        }
+        let cell: &'static mut Cell = Box::leak(Box::new(Cell {
+            dispatch: &crate::dispatch::DISPATCH,
+        }));
+        cell as *mut Cell as usize
+    }
+}
+
+static REGISTRY: LazyLock<RwLock<Registry>> = LazyLock::new(|| RwLock::new(Registry::default()));
 
 static INIT: Once = Once::new();
 
-/// Creates the platform and its root devices on first use, after giving the
-/// runtime the dispatch word every object must start with.
+/// Creates the platform and its root devices on first use and gives them
+/// their handles.
 pub fn init() -> &'static Platform {
     INIT.call_once(|| {
-        clift_runtime::object::set_dispatch_word(crate::dispatch::dispatch_word());
         let platform = Platform::get();
         let mut reg = REGISTRY.write();
-        reg.insert(platform.handle(), ObjectRef(Object::Platform));
+        let h = reg.cell();
+        platform.header().set_handle(h);
+        reg.live.insert(h, ObjectRef(Object::Platform));
         for d in platform.devices() {
-            reg.insert(Arc::as_ptr(d) as usize, ObjectRef(Object::Device(d.clone())));
+            let h = reg.cell();
+            d.header().set_handle(h);
+            reg.live.insert(h, ObjectRef(Object::Device(d.clone())));
         }
     });
     Platform::get()
@@ -122,7 +162,7 @@ pub fn get<T: Handle>(handle: *mut c_void) -> ClResult<Arc<T>> {
     }
     init();
     let reg = REGISTRY.read();
-    match reg.get(&(handle as usize)).and_then(unwrap_entry::<T>) {
+    match reg.live.get(&(handle as usize)).and_then(unwrap_entry::<T>) {
         Some(o) => Ok(o.clone()),
         None => fail(T::INVALID),
     }
@@ -142,7 +182,8 @@ pub fn get_list<T: Handle>(list: *const *mut c_void, n: usize, invalid: cl_int) 
     handles
         .iter()
         .map(|h| {
-            reg.get(&(*h as usize))
+            reg.live
+                .get(&(*h as usize))
                 .and_then(unwrap_entry::<T>)
                 .cloned()
                 .ok_or(clift_runtime::ClError(invalid))
@@ -167,16 +208,16 @@ pub fn platform(handle: cl_platform_id, null_ok: bool) -> ClResult<&'static Plat
 /// Registers a new object (reference count 1) and returns its handle.
 pub fn register<T: Handle>(obj: Arc<T>) -> *mut c_void {
     init();
-    let h = Arc::as_ptr(&obj) as usize;
-    let entry = T::wrap(obj);
-    REGISTRY.write().insert(h, entry);
+    let mut reg = REGISTRY.write();
+    let h = reg.cell();
+    obj.header().set_handle(h);
+    reg.live.insert(h, T::wrap(obj));
     h as *mut c_void
 }
 
-/// The handle of an object that is already registered (or was: the address
-/// is the handle either way).
+/// The handle of an object that was registered (NULL if never).
 pub fn handle_of<T: Handle>(obj: &Arc<T>) -> *mut c_void {
-    Arc::as_ptr(obj) as *mut c_void
+    obj.header().handle() as *mut c_void
 }
 
 /// clRetain*: adds an application reference.
@@ -186,7 +227,7 @@ pub fn retain<T: Handle>(handle: *mut c_void) -> ClResult<()> {
     }
     init();
     let reg = REGISTRY.read();
-    match reg.get(&(handle as usize)).and_then(unwrap_entry::<T>) {
+    match reg.live.get(&(handle as usize)).and_then(unwrap_entry::<T>) {
         Some(o) => {
             if T::counted(o) {
                 o.header().retain();
@@ -208,22 +249,18 @@ pub fn release<T: Handle>(handle: *mut c_void) -> ClResult<()> {
     let removed = {
         let mut reg = REGISTRY.write();
         let key = handle as usize;
-        let left = match reg.get(&key).and_then(unwrap_entry::<T>) {
+        let left = match reg.live.get(&key).and_then(unwrap_entry::<T>) {
             Some(o) if !T::counted(o) => return Ok(()),
             Some(o) => o.header().release(),
             None => return fail(T::INVALID),
         };
         if left == 0 {
-            reg.remove(&key)
+            reg.free.push_back(key);
+            reg.live.remove(&key)
         } else {
             None
         }
     };
     drop(removed);
     Ok(())
-}
-
-/// Number of live handles of all kinds (for leak checks in tests).
-pub fn live_handles() -> usize {
-    REGISTRY.read().len()
 }

@@ -19,13 +19,14 @@ pub type NotifyFn = Box<dyn Fn(&str, &[u8]) + Send + Sync>;
 pub type DestructorFn = Box<dyn FnOnce() + Send>;
 
 /// An OpenCL context.
-#[repr(C)]
 pub struct Context {
     header: ApiHeader,
     devices: Vec<Arc<Device>>,
     properties: Vec<isize>,
     notify: Option<NotifyFn>,
     destructors: Mutex<Vec<DestructorFn>>,
+    /// The context's SVM allocations (clSVMAlloc).
+    svm: crate::memory::svm::SvmRegistry,
 }
 crate::api_object!(Context);
 
@@ -46,7 +47,13 @@ impl Context {
             properties,
             notify,
             destructors: Mutex::new(Vec::new()),
+            svm: Default::default(),
         })
+    }
+
+    /// The context's SVM allocations.
+    pub fn svm(&self) -> &crate::memory::svm::SvmRegistry {
+        &self.svm
     }
 
     /// The context's devices.

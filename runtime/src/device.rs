@@ -1,11 +1,17 @@
 //! The CPU device: its limits and capabilities (the values `clinfo` shows), the
 //! cores it owns, and the thread pool that runs its commands on those cores.
+//!
+//! Every `clGetDeviceInfo` answer of OpenCL 2.2 (and of the extensions the
+//! device lists) is here, each from a named constant (a limit clift itself
+//! sets and enforces) or from a fact about the machine read once by
+//! [`crate::topology`]. Beside each value is the spec text that bounds it.
 
 use std::sync::{Arc, OnceLock};
 
 use crate::error::{fail, ClResult};
 use crate::info::{make_version, InfoValue};
 use crate::object::{ApiHeader, ApiObject};
+use crate::topology::{self, Level};
 use opencl_sys::*;
 
 /// Extensions every clift device supports, in the order `clinfo` lists them.
@@ -18,6 +24,130 @@ pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 2] = [
     (make_version(1, 0, 0), "cl_khr_extended_versioning"),
 ];
 
+/// The OpenCL version the device implements.
+pub const DEVICE_VERSION: (u32, u32) = (2, 2);
+
+/// The OpenCL C version the device's compiler targets: "Support for OpenCL C
+/// 2.0 is required for an OpenCL 2.0, OpenCL 2.1, or OpenCL 2.2 device."
+pub const OPENCL_C_VERSION: (u32, u32) = (2, 0);
+
+/// "An OpenCL 2.2 device must support at least SPIR-V 1.0, SPIR-V 1.1, and
+/// SPIR-V 1.2."
+pub const IL_VERSIONS: [(u32, &str); 3] = [
+    (make_version(1, 0, 0), "SPIR-V"),
+    (make_version(1, 1, 0), "SPIR-V"),
+    (make_version(1, 2, 0), "SPIR-V"),
+];
+
+/// "Maximum dimensions that specify the global and local work-item IDs ...
+/// The minimum value is 3."
+pub const MAX_WORK_ITEM_DIMENSIONS: u32 = 3;
+
+/// Largest work-group, in work-items. A CPU work-group runs on one thread, so
+/// the limit only bounds the per-work-group state clift allocates (local
+/// memory and the work-item contexts of barriers); 4096 is what CPU runtimes
+/// commonly choose.
+pub const MAX_WORK_GROUP_SIZE: usize = 4096;
+
+/// Largest work-group in each dimension: any shape within
+/// [`MAX_WORK_GROUP_SIZE`] work-items.
+pub const MAX_WORK_ITEM_SIZES: [usize; MAX_WORK_ITEM_DIMENSIONS as usize] = [MAX_WORK_GROUP_SIZE; 3];
+
+/// "Max size in bytes of all arguments that can be passed to a kernel. The
+/// minimum value is 1024. ... For all other values, a maximum of 255
+/// arguments can be passed to a kernel." One page of argument bytes.
+pub const MAX_PARAMETER_SIZE: usize = 4096;
+
+/// Most kernel arguments a kernel may declare, for [`MAX_PARAMETER_SIZE`] above 1024.
+pub const MAX_KERNEL_ARGS: u32 = 255;
+
+/// "Max number of arguments declared with the __constant qualifier in a
+/// kernel. The minimum value is 8." Constant memory is ordinary memory on a
+/// CPU, so any argument may be `__constant`.
+pub const MAX_CONSTANT_ARGS: u32 = MAX_KERNEL_ARGS;
+
+/// "Alignment requirement (in bits) for sub-buffer offsets. The minimum value
+/// is the size (in bits) of the largest OpenCL built-in data type supported
+/// by the device (long16 in FULL profile)": 128 bytes.
+pub const MEM_BASE_ADDR_ALIGN_BITS: u32 = 128 * 8;
+
+/// "The minimum value is the size (in bytes) of the largest OpenCL data type
+/// supported by the device (long16 in FULL profile)."
+pub const MIN_DATA_TYPE_ALIGN_SIZE: u32 = 128;
+
+/// "Maximum size in bytes of the internal buffer that holds the output of
+/// printf calls from a kernel. The minimum value for the FULL profile is 1 MB."
+pub const PRINTF_BUFFER_SIZE: usize = 1 << 20;
+
+/// "Size of local memory region in bytes. The minimum value is 32 KB." Local
+/// memory is carved from host memory per work-group; clift offers at least
+/// this much, or the per-core L2 cache size when larger (see
+/// [`local_mem_size`]).
+pub const MIN_LOCAL_MEM_SIZE: u64 = 64 << 10;
+
+/// "The maximum number of bytes of storage that may be allocated for any
+/// single variable in program scope ... The minimum value is 64 KB if the
+/// device supports program scope global variables."
+pub const MAX_GLOBAL_VARIABLE_SIZE: usize = 64 << 10;
+
+/// "The maximum number of pipe objects that can be passed as arguments to a
+/// kernel. The minimum value is 16 for devices supporting pipes."
+pub const MAX_PIPE_ARGS: u32 = 16;
+
+/// "The maximum number of reservations that can be active for a pipe per
+/// work-item in a kernel. ... The minimum value is 1 for devices supporting pipes."
+pub const PIPE_MAX_ACTIVE_RESERVATIONS: u32 = 1;
+
+/// "The maximum size of pipe packet in bytes. ... The minimum value is 1024
+/// bytes if the device supports pipes."
+pub const PIPE_MAX_PACKET_SIZE: u32 = 1024;
+
+/// "Maximum number of sub-groups in a work-group ... The minimum value is 1
+/// if the device supports sub-groups ... Support for sub-groups is required
+/// for an OpenCL 2.1, OpenCL 2.2 ... device." A work-group runs on one CPU
+/// thread as one sub-group.
+pub const MAX_NUM_SUB_GROUPS: u32 = 1;
+
+/// Single-precision capabilities common to every CPU clift runs on: IEEE 754
+/// denormals, infinities and NaNs, all four rounding modes in hardware (x87/
+/// SSE MXCSR, Arm FPCR), and correctly rounded division and square root.
+/// `CL_FP_FMA` is added when the processor has fused multiply-add
+/// ([`single_fp_config`]).
+pub const SINGLE_FP_CONFIG_BASE: cl_device_fp_config = CL_FP_DENORM
+    | CL_FP_INF_NAN
+    | CL_FP_ROUND_TO_NEAREST
+    | CL_FP_ROUND_TO_ZERO
+    | CL_FP_ROUND_TO_INF
+    | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
+
+/// "Double precision is an optional feature so the mandated minimum double
+/// precision floating-point capability is 0." `cl_khr_fp64` is not listed yet.
+pub const DOUBLE_FP_CONFIG: cl_device_fp_config = 0;
+
+/// `cl_khr_fp16` is not listed, so half precision has no capabilities.
+pub const HALF_FP_CONFIG: cl_device_fp_config = 0;
+
+/// "The mandated minimum capability is: CL_EXEC_KERNEL." clift also runs
+/// native kernels (`clEnqueueNativeKernel`) on its worker threads.
+pub const EXECUTION_CAPABILITIES: cl_device_exec_capabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
+
+/// "The mandated minimum capability for an OpenCL 2.0, 2.1, or 2.2 device is
+/// CL_DEVICE_SVM_COARSE_GRAIN_BUFFER." Host and device share one address
+/// space and one memory, so buffers allocated with `clSVMAlloc` are
+/// fine-grained as well.
+pub const SVM_CAPABILITIES: cl_device_svm_capabilities =
+    CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER;
+
+/// The affinity domains, outermost first, as CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE
+/// searches them: "in the order NUMA, L4, L3, L2, L1".
+const AFFINITY_LEVELS: [(cl_device_affinity_domain, Level); 5] = [
+    (CL_DEVICE_AFFINITY_DOMAIN_NUMA, Level::Numa),
+    (CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE, Level::Cache(4)),
+    (CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE, Level::Cache(3)),
+    (CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE, Level::Cache(2)),
+    (CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE, Level::Cache(1)),
+];
+
 /// A CPU device: the root device (all cores available to the process) or a
 /// sub-device (a subset of its parent's cores).
 #[repr(C)]
@@ -26,7 +156,8 @@ pub struct Device {
     parent: Option<Arc<Device>>,
     /// Logical CPU numbers this device runs on.
     cpus: Vec<usize>,
-    /// The partition property list this sub-device was created with (empty for a root device).
+    /// The partition property list this sub-device was created with,
+    /// terminators included (empty for a root device).
     partition: Vec<isize>,
     pool: OnceLock<rayon::ThreadPool>,
 }
@@ -67,6 +198,179 @@ fn pin_current_thread(cpus: &[usize]) {
     // SAFETY: `set` is a valid cpu_set_t; pid 0 is the calling thread. A failure
     // leaves the thread unpinned, which only costs locality.
     unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) };
+}
+
+/// The width in bytes of the processor's SIMD registers for (8/16-bit
+/// integers, 32/64-bit integers, floats), detected at run time.
+fn simd_bytes() -> (u32, u32, u32) {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    {
+        let bytes = |wide: bool, mid: bool| {
+            if wide {
+                64
+            } else if mid {
+                32
+            } else {
+                16
+            }
+        };
+        let avx512f = std::arch::is_x86_feature_detected!("avx512f");
+        let small = bytes(
+            std::arch::is_x86_feature_detected!("avx512bw"),
+            std::arch::is_x86_feature_detected!("avx2"),
+        );
+        let int = bytes(avx512f, std::arch::is_x86_feature_detected!("avx2"));
+        let float = bytes(avx512f, std::arch::is_x86_feature_detected!("avx"));
+        (small, int, float)
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        // Advanced SIMD (NEON) is part of every AArch64 processor: 128 bits.
+        (16, 16, 16)
+    }
+    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        // No SIMD clift knows of: one element per register, the width of the widest type.
+        (0, 0, 0)
+    }
+}
+
+/// The native vector width for a scalar of `size` bytes in registers of
+/// `bytes` bytes (1 when there is no SIMD).
+fn vector_width(bytes: u32, size: u32) -> u32 {
+    (bytes / size).max(1)
+}
+
+/// Native vector widths: (char, short, int, long, float), from the SIMD width.
+fn native_vector_widths() -> [u32; 5] {
+    static WIDTHS: OnceLock<[u32; 5]> = OnceLock::new();
+    *WIDTHS.get_or_init(|| {
+        let (small, int, float) = simd_bytes();
+        [
+            vector_width(small, 1),
+            vector_width(small, 2),
+            vector_width(int, 4),
+            vector_width(int, 8),
+            vector_width(float, 4),
+        ]
+    })
+}
+
+/// Whether the processor has fused multiply-add in hardware.
+fn has_hardware_fma() -> bool {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    {
+        std::arch::is_x86_feature_detected!("fma")
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        // FMADD is part of the AArch64 base instruction set.
+        true
+    }
+    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        false
+    }
+}
+
+/// CL_DEVICE_SINGLE_FP_CONFIG: "CL_FP_FMA - the fma kernel builtin is
+/// implemented using hardware-accelerated fused multiply-add".
+pub fn single_fp_config() -> cl_device_fp_config {
+    SINGLE_FP_CONFIG_BASE | if has_hardware_fma() { CL_FP_FMA } else { 0 }
+}
+
+/// Local memory per work-group: the smallest per-core L2 cache of the
+/// machine (so one work-group's local memory stays in its core's cache), but
+/// at least [`MIN_LOCAL_MEM_SIZE`]. The same for a root device and its
+/// sub-devices, as the spec requires of every query but five.
+pub fn local_mem_size() -> u64 {
+    topology::system()
+        .cpus
+        .values()
+        .filter_map(|c| c.cache(2).map(|l2| l2.size))
+        .min()
+        .unwrap_or(0)
+        .max(MIN_LOCAL_MEM_SIZE)
+}
+
+/// Physical memory of the machine: the device's global memory.
+pub fn system_memory() -> u64 {
+    topology::system().memory_bytes
+}
+
+/// The vendor ID: "If the vendor has a PCI vendor ID, the low 16 bits must
+/// contain that PCI vendor ID, and the remaining bits must be set to zero.
+/// Otherwise, the value returned must be a valid Khronos vendor ID". The
+/// device is the host processor, so its vendor's PCI ID is reported (as
+/// other CPU implementations do). clift has no Khronos vendor ID of its own
+/// (0x10006 belongs to PoCL), so for a processor vendor clift does not know,
+/// 0 is reported: no valid ID can be given, and 0 claims no one else's.
+pub fn vendor_id() -> u32 {
+    topology::system().vendor.as_ref().and_then(|v| v.pci_id).unwrap_or(0)
+}
+
+/// clift's own vendor name, for a processor whose vendor is unknown.
+const CLIFT_VENDOR: &str = "The clift developers";
+
+/// The vendor name: the processor's vendor (the device is the processor),
+/// else the platform's vendor.
+pub fn vendor_name() -> String {
+    match &topology::system().vendor {
+        Some(v) => v.name.clone(),
+        None => CLIFT_VENDOR.to_string(),
+    }
+}
+
+/// The device name: clift's, with the processor's model.
+pub fn device_name() -> String {
+    match &topology::system().model_name {
+        Some(m) => format!("clift CPU ({m})"),
+        None => "clift CPU".to_string(),
+    }
+}
+
+/// A partition scheme of `clCreateSubDevices`, checked for form.
+enum Scheme {
+    Equally(usize),
+    ByCounts(Vec<usize>),
+    ByAffinity(cl_device_affinity_domain),
+}
+
+/// Reads a property list (terminators included) as a partition scheme.
+fn parse_scheme(props: &[isize]) -> ClResult<Scheme> {
+    let count = |v: isize| -> ClResult<usize> {
+        // CL_INVALID_DEVICE_PARTITION_COUNT ... if the number of compute
+        // units requested for one or more sub-devices is less than zero
+        usize::try_from(v).or(fail(CL_INVALID_DEVICE_PARTITION_COUNT))
+    };
+    match props {
+        // "Only one of the listed partitioning schemes can be specified in
+        // properties"; "The list is terminated with 0."
+        // (A zero n cannot come from a C list, where it ends the list.)
+        [CL_DEVICE_PARTITION_EQUALLY, n, 0] if *n != 0 => Ok(Scheme::Equally(count(*n)?)),
+        // "This property is followed by a list of compute unit counts
+        // terminated with 0 or CL_DEVICE_PARTITION_BY_COUNTS_LIST_END."
+        [CL_DEVICE_PARTITION_BY_COUNTS, counts @ .., CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0]
+            if !counts.is_empty() && !counts.contains(&0) =>
+        {
+            Ok(Scheme::ByCounts(
+                counts.iter().map(|&c| count(c)).collect::<ClResult<_>>()?,
+            ))
+        }
+        [CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, d, 0] => {
+            let d = *d as cl_device_affinity_domain;
+            let known =
+                AFFINITY_LEVELS.iter().any(|(bit, _)| *bit == d) || d == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
+            if known {
+                Ok(Scheme::ByAffinity(d))
+            } else {
+                // CL_INVALID_VALUE if values specified in properties are not valid
+                fail(CL_INVALID_VALUE)
+            }
+        }
+        // CL_INVALID_VALUE if values specified in properties are not valid
+        _ => fail(CL_INVALID_VALUE),
+    }
 }
 
 impl Device {
@@ -112,6 +416,12 @@ impl Device {
         self.cpus.len() as u32
     }
 
+    /// The partition property list this sub-device was created with,
+    /// terminators included (empty for a root device).
+    pub fn partition_type(&self) -> &[isize] {
+        &self.partition
+    }
+
     /// The thread pool that runs this device's commands and work-groups, one
     /// thread per CPU of the device, each pinned to the device's CPUs.
     pub fn pool(&self) -> &rayon::ThreadPool {
@@ -136,60 +446,547 @@ impl Device {
         })
     }
 
-    /// Largest single allocation, in bytes.
+    /// Largest single allocation, in bytes: a quarter of the memory, but at
+    /// least 128 MiB (within the memory). The spec's minimum is
+    /// "max(min(1024 × 1024 × 1024, 1/4th of CL_DEVICE_GLOBAL_MEM_SIZE), 32 × 1024 × 1024)".
     pub fn max_mem_alloc_size(&self) -> u64 {
-        (self.global_mem_size() / 4).max(128 * 1024 * 1024)
+        let global = self.global_mem_size();
+        (global / 4).max((128u64 << 20).min(global))
     }
 
     /// Global memory size: the system's physical memory.
     pub fn global_mem_size(&self) -> u64 {
-        // SAFETY: sysconf has no memory-safety preconditions.
-        let pages = unsafe { libc::sysconf(libc::_SC_PHYS_PAGES) };
-        // SAFETY: as above.
-        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-        if pages <= 0 || page <= 0 {
-            return 1 << 30;
-        }
-        pages as u64 * page as u64
+        system_memory()
     }
 
-    /// `clCreateSubDevices`: partitions this device as `props` asks.
+    /// The last-level caches of the device's CPUs: (total size of the
+    /// distinct cache instances, line size). `None` if the machine does not
+    /// tell.
+    fn global_mem_cache(&self) -> Option<(u64, u32)> {
+        let sys = topology::system();
+        let mut seen: Vec<usize> = Vec::new();
+        let mut total = 0u64;
+        let mut line = 0u32;
+        for &c in &self.cpus {
+            let info = sys.cpu(c);
+            let llc = info.last_level_cache()?;
+            let id = *llc.shared_cpus.first()?;
+            if !seen.contains(&id) {
+                seen.push(id);
+                total = total.saturating_add(llc.size);
+                line = line.max(llc.line);
+            }
+        }
+        (total > 0).then_some((total, line))
+    }
+
+    /// Whether `cpus` can be split into at least two sub-devices: "If the
+    /// device cannot be partitioned (i.e. there is no partitioning scheme
+    /// supported by the device that will return at least two sub-devices)".
+    fn partitionable(&self) -> bool {
+        self.cpus.len() >= 2
+    }
+
+    /// CL_DEVICE_PARTITION_MAX_SUB_DEVICES: one sub-device per CPU at most
+    /// ("The value returned cannot exceed CL_DEVICE_MAX_COMPUTE_UNITS"), none
+    /// for a device of one CPU.
+    pub fn max_sub_devices(&self) -> u32 {
+        if self.partitionable() {
+            self.compute_units()
+        } else {
+            0
+        }
+    }
+
+    /// The groups of the device's CPUs at `level`, if there are at least two.
+    fn split_at(&self, level: Level) -> Option<Vec<Vec<usize>>> {
+        topology::system().groups(&self.cpus, level).filter(|g| g.len() >= 2)
+    }
+
+    /// CL_DEVICE_PARTITION_AFFINITY_DOMAIN: the domains along which this
+    /// device's CPUs really fall into two or more groups, plus
+    /// NEXT_PARTITIONABLE when there is any.
+    pub fn affinity_domains(&self) -> cl_device_affinity_domain {
+        let mut mask = 0;
+        for (bit, level) in AFFINITY_LEVELS {
+            if self.split_at(level).is_some() {
+                mask |= bit;
+            }
+        }
+        if mask != 0 {
+            mask |= CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
+        }
+        mask
+    }
+
+    /// CL_DEVICE_PARTITION_PROPERTIES.
+    pub fn partition_properties(&self) -> Vec<isize> {
+        if !self.partitionable() {
+            // "If the device cannot be partitioned ... a value of 0 will be returned."
+            return vec![0];
+        }
+        let mut v = vec![CL_DEVICE_PARTITION_EQUALLY, CL_DEVICE_PARTITION_BY_COUNTS];
+        if self.affinity_domains() != 0 {
+            v.push(CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN);
+        }
+        v
+    }
+
+    /// `clCreateSubDevices`: partitions this device as `props` asks. `props`
+    /// is the application's property list with its terminators (for
+    /// CL_DEVICE_PARTITION_BY_COUNTS both the list end and the final 0). The
+    /// sub-devices are returned unregistered; each holds its parent.
     pub fn partition(self: &Arc<Self>, props: &[isize]) -> ClResult<Vec<Arc<Device>>> {
-        let Some(&kind) = props.first() else {
-            return fail(CL_INVALID_VALUE);
-        };
+        let scheme = parse_scheme(props)?;
         let n = self.cpus.len();
-        match kind as cl_device_partition_property {
-            CL_DEVICE_PARTITION_EQUALLY => {
-                let per = *props.get(1).ok_or(crate::error::ClError(CL_INVALID_VALUE))?;
-                if per <= 0 {
-                    return fail(CL_INVALID_VALUE);
-                }
-                let per = per as usize;
+        // CL_DEVICE_PARTITION_FAILED if the partition name is supported by
+        // the implementation but in_device could not be further partitioned.
+        if !self.partitionable() {
+            return fail(CL_DEVICE_PARTITION_FAILED);
+        }
+        let ordered = topology::system().locality_order(&self.cpus);
+        let groups: Vec<(Vec<usize>, Vec<isize>)> = match scheme {
+            Scheme::Equally(per) => {
+                // "Split the aggregate device into as many smaller aggregate
+                // devices as can be created, each containing n compute units."
+                // CL_INVALID_DEVICE_PARTITION_COUNT ... if the total number
+                // of compute units requested exceeds CL_DEVICE_MAX_COMPUTE_UNITS
                 if per > n {
+                    return fail(CL_INVALID_DEVICE_PARTITION_COUNT);
+                }
+                ordered
+                    .chunks_exact(per)
+                    .map(|c| (c.to_vec(), props.to_vec()))
+                    .collect()
+            }
+            Scheme::ByCounts(counts) => {
+                // CL_INVALID_DEVICE_PARTITION_COUNT if the partition name
+                // specified in properties is CL_DEVICE_PARTITION_BY_COUNTS and
+                // the number of sub-devices requested exceeds
+                // CL_DEVICE_PARTITION_MAX_SUB_DEVICES
+                if counts.len() > self.max_sub_devices() as usize {
+                    return fail(CL_INVALID_DEVICE_PARTITION_COUNT);
+                }
+                // or if the total number of compute units requested exceeds
+                // CL_DEVICE_MAX_COMPUTE_UNITS for in_device
+                let total = counts.iter().try_fold(0usize, |a, &c| a.checked_add(c));
+                if !matches!(total, Some(t) if t <= n) {
+                    return fail(CL_INVALID_DEVICE_PARTITION_COUNT);
+                }
+                let mut rest = ordered.as_slice();
+                counts
+                    .iter()
+                    .map(|&c| {
+                        let (head, tail) = rest.split_at(c);
+                        rest = tail;
+                        (head.to_vec(), props.to_vec())
+                    })
+                    .collect()
+            }
+            Scheme::ByAffinity(domain) => {
+                let supported = self.affinity_domains();
+                if supported == 0 {
+                    // The CPUs share every level of the hierarchy: the device
+                    // "could not be further partitioned" along any domain.
                     return fail(CL_DEVICE_PARTITION_FAILED);
                 }
-                Ok(self
-                    .cpus
-                    .chunks_exact(per)
-                    .map(|c| Device::new_sub(self, c.to_vec(), vec![kind, per as isize, 0]))
-                    .collect())
+                // "CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE - ... find
+                // the first level along which the device or sub-device may be
+                // further subdivided in the order NUMA, L4, L3, L2, L1".
+                let used = if domain == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE {
+                    AFFINITY_LEVELS
+                        .iter()
+                        .map(|(bit, _)| *bit)
+                        .find(|bit| supported & bit != 0)
+                        .unwrap_or(0)
+                } else if supported & domain != 0 {
+                    domain
+                } else {
+                    // CL_INVALID_VALUE ... if values specified in properties
+                    // are valid but not are supported by in_device
+                    return fail(CL_INVALID_VALUE);
+                };
+                let Some((_, level)) = AFFINITY_LEVELS.iter().find(|(bit, _)| *bit == used) else {
+                    return fail(CL_DEVICE_PARTITION_FAILED);
+                };
+                let Some(groups) = self.split_at(*level) else {
+                    return fail(CL_DEVICE_PARTITION_FAILED);
+                };
+                // "In the case where the properties argument to
+                // clCreateSubDevices is CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+                // CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE, the affinity
+                // domain used to perform the partition will be returned."
+                let recorded = vec![CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, used as isize, 0];
+                groups.into_iter().map(|g| (g, recorded.clone())).collect()
             }
-            _ => fail(CL_INVALID_VALUE),
+        };
+        Ok(groups
+            .into_iter()
+            .map(|(cpus, recorded)| Device::new_sub(self, cpus, recorded))
+            .collect())
+    }
+
+    /// `clGetDeviceInfo`: every query of OpenCL 2.2 and of the extensions
+    /// in [`DEVICE_EXTENSIONS`].
+    pub fn info(&self, param: cl_device_info) -> ClResult<InfoValue> {
+        let [w_char, w_short, w_int, w_long, w_float] = native_vector_widths();
+        let version = format!(
+            "OpenCL {}.{} clift {}",
+            DEVICE_VERSION.0,
+            DEVICE_VERSION.1,
+            crate::platform::CLIFT_VERSION
+        );
+        Ok(match param {
+            // "The device must report a single device type".
+            CL_DEVICE_TYPE => InfoValue::u64(CL_DEVICE_TYPE_CPU),
+            CL_DEVICE_VENDOR_ID => InfoValue::u32(vendor_id()),
+            // "The minimum value is 1."
+            CL_DEVICE_MAX_COMPUTE_UNITS => InfoValue::u32(self.compute_units()),
+            CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => InfoValue::u32(MAX_WORK_ITEM_DIMENSIONS),
+            // Also CL_DEVICE_MAX_WORK_GROUP_SIZES (the same enum value).
+            CL_DEVICE_MAX_WORK_ITEM_SIZES => InfoValue::usizes(&MAX_WORK_ITEM_SIZES),
+            CL_DEVICE_MAX_WORK_GROUP_SIZE => InfoValue::usize(MAX_WORK_GROUP_SIZE),
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR | CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR => InfoValue::u32(w_char),
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT | CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT => InfoValue::u32(w_short),
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT | CL_DEVICE_NATIVE_VECTOR_WIDTH_INT => InfoValue::u32(w_int),
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG | CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG => InfoValue::u32(w_long),
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT => InfoValue::u32(w_float),
+            // "If double precision is not supported, ..._DOUBLE must return 0.
+            // If the cl_khr_fp16 extension is not supported, ..._HALF must return 0."
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE
+            | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE
+            | CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF
+            | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => InfoValue::u32(0),
+            // "Clock frequency of the device in MHz." 0 when the machine does not tell.
+            CL_DEVICE_MAX_CLOCK_FREQUENCY => InfoValue::u32(topology::system().max_clock_mhz),
+            // "Currently supported values are 32 or 64 bits."
+            CL_DEVICE_ADDRESS_BITS => InfoValue::u32(usize::BITS),
+            CL_DEVICE_MAX_MEM_ALLOC_SIZE => InfoValue::u64(self.max_mem_alloc_size()),
+            // Images are not implemented.
+            CL_DEVICE_IMAGE_SUPPORT => InfoValue::bool(false),
+            // "The minimum value is 128 [64, 64, 16] if CL_DEVICE_IMAGE_SUPPORT is
+            // CL_TRUE, the value is 0 otherwise."
+            CL_DEVICE_MAX_READ_IMAGE_ARGS
+            | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
+            | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS
+            | CL_DEVICE_MAX_SAMPLERS => InfoValue::u32(0),
+            // "... the value is 0 otherwise."
+            CL_DEVICE_IMAGE2D_MAX_WIDTH
+            | CL_DEVICE_IMAGE2D_MAX_HEIGHT
+            | CL_DEVICE_IMAGE3D_MAX_WIDTH
+            | CL_DEVICE_IMAGE3D_MAX_HEIGHT
+            | CL_DEVICE_IMAGE3D_MAX_DEPTH
+            | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
+            | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => InfoValue::usize(0),
+            // "This value must be 0 for devices that do not support 2D images
+            // created from a buffer."
+            CL_DEVICE_IMAGE_PITCH_ALIGNMENT | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => InfoValue::u32(0),
+            // Also CL_DEVICE_IL_VERSION_KHR (the same enum value).
+            CL_DEVICE_IL_VERSION => {
+                let v: Vec<String> = IL_VERSIONS
+                    .iter()
+                    .map(|(ver, name)| format!("{name}_{}.{}", ver >> 22, (ver >> 12) & 0x3ff))
+                    .collect();
+                InfoValue::string(&v.join(" "))
+            }
+            // "The list of intermediate languages reported must match the
+            // list reported via CL_DEVICE_IL_VERSION."
+            CL_DEVICE_ILS_WITH_VERSION => InfoValue::name_versions(&IL_VERSIONS),
+            CL_DEVICE_MAX_PIPE_ARGS => InfoValue::u32(MAX_PIPE_ARGS),
+            CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS => InfoValue::u32(PIPE_MAX_ACTIVE_RESERVATIONS),
+            CL_DEVICE_PIPE_MAX_PACKET_SIZE => InfoValue::u32(PIPE_MAX_PACKET_SIZE),
+            CL_DEVICE_MAX_PARAMETER_SIZE => InfoValue::usize(MAX_PARAMETER_SIZE),
+            CL_DEVICE_MEM_BASE_ADDR_ALIGN => InfoValue::u32(MEM_BASE_ADDR_ALIGN_BITS),
+            CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => InfoValue::u32(MIN_DATA_TYPE_ALIGN_SIZE),
+            CL_DEVICE_SINGLE_FP_CONFIG => InfoValue::u64(single_fp_config()),
+            CL_DEVICE_DOUBLE_FP_CONFIG => InfoValue::u64(DOUBLE_FP_CONFIG),
+            CL_DEVICE_HALF_FP_CONFIG => InfoValue::u64(HALF_FP_CONFIG),
+            // "Valid values are: CL_NONE, CL_READ_ONLY_CACHE, and CL_READ_WRITE_CACHE."
+            CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => InfoValue::u32(match self.global_mem_cache() {
+                Some(_) => CL_READ_WRITE_CACHE,
+                None => CL_NONE,
+            }),
+            CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => {
+                InfoValue::u32(self.global_mem_cache().map(|(_, line)| line).unwrap_or(0))
+            }
+            // May differ between a device and its sub-devices: the last-level
+            // caches the device's CPUs use.
+            CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => {
+                InfoValue::u64(self.global_mem_cache().map(|(size, _)| size).unwrap_or(0))
+            }
+            CL_DEVICE_GLOBAL_MEM_SIZE => InfoValue::u64(self.global_mem_size()),
+            // "The minimum value is 64 KB." Constant memory is global memory
+            // on a CPU: any buffer that can be allocated can be __constant.
+            CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => InfoValue::u64(self.max_mem_alloc_size()),
+            CL_DEVICE_MAX_CONSTANT_ARGS => InfoValue::u32(MAX_CONSTANT_ARGS),
+            CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE => InfoValue::usize(MAX_GLOBAL_VARIABLE_SIZE),
+            // "Maximum preferred total size, in bytes, of all program variables
+            // in the global address space. This is a performance hint." The
+            // storage with the fastest access on a CPU is its last-level cache.
+            CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
+                let llc = topology::system()
+                    .cpus
+                    .values()
+                    .filter_map(|c| c.last_level_cache().map(|l| l.size))
+                    .min()
+                    .unwrap_or(0);
+                InfoValue::usize(usize::try_from(llc).unwrap_or(usize::MAX))
+            }
+            // Local memory is ordinary (cached) host memory: "CL_GLOBAL".
+            CL_DEVICE_LOCAL_MEM_TYPE => InfoValue::u32(CL_GLOBAL),
+            CL_DEVICE_LOCAL_MEM_SIZE => InfoValue::u64(local_mem_size()),
+            CL_DEVICE_ERROR_CORRECTION_SUPPORT => InfoValue::bool(topology::system().ecc_memory),
+            // "If the memory described by CL_DEVICE_GLOBAL_MEM_SIZE is primarily
+            // host memory, such as for CPUs, ... the device should return CL_TRUE".
+            CL_DEVICE_HOST_UNIFIED_MEMORY => InfoValue::bool(true),
+            CL_DEVICE_PROFILING_TIMER_RESOLUTION => {
+                InfoValue::usize(usize::try_from(crate::timer::resolution_ns()).unwrap_or(usize::MAX))
+            }
+            CL_DEVICE_ENDIAN_LITTLE => InfoValue::bool(cfg!(target_endian = "little")),
+            CL_DEVICE_AVAILABLE => InfoValue::bool(true),
+            // clift has no OpenCL C or SPIR-V compiler yet.
+            CL_DEVICE_COMPILER_AVAILABLE => InfoValue::bool(false),
+            CL_DEVICE_LINKER_AVAILABLE => InfoValue::bool(false),
+            CL_DEVICE_EXECUTION_CAPABILITIES => InfoValue::u64(EXECUTION_CAPABILITIES),
+            // Also CL_DEVICE_QUEUE_PROPERTIES (the same enum value).
+            CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => InfoValue::u64(crate::queue::SUPPORTED_QUEUE_PROPERTIES),
+            // Device-side enqueue is not implemented: "Must be 0 for devices
+            // that do not support on-device queues" (and likewise below).
+            CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => InfoValue::u64(0),
+            CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
+            | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
+            | CL_DEVICE_MAX_ON_DEVICE_QUEUES
+            | CL_DEVICE_MAX_ON_DEVICE_EVENTS => InfoValue::u32(0),
+            // "An empty string is returned if no built-in kernels are supported."
+            CL_DEVICE_BUILT_IN_KERNELS => InfoValue::string(""),
+            CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => InfoValue::name_versions(&[]),
+            CL_DEVICE_PLATFORM => InfoValue::handle(crate::platform::Platform::get().handle()),
+            CL_DEVICE_NAME => InfoValue::string(&device_name()),
+            CL_DEVICE_VENDOR => InfoValue::string(&vendor_name()),
+            CL_DRIVER_VERSION => InfoValue::string(crate::platform::CLIFT_VERSION),
+            CL_DEVICE_PROFILE => InfoValue::string("FULL_PROFILE"),
+            // "OpenCL<space><major_version.minor_version><space><vendor-specific information>"
+            CL_DEVICE_VERSION => InfoValue::string(&version),
+            // "The major and minor version numbers returned must match those
+            // returned via CL_DEVICE_VERSION."
+            CL_DEVICE_NUMERIC_VERSION => InfoValue::u32(make_version(DEVICE_VERSION.0, DEVICE_VERSION.1, 0)),
+            // "OpenCL<space>C<space><major_version.minor_version><space><vendor-specific information>"
+            CL_DEVICE_OPENCL_C_VERSION => {
+                InfoValue::string(&format!("OpenCL C {}.{} clift", OPENCL_C_VERSION.0, OPENCL_C_VERSION.1))
+            }
+            // cl_khr_extended_versioning: "The major and minor version numbers
+            // returned must match those returned via CL_DEVICE_OPENCL_C_VERSION."
+            CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR => {
+                InfoValue::u32(make_version(OPENCL_C_VERSION.0, OPENCL_C_VERSION.1, 0))
+            }
+            CL_DEVICE_EXTENSIONS => InfoValue::string(&DEVICE_EXTENSIONS.join(" ")),
+            CL_DEVICE_EXTENSIONS_WITH_VERSION => InfoValue::name_versions(&DEVICE_EXTENSION_VERSIONS),
+            CL_DEVICE_PRINTF_BUFFER_SIZE => InfoValue::usize(PRINTF_BUFFER_SIZE),
+            // No interop API shares memory with clift, so no fast path exists.
+            CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => InfoValue::bool(true),
+            // "If device is a root-level device, a NULL value is returned."
+            CL_DEVICE_PARENT_DEVICE => {
+                InfoValue::handle(self.parent.as_ref().map(crate::object::handle_of).unwrap_or(0))
+            }
+            CL_DEVICE_PARTITION_MAX_SUB_DEVICES => InfoValue::u32(self.max_sub_devices()),
+            CL_DEVICE_PARTITION_PROPERTIES => InfoValue::isizes(&self.partition_properties()),
+            CL_DEVICE_PARTITION_AFFINITY_DOMAIN => InfoValue::u64(self.affinity_domains()),
+            // "Otherwise the implementation may either return a
+            // param_value_size_ret of 0 ... or can return a property value of 0".
+            CL_DEVICE_PARTITION_TYPE => {
+                if self.partition.is_empty() {
+                    InfoValue::isizes(&[0])
+                } else {
+                    InfoValue::isizes(&self.partition)
+                }
+            }
+            // "If the device is a root-level device, a reference count of one
+            // is returned." (Root devices ignore retain and release.)
+            CL_DEVICE_REFERENCE_COUNT => InfoValue::u32(self.header().ref_count()),
+            CL_DEVICE_SVM_CAPABILITIES => InfoValue::u64(SVM_CAPABILITIES),
+            // "This query can return 0 which indicates that the preferred
+            // alignment is aligned to the natural size of the type."
+            CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
+            | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
+            | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => InfoValue::u32(0),
+            CL_DEVICE_MAX_NUM_SUB_GROUPS => InfoValue::u32(MAX_NUM_SUB_GROUPS),
+            // "must return CL_TRUE for devices that support the
+            // cl_khr_subgroups extension" (not listed); one sub-group per
+            // work-group makes no promise of independent progress.
+            CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => InfoValue::bool(false),
+            // CL_INVALID_VALUE if param_name is not one of the supported values
+            _ => return fail(CL_INVALID_VALUE),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A root device over `cpus` (which need not exist: only partitioning
+    /// by counts is exercised on it, never its threads).
+    fn fake_root(cpus: Vec<usize>) -> Arc<Device> {
+        Arc::new(Device {
+            header: ApiHeader::new(),
+            parent: None,
+            cpus,
+            partition: Vec::new(),
+            pool: OnceLock::new(),
+        })
+    }
+
+    fn err<T: std::fmt::Debug>(r: ClResult<T>) -> cl_int {
+        r.expect_err("an error").0
+    }
+
+    #[test]
+    fn property_lists_are_checked_for_form() {
+        let d = fake_root(vec![0, 1, 2, 3]);
+        assert_eq!(err(d.partition(&[])), CL_INVALID_VALUE);
+        assert_eq!(err(d.partition(&[0])), CL_INVALID_VALUE);
+        assert_eq!(err(d.partition(&[CL_DEVICE_PARTITION_EQUALLY, 0])), CL_INVALID_VALUE);
+        assert_eq!(err(d.partition(&[CL_DEVICE_PARTITION_EQUALLY, 0, 0])), CL_INVALID_VALUE);
+        assert_eq!(err(d.partition(&[CL_DEVICE_PARTITION_EQUALLY, 2])), CL_INVALID_VALUE);
+        assert_eq!(
+            err(d.partition(&[CL_DEVICE_PARTITION_EQUALLY, 2, 1, 0])),
+            CL_INVALID_VALUE
+        );
+        assert_eq!(
+            err(d.partition(&[CL_DEVICE_PARTITION_BY_COUNTS, 0, 0])),
+            CL_INVALID_VALUE
+        );
+        assert_eq!(
+            err(d.partition(&[CL_DEVICE_PARTITION_BY_COUNTS, 1, 0])),
+            CL_INVALID_VALUE
+        );
+        assert_eq!(
+            err(d.partition(&[CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, 3, 0])),
+            CL_INVALID_VALUE
+        );
+        assert_eq!(
+            err(d.partition(&[CL_DEVICE_PARTITION_EQUALLY, -2, 0])),
+            CL_INVALID_DEVICE_PARTITION_COUNT
+        );
+        assert_eq!(
+            err(d.partition(&[CL_DEVICE_PARTITION_EQUALLY, 5, 0])),
+            CL_INVALID_DEVICE_PARTITION_COUNT
+        );
+        assert_eq!(
+            err(d.partition(&[CL_DEVICE_PARTITION_BY_COUNTS, 2, 3, 0, 0])),
+            CL_INVALID_DEVICE_PARTITION_COUNT
+        );
+        assert_eq!(
+            err(d.partition(&[CL_DEVICE_PARTITION_BY_COUNTS, 1, 1, 1, 1, 1, 0, 0])),
+            CL_INVALID_DEVICE_PARTITION_COUNT
+        );
+        assert_eq!(
+            err(d.partition(&[CL_DEVICE_PARTITION_BY_COUNTS, isize::MAX, isize::MAX, 0, 0])),
+            CL_INVALID_DEVICE_PARTITION_COUNT
+        );
+    }
+
+    #[test]
+    fn equal_and_counted_partitions_use_disjoint_cpus() {
+        let d = fake_root(vec![0, 1, 2, 3, 4]);
+        let props = [CL_DEVICE_PARTITION_EQUALLY, 2, 0];
+        let subs = d.partition(&props).unwrap();
+        // "If n does not divide evenly ... the remaining compute units are not used."
+        assert_eq!(subs.len(), 2);
+        let mut seen: Vec<usize> = subs.iter().flat_map(|s| s.cpus().to_vec()).collect();
+        assert_eq!(seen.len(), 4);
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), 4, "no CPU in two sub-devices");
+        for s in &subs {
+            assert_eq!(s.partition_type(), props);
+            assert!(Arc::ptr_eq(s.parent().unwrap(), &d));
+            assert_eq!(s.compute_units(), 2);
+            assert!(s.cpus().iter().all(|c| d.cpus().contains(c)));
+        }
+
+        let props = [CL_DEVICE_PARTITION_BY_COUNTS, 3, 1, 0, 0];
+        let subs = d.partition(&props).unwrap();
+        assert_eq!(subs.iter().map(|s| s.compute_units()).collect::<Vec<_>>(), [3, 1]);
+        // A sub-device partitions again, within its own CPUs.
+        let grand = subs[0].partition(&[CL_DEVICE_PARTITION_EQUALLY, 1, 0]).unwrap();
+        assert_eq!(grand.len(), 3);
+        for g in &grand {
+            assert!(subs[0].cpus().contains(&g.cpus()[0]));
+        }
+        // One CPU cannot be split further.
+        assert_eq!(subs[1].partition_properties(), [0]);
+        assert_eq!(subs[1].max_sub_devices(), 0);
+        assert_eq!(
+            err(subs[1].partition(&[CL_DEVICE_PARTITION_EQUALLY, 1, 0])),
+            CL_DEVICE_PARTITION_FAILED
+        );
+    }
+
+    #[test]
+    fn every_answer_has_its_c_size() {
+        let d = fake_root(available_cpus());
+        let ptr = std::mem::size_of::<usize>();
+        for (param, size) in [
+            (CL_DEVICE_TYPE, 8),
+            (CL_DEVICE_MAX_COMPUTE_UNITS, 4),
+            (CL_DEVICE_MAX_WORK_GROUP_SIZE, ptr),
+            (CL_DEVICE_MAX_WORK_ITEM_SIZES, 3 * ptr),
+            (CL_DEVICE_GLOBAL_MEM_SIZE, 8),
+            (CL_DEVICE_SINGLE_FP_CONFIG, 8),
+            (CL_DEVICE_LOCAL_MEM_TYPE, 4),
+            (CL_DEVICE_PROFILING_TIMER_RESOLUTION, ptr),
+            (CL_DEVICE_PARENT_DEVICE, ptr),
+            (CL_DEVICE_ILS_WITH_VERSION, 3 * 68),
+            (CL_DEVICE_PARTITION_TYPE, ptr),
+        ] {
+            assert_eq!(d.info(param).unwrap().0.len(), size, "{param:#x}");
+        }
+        assert_eq!(err(d.info(0xdead)), CL_INVALID_VALUE);
+        assert_eq!(err(d.info(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES)), CL_INVALID_VALUE);
+    }
+
+    /// The CPU the calling thread runs on.
+    fn current_cpu() -> usize {
+        // SAFETY: sched_getcpu has no preconditions.
+        let c = unsafe { libc::sched_getcpu() };
+        usize::try_from(c).expect("sched_getcpu")
+    }
+
+    #[test]
+    fn sub_device_work_runs_only_on_its_cpus() {
+        let root = Device::new_root();
+        if root.cpus().len() < 2 {
+            eprintln!("SKIPPED: pinning needs two CPUs");
+            return;
+        }
+        let subs = root.partition(&[CL_DEVICE_PARTITION_EQUALLY, 1, 0]).unwrap();
+        for s in &subs {
+            for _ in 0..50 {
+                let (cpu, n) = s.pool().install(|| (current_cpu(), rayon::current_num_threads()));
+                assert!(s.cpus().contains(&cpu), "ran on {cpu}, device has {:?}", s.cpus());
+                assert_eq!(n, 1, "one worker per CPU of the sub-device");
+            }
         }
     }
 
-    /// `clGetDeviceInfo`.
-    pub fn info(&self, param: cl_device_info) -> ClResult<InfoValue> {
-        Ok(match param {
-            CL_DEVICE_TYPE => InfoValue::u64(CL_DEVICE_TYPE_CPU),
-            CL_DEVICE_MAX_COMPUTE_UNITS => InfoValue::u32(self.compute_units()),
-            CL_DEVICE_NAME => InfoValue::string("clift CPU"),
-            CL_DEVICE_ADDRESS_BITS => InfoValue::u32(64),
-            CL_DEVICE_IL_VERSION => InfoValue::string("SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2"),
-            CL_DEVICE_PARTITION_TYPE => InfoValue::isizes(&self.partition),
-            CL_DEVICE_REFERENCE_COUNT => InfoValue::u32(self.header().ref_count()),
-            _ => return fail(CL_INVALID_VALUE),
-        })
+    #[test]
+    fn affinity_domains_split_along_the_machine_topology() {
+        let root = Device::new_root();
+        let domains = root.affinity_domains();
+        for (bit, level) in AFFINITY_LEVELS {
+            let groups = topology::system().groups(root.cpus(), level);
+            assert_eq!(
+                domains & bit != 0,
+                groups.as_ref().is_some_and(|g| g.len() >= 2),
+                "{bit:#x}"
+            );
+            if domains & bit != 0 {
+                let props = [CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, bit as isize, 0];
+                let subs = root.partition(&props).unwrap();
+                let expect = groups.unwrap();
+                assert_eq!(subs.iter().map(|s| s.cpus().to_vec()).collect::<Vec<_>>(), expect);
+            }
+        }
     }
 }

@@ -50,7 +50,6 @@ struct EventState {
 }
 
 /// An event: an enqueued command or a user event.
-#[repr(C)]
 pub struct Event {
     header: ApiHeader,
     context: Arc<Context>,
@@ -171,7 +170,12 @@ impl Event {
         }
         if self.dep_failed.load(Ordering::Acquire) {
             if !self.claimed.swap(true, Ordering::AcqRel) {
-                self.finish(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, true);
+                // Fail on the pool rather than recursing down a chain of
+                // dependants, however long.
+                let ev = self.clone();
+                self.pool().spawn(move || {
+                    ev.finish(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, false);
+                });
             }
             return None;
         }

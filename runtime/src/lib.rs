@@ -15,5 +15,6 @@ pub mod object;
 pub mod platform;
 pub mod queue;
 pub mod timer;
+pub mod topology;
 
 pub use error::{ClError, ClResult};

@@ -1,32 +1,21 @@
-//! The header every API-visible object starts with.
+//! The header every API-visible object carries.
 //!
-//! An OpenCL handle is the address of a runtime object. The ICD loader reads the
-//! first word behind a handle as the address of the dispatch table, so every
-//! object that the API hands out is `#[repr(C)]` with an [`ApiHeader`] first.
-//! The runtime never interprets that word: the API layer registers it once with
-//! [`set_dispatch_word`] before creating any object.
-//!
-//! The header also holds the application-visible reference count. It is kept
-//! apart from the `Arc` count on purpose: commands, sub-buffers and queues hold
-//! `Arc`s to the objects they use, and those internal references must neither
-//! show in `CL_*_REFERENCE_COUNT` nor be released by an application that calls
-//! `clRelease*` once too often.
+//! The API layer hands each object out as a handle (an opaque address it
+//! chooses) and records that address here, so that info queries can answer
+//! with the handles of related objects (a queue's context, a sub-buffer's
+//! parent). The header also holds the application-visible reference count. It
+//! is kept apart from the `Arc` count on purpose: commands, sub-buffers and
+//! queues hold `Arc`s to the objects they use, and those internal references
+//! must neither show in `CL_*_REFERENCE_COUNT` nor be released by an
+//! application that calls `clRelease*` once too often.
 
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-static DISPATCH_WORD: AtomicUsize = AtomicUsize::new(0);
-
-/// Sets the word that the API layer wants at the start of every object.
-pub fn set_dispatch_word(word: usize) {
-    DISPATCH_WORD.store(word, Ordering::Release);
-}
-
-/// First field of every API-visible object.
-#[repr(C)]
+/// Handle and application reference count of an API-visible object.
 #[derive(Debug)]
 pub struct ApiHeader {
-    dispatch: usize,
+    handle: AtomicUsize,
     refcount: AtomicU32,
 }
 
@@ -37,12 +26,22 @@ impl Default for ApiHeader {
 }
 
 impl ApiHeader {
-    /// A header with reference count 1.
+    /// A header with reference count 1 and no handle yet.
     pub fn new() -> Self {
         ApiHeader {
-            dispatch: DISPATCH_WORD.load(Ordering::Acquire),
+            handle: AtomicUsize::new(0),
             refcount: AtomicU32::new(1),
         }
+    }
+
+    /// The handle the API layer gave this object (0 if none).
+    pub fn handle(&self) -> usize {
+        self.handle.load(Ordering::Acquire)
+    }
+
+    /// Records the object's handle (set once, when the object is handed out).
+    pub fn set_handle(&self, handle: usize) {
+        self.handle.store(handle, Ordering::Release);
     }
 
     /// The application-visible reference count.
@@ -80,12 +79,12 @@ pub trait ApiObject: Send + Sync + 'static {
     fn header(&self) -> &ApiHeader;
 }
 
-/// The handle value (the object's address) of an API object.
+/// The handle of an API object (0 if it was never handed out).
 pub fn handle_of<T: ApiObject>(obj: &Arc<T>) -> usize {
-    Arc::as_ptr(obj) as usize
+    obj.header().handle()
 }
 
-/// Implements [`ApiObject`] for a type whose first field is `header: ApiHeader`.
+/// Implements [`ApiObject`] for a type with a field `header: ApiHeader`.
 #[macro_export]
 macro_rules! api_object {
     ($($t:ty),* $(,)?) => {

@@ -15,19 +15,16 @@ pub const CLIFT_VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const PLATFORM_EXTENSIONS: &[&str] = crate::device::DEVICE_EXTENSIONS;
 
 /// The clift platform.
-#[repr(C)]
 #[derive(Debug)]
 pub struct Platform {
     header: ApiHeader,
     devices: Vec<Arc<Device>>,
 }
-crate::api_object!(Platform);
 
 static PLATFORM: OnceLock<Platform> = OnceLock::new();
 
 impl Platform {
-    /// The platform, created (with its root device) on first call. The API
-    /// layer must have set the dispatch word before.
+    /// The platform, created (with its root device) on first call.
     pub fn get() -> &'static Platform {
         PLATFORM.get_or_init(|| Platform {
             header: ApiHeader::new(),
@@ -35,9 +32,14 @@ impl Platform {
         })
     }
 
-    /// The handle value of the platform.
+    /// The handle of the platform.
     pub fn handle(&self) -> usize {
-        self as *const Platform as usize
+        self.header.handle()
+    }
+
+    /// The platform's header (its handle is set by the API layer).
+    pub fn header(&self) -> &ApiHeader {
+        &self.header
     }
 
     /// The root devices.

@@ -28,7 +28,6 @@ struct QueueState {
 }
 
 /// A host command queue.
-#[repr(C)]
 pub struct Queue {
     header: ApiHeader,
     context: Arc<Context>,
@@ -209,5 +208,116 @@ impl Queue {
             CL_QUEUE_DEVICE_DEFAULT => InfoValue::handle(0),
             _ => return fail(CL_INVALID_VALUE),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::platform::Platform;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn setup(props: cl_command_queue_properties) -> Arc<Queue> {
+        let dev = Platform::get().devices()[0].clone();
+        let ctx = Context::new(vec![dev.clone()], Vec::new(), None);
+        Queue::new(ctx, dev, props, Vec::new()).unwrap()
+    }
+
+    #[test]
+    fn in_order_commands_run_in_order() {
+        let q = setup(0);
+        let seen = Arc::new(parking_lot::Mutex::new(Vec::new()));
+        for i in 0..1000 {
+            let s = seen.clone();
+            q.enqueue(
+                CL_COMMAND_MARKER,
+                &[],
+                Box::new(move || {
+                    s.lock().push(i);
+                    Ok(())
+                }),
+            )
+            .unwrap();
+        }
+        q.finish();
+        assert_eq!(*seen.lock(), (0..1000).collect::<Vec<_>>());
+        assert!(q.state.lock().pending.is_empty());
+    }
+
+    #[test]
+    fn failure_propagates_through_wait_lists_only() {
+        let q = setup(0);
+        let bad = q
+            .enqueue(CL_COMMAND_MARKER, &[], Box::new(|| fail(CL_OUT_OF_RESOURCES)))
+            .unwrap();
+        let ran = Arc::new(AtomicUsize::new(0));
+        let r = ran.clone();
+        let dependant = q
+            .enqueue(
+                CL_COMMAND_MARKER,
+                &[bad.clone()],
+                Box::new(move || {
+                    r.fetch_add(1, Ordering::SeqCst);
+                    Ok(())
+                }),
+            )
+            .unwrap();
+        let r = ran.clone();
+        let follower = q
+            .enqueue(
+                CL_COMMAND_MARKER,
+                &[],
+                Box::new(move || {
+                    r.fetch_add(10, Ordering::SeqCst);
+                    Ok(())
+                }),
+            )
+            .unwrap();
+        q.finish();
+        assert_eq!(bad.status(), CL_OUT_OF_RESOURCES);
+        assert_eq!(dependant.wait(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        assert_eq!(follower.wait(), CL_COMPLETE);
+        assert_eq!(ran.load(Ordering::SeqCst), 10);
+    }
+
+    #[test]
+    fn a_panicking_command_fails_instead_of_unwinding() {
+        let q = setup(0);
+        let ev = q
+            .enqueue(CL_COMMAND_MARKER, &[], Box::new(|| panic!("bug in a command")))
+            .unwrap();
+        assert_eq!(ev.wait(), CL_OUT_OF_RESOURCES);
+        let next = q.enqueue(CL_COMMAND_MARKER, &[], Box::new(|| Ok(()))).unwrap();
+        assert_eq!(next.wait(), CL_COMPLETE);
+    }
+
+    #[test]
+    fn out_of_order_finish_waits_for_everything() {
+        let q = setup(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+        let count = Arc::new(AtomicUsize::new(0));
+        for _ in 0..500 {
+            let c = count.clone();
+            q.enqueue(
+                CL_COMMAND_MARKER,
+                &[],
+                Box::new(move || {
+                    c.fetch_add(1, Ordering::SeqCst);
+                    Ok(())
+                }),
+            )
+            .unwrap();
+        }
+        q.finish();
+        assert_eq!(count.load(Ordering::SeqCst), 500);
+    }
+
+    #[test]
+    fn user_event_releases_waiting_commands() {
+        let q = setup(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+        let u = Event::new_user(q.context().clone());
+        let m = q.enqueue_sync_point(&[u.clone()], false).unwrap();
+        assert!(!m.is_complete());
+        u.set_user_status(CL_COMPLETE).unwrap();
+        assert_eq!(m.wait(), CL_COMPLETE);
     }
 }

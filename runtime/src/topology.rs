@@ -211,7 +211,11 @@ fn numa_nodes() -> HashMap<usize, usize> {
     };
     for entry in dir.flatten() {
         let name = entry.file_name();
-        let Some(node) = name.to_str().and_then(|n| n.strip_prefix("node")).and_then(|n| n.parse().ok()) else {
+        let Some(node) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("node"))
+            .and_then(|n| n.parse().ok())
+        else {
             continue;
         };
         if let Some(cpus) = read_trimmed(entry.path().join("cpulist")).and_then(|s| parse_cpu_list(&s)) {
@@ -265,7 +269,10 @@ fn caches_of(cpu: usize) -> Vec<Cache> {
 /// registers for memory with error correction.
 fn ecc_memory() -> bool {
     std::fs::read_dir("/sys/devices/system/edac/mc")
-        .map(|d| d.flatten().any(|e| e.file_name().to_str().is_some_and(|n| n.starts_with("mc"))))
+        .map(|d| {
+            d.flatten()
+                .any(|e| e.file_name().to_str().is_some_and(|n| n.starts_with("mc")))
+        })
         .unwrap_or(false)
 }
 
@@ -398,11 +405,18 @@ mod tests {
                 c,
                 CpuInfo {
                     numa_node: Some(c / 2),
-                    caches: vec![cache(1, vec![c]), cache(2, vec![c & !1, c | 1]), cache(3, vec![0, 1, 2, 3])],
+                    caches: vec![
+                        cache(1, vec![c]),
+                        cache(2, vec![c & !1, c | 1]),
+                        cache(3, vec![0, 1, 2, 3]),
+                    ],
                 },
             );
         }
-        assert_eq!(sys.groups(&[0, 1, 2, 3], Level::Numa), Some(vec![vec![0, 1], vec![2, 3]]));
+        assert_eq!(
+            sys.groups(&[0, 1, 2, 3], Level::Numa),
+            Some(vec![vec![0, 1], vec![2, 3]])
+        );
         assert_eq!(sys.groups(&[0, 1, 2, 3], Level::Cache(3)), Some(vec![vec![0, 1, 2, 3]]));
         assert_eq!(sys.groups(&[1, 2], Level::Cache(2)), Some(vec![vec![1], vec![2]]));
         assert_eq!(sys.groups(&[0, 1], Level::Cache(4)), None);

@@ -18,7 +18,7 @@ type ContextNotify = Option<unsafe extern "C" fn(*const c_char, *const c_void, u
 /// (with its terminator, as CL_CONTEXT_PROPERTIES must return it), or empty
 /// for NULL.
 fn context_properties(properties: *const cl_context_properties) -> ClResult<Vec<isize>> {
-    let list = args::property_list(properties, CL_INVALID_PROPERTY)?;
+    let list = args::property_pairs(properties, CL_INVALID_PROPERTY)?;
     // CL_INVALID_PROPERTY if context property name in properties is not a
     // supported property name, if the value specified for a supported
     // property name is not valid, or if the same property name is specified
@@ -58,7 +58,11 @@ fn context_properties(properties: *const cl_context_properties) -> ClResult<Vec<
 fn notify_fn(pfn_notify: ContextNotify, user_data: *mut c_void) -> ClResult<Option<NotifyFn>> {
     // CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL.
     let Some(f) = pfn_notify else {
-        return if user_data.is_null() { Ok(None) } else { fail(CL_INVALID_VALUE) };
+        return if user_data.is_null() {
+            Ok(None)
+        } else {
+            fail(CL_INVALID_VALUE)
+        };
     };
     let user = UserData(user_data);
     Ok(Some(Box::new(move |msg: &str, private: &[u8]| {

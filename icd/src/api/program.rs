@@ -6,9 +6,9 @@
 
 use std::ffi::{c_char, c_void};
 
-use clift_runtime::error::fail;
 use clift_runtime::context::Context;
 use clift_runtime::device::Device;
+use clift_runtime::error::fail;
 use opencl_sys::*;
 
 use crate::entry::{cl_entry, cl_entry_ptr};

@@ -40,7 +40,7 @@ cl_entry_ptr! {
 
     fn clCreateCommandQueueWithProperties(context: cl_context, device: cl_device_id, properties: *const cl_queue_properties; errcode_ret) {
         let (ctx, dev) = context_and_device(context, device)?;
-        let list = args::property_list(properties, CL_INVALID_VALUE)?;
+        let list = args::property_pairs(properties, CL_INVALID_VALUE)?;
         // CL_INVALID_VALUE if values specified in properties are not valid.
         if list.len() % 2 != 0 {
             return fail(CL_INVALID_VALUE);

@@ -5,8 +5,8 @@
 
 use std::ffi::c_void;
 
-use clift_runtime::error::fail;
 use clift_runtime::context::Context;
+use clift_runtime::error::fail;
 use opencl_sys::*;
 
 use crate::entry::{cl_entry, cl_entry_ptr};

@@ -6,8 +6,8 @@
 
 use std::ffi::c_void;
 
-use clift_runtime::error::fail;
 use clift_runtime::context::Context;
+use clift_runtime::error::fail;
 use clift_runtime::memory::MemObject;
 use clift_runtime::queue::Queue;
 use opencl_sys::cl_d3d10::*;

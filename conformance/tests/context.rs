@@ -119,12 +119,12 @@ fn create_context_errors() {
     unsafe { clCreateContext(bad.as_ptr(), 1, &d, None, ptr::null_mut(), &mut err) };
     expect_err(err, CL_INVALID_PROPERTY);
     let p = platform() as cl_context_properties;
-    let twice = [CL_CONTEXT_PLATFORM as isize, p, CL_CONTEXT_PLATFORM as isize, p, 0];
+    let twice = [CL_CONTEXT_PLATFORM, p, CL_CONTEXT_PLATFORM, p, 0];
     // SAFETY: zero-terminated list.
     unsafe { clCreateContext(twice.as_ptr(), 1, &d, None, ptr::null_mut(), &mut err) };
     expect_err(err, CL_INVALID_PROPERTY);
     // CL_INVALID_PLATFORM if the platform value is not a valid platform.
-    let badp = [CL_CONTEXT_PLATFORM as isize, 0x4321, 0];
+    let badp = [CL_CONTEXT_PLATFORM, 0x4321, 0];
     // SAFETY: zero-terminated list.
     unsafe { clCreateContext(badp.as_ptr(), 1, &d, None, ptr::null_mut(), &mut err) };
     expect_err(err, CL_INVALID_PLATFORM);
@@ -216,7 +216,7 @@ fn destructor_callbacks_run_on_release_in_reverse_order() {
         check(clSetContextDestructorCallback(
             c,
             Some(on_destroy),
-            1usize as *mut c_void,
+            ptr::dangling_mut::<c_void>(), // user data 1: registered first, runs second,
         ));
         check(clSetContextDestructorCallback(c, Some(on_destroy), ptr::null_mut()));
         expect_err(

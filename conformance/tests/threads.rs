@@ -33,7 +33,7 @@ unsafe impl Send for Shared {}
 
 fn own_objects_round(i: usize) {
     let c = tracked_context();
-    let props = if i % 2 == 0 {
+    let props = if i.is_multiple_of(2) {
         0
     } else {
         CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE

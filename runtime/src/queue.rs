@@ -255,7 +255,7 @@ mod tests {
         let dependant = q
             .enqueue(
                 CL_COMMAND_MARKER,
-                &[bad.clone()],
+                std::slice::from_ref(&bad),
                 Box::new(move || {
                     r.fetch_add(1, Ordering::SeqCst);
                     Ok(())
@@ -315,7 +315,7 @@ mod tests {
     fn user_event_releases_waiting_commands() {
         let q = setup(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
         let u = Event::new_user(q.context().clone());
-        let m = q.enqueue_sync_point(&[u.clone()], false).unwrap();
+        let m = q.enqueue_sync_point(std::slice::from_ref(&u), false).unwrap();
         assert!(!m.is_complete());
         u.set_user_status(CL_COMPLETE).unwrap();
         assert_eq!(m.wait(), CL_COMPLETE);

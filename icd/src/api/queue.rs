@@ -88,7 +88,7 @@ cl_entry! {
         info::write(q.info(param_name), param_value_size, param_value, param_value_size_ret)
     }
 
-    fn clSetCommandQueueProperty(command_queue: cl_command_queue, properties: cl_command_queue_properties, enable: cl_bool, old_properties: *mut cl_command_queue_properties) {
+    fn clSetCommandQueueProperty(command_queue: cl_command_queue, _properties: cl_command_queue_properties, _enable: cl_bool, _old_properties: *mut cl_command_queue_properties) {
         handle::get::<Queue>(command_queue)?;
         // OpenCL 1.0 only: removed in 1.1, where queue properties are fixed at
         // creation. clift implements 2.2 and refuses the call.

@@ -340,13 +340,16 @@ pub fn default_queue(ctx: cl_context) -> cl_command_queue {
 /// A forged handle: readable memory whose first word is clift's dispatch
 /// table, so the loader passes it on to clift, which must reject it. (A wild
 /// pointer cannot be tested through ocl-icd: the loader itself reads the
-/// first word behind every handle before calling the vendor.)
+/// first word behind every handle before calling the vendor.) One per process.
 pub fn forged_handle() -> *mut c_void {
-    let ctx = context();
-    // SAFETY: a clift handle is readable and starts with the dispatch pointer.
-    let dispatch = unsafe { *(ctx as *const usize) };
-    // SAFETY: valid context, released once.
-    check(unsafe { clReleaseContext(ctx) });
-    let cell: &'static mut [usize; 4] = Box::leak(Box::new([dispatch, 0x4141, 0x4242, 0x4343]));
-    cell.as_mut_ptr().cast()
+    static FORGED: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let cell = *FORGED.get_or_init(|| {
+        let ctx = context();
+        // SAFETY: a clift handle is readable and starts with the dispatch pointer.
+        let dispatch = unsafe { *(ctx as *const usize) };
+        // SAFETY: valid context, released once.
+        check(unsafe { clReleaseContext(ctx) });
+        Box::leak(Box::new([dispatch, 0x4141, 0x4242, 0x4343])).as_mut_ptr() as usize
+    });
+    cell as *mut c_void
 }

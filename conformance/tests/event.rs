@@ -378,3 +378,53 @@ fn event_errors() {
         check(clReleaseContext(c2));
     }
 }
+
+static ARRIVED: AtomicUsize = AtomicUsize::new(0);
+static MET: AtomicUsize = AtomicUsize::new(0);
+
+/// A native kernel that waits (up to 5 s) until the other one has started too.
+extern "C" fn rendezvous(_args: *mut c_void) {
+    ARRIVED.fetch_add(1, Ordering::SeqCst);
+    let t = Instant::now();
+    while ARRIVED.load(Ordering::SeqCst) < 2 && t.elapsed() < Duration::from_secs(5) {
+        std::hint::spin_loop();
+    }
+    if ARRIVED.load(Ordering::SeqCst) >= 2 {
+        MET.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn out_of_order_queue_runs_independent_commands_at_the_same_time() {
+    let c = context();
+    let q = queue(c, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    let mut events = [ptr::null_mut(); 2];
+    let mut arg = 0u64;
+    for e in events.iter_mut() {
+        // SAFETY: a valid native kernel with an 8-byte argument block and no
+        // memory objects.
+        check(unsafe {
+            clEnqueueNativeKernel(
+                q,
+                Some(rendezvous),
+                (&mut arg as *mut u64).cast(),
+                8,
+                0,
+                ptr::null(),
+                ptr::null_mut(),
+                0,
+                ptr::null(),
+                e,
+            )
+        });
+    }
+    // SAFETY: valid queue.
+    check(unsafe { clFinish(q) });
+    assert_eq!(MET.load(Ordering::SeqCst), 2, "both commands were running at once");
+    release_all(&events);
+    // SAFETY: valid handles.
+    unsafe {
+        check(clReleaseCommandQueue(q));
+        check(clReleaseContext(c));
+    }
+}

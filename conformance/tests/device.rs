@@ -1381,3 +1381,81 @@ fn timer_errors() {
         expect_err(clGetHostTimer(ptr::null_mut(), &mut t), CL_INVALID_DEVICE);
     }
 }
+
+// ---------------------------------------------------------------------------
+// A sub-device's commands run only on its cores
+
+/// A native kernel that records the CPU it runs on in its argument block's
+/// first word, which points at the caller's slot.
+extern "C" fn record_cpu(args: *mut std::ffi::c_void) {
+    // SAFETY: the argument block holds one pointer to a live AtomicI64.
+    let slot = unsafe { &*(*(args as *const *const std::sync::atomic::AtomicI64)) };
+    // SAFETY: sched_getcpu has no preconditions.
+    let cpu = unsafe { libc::sched_getcpu() };
+    slot.store(cpu as i64, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// The CPUs that native kernels on a queue of `d` ran on, over `runs` blocking
+/// waits (which must not run a sub-device's command on the waiting thread).
+fn cpus_used_by(d: cl_device_id, runs: usize) -> std::collections::BTreeSet<i64> {
+    let mut err = 0;
+    // SAFETY: valid device; no callback.
+    let ctx = unsafe { clCreateContext(ptr::null(), 1, &d, None, ptr::null_mut(), &mut err) };
+    check(err);
+    // SAFETY: valid context and device.
+    let q = unsafe { clCreateCommandQueueWithProperties(ctx, d, ptr::null(), &mut err) };
+    check(err);
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..runs {
+        let slot = std::sync::atomic::AtomicI64::new(-1);
+        let mut args: *const std::sync::atomic::AtomicI64 = &slot;
+        let mut ev = ptr::null_mut();
+        // SAFETY: an argument block of one pointer, no memory objects; the
+        // slot outlives the command (we wait for it below).
+        unsafe {
+            check(clEnqueueNativeKernel(
+                q,
+                Some(record_cpu),
+                (&mut args as *mut *const std::sync::atomic::AtomicI64).cast(),
+                std::mem::size_of::<usize>(),
+                0,
+                ptr::null(),
+                ptr::null_mut(),
+                0,
+                ptr::null(),
+                &mut ev,
+            ));
+            check(clWaitForEvents(1, &ev));
+            check(clReleaseEvent(ev));
+        }
+        seen.insert(slot.load(std::sync::atomic::Ordering::SeqCst));
+    }
+    // SAFETY: valid handles, released once.
+    unsafe {
+        check(clReleaseCommandQueue(q));
+        check(clReleaseContext(ctx));
+    }
+    seen
+}
+
+#[test]
+fn sub_device_commands_run_only_on_its_cores() {
+    let cpus = process_cpus();
+    if cpus.len() < 2 {
+        skip("sub-device placement (needs 2 CPUs)");
+        return;
+    }
+    let props = [CL_DEVICE_PARTITION_EQUALLY, 1, 0];
+    let subs = sub_devices(device(), &props).expect("partition equally by 1");
+    let mut used = Vec::new();
+    for &s in &subs {
+        let seen = cpus_used_by(s, 50);
+        assert_eq!(seen.len(), 1, "a one-CPU sub-device ran on {seen:?}");
+        used.push(*seen.iter().next().unwrap());
+    }
+    used.sort();
+    used.dedup();
+    assert_eq!(used.len(), subs.len(), "each one-CPU sub-device has its own CPU");
+    assert!(used.iter().all(|c| cpus.contains(&(*c as usize))));
+    release_all(&subs);
+}

@@ -292,9 +292,12 @@ impl Event {
     }
 
     /// Blocks until the event is complete and returns its final status. If the
-    /// command is ready but no pool thread has started it, runs it here.
+    /// command is ready but no pool thread has started it, and it may run on
+    /// any CPU of the process (a root device's command), runs it here; a
+    /// sub-device's commands run only on its own pinned threads.
     pub fn wait(self: &Arc<Self>) -> cl_int {
-        if self.deps_left.load(Ordering::Acquire) == 0 && !self.claimed.load(Ordering::Acquire) {
+        let inline_ok = self.queue.as_ref().is_some_and(|q| q.device().is_root());
+        if inline_ok && self.deps_left.load(Ordering::Acquire) == 0 && !self.claimed.load(Ordering::Acquire) {
             self.run(false);
         }
         let mut st = self.state.lock();

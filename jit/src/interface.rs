@@ -1,0 +1,119 @@
+//! What the API reports about a module and its kernels.
+
+use std::collections::BTreeMap;
+
+/// What [`crate::check_il`] learns from a module's header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IlInfo {
+    /// SPIR-V version (major, minor).
+    pub version: (u8, u8),
+}
+
+/// A specialization constant of a module (OpSpecConstant* decorated SpecId).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecConstant {
+    /// The SpecId.
+    pub spec_id: u32,
+    /// Size in bytes of its type (1 for bool, as clSetProgramSpecializationConstant takes it).
+    pub size: usize,
+}
+
+/// Options of one build (from clBuildProgram's option string and
+/// clSetProgramSpecializationConstant).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// Values set with clSetProgramSpecializationConstant, by SpecId, in the
+    /// bytes the application passed.
+    pub spec_constants: BTreeMap<u32, Vec<u8>>,
+    /// -cl-opt-disable
+    pub opt_disable: bool,
+    /// -cl-mad-enable
+    pub mad_enable: bool,
+    /// -cl-fast-relaxed-math
+    pub fast_relaxed_math: bool,
+    /// -cl-denorms-are-zero
+    pub denorms_are_zero: bool,
+    /// -cl-finite-math-only
+    pub finite_math_only: bool,
+    /// -cl-no-signed-zeros
+    pub no_signed_zeros: bool,
+    /// -cl-unsafe-math-optimizations
+    pub unsafe_math: bool,
+    /// -cl-single-precision-constant
+    pub single_precision_constant: bool,
+    /// -cl-kernel-arg-info
+    pub kernel_arg_info: bool,
+}
+
+/// How a kernel argument is passed (what clSetKernelArg checks against).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A scalar, vector or struct passed by value: `arg_size` must equal [`ArgInfo::size`].
+    Value,
+    /// A `__global` pointer: a cl_mem buffer (or NULL).
+    GlobalBuffer,
+    /// A `__constant` pointer: a cl_mem buffer (or NULL).
+    ConstantBuffer,
+    /// A `__local` pointer: only a size, no value.
+    Local,
+    /// An image object.
+    Image,
+    /// A sampler.
+    Sampler,
+    /// A pipe object.
+    Pipe,
+    /// A device queue.
+    Queue,
+}
+
+/// One kernel argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArgInfo {
+    /// How it is passed.
+    pub kind: ArgKind,
+    /// Its size in bytes as clSetKernelArg expects it (8 for pointers and
+    /// memory objects; the type's size with OpenCL C layout for values).
+    pub size: usize,
+    /// CL_KERNEL_ARG_ADDRESS_GLOBAL / LOCAL / CONSTANT / PRIVATE.
+    pub address_qualifier: u32,
+    /// CL_KERNEL_ARG_ACCESS_READ_ONLY / WRITE_ONLY / READ_WRITE / NONE.
+    pub access_qualifier: u32,
+    /// CL_KERNEL_ARG_TYPE_CONST | RESTRICT | VOLATILE | PIPE bits.
+    pub type_qualifier: u64,
+    /// The parameter's name, where the module carries it (OpName).
+    pub name: Option<String>,
+    /// The parameter's OpenCL C type name, where the module carries it.
+    pub type_name: Option<String>,
+}
+
+/// One kernel (an OpEntryPoint of the Kernel execution model).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelInfo {
+    /// The entry point's name.
+    pub name: String,
+    /// The arguments, in order.
+    pub args: Vec<ArgInfo>,
+    /// CL_KERNEL_ATTRIBUTES: the attributes the module records, space-separated
+    /// in OpenCL C syntax, e.g. `reqd_work_group_size(16,16,1)`.
+    pub attributes: String,
+    /// LocalSize execution mode (reqd_work_group_size).
+    pub reqd_work_group_size: Option<[usize; 3]>,
+    /// LocalSizeHint execution mode (work_group_size_hint).
+    pub work_group_size_hint: Option<[usize; 3]>,
+    /// VecTypeHint execution mode, as an OpenCL C type name.
+    pub vec_type_hint: Option<String>,
+    /// Bytes of `__local` variables the kernel declares (Workgroup storage).
+    pub local_mem_size: u64,
+    /// Bytes of private (Function storage) variables per work-item.
+    pub private_mem_size: u64,
+}
+
+/// A validated module: what the runtime keeps after a successful build.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuiltModule {
+    /// The kernels, in the module's entry-point order.
+    pub kernels: Vec<KernelInfo>,
+    /// CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: bytes of program-scope
+    /// variables in the global address space (CrossWorkgroup storage).
+    pub global_variable_total_size: usize,
+}

@@ -120,8 +120,35 @@ pub(crate) fn read_pattern(pattern: HostPtr, pattern_size: usize) -> ClResult<Ve
     Ok(pat)
 }
 
-/// clEnqueueReadBuffer.
-pub fn read_buffer(
+/// Which way a host transfer goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    /// From the buffer to host memory.
+    Read,
+    /// From host memory to the buffer.
+    Write,
+}
+
+impl Direction {
+    /// CL_INVALID_OPERATION if a read is called on a buffer created with
+    /// CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS, or a write on one
+    /// created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS.
+    fn check_host_access(self, mem: &MemObject) -> ClResult<()> {
+        let allowed = match self {
+            Direction::Read => mem.host_readable(),
+            Direction::Write => mem.host_writable(),
+        };
+        if allowed {
+            Ok(())
+        } else {
+            fail(CL_INVALID_OPERATION)
+        }
+    }
+}
+
+/// clEnqueueReadBuffer and clEnqueueWriteBuffer.
+fn host_transfer(
+    dir: Direction,
     queue: &Arc<Queue>,
     mem: &Arc<MemObject>,
     offset: usize,
@@ -134,18 +161,31 @@ pub fn read_buffer(
     storage::check_range(offset, size, mem.size())?;
     let host = ptr.bytes(size).ok_or(ClError(CL_INVALID_VALUE))?;
     check_aligned(mem)?;
-    // CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which
-    // has been created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS.
-    if !mem.host_readable() {
-        return fail(CL_INVALID_OPERATION);
-    }
+    dir.check_host_access(mem)?;
     let mem = mem.clone();
-    let device = queue.device().clone();
-    Ok(Command::new(
-        queue,
-        CL_COMMAND_READ_BUFFER,
-        Box::new(move || storage::copy(&host, 0, &mem.bytes()?, offset, size, Some(device.pool()))),
-    ))
+    let pool_device = queue.device().clone();
+    let (command_type, work): (cl_command_type, Work) = match dir {
+        Direction::Read => (
+            CL_COMMAND_READ_BUFFER,
+            Box::new(move || storage::copy(&host, 0, &mem.bytes()?, offset, size, Some(pool_device.pool()))),
+        ),
+        Direction::Write => (
+            CL_COMMAND_WRITE_BUFFER,
+            Box::new(move || storage::copy(&mem.bytes()?, offset, &host, 0, size, Some(pool_device.pool()))),
+        ),
+    };
+    Ok(Command::new(queue, command_type, work))
+}
+
+/// clEnqueueReadBuffer.
+pub fn read_buffer(
+    queue: &Arc<Queue>,
+    mem: &Arc<MemObject>,
+    offset: usize,
+    size: usize,
+    ptr: HostPtr,
+) -> ClResult<Command> {
+    host_transfer(Direction::Read, queue, mem, offset, size, ptr)
 }
 
 /// clEnqueueWriteBuffer.
@@ -156,24 +196,7 @@ pub fn write_buffer(
     size: usize,
     ptr: HostPtr,
 ) -> ClResult<Command> {
-    check_buffer(queue, mem)?;
-    // CL_INVALID_VALUE if the region being read or written specified by
-    // offset and size is out of bounds; if ptr is NULL.
-    storage::check_range(offset, size, mem.size())?;
-    let host = ptr.bytes(size).ok_or(ClError(CL_INVALID_VALUE))?;
-    check_aligned(mem)?;
-    // CL_INVALID_OPERATION if clEnqueueWriteBuffer is called on buffer which
-    // has been created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS.
-    if !mem.host_writable() {
-        return fail(CL_INVALID_OPERATION);
-    }
-    let mem = mem.clone();
-    let device = queue.device().clone();
-    Ok(Command::new(
-        queue,
-        CL_COMMAND_WRITE_BUFFER,
-        Box::new(move || storage::copy(&mem.bytes()?, offset, &host, 0, size, Some(device.pool()))),
-    ))
+    host_transfer(Direction::Write, queue, mem, offset, size, ptr)
 }
 
 /// Whether two buffers are "the same buffer or sub-buffer object" or
@@ -350,48 +373,43 @@ fn check_rect(mem: &MemObject, a: &RectArgs) -> ClResult<(Rect, Rect, [usize; 3]
     Ok((b, h, region))
 }
 
-/// clEnqueueReadBufferRect.
-pub fn read_buffer_rect(queue: &Arc<Queue>, mem: &Arc<MemObject>, args: &RectArgs, ptr: HostPtr) -> ClResult<Command> {
+/// clEnqueueReadBufferRect and clEnqueueWriteBufferRect.
+fn host_transfer_rect(
+    dir: Direction,
+    queue: &Arc<Queue>,
+    mem: &Arc<MemObject>,
+    args: &RectArgs,
+    ptr: HostPtr,
+) -> ClResult<Command> {
     check_buffer(queue, mem)?;
     let (b, h, region) = check_rect(mem, args)?;
     // CL_INVALID_VALUE if ptr is NULL.
     let host = host_rect(&h, region, ptr)?;
     check_aligned(mem)?;
-    // CL_INVALID_OPERATION if clEnqueueReadBufferRect is called on buffer
-    // which has been created with CL_MEM_HOST_WRITE_ONLY or
-    // CL_MEM_HOST_NO_ACCESS.
-    if !mem.host_readable() {
-        return fail(CL_INVALID_OPERATION);
-    }
+    dir.check_host_access(mem)?;
     let mem = mem.clone();
-    let device = queue.device().clone();
-    Ok(Command::new(
-        queue,
-        CL_COMMAND_READ_BUFFER_RECT,
-        Box::new(move || storage::copy_rect(&host, h, &mem.bytes()?, b, region, Some(device.pool()))),
-    ))
+    let pool_device = queue.device().clone();
+    let (command_type, work): (cl_command_type, Work) = match dir {
+        Direction::Read => (
+            CL_COMMAND_READ_BUFFER_RECT,
+            Box::new(move || storage::copy_rect(&host, h, &mem.bytes()?, b, region, Some(pool_device.pool()))),
+        ),
+        Direction::Write => (
+            CL_COMMAND_WRITE_BUFFER_RECT,
+            Box::new(move || storage::copy_rect(&mem.bytes()?, b, &host, h, region, Some(pool_device.pool()))),
+        ),
+    };
+    Ok(Command::new(queue, command_type, work))
+}
+
+/// clEnqueueReadBufferRect.
+pub fn read_buffer_rect(queue: &Arc<Queue>, mem: &Arc<MemObject>, args: &RectArgs, ptr: HostPtr) -> ClResult<Command> {
+    host_transfer_rect(Direction::Read, queue, mem, args, ptr)
 }
 
 /// clEnqueueWriteBufferRect.
 pub fn write_buffer_rect(queue: &Arc<Queue>, mem: &Arc<MemObject>, args: &RectArgs, ptr: HostPtr) -> ClResult<Command> {
-    check_buffer(queue, mem)?;
-    let (b, h, region) = check_rect(mem, args)?;
-    // CL_INVALID_VALUE if ptr is NULL.
-    let host = host_rect(&h, region, ptr)?;
-    check_aligned(mem)?;
-    // CL_INVALID_OPERATION if clEnqueueWriteBufferRect is called on buffer
-    // which has been created with CL_MEM_HOST_READ_ONLY or
-    // CL_MEM_HOST_NO_ACCESS.
-    if !mem.host_writable() {
-        return fail(CL_INVALID_OPERATION);
-    }
-    let mem = mem.clone();
-    let device = queue.device().clone();
-    Ok(Command::new(
-        queue,
-        CL_COMMAND_WRITE_BUFFER_RECT,
-        Box::new(move || storage::copy_rect(&mem.bytes()?, b, &host, h, region, Some(device.pool()))),
-    ))
+    host_transfer_rect(Direction::Write, queue, mem, args, ptr)
 }
 
 /// The appendix's check_copy_overlap: whether two rectangles with the same

@@ -353,3 +353,122 @@ pub fn forged_handle() -> *mut c_void {
     });
     cell as *mut c_void
 }
+
+/// The bytes of `conformance/spirv/<name>.spv` (a module checked in beside
+/// its `.spvasm`; `clbench/O2/vadd` names a clbench workload).
+pub fn spirv(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("spirv")
+        .join(format!("{name}.spv"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// `bytes` with every 32-bit word byte-swapped: the same SPIR-V module in
+/// the other byte order.
+pub fn swap_words(bytes: &[u8]) -> Vec<u8> {
+    bytes.chunks_exact(4).flat_map(|w| [w[3], w[2], w[1], w[0]]).collect()
+}
+
+/// A program from the SPIR-V `il` in `ctx` (panics on error).
+pub fn il_program(ctx: cl_context, il: &[u8]) -> cl_program {
+    let mut err = 0;
+    // SAFETY: `il` is readable for its length during the call.
+    let p = unsafe { clCreateProgramWithIL(ctx, il.as_ptr().cast(), il.len(), &mut err) };
+    check(err);
+    p
+}
+
+/// clBuildProgram for every device of `p` with `options`, no callback:
+/// the returned code.
+pub fn build(p: cl_program, options: &str) -> cl_int {
+    let opts = std::ffi::CString::new(options).expect("options without NUL");
+    // SAFETY: valid NUL-terminated options; no device list, no callback.
+    unsafe { clBuildProgram(p, 0, ptr::null(), opts.as_ptr(), None, ptr::null_mut()) }
+}
+
+/// A built program from `conformance/spirv/<name>.spv` (panics, with the
+/// build log, if the build fails).
+pub fn built_program(ctx: cl_context, name: &str, options: &str) -> cl_program {
+    let p = il_program(ctx, &spirv(name));
+    let rc = build(p, options);
+    assert_eq!(
+        rc,
+        CL_SUCCESS,
+        "building {name} failed with {}; log:\n{}",
+        error_name(rc),
+        build_log(p, device())
+    );
+    p
+}
+
+/// `clGetProgramInfo` as raw bytes (or the error).
+pub fn program_bytes(p: cl_program, param: cl_program_info) -> Result<Vec<u8>, cl_int> {
+    // SAFETY: forwards the buffer protocol of `info_bytes`.
+    info_bytes(|s, v, r| unsafe { clGetProgramInfo(p, param, s, v, r) })
+}
+
+/// `clGetProgramInfo` as a value of type `T`.
+pub fn program_value<T: Copy>(p: cl_program, param: cl_program_info) -> T {
+    // SAFETY: forwards the buffer protocol of `info_value`.
+    info_value(|s, v, r| unsafe { clGetProgramInfo(p, param, s, v, r) })
+}
+
+/// `clGetProgramInfo` as a string.
+pub fn program_string(p: cl_program, param: cl_program_info) -> String {
+    // SAFETY: forwards the buffer protocol of `info_string`.
+    info_string(|s, v, r| unsafe { clGetProgramInfo(p, param, s, v, r) })
+}
+
+/// `clGetProgramBuildInfo` as a value of type `T`.
+pub fn build_value<T: Copy>(p: cl_program, d: cl_device_id, param: cl_program_build_info) -> T {
+    // SAFETY: forwards the buffer protocol of `info_value`.
+    info_value(|s, v, r| unsafe { clGetProgramBuildInfo(p, d, param, s, v, r) })
+}
+
+/// `clGetProgramBuildInfo(CL_PROGRAM_BUILD_LOG)`.
+pub fn build_log(p: cl_program, d: cl_device_id) -> String {
+    // SAFETY: forwards the buffer protocol of `info_string`.
+    info_string(|s, v, r| unsafe { clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, s, v, r) })
+}
+
+/// clCreateKernel (panics on error).
+pub fn kernel(p: cl_program, name: &str) -> cl_kernel {
+    let n = std::ffi::CString::new(name).expect("name without NUL");
+    let mut err = 0;
+    // SAFETY: valid NUL-terminated name and error slot.
+    let k = unsafe { clCreateKernel(p, n.as_ptr(), &mut err) };
+    check(err);
+    k
+}
+
+/// `clGetKernelInfo` as a value of type `T`.
+pub fn kernel_value<T: Copy>(k: cl_kernel, param: cl_kernel_info) -> T {
+    // SAFETY: forwards the buffer protocol of `info_value`.
+    info_value(|s, v, r| unsafe { clGetKernelInfo(k, param, s, v, r) })
+}
+
+/// `clGetKernelInfo` as a string.
+pub fn kernel_string(k: cl_kernel, param: cl_kernel_info) -> String {
+    // SAFETY: forwards the buffer protocol of `info_string`.
+    info_string(|s, v, r| unsafe { clGetKernelInfo(k, param, s, v, r) })
+}
+
+/// `clGetKernelWorkGroupInfo` for clift's device as raw bytes (or the error).
+pub fn work_group_bytes(k: cl_kernel, param: cl_kernel_work_group_info) -> Result<Vec<u8>, cl_int> {
+    let d = device();
+    // SAFETY: forwards the buffer protocol of `info_bytes`.
+    info_bytes(|s, v, r| unsafe { clGetKernelWorkGroupInfo(k, d, param, s, v, r) })
+}
+
+/// `clGetKernelWorkGroupInfo` for clift's device as a value of type `T`.
+pub fn work_group_value<T: Copy>(k: cl_kernel, param: cl_kernel_work_group_info) -> T {
+    let d = device();
+    // SAFETY: forwards the buffer protocol of `info_value`.
+    info_value(|s, v, r| unsafe { clGetKernelWorkGroupInfo(k, d, param, s, v, r) })
+}
+
+/// clSetKernelArg with the bytes of `value`.
+pub fn set_arg<T>(k: cl_kernel, index: cl_uint, value: &T) -> cl_int {
+    // SAFETY: `value` is readable for size_of::<T>() bytes during the call.
+    unsafe { clSetKernelArg(k, index, std::mem::size_of::<T>(), (value as *const T).cast()) }
+}

@@ -182,11 +182,18 @@ dispatch_table!(
 
 /// Extension functions that clGetExtensionFunctionAddress(ForPlatform)
 /// answers: one per function of an extension clift advertises.
-fn extension_functions() -> [(&'static str, *mut c_void); 1] {
-    [(
-        "clIcdGetPlatformIDsKHR",
-        crate::api::platform::clIcdGetPlatformIDsKHR as *mut c_void,
-    )]
+fn extension_functions() -> [(&'static str, *mut c_void); 2] {
+    [
+        (
+            "clIcdGetPlatformIDsKHR",
+            crate::api::platform::clIcdGetPlatformIDsKHR as *mut c_void,
+        ),
+        // cl_khr_il_program: the same function as the core one.
+        (
+            "clCreateProgramWithILKHR",
+            crate::api::program::clCreateProgramWithIL as *mut c_void,
+        ),
+    ]
 }
 
 /// The address of extension function `name`, or NULL.

@@ -24,9 +24,11 @@ use clift_runtime::context::Context;
 use clift_runtime::device::Device;
 use clift_runtime::error::{fail, ClResult};
 use clift_runtime::event::Event;
+use clift_runtime::kernel::Kernel;
 use clift_runtime::memory::MemObject;
 use clift_runtime::object::ApiObject;
 use clift_runtime::platform::Platform;
+use clift_runtime::program::Program;
 use clift_runtime::queue::Queue;
 use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::*;
@@ -49,6 +51,8 @@ enum Object {
     Queue(Arc<Queue>),
     Mem(Arc<MemObject>),
     Event(Arc<Event>),
+    Program(Arc<Program>),
+    Kernel(Arc<Kernel>),
 }
 
 #[derive(Default)]
@@ -134,6 +138,8 @@ handle_type!(Context, Context, CL_INVALID_CONTEXT);
 handle_type!(Queue, Queue, CL_INVALID_COMMAND_QUEUE);
 handle_type!(MemObject, Mem, CL_INVALID_MEM_OBJECT);
 handle_type!(Event, Event, CL_INVALID_EVENT);
+handle_type!(Program, Program, CL_INVALID_PROGRAM);
+handle_type!(Kernel, Kernel, CL_INVALID_KERNEL);
 
 impl Handle for Device {
     const INVALID: cl_int = CL_INVALID_DEVICE;

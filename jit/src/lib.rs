@@ -5,12 +5,51 @@
 //! clCreateProgramWithIL, [`spec_constants`] for
 //! clSetProgramSpecializationConstant, and [`build`] for clBuildProgram,
 //! which returns the kernels' interfaces or a build log of [`Diagnostic`]s.
-//! Data flows one way: `spirv` (reader, parsed module) -> `validate`
-//! (environment and structural rules, producing the evidence later stages
-//! require) -> `interface` (what the API reports about kernels).
+//! [`front_end`] is [`build`] keeping the validated [`spirv::Module`] for
+//! code generation.
+//!
+//! Data flows one way:
+//! - [`spirv`]: the words are decoded once with the `rspirv` grammar into a
+//!   [`spirv::Module`] (instructions with word offsets; types, constants,
+//!   globals, functions and blocks in arenas keyed by id; names,
+//!   decorations, execution modes, entry points), checking the logical
+//!   layout, function and block structure, and that ids are defined once,
+//!   below the bound, and module-level operands before use.
+//! - [`validate`]: the OpenCL SPIR-V environment ([`validate::env`],
+//!   [`validate::memory`]) and the rules the lowering relies on
+//!   ([`validate::types`], [`validate::cfg`], [`validate::calls`]).
+//! - [`spec`]: specialization constants applied and folded; [`layout`]:
+//!   OpenCL C sizes of every type.
+//! - [`kernels`]: what the API reports about kernels ([`KernelInfo`]).
+//!
+//! What a module that [`front_end`] accepts guarantees the lowering:
+//! - every id is below the bound and defined exactly once; every id operand
+//!   names a defined id of the kind its position needs (value, label,
+//!   function, extended instruction set);
+//! - every function with a body has terminated blocks, branch targets that
+//!   are labels of the same function (never the entry block), a
+//!   [`spirv::Cfg`] (successors, predecessors, reverse postorder, immediate
+//!   dominators), OpPhi with exactly one pair per predecessor, and every
+//!   definition dominating its uses in reachable blocks (OpPhi operands at
+//!   the end of their parent); Function variables are in the entry block;
+//! - the operand types of each opcode are consistent ([`validate::types`]),
+//!   atomics take 32-bit integers (or floats for load/store/exchange) and
+//!   every scope and memory-semantics operand is a 32-bit integer constant
+//!   with a value OpenCL allows;
+//! - no recursion, no calls to functions without a body;
+//! - only opcodes in [`spirv::ops::support`]; no images, doubles or half
+//!   arithmetic; integer widths 8/16/32/64, vectors of 2/3/4/8/16;
+//! - every constant is folded ([`spirv::ConstValue`]) except pointer
+//!   expressions over module variables, and every sized type has a
+//!   [`spirv::Layout`].
 
 pub mod error;
 pub mod interface;
+pub mod kernels;
+pub mod layout;
+pub mod spec;
+pub mod spirv;
+pub mod validate;
 
 pub use error::{BuildError, Diagnostic, IlError};
 pub use interface::{ArgInfo, ArgKind, BuildOptions, BuiltModule, IlInfo, KernelInfo, SpecConstant};
@@ -24,7 +63,7 @@ const MAGIC: u32 = 0x0723_0203;
 /// instruction stream whose word counts are nonzero and end exactly at the
 /// end of the module.
 pub fn words(bytes: &[u8]) -> Result<Vec<u32>, IlError> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(IlError(format!("length {} is not a multiple of 4", bytes.len())));
     }
     if bytes.len() < 20 {
@@ -84,22 +123,56 @@ pub fn check_il(bytes: &[u8]) -> Result<IlInfo, IlError> {
 /// The specialization constants of a module that passed [`check_il`], in
 /// SpecId order.
 pub fn spec_constants(bytes: &[u8]) -> Result<Vec<SpecConstant>, IlError> {
-    words(bytes)?;
-    Err(IlError("the SPIR-V front end is not written yet".into()))
+    let w = words(bytes)?;
+    let m = spirv::parse(&w).map_err(|d| IlError(d.first().map_or_else(String::new, ToString::to_string)))?;
+    Ok(spec::list(&m))
 }
 
 /// clBuildProgram: parses and validates the module against the OpenCL SPIR-V
 /// environment and the rules the lowering relies on, with `options` (spec
 /// constant values are folded in), and reports its kernels.
 pub fn build(bytes: &[u8], options: &BuildOptions) -> Result<BuiltModule, BuildError> {
-    let _ = (bytes, options);
-    Err(BuildError {
-        diagnostics: vec![Diagnostic {
+    front_end(bytes, options).map(|f| f.built)
+}
+
+/// What the front end hands the lowering: the parsed module, specialized
+/// (every constant folded except pointer expressions), laid out, validated,
+/// with each function's control-flow graph; and the kernels' interfaces.
+#[derive(Debug, Clone)]
+pub struct FrontEnd {
+    pub module: spirv::Module,
+    pub built: BuiltModule,
+}
+
+/// [`build`], keeping the validated module for code generation.
+pub fn front_end(bytes: &[u8], options: &BuildOptions) -> Result<FrontEnd, BuildError> {
+    let fail = |diagnostics: Vec<Diagnostic>| BuildError { diagnostics };
+    let w = words(bytes).map_err(|e| {
+        fail(vec![Diagnostic {
             word_offset: 0,
             opcode: None,
             result_id: None,
             name: None,
-            rule: "the SPIR-V front end is not written yet".into(),
-        }],
-    })
+            rule: e.0,
+        }])
+    })?;
+    let mut m = spirv::parse(&w).map_err(fail)?;
+    let mut d = validate::Diags::default();
+    validate::check_module(&m, &mut d);
+    if !d.is_empty() {
+        return Err(fail(d.into_sorted()));
+    }
+    spec::specialize(&mut m, &options.spec_constants, &mut d);
+    if d.is_empty() {
+        layout::compute(&mut m, &mut d);
+    }
+    if !d.is_empty() {
+        return Err(fail(d.into_sorted()));
+    }
+    validate::check_functions(&mut m, &mut d);
+    if !d.is_empty() {
+        return Err(fail(d.into_sorted()));
+    }
+    let built = kernels::extract(&m);
+    Ok(FrontEnd { module: m, built })
 }

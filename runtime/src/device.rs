@@ -16,12 +16,13 @@ use opencl_sys::*;
 
 /// Extensions every clift device supports, in the order `clinfo` lists them.
 /// Only what works end to end is here; later features add their names.
-pub const DEVICE_EXTENSIONS: &[&str] = &["cl_khr_icd", "cl_khr_extended_versioning"];
+pub const DEVICE_EXTENSIONS: &[&str] = &["cl_khr_icd", "cl_khr_extended_versioning", "cl_khr_il_program"];
 
 /// [`DEVICE_EXTENSIONS`] with their versions, for `*_EXTENSIONS_WITH_VERSION`.
-pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 2] = [
+pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 3] = [
     (make_version(1, 0, 0), "cl_khr_icd"),
     (make_version(1, 0, 0), "cl_khr_extended_versioning"),
+    (make_version(1, 0, 0), "cl_khr_il_program"),
 ];
 
 /// The OpenCL version the device implements.

@@ -1,0 +1,263 @@
+//! What the API reports about each kernel of a validated module: its
+//! arguments (kind, size, qualifiers, names, type names), attributes from
+//! execution modes, and memory sizes.
+
+use std::collections::HashSet;
+
+use rspirv::dr::Operand;
+use spirv::{Decoration, ExecutionMode, FunctionParameterAttribute, Op, StorageClass};
+
+use crate::interface::{ArgInfo, ArgKind, BuiltModule, KernelInfo};
+use crate::spirv::{ConstValue, EntryPoint, Id, IdKind, Module, Type};
+use crate::validate::calls;
+use crate::validate::env::{const_int, vec_type_hint};
+
+/// CL_KERNEL_ARG_ADDRESS_* (cl.h).
+pub const ADDRESS_GLOBAL: u32 = 0x119B;
+pub const ADDRESS_LOCAL: u32 = 0x119C;
+pub const ADDRESS_CONSTANT: u32 = 0x119D;
+pub const ADDRESS_PRIVATE: u32 = 0x119E;
+/// CL_KERNEL_ARG_ACCESS_* (cl.h).
+pub const ACCESS_READ_ONLY: u32 = 0x11A0;
+pub const ACCESS_WRITE_ONLY: u32 = 0x11A1;
+pub const ACCESS_READ_WRITE: u32 = 0x11A2;
+pub const ACCESS_NONE: u32 = 0x11A3;
+/// CL_KERNEL_ARG_TYPE_* (cl.h).
+pub const TYPE_CONST: u64 = 1;
+pub const TYPE_RESTRICT: u64 = 1 << 1;
+pub const TYPE_VOLATILE: u64 = 1 << 2;
+pub const TYPE_PIPE: u64 = 1 << 3;
+
+/// The kernels and program-scope sizes of a validated, laid-out module.
+pub fn extract(m: &Module) -> BuiltModule {
+    let graph = calls::call_graph(m);
+    let strings: Vec<&str> = m
+        .insts
+        .iter()
+        .filter(|i| i.op == Op::String)
+        .filter_map(|i| i.string(0))
+        .collect();
+    let memory: Vec<(u64, Vec<Id>)> = (0..m.functions.len()).map(|f| function_memory(m, f)).collect();
+    let kernels = m
+        .entry_points
+        .iter()
+        .filter_map(|ep| kernel(m, &graph, &strings, &memory, ep))
+        .collect();
+    let global_variable_total_size = m
+        .globals
+        .iter()
+        .filter(|g| g.storage == StorageClass::CrossWorkgroup)
+        .filter_map(|g| m.pointer(g.ty).and_then(|(_, p)| m.layout(p)))
+        .map(|l| l.size as usize)
+        .sum();
+    BuiltModule {
+        kernels,
+        global_variable_total_size,
+    }
+}
+
+/// The comma-separated list an llvm-spirv OpString carries for `kernel`
+/// ("kernel_arg_type.<kernel>.<t1>,<t2>," and "kernel_arg_type_qual...").
+fn arg_strings(strings: &[&str], prefix: &str, kernel: &str) -> Option<Vec<String>> {
+    let head = format!("{prefix}.{kernel}.");
+    strings.iter().find_map(|s| {
+        let rest = s.strip_prefix(&head)?;
+        let mut v: Vec<String> = rest.split(',').map(str::to_string).collect();
+        if v.last().is_some_and(String::is_empty) {
+            v.pop();
+        }
+        Some(v)
+    })
+}
+
+fn kernel(
+    m: &Module,
+    graph: &[Vec<(u32, u32)>],
+    strings: &[&str],
+    memory: &[(u64, Vec<Id>)],
+    ep: &EntryPoint,
+) -> Option<KernelInfo> {
+    let f = m.function(ep.function)?;
+    let findex = m.info(ep.function)?.index;
+    let type_names = arg_strings(strings, "kernel_arg_type", &ep.name);
+    let type_quals = arg_strings(strings, "kernel_arg_type_qual", &ep.name);
+    let mut args = Vec::with_capacity(f.params.len());
+    for (k, &p) in f.params.iter().enumerate() {
+        let ty = m.type_of(p)?;
+        let has_attr = |a: FunctionParameterAttribute| {
+            m.decorations(p).iter().any(|d| {
+                d.kind == Decoration::FuncParamAttr
+                    && matches!(m.deco_params(d).first(), Some(Operand::FunctionParameterAttribute(x)) if *x == a)
+            })
+        };
+        let (kind, size, address) = match m.ty(ty)? {
+            Type::Pointer { storage, pointee } => match storage {
+                StorageClass::CrossWorkgroup => (ArgKind::GlobalBuffer, 8, ADDRESS_GLOBAL),
+                StorageClass::UniformConstant => (ArgKind::ConstantBuffer, 8, ADDRESS_CONSTANT),
+                StorageClass::Workgroup => (ArgKind::Local, 8, ADDRESS_LOCAL),
+                // A struct passed by value (FuncParamAttr ByVal).
+                _ => (
+                    ArgKind::Value,
+                    m.layout(*pointee).map_or(0, |l| l.size as usize),
+                    ADDRESS_PRIVATE,
+                ),
+            },
+            Type::Pipe { .. } => (ArgKind::Pipe, 8, ADDRESS_GLOBAL),
+            Type::Queue => (ArgKind::Queue, 8, ADDRESS_PRIVATE),
+            Type::Image => (ArgKind::Image, 8, ADDRESS_GLOBAL),
+            Type::Sampler => (ArgKind::Sampler, 8, ADDRESS_PRIVATE),
+            _ => (
+                ArgKind::Value,
+                m.layout(ty).map_or(0, |l| l.size as usize),
+                ADDRESS_PRIVATE,
+            ),
+        };
+        let mut qual = 0u64;
+        match type_quals.as_ref().and_then(|q| q.get(k)) {
+            Some(q) => {
+                for w in q.split_whitespace() {
+                    qual |= match w {
+                        "const" => TYPE_CONST,
+                        "restrict" => TYPE_RESTRICT,
+                        "volatile" => TYPE_VOLATILE,
+                        "pipe" => TYPE_PIPE,
+                        _ => 0,
+                    };
+                }
+            }
+            None => {
+                if has_attr(FunctionParameterAttribute::NoAlias) {
+                    qual |= TYPE_RESTRICT;
+                }
+                if m.decoration(p, Decoration::Volatile).is_some() {
+                    qual |= TYPE_VOLATILE;
+                }
+            }
+        }
+        if kind == ArgKind::ConstantBuffer {
+            qual |= TYPE_CONST;
+        }
+        if kind == ArgKind::Pipe {
+            qual |= TYPE_PIPE;
+        }
+        // "If argument is not an image type and is not declared with the
+        // pipe qualifier, CL_KERNEL_ARG_ACCESS_NONE is returned" (clift has
+        // no images).
+        let access = match m.ty(ty) {
+            Some(Type::Pipe { access }) => match access {
+                spirv::AccessQualifier::ReadOnly => ACCESS_READ_ONLY,
+                spirv::AccessQualifier::WriteOnly => ACCESS_WRITE_ONLY,
+                spirv::AccessQualifier::ReadWrite => ACCESS_READ_WRITE,
+            },
+            _ => ACCESS_NONE,
+        };
+        args.push(ArgInfo {
+            kind,
+            size,
+            address_qualifier: address,
+            access_qualifier: access,
+            type_qualifier: qual,
+            name: m.name(p).map(str::to_string),
+            type_name: type_names.as_ref().and_then(|t| t.get(k)).cloned(),
+        });
+    }
+
+    let mut attributes = Vec::new();
+    let (mut reqd, mut hint, mut vth) = (None, None, None);
+    for em in m.exec_modes.iter().filter(|e| e.target == ep.function) {
+        let sizes = |ids: bool| -> Option<[usize; 3]> {
+            let v: Vec<u64> = if ids {
+                em.args.iter().map(|&id| const_int(m, id)).collect::<Option<_>>()?
+            } else {
+                em.args.iter().map(|&x| u64::from(x)).collect()
+            };
+            Some([*v.first()? as usize, *v.get(1)? as usize, *v.get(2)? as usize])
+        };
+        match em.mode {
+            ExecutionMode::LocalSize | ExecutionMode::LocalSizeId => {
+                if let Some(s) = sizes(em.mode == ExecutionMode::LocalSizeId) {
+                    attributes.push(format!("reqd_work_group_size({},{},{})", s[0], s[1], s[2]));
+                    reqd = Some(s);
+                }
+            }
+            ExecutionMode::LocalSizeHint | ExecutionMode::LocalSizeHintId => {
+                if let Some(s) = sizes(em.mode == ExecutionMode::LocalSizeHintId) {
+                    attributes.push(format!("work_group_size_hint({},{},{})", s[0], s[1], s[2]));
+                    hint = Some(s);
+                }
+            }
+            ExecutionMode::VecTypeHint => {
+                if let Some(t) = em.args.first().and_then(|&v| vec_type_hint(v)) {
+                    attributes.push(format!("vec_type_hint({t})"));
+                    vth = Some(t);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // Memory: the Function variables and __local module variables of every
+    // function the kernel may call.
+    let mut private = 0u64;
+    let mut locals: HashSet<Id> = HashSet::new();
+    for fi in calls::reachable(graph, findex) {
+        if let Some((p, l)) = memory.get(fi as usize) {
+            private = private.saturating_add(*p);
+            locals.extend(l.iter().copied());
+        }
+    }
+    let local = locals
+        .iter()
+        .filter_map(|&g| m.global(g).and_then(|g| m.pointer(g.ty)).and_then(|(_, p)| m.layout(p)))
+        .fold(0u64, |a, l| a.saturating_add(l.size));
+
+    Some(KernelInfo {
+        name: ep.name.clone(),
+        args,
+        attributes: attributes.join(" "),
+        reqd_work_group_size: reqd,
+        work_group_size_hint: hint,
+        vec_type_hint: vth,
+        local_mem_size: local,
+        private_mem_size: private,
+    })
+}
+
+/// Bytes of Function variables of function `f`, and the Workgroup module
+/// variables it refers to (directly or through constant expressions).
+fn function_memory(m: &Module, f: usize) -> (u64, Vec<Id>) {
+    let mut private = 0u64;
+    let mut locals: HashSet<Id> = HashSet::new();
+    let mut seen_consts: HashSet<Id> = HashSet::new();
+    for b in &m.functions[f].blocks {
+        for i in b.start + 1..=b.end {
+            let inst = &m.insts[i as usize];
+            if inst.op == Op::Variable {
+                if let Some(l) = inst
+                    .result_type
+                    .and_then(|t| m.pointer(t))
+                    .and_then(|(_, p)| m.layout(p))
+                {
+                    private = private.saturating_add(l.size);
+                }
+            }
+            let mut stack: Vec<Id> = inst.id_operands().map(|(_, id)| id).collect();
+            while let Some(id) = stack.pop() {
+                match m.kind(id) {
+                    IdKind::Global if m.global(id).is_some_and(|g| g.storage == StorageClass::Workgroup) => {
+                        locals.insert(id);
+                    }
+                    IdKind::Constant if seen_consts.insert(id) => {
+                        if let Some(c) = m.constant(id) {
+                            if matches!(c.value, ConstValue::Expr | ConstValue::Composite(_)) {
+                                stack.extend(m.insts[c.inst as usize].id_operands().map(|(_, x)| x));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    (private, locals.into_iter().collect())
+}

@@ -1,0 +1,802 @@
+//! Kernel objects (API spec 5.9) and the checks of kernel enqueues (5.10).
+//!
+//! A kernel is one entry point of a built program with the argument values
+//! set so far. It holds its program (a program lives while kernels use it)
+//! and its memory-object arguments (an `Arc`, which is not an application
+//! reference: "A kernel object does not update the reference count for
+//! objects such as memory or sampler objects specified as argument values").
+//!
+//! Enqueues are checked completely; running them needs machine code, which
+//! the kernels issue adds (see [`enqueue_ndrange`]).
+
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use crate::context::Context;
+use crate::device::{self, Device};
+use crate::error::{fail, ClResult};
+use crate::event::Event;
+use crate::info::InfoValue;
+use crate::memory::{MemObject, MEM_BASE_ADDR_ALIGN};
+use crate::object::{handle_of, ApiHeader};
+use crate::program::Program;
+use crate::queue::Queue;
+use opencl_sys::*;
+
+pub use crate::program::{ArgInfo, ArgKind, KernelInfo};
+
+/// The value of one kernel argument, as set by clSetKernelArg or
+/// clSetKernelArgSVMPointer.
+#[derive(Debug, Clone)]
+pub enum ArgValue {
+    /// The bytes of a scalar, vector or struct passed by value.
+    Value(Vec<u8>),
+    /// A buffer (`None` for a NULL pointer) or a pipe.
+    Mem(Option<Arc<MemObject>>),
+    /// A `__local` pointer: the bytes of local memory to allocate.
+    Local(usize),
+    /// A pointer to global or constant memory given as an SVM (or NULL)
+    /// address.
+    Svm(usize),
+}
+
+/// What clSetKernelExecInfo set.
+#[derive(Debug, Clone, Default)]
+pub struct ExecInfo {
+    /// CL_KERNEL_EXEC_INFO_SVM_PTRS.
+    pub svm_ptrs: Vec<usize>,
+    /// CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, if set ("If
+    /// clSetKernelExecInfo has not been called with a value for
+    /// CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, the default value is CL_TRUE").
+    pub fine_grain_system: Option<bool>,
+}
+
+/// A kernel object.
+pub struct Kernel {
+    header: ApiHeader,
+    program: Arc<Program>,
+    info: Arc<KernelInfo>,
+    args: Mutex<Vec<Option<ArgValue>>>,
+    exec: Mutex<ExecInfo>,
+}
+crate::api_object!(Kernel);
+
+impl std::fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kernel").field("name", &self.info.name).finish()
+    }
+}
+
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        self.program.detach_kernel();
+    }
+}
+
+/// The work-item counts of a checked ND-range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NdRange {
+    /// 1, 2 or 3.
+    pub work_dim: u32,
+    /// Global ID offset per dimension (0 beyond `work_dim`).
+    pub offset: [usize; 3],
+    /// Global size per dimension (1 beyond `work_dim`); `None` when the
+    /// application passed NULL or a zero size: "the kernel command will
+    /// trivially succeed after its event dependencies are satisfied".
+    pub global: Option<[usize; 3]>,
+    /// The local size the application gave (1 beyond `work_dim`), or `None`.
+    pub local: Option<[usize; 3]>,
+}
+
+impl Kernel {
+    /// clCreateKernel: kernel `name` of `program` (`CL_INVALID_PROGRAM_EXECUTABLE`
+    /// before a successful build, `CL_INVALID_KERNEL_NAME` if there is none).
+    pub fn create(program: &Arc<Program>, name: &str) -> ClResult<Arc<Kernel>> {
+        let info = program.attach_kernel(name)?;
+        Ok(Kernel::new(program, info))
+    }
+
+    /// clCreateKernelsInProgram: one kernel object per kernel of `program`.
+    pub fn create_all(program: &Arc<Program>) -> ClResult<Vec<Arc<Kernel>>> {
+        let infos = program.attach_all_kernels()?;
+        Ok(infos.into_iter().map(|i| Kernel::new(program, i)).collect())
+    }
+
+    /// A kernel already attached to `program`.
+    fn new(program: &Arc<Program>, info: Arc<KernelInfo>) -> Arc<Kernel> {
+        let n = info.args.len();
+        Arc::new(Kernel {
+            header: ApiHeader::new(),
+            program: program.clone(),
+            info,
+            args: Mutex::new(vec![None; n]),
+            exec: Mutex::new(ExecInfo::default()),
+        })
+    }
+
+    /// clCloneKernel: "a shallow copy of the kernel object, its arguments
+    /// and any information passed to the kernel object using
+    /// clSetKernelExecInfo", with a reference count of 1.
+    pub fn clone_kernel(&self) -> Arc<Kernel> {
+        self.program.attach_clone();
+        Arc::new(Kernel {
+            header: ApiHeader::new(),
+            program: self.program.clone(),
+            info: self.info.clone(),
+            args: Mutex::new(self.args.lock().clone()),
+            exec: Mutex::new(self.exec.lock().clone()),
+        })
+    }
+
+    /// The kernel's program.
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
+
+    /// The kernel's context (its program's).
+    pub fn context(&self) -> &Arc<Context> {
+        self.program.context()
+    }
+
+    /// The kernel's interface.
+    pub fn info_of(&self) -> &KernelInfo {
+        &self.info
+    }
+
+    /// Argument `index`, or `CL_INVALID_ARG_INDEX`.
+    pub fn arg(&self, index: u32) -> ClResult<&ArgInfo> {
+        match self.info.args.get(index as usize) {
+            Some(a) => Ok(a),
+            // CL_INVALID_ARG_INDEX if arg_index is not a valid argument index.
+            None => fail(CL_INVALID_ARG_INDEX),
+        }
+    }
+
+    /// The argument values set so far (`None` where unset).
+    pub fn arg_values(&self) -> Vec<Option<ArgValue>> {
+        self.args.lock().clone()
+    }
+
+    /// The exec info set so far.
+    pub fn exec_info(&self) -> ExecInfo {
+        self.exec.lock().clone()
+    }
+
+    /// clSetKernelArg, once the API layer has turned the application's bytes
+    /// into `value` by the argument's kind (reading memory-object handles).
+    /// Checks that the value fits the argument.
+    pub fn set_arg(&self, index: u32, value: ArgValue) -> ClResult<()> {
+        let arg = self.arg(index)?;
+        match (&arg.kind, &value) {
+            // CL_INVALID_ARG_SIZE if arg_value points to the data to be used
+            // as the kernel argument value and arg_size does not match the
+            // size of the data type for the argument.
+            (ArgKind::Value, ArgValue::Value(bytes)) => {
+                if bytes.len() != arg.size {
+                    return fail(CL_INVALID_ARG_SIZE);
+                }
+            }
+            // "If the kernel argument being set is a pointer to the global or
+            // constant address space, then arg_value must point to a buffer
+            // memory object or NULL, or arg_value must be NULL."
+            (ArgKind::GlobalBuffer | ArgKind::ConstantBuffer, ArgValue::Mem(m)) => {
+                if let Some(m) = m {
+                    // CL_INVALID_MEM_OBJECT if arg_value points to a valid
+                    // memory object, but the memory object is not valid for
+                    // the kernel argument specified by arg_index.
+                    if !m.is_buffer() {
+                        return fail(CL_INVALID_MEM_OBJECT);
+                    }
+                    self.check_context(m.context())?;
+                }
+            }
+            // "If the kernel argument being set is a pipe, then arg_value
+            // must point to a pipe memory object."
+            (ArgKind::Pipe, ArgValue::Mem(m)) => match m {
+                Some(m) if m.is_pipe() => self.check_context(m.context())?,
+                _ => return fail(CL_INVALID_MEM_OBJECT),
+            },
+            // "If the kernel argument being set is an image object, then
+            // arg_value must point to an image memory object": no image can
+            // exist (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE).
+            (ArgKind::Image, ArgValue::Mem(_)) => return fail(CL_INVALID_MEM_OBJECT),
+            (ArgKind::Local, ArgValue::Local(size)) => {
+                // CL_INVALID_ARG_SIZE if the kernel argument is a pointer to
+                // the local address space and arg_size is zero (OpenCL 2.2).
+                if *size == 0 {
+                    return fail(CL_INVALID_ARG_SIZE);
+                }
+            }
+            (ArgKind::GlobalBuffer | ArgKind::ConstantBuffer, ArgValue::Svm(_)) => {}
+            // CL_INVALID_SAMPLER if the kernel argument is a sampler, but
+            // arg_value does not point to a valid sampler object: no sampler
+            // can exist (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE).
+            (ArgKind::Sampler, _) => return fail(CL_INVALID_SAMPLER),
+            // CL_INVALID_DEVICE_QUEUE if the kernel argument is a device
+            // queue, but arg_value does not point to a valid device queue
+            // object: clift has no device queues
+            // (CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES is 0).
+            (ArgKind::Queue, _) => return fail(CL_INVALID_DEVICE_QUEUE),
+            // A value of the wrong shape for the argument.
+            (ArgKind::Local, _) => return fail(CL_INVALID_ARG_VALUE),
+            (ArgKind::Value, _) => return fail(CL_INVALID_ARG_VALUE),
+            (_, _) => return fail(CL_INVALID_MEM_OBJECT),
+        }
+        self.args.lock()[index as usize] = Some(value);
+        Ok(())
+    }
+
+    /// CL_INVALID_CONTEXT if the context associated with kernel and an
+    /// OpenCL object pointed to by arg_value are not the same.
+    fn check_context(&self, ctx: &Arc<Context>) -> ClResult<()> {
+        if Arc::ptr_eq(ctx, self.context()) {
+            Ok(())
+        } else {
+            fail(CL_INVALID_CONTEXT)
+        }
+    }
+
+    /// clSetKernelArgSVMPointer.
+    pub fn set_arg_svm(&self, index: u32, ptr: usize) -> ClResult<()> {
+        let arg = self.arg(index)?;
+        // "The SVM pointer can only be used for arguments that are declared
+        // to be a pointer to global or constant memory."
+        if !matches!(arg.kind, ArgKind::GlobalBuffer | ArgKind::ConstantBuffer) {
+            return fail(CL_INVALID_ARG_INDEX);
+        }
+        self.args.lock()[index as usize] = Some(ArgValue::Svm(ptr));
+        Ok(())
+    }
+
+    /// clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS): "The complete set
+    /// of pointers is specified by each call ... and replaces any previously
+    /// specified set of pointers."
+    pub fn set_exec_svm_ptrs(&self, ptrs: Vec<usize>) {
+        self.exec.lock().svm_ptrs = ptrs;
+    }
+
+    /// clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM).
+    pub fn set_exec_fine_grain_system(&self, on: bool) -> ClResult<()> {
+        // CL_INVALID_OPERATION if param_name is
+        // CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM and param_value is
+        // CL_TRUE and no devices in the context associated with kernel
+        // support fine-grain system SVM allocations.
+        if on && device::SVM_CAPABILITIES & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM == 0 {
+            return fail(CL_INVALID_OPERATION);
+        }
+        self.exec.lock().fine_grain_system = Some(on);
+        Ok(())
+    }
+
+    // -- queries -------------------------------------------------------------
+
+    /// clGetKernelInfo.
+    pub fn info(&self, param: cl_kernel_info) -> ClResult<InfoValue> {
+        Ok(match param {
+            CL_KERNEL_FUNCTION_NAME => InfoValue::string(&self.info.name),
+            CL_KERNEL_NUM_ARGS => InfoValue::u32(self.info.args.len() as u32),
+            CL_KERNEL_REFERENCE_COUNT => InfoValue::u32(self.header.ref_count()),
+            CL_KERNEL_CONTEXT => InfoValue::handle(handle_of(self.context())),
+            CL_KERNEL_PROGRAM => InfoValue::handle(handle_of(&self.program)),
+            // "For kernels not created from OpenCL C source and the
+            // clCreateProgramWithSource API call the string returned from
+            // this query will be empty."
+            CL_KERNEL_ATTRIBUTES => InfoValue::string(if self.program.is_source() {
+                &self.info.attributes
+            } else {
+                ""
+            }),
+            // CL_INVALID_VALUE if param_name is not one of the supported values
+            _ => return fail(CL_INVALID_VALUE),
+        })
+    }
+
+    /// clGetKernelArgInfo. Address and access qualifiers are always known;
+    /// the type name and the argument name only where the module carries
+    /// them (`CL_KERNEL_ARG_INFO_NOT_AVAILABLE` otherwise); the type
+    /// qualifier comes from the module's parameter decorations.
+    pub fn arg_info(&self, index: u32, param: cl_kernel_arg_info) -> ClResult<InfoValue> {
+        let arg = self.arg(index)?;
+        Ok(match param {
+            CL_KERNEL_ARG_ADDRESS_QUALIFIER => InfoValue::u32(arg.address_qualifier),
+            CL_KERNEL_ARG_ACCESS_QUALIFIER => InfoValue::u32(arg.access_qualifier),
+            CL_KERNEL_ARG_TYPE_QUALIFIER => InfoValue::u64(arg.type_qualifier),
+            // CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is
+            // not available for kernel.
+            CL_KERNEL_ARG_TYPE_NAME => match &arg.type_name {
+                Some(t) => InfoValue::string(t),
+                None => return fail(CL_KERNEL_ARG_INFO_NOT_AVAILABLE),
+            },
+            CL_KERNEL_ARG_NAME => match &arg.name {
+                Some(n) => InfoValue::string(n),
+                None => return fail(CL_KERNEL_ARG_INFO_NOT_AVAILABLE),
+            },
+            // CL_INVALID_VALUE if param_name is not one of the supported values
+            _ => return fail(CL_INVALID_VALUE),
+        })
+    }
+
+    /// Checks `device` for the device-specific queries: one of the
+    /// program's devices, or NULL (`None`) when the program has exactly one.
+    pub fn check_device(&self, device: Option<&Arc<Device>>) -> ClResult<Arc<Device>> {
+        let devices = self.program.devices();
+        match device {
+            Some(d) if self.program.has_device(d) => Ok(d.clone()),
+            // "If the list of devices associated with kernel is a single
+            // device, device can be a NULL value."
+            None if devices.len() == 1 => Ok(devices[0].clone()),
+            // CL_INVALID_DEVICE if device is not in the list of devices
+            // associated with kernel or if device is NULL but there is more
+            // than one device associated with kernel.
+            _ => fail(CL_INVALID_DEVICE),
+        }
+    }
+
+    /// CL_KERNEL_WORK_GROUP_SIZE: the device's maximum, or the required
+    /// work-group size when the module fixes one.
+    pub fn work_group_size(&self) -> usize {
+        match self.info.reqd_work_group_size {
+            Some(r) => r
+                .iter()
+                .try_fold(1usize, |a, &b| a.checked_mul(b))
+                .unwrap_or(usize::MAX)
+                .min(device::MAX_WORK_GROUP_SIZE),
+            None => device::MAX_WORK_GROUP_SIZE,
+        }
+    }
+
+    /// CL_KERNEL_LOCAL_MEM_SIZE: the kernel's `__local` variables plus the
+    /// `__local` arguments set so far ("If the local memory size, for any
+    /// pointer argument to the kernel declared with the __local address
+    /// qualifier, is not specified, its size is assumed to be 0").
+    pub fn local_mem_size(&self) -> u64 {
+        let args: u64 = self
+            .args
+            .lock()
+            .iter()
+            .map(|a| match a {
+                Some(ArgValue::Local(n)) => *n as u64,
+                _ => 0,
+            })
+            .fold(0u64, u64::saturating_add);
+        self.info.local_mem_size.saturating_add(args)
+    }
+
+    /// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: the device's native
+    /// float vector width. A work-group runs on one CPU thread; a back end
+    /// that vectorises across work-items fills whole SIMD registers when the
+    /// work-group size is a multiple of the width, and a scalar one loses
+    /// nothing. (Never more than the kernel's work-group size.)
+    pub fn preferred_multiple(&self, device: &Device) -> usize {
+        let width = device
+            .info(CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT)
+            .ok()
+            .and_then(|v| v.0.try_into().ok().map(u32::from_ne_bytes))
+            .unwrap_or(1)
+            .max(1) as usize;
+        width.min(self.work_group_size()).max(1)
+    }
+
+    /// clGetKernelWorkGroupInfo for `device` (already checked).
+    pub fn work_group_info(&self, device: &Device, param: cl_kernel_work_group_info) -> ClResult<InfoValue> {
+        Ok(match param {
+            CL_KERNEL_WORK_GROUP_SIZE => InfoValue::usize(self.work_group_size()),
+            // "If the work-group size is not specified in the kernel source
+            // or IL, (0, 0, 0) is returned."
+            CL_KERNEL_COMPILE_WORK_GROUP_SIZE => InfoValue::usizes(&self.info.reqd_work_group_size.unwrap_or([0; 3])),
+            CL_KERNEL_LOCAL_MEM_SIZE => InfoValue::u64(self.local_mem_size()),
+            CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => InfoValue::usize(self.preferred_multiple(device)),
+            CL_KERNEL_PRIVATE_MEM_SIZE => InfoValue::u64(self.info.private_mem_size),
+            // CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and
+            // kernel is not a built-in kernel (clift has none) ...
+            // ... or if param_name is not one of the supported values.
+            _ => return fail(CL_INVALID_VALUE),
+        })
+    }
+
+    /// clGetKernelSubGroupInfo for `device` (already checked). A work-group
+    /// runs on one CPU thread as one sub-group (CL_DEVICE_MAX_NUM_SUB_GROUPS
+    /// is 1), so a sub-group is the whole work-group. `input` is the input
+    /// value's `size_t` words (`None` for a NULL pointer or a size that is
+    /// not a whole number of words); `out_dims` is the number of `size_t`
+    /// the application has room for (for CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT).
+    pub fn sub_group_info(
+        &self,
+        param: cl_kernel_sub_group_info,
+        input: Option<&[usize]>,
+        out_dims: usize,
+    ) -> ClResult<InfoValue> {
+        // The local size of an ND-range query: 1 to 3 dimensions ("The
+        // number of dimensions in the ND-range will be inferred from the
+        // value specified for input_value_size").
+        let local = || -> ClResult<usize> {
+            match input {
+                Some(l) if (1..=3).contains(&l.len()) => Ok(l
+                    .iter()
+                    .try_fold(1usize, |a, &b| a.checked_mul(b))
+                    .unwrap_or(usize::MAX)),
+                // CL_INVALID_VALUE if param_name is ..._FOR_NDRANGE ... and
+                // the size in bytes specified by input_value_size is not
+                // valid or if input_value is NULL.
+                _ => fail(CL_INVALID_VALUE),
+            }
+        };
+        Ok(match param {
+            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => InfoValue::usize(local()?),
+            CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => InfoValue::usize(usize::from(local()? > 0)),
+            CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
+                let count = match input {
+                    Some(&[n]) => n,
+                    _ => return fail(CL_INVALID_VALUE),
+                };
+                if !(1..=3).contains(&out_dims) {
+                    return fail(CL_INVALID_VALUE);
+                }
+                // "Any returned work-group will have one dimension. Other
+                // dimensions ... will be filled with the value 1." One
+                // sub-group is any work-group; the largest is returned. "If
+                // no work-group size can accommodate the requested number of
+                // sub-groups, 0 will be returned in each element".
+                let mut out = vec![1usize; out_dims];
+                if count == 1 {
+                    out[0] = match self.info.reqd_work_group_size {
+                        Some(r) => {
+                            out.iter_mut().zip(r).for_each(|(o, v)| *o = v);
+                            r[0]
+                        }
+                        None => self.work_group_size(),
+                    };
+                } else {
+                    out.fill(0);
+                }
+                InfoValue::usizes(&out)
+            }
+            CL_KERNEL_MAX_NUM_SUB_GROUPS => InfoValue::usize(device::MAX_NUM_SUB_GROUPS as usize),
+            // "If the sub-group count is not specified then 0 is returned":
+            // OpenCL SPIR-V has no SubgroupsPerWorkgroup before SPIR-V 1.1
+            // kernels ask for it, and the jit reports none.
+            CL_KERNEL_COMPILE_NUM_SUB_GROUPS => InfoValue::usize(0),
+            // CL_INVALID_VALUE if param_name is not one of the supported values
+            _ => return fail(CL_INVALID_VALUE),
+        })
+    }
+
+    // -- enqueues ------------------------------------------------------------
+
+    /// Checks an enqueue of this kernel on `queue` with the spec's errors of
+    /// clEnqueueNDRangeKernel, in its order, up to (not including) the wait
+    /// list. Arrays hold `work_dim` entries (the API layer reads none when
+    /// `work_dim` is out of range).
+    pub fn check_launch(
+        &self,
+        queue: &Arc<Queue>,
+        work_dim: u32,
+        offset: Option<&[usize]>,
+        global: Option<&[usize]>,
+        local: Option<&[usize]>,
+    ) -> ClResult<NdRange> {
+        let device = queue.device();
+        // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+        // program executable available for the device associated with
+        // command_queue.
+        let Some(exe) = self.program.executable_for(device) else {
+            return fail(CL_INVALID_PROGRAM_EXECUTABLE);
+        };
+        // CL_INVALID_CONTEXT if the context associated with command_queue
+        // and kernel are not the same.
+        if !Arc::ptr_eq(queue.context(), self.context()) {
+            return fail(CL_INVALID_CONTEXT);
+        }
+        let args = self.arg_values();
+        // CL_INVALID_KERNEL_ARGS if any kernel arguments for kernel have not
+        // been set.
+        if args.iter().any(Option::is_none) {
+            return fail(CL_INVALID_KERNEL_ARGS);
+        }
+        // CL_INVALID_WORK_DIMENSION if work_dim is not valid for the device
+        // associated with command_queue.
+        if !(1..=device::MAX_WORK_ITEM_DIMENSIONS).contains(&work_dim) {
+            return fail(CL_INVALID_WORK_DIMENSION);
+        }
+        let dims = work_dim as usize;
+        let mut off = [0usize; 3];
+        if let Some(o) = offset {
+            off[..dims].copy_from_slice(&o[..dims]);
+        }
+        // "If global_work_size is NULL or the value in any passed dimension
+        // is zero, then the kernel command will trivially succeed" (OpenCL
+        // 2.1 and newer devices).
+        let gws = global.filter(|g| g[..dims].iter().all(|&v| v != 0)).map(|g| {
+            let mut a = [1usize; 3];
+            a[..dims].copy_from_slice(&g[..dims]);
+            a
+        });
+        if let Some(g) = &gws {
+            // CL_INVALID_GLOBAL_OFFSET if the value specified in
+            // global_work_size plus the corresponding value in
+            // global_work_offset for any dimensions is greater than the
+            // maximum value representable by size_t on the device.
+            if (0..dims).any(|i| g[i].checked_add(off[i]).is_none()) {
+                return fail(CL_INVALID_GLOBAL_OFFSET);
+            }
+        }
+        let lws = local.map(|l| {
+            let mut a = [1usize; 3];
+            a[..dims].copy_from_slice(&l[..dims]);
+            a
+        });
+        if let Some(l) = &lws {
+            let total = l.iter().try_fold(1usize, |a, &b| a.checked_mul(b));
+            // CL_INVALID_WORK_GROUP_SIZE if local_work_size is not NULL and
+            // if the total number of work-items in the work-group is zero
+            if total == Some(0) {
+                return fail(CL_INVALID_WORK_GROUP_SIZE);
+            }
+            // CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified
+            // in any dimension of local_work_size is greater than the
+            // corresponding value returned for CL_DEVICE_MAX_WORK_GROUP_SIZES.
+            // (Checked before the total, which such a size also exceeds, so
+            // the more precise code is the one reported.)
+            if (0..dims).any(|i| l[i] > device::MAX_WORK_ITEM_SIZES[i]) {
+                return fail(CL_INVALID_WORK_ITEM_SIZE);
+            }
+            // CL_INVALID_WORK_GROUP_SIZE if local_work_size is not NULL and
+            // if the total number of work-items in the work-group is greater
+            // than the value returned for CL_KERNEL_WORK_GROUP_SIZE
+            if total.is_none_or(|t| t > self.work_group_size()) {
+                return fail(CL_INVALID_WORK_GROUP_SIZE);
+            }
+            // ... or if the local_work_size does not match the required
+            // work-group size for kernel
+            if let Some(r) = self.info.reqd_work_group_size {
+                if *l != r {
+                    return fail(CL_INVALID_WORK_GROUP_SIZE);
+                }
+            }
+            // ... or if the work-group size must be uniform, and the
+            // global_work_size is not evenly divisible by the
+            // local_work_size. (Non-uniform work-groups are supported unless
+            // the program was built with -cl-uniform-work-group-size.)
+            if let Some(g) = &gws {
+                if exe.options.uniform_work_group_size && (0..dims).any(|i| g[i] % l[i] != 0) {
+                    return fail(CL_INVALID_WORK_GROUP_SIZE);
+                }
+            }
+        }
+        for a in args.iter().flatten() {
+            match a {
+                // CL_MISALIGNED_SUB_BUFFER_OFFSET if a kernel argument for
+                // kernel is a sub-buffer object and the offset specified when
+                // the sub-buffer object is created is not aligned to
+                // CL_DEVICE_MEM_BASE_ADDR_ALIGN.
+                ArgValue::Mem(Some(m)) if m.origin() % MEM_BASE_ADDR_ALIGN != 0 => {
+                    return fail(CL_MISALIGNED_SUB_BUFFER_OFFSET);
+                }
+                // CL_INVALID_OPERATION if system pointers are set as
+                // arguments for kernel and the device associated with
+                // command_queue does not support fine-grain system SVM.
+                ArgValue::Svm(p) if *p != 0 && self.context().svm().find(*p).is_none() => {
+                    return fail(CL_INVALID_OPERATION);
+                }
+                _ => {}
+            }
+        }
+        // CL_OUT_OF_RESOURCES if there is a failure to allocate resources
+        // required by the OpenCL implementation on the device: more local
+        // memory than the device has.
+        if self.local_mem_size() > device::local_mem_size() {
+            return fail(CL_OUT_OF_RESOURCES);
+        }
+        Ok(NdRange {
+            work_dim,
+            offset: off,
+            global: gws,
+            local: lws,
+        })
+    }
+
+    /// clGetKernelSuggestedLocalWorkSizeKHR's answer for a checked range
+    /// with no local size: the local size an enqueue with a NULL local size
+    /// uses. The required work-group size if the kernel has one; else a
+    /// uniform size (each dimension divides the global size) of at most
+    /// CL_KERNEL_WORK_GROUP_SIZE work-items, small enough that every CPU of
+    /// the device gets a work-group when the range is big enough, with the
+    /// largest share in dimension 0 (contiguous work-items stay together).
+    pub fn suggest_local_size(&self, device: &Device, range: &NdRange) -> [usize; 3] {
+        if let Some(r) = self.info.reqd_work_group_size {
+            return r;
+        }
+        let Some(global) = range.global else {
+            return [1; 3];
+        };
+        let dims = range.work_dim as usize;
+        let items = global[..dims]
+            .iter()
+            .try_fold(1usize, |a, &b| a.checked_mul(b))
+            .unwrap_or(usize::MAX);
+        let units = device.compute_units().max(1) as usize;
+        let mut budget = self.work_group_size().min((items / units).max(1));
+        let mut out = [1usize; 3];
+        for i in 0..dims {
+            let cap = budget.min(device::MAX_WORK_ITEM_SIZES[i]).min(global[i]);
+            let pick = (1..=cap).rev().find(|c| global[i] % c == 0).unwrap_or(1);
+            out[i] = pick;
+            budget /= pick;
+        }
+        out
+    }
+}
+
+/// clEnqueueNDRangeKernel and clEnqueueTask, once every argument has been
+/// checked ([`Kernel::check_launch`], the wait list's context).
+///
+/// Kernels are validated but not compiled to machine code until the
+/// kernels issue lands: no executable exists for the device yet, so the
+/// command cannot be enqueued and the call reports
+/// `CL_INVALID_PROGRAM_EXECUTABLE` ("if there is no successfully built
+/// program executable available for the device associated with
+/// command_queue").
+pub fn enqueue_ndrange(
+    queue: &Arc<Queue>,
+    kernel: &Arc<Kernel>,
+    range: NdRange,
+    wait: &[Arc<Event>],
+) -> ClResult<Arc<Event>> {
+    // CL_INVALID_CONTEXT if the context associated with command_queue and
+    // events in event_wait_list are not the same.
+    queue.check_wait_list(wait)?;
+    let _ = (kernel, range);
+    fail(CL_INVALID_PROGRAM_EXECUTABLE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arg(kind: ArgKind, size: usize) -> ArgInfo {
+        ArgInfo {
+            kind,
+            size,
+            address_qualifier: CL_KERNEL_ARG_ADDRESS_PRIVATE,
+            access_qualifier: CL_KERNEL_ARG_ACCESS_NONE,
+            type_qualifier: 0,
+            name: None,
+            type_name: None,
+        }
+    }
+
+    /// A kernel on a program with no build, only for the argument checks.
+    fn kernel(args: Vec<ArgInfo>, reqd: Option<[usize; 3]>) -> Arc<Kernel> {
+        let ctx = Context::new(crate::platform::Platform::get().devices().to_vec(), Vec::new(), None);
+        let program = Program::with_source(&ctx, String::new());
+        program.attach_clone();
+        Kernel::new(
+            &program,
+            Arc::new(KernelInfo {
+                name: "k".into(),
+                args,
+                attributes: String::new(),
+                reqd_work_group_size: reqd,
+                work_group_size_hint: None,
+                vec_type_hint: None,
+                local_mem_size: 16,
+                private_mem_size: 0,
+            }),
+        )
+    }
+
+    fn err(r: ClResult<()>) -> cl_int {
+        r.unwrap_err().0
+    }
+
+    #[test]
+    fn set_arg_checks_each_kind() {
+        let k = kernel(
+            vec![
+                arg(ArgKind::Value, 4),
+                arg(ArgKind::GlobalBuffer, 8),
+                arg(ArgKind::Local, 8),
+                arg(ArgKind::Sampler, 8),
+                arg(ArgKind::Image, 8),
+                arg(ArgKind::Pipe, 8),
+                arg(ArgKind::Queue, 8),
+            ],
+            None,
+        );
+        assert_eq!(err(k.set_arg(7, ArgValue::Value(vec![0; 4]))), CL_INVALID_ARG_INDEX);
+        assert_eq!(err(k.set_arg(0, ArgValue::Value(vec![0; 8]))), CL_INVALID_ARG_SIZE);
+        k.set_arg(0, ArgValue::Value(vec![1, 2, 3, 4])).unwrap();
+        k.set_arg(1, ArgValue::Mem(None)).unwrap();
+        k.set_arg_svm(1, 0).unwrap();
+        assert_eq!(err(k.set_arg_svm(0, 0)), CL_INVALID_ARG_INDEX);
+        assert_eq!(err(k.set_arg(2, ArgValue::Local(0))), CL_INVALID_ARG_SIZE);
+        k.set_arg(2, ArgValue::Local(64)).unwrap();
+        assert_eq!(k.local_mem_size(), 16 + 64);
+        assert_eq!(err(k.set_arg(3, ArgValue::Mem(None))), CL_INVALID_SAMPLER);
+        assert_eq!(err(k.set_arg(4, ArgValue::Mem(None))), CL_INVALID_MEM_OBJECT);
+        assert_eq!(err(k.set_arg(5, ArgValue::Mem(None))), CL_INVALID_MEM_OBJECT);
+        assert_eq!(err(k.set_arg(6, ArgValue::Mem(None))), CL_INVALID_DEVICE_QUEUE);
+        let c = k.clone_kernel();
+        assert_eq!(c.arg_values().iter().filter(|a| a.is_some()).count(), 3);
+        assert!(matches!(c.arg_values()[0], Some(ArgValue::Value(ref v)) if v == &[1, 2, 3, 4]));
+    }
+
+    #[test]
+    fn sub_group_answers_for_one_sub_group_per_work_group() {
+        let k = kernel(Vec::new(), None);
+        let v = |r: ClResult<InfoValue>| r.unwrap().0;
+        let word = |n: usize| n.to_ne_bytes().to_vec();
+        assert_eq!(
+            v(k.sub_group_info(CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, Some(&[8, 4]), 1)),
+            word(32)
+        );
+        assert_eq!(
+            v(k.sub_group_info(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, Some(&[8]), 1)),
+            word(1)
+        );
+        assert_eq!(
+            k.sub_group_info(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, None, 1)
+                .unwrap_err()
+                .0,
+            CL_INVALID_VALUE
+        );
+        assert_eq!(
+            k.sub_group_info(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, Some(&[1, 1, 1, 1]), 1)
+                .unwrap_err()
+                .0,
+            CL_INVALID_VALUE
+        );
+        let two = v(k.sub_group_info(CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, Some(&[1]), 2));
+        assert_eq!(two, [word(device::MAX_WORK_GROUP_SIZE), word(1)].concat());
+        let none = v(k.sub_group_info(CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, Some(&[2]), 3));
+        assert_eq!(none, [word(0), word(0), word(0)].concat());
+        assert_eq!(v(k.sub_group_info(CL_KERNEL_MAX_NUM_SUB_GROUPS, None, 0)), word(1));
+        assert_eq!(v(k.sub_group_info(CL_KERNEL_COMPILE_NUM_SUB_GROUPS, None, 0)), word(0));
+    }
+
+    #[test]
+    fn suggestions_divide_the_range_and_respect_limits() {
+        let k = kernel(Vec::new(), None);
+        let dev = crate::platform::Platform::get().devices()[0].clone();
+        let units = dev.compute_units() as usize;
+        for (dims, g) in [
+            (1u32, [1024usize, 1, 1]),
+            (1, [1000, 1, 1]),
+            (1, [7, 1, 1]),
+            (2, [64, 48, 1]),
+            (3, [10, 12, 14]),
+            (1, [usize::MAX, 1, 1]),
+        ] {
+            let r = NdRange {
+                work_dim: dims,
+                offset: [0; 3],
+                global: Some(g),
+                local: None,
+            };
+            let l = k.suggest_local_size(&dev, &r);
+            let total: usize = l.iter().product();
+            assert!((1..=k.work_group_size()).contains(&total), "{g:?} -> {l:?}");
+            for i in 0..dims as usize {
+                assert_eq!(g[i] % l[i], 0, "{g:?} -> {l:?}");
+            }
+            // Every CPU gets a work-group when there are enough work-items.
+            let items: usize = g
+                .iter()
+                .try_fold(1usize, |a, &b| a.checked_mul(b))
+                .unwrap_or(usize::MAX);
+            if items >= units {
+                assert!(total <= items / units, "{g:?} -> {l:?} on {units} CPUs");
+            }
+        }
+        let fixed = kernel(Vec::new(), Some([16, 16, 1]));
+        let r = NdRange {
+            work_dim: 2,
+            offset: [0; 3],
+            global: Some([64, 64, 1]),
+            local: None,
+        };
+        assert_eq!(fixed.suggest_local_size(&dev, &r), [16, 16, 1]);
+        assert_eq!(fixed.work_group_size(), 256);
+    }
+}

@@ -1,0 +1,1144 @@
+//! Program objects (API spec 5.8): SPIR-V (or, later, OpenCL C) loaded into a
+//! context, built per device by the jit, with the build status, options and
+//! log of each device, specialization constant values, and clift's own
+//! program binary format.
+//!
+//! A build validates the module and records its kernels' interfaces
+//! ([`jit::BuiltModule`]); kernel objects ([`crate::kernel`]) are created
+//! from those. Machine code arrives with the kernels issue.
+//!
+//! Locking: one mutex guards the per-device build state and the count of
+//! kernel objects attached, so "no rebuild while kernels exist" and "no
+//! kernel before a successful build" are decided atomically. The jit runs
+//! without the lock held; no lock is held while application callbacks run.
+
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, OnceLock};
+
+use clift_jit as jit;
+use parking_lot::Mutex;
+
+use crate::context::{Context, DestructorFn};
+use crate::device::Device;
+use crate::error::{fail, ClResult};
+use crate::info::InfoValue;
+use crate::object::{handle_of, ApiHeader};
+use opencl_sys::*;
+
+pub use jit::{ArgInfo, ArgKind, BuildOptions, KernelInfo, SpecConstant};
+
+/// What a program was created from.
+#[derive(Debug)]
+pub enum Origin {
+    /// clCreateProgramWithSource: OpenCL C, the strings concatenated.
+    Source(String),
+    /// clCreateProgramWithIL: a SPIR-V module that passed [`jit::check_il`].
+    Il(Arc<[u8]>),
+    /// clCreateProgramWithBinary: a clift binary per device.
+    Binary,
+}
+
+// ---------------------------------------------------------------------------
+// Build options
+// ---------------------------------------------------------------------------
+
+/// The OpenCL C versions `-cl-std=` names ("Valid values are: CL1.1, CL1.2,
+/// CL2.0, CL3.0, CL3.1"). The option is ignored for programs created with IL.
+const CL_STD_VALUES: [&str; 5] = ["CL1.1", "CL1.2", "CL2.0", "CL3.0", "CL3.1"];
+
+/// A build option string, checked and parsed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ParsedOptions {
+    /// What the jit receives (spec constant values are added at build time).
+    pub build: BuildOptions,
+    /// `-cl-uniform-work-group-size`: every work-group of an ND-range must be
+    /// full, so a local size must divide the global size.
+    pub uniform_work_group_size: bool,
+    /// `-cl-std=`, if given.
+    pub cl_std: Option<String>,
+    /// `-D` macros, in order ("processed in the order they are given").
+    /// Ignored for programs created with IL.
+    pub defines: Vec<String>,
+    /// `-I` directories. Ignored for programs created with IL.
+    pub include_dirs: Vec<String>,
+}
+
+/// Splits an option string into words at whitespace; double quotes group
+/// words ("_dir_ can optionally be enclosed in double quotes") and are
+/// removed. `None` for an unbalanced quote.
+fn split_words(s: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut quoted = false;
+    for c in s.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                in_word = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if in_word {
+                    words.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quoted {
+        return None;
+    }
+    if in_word {
+        words.push(cur);
+    }
+    Some(words)
+}
+
+/// Whether `s` is a C identifier (a macro name).
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Parses clBuildProgram's (or clCompileProgram's) options: the options of
+/// the spec's "Compiler Options" section that apply to OpenCL 2.2. `-D` and
+/// `-I` take their argument with or without a space. Anything else is an
+/// error, which the caller reports as `CL_INVALID_BUILD_OPTIONS` (or
+/// `CL_INVALID_COMPILER_OPTIONS`).
+pub fn parse_options(s: &str) -> Result<ParsedOptions, String> {
+    let words = split_words(s).ok_or_else(|| "unbalanced double quote".to_string())?;
+    let mut p = ParsedOptions::default();
+    let mut it = words.into_iter();
+    while let Some(w) = it.next() {
+        let b = &mut p.build;
+        match w.as_str() {
+            // Optimization options.
+            "-cl-opt-disable" => b.opt_disable = true,
+            "-cl-mad-enable" => b.mad_enable = true,
+            "-cl-no-signed-zeros" => b.no_signed_zeros = true,
+            // "This option includes the -cl-no-signed-zeros, -cl-mad-enable,
+            // and -cl-denorms-are-zero options."
+            "-cl-unsafe-math-optimizations" => {
+                b.unsafe_math = true;
+                b.no_signed_zeros = true;
+                b.mad_enable = true;
+                b.denorms_are_zero = true;
+            }
+            "-cl-finite-math-only" => b.finite_math_only = true,
+            // "Sets the optimization options -cl-finite-math-only and
+            // -cl-unsafe-math-optimizations."
+            "-cl-fast-relaxed-math" => {
+                b.fast_relaxed_math = true;
+                b.finite_math_only = true;
+                b.unsafe_math = true;
+                b.no_signed_zeros = true;
+                b.mad_enable = true;
+                b.denorms_are_zero = true;
+            }
+            "-cl-uniform-work-group-size" => p.uniform_work_group_size = true,
+            // Allowed for devices without independent forward progress of
+            // sub-groups, where it has no effect; deprecated but still an
+            // option of the spec; a hint clift has no use for.
+            "-cl-no-subgroup-ifp" | "-cl-strict-aliasing" => {}
+            // Math intrinsics options.
+            "-cl-single-precision-constant" => b.single_precision_constant = true,
+            "-cl-denorms-are-zero" => b.denorms_are_zero = true,
+            // "This build option can only be specified if the
+            // CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT is set in
+            // CL_DEVICE_SINGLE_FP_CONFIG": clift's division and square root
+            // are always correctly rounded.
+            "-cl-fp32-correctly-rounded-divide-sqrt" => {}
+            // Warnings ("ignored for programs created with IL").
+            "-w" | "-Werror" => {}
+            // Debugging: "additional errors for the built-in functions that
+            // allow you to enqueue commands on a device".
+            "-g" => {}
+            "-cl-kernel-arg-info" => b.kernel_arg_info = true,
+            "-D" => {
+                let def = it.next().ok_or_else(|| "-D needs a macro name".to_string())?;
+                p.defines.push(check_define(&def)?);
+            }
+            "-I" => {
+                let dir = it.next().ok_or_else(|| "-I needs a directory".to_string())?;
+                p.include_dirs.push(dir);
+            }
+            _ => {
+                if let Some(def) = w.strip_prefix("-D") {
+                    p.defines.push(check_define(def)?);
+                } else if let Some(dir) = w.strip_prefix("-I") {
+                    p.include_dirs.push(dir.to_string());
+                } else if let Some(v) = w.strip_prefix("-cl-std=") {
+                    if !CL_STD_VALUES.contains(&v) {
+                        return Err(format!("-cl-std={v}: not an OpenCL C version"));
+                    }
+                    p.cl_std = Some(v.to_string());
+                } else {
+                    return Err(format!("unknown option {w:?}"));
+                }
+            }
+        }
+    }
+    Ok(p)
+}
+
+/// A `-D` argument: `name` or `name=definition`.
+fn check_define(def: &str) -> Result<String, String> {
+    let name = def.split('=').next().unwrap_or("");
+    if is_identifier(name) {
+        Ok(def.to_string())
+    } else {
+        Err(format!("-D {def:?}: not a macro name"))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The clift program binary
+// ---------------------------------------------------------------------------
+
+/// The first bytes of every clift program binary.
+pub const BINARY_MAGIC: [u8; 8] = *b"CLIFTBIN";
+/// The version of the format below.
+pub const BINARY_FORMAT_VERSION: u32 = 1;
+/// Bytes before the variable-length parts.
+const BINARY_HEADER: usize = 32;
+/// Bytes per specialization constant record.
+const SPEC_RECORD: usize = 16;
+/// Bytes of the trailing checksum.
+const BINARY_CHECKSUM: usize = 8;
+
+/// A clift program binary: what CL_PROGRAM_BINARIES returns and
+/// clCreateProgramWithBinary takes.
+///
+/// Layout (every integer little-endian):
+///
+/// | offset | size | field |
+/// |---|---|---|
+/// | 0 | 8 | magic `CLIFTBIN` |
+/// | 8 | 4 | format version (1) |
+/// | 12 | 4 | binary type (`CL_PROGRAM_BINARY_TYPE_*`) |
+/// | 16 | 4 | `o`: bytes of the build options (UTF-8, no NUL) |
+/// | 20 | 4 | `n`: number of specialization constants |
+/// | 24 | 4 | `s`: bytes of the SPIR-V module (a nonzero multiple of 4) |
+/// | 28 | 4 | reserved, 0 |
+/// | 32 | `o` rounded up to 4 | build options, zero padded |
+/// | .. | 16 `n` | per constant: SpecId, size (1, 2, 4 or 8), value zero padded to 8 bytes, by increasing SpecId |
+/// | .. | `s` | the SPIR-V module as the application gave it (either byte order) |
+/// | .. | 8 | 64-bit FNV-1a of every byte before it |
+///
+/// The SPIR-V is kept rather than machine code: clBuildProgram on a binary
+/// program validates it again, so a binary can never smuggle in a module the
+/// jit has not checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProgramBinary {
+    /// CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, _LIBRARY or _EXECUTABLE.
+    pub binary_type: cl_program_binary_type,
+    /// The build options the binary was built with.
+    pub options: String,
+    /// The specialization constant values the binary was built with.
+    pub spec_constants: BTreeMap<u32, Vec<u8>>,
+    /// The SPIR-V module.
+    pub spirv: Arc<[u8]>,
+}
+
+/// 64-bit FNV-1a.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// `n` rounded up to a multiple of 4, if that fits.
+fn pad4(n: usize) -> Option<usize> {
+    n.checked_add(3).map(|m| m & !3)
+}
+
+impl ProgramBinary {
+    /// The binary's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let opt = self.options.as_bytes();
+        let mut v = Vec::with_capacity(
+            BINARY_HEADER + opt.len() + 3 + SPEC_RECORD * self.spec_constants.len() + self.spirv.len() + 8,
+        );
+        v.extend_from_slice(&BINARY_MAGIC);
+        for w in [
+            BINARY_FORMAT_VERSION,
+            self.binary_type,
+            opt.len() as u32,
+            self.spec_constants.len() as u32,
+            self.spirv.len() as u32,
+            0,
+        ] {
+            v.extend_from_slice(&w.to_le_bytes());
+        }
+        v.extend_from_slice(opt);
+        v.resize(v.len().next_multiple_of(4), 0);
+        for (id, value) in &self.spec_constants {
+            v.extend_from_slice(&id.to_le_bytes());
+            v.extend_from_slice(&(value.len() as u32).to_le_bytes());
+            let mut slot = [0u8; 8];
+            let n = value.len().min(8);
+            slot[..n].copy_from_slice(&value[..n]);
+            v.extend_from_slice(&slot);
+        }
+        v.extend_from_slice(&self.spirv);
+        let sum = fnv1a(&v);
+        v.extend_from_slice(&sum.to_le_bytes());
+        v
+    }
+
+    /// Reads a binary, checking every length before it is used:
+    /// `CL_INVALID_BINARY` for anything that is not a well-formed clift
+    /// binary holding a SPIR-V module clift takes.
+    pub fn parse(bytes: &[u8]) -> ClResult<ProgramBinary> {
+        Self::parse_inner(bytes).ok_or(crate::ClError(CL_INVALID_BINARY))
+    }
+
+    fn parse_inner(bytes: &[u8]) -> Option<ProgramBinary> {
+        let word = |at: usize| -> Option<u32> {
+            let b = bytes.get(at..at.checked_add(4)?)?;
+            Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        if bytes.len() < BINARY_HEADER + BINARY_CHECKSUM || bytes[..8] != BINARY_MAGIC {
+            return None;
+        }
+        if word(8)? != BINARY_FORMAT_VERSION || word(28)? != 0 {
+            return None;
+        }
+        let binary_type = word(12)?;
+        if !matches!(
+            binary_type,
+            CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT | CL_PROGRAM_BINARY_TYPE_LIBRARY | CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+        ) {
+            return None;
+        }
+        let opt_len = usize::try_from(word(16)?).ok()?;
+        let n_spec = usize::try_from(word(20)?).ok()?;
+        let spirv_len = usize::try_from(word(24)?).ok()?;
+        if spirv_len == 0 || spirv_len % 4 != 0 {
+            return None;
+        }
+        // Every length is checked against the total before any is used.
+        let opt_end = BINARY_HEADER.checked_add(pad4(opt_len)?)?;
+        let spec_end = opt_end.checked_add(n_spec.checked_mul(SPEC_RECORD)?)?;
+        let spirv_end = spec_end.checked_add(spirv_len)?;
+        let total = spirv_end.checked_add(BINARY_CHECKSUM)?;
+        if total != bytes.len() {
+            return None;
+        }
+        let sum = u64::from_le_bytes(bytes[spirv_end..total].try_into().ok()?);
+        if sum != fnv1a(&bytes[..spirv_end]) {
+            return None;
+        }
+        let opt_bytes = &bytes[BINARY_HEADER..BINARY_HEADER + opt_len];
+        if opt_bytes.contains(&0) || bytes[BINARY_HEADER + opt_len..opt_end].iter().any(|&b| b != 0) {
+            return None;
+        }
+        let options = std::str::from_utf8(opt_bytes).ok()?.to_string();
+        let mut spec_constants = BTreeMap::new();
+        let mut last = None;
+        for i in 0..n_spec {
+            let at = opt_end + i * SPEC_RECORD;
+            let id = word(at)?;
+            let size = usize::try_from(word(at + 4)?).ok()?;
+            if !matches!(size, 1 | 2 | 4 | 8) || last.is_some_and(|l| l >= id) {
+                return None;
+            }
+            let slot = &bytes[at + 8..at + 16];
+            if slot[size..].iter().any(|&b| b != 0) {
+                return None;
+            }
+            spec_constants.insert(id, slot[..size].to_vec());
+            last = Some(id);
+        }
+        let spirv = &bytes[spec_end..spirv_end];
+        jit::check_il(spirv).ok()?;
+        Some(ProgramBinary {
+            binary_type,
+            options,
+            spec_constants,
+            spirv: Arc::from(spirv),
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Programs
+// ---------------------------------------------------------------------------
+
+/// A successful build for one device: the module's kernels and the binary
+/// that reproduces it.
+#[derive(Debug)]
+pub struct Executable {
+    /// The kernels, in the module's entry-point order.
+    pub kernels: Vec<Arc<KernelInfo>>,
+    /// CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE.
+    pub global_variable_total_size: usize,
+    /// The options it was built with.
+    pub options: ParsedOptions,
+    /// The clift binary of this build (CL_PROGRAM_BINARIES).
+    pub binary: Vec<u8>,
+}
+
+/// The build state of one device of a program.
+#[derive(Debug)]
+struct DeviceState {
+    /// CL_PROGRAM_BUILD_STATUS.
+    status: cl_build_status,
+    /// CL_PROGRAM_BUILD_OPTIONS of the last build.
+    options: String,
+    /// CL_PROGRAM_BUILD_LOG of the last build.
+    log: String,
+    /// The binary loaded by clCreateProgramWithBinary (with its bytes).
+    loaded: Option<(Arc<ProgramBinary>, Arc<[u8]>)>,
+    /// The last successful build, while it is the device's current one.
+    built: Option<Arc<Executable>>,
+}
+
+impl Default for DeviceState {
+    /// "CL_BUILD_NONE - The build status returned if no clBuildProgram,
+    /// clCompileProgram or clLinkProgram has been performed".
+    fn default() -> Self {
+        DeviceState {
+            status: CL_BUILD_NONE,
+            options: String::new(),
+            log: String::new(),
+            loaded: None,
+            built: None,
+        }
+    }
+}
+
+#[derive(Debug)]
+struct State {
+    /// Parallel to `Program::devices`.
+    devices: Vec<DeviceState>,
+    /// Kernel objects attached to the program.
+    kernels: usize,
+}
+
+/// A program object.
+pub struct Program {
+    header: ApiHeader,
+    context: Arc<Context>,
+    devices: Vec<Arc<Device>>,
+    origin: Origin,
+    /// The module's specialization constants (IL programs), read on first use.
+    spec_ids: OnceLock<Option<Vec<SpecConstant>>>,
+    /// Values set with clSetProgramSpecializationConstant.
+    spec_values: Mutex<BTreeMap<u32, Vec<u8>>>,
+    state: Mutex<State>,
+    release_callbacks: Mutex<Vec<DestructorFn>>,
+}
+crate::api_object!(Program);
+
+impl std::fmt::Debug for Program {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Program").field("origin", &self.origin).finish()
+    }
+}
+
+/// What one device builds: the module, its spec constant values and options.
+struct BuildInput {
+    spirv: Arc<[u8]>,
+    options_text: String,
+    options: ParsedOptions,
+}
+
+/// Runs after a build started with a callback, once status and log are set.
+pub type BuildNotify = Box<dyn FnOnce() + Send>;
+
+impl Program {
+    fn new(context: Arc<Context>, devices: Vec<Arc<Device>>, origin: Origin, states: Vec<DeviceState>) -> Arc<Program> {
+        Arc::new(Program {
+            header: ApiHeader::new(),
+            context,
+            devices,
+            origin,
+            spec_ids: OnceLock::new(),
+            spec_values: Mutex::new(BTreeMap::new()),
+            state: Mutex::new(State {
+                devices: states,
+                kernels: 0,
+            }),
+            release_callbacks: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// clCreateProgramWithIL: `CL_INVALID_VALUE` unless `il` is a SPIR-V
+    /// module clift takes (SPIR-V 1.0 to 1.2, either byte order). The
+    /// program's devices are the context's.
+    pub fn with_il(context: &Arc<Context>, il: &[u8]) -> ClResult<Arc<Program>> {
+        // CL_INVALID_VALUE if the length-byte block of memory pointed to by
+        // il does not contain well-formed intermediate language input that
+        // can be consumed by the OpenCL runtime.
+        if jit::check_il(il).is_err() {
+            return fail(CL_INVALID_VALUE);
+        }
+        let devices = context.devices().to_vec();
+        let states = devices.iter().map(|_| DeviceState::default()).collect();
+        Ok(Program::new(
+            context.clone(),
+            devices,
+            Origin::Il(Arc::from(il)),
+            states,
+        ))
+    }
+
+    /// clCreateProgramWithSource: "The devices associated with the program
+    /// object are the devices associated with context."
+    pub fn with_source(context: &Arc<Context>, source: String) -> Arc<Program> {
+        let devices = context.devices().to_vec();
+        let states = devices.iter().map(|_| DeviceState::default()).collect();
+        Program::new(context.clone(), devices, Origin::Source(source), states)
+    }
+
+    /// clCreateProgramWithBinary, once every binary has been parsed: one
+    /// binary (and its bytes) per device.
+    pub fn with_binaries(context: &Arc<Context>, loaded: Vec<(Arc<Device>, ProgramBinary, Arc<[u8]>)>) -> Arc<Program> {
+        let mut devices = Vec::with_capacity(loaded.len());
+        let mut states = Vec::with_capacity(loaded.len());
+        for (d, bin, bytes) in loaded {
+            devices.push(d);
+            states.push(DeviceState {
+                loaded: Some((Arc::new(bin), bytes)),
+                ..DeviceState::default()
+            });
+        }
+        Program::new(context.clone(), devices, Origin::Binary, states)
+    }
+
+    /// The program's context.
+    pub fn context(&self) -> &Arc<Context> {
+        &self.context
+    }
+
+    /// The program's devices.
+    pub fn devices(&self) -> &[Arc<Device>] {
+        &self.devices
+    }
+
+    /// What the program was created from.
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    /// Whether the program was created from OpenCL C source.
+    pub fn is_source(&self) -> bool {
+        matches!(self.origin, Origin::Source(_))
+    }
+
+    /// Index of `device` among the program's devices.
+    fn index_of(&self, device: &Arc<Device>) -> Option<usize> {
+        self.devices.iter().position(|d| Arc::ptr_eq(d, device))
+    }
+
+    /// Whether `device` is one of the program's devices.
+    pub fn has_device(&self, device: &Arc<Device>) -> bool {
+        self.index_of(device).is_some()
+    }
+
+    /// clSetProgramReleaseCallback: `f` runs when the program is destroyed,
+    /// after callbacks registered later ("called in the reverse order in
+    /// which they were registered").
+    pub fn add_release_callback(&self, f: DestructorFn) {
+        self.release_callbacks.lock().push(f);
+    }
+
+    // -- specialization constants ------------------------------------------
+
+    /// clSetProgramSpecializationConstant: `read` gives the `size` bytes of
+    /// the value (`None` for a NULL pointer); it is called only once `size`
+    /// is known to be the constant's.
+    pub fn set_spec_constant(&self, spec_id: u32, size: usize, read: impl FnOnce() -> Option<Vec<u8>>) -> ClResult<()> {
+        // CL_INVALID_PROGRAM if program is not a valid program object created
+        // from an intermediate language (e.g. SPIR-V).
+        let Origin::Il(il) = &self.origin else {
+            return fail(CL_INVALID_PROGRAM);
+        };
+        // A module the jit cannot read has no valid SpecId.
+        let ids = self.spec_ids.get_or_init(|| {
+            catch_unwind(AssertUnwindSafe(|| jit::spec_constants(il).ok()))
+                .ok()
+                .flatten()
+        });
+        // CL_INVALID_SPEC_ID if spec_id is not a valid specialization
+        // constant identifier.
+        let Some(constant) = ids.as_ref().and_then(|v| v.iter().find(|c| c.spec_id == spec_id)) else {
+            return fail(CL_INVALID_SPEC_ID);
+        };
+        // CL_INVALID_VALUE if spec_size does not match the size of the
+        // specialization constant in the module, or if spec_value is NULL.
+        // ("This should be 1 for boolean constants.")
+        if size != constant.size {
+            return fail(CL_INVALID_VALUE);
+        }
+        let Some(bytes) = read() else {
+            return fail(CL_INVALID_VALUE);
+        };
+        // "Calling this function multiple times for the same specialization
+        // constant shall cause the last provided value to override any
+        // previously specified value."
+        self.spec_values.lock().insert(spec_id, bytes);
+        Ok(())
+    }
+
+    // -- building ------------------------------------------------------------
+
+    /// clBuildProgram for `devices` (all of the program's when `None`; each
+    /// must be one of them) with `options` (`None` for a NULL pointer). With
+    /// `notify`, the build runs on a new thread and `notify` follows it, once
+    /// status and log are set; without, the call returns when the build is
+    /// done: `CL_BUILD_PROGRAM_FAILURE` if it failed for any device.
+    pub fn build(
+        self: &Arc<Self>,
+        devices: Option<&[Arc<Device>]>,
+        options: Option<&str>,
+        notify: Option<BuildNotify>,
+    ) -> ClResult<()> {
+        // CL_INVALID_DEVICE if any device in device_list is not in the list
+        // of devices associated with program.
+        let mut targets: Vec<usize> = match devices {
+            None => (0..self.devices.len()).collect(),
+            Some(list) => list
+                .iter()
+                .map(|d| self.index_of(d).ok_or(crate::ClError(CL_INVALID_DEVICE)))
+                .collect::<ClResult<_>>()?,
+        };
+        targets.sort_unstable();
+        targets.dedup();
+
+        // What each device builds (binaries, options and compiler checked).
+        let inputs: Vec<(usize, BuildInput)> = {
+            let st = self.state.lock();
+            targets
+                .iter()
+                .map(|&i| self.build_input(&st.devices[i], options).map(|b| (i, b)))
+                .collect::<ClResult<_>>()?
+        };
+
+        // Hold the state lock from the checks to the status change, so
+        // concurrent builds and kernel creation see one or the other.
+        {
+            let mut st = self.state.lock();
+            // CL_INVALID_OPERATION if the build of a program executable for
+            // any of the devices listed in device_list by a previous call to
+            // clBuildProgram for program has not completed.
+            if targets.iter().any(|&i| st.devices[i].status == CL_BUILD_IN_PROGRESS) {
+                return fail(CL_INVALID_OPERATION);
+            }
+            // CL_INVALID_OPERATION if there are kernel objects attached to program.
+            if st.kernels > 0 {
+                return fail(CL_INVALID_OPERATION);
+            }
+            for (i, input) in &inputs {
+                let d = &mut st.devices[*i];
+                d.status = CL_BUILD_IN_PROGRESS;
+                d.options = input.options_text.clone();
+                d.log.clear();
+                d.built = None;
+            }
+        }
+
+        match notify {
+            None => {
+                if self.run_builds(inputs) {
+                    Ok(())
+                } else {
+                    // CL_BUILD_PROGRAM_FAILURE if there is a failure to build
+                    // the program executable. This error will be returned if
+                    // clBuildProgram does not return until the build has completed.
+                    fail(CL_BUILD_PROGRAM_FAILURE)
+                }
+            }
+            // "If pfn_notify is not NULL, clBuildProgram does not need to wait
+            // for the build to complete and can return immediately once the
+            // build operation can begin."
+            Some(notify) => {
+                let slot = Arc::new(Mutex::new(Some((inputs, notify))));
+                let me = self.clone();
+                let work = {
+                    let slot = slot.clone();
+                    move || {
+                        if let Some((inputs, notify)) = slot.lock().take() {
+                            me.run_builds(inputs);
+                            notify();
+                        }
+                    }
+                };
+                if std::thread::Builder::new()
+                    .name("clift-build".into())
+                    .spawn(work)
+                    .is_err()
+                {
+                    // No thread could be started: build here instead.
+                    if let Some((inputs, notify)) = slot.lock().take() {
+                        self.run_builds(inputs);
+                        notify();
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// What device `d` builds with `options`, checked in the spec's order:
+    /// the binary, the options, the compiler.
+    fn build_input(&self, d: &DeviceState, options: Option<&str>) -> ClResult<BuildInput> {
+        let (spirv, spec, default_options) = match &self.origin {
+            Origin::Il(il) => (il.clone(), self.spec_values.lock().clone(), String::new()),
+            Origin::Binary => match &d.loaded {
+                // "If program is created with clCreateProgramWithBinary, then
+                // the program binary must be an executable binary (not a
+                // compiled binary or library)."
+                Some((bin, _)) if bin.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE => {
+                    (bin.spirv.clone(), bin.spec_constants.clone(), bin.options.clone())
+                }
+                // CL_INVALID_BINARY if program is created with
+                // clCreateProgramWithBinary and devices listed in device_list
+                // do not have a valid program binary loaded.
+                _ => return fail(CL_INVALID_BINARY),
+            },
+            Origin::Source(_) => (Arc::from(&[][..]), BTreeMap::new(), String::new()),
+        };
+        // "If the program was created using clCreateProgramWithBinary and
+        // options is a NULL pointer, the program will be built as if options
+        // were the same as when the program binary was originally built."
+        let options_text = options.map(str::to_string).unwrap_or(default_options);
+        // CL_INVALID_BUILD_OPTIONS if the build options specified by options
+        // are invalid.
+        let Ok(mut parsed) = parse_options(&options_text) else {
+            return fail(CL_INVALID_BUILD_OPTIONS);
+        };
+        // CL_COMPILER_NOT_AVAILABLE if program is created with
+        // clCreateProgramWithSource and a compiler is not available: clift has
+        // no OpenCL C front end yet (it arrives in a later issue).
+        if let Origin::Source(_) = self.origin {
+            return fail(CL_COMPILER_NOT_AVAILABLE);
+        }
+        parsed.build.spec_constants = spec;
+        Ok(BuildInput {
+            spirv,
+            options_text,
+            options: parsed,
+        })
+    }
+
+    /// Runs the jit for each device (once per distinct input) and records
+    /// the results. Returns whether every build succeeded.
+    fn run_builds(&self, inputs: Vec<(usize, BuildInput)>) -> bool {
+        let mut done: Vec<(BuildInput, Result<Arc<Executable>, String>)> = Vec::new();
+        let mut results = Vec::with_capacity(inputs.len());
+        for (i, input) in inputs {
+            let known = done
+                .iter()
+                .find(|(b, _)| b.spirv == input.spirv && b.options == input.options)
+                .map(|(_, r)| r.clone());
+            let r = match known {
+                Some(r) => r,
+                None => {
+                    let r = compile(&input);
+                    done.push((input, r.clone()));
+                    r
+                }
+            };
+            results.push((i, r));
+        }
+        let mut ok = true;
+        let mut st = self.state.lock();
+        for (i, r) in results {
+            let d = &mut st.devices[i];
+            match r {
+                Ok(exe) => {
+                    d.status = CL_BUILD_SUCCESS;
+                    d.log.clear();
+                    d.built = Some(exe);
+                }
+                Err(log) => {
+                    ok = false;
+                    d.status = CL_BUILD_ERROR;
+                    d.log = log;
+                    d.built = None;
+                }
+            }
+        }
+        ok
+    }
+
+    // -- executables and kernels ---------------------------------------------
+
+    /// The executables of the devices with a successful build.
+    fn executables(st: &State) -> Vec<Arc<Executable>> {
+        st.devices.iter().filter_map(|d| d.built.clone()).collect()
+    }
+
+    /// The executable for `device`: its own build, else (for a sub-device)
+    /// its nearest ancestor's ("If a program binary has not been built for
+    /// a sub-device, the program binary associated with the parent device
+    /// will be used").
+    pub fn executable_for(&self, device: &Arc<Device>) -> Option<Arc<Executable>> {
+        let st = self.state.lock();
+        let mut d = Some(device);
+        while let Some(dev) = d {
+            if let Some(exe) = self.index_of(dev).and_then(|i| st.devices[i].built.clone()) {
+                return Some(exe);
+            }
+            d = dev.parent();
+        }
+        None
+    }
+
+    /// The kernels that can be created with clCreateKernel: those of the
+    /// first built device whose definition is the same on every built
+    /// device ("Kernel objects are not created for any __kernel functions in
+    /// program that do not have the same function definition across all
+    /// devices for which a program executable has been successfully
+    /// built"). `CL_INVALID_PROGRAM_EXECUTABLE` if no device has a build.
+    fn kernel_list(st: &State) -> ClResult<Vec<Arc<KernelInfo>>> {
+        let exes = Self::executables(st);
+        let Some(first) = exes.first() else {
+            return fail(CL_INVALID_PROGRAM_EXECUTABLE);
+        };
+        Ok(first
+            .kernels
+            .iter()
+            .filter(|k| exes.iter().all(|e| e.kernels.iter().any(|o| same_definition(k, o))))
+            .cloned()
+            .collect())
+    }
+
+    /// The interface of kernel `name`, attaching a kernel object to the
+    /// program (see [`Program::detach_kernel`]).
+    pub fn attach_kernel(&self, name: &str) -> ClResult<Arc<KernelInfo>> {
+        let mut st = self.state.lock();
+        let exes = Self::executables(&st);
+        // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+        // executable for program.
+        if exes.is_empty() {
+            return fail(CL_INVALID_PROGRAM_EXECUTABLE);
+        }
+        let found: Vec<&Arc<KernelInfo>> = exes
+            .iter()
+            .filter_map(|e| e.kernels.iter().find(|k| k.name == name))
+            .collect();
+        // CL_INVALID_KERNEL_NAME if kernel_name is not found in program.
+        let Some(first) = found.first() else {
+            return fail(CL_INVALID_KERNEL_NAME);
+        };
+        // CL_INVALID_KERNEL_DEFINITION if the function definition for
+        // __kernel function given by kernel_name such as the number of
+        // arguments, the argument types are not the same for all devices for
+        // which the program executable has been built.
+        if found.len() != exes.len() || found.iter().any(|k| !same_definition(first, k)) {
+            return fail(CL_INVALID_KERNEL_DEFINITION);
+        }
+        let info = Arc::clone(first);
+        st.kernels += 1;
+        Ok(info)
+    }
+
+    /// clCreateKernelsInProgram: every kernel, each attached.
+    pub fn attach_all_kernels(&self) -> ClResult<Vec<Arc<KernelInfo>>> {
+        let mut st = self.state.lock();
+        // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+        // executable for any device in program.
+        let list = Self::kernel_list(&st)?;
+        st.kernels += list.len();
+        Ok(list)
+    }
+
+    /// Attaches one more kernel object (clCloneKernel).
+    pub(crate) fn attach_clone(&self) {
+        self.state.lock().kernels += 1;
+    }
+
+    /// A kernel object of this program was destroyed.
+    pub(crate) fn detach_kernel(&self) {
+        let mut st = self.state.lock();
+        st.kernels = st.kernels.saturating_sub(1);
+    }
+
+    /// The names of the kernels clCreateKernel can create (without attaching).
+    pub fn kernel_names(&self) -> ClResult<Vec<String>> {
+        let st = self.state.lock();
+        Ok(Self::kernel_list(&st)?.iter().map(|k| k.name.clone()).collect())
+    }
+
+    /// The program's binaries, one per device (empty where none is available).
+    pub fn binaries(&self) -> Vec<Vec<u8>> {
+        let st = self.state.lock();
+        st.devices
+            .iter()
+            .map(|d| match (&d.built, &d.loaded) {
+                (Some(exe), _) => exe.binary.clone(),
+                (None, Some((_, bytes))) => bytes.to_vec(),
+                (None, None) => Vec::new(),
+            })
+            .collect()
+    }
+
+    // -- queries -------------------------------------------------------------
+
+    /// clGetProgramInfo, except CL_PROGRAM_BINARIES (which writes through
+    /// the application's pointers; see [`Program::binaries`]).
+    pub fn info(&self, param: cl_program_info) -> ClResult<InfoValue> {
+        Ok(match param {
+            CL_PROGRAM_REFERENCE_COUNT => InfoValue::u32(self.header.ref_count()),
+            CL_PROGRAM_CONTEXT => InfoValue::handle(handle_of(&self.context)),
+            CL_PROGRAM_NUM_DEVICES => InfoValue::u32(self.devices.len() as u32),
+            CL_PROGRAM_DEVICES => {
+                let h: Vec<usize> = self.devices.iter().map(handle_of).collect();
+                InfoValue::handles(&h)
+            }
+            // "If program is created using clCreateProgramWithBinary,
+            // clCreateProgramWithIL, or clCreateProgramWithBuiltInKernels, a
+            // null string or the appropriate program source code is returned
+            // depending on whether or not the program source code is stored
+            // in the binary": clift binaries hold no source.
+            CL_PROGRAM_SOURCE => InfoValue::string(match &self.origin {
+                Origin::Source(s) => s,
+                _ => "",
+            }),
+            // "If program is created with clCreateProgramWithSource,
+            // clCreateProgramWithBinary or clCreateProgramWithBuiltInKernels
+            // the memory pointed to by param_value will be unchanged and
+            // param_value_size_ret will be set to 0."
+            CL_PROGRAM_IL => match &self.origin {
+                Origin::Il(il) => InfoValue::bytes(il.to_vec()),
+                _ => InfoValue::bytes(Vec::new()),
+            },
+            // "If a binary is not available for a device(s), a size of zero
+            // is returned."
+            CL_PROGRAM_BINARY_SIZES => {
+                let sizes: Vec<usize> = self.binaries().iter().map(Vec::len).collect();
+                InfoValue::usizes(&sizes)
+            }
+            // CL_INVALID_PROGRAM_EXECUTABLE if param_name is
+            // CL_PROGRAM_NUM_KERNELS, CL_PROGRAM_KERNEL_NAMES,
+            // CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, or
+            // CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT and a successful program
+            // executable has not been built for at least one device in the
+            // list of devices associated with program.
+            CL_PROGRAM_NUM_KERNELS => InfoValue::usize(self.kernel_names()?.len()),
+            CL_PROGRAM_KERNEL_NAMES => InfoValue::string(&self.kernel_names()?.join(";")),
+            // SPIR-V for OpenCL has no program-scope constructors or
+            // destructors (they come from C++ for OpenCL modules, which the
+            // jit does not take).
+            CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => {
+                self.kernel_names()?;
+                InfoValue::bool(false)
+            }
+            // CL_INVALID_VALUE if param_name is not one of the supported values
+            _ => return fail(CL_INVALID_VALUE),
+        })
+    }
+
+    /// clGetProgramBuildInfo for `device` (`CL_INVALID_DEVICE` if it is not
+    /// one of the program's devices).
+    pub fn build_info(&self, device: &Arc<Device>, param: cl_program_build_info) -> ClResult<InfoValue> {
+        let Some(i) = self.index_of(device) else {
+            return fail(CL_INVALID_DEVICE);
+        };
+        let st = self.state.lock();
+        let d = &st.devices[i];
+        Ok(match param {
+            CL_PROGRAM_BUILD_STATUS => InfoValue::i32(d.status),
+            // "If build status of the specified program for device is
+            // CL_BUILD_NONE, an empty string is returned."
+            CL_PROGRAM_BUILD_OPTIONS => InfoValue::string(&d.options),
+            CL_PROGRAM_BUILD_LOG => InfoValue::string(&d.log),
+            CL_PROGRAM_BINARY_TYPE => InfoValue::u32(match (&d.built, &d.loaded) {
+                (Some(_), _) => CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
+                (None, Some((bin, _))) => bin.binary_type,
+                (None, None) => CL_PROGRAM_BINARY_TYPE_NONE,
+            }),
+            CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => {
+                InfoValue::usize(d.built.as_ref().map_or(0, |e| e.global_variable_total_size))
+            }
+            // CL_INVALID_VALUE if param_name is not one of the supported values
+            _ => return fail(CL_INVALID_VALUE),
+        })
+    }
+}
+
+/// Runs the jit on one input; a panic in the jit becomes a failed build.
+fn compile(input: &BuildInput) -> Result<Arc<Executable>, String> {
+    let built = catch_unwind(AssertUnwindSafe(|| jit::build(&input.spirv, &input.options.build)));
+    match built {
+        Ok(Ok(module)) => {
+            let binary = ProgramBinary {
+                binary_type: CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
+                options: input.options_text.clone(),
+                spec_constants: input.options.build.spec_constants.clone(),
+                spirv: input.spirv.clone(),
+            };
+            Ok(Arc::new(Executable {
+                kernels: module.kernels.into_iter().map(Arc::new).collect(),
+                global_variable_total_size: module.global_variable_total_size,
+                options: input.options.clone(),
+                binary: binary.to_bytes(),
+            }))
+        }
+        Ok(Err(e)) => Err(e.log()),
+        Err(_) => Err("internal error: the SPIR-V front end panicked on this module\n".to_string()),
+    }
+}
+
+/// Whether two builds define a kernel the same way (name and arguments).
+fn same_definition(a: &KernelInfo, b: &KernelInfo) -> bool {
+    a.name == b.name
+        && a.args.len() == b.args.len()
+        && a.args
+            .iter()
+            .zip(&b.args)
+            .all(|(x, y)| x.kind == y.kind && x.size == y.size && x.address_qualifier == y.address_qualifier)
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        // "The registered callback functions are called after destructors (if
+        // any) for program scope global variables (if any) are called and
+        // before the program object is deleted."
+        let list = std::mem::take(&mut *self.release_callbacks.lock());
+        for f in list.into_iter().rev() {
+            f();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A minimal SPIR-V 1.0 module header (no instructions), little-endian.
+    fn tiny_spirv() -> Vec<u8> {
+        [0x0723_0203u32, 0x0001_0000, 0, 1, 0]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect()
+    }
+
+    fn sample() -> ProgramBinary {
+        let mut spec = BTreeMap::new();
+        spec.insert(3, vec![1]);
+        spec.insert(7, vec![1, 2, 3, 4, 5, 6, 7, 8]);
+        ProgramBinary {
+            binary_type: CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
+            options: "-cl-mad-enable -D X=1".into(),
+            spec_constants: spec,
+            spirv: Arc::from(tiny_spirv()),
+        }
+    }
+
+    #[test]
+    fn options_accept_the_spec_set() {
+        for ok in [
+            "",
+            "  ",
+            "-cl-opt-disable",
+            "-cl-mad-enable -cl-fast-relaxed-math -cl-denorms-are-zero",
+            "-cl-finite-math-only -cl-no-signed-zeros -cl-unsafe-math-optimizations",
+            "-cl-single-precision-constant -cl-std=CL2.0 -cl-kernel-arg-info -w -Werror",
+            "-D FOO -DBAR=2 -D BAZ=x -I /tmp -I/usr/include -I \"/a dir\"",
+            "-cl-std=CL1.1",
+            "-cl-std=CL1.2",
+            "-cl-uniform-work-group-size -cl-no-subgroup-ifp -g -cl-fp32-correctly-rounded-divide-sqrt",
+        ] {
+            assert!(parse_options(ok).is_ok(), "{ok:?}");
+        }
+        for bad in [
+            "-cl-unknown",
+            "-D",
+            "-I",
+            "-cl-std=",
+            "-cl-std=CL9.9",
+            "-D 1X",
+            "-D -w",
+            "-DX -O2",
+            "-I \"unterminated",
+            "cl-mad-enable",
+            "-x spir",
+            "-create-library",
+        ] {
+            assert!(parse_options(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn options_set_their_fields_and_implications() {
+        let p = parse_options("-cl-fast-relaxed-math -cl-kernel-arg-info -DA -D B=2 -Ix -I \"y z\"").unwrap();
+        let b = &p.build;
+        assert!(b.fast_relaxed_math && b.finite_math_only && b.unsafe_math);
+        assert!(b.no_signed_zeros && b.mad_enable && b.denorms_are_zero);
+        assert!(b.kernel_arg_info && !b.opt_disable);
+        assert_eq!(p.defines, ["A", "B=2"]);
+        assert_eq!(p.include_dirs, ["x", "y z"]);
+        let p = parse_options("-cl-uniform-work-group-size -cl-std=CL2.0").unwrap();
+        assert!(p.uniform_work_group_size);
+        assert_eq!(p.cl_std.as_deref(), Some("CL2.0"));
+        assert_eq!(parse_options("").unwrap(), ParsedOptions::default());
+    }
+
+    #[test]
+    fn binaries_round_trip() {
+        let b = sample();
+        let bytes = b.to_bytes();
+        assert_eq!(&bytes[..8], b"CLIFTBIN");
+        assert_eq!(bytes.len() % 4, 0);
+        assert_eq!(ProgramBinary::parse(&bytes).unwrap(), b);
+        let empty = ProgramBinary {
+            options: String::new(),
+            spec_constants: BTreeMap::new(),
+            ..b
+        };
+        assert_eq!(ProgramBinary::parse(&empty.to_bytes()).unwrap(), empty);
+    }
+
+    #[test]
+    fn corrupt_binaries_are_refused() {
+        let good = sample().to_bytes();
+        let bad = |v: &[u8]| ProgramBinary::parse(v).unwrap_err().0 == CL_INVALID_BINARY;
+        // Every truncation and every single-byte change is caught.
+        for n in 0..good.len() {
+            assert!(bad(&good[..n]), "truncated to {n}");
+        }
+        for i in 0..good.len() {
+            let mut v = good.clone();
+            v[i] ^= 0x41;
+            assert!(bad(&v), "byte {i} changed");
+        }
+        let mut longer = good.clone();
+        longer.extend_from_slice(&[0; 4]);
+        assert!(bad(&longer));
+        assert!(bad(b"not a binary at all, just some text!!!!!!!"));
+        // Lengths that would overflow or point past the end are refused
+        // before use, even with a matching checksum.
+        for (at, value) in [(16usize, u32::MAX), (20, u32::MAX), (24, u32::MAX), (24, 6), (24, 0)] {
+            let mut v = good[..good.len() - 8].to_vec();
+            v[at..at + 4].copy_from_slice(&value.to_le_bytes());
+            let sum = fnv1a(&v);
+            v.extend_from_slice(&sum.to_le_bytes());
+            assert!(bad(&v), "field at {at} = {value:#x}");
+        }
+        // A well-formed binary around something that is not SPIR-V.
+        let mut not_spirv = sample();
+        not_spirv.spirv = Arc::from(vec![0u8; 20]);
+        assert!(bad(&not_spirv.to_bytes()));
+        // An unknown binary type.
+        let mut typ = sample();
+        typ.binary_type = 0x9999;
+        assert!(bad(&typ.to_bytes()));
+        // A spec constant of an impossible size.
+        let mut size = sample();
+        size.spec_constants.insert(9, vec![1, 2, 3]);
+        assert!(bad(&size.to_bytes()));
+    }
+}

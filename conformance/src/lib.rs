@@ -354,12 +354,22 @@ pub fn forged_handle() -> *mut c_void {
     cell as *mut c_void
 }
 
+/// The project's shared folder (`shared/`, beside the checkout), which holds
+/// the clbench workloads.
+pub fn shared_dir() -> PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared")
+}
+
 /// The bytes of `conformance/spirv/<name>.spv` (a module checked in beside
-/// its `.spvasm`; `clbench/O2/vadd` names a clbench workload).
+/// its `.spvasm`), or, for `clbench/O2/vadd` and the like, of the clbench
+/// workload in `shared/clbench/spv/O2/vadd.spv`.
 pub fn spirv(name: &str) -> Vec<u8> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("spirv")
-        .join(format!("{name}.spv"));
+    let path = match name.strip_prefix("clbench/") {
+        Some(rest) => shared_dir().join("clbench/spv").join(format!("{rest}.spv")),
+        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("spirv")
+            .join(format!("{name}.spv")),
+    };
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

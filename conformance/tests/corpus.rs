@@ -30,10 +30,6 @@ fn corpus_dir() -> PathBuf {
 }
 
 /// `shared/` sits beside the repository's checkout (`../shared` from its root).
-fn shared_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared")
-}
-
 /// The files of `dir` whose names end with `ext`, sorted.
 fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)

@@ -22,15 +22,20 @@ pub struct Diagnostic {
 impl fmt::Display for Diagnostic {
     /// `word 123: OpTypeInt %5 "name": rule`
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "word {}:", self.word_offset)?;
+        write!(f, "word {}", self.word_offset)?;
+        // The instruction's parts follow the offset after one colon; the
+        // rule follows them (or the offset alone) after another.
+        let mut sep = ":";
         if let Some(op) = &self.opcode {
-            write!(f, " {op}")?;
+            write!(f, "{sep} {op}")?;
+            sep = "";
         }
         if let Some(id) = self.result_id {
-            write!(f, " %{id}")?;
+            write!(f, "{sep} %{id}")?;
+            sep = "";
         }
         if let Some(n) = &self.name {
-            write!(f, " \"{n}\"")?;
+            write!(f, "{sep} \"{n}\"")?;
         }
         write!(f, ": {}", self.rule)
     }
@@ -60,3 +65,30 @@ impl BuildError {
 /// 4, a word count of 0, a version above 1.2.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IlError(pub String);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diag(opcode: Option<&str>, result_id: Option<u32>, name: Option<&str>) -> String {
+        Diagnostic {
+            word_offset: 7,
+            opcode: opcode.map(String::from),
+            result_id,
+            name: name.map(String::from),
+            rule: "the rule".into(),
+        }
+        .to_string()
+    }
+
+    #[test]
+    fn log_line_shapes() {
+        assert_eq!(
+            diag(Some("OpIAdd"), Some(5), Some("x")),
+            "word 7: OpIAdd %5 \"x\": the rule"
+        );
+        assert_eq!(diag(Some("OpReturn"), None, None), "word 7: OpReturn: the rule");
+        assert_eq!(diag(None, Some(5), None), "word 7: %5: the rule");
+        assert_eq!(diag(None, None, None), "word 7: the rule");
+    }
+}

@@ -2,7 +2,9 @@
 //! builds with the right interfaces, each broken module in
 //! tests/data/invalid fails with the rule it breaks, and mutated modules
 //! never panic. Data files are checked in (tests/data/gen.py and
-//! tests/data/clang/make.sh regenerate them), so no tool runs here.
+//! tests/data/clang/make.sh regenerate them), so no tool runs here; the
+//! clbench modules are read from the project's shared/ folder beside the
+//! checkout.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -14,8 +16,14 @@ use clift_jit::kernels::{TYPE_CONST, TYPE_PIPE, TYPE_RESTRICT, TYPE_VOLATILE};
 use clift_jit::spirv::ConstValue;
 use clift_jit::{build, front_end, spec_constants, words, ArgKind, BuildOptions, BuiltModule, KernelInfo};
 
+/// `tests/data/<rel>`, or for `clbench/...` the workload in
+/// `shared/clbench/spv/...`.
 fn data(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(rel)
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    match rel.strip_prefix("clbench/") {
+        Some(rest) => here.join("../../shared/clbench/spv").join(rest),
+        None => here.join("tests/data").join(rel),
+    }
 }
 
 fn read(rel: &str) -> Vec<u8> {

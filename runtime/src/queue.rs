@@ -146,7 +146,10 @@ impl Queue {
         let ev = Event::new_command(self, command_type, Box::new(|| Ok(())));
         {
             let mut st = self.state.lock();
-            if wait_list.is_empty() || !self.out_of_order() {
+            // In an in-order queue the last command stands for all before
+            // it; an out-of-order queue's empty-list sync point waits for
+            // every pending command.
+            if wait_list.is_empty() && self.out_of_order() {
                 for prev in st.pending.values() {
                     ev.order_after(prev);
                 }

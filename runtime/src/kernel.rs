@@ -279,14 +279,12 @@ impl Kernel {
             CL_KERNEL_REFERENCE_COUNT => InfoValue::u32(self.header.ref_count()),
             CL_KERNEL_CONTEXT => InfoValue::handle(handle_of(self.context())),
             CL_KERNEL_PROGRAM => InfoValue::handle(handle_of(&self.program)),
-            // "For kernels not created from OpenCL C source and the
-            // clCreateProgramWithSource API call the string returned from
-            // this query will be empty."
-            CL_KERNEL_ATTRIBUTES => InfoValue::string(if self.program.is_source() {
-                &self.info.attributes
-            } else {
-                ""
-            }),
+            // The attributes the module records as execution modes, in
+            // OpenCL C syntax (reqd_work_group_size, work_group_size_hint,
+            // vec_type_hint). The API spec leaves this string empty for
+            // kernels not built from OpenCL C source; clift reports what the
+            // SPIR-V carries instead, since that is what the source said.
+            CL_KERNEL_ATTRIBUTES => InfoValue::string(&self.info.attributes),
             // CL_INVALID_VALUE if param_name is not one of the supported values
             _ => return fail(CL_INVALID_VALUE),
         })

@@ -156,3 +156,30 @@ pub struct UserData(pub *mut c_void);
 unsafe impl Send for UserData {}
 // SAFETY: as above; sharing the pointer value is harmless.
 unsafe impl Sync for UserData {}
+
+/// The shape of the destructor and release callbacks of contexts, memory
+/// objects and programs: the object's handle and the application's user data.
+pub type HandleCallback = unsafe extern "C" fn(handle: *mut c_void, user_data: *mut c_void);
+
+/// Wraps the application's destructor or release callback `f` as a closure
+/// the runtime runs once, when the object with handle `handle` is destroyed:
+/// `CL_INVALID_VALUE` if `f` is NULL.
+pub fn handle_callback(
+    f: Option<HandleCallback>,
+    handle: *mut c_void,
+    user_data: *mut c_void,
+) -> ClResult<Box<dyn FnOnce() + Send>> {
+    // CL_INVALID_VALUE if pfn_notify is NULL.
+    let Some(f) = f else {
+        return fail(CL_INVALID_VALUE);
+    };
+    let user = UserData(user_data);
+    let handle = handle as usize;
+    Ok(Box::new(move || {
+        let user = user;
+        // SAFETY: the application registered `f` to be called with the
+        // object's handle (only "for reference purposes": the object is
+        // being destroyed) and its own user_data, from any thread.
+        unsafe { f(handle as *mut c_void, user.0) }
+    }))
+}

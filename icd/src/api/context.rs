@@ -133,19 +133,7 @@ cl_entry! {
 
     fn clSetContextDestructorCallback(context: cl_context, pfn_notify: Option<unsafe extern "C" fn(context: cl_context, user_data: *mut c_void)>, user_data: *mut c_void) {
         let c = handle::get::<Context>(context)?;
-        // CL_INVALID_VALUE if pfn_notify is NULL.
-        let Some(f) = pfn_notify else {
-            return fail(CL_INVALID_VALUE);
-        };
-        let user = UserData(user_data);
-        let addr = context as usize;
-        c.add_destructor(Box::new(move || {
-            let u = user;
-            // SAFETY: the application registered `f` for this call shape. The
-            // context handle is passed only as an identifier: the spec calls
-            // this as the context is being destroyed.
-            unsafe { f(addr as cl_context, u.0) };
-        }));
+        c.add_destructor(args::handle_callback(pfn_notify, context, user_data)?);
         Ok(())
     }
 }

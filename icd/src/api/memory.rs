@@ -111,19 +111,7 @@ cl_entry! {
     fn clSetMemObjectDestructorCallback(memobj: cl_mem, pfn_notify: Option<unsafe extern "C" fn(memobj: cl_mem, user_data: *mut c_void)>, user_data: *mut c_void) {
         // CL_INVALID_MEM_OBJECT if memobj is not a valid memory object.
         let mem = handle::get::<MemObject>(memobj)?;
-        // CL_INVALID_VALUE if pfn_notify is NULL.
-        let Some(f) = pfn_notify else {
-            return fail(CL_INVALID_VALUE);
-        };
-        let user = args::UserData(user_data);
-        let h = memobj as usize;
-        mem.add_destructor(Box::new(move || {
-            let user = user;
-            // SAFETY: the application registered `f` to be called with the
-            // memory object (only "for reference purposes": it is no longer
-            // valid) and its own user_data, from any thread.
-            unsafe { f(h as cl_mem, user.0) }
-        }));
+        mem.add_destructor(args::handle_callback(pfn_notify, memobj, user_data)?);
         Ok(())
     }
 }

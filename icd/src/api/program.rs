@@ -376,19 +376,7 @@ cl_entry! {
     fn clSetProgramReleaseCallback(program: cl_program, pfn_notify: ProgramNotify, user_data: *mut c_void) {
         // CL_INVALID_PROGRAM if program is not a valid program object.
         let p = handle::get::<Program>(program)?;
-        // CL_INVALID_VALUE if pfn_notify is NULL.
-        let Some(f) = pfn_notify else {
-            return fail(CL_INVALID_VALUE);
-        };
-        let user = UserData(user_data);
-        let h = program as usize;
-        p.add_release_callback(Box::new(move || {
-            let u = user;
-            // SAFETY: the application registered `f` to be called with the
-            // program ("only provided for reference purposes": it is no
-            // longer valid) and its user_data, from any thread.
-            unsafe { f(h as cl_program, u.0) };
-        }));
+        p.add_release_callback(args::handle_callback(pfn_notify, program, user_data)?);
         Ok(())
     }
 

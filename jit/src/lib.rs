@@ -1,5 +1,5 @@
 //! clift's compiler: SPIR-V bytes -> parsed module -> validated module ->
-//! (kernels issue) Cranelift IR -> machine code.
+//! Cranelift IR -> machine code.
 //!
 //! The runtime sees only this file's API: [`check_il`] for
 //! clCreateProgramWithIL, [`spec_constants`] for
@@ -21,6 +21,9 @@
 //! - [`spec`]: specialization constants applied and folded; [`layout`]:
 //!   OpenCL C sizes of every type.
 //! - [`kernels`]: what the API reports about kernels ([`KernelInfo`]).
+//! - [`codegen`] (not called by [`build`] yet): [`compile`] lowers every
+//!   kernel ([`lower`]) to one Cranelift work-group function with the
+//!   [`launch_abi`] signature, in a JIT module owned by [`CompiledProgram`].
 //!
 //! What a module that [`front_end`] accepts guarantees the lowering:
 //! - every id is below the bound and defined exactly once; every id operand
@@ -43,14 +46,18 @@
 //!   expressions over module variables, and every sized type has a
 //!   [`spirv::Layout`].
 
+pub mod codegen;
 pub mod error;
 pub mod interface;
 pub mod kernels;
+pub mod launch_abi;
 pub mod layout;
+pub mod lower;
 pub mod spec;
 pub mod spirv;
 pub mod validate;
 
+pub use codegen::{compile, CompiledProgram};
 pub use error::{BuildError, Diagnostic, IlError};
 pub use interface::{ArgInfo, ArgKind, BuildOptions, BuiltModule, IlInfo, KernelInfo, SpecConstant};
 

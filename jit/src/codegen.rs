@@ -1,0 +1,224 @@
+//! Code generation: a validated module ([`FrontEnd`]) to machine code in a
+//! Cranelift [`JITModule`].
+//!
+//! [`compile`] declares one work-group function per kernel
+//! ([`crate::lower::workgroup::kernel`]) and one helper function per other
+//! SPIR-V function a kernel may call ([`crate::lower::workgroup::helper`]),
+//! lowers every body ([`crate::lower`]), and finalizes the module. If any
+//! kernel uses something the lowering does not support yet, the build fails
+//! with a [`Diagnostic`] per problem, naming the instruction.
+//!
+//! Not called by [`crate::build`] yet: the runtime still runs no kernels.
+
+use std::collections::{BTreeSet, HashMap};
+
+use cranelift_codegen::ir::FuncRef;
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, FuncId, Linkage, Module as _};
+use spirv::ExecutionModel;
+
+use crate::error::{BuildError, Diagnostic};
+use crate::launch_abi::WorkGroupFn;
+use crate::lower::workgroup;
+use crate::spirv::Id;
+use crate::validate::calls;
+use crate::FrontEnd;
+
+/// A module's kernels in machine code.
+pub struct CompiledProgram {
+    /// Owns the code; `None` only while dropping.
+    module: Option<JITModule>,
+    kernels: HashMap<String, WorkGroupFn>,
+}
+
+impl CompiledProgram {
+    /// The work-group function of kernel `name`. The pointer is valid while
+    /// `self` lives: do not call it after dropping the program.
+    pub fn kernel(&self, name: &str) -> Option<WorkGroupFn> {
+        self.kernels.get(name).copied()
+    }
+
+    /// The names of the compiled kernels.
+    pub fn kernel_names(&self) -> impl Iterator<Item = &str> {
+        self.kernels.keys().map(String::as_str)
+    }
+}
+
+impl std::fmt::Debug for CompiledProgram {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompiledProgram")
+            .field("kernels", &self.kernels.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+// SAFETY: shared references to a `CompiledProgram` only read `kernels`
+// (plain function pointers and names); the `JITModule`, which is `Send` but
+// not `Sync`, is touched only through `&mut self` (in `drop`). The code it
+// owns is immutable once finalized, so work-group functions may run on any
+// number of threads at once.
+unsafe impl Sync for CompiledProgram {}
+
+impl Drop for CompiledProgram {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // SAFETY: the only pointers into the module's memory are the
+            // work-group functions handed out by `kernel`, which callers
+            // must not use after the program is dropped (documented there).
+            unsafe { m.free_memory() };
+        }
+    }
+}
+
+fn header_diag(rule: String) -> BuildError {
+    BuildError {
+        diagnostics: vec![Diagnostic {
+            word_offset: 0,
+            opcode: None,
+            result_id: None,
+            name: None,
+            rule,
+        }],
+    }
+}
+
+/// A JIT module for the host CPU.
+fn new_module() -> Result<JITModule, BuildError> {
+    let mut flags = settings::builder();
+    let set = |f: &mut settings::Builder, k: &str, v: &str| {
+        f.set(k, v)
+            .map_err(|e| header_diag(format!("code generator setting {k}: {e}")))
+    };
+    set(&mut flags, "opt_level", "speed")?;
+    set(&mut flags, "use_colocated_libcalls", "false")?;
+    set(&mut flags, "is_pic", "false")?;
+    let isa = cranelift_native::builder()
+        .map_err(|e| header_diag(format!("code generation for this CPU is not supported: {e}")))?
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| header_diag(format!("code generator: {e}")))?;
+    Ok(JITModule::new(JITBuilder::with_isa(isa, default_libcall_names())))
+}
+
+/// Compiles every kernel of `front` to a work-group function.
+pub fn compile(front: &FrontEnd) -> Result<CompiledProgram, BuildError> {
+    let m = &front.module;
+    let mut module = new_module()?;
+    let cc = module.isa().default_call_conv();
+    let graph = calls::call_graph(m);
+
+    // The kernels and the functions they call.
+    let kernels: Vec<(usize, &str, u32)> = m
+        .entry_points
+        .iter()
+        .filter(|ep| ep.model == ExecutionModel::Kernel)
+        .filter_map(|ep| {
+            let f = m.info(ep.function)?.index;
+            let info = front.built.kernels.iter().position(|k| k.name == ep.name)?;
+            Some((info, ep.name.as_str(), f))
+        })
+        .collect();
+    let mut helpers = BTreeSet::new();
+    for &(_, _, f) in &kernels {
+        helpers.extend(calls::reachable(&graph, f).into_iter().filter(|&g| g != f));
+    }
+    // A kernel called by another kernel is a helper too.
+    for &(_, _, f) in &kernels {
+        if graph.iter().flatten().any(|&(c, _)| c == f) {
+            helpers.insert(f);
+        }
+    }
+
+    let mut diags = Vec::new();
+    let fail = |module: JITModule, diagnostics: Vec<Diagnostic>| {
+        // SAFETY: nothing was handed out from the module.
+        unsafe { module.free_memory() };
+        Err(BuildError { diagnostics })
+    };
+
+    let mut helper_ids: HashMap<u32, (FuncId, cranelift_codegen::ir::Signature)> = HashMap::new();
+    for &f in &helpers {
+        let func = &m.functions[f as usize];
+        match workgroup::helper_signature(m, func, cc) {
+            Ok(sig) => match module.declare_function(&format!("spirv.{}", func.id), Linkage::Local, &sig) {
+                Ok(id) => {
+                    helper_ids.insert(f, (id, sig));
+                }
+                Err(e) => diags.push(m.diag(func.inst, format!("code generator: {e}"))),
+            },
+            Err(d) => diags.push(d),
+        }
+    }
+    let mut kernel_ids = Vec::new();
+    for &(info, name, f) in &kernels {
+        let sig = workgroup::kernel_signature(cc);
+        match module.declare_function(&format!("workgroup.{name}"), Linkage::Local, &sig) {
+            Ok(id) => kernel_ids.push((info, name, f, id, sig)),
+            Err(e) => diags.push(m.diag(m.functions[f as usize].inst, format!("code generator: {e}"))),
+        }
+    }
+    if !diags.is_empty() {
+        return fail(module, diags);
+    }
+
+    let frontend_config = module.isa().frontend_config();
+    let mut ctx = Context::new();
+    let jobs = helpers
+        .iter()
+        .map(|&f| (None, f, helper_ids[&f].0, helper_ids[&f].1.clone()))
+        .chain(
+            kernel_ids
+                .iter()
+                .map(|(info, _, f, id, sig)| (Some(*info), *f, *id, sig.clone())),
+        );
+    for (info, f, id, sig) in jobs {
+        let func = &m.functions[f as usize];
+        ctx.clear();
+        ctx.func.signature = sig;
+        let mut callees: HashMap<Id, FuncRef> = HashMap::new();
+        for &(c, _) in &graph[f as usize] {
+            if let Some((cid, _)) = helper_ids.get(&c) {
+                let r = module.declare_func_in_func(*cid, &mut ctx.func);
+                callees.insert(m.functions[c as usize].id, r);
+            }
+        }
+        // A fresh builder context per function: a failed lowering leaves
+        // its builder unfinished.
+        let mut fbc = FunctionBuilderContext::new();
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fbc);
+        let lowered = match info {
+            Some(k) => workgroup::kernel(m, func, &front.built.kernels[k], &mut b, &callees),
+            None => workgroup::helper(m, func, &mut b, &callees),
+        };
+        if let Err(d) = lowered {
+            diags.push(d);
+            continue;
+        }
+        b.seal_all_blocks();
+        b.finalize(frontend_config);
+        if let Err(e) = module.define_function(id, &mut ctx) {
+            diags.push(m.diag(func.inst, format!("code generator: {e:?}")));
+        }
+    }
+    if !diags.is_empty() {
+        return fail(module, diags);
+    }
+    if let Err(e) = module.finalize_definitions() {
+        return fail(module, header_diag(format!("code generator: {e}")).diagnostics);
+    }
+    let mut table = HashMap::new();
+    for (_, name, _, id, _) in kernel_ids {
+        let code = module.get_finalized_function(id);
+        // SAFETY: `id` was defined with `kernel_signature`, one pointer-sized
+        // integer parameter and no results in the ISA's default (C) calling
+        // convention, which is `extern "C" fn(*const WorkGroupCtx)`.
+        let f = unsafe { std::mem::transmute::<*const u8, WorkGroupFn>(code) };
+        table.insert(name.to_string(), f);
+    }
+    Ok(CompiledProgram {
+        module: Some(module),
+        kernels: table,
+    })
+}

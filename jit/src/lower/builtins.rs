@@ -1,0 +1,103 @@
+//! Built-in variables (OpenCL SPIR-V environment, "Built-in Variables"),
+//! computed when loaded from the work-group's
+//! [`WorkGroupCtx`](crate::launch_abi::WorkGroupCtx) and the work-item's
+//! local id:
+//! - GlobalInvocationId = group_id * enqueued_local_size + local_id + global_offset
+//! - GlobalLinearId = ((gid2 - off2) * gsz1 + (gid1 - off1)) * gsz0 + (gid0 - off0)
+//! - LocalInvocationIndex = (lid2 * lsz1 + lid1) * lsz0 + lid0
+//! - the sizes, offsets and ids are fields of the context.
+
+use cranelift_codegen::ir::{types as cl, InstBuilder, MemFlagsData, Value};
+use spirv::BuiltIn;
+
+use super::{types, Lowering, R};
+use crate::launch_abi::ctx_offset;
+use crate::spirv::Id;
+
+impl Lowering<'_, '_, '_> {
+    /// Loads `field[d]` (a `[u64; 3]` of the context at byte offset `field`).
+    fn ctx_dim(&mut self, field: i32, d: usize) -> Value {
+        let mut f = MemFlagsData::trusted();
+        f.set_readonly();
+        self.b.ins().load(cl::I64, f, self.wi.ctx, field + 8 * d as i32)
+    }
+
+    /// (group_id * enqueued_local_size + local_id) of dimension `d`: the
+    /// global id without the offset.
+    fn global_unoffset(&mut self, d: usize) -> Value {
+        let g = self.ctx_dim(ctx_offset::GROUP_ID, d);
+        let e = self.ctx_dim(ctx_offset::ENQUEUED_LOCAL_SIZE, d);
+        let ge = self.b.ins().imul(g, e);
+        self.b.ins().iadd(ge, self.wi.local_id[d])
+    }
+
+    /// The value of built-in `b` loaded as type `ty`.
+    pub(super) fn builtin(&mut self, b: BuiltIn, ty: Id) -> R<Vec<Value>> {
+        let per_dim =
+            |l: &mut Self, f: &dyn Fn(&mut Self, usize) -> Value| -> Vec<Value> { (0..3).map(|d| f(l, d)).collect() };
+        let raw: Vec<Value> = match b {
+            BuiltIn::LocalInvocationId => self.wi.local_id.to_vec(),
+            BuiltIn::WorkgroupId => per_dim(self, &|l, d| l.ctx_dim(ctx_offset::GROUP_ID, d)),
+            BuiltIn::GlobalSize => per_dim(self, &|l, d| l.ctx_dim(ctx_offset::GLOBAL_SIZE, d)),
+            BuiltIn::WorkgroupSize => per_dim(self, &|l, d| l.ctx_dim(ctx_offset::LOCAL_SIZE, d)),
+            BuiltIn::EnqueuedWorkgroupSize => per_dim(self, &|l, d| l.ctx_dim(ctx_offset::ENQUEUED_LOCAL_SIZE, d)),
+            BuiltIn::NumWorkgroups => per_dim(self, &|l, d| l.ctx_dim(ctx_offset::NUM_GROUPS, d)),
+            BuiltIn::GlobalOffset => per_dim(self, &|l, d| l.ctx_dim(ctx_offset::GLOBAL_OFFSET, d)),
+            BuiltIn::GlobalInvocationId => per_dim(self, &|l, d| {
+                let g = l.global_unoffset(d);
+                let o = l.ctx_dim(ctx_offset::GLOBAL_OFFSET, d);
+                l.b.ins().iadd(g, o)
+            }),
+            BuiltIn::WorkDim => {
+                let mut f = MemFlagsData::trusted();
+                f.set_readonly();
+                vec![self.b.ins().load(cl::I32, f, self.wi.ctx, ctx_offset::WORK_DIM)]
+            }
+            BuiltIn::GlobalLinearId => {
+                let g: Vec<Value> = (0..3).map(|d| self.global_unoffset(d)).collect();
+                let s1 = self.ctx_dim(ctx_offset::GLOBAL_SIZE, 1);
+                let s0 = self.ctx_dim(ctx_offset::GLOBAL_SIZE, 0);
+                vec![self.linear(g[2], g[1], g[0], s1, s0)]
+            }
+            BuiltIn::LocalInvocationIndex => {
+                let s1 = self.ctx_dim(ctx_offset::LOCAL_SIZE, 1);
+                let s0 = self.ctx_dim(ctx_offset::LOCAL_SIZE, 0);
+                let [l0, l1, l2] = self.wi.local_id;
+                vec![self.linear(l2, l1, l0, s1, s0)]
+            }
+            other => {
+                return Err(format!(
+                    "built-in variable {other:?} is not supported by code generation yet"
+                ))
+            }
+        };
+        // Fit the values to the loaded type (size_t is 64 bits under
+        // Physical64; a scalar load of a vector built-in reads component 0).
+        let comps = types::components(self.m, ty)?;
+        if comps.len() > raw.len() {
+            return Err(format!("built-in {b:?} loaded as {}", self.m.show_type(ty)));
+        }
+        Ok(comps
+            .into_iter()
+            .zip(raw)
+            .map(|(t, v)| {
+                let vt = self.b.func.dfg.value_type(v);
+                if vt == t {
+                    v
+                } else if vt.bits() > t.bits() {
+                    self.b.ins().ireduce(t, v)
+                } else {
+                    self.b.ins().uextend(t, v)
+                }
+            })
+            .collect())
+    }
+
+    /// (a * sb + b) * sc + c.
+    fn linear(&mut self, a: Value, b: Value, c: Value, sb: Value, sc: Value) -> Value {
+        let x = self.b.ins().imul(a, sb);
+        let x = self.b.ins().iadd(x, b);
+        let x = self.b.ins().imul(x, sc);
+        self.b.ins().iadd(x, c)
+    }
+}

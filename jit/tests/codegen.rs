@@ -1,0 +1,383 @@
+//! Code generation end to end: clbench kernels compiled with
+//! `clift_jit::compile` and their work-group functions run by hand over a
+//! few work-groups, against host computations.
+
+use clift_jit::launch_abi::{arg_offsets, WorkGroupCtx};
+use clift_jit::{compile, front_end, BuildOptions, CompiledProgram, FrontEnd};
+
+fn load(opt: &str, name: &str) -> FrontEnd {
+    let path = format!(
+        "{}/../../shared/clbench/spv/{opt}/{name}.spv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    front_end(&bytes, &BuildOptions::default()).unwrap_or_else(|e| panic!("{path}: {e:?}"))
+}
+
+/// An argument block: 16-byte aligned storage, written at the offsets
+/// `launch_abi::arg_offsets` gives.
+struct Args {
+    words: Vec<u128>,
+    offsets: Vec<usize>,
+}
+
+impl Args {
+    fn new(front: &FrontEnd, kernel: &str) -> Args {
+        let info = front.built.kernels.iter().find(|k| k.name == kernel).expect("kernel");
+        let (offsets, size) = arg_offsets(info);
+        Args {
+            words: vec![0; size.div_ceil(16)],
+            offsets,
+        }
+    }
+
+    fn set(&mut self, k: usize, bytes: &[u8]) {
+        let at = self.offsets[k];
+        let all: &mut [u8] = bytemuck_bytes(&mut self.words);
+        all[at..at + bytes.len()].copy_from_slice(bytes);
+    }
+
+    fn set_ptr<T>(&mut self, k: usize, p: *mut T) {
+        self.set(k, &(p as u64).to_ne_bytes());
+    }
+}
+
+fn bytemuck_bytes(w: &mut [u128]) -> &mut [u8] {
+    let len = std::mem::size_of_val(w);
+    // SAFETY: u128 has no padding and every byte pattern is a valid u8; the
+    // slice covers exactly the words' memory and borrows them mutably.
+    unsafe { std::slice::from_raw_parts_mut(w.as_mut_ptr().cast::<u8>(), len) }
+}
+
+/// Runs kernel `name` of `prog` over a 1-D NDRange of `global` work-items in
+/// groups of `local` (the last group may be smaller).
+fn run_1d(prog: &CompiledProgram, name: &str, args: &Args, global: u64, local: u64) {
+    let f = prog.kernel(name).expect("compiled kernel");
+    let groups = global.div_ceil(local);
+    for g in 0..groups {
+        let ctx = WorkGroupCtx {
+            work_dim: 1,
+            global_offset: [0; 3],
+            global_size: [global, 1, 1],
+            local_size: [local.min(global - g * local), 1, 1],
+            enqueued_local_size: [local, 1, 1],
+            num_groups: [groups, 1, 1],
+            group_id: [g, 0, 0],
+            args: args.words.as_ptr().cast(),
+            local_arena: std::ptr::null_mut(),
+        };
+        // SAFETY: `f` is the work-group function of `name`, whose arguments
+        // `args` holds at the ABI's offsets: buffer addresses that stay
+        // alive and large enough for every global id of the NDRange.
+        unsafe { f(&ctx) };
+    }
+}
+
+#[test]
+fn vadd_matches_host() {
+    for opt in ["O0", "O2"] {
+        let front = load(opt, "vadd");
+        let prog = compile(&front).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
+        let n = 1000usize;
+        let mut a: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+        let mut b: Vec<f32> = (0..n).map(|i| 3.0 - i as f32).collect();
+        let mut c = vec![-1.0f32; n + 8];
+        let mut args = Args::new(&front, "vadd");
+        args.set_ptr(0, a.as_mut_ptr());
+        args.set_ptr(1, b.as_mut_ptr());
+        args.set_ptr(2, c.as_mut_ptr());
+        args.set(3, &(n as u32).to_ne_bytes());
+        // 1008 work-items in groups of 64 (the last one holds 48), so the
+        // kernel's `if (i < n)` guard is exercised as well.
+        run_1d(&prog, "vadd", &args, 1008, 64);
+        for i in 0..n {
+            assert_eq!(c[i], a[i] + b[i], "{opt}: c[{i}]");
+        }
+        assert!(c[n..].iter().all(|&x| x == -1.0), "{opt}: wrote past n");
+    }
+}
+
+#[test]
+fn saxpy_matches_host() {
+    for opt in ["O0", "O2"] {
+        let front = load(opt, "saxpy");
+        let prog = compile(&front).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
+        let n = 777usize;
+        let alpha = 2.5f32;
+        let mut x: Vec<f32> = (0..n).map(|i| (i as f32).sin()).collect();
+        let y0: Vec<f32> = (0..n).map(|i| i as f32 / 7.0).collect();
+        let mut y = y0.clone();
+        let mut args = Args::new(&front, "saxpy");
+        args.set(0, &alpha.to_ne_bytes());
+        args.set_ptr(1, x.as_mut_ptr());
+        args.set_ptr(2, y.as_mut_ptr());
+        args.set(3, &(n as u32).to_ne_bytes());
+        run_1d(&prog, "saxpy", &args, n as u64, 100);
+        for i in 0..n {
+            // mad may be fused or not; both are within an ulp or so.
+            let want = alpha.mul_add(x[i], y0[i]);
+            assert!(
+                (y[i] - want).abs() <= 1e-5 * want.abs().max(1.0),
+                "{opt}: y[{i}] = {} want {want}",
+                y[i]
+            );
+        }
+    }
+}
+
+/// Runs kernel `name` of `prog` over a 2-D NDRange `global` in groups of
+/// `local` (edge groups may be smaller).
+fn run_2d(prog: &CompiledProgram, name: &str, args: &Args, global: [u64; 2], local: [u64; 2]) {
+    let f = prog.kernel(name).expect("compiled kernel");
+    let groups = [global[0].div_ceil(local[0]), global[1].div_ceil(local[1])];
+    for gy in 0..groups[1] {
+        for gx in 0..groups[0] {
+            let ctx = WorkGroupCtx {
+                work_dim: 2,
+                global_offset: [0; 3],
+                global_size: [global[0], global[1], 1],
+                local_size: [
+                    local[0].min(global[0] - gx * local[0]),
+                    local[1].min(global[1] - gy * local[1]),
+                    1,
+                ],
+                enqueued_local_size: [local[0], local[1], 1],
+                num_groups: [groups[0], groups[1], 1],
+                group_id: [gx, gy, 0],
+                args: args.words.as_ptr().cast(),
+                local_arena: std::ptr::null_mut(),
+            };
+            // SAFETY: as in `run_1d`: `args` holds live buffers large
+            // enough for every global id of the NDRange.
+            unsafe { f(&ctx) };
+        }
+    }
+}
+
+#[test]
+fn sgemm_naive_matches_host() {
+    for opt in ["O0", "O2"] {
+        let front = load(opt, "sgemm_naive");
+        let prog = compile(&front).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
+        let (m, n, k) = (37usize, 29usize, 23usize);
+        let mut a: Vec<f32> = (0..m * k).map(|i| ((i * 7) % 13) as f32 - 6.0).collect();
+        let mut b: Vec<f32> = (0..k * n).map(|i| ((i * 5) % 11) as f32 * 0.25).collect();
+        let mut c = vec![f32::NAN; m * n];
+        let mut args = Args::new(&front, "sgemm_naive");
+        args.set_ptr(0, a.as_mut_ptr());
+        args.set_ptr(1, b.as_mut_ptr());
+        args.set_ptr(2, c.as_mut_ptr());
+        for (i, v) in [m, n, k].into_iter().enumerate() {
+            args.set(3 + i, &(v as u32).to_ne_bytes());
+        }
+        // Rounded-up NDRange: the kernel's bounds check drops the rest.
+        run_2d(&prog, "sgemm_naive", &args, [32, 40], [8, 8]);
+        for row in 0..m {
+            for col in 0..n {
+                let want: f32 = (0..k).map(|x| a[row * k + x] * b[x * n + col]).sum();
+                let got = c[row * n + col];
+                assert!(
+                    (got - want).abs() <= 1e-4 * want.abs().max(1.0),
+                    "{opt}: C[{row}][{col}] = {got} want {want}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn mandelbrot_matches_host() {
+    for opt in ["O0", "O2"] {
+        let front = load(opt, "mandelbrot");
+        let prog = compile(&front).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
+        let (w, h, maxit) = (48usize, 40usize, 200u32);
+        let (x0, y0, dx, dy) = (-2.0f32, -1.25f32, 2.5f32 / w as f32, 2.5f32 / h as f32);
+        let mut out = vec![u32::MAX; w * h];
+        let mut args = Args::new(&front, "mandelbrot");
+        args.set_ptr(0, out.as_mut_ptr());
+        for (i, v) in [x0, y0, dx, dy].into_iter().enumerate() {
+            args.set(1 + i, &v.to_ne_bytes());
+        }
+        args.set(5, &(w as u32).to_ne_bytes());
+        args.set(6, &maxit.to_ne_bytes());
+        run_2d(&prog, "mandelbrot", &args, [w as u64, h as u64], [16, 8]);
+        let mut differ = 0;
+        for py in 0..h {
+            for px in 0..w {
+                let (cx, cy) = (x0 + px as f32 * dx, y0 + py as f32 * dy);
+                let (mut zx, mut zy, mut it) = (0.0f32, 0.0f32, 0u32);
+                while it < maxit {
+                    let (zx2, zy2) = (zx * zx, zy * zy);
+                    if zx2 + zy2 > 4.0 {
+                        break;
+                    }
+                    zy = 2.0 * zx * zy + cy;
+                    zx = zx2 - zy2 + cx;
+                    it += 1;
+                }
+                let got = out[py * w + px];
+                assert!(got <= maxit, "{opt}: out[{py}][{px}] = {got}");
+                differ += usize::from(got != it);
+            }
+        }
+        // -O2 may contract into mad (fused here), which can change the
+        // escape iteration of a few chaotic points.
+        assert!(differ * 100 <= w * h, "{opt}: {differ} of {} pixels differ", w * h);
+    }
+}
+
+#[test]
+fn simple_kernels_compile() {
+    for opt in ["O0", "O2"] {
+        for name in ["empty", "sgemm_naive", "mandelbrot"] {
+            let front = load(opt, name);
+            let prog = compile(&front).unwrap_or_else(|e| panic!("{opt}/{name}: {e:?}"));
+            for k in &front.built.kernels {
+                assert!(prog.kernel(&k.name).is_some(), "{opt}/{name}: {}", k.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn barriers_are_a_diagnostic() {
+    for opt in ["O0", "O2"] {
+        let front = load(opt, "sgemm_tiled");
+        let err = compile(&front).expect_err("barriers are not supported yet");
+        assert!(
+            err.diagnostics
+                .iter()
+                .any(|d| d.opcode.as_deref() == Some("OpControlBarrier") && d.word_offset > 0),
+            "{opt}: {:?}",
+            err.diagnostics
+        );
+    }
+}
+
+#[test]
+fn every_clbench_kernel_compiles_or_reports() {
+    // Whatever the lowering does not support must be a diagnostic, never a
+    // panic.
+    for opt in ["O0", "O2"] {
+        let dir = format!("{}/../../shared/clbench/spv/{opt}", env!("CARGO_MANIFEST_DIR"));
+        for entry in std::fs::read_dir(&dir).expect("clbench") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "spv") {
+                let bytes = std::fs::read(&path).expect("read");
+                let front = front_end(&bytes, &BuildOptions::default()).expect("front end");
+                if let Err(e) = compile(&front) {
+                    assert!(!e.diagnostics.is_empty(), "{}", path.display());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn builtins_over_a_non_uniform_3d_range() {
+    // tests/data/codegen/builtins.spvasm: each work-item writes every
+    // built-in variable at out[get_global_linear_id() * 27].
+    let path = format!("{}/tests/data/codegen/builtins.spv", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(&path).expect("builtins.spv");
+    let front = front_end(&bytes, &BuildOptions::default()).expect("front end");
+    let prog = compile(&front).expect("compile");
+    let f = prog.kernel("builtins").expect("kernel");
+    let (global, offset, local) = ([5u64, 4, 3], [10u64, 20, 30], [2u64, 3, 2]);
+    let groups = [0, 1, 2].map(|d| global[d].div_ceil(local[d]));
+    let total = (global[0] * global[1] * global[2]) as usize;
+    let mut out = vec![u64::MAX; total * 27];
+    let mut args = Args::new(&front, "builtins");
+    args.set_ptr(0, out.as_mut_ptr());
+    for gz in 0..groups[2] {
+        for gy in 0..groups[1] {
+            for gx in 0..groups[0] {
+                let g = [gx, gy, gz];
+                let ctx = WorkGroupCtx {
+                    work_dim: 3,
+                    global_offset: offset,
+                    global_size: global,
+                    local_size: [0, 1, 2].map(|d| local[d].min(global[d] - g[d] * local[d])),
+                    enqueued_local_size: local,
+                    num_groups: groups,
+                    group_id: g,
+                    args: args.words.as_ptr().cast(),
+                    local_arena: std::ptr::null_mut(),
+                };
+                // SAFETY: `out` holds 27 ulongs for every global linear id.
+                unsafe { f(&ctx) };
+            }
+        }
+    }
+    for z in 0..global[2] {
+        for y in 0..global[1] {
+            for x in 0..global[0] {
+                let id = [x, y, z];
+                let lin = (z * global[1] + y) * global[0] + x;
+                let g = [0, 1, 2].map(|d| id[d] / local[d]);
+                let l = [0, 1, 2].map(|d| id[d] % local[d]);
+                let lsz = [0, 1, 2].map(|d| local[d].min(global[d] - g[d] * local[d]));
+                let mut want = Vec::new();
+                want.extend([0, 1, 2].map(|d| id[d] + offset[d]));
+                want.extend(l);
+                want.extend(g);
+                want.extend(global);
+                want.extend(lsz);
+                want.extend(groups);
+                want.extend(offset);
+                want.extend(local);
+                want.push(lin);
+                want.push((l[2] * lsz[1] + l[1]) * lsz[0] + l[0]);
+                want.push(3);
+                let at = lin as usize * 27;
+                assert_eq!(&out[at..at + 27], &want[..], "work-item {id:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn compiled_programs_can_be_shared_between_threads() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<CompiledProgram>();
+}
+
+#[test]
+fn work_groups_run_concurrently() {
+    let front = load("O2", "vadd");
+    let prog = compile(&front).expect("compile");
+    let f = prog.kernel("vadd").expect("kernel");
+    let (n, local) = (4096usize, 64u64);
+    let mut a: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let mut b: Vec<f32> = (0..n).map(|i| 2.0 * i as f32).collect();
+    let mut c = vec![0.0f32; n];
+    let mut args = Args::new(&front, "vadd");
+    args.set_ptr(0, a.as_mut_ptr());
+    args.set_ptr(1, b.as_mut_ptr());
+    args.set_ptr(2, c.as_mut_ptr());
+    args.set(3, &(n as u32).to_ne_bytes());
+    let groups = n as u64 / local;
+    let block = args.words.as_ptr() as usize;
+    std::thread::scope(|s| {
+        for t in 0..4u64 {
+            s.spawn(move || {
+                for g in (t..groups).step_by(4) {
+                    let ctx = WorkGroupCtx {
+                        work_dim: 1,
+                        global_offset: [0; 3],
+                        global_size: [n as u64, 1, 1],
+                        local_size: [local, 1, 1],
+                        enqueued_local_size: [local, 1, 1],
+                        num_groups: [groups, 1, 1],
+                        group_id: [g, 0, 0],
+                        args: block as *const u8,
+                        local_arena: std::ptr::null_mut(),
+                    };
+                    // SAFETY: the buffers outlive the scope; each group
+                    // writes only its own 64 elements of `c`.
+                    unsafe { f(&ctx) };
+                }
+            });
+        }
+    });
+    assert!(c.iter().enumerate().all(|(i, &x)| x == 3.0 * i as f32));
+}

@@ -8,7 +8,8 @@
 //! kernel uses something the lowering does not support yet, the build fails
 //! with a [`Diagnostic`] per problem, naming the instruction.
 //!
-//! Not called by [`crate::build`] yet: the runtime still runs no kernels.
+//! The runtime calls [`compile_kernels`] after a successful front end: it
+//! compiles the kernels the lowering supports and reports the others.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -104,6 +105,50 @@ fn new_module() -> Result<JITModule, BuildError> {
 
 /// Compiles every kernel of `front` to a work-group function.
 pub fn compile(front: &FrontEnd) -> Result<CompiledProgram, BuildError> {
+    compile_selected(front, &|_| true)
+}
+
+/// Compiles the kernels of `front` that code generation supports: the
+/// program holding them, and each other kernel's name with the diagnostics
+/// saying why it cannot be compiled. Never panics: a panic in the code
+/// generator becomes a diagnostic.
+pub fn compile_kernels(front: &FrontEnd) -> (Option<CompiledProgram>, Vec<(String, BuildError)>) {
+    let guarded = |keep: &dyn Fn(&str) -> bool| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile_selected(front, keep)))
+            .unwrap_or_else(|_| Err(header_diag("internal error: the code generator panicked".into())))
+    };
+    // The common case: everything compiles in one module.
+    let first = match guarded(&|_| true) {
+        Ok(p) => return (Some(p), Vec::new()),
+        Err(e) => e,
+    };
+    let names: Vec<&str> = front.built.kernels.iter().map(|k| k.name.as_str()).collect();
+    if names.len() <= 1 {
+        return (None, names.iter().map(|n| (n.to_string(), first.clone())).collect());
+    }
+    // Find the kernels that fail on their own, then compile the others together.
+    let mut failed = Vec::new();
+    for &n in &names {
+        if let Err(e) = guarded(&|k| k == n) {
+            failed.push((n.to_string(), e));
+        }
+    }
+    if failed.len() == names.len() {
+        return (None, failed);
+    }
+    let bad: Vec<String> = failed.iter().map(|(n, _)| n.clone()).collect();
+    match guarded(&|k| !bad.iter().any(|b| b == k)) {
+        Ok(p) => (Some(p), failed),
+        Err(e) => {
+            let rest = names.iter().filter(|n| !bad.iter().any(|b| b == *n));
+            failed.extend(rest.map(|n| (n.to_string(), e.clone())));
+            (None, failed)
+        }
+    }
+}
+
+/// Compiles the kernels of `front` whose names `keep` accepts.
+fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<CompiledProgram, BuildError> {
     let m = &front.module;
     let mut module = new_module()?;
     let cc = module.isa().default_call_conv();
@@ -113,7 +158,7 @@ pub fn compile(front: &FrontEnd) -> Result<CompiledProgram, BuildError> {
     let kernels: Vec<(usize, &str, u32)> = m
         .entry_points
         .iter()
-        .filter(|ep| ep.model == ExecutionModel::Kernel)
+        .filter(|ep| ep.model == ExecutionModel::Kernel && keep(&ep.name))
         .filter_map(|ep| {
             let f = m.info(ep.function)?.index;
             let info = front.built.kernels.iter().position(|k| k.name == ep.name)?;

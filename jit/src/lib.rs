@@ -21,8 +21,8 @@
 //! - [`spec`]: specialization constants applied and folded; [`layout`]:
 //!   OpenCL C sizes of every type.
 //! - [`kernels`]: what the API reports about kernels ([`KernelInfo`]).
-//! - [`codegen`] (not called by [`build`] yet): [`compile`] lowers every
-//!   kernel ([`lower`]) to one Cranelift work-group function with the
+//! - [`codegen`] (called by the runtime after [`front_end`]): [`compile`]
+//!   lowers every kernel ([`lower`]) to one Cranelift work-group function with the
 //!   [`launch_abi`] signature, in a JIT module owned by [`CompiledProgram`].
 //!
 //! What a module that [`front_end`] accepts guarantees the lowering:
@@ -57,7 +57,7 @@ pub mod spec;
 pub mod spirv;
 pub mod validate;
 
-pub use codegen::{compile, CompiledProgram};
+pub use codegen::{compile, compile_kernels, CompiledProgram};
 pub use error::{BuildError, Diagnostic, IlError};
 pub use interface::{ArgInfo, ArgKind, BuildOptions, BuiltModule, IlInfo, KernelInfo, SpecConstant};
 

@@ -6,17 +6,19 @@
 //! reference: "A kernel object does not update the reference count for
 //! objects such as memory or sampler objects specified as argument values").
 //!
-//! Enqueues are checked completely; running them needs machine code, which
-//! the kernels issue adds (see [`enqueue_ndrange`]).
+//! Enqueues are checked completely, then run the kernel's machine code once
+//! per work-group on the device's pool (see [`enqueue_ndrange`]).
 
 use std::sync::Arc;
 
 use parking_lot::Mutex;
 
+use clift_jit as jit;
+
 use crate::context::Context;
 use crate::device::{self, Device};
 use crate::error::{fail, ClResult};
-use crate::event::Event;
+use crate::event::{Event, Work};
 use crate::info::InfoValue;
 use crate::memory::{MemObject, MEM_BASE_ADDR_ALIGN};
 use crate::object::{handle_of, ApiHeader};
@@ -626,26 +628,215 @@ impl Kernel {
     }
 }
 
-/// clEnqueueNDRangeKernel and clEnqueueTask, once every argument has been
-/// checked ([`Kernel::check_launch`], the wait list's context).
+/// clEnqueueNDRangeKernel and clEnqueueTask (`command_type`
+/// CL_COMMAND_NDRANGE_KERNEL or CL_COMMAND_TASK), once every argument has
+/// been checked ([`Kernel::check_launch`], the wait list's context).
 ///
-/// Kernels are validated but not compiled to machine code until the
-/// kernels issue lands: no executable exists for the device yet, so the
-/// command cannot be enqueued and the call reports
-/// `CL_INVALID_PROGRAM_EXECUTABLE` ("if there is no successfully built
-/// program executable available for the device associated with
-/// command_queue").
+/// The argument values are snapshot now (later clSetKernelArg calls do not
+/// change the command) into an argument block laid out by
+/// [`jit::launch_abi::arg_offsets`]; the command runs the kernel's
+/// work-group function once per work-group, in parallel on the device's
+/// pool. A kernel that code generation does not support yet has no
+/// work-group function: the call reports `CL_INVALID_PROGRAM_EXECUTABLE`
+/// ("if there is no successfully built program executable available for
+/// the device associated with command_queue"), and the build log says why.
 pub fn enqueue_ndrange(
     queue: &Arc<Queue>,
     kernel: &Arc<Kernel>,
+    command_type: cl_command_type,
     range: NdRange,
     wait: &[Arc<Event>],
 ) -> ClResult<Arc<Event>> {
     // CL_INVALID_CONTEXT if the context associated with command_queue and
     // events in event_wait_list are not the same.
     queue.check_wait_list(wait)?;
-    let _ = (kernel, range);
-    fail(CL_INVALID_PROGRAM_EXECUTABLE)
+    let device = queue.device().clone();
+    let Some((code, func)) = kernel
+        .program
+        .executable_for(&device)
+        .and_then(|exe| exe.work_group_fn(&kernel.info.name))
+    else {
+        return fail(CL_INVALID_PROGRAM_EXECUTABLE);
+    };
+    // "the kernel command will trivially succeed after its event
+    // dependencies are satisfied".
+    let Some(global) = range.global else {
+        return queue.enqueue(command_type, wait, Box::new(|| Ok(())));
+    };
+    let local = range
+        .local
+        .unwrap_or_else(|| kernel.suggest_local_size(&device, &range));
+    let launch = Launch::new(&kernel.info, &kernel.arg_values(), range, global, local)?;
+    let work: Work = Box::new(move || {
+        // Keeps the machine code alive while the command runs.
+        let _code = code;
+        launch.run(func, device.pool());
+        Ok(())
+    });
+    queue.enqueue(command_type, wait, work)
+}
+
+/// One aligned unit of an argument block or local arena: the block must be
+/// aligned to its largest argument alignment (at most 128 bytes), and each
+/// `__local` argument starts at a multiple of 128 in the arena.
+#[derive(Clone, Copy)]
+#[repr(C, align(128))]
+struct Chunk([u8; 128]);
+
+/// A zeroed buffer of at least `len` bytes, 128-byte aligned.
+fn chunks(len: usize) -> Vec<Chunk> {
+    vec![Chunk([0; 128]); len.div_ceil(128).max(1)]
+}
+
+/// Everything a kernel command needs to run its work-groups.
+struct Launch {
+    /// The argument block, with `__local` pointers left 0 (each thread
+    /// patches its copy to its own arena).
+    block: Vec<Chunk>,
+    /// (offset in the block, offset in the arena) of each `__local` argument.
+    locals: Vec<(usize, usize)>,
+    /// Bytes of local arena per work-group.
+    arena_len: usize,
+    /// The buffers the block points into, alive while the command runs.
+    _buffers: Vec<Arc<MemObject>>,
+    work_dim: u32,
+    offset: [u64; 3],
+    global: [u64; 3],
+    local: [u64; 3],
+    num_groups: [u64; 3],
+}
+
+impl Launch {
+    fn new(
+        info: &KernelInfo,
+        args: &[Option<ArgValue>],
+        range: NdRange,
+        global: [usize; 3],
+        local: [usize; 3],
+    ) -> ClResult<Launch> {
+        let (offsets, size) = jit::launch_abi::arg_offsets(info);
+        let mut block = chunks(size);
+        let mut locals = Vec::new();
+        let mut arena_len = 0usize;
+        let mut buffers = Vec::new();
+        {
+            // SAFETY: `block` is a Vec of `block.len()` plain 128-byte
+            // arrays, so its memory is `block.len() * 128` initialized bytes
+            // borrowed mutably for this scope only.
+            let bytes = unsafe { std::slice::from_raw_parts_mut(block.as_mut_ptr().cast::<u8>(), block.len() * 128) };
+            for (k, (a, &at)) in args.iter().zip(&offsets).enumerate() {
+                let put = |bytes: &mut [u8], v: &[u8]| bytes[at..at + v.len()].copy_from_slice(v);
+                match a {
+                    Some(ArgValue::Value(v)) => {
+                        let n = v.len().min(info.args[k].size);
+                        put(bytes, &v[..n]);
+                    }
+                    Some(ArgValue::Mem(Some(m))) => {
+                        // The address of the buffer's first byte: its store
+                        // plus a sub-buffer's origin.
+                        put(bytes, &(m.host_address() as u64).to_ne_bytes());
+                        buffers.push(m.clone());
+                    }
+                    Some(ArgValue::Mem(None)) => put(bytes, &0u64.to_ne_bytes()),
+                    Some(ArgValue::Svm(p)) => put(bytes, &(*p as u64).to_ne_bytes()),
+                    Some(ArgValue::Local(n)) => {
+                        locals.push((at, arena_len));
+                        arena_len = n
+                            .div_ceil(128)
+                            .checked_mul(128)
+                            .and_then(|n| arena_len.checked_add(n))
+                            .ok_or(crate::error::ClError(CL_OUT_OF_RESOURCES))?;
+                    }
+                    // check_launch rejects unset arguments.
+                    None => return fail(CL_INVALID_KERNEL_ARGS),
+                }
+            }
+        }
+        let dims = |a: [usize; 3]| a.map(|v| v as u64);
+        let num_groups = std::array::from_fn(|d| global[d].div_ceil(local[d]) as u64);
+        Ok(Launch {
+            block,
+            locals,
+            arena_len,
+            _buffers: buffers,
+            work_dim: range.work_dim,
+            offset: dims(range.offset),
+            global: dims(global),
+            local: dims(local),
+            num_groups,
+        })
+    }
+
+    /// Runs work-groups `groups` (linear ids, dimension 0 fastest) on the
+    /// calling thread, with one arena for all of them.
+    fn run_groups(&self, func: jit::launch_abi::WorkGroupFn, groups: std::ops::Range<u64>) {
+        let mut arena = chunks(self.arena_len);
+        let arena_ptr = arena.as_mut_ptr().cast::<u8>();
+        let mut own;
+        let block: &[Chunk] = if self.locals.is_empty() {
+            &self.block
+        } else {
+            own = self.block.clone();
+            // SAFETY: as in `Launch::new`: `own` is `own.len() * 128`
+            // initialized bytes, borrowed mutably for this statement.
+            let bytes = unsafe { std::slice::from_raw_parts_mut(own.as_mut_ptr().cast::<u8>(), own.len() * 128) };
+            for &(at, arena_at) in &self.locals {
+                let addr = arena_ptr as u64 + arena_at as u64;
+                bytes[at..at + 8].copy_from_slice(&addr.to_ne_bytes());
+            }
+            &own
+        };
+        let [n0, n1, _] = self.num_groups;
+        for g in groups {
+            let group_id = [g % n0, (g / n0) % n1, g / (n0 * n1)];
+            let local_size = std::array::from_fn(|d| self.local[d].min(self.global[d] - group_id[d] * self.local[d]));
+            let ctx = jit::launch_abi::WorkGroupCtx {
+                work_dim: self.work_dim,
+                global_offset: self.offset,
+                global_size: self.global,
+                local_size,
+                enqueued_local_size: self.local,
+                num_groups: self.num_groups,
+                group_id,
+                args: block.as_ptr().cast::<u8>(),
+                local_arena: arena_ptr,
+            };
+            // SAFETY: `func` is a work-group function of a finalized
+            // `CompiledProgram` the command holds (`_code` in
+            // `enqueue_ndrange`), so its code is alive; it takes a
+            // `*const WorkGroupCtx`, and `ctx` is a complete one whose
+            // sizes describe this group of the checked range. The argument
+            // block was laid out by `arg_offsets` for this kernel, 128-byte
+            // aligned, with the address of each buffer argument, whose
+            // `MemObject` (and so its storage) `self` keeps alive, and of
+            // this thread's arena slice for each `__local` argument, of the
+            // size the application set. The arena and block live until
+            // after the call and are not shared with other threads.
+            // Work-groups may run concurrently: generated code is immutable
+            // and keeps its state on its own stack.
+            unsafe { func(&ctx) };
+        }
+        drop(arena);
+    }
+
+    /// Runs every work-group: in parallel on `pool`, each task with its own
+    /// arena over a range of groups, or inline for a single group.
+    fn run(&self, func: jit::launch_abi::WorkGroupFn, pool: &rayon::ThreadPool) {
+        use rayon::prelude::*;
+        let total: u64 = self.num_groups.iter().product();
+        if total <= 1 {
+            self.run_groups(func, 0..total);
+            return;
+        }
+        // A few tasks per thread, so work-stealing evens out uneven groups.
+        let tasks = (pool.current_num_threads() as u64 * 8).clamp(1, total);
+        let per = total.div_ceil(tasks);
+        pool.install(|| {
+            (0..total.div_ceil(per))
+                .into_par_iter()
+                .for_each(|t| self.run_groups(func, t * per..((t + 1) * per).min(total)));
+        });
+    }
 }
 
 #[cfg(test)]
@@ -686,6 +877,82 @@ mod tests {
 
     fn err(r: ClResult<()>) -> cl_int {
         r.unwrap_err().0
+    }
+
+    /// Work-items and calls seen by `probe`.
+    static ITEMS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    /// Checks `probe` saw fail (it must not panic: it is `extern "C"`).
+    static BAD: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+    /// A stand-in work-group function for `launch_runs_every_group`:
+    /// checks the argument block (a __local slice at the arena, a value, a
+    /// second __local slice 128 bytes on), writes to its local slices, and
+    /// counts the group's work-items.
+    unsafe extern "C" fn probe(ctx: *const jit::launch_abi::WorkGroupCtx) {
+        use std::sync::atomic::Ordering::Relaxed;
+        // SAFETY: `Launch::run_groups` passes a valid context whose block
+        // holds, at offsets 0, 8 and 16 (arg_offsets of a local pointer, a
+        // 4-byte value, a local pointer), an arena address, a u32 and an
+        // arena address; the arena holds 256 bytes this thread alone uses.
+        unsafe {
+            let c = &*ctx;
+            let a = c.args.cast::<u64>().read();
+            let v = c.args.add(8).cast::<u32>().read();
+            let b = c.args.add(16).cast::<u64>().read();
+            let mut ok = a == c.local_arena as u64 && b == c.local_arena as u64 + 128 && v == 7;
+            if ok {
+                std::ptr::write_bytes(a as *mut u8, 1, 100);
+                std::ptr::write_bytes(b as *mut u8, 2, 8);
+            }
+            for d in 0..3 {
+                let last = c.group_id[d] + 1 == c.num_groups[d];
+                let want = if last {
+                    c.global_size[d] - c.group_id[d] * c.enqueued_local_size[d]
+                } else {
+                    c.enqueued_local_size[d]
+                };
+                ok &= c.local_size[d] == want;
+            }
+            if !ok {
+                BAD.fetch_add(1, Relaxed);
+            }
+            ITEMS.fetch_add(c.local_size.iter().product(), Relaxed);
+            CALLS.fetch_add(1, Relaxed);
+        }
+    }
+
+    #[test]
+    fn launch_runs_every_group() {
+        use std::sync::atomic::Ordering::Relaxed;
+        let info = KernelInfo {
+            name: "k".into(),
+            args: vec![arg(ArgKind::Local, 8), arg(ArgKind::Value, 4), arg(ArgKind::Local, 8)],
+            attributes: String::new(),
+            reqd_work_group_size: None,
+            work_group_size_hint: None,
+            vec_type_hint: None,
+            local_mem_size: 0,
+            private_mem_size: 0,
+        };
+        let values = [
+            Some(ArgValue::Local(100)),
+            Some(ArgValue::Value(7u32.to_ne_bytes().to_vec())),
+            Some(ArgValue::Local(8)),
+        ];
+        let range = NdRange {
+            work_dim: 3,
+            offset: [0; 3],
+            global: Some([10, 7, 3]),
+            local: Some([4, 2, 2]),
+        };
+        let launch = Launch::new(&info, &values, range, [10, 7, 3], [4, 2, 2]).expect("launch");
+        assert_eq!(launch.arena_len, 256);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().expect("pool");
+        launch.run(probe, &pool);
+        assert_eq!(ITEMS.load(Relaxed), 10 * 7 * 3);
+        assert_eq!(CALLS.load(Relaxed), 3 * 4 * 2);
+        assert_eq!(BAD.load(Relaxed), 0);
     }
 
     #[test]

@@ -386,6 +386,21 @@ pub struct Executable {
     pub options: ParsedOptions,
     /// The clift binary of this build (CL_PROGRAM_BINARIES).
     pub binary: Vec<u8>,
+    /// The machine code of the kernels code generation supports (`None`
+    /// when it supports none of them).
+    pub compiled: Option<Arc<jit::CompiledProgram>>,
+    /// CL_PROGRAM_BUILD_LOG of a successful build: one line per kernel that
+    /// cannot run yet.
+    pub log: String,
+}
+
+impl Executable {
+    /// The work-group function of kernel `name`, with the program owning
+    /// its code, if code generation supports the kernel.
+    pub fn work_group_fn(&self, name: &str) -> Option<(Arc<jit::CompiledProgram>, jit::launch_abi::WorkGroupFn)> {
+        let c = self.compiled.as_ref()?;
+        c.kernel(name).map(|f| (c.clone(), f))
+    }
 }
 
 /// The build state of one device of a program.
@@ -759,7 +774,7 @@ impl Program {
             match r {
                 Ok(exe) => {
                     d.status = CL_BUILD_SUCCESS;
-                    d.log.clear();
+                    d.log.clone_from(&exe.log);
                     d.built = Some(exe);
                 }
                 Err(log) => {
@@ -971,9 +986,18 @@ impl Program {
 
 /// Runs the jit on one input; a panic in the jit becomes a failed build.
 fn compile(input: &BuildInput) -> Result<Arc<Executable>, String> {
-    let built = catch_unwind(AssertUnwindSafe(|| jit::build(&input.spirv, &input.options.build)));
+    let built = catch_unwind(AssertUnwindSafe(|| jit::front_end(&input.spirv, &input.options.build)));
     match built {
-        Ok(Ok(module)) => {
+        Ok(Ok(front)) => {
+            // Kernels code generation does not support yet keep the build
+            // successful (they can be queried, not run); the log says why.
+            let (compiled, failed) = jit::compile_kernels(&front);
+            let mut log = String::new();
+            for (name, e) in failed {
+                let why = e.diagnostics.first().map_or_else(String::new, ToString::to_string);
+                log.push_str(&format!("kernel \"{name}\" cannot run yet: {why}\n"));
+            }
+            let module = front.built;
             let binary = ProgramBinary {
                 binary_type: CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
                 options: input.options_text.clone(),
@@ -985,6 +1009,8 @@ fn compile(input: &BuildInput) -> Result<Arc<Executable>, String> {
                 global_variable_total_size: module.global_variable_total_size,
                 options: input.options.clone(),
                 binary: binary.to_bytes(),
+                compiled: compiled.map(Arc::new),
+                log,
             }))
         }
         Ok(Err(e)) => Err(e.log()),

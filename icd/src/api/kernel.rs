@@ -1,6 +1,5 @@
 //! Kernel objects and kernel enqueues (API spec 5.9, 5.10). Enqueues are
-//! checked completely; running kernels needs machine code, which arrives
-//! with the kernels issue (see `clift_runtime::kernel::enqueue_ndrange`).
+//! checked completely, then run by `clift_runtime::kernel::enqueue_ndrange`.
 
 use std::ffi::{c_char, c_void};
 use std::mem::size_of;
@@ -317,7 +316,7 @@ cl_entry! {
         let range = k.check_launch(&q, work_dim, offset, global, local)?;
         // CL_INVALID_EVENT_WAIT_LIST ...
         let wait = args::wait_list(num_events_in_wait_list, event_wait_list)?;
-        let ev = kernel::enqueue_ndrange(&q, &k, range, &wait)?;
+        let ev = kernel::enqueue_ndrange(&q, &k, CL_COMMAND_NDRANGE_KERNEL, range, &wait)?;
         args::event_out(event, ev);
         Ok(())
     }
@@ -333,7 +332,7 @@ cl_entry! {
         let range = k.check_launch(&q, 1, None, Some(&[1]), Some(&[1]))?;
         // CL_INVALID_EVENT_WAIT_LIST ...
         let wait = args::wait_list(num_events_in_wait_list, event_wait_list)?;
-        let ev = kernel::enqueue_ndrange(&q, &k, range, &wait)?;
+        let ev = kernel::enqueue_ndrange(&q, &k, CL_COMMAND_TASK, range, &wait)?;
         args::event_out(event, ev);
         Ok(())
     }

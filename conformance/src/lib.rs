@@ -10,6 +10,8 @@
 // validates; passing a bad one is what some tests are about.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
+pub mod exec;
+
 use std::ffi::c_void;
 use std::path::PathBuf;
 use std::ptr;

@@ -22,7 +22,7 @@ use cranelift_module::{default_libcall_names, FuncId, Linkage, Module as _};
 use spirv::ExecutionModel;
 
 use crate::error::{BuildError, Diagnostic};
-use crate::launch_abi::WorkGroupFn;
+use crate::launch_abi::{KernelCode, WorkGroupFn};
 use crate::lower::workgroup;
 use crate::spirv::Id;
 use crate::validate::calls;
@@ -32,13 +32,14 @@ use crate::FrontEnd;
 pub struct CompiledProgram {
     /// Owns the code; `None` only while dropping.
     module: Option<JITModule>,
-    kernels: HashMap<String, WorkGroupFn>,
+    kernels: HashMap<String, KernelCode>,
 }
 
 impl CompiledProgram {
-    /// The work-group function of kernel `name`. The pointer is valid while
-    /// `self` lives: do not call it after dropping the program.
-    pub fn kernel(&self, name: &str) -> Option<WorkGroupFn> {
+    /// The work-group function of kernel `name` and its memory needs. The
+    /// function pointer is valid while `self` lives: do not call it after
+    /// dropping the program.
+    pub fn kernel(&self, name: &str) -> Option<KernelCode> {
         self.kernels.get(name).copied()
     }
 
@@ -260,7 +261,14 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
         // integer parameter and no results in the ISA's default (C) calling
         // convention, which is `extern "C" fn(*const WorkGroupCtx)`.
         let f = unsafe { std::mem::transmute::<*const u8, WorkGroupFn>(code) };
-        table.insert(name.to_string(), f);
+        table.insert(
+            name.to_string(),
+            KernelCode {
+                func: f,
+                local_static: 0,
+                private_frame: 0,
+            },
+        );
     }
     Ok(CompiledProgram {
         module: Some(module),

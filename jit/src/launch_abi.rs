@@ -50,9 +50,33 @@ pub struct WorkGroupCtx {
     pub group_id: [u64; 3],
     /// The argument block (see the module docs).
     pub args: *const u8,
-    /// The local-memory arena of the thread running this group: `__local`
-    /// arguments and variables live here.
+    /// The local-memory arena of the thread running this group: the
+    /// kernel's `__local` variables at its start
+    /// ([`KernelCode::local_static`] bytes), then the `__local` arguments.
     pub local_arena: *mut u8,
+    /// The arena's size in bytes.
+    pub local_arena_size: u64,
+    /// The private-memory arena of the thread running this group: one frame
+    /// of [`KernelCode::private_frame`] bytes per work-item (in local linear
+    /// id order), for kernels whose private state must outlive a barrier;
+    /// null when the frame size is 0.
+    pub private_arena: *mut u8,
+    /// The private arena's size in bytes.
+    pub private_arena_size: u64,
+}
+
+/// What the runtime needs to launch one compiled kernel.
+#[derive(Debug, Clone, Copy)]
+pub struct KernelCode {
+    /// The work-group function.
+    pub func: WorkGroupFn,
+    /// Bytes at the start of the local arena that the kernel's own
+    /// `__local` variables use (each `__local` argument follows, from the
+    /// next multiple of 128).
+    pub local_static: u64,
+    /// Bytes of private arena per work-item (0 for kernels without
+    /// barriers, which keep private state on the stack).
+    pub private_frame: u64,
 }
 
 /// What a helper function knows about the work-item calling it.
@@ -82,6 +106,9 @@ pub mod ctx_offset {
     pub const GROUP_ID: i32 = offset_of!(WorkGroupCtx, group_id) as i32;
     pub const ARGS: i32 = offset_of!(WorkGroupCtx, args) as i32;
     pub const LOCAL_ARENA: i32 = offset_of!(WorkGroupCtx, local_arena) as i32;
+    pub const LOCAL_ARENA_SIZE: i32 = offset_of!(WorkGroupCtx, local_arena_size) as i32;
+    pub const PRIVATE_ARENA: i32 = offset_of!(WorkGroupCtx, private_arena) as i32;
+    pub const PRIVATE_ARENA_SIZE: i32 = offset_of!(WorkGroupCtx, private_arena_size) as i32;
 }
 
 /// Byte offsets of [`WorkItem`]'s fields, for generated code.

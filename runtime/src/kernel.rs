@@ -651,7 +651,7 @@ pub fn enqueue_ndrange(
     // events in event_wait_list are not the same.
     queue.check_wait_list(wait)?;
     let device = queue.device().clone();
-    let Some((code, func)) = kernel
+    let Some((code, entry)) = kernel
         .program
         .executable_for(&device)
         .and_then(|exe| exe.work_group_fn(&kernel.info.name))
@@ -666,7 +666,8 @@ pub fn enqueue_ndrange(
     let local = range
         .local
         .unwrap_or_else(|| kernel.suggest_local_size(&device, &range));
-    let launch = Launch::new(&kernel.info, &kernel.arg_values(), range, global, local)?;
+    let launch = Launch::new(&kernel.info, &kernel.arg_values(), range, global, local, &entry)?;
+    let func = entry.func;
     let work: Work = Box::new(move || {
         // Keeps the machine code alive while the command runs.
         let _code = code;
@@ -697,6 +698,8 @@ struct Launch {
     locals: Vec<(usize, usize)>,
     /// Bytes of local arena per work-group.
     arena_len: usize,
+    /// Bytes of private arena per work-group (a frame per work-item).
+    private_len: usize,
     /// The buffers the block points into, alive while the command runs.
     _buffers: Vec<Arc<MemObject>>,
     work_dim: u32,
@@ -713,11 +716,21 @@ impl Launch {
         range: NdRange,
         global: [usize; 3],
         local: [usize; 3],
+        code: &jit::launch_abi::KernelCode,
     ) -> ClResult<Launch> {
         let (offsets, size) = jit::launch_abi::arg_offsets(info);
         let mut block = chunks(size);
         let mut locals = Vec::new();
-        let mut arena_len = 0usize;
+        let too_big = || crate::error::ClError(CL_OUT_OF_RESOURCES);
+        // The kernel's own __local variables first, then the arguments.
+        let mut arena_len = usize::try_from(code.local_static)
+            .ok()
+            .and_then(|n| n.checked_next_multiple_of(128))
+            .ok_or_else(too_big)?;
+        let private_len = usize::try_from(code.private_frame)
+            .ok()
+            .and_then(|f| local.iter().try_fold(f, |a, &l| a.checked_mul(l)))
+            .ok_or_else(too_big)?;
         let mut buffers = Vec::new();
         {
             // SAFETY: `block` is a Vec of `block.len()` plain 128-byte
@@ -745,7 +758,7 @@ impl Launch {
                             .div_ceil(128)
                             .checked_mul(128)
                             .and_then(|n| arena_len.checked_add(n))
-                            .ok_or(crate::error::ClError(CL_OUT_OF_RESOURCES))?;
+                            .ok_or_else(too_big)?;
                     }
                     // check_launch rejects unset arguments.
                     None => return fail(CL_INVALID_KERNEL_ARGS),
@@ -758,6 +771,7 @@ impl Launch {
             block,
             locals,
             arena_len,
+            private_len,
             _buffers: buffers,
             work_dim: range.work_dim,
             offset: dims(range.offset),
@@ -772,6 +786,16 @@ impl Launch {
     fn run_groups(&self, func: jit::launch_abi::WorkGroupFn, groups: std::ops::Range<u64>) {
         let mut arena = chunks(self.arena_len);
         let arena_ptr = arena.as_mut_ptr().cast::<u8>();
+        let mut private = if self.private_len > 0 {
+            chunks(self.private_len)
+        } else {
+            Vec::new()
+        };
+        let private_ptr = if private.is_empty() {
+            std::ptr::null_mut()
+        } else {
+            private.as_mut_ptr().cast::<u8>()
+        };
         let mut own;
         let block: &[Chunk] = if self.locals.is_empty() {
             &self.block
@@ -800,6 +824,9 @@ impl Launch {
                 group_id,
                 args: block.as_ptr().cast::<u8>(),
                 local_arena: arena_ptr,
+                local_arena_size: (arena.len() * 128) as u64,
+                private_arena: private_ptr,
+                private_arena_size: (private.len() * 128) as u64,
             };
             // SAFETY: `func` is a work-group function of a finalized
             // `CompiledProgram` the command holds (`_code` in
@@ -817,6 +844,7 @@ impl Launch {
             unsafe { func(&ctx) };
         }
         drop(arena);
+        drop(private);
     }
 
     /// Runs every work-group: in parallel on `pool`, each task with its own
@@ -894,16 +922,21 @@ mod tests {
         // SAFETY: `Launch::run_groups` passes a valid context whose block
         // holds, at offsets 0, 8 and 16 (arg_offsets of a local pointer, a
         // 4-byte value, a local pointer), an arena address, a u32 and an
-        // arena address; the arena holds 256 bytes this thread alone uses.
+        // arena address; the arena holds 384 bytes and the private arena
+        // 24 * 16, both used by this thread alone.
         unsafe {
             let c = &*ctx;
             let a = c.args.cast::<u64>().read();
             let v = c.args.add(8).cast::<u32>().read();
             let b = c.args.add(16).cast::<u64>().read();
-            let mut ok = a == c.local_arena as u64 && b == c.local_arena as u64 + 128 && v == 7;
+            let base = c.local_arena as u64;
+            let mut ok = a == base + 128 && b == base + 256 && v == 7 && c.local_arena_size >= 384;
+            ok &= !c.private_arena.is_null() && c.private_arena_size >= 24 * 16;
             if ok {
+                std::ptr::write_bytes(c.local_arena, 3, 40);
                 std::ptr::write_bytes(a as *mut u8, 1, 100);
                 std::ptr::write_bytes(b as *mut u8, 2, 8);
+                std::ptr::write_bytes(c.private_arena, 4, 24 * 16);
             }
             for d in 0..3 {
                 let last = c.group_id[d] + 1 == c.num_groups[d];
@@ -946,8 +979,17 @@ mod tests {
             global: Some([10, 7, 3]),
             local: Some([4, 2, 2]),
         };
-        let launch = Launch::new(&info, &values, range, [10, 7, 3], [4, 2, 2]).expect("launch");
-        assert_eq!(launch.arena_len, 256);
+        let code = jit::launch_abi::KernelCode {
+            func: probe,
+            local_static: 40,
+            private_frame: 24,
+        };
+        let launch = Launch::new(&info, &values, range, [10, 7, 3], [4, 2, 2], &code).expect("launch");
+        // 40 bytes of __local variables, then 100 and 8 of arguments, each
+        // from a multiple of 128.
+        assert_eq!(launch.arena_len, 384);
+        assert_eq!(launch.locals.iter().map(|l| l.1).collect::<Vec<_>>(), [128, 256]);
+        assert_eq!(launch.private_len, 24 * 16);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().expect("pool");
         launch.run(probe, &pool);
         assert_eq!(ITEMS.load(Relaxed), 10 * 7 * 3);

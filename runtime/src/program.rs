@@ -397,7 +397,7 @@ pub struct Executable {
 impl Executable {
     /// The work-group function of kernel `name`, with the program owning
     /// its code, if code generation supports the kernel.
-    pub fn work_group_fn(&self, name: &str) -> Option<(Arc<jit::CompiledProgram>, jit::launch_abi::WorkGroupFn)> {
+    pub fn work_group_fn(&self, name: &str) -> Option<(Arc<jit::CompiledProgram>, jit::launch_abi::KernelCode)> {
         let c = self.compiled.as_ref()?;
         c.kernel(name).map(|f| (c.clone(), f))
     }

@@ -1,9 +1,14 @@
 //! Benchmarks of clift through the ICD loader (see `benches/`): run them with
 //! `cargo build --release -p clift-icd && cargo bench -p clift-benches`, which
-//! loads `target/release/libclift.so`.
+//! loads `target/release/libclift.so` (`CLIFT_LIB` names another build).
 //!
 //! - `compile`: SPIR-V bytes to a built program (clCreateProgramWithIL +
-//!   clBuildProgram), for every clbench module at -O0 and -O2.
+//!   clBuildProgram, code generation included), for every clbench module at
+//!   -O0 and -O2; and to runnable kernels (plus clCreateKernelsInProgram)
+//!   at -O2.
 //! - `enqueue`: the cost of a command through the queue and scheduler:
-//!   markers, asynchronously (many enqueues then one clFinish) and
-//!   synchronously (clFinish after each).
+//!   markers and launches of an empty kernel, asynchronously (many enqueues
+//!   then one clFinish) and synchronously (clFinish after each).
+//!
+//! Kernel throughput is measured with `shared/clbench` against the peer
+//! runtimes (README, "Performance").

@@ -2,3 +2,4 @@
 //! code calls.
 //!
 //! Empty until the kernels issue lands; see ARCHITECTURE.md for the plan.
+pub mod frem;

@@ -6,7 +6,8 @@
 #   llvm-spirv-15 --spirv-max-version=1.0 f.bc -o f.spv
 # The tests read only the checked-in .spv files; run this after editing a
 # .cl file and check in what changes. `./regen.sh name...` regenerates only
-# the named files.
+# the named files. Headers (cl/*.h) are only #included by .cl files (the
+# compiler runs inside cl/); they make no module of their own.
 #
 # Needs (Debian 12): apt-get install -y clang-15 llvm-spirv-15 spirv-tools
 set -eu

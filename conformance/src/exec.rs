@@ -11,6 +11,27 @@
 //!     .run(&[64], Some(&[16]));
 //! assert_eq!(out[5], 6);
 //! ```
+//!
+//! The API in short:
+//! - [`Kernel::new`] builds a corpus module (panics with the build log);
+//!   [`Kernel::with_il`] returns the log instead.
+//! - [`Kernel::arg`] appends an [`Arg`]: [`Arg::input`], [`Arg::output`],
+//!   [`Arg::output_bytes`], [`Arg::sub_buffer`], [`Arg::value`] (scalars,
+//!   vectors as arrays, `#[repr(C)]` structs), [`Arg::bytes`] (a value
+//!   given as bytes), [`Arg::Local`], [`Arg::NullBuffer`].
+//! - [`Kernel::run`] (NULL offset), [`Kernel::run_with_offset`] and
+//!   [`Kernel::run_task`] (clEnqueueTask) launch, wait and read the outputs
+//!   back; they panic with the error name and the program's build log (which
+//!   says why a kernel cannot run) if the enqueue fails.
+//! - [`Kernel::launch`] and [`Kernel::launch_task`] do the same but return
+//!   the enqueue's error code and keep the kernel, so it can be launched
+//!   again (the buffers are made afresh from the arguments' bytes each time,
+//!   outputs included, which hold the previous launch's results).
+//! - [`Kernel::sibling`] is another kernel of the same built program, on the
+//!   same queue, so program-scope `__global` variables written by one launch
+//!   are seen by the next.
+//! - [`Kernel::build_log`], [`Kernel::build_log_lines`] (this kernel's
+//!   lines), [`Kernel::work_group_info`] and [`Kernel::handle`] for queries.
 
 use std::ffi::c_void;
 use std::ptr;
@@ -103,6 +124,16 @@ pub enum Arg<'a> {
     Local(usize),
     /// A value passed by value (scalar, vector or struct bytes).
     Value(Vec<u8>),
+    /// A sub-buffer at byte `offset` of a larger parent buffer (the
+    /// parent's other bytes are 0xA5), holding these bytes and read back
+    /// into them after the launch.
+    SubBuffer {
+        /// The sub-buffer's contents before and after the launch.
+        bytes: &'a mut [u8],
+        /// The sub-buffer's origin in its parent: a multiple of the
+        /// device's CL_DEVICE_MEM_BASE_ADDR_ALIGN (in bits) / 8.
+        offset: usize,
+    },
 }
 
 impl<'a> Arg<'a> {
@@ -123,6 +154,25 @@ impl<'a> Arg<'a> {
     pub fn value<T: Pod>(v: T) -> Arg<'a> {
         Arg::Value(as_bytes(std::slice::from_ref(&v)).to_vec())
     }
+
+    /// A value given as its bytes (a struct laid out by the test).
+    pub fn bytes(b: &[u8]) -> Arg<'a> {
+        Arg::Value(b.to_vec())
+    }
+
+    /// A sub-buffer holding `v` at byte `offset` of its parent, read back
+    /// into `v` after the launch (see [`Arg::SubBuffer`]).
+    pub fn sub_buffer<T: Pod>(v: &'a mut [T], offset: usize) -> Arg<'a> {
+        Arg::SubBuffer {
+            bytes: as_bytes_mut(v),
+            offset,
+        }
+    }
+
+    /// A buffer of raw bytes read back after the launch (structs).
+    pub fn output_bytes(b: &'a mut [u8]) -> Arg<'a> {
+        Arg::Buffer { bytes: b, out: true }
+    }
 }
 
 /// A kernel of the execution corpus, built and ready to launch.
@@ -131,6 +181,7 @@ pub struct Kernel<'a> {
     queue: cl_command_queue,
     program: cl_program,
     kernel: cl_kernel,
+    name: String,
     args: Vec<Arg<'a>>,
 }
 
@@ -165,6 +216,7 @@ impl<'a> Kernel<'a> {
             queue,
             program,
             kernel,
+            name: name.to_string(),
             args: Vec::new(),
         })
     }
@@ -172,6 +224,35 @@ impl<'a> Kernel<'a> {
     /// The `cl_kernel`, for tests that query it.
     pub fn handle(&self) -> cl_kernel {
         self.kernel
+    }
+
+    /// `clGetKernelWorkGroupInfo` for clift's device as a value of type `T`.
+    pub fn work_group_info<T: Copy>(&self, param: cl_kernel_work_group_info) -> T {
+        work_group_value(self.kernel, param)
+    }
+
+    /// Another kernel, `name`, of the same built program, on the same
+    /// context and in-order queue (panics if there is no such kernel).
+    pub fn sibling<'b>(&self, name: &str) -> Kernel<'b> {
+        // SAFETY: handles this value owns; each sibling holds a reference.
+        unsafe {
+            check(clRetainContext(self.ctx));
+            check(clRetainCommandQueue(self.queue));
+            check(clRetainProgram(self.program));
+        }
+        Kernel {
+            ctx: self.ctx,
+            queue: self.queue,
+            program: self.program,
+            kernel: kernel(self.program, name),
+            name: name.to_string(),
+            args: Vec::new(),
+        }
+    }
+
+    /// The program's build log for clift's device.
+    pub fn build_log(&self) -> String {
+        build_log(self.program, device())
     }
 
     /// Appends the next argument.
@@ -183,15 +264,78 @@ impl<'a> Kernel<'a> {
     /// Runs the kernel over `global` (1 to 3 dimensions) with local size
     /// `local` (NULL if None) and no offset; panics on error. Releases
     /// everything, so the output slices can be read afterwards.
-    pub fn run(mut self, global: &[usize], local: Option<&[usize]>) {
-        let r = self.launch(None, global, local);
-        check(r);
+    pub fn run(self, global: &[usize], local: Option<&[usize]>) {
+        self.run_with_offset(None, global, local);
+    }
+
+    /// [`Kernel::run`] with a global offset (NULL if None).
+    pub fn run_with_offset(mut self, offset: Option<&[usize]>, global: &[usize], local: Option<&[usize]>) {
+        let r = self.launch(offset, global, local);
+        self.check_launch(r);
+    }
+
+    /// Runs the kernel with clEnqueueTask; panics on error.
+    pub fn run_task(mut self) {
+        let r = self.launch_task();
+        self.check_launch(r);
+    }
+
+    /// The build-log lines about this kernel (the whole log if none).
+    pub fn build_log_lines(&self) -> String {
+        let log = self.build_log();
+        let tag = format!("kernel \"{}\"", self.name);
+        let mine: Vec<&str> = log.lines().filter(|l| l.contains(&tag)).collect();
+        if mine.is_empty() {
+            log
+        } else {
+            mine.join("\n")
+        }
+    }
+
+    #[track_caller]
+    fn check_launch(&self, r: cl_int) {
+        assert!(
+            r == CL_SUCCESS,
+            "enqueueing kernel {:?} failed with {} ({r}); build log:\n{}",
+            self.name,
+            error_name(r),
+            self.build_log_lines()
+        );
     }
 
     /// Sets the arguments, enqueues clEnqueueNDRangeKernel with `offset`,
     /// `global` and `local`, waits, and reads output buffers back. Returns
     /// the enqueue's error code (CL_SUCCESS if it ran).
     pub fn launch(&mut self, offset: Option<&[usize]>, global: &[usize], local: Option<&[usize]>) -> cl_int {
+        let dims = global.len() as cl_uint;
+        let (queue, kernel) = (self.queue, self.kernel);
+        self.launch_with(|ev| {
+            // SAFETY: the slices have `dims` entries each (or are NULL).
+            unsafe {
+                clEnqueueNDRangeKernel(
+                    queue,
+                    kernel,
+                    dims,
+                    offset.map_or(ptr::null(), |o| o.as_ptr()),
+                    global.as_ptr(),
+                    local.map_or(ptr::null(), |l| l.as_ptr()),
+                    0,
+                    ptr::null(),
+                    ev,
+                )
+            }
+        })
+    }
+
+    /// [`Kernel::launch`] with clEnqueueTask.
+    #[allow(deprecated)]
+    pub fn launch_task(&mut self) -> cl_int {
+        let (queue, kernel) = (self.queue, self.kernel);
+        // SAFETY: valid handles and event slot.
+        self.launch_with(|ev| unsafe { clEnqueueTask(queue, kernel, 0, ptr::null(), ev) })
+    }
+
+    fn launch_with(&mut self, enqueue: impl FnOnce(*mut cl_event) -> cl_int) -> cl_int {
         let mut mems: Vec<(cl_mem, usize)> = Vec::new();
         let (ctx, queue) = (self.ctx, self.queue);
         for (i, a) in self.args.iter_mut().enumerate() {
@@ -207,6 +351,31 @@ impl<'a> Kernel<'a> {
                     mems.push((m, i as usize));
                     set_arg(self.kernel, i, &m)
                 }
+                Arg::SubBuffer { bytes, offset } => {
+                    let mut parent_bytes = vec![0xa5u8; *offset + bytes.len() + 64];
+                    parent_bytes[*offset..*offset + bytes.len()].copy_from_slice(bytes);
+                    let parent = buffer_from(ctx, queue, &parent_bytes);
+                    let region = cl_buffer_region {
+                        origin: *offset,
+                        size: bytes.len().max(1),
+                    };
+                    let mut err = 0;
+                    // SAFETY: a valid buffer and a region inside it.
+                    let m = unsafe {
+                        clCreateSubBuffer(
+                            parent,
+                            CL_MEM_READ_WRITE,
+                            CL_BUFFER_CREATE_TYPE_REGION,
+                            (&region as *const cl_buffer_region).cast(),
+                            &mut err,
+                        )
+                    };
+                    check(err);
+                    // The sub-buffer holds its parent alive.
+                    release_mem(parent);
+                    mems.push((m, i as usize));
+                    set_arg(self.kernel, i, &m)
+                }
                 Arg::NullBuffer => {
                     // SAFETY: a NULL cl_mem value of the right size.
                     unsafe { clSetKernelArg(self.kernel, i, std::mem::size_of::<cl_mem>(), ptr::null()) }
@@ -218,22 +387,8 @@ impl<'a> Kernel<'a> {
             };
             check(rc);
         }
-        let dims = global.len() as cl_uint;
         let mut ev = ptr::null_mut();
-        // SAFETY: the slices have `dims` entries each (or are NULL).
-        let rc = unsafe {
-            clEnqueueNDRangeKernel(
-                self.queue,
-                self.kernel,
-                dims,
-                offset.map_or(ptr::null(), |o| o.as_ptr()),
-                global.as_ptr(),
-                local.map_or(ptr::null(), |l| l.as_ptr()),
-                0,
-                ptr::null(),
-                &mut ev,
-            )
-        };
+        let rc = enqueue(&mut ev);
         if rc == CL_SUCCESS {
             // SAFETY: the event the enqueue returned.
             unsafe {
@@ -250,9 +405,12 @@ impl<'a> Kernel<'a> {
                 clReleaseEvent(ev);
             }
             for &(m, i) in &mems {
-                if let Arg::Buffer { bytes, out: true } = &mut self.args[i] {
-                    let back = read_bytes(self.queue, m, 0, bytes.len());
-                    bytes.copy_from_slice(&back);
+                match &mut self.args[i] {
+                    Arg::Buffer { bytes, out: true } | Arg::SubBuffer { bytes, .. } => {
+                        let back = read_bytes(self.queue, m, 0, bytes.len());
+                        bytes.copy_from_slice(&back);
+                    }
+                    _ => {}
                 }
             }
         }

@@ -13,7 +13,11 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use cranelift_codegen::ir::FuncRef;
+use cranelift_codegen::cursor::{Cursor, FuncCursor};
+use cranelift_codegen::dominator_tree::DominatorTree;
+use cranelift_codegen::flowgraph::ControlFlowGraph;
+use cranelift_codegen::ir::{self, condcodes::IntCC, FuncRef, InstBuilder, InstructionData};
+use cranelift_codegen::loop_analysis::LoopAnalysis;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -22,8 +26,10 @@ use cranelift_module::{default_libcall_names, FuncId, Linkage, Module as _};
 use spirv::ExecutionModel;
 
 use crate::error::{BuildError, Diagnostic};
+use crate::globals::ProgramData;
 use crate::launch_abi::{KernelCode, WorkGroupFn};
-use crate::lower::workgroup;
+use crate::lower::statics::Statics;
+use crate::lower::{workgroup, Env};
 use crate::spirv::Id;
 use crate::validate::calls;
 use crate::FrontEnd;
@@ -33,6 +39,9 @@ pub struct CompiledProgram {
     /// Owns the code; `None` only while dropping.
     module: Option<JITModule>,
     kernels: HashMap<String, KernelCode>,
+    /// The program-scope variables the code addresses; freed after the code
+    /// (fields drop after `drop`).
+    _data: ProgramData,
 }
 
 impl CompiledProgram {
@@ -166,6 +175,9 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
             Some((info, ep.name.as_str(), f))
         })
         .collect();
+    // Functions with barriers are always inlined into their kernels, never
+    // compiled on their own.
+    let barrier_fns = crate::lower::barrier::barrier_functions(m);
     let mut helpers = BTreeSet::new();
     for &(_, _, f) in &kernels {
         helpers.extend(calls::reachable(&graph, f).into_iter().filter(|&g| g != f));
@@ -176,8 +188,32 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
             helpers.insert(f);
         }
     }
+    helpers.retain(|f| !barrier_fns.contains(f));
 
     let mut diags = Vec::new();
+    let mut statics = match Statics::layout_locals(m) {
+        Ok(s) => s,
+        Err((id, rule)) => {
+            // SAFETY: nothing was handed out from the module.
+            unsafe { module.free_memory() };
+            return Err(BuildError {
+                diagnostics: vec![m.diag_id(id, rule)],
+            });
+        }
+    };
+    // Program-scope variables: storage the program owns (crate::globals).
+    let data = match ProgramData::new(m) {
+        Ok(d) => d,
+        Err((id, rule)) => {
+            // SAFETY: nothing was handed out from the module.
+            unsafe { module.free_memory() };
+            return Err(BuildError {
+                diagnostics: vec![m.diag_id(id, rule)],
+            });
+        }
+    };
+    statics.global_addresses = data.addresses().clone();
+    let mut frames: HashMap<u32, u64> = HashMap::new();
     let fail = |module: JITModule, diagnostics: Vec<Diagnostic>| {
         // SAFETY: nothing was handed out from the module.
         unsafe { module.free_memory() };
@@ -211,6 +247,8 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
 
     let frontend_config = module.isa().frontend_config();
     let mut ctx = Context::new();
+    // CLIFT_DUMP: the module's text forms, per function (debug_dump.rs).
+    let dump = crate::debug_dump::Dumper::from_env(m);
     let jobs = helpers
         .iter()
         .map(|&f| (None, f, helper_ids[&f].0, helper_ids[&f].1.clone()))
@@ -221,7 +259,15 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
         );
     for (info, f, id, sig) in jobs {
         let func = &m.functions[f as usize];
+        let dump_name = match info {
+            Some(k) => front.built.kernels[k].name.clone(),
+            None => format!("spirv.{}", func.id),
+        };
+        if let Some(d) = &dump {
+            d.spirv(&dump_name, m, func);
+        }
         ctx.clear();
+        ctx.set_disasm(dump.is_some());
         ctx.func.signature = sig;
         let mut callees: HashMap<Id, FuncRef> = HashMap::new();
         for &(c, _) in &graph[f as usize] {
@@ -234,9 +280,17 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
         // its builder unfinished.
         let mut fbc = FunctionBuilderContext::new();
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut fbc);
+        let env = Env {
+            m,
+            callees: &callees,
+            statics: &statics,
+            barrier_fns: &barrier_fns,
+        };
         let lowered = match info {
-            Some(k) => workgroup::kernel(m, func, &front.built.kernels[k], &mut b, &callees),
-            None => workgroup::helper(m, func, &mut b, &callees),
+            Some(k) => workgroup::kernel(env, func, &front.built.kernels[k], &mut b).map(|frame| {
+                frames.insert(f, frame);
+            }),
+            None => workgroup::helper(env, func, &mut b),
         };
         if let Err(d) = lowered {
             diags.push(d);
@@ -244,8 +298,18 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
         }
         b.seal_all_blocks();
         b.finalize(frontend_config);
+        if let Some(d) = &dump {
+            d.clif(&dump_name, &ctx.func, false);
+        }
+        loop_bodies_first(&mut ctx.func);
         if let Err(e) = module.define_function(id, &mut ctx) {
             diags.push(m.diag(func.inst, format!("code generator: {e:?}")));
+        } else if let Some(d) = &dump {
+            // `compile` rewrote `ctx.func` in place: it is the optimised IR.
+            d.clif(&dump_name, &ctx.func, true);
+            if let Some(code) = ctx.compiled_code() {
+                d.machine(&dump_name, code);
+            }
         }
     }
     if !diags.is_empty() {
@@ -255,7 +319,7 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
         return fail(module, header_diag(format!("code generator: {e}")).diagnostics);
     }
     let mut table = HashMap::new();
-    for (_, name, _, id, _) in kernel_ids {
+    for (info, name, f_index, id, _) in kernel_ids {
         let code = module.get_finalized_function(id);
         // SAFETY: `id` was defined with `kernel_signature`, one pointer-sized
         // integer parameter and no results in the ISA's default (C) calling
@@ -265,13 +329,71 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
             name.to_string(),
             KernelCode {
                 func: f,
-                local_static: 0,
-                private_frame: 0,
+                local_static: if front.built.kernels[info].local_mem_size > 0 {
+                    statics.local_size
+                } else {
+                    0
+                },
+                private_frame: frames.get(&f_index).copied().unwrap_or(0),
             },
         );
     }
     Ok(CompiledProgram {
         module: Some(module),
         kernels: table,
+        _data: data,
     })
+}
+
+/// Makes Cranelift's loop-invariant code motion see every loop.
+///
+/// Cranelift hoists a pure value (arithmetic, and loads marked
+/// `readonly can_move` such as the work-group context's fields and the
+/// kernel's arguments) out of a loop while it walks the dominator tree
+/// with a stack of the loops it is in. It only pops that stack, when it
+/// meets a block outside the innermost loop, and visits a block's
+/// dominator-tree children in CFG reverse postorder, which lists the
+/// *first* target of a `brif` after the second. So for `brif more, body,
+/// exit` it visits `exit` first, leaves the loop for good, and hoists
+/// nothing out of `body`: in a kernel, the group's base id, the argument
+/// loads and the bounds were recomputed for every work-item.
+///
+/// This rewrites every `brif c, deeper, shallower` whose first target is
+/// in more loops than its second into `brif (c == 0), shallower, deeper`
+/// (the optimiser folds the comparison into the one computing `c`), so
+/// loop bodies come before loop exits.
+pub(crate) fn loop_bodies_first(func: &mut ir::Function) {
+    let cfg = ControlFlowGraph::with_function(func);
+    let domtree = DominatorTree::with_function(func, &cfg);
+    let mut loops = LoopAnalysis::new();
+    loops.compute(func, &cfg, &domtree);
+    if loops.loops().next().is_none() {
+        return;
+    }
+    let blocks: Vec<ir::Block> = func.layout.blocks().collect();
+    for block in blocks {
+        let Some(inst) = func.layout.last_inst(block) else {
+            continue;
+        };
+        let InstructionData::Brif {
+            opcode,
+            arg,
+            blocks: [then_call, else_call],
+        } = func.dfg.insts[inst]
+        else {
+            continue;
+        };
+        let then_block = then_call.block(&func.dfg.value_lists);
+        let else_block = else_call.block(&func.dfg.value_lists);
+        if loops.loop_level(then_block).level() <= loops.loop_level(else_block).level() {
+            continue;
+        }
+        let mut pos = FuncCursor::new(func).at_inst(inst);
+        let not = pos.ins().icmp_imm_u(IntCC::Equal, arg, 0);
+        func.dfg.insts[inst] = InstructionData::Brif {
+            opcode,
+            arg: not,
+            blocks: [else_call, then_call],
+        };
+    }
 }

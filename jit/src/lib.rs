@@ -47,7 +47,9 @@
 //!   [`spirv::Layout`].
 
 pub mod codegen;
+pub mod debug_dump;
 pub mod error;
+pub mod globals;
 pub mod interface;
 pub mod kernels;
 pub mod launch_abi;

@@ -52,7 +52,7 @@ fn bytemuck_bytes(w: &mut [u128]) -> &mut [u8] {
 /// Runs kernel `name` of `prog` over a 1-D NDRange of `global` work-items in
 /// groups of `local` (the last group may be smaller).
 fn run_1d(prog: &CompiledProgram, name: &str, args: &Args, global: u64, local: u64) {
-    let f = prog.kernel(name).expect("compiled kernel");
+    let f = prog.kernel(name).expect("compiled kernel").func;
     let groups = global.div_ceil(local);
     for g in 0..groups {
         let ctx = WorkGroupCtx {
@@ -65,6 +65,9 @@ fn run_1d(prog: &CompiledProgram, name: &str, args: &Args, global: u64, local: u
             group_id: [g, 0, 0],
             args: args.words.as_ptr().cast(),
             local_arena: std::ptr::null_mut(),
+            local_arena_size: 0,
+            private_arena: std::ptr::null_mut(),
+            private_arena_size: 0,
         };
         // SAFETY: `f` is the work-group function of `name`, whose arguments
         // `args` holds at the ABI's offsets: buffer addresses that stay
@@ -128,7 +131,7 @@ fn saxpy_matches_host() {
 /// Runs kernel `name` of `prog` over a 2-D NDRange `global` in groups of
 /// `local` (edge groups may be smaller).
 fn run_2d(prog: &CompiledProgram, name: &str, args: &Args, global: [u64; 2], local: [u64; 2]) {
-    let f = prog.kernel(name).expect("compiled kernel");
+    let f = prog.kernel(name).expect("compiled kernel").func;
     let groups = [global[0].div_ceil(local[0]), global[1].div_ceil(local[1])];
     for gy in 0..groups[1] {
         for gx in 0..groups[0] {
@@ -146,6 +149,9 @@ fn run_2d(prog: &CompiledProgram, name: &str, args: &Args, global: [u64; 2], loc
                 group_id: [gx, gy, 0],
                 args: args.words.as_ptr().cast(),
                 local_arena: std::ptr::null_mut(),
+                local_arena_size: 0,
+                private_arena: std::ptr::null_mut(),
+                private_arena_size: 0,
             };
             // SAFETY: as in `run_1d`: `args` holds live buffers large
             // enough for every global id of the NDRange.
@@ -240,17 +246,19 @@ fn simple_kernels_compile() {
 }
 
 #[test]
-fn barriers_are_a_diagnostic() {
+fn kernels_with_barriers_get_frames_and_others_none() {
     for opt in ["O0", "O2"] {
+        // sgemm_tiled: two barriers per tile, two 16x16 __local tiles
+        // declared in the kernel.
         let front = load(opt, "sgemm_tiled");
-        let err = compile(&front).expect_err("barriers are not supported yet");
-        assert!(
-            err.diagnostics
-                .iter()
-                .any(|d| d.opcode.as_deref() == Some("OpControlBarrier") && d.word_offset > 0),
-            "{opt}: {:?}",
-            err.diagnostics
-        );
+        let prog = compile(&front).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
+        let k = prog.kernel("sgemm_tiled").expect("kernel");
+        assert!(k.private_frame >= 8, "{opt}: frame {}", k.private_frame);
+        assert!(k.local_static >= 2 * 16 * 16 * 4, "{opt}: local {}", k.local_static);
+        let front = load(opt, "vadd");
+        let prog = compile(&front).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
+        let k = prog.kernel("vadd").expect("kernel");
+        assert_eq!((k.private_frame, k.local_static), (0, 0), "{opt}");
     }
 }
 
@@ -281,7 +289,7 @@ fn builtins_over_a_non_uniform_3d_range() {
     let bytes = std::fs::read(&path).expect("builtins.spv");
     let front = front_end(&bytes, &BuildOptions::default()).expect("front end");
     let prog = compile(&front).expect("compile");
-    let f = prog.kernel("builtins").expect("kernel");
+    let f = prog.kernel("builtins").expect("kernel").func;
     let (global, offset, local) = ([5u64, 4, 3], [10u64, 20, 30], [2u64, 3, 2]);
     let groups = [0, 1, 2].map(|d| global[d].div_ceil(local[d]));
     let total = (global[0] * global[1] * global[2]) as usize;
@@ -302,6 +310,9 @@ fn builtins_over_a_non_uniform_3d_range() {
                     group_id: g,
                     args: args.words.as_ptr().cast(),
                     local_arena: std::ptr::null_mut(),
+                    local_arena_size: 0,
+                    private_arena: std::ptr::null_mut(),
+                    private_arena_size: 0,
                 };
                 // SAFETY: `out` holds 27 ulongs for every global linear id.
                 unsafe { f(&ctx) };
@@ -345,7 +356,7 @@ fn compiled_programs_can_be_shared_between_threads() {
 fn work_groups_run_concurrently() {
     let front = load("O2", "vadd");
     let prog = compile(&front).expect("compile");
-    let f = prog.kernel("vadd").expect("kernel");
+    let f = prog.kernel("vadd").expect("kernel").func;
     let (n, local) = (4096usize, 64u64);
     let mut a: Vec<f32> = (0..n).map(|i| i as f32).collect();
     let mut b: Vec<f32> = (0..n).map(|i| 2.0 * i as f32).collect();
@@ -371,6 +382,9 @@ fn work_groups_run_concurrently() {
                         group_id: [g, 0, 0],
                         args: block as *const u8,
                         local_arena: std::ptr::null_mut(),
+                        local_arena_size: 0,
+                        private_arena: std::ptr::null_mut(),
+                        private_arena_size: 0,
                     };
                     // SAFETY: the buffers outlive the scope; each group
                     // writes only its own 64 elements of `c`.

@@ -16,10 +16,28 @@ use opencl_sys::*;
 
 /// Extensions every clift device supports, in the order `clinfo` lists them.
 /// Only what works end to end is here; later features add their names.
-pub const DEVICE_EXTENSIONS: &[&str] = &["cl_khr_icd", "cl_khr_extended_versioning", "cl_khr_il_program"];
+pub const DEVICE_EXTENSIONS: &[&str] = &[
+    "cl_khr_byte_addressable_store",
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics",
+    "cl_khr_local_int32_base_atomics",
+    "cl_khr_local_int32_extended_atomics",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics",
+    "cl_khr_icd",
+    "cl_khr_extended_versioning",
+    "cl_khr_il_program",
+];
 
 /// [`DEVICE_EXTENSIONS`] with their versions, for `*_EXTENSIONS_WITH_VERSION`.
-pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 3] = [
+pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 10] = [
+    (make_version(1, 0, 0), "cl_khr_byte_addressable_store"),
+    (make_version(1, 0, 0), "cl_khr_global_int32_base_atomics"),
+    (make_version(1, 0, 0), "cl_khr_global_int32_extended_atomics"),
+    (make_version(1, 0, 0), "cl_khr_local_int32_base_atomics"),
+    (make_version(1, 0, 0), "cl_khr_local_int32_extended_atomics"),
+    (make_version(1, 0, 0), "cl_khr_int64_base_atomics"),
+    (make_version(1, 0, 0), "cl_khr_int64_extended_atomics"),
     (make_version(1, 0, 0), "cl_khr_icd"),
     (make_version(1, 0, 0), "cl_khr_extended_versioning"),
     (make_version(1, 0, 0), "cl_khr_il_program"),

@@ -784,7 +784,14 @@ impl Launch {
     /// Runs work-groups `groups` (linear ids, dimension 0 fastest) on the
     /// calling thread, with one arena for all of them.
     fn run_groups(&self, func: jit::launch_abi::WorkGroupFn, groups: std::ops::Range<u64>) {
-        let mut arena = chunks(self.arena_len);
+        // No allocation for kernels without `__local` memory (an empty
+        // Vec's pointer is dangling but aligned and never dereferenced:
+        // the arena's size is 0).
+        let mut arena = if self.arena_len > 0 {
+            chunks(self.arena_len)
+        } else {
+            Vec::new()
+        };
         let arena_ptr = arena.as_mut_ptr().cast::<u8>();
         let mut private = if self.private_len > 0 {
             chunks(self.private_len)

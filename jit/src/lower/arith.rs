@@ -1,14 +1,28 @@
 //! Value instructions: integer and float arithmetic, comparisons, logic,
-//! select, conversions, bitcasts, vector composites and the OpenCL.std
-//! extended instructions clbench's simple kernels use. All work component by
+//! select, vector shuffles and the OpenCL.std extended instructions
+//! clbench's simple kernels use; this file dispatches conversions to
+//! [`super::convert`], the relational instructions to [`super::relational`]
+//! and the vector ones to [`super::vector`]. All work component by
 //! component on scalarized values ([`super::types`]).
+//!
+//! - Shifts: Cranelift takes the count modulo the width of the shifted
+//!   type (8 and 16 bits included), which is OpenCL C's rule.
+//! - OpSMod and OpFMod are the remainder moved by the divisor when its sign
+//!   differs from the divisor's; OpFRem (C's `fmod`) calls
+//!   `clift_builtins::frem`, Cranelift having no float remainder.
+//! - OpIAddCarry, OpISubBorrow, OpUMulExtended and OpSMulExtended produce a
+//!   two-member struct: the components of member 0, then those of member 1
+//!   (the flattening of [`super::types`]).
 //!
 //! Where Cranelift would trap and OpenCL only says "undefined" (integer
 //! division by zero, `INT_MIN / -1`, float-to-int conversions out of range),
 //! the lowering picks a value instead: the divisor becomes 1, and
 //! conversions saturate.
 
-use cranelift_codegen::ir::{condcodes::FloatCC, condcodes::IntCC, types as cl, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{
+    condcodes::FloatCC, condcodes::IntCC, types as cl, AbiParam, InstBuilder, MemFlagsData, Signature, Value,
+};
+use cranelift_codegen::isa::CallConv;
 use spirv::{Op, OpenclStd100Op as Cl};
 
 use super::{types, Lowering, R};
@@ -21,37 +35,38 @@ impl Lowering<'_, '_, '_> {
         let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
             return Err(unsupported());
         };
+        match inst.op {
+            Op::IAddCarry | Op::ISubBorrow | Op::UMulExtended | Op::SMulExtended => return self.extended(i),
+            Op::ConvertFToU
+            | Op::ConvertFToS
+            | Op::ConvertSToF
+            | Op::ConvertUToF
+            | Op::UConvert
+            | Op::SConvert
+            | Op::FConvert
+            | Op::SatConvertSToU
+            | Op::SatConvertUToS
+            | Op::ConvertPtrToU
+            | Op::ConvertUToPtr
+            | Op::Bitcast => return self.convert(i),
+            Op::Any
+            | Op::All
+            | Op::IsNan
+            | Op::IsInf
+            | Op::IsFinite
+            | Op::IsNormal
+            | Op::SignBitSet
+            | Op::Ordered
+            | Op::Unordered
+            | Op::LessOrGreater => return self.relational(i),
+            Op::VectorExtractDynamic | Op::VectorInsertDynamic | Op::VectorTimesScalar | Op::Dot => {
+                return self.vector(i)
+            }
+            _ => {}
+        }
         let out = types::components(m, ty)?;
         let a = |k: usize| inst.id(k).ok_or_else(|| format!("missing operand {k}"));
         let v = match inst.op {
-            Op::CompositeExtract => {
-                let src = self.get(a(0)?)?;
-                if inst.operands.len() != 2 {
-                    return Err("OpCompositeExtract of nested composites is not supported yet".into());
-                }
-                let k = inst.lit(1).ok_or("missing index")? as usize;
-                vec![*src.get(k).ok_or("index out of range")?]
-            }
-            Op::CompositeInsert => {
-                let obj = self.get1(a(0)?)?;
-                let mut src = self.get(a(1)?)?;
-                if inst.operands.len() != 3 {
-                    return Err("OpCompositeInsert into nested composites is not supported yet".into());
-                }
-                let k = inst.lit(2).ok_or("missing index")? as usize;
-                *src.get_mut(k).ok_or("index out of range")? = obj;
-                src
-            }
-            Op::CompositeConstruct => {
-                let mut v = Vec::with_capacity(out.len());
-                for k in 0..inst.operands.len() {
-                    v.extend(self.get(a(k)?)?);
-                }
-                if v.len() != out.len() {
-                    return Err("OpCompositeConstruct of a struct or array is not supported yet".into());
-                }
-                v
-            }
             Op::VectorShuffle => {
                 let mut both = self.get(a(0)?)?;
                 both.extend(self.get(a(1)?)?);
@@ -122,7 +137,7 @@ impl Lowering<'_, '_, '_> {
                     self.b.ins().urem(x, d)
                 }
             }
-            Op::SDiv | Op::SRem => {
+            Op::SDiv | Op::SRem | Op::SMod => {
                 // y == 0 and y == -1 divide by 1 instead; x / -1 is -x and
                 // x % -1 is 0 (wrapping, as INT_MIN / -1 would).
                 let t = self.b.func.dfg.value_type(y);
@@ -138,7 +153,19 @@ impl Lowering<'_, '_, '_> {
                 } else {
                     let r = self.b.ins().srem(x, d);
                     let z = self.b.ins().iconst(t, 0);
-                    self.b.ins().select(m1, z, r)
+                    let r = self.b.ins().select(m1, z, r);
+                    if op == Op::SRem {
+                        r
+                    } else {
+                        // OpSMod takes the sign of the divisor: a nonzero
+                        // remainder of the other sign moves by y.
+                        let nz = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, 0);
+                        let xor = self.b.ins().bxor(r, y);
+                        let differ = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, xor, 0);
+                        let fix = self.b.ins().band(nz, differ);
+                        let ry = self.b.ins().iadd(r, y);
+                        self.b.ins().select(fix, ry, r)
+                    }
                 }
             }
             Op::ShiftLeftLogical => self.b.ins().ishl(x, y),
@@ -151,6 +178,23 @@ impl Lowering<'_, '_, '_> {
             Op::FSub => self.b.ins().fsub(x, y),
             Op::FMul => self.b.ins().fmul(x, y),
             Op::FDiv => self.b.ins().fdiv(x, y),
+            Op::FRem => self.frem(x, y)?,
+            Op::FMod => {
+                // The sign of the divisor: a nonzero remainder of the other
+                // sign moves by y.
+                let r = self.frem(x, y)?;
+                let t = self.b.func.dfg.value_type(r);
+                let it = if t == cl::F32 { cl::I32 } else { cl::I64 };
+                let zero = self.zero(t);
+                let nz = self.b.ins().fcmp(FloatCC::OrderedNotEqual, r, zero);
+                let rb = self.b.ins().bitcast(it, MemFlagsData::new(), r);
+                let yb = self.b.ins().bitcast(it, MemFlagsData::new(), y);
+                let xor = self.b.ins().bxor(rb, yb);
+                let differ = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, xor, 0);
+                let fix = self.b.ins().band(nz, differ);
+                let ry = self.b.ins().fadd(r, y);
+                self.b.ins().select(fix, ry, r)
+            }
             Op::IEqual | Op::LogicalEqual => icmp(self, IntCC::Equal),
             Op::INotEqual | Op::LogicalNotEqual => icmp(self, IntCC::NotEqual),
             Op::UGreaterThan => icmp(self, IntCC::UnsignedGreaterThan),
@@ -177,6 +221,90 @@ impl Lowering<'_, '_, '_> {
         })
     }
 
+    /// OpFRem of one component: C's `fmod`, through the helper of
+    /// `clift_builtins::frem` (Cranelift has no remainder instruction).
+    fn frem(&mut self, x: Value, y: Value) -> Option<Value> {
+        let t = self.b.func.dfg.value_type(x);
+        let addr = match t {
+            cl::F32 => clift_builtins::frem::clift_frem_f32 as extern "C" fn(f32, f32) -> f32 as usize,
+            cl::F64 => clift_builtins::frem::clift_frem_f64 as extern "C" fn(f64, f64) -> f64 as usize,
+            _ => return None,
+        };
+        // The helpers are `extern "C"`: the platform's C convention.
+        let cc = if cfg!(windows) {
+            CallConv::WindowsFastcall
+        } else if cfg!(all(target_vendor = "apple", target_arch = "aarch64")) {
+            CallConv::AppleAarch64
+        } else {
+            CallConv::SystemV
+        };
+        let mut sig = Signature::new(cc);
+        sig.params = vec![AbiParam::new(t), AbiParam::new(t)];
+        sig.returns = vec![AbiParam::new(t)];
+        let sig = self.b.import_signature(sig);
+        let callee = self.b.ins().iconst(cl::I64, addr as i64);
+        let call = self.b.ins().call_indirect(sig, callee, &[x, y]);
+        self.b.inst_results(call).first().copied()
+    }
+
+    /// OpIAddCarry, OpISubBorrow, OpUMulExtended and OpSMulExtended: the
+    /// result is a struct of two members of the operands' type, as the
+    /// components of the first member then those of the second.
+    fn extended(&mut self, i: u32) -> R {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        let id = inst.result_id.ok_or("missing result")?;
+        let x = self.get(inst.id(0).ok_or("missing operand")?)?;
+        let y = self.get(inst.id(1).ok_or("missing operand")?)?;
+        if x.len() != y.len() {
+            return Err("the operands have different component counts".into());
+        }
+        let mut lo = Vec::with_capacity(x.len());
+        let mut hi = Vec::with_capacity(x.len());
+        for (&a, &b) in x.iter().zip(&y) {
+            let t = self.b.func.dfg.value_type(a);
+            if !t.is_int() {
+                return Err("an integer instruction on non-integers".into());
+            }
+            let (l, h) = match inst.op {
+                Op::IAddCarry => {
+                    let s = self.b.ins().iadd(a, b);
+                    let c = self.b.ins().icmp(IntCC::UnsignedLessThan, s, a);
+                    (s, self.resize(c, t, false))
+                }
+                Op::ISubBorrow => {
+                    let d = self.b.ins().isub(a, b);
+                    let c = self.b.ins().icmp(IntCC::UnsignedLessThan, a, b);
+                    (d, self.resize(c, t, false))
+                }
+                op => {
+                    let signed = op == Op::SMulExtended;
+                    let l = self.b.ins().imul(a, b);
+                    let h = if t == cl::I64 {
+                        if signed {
+                            self.b.ins().smulhi(a, b)
+                        } else {
+                            self.b.ins().umulhi(a, b)
+                        }
+                    } else {
+                        // The full product fits in twice the width.
+                        let w = t.double_width().ok_or("no double-width type")?;
+                        let (ea, eb) = (self.resize(a, w, signed), self.resize(b, w, signed));
+                        let p = self.b.ins().imul(ea, eb);
+                        let p = self.b.ins().ushr_imm_u(p, i64::from(t.bits()));
+                        self.b.ins().ireduce(t, p)
+                    };
+                    (l, h)
+                }
+            };
+            lo.push(l);
+            hi.push(h);
+        }
+        lo.extend(hi);
+        self.values.insert(id, lo);
+        Ok(())
+    }
+
     /// `y`, or 1 where `y` is 0.
     fn nonzero(&mut self, y: Value) -> Value {
         let t = self.b.func.dfg.value_type(y);
@@ -194,42 +322,11 @@ impl Lowering<'_, '_, '_> {
             Op::Not => self.b.ins().bnot(x),
             Op::FNegate => self.b.ins().fneg(x),
             Op::LogicalNot => self.b.ins().icmp_imm_s(IntCC::Equal, x, 0),
-            Op::IsNan => self.b.ins().fcmp(FloatCC::Unordered, x, x),
-            Op::UConvert | Op::ConvertPtrToU | Op::ConvertUToPtr => self.resize(x, t, false),
-            Op::SConvert => self.resize(x, t, true),
-            Op::ConvertUToF => {
-                let w = if xt.bits() < 32 {
-                    self.resize(x, cl::I32, false)
-                } else {
-                    x
-                };
-                self.b.ins().fcvt_from_uint(t, w)
+            Op::BitCount => {
+                let c = self.b.ins().popcnt(x);
+                self.resize(c, t, false)
             }
-            Op::ConvertSToF => {
-                let w = if xt.bits() < 32 {
-                    self.resize(x, cl::I32, true)
-                } else {
-                    x
-                };
-                self.b.ins().fcvt_from_sint(t, w)
-            }
-            Op::ConvertFToU | Op::ConvertFToS => {
-                let wide = if t.bits() < 32 { cl::I32 } else { t };
-                let signed = op == Op::ConvertFToS;
-                let v = if signed {
-                    self.b.ins().fcvt_to_sint_sat(wide, x)
-                } else {
-                    self.b.ins().fcvt_to_uint_sat(wide, x)
-                };
-                self.resize(v, t, signed)
-            }
-            Op::FConvert => match (xt, t) {
-                (a, b) if a == b => x,
-                (cl::F32, cl::F64) => self.b.ins().fpromote(t, x),
-                (cl::F64, cl::F32) => self.b.ins().fdemote(t, x),
-                _ => return None,
-            },
-            Op::Bitcast | Op::PtrCastToGeneric | Op::GenericCastToPtr => {
+            Op::PtrCastToGeneric | Op::GenericCastToPtr => {
                 if xt == t {
                     x
                 } else if xt.bits() == t.bits() {
@@ -243,7 +340,7 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// Integer `x` zero- or sign-extended or truncated to type `t`.
-    fn resize(&mut self, x: Value, t: cl::Type, signed: bool) -> Value {
+    pub(super) fn resize(&mut self, x: Value, t: cl::Type, signed: bool) -> Value {
         let xt = self.b.func.dfg.value_type(x);
         if xt == t {
             x
@@ -279,6 +376,15 @@ impl Lowering<'_, '_, '_> {
                 | Cl::s_max
                 | Cl::u_min
                 | Cl::u_max
+                | Cl::rotate
+                | Cl::clz
+                | Cl::ctz
+                | Cl::popcount
+                | Cl::u_mul_hi
+                | Cl::s_mul_hi
+                | Cl::s_abs
+                | Cl::u_abs
+                | Cl::rsqrt
         ) {
             return Err(format!("OpenCL.std {op:?} is not supported by code generation yet"));
         }
@@ -294,10 +400,33 @@ impl Lowering<'_, '_, '_> {
                 .ok_or_else(|| format!("OpenCL.std {op:?}: missing operand {j}"))
         };
         let mut v = Vec::with_capacity(out.len());
-        for k in 0..out.len() {
+        for (k, &t) in out.iter().enumerate() {
             let x = arg(0, k)?;
+            if op == Cl::rsqrt {
+                // 1 / sqrt(x): two correctly rounded operations, within
+                // rsqrt's 2-ulp bound.
+                let one = if t == cl::F64 {
+                    self.b.ins().f64const(1.0)
+                } else {
+                    self.b.ins().f32const(1.0)
+                };
+                let r = self.b.ins().sqrt(x);
+                v.push(self.b.ins().fdiv(one, r));
+                continue;
+            }
             let ins = self.b.ins();
             v.push(match op {
+                // Rotation and bit counts as OpenCL defines them: amounts
+                // modulo the width, clz(0) and ctz(0) the width.
+                Cl::rotate => ins.rotl(x, arg(1, k)?),
+                Cl::clz => ins.clz(x),
+                Cl::ctz => ins.ctz(x),
+                Cl::popcount => ins.popcnt(x),
+                Cl::u_mul_hi => ins.umulhi(x, arg(1, k)?),
+                Cl::s_mul_hi => ins.smulhi(x, arg(1, k)?),
+                // abs of INT_MIN is INT_MIN as an unsigned value.
+                Cl::s_abs => ins.iabs(x),
+                Cl::u_abs => x,
                 Cl::mad | Cl::fma => ins.fma(x, arg(1, k)?, arg(2, k)?),
                 Cl::fabs => ins.fabs(x),
                 Cl::sqrt => ins.sqrt(x),
@@ -369,17 +498,10 @@ fn elementwise(op: Op) -> bool {
             | Not
             | FNegate
             | LogicalNot
-            | IsNan
-            | UConvert
-            | SConvert
-            | ConvertPtrToU
-            | ConvertUToPtr
-            | ConvertUToF
-            | ConvertSToF
-            | ConvertFToU
-            | ConvertFToS
-            | FConvert
-            | Bitcast
+            | BitCount
+            | SMod
+            | FRem
+            | FMod
             | PtrCastToGeneric
             | GenericCastToPtr
     )

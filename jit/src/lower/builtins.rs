@@ -2,12 +2,19 @@
 //! computed when loaded from the work-group's
 //! [`WorkGroupCtx`](crate::launch_abi::WorkGroupCtx) and the work-item's
 //! local id:
-//! - GlobalInvocationId = group_id * enqueued_local_size + local_id + global_offset
+//! - GlobalInvocationId = group_id * enqueued_local_size + global_offset +
+//!   local_id (the first part is computed once per group:
+//!   [`super::WorkItemValues::global_base`])
 //! - GlobalLinearId = ((gid2 - off2) * gsz1 + (gid1 - off1)) * gsz0 + (gid0 - off0)
 //! - LocalInvocationIndex = (lid2 * lsz1 + lid1) * lsz0 + lid0
-//! - the sizes, offsets and ids are fields of the context.
+//! - the sizes, offsets and ids are fields of the context;
+//! - sub-groups: clift runs each work-group as one sub-group (what
+//!   clGetKernelSubGroupInfo reports), so SubgroupSize is the group's
+//!   work-item count, SubgroupMaxSize the enqueued group's, NumSubgroups and
+//!   NumEnqueuedSubgroups 1, SubgroupId 0 and SubgroupLocalInvocationId the
+//!   local linear id.
 
-use cranelift_codegen::ir::{types as cl, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{types as cl, InstBuilder, Value};
 use spirv::BuiltIn;
 
 use super::{types, Lowering, R};
@@ -17,9 +24,16 @@ use crate::spirv::Id;
 impl Lowering<'_, '_, '_> {
     /// Loads `field[d]` (a `[u64; 3]` of the context at byte offset `field`).
     fn ctx_dim(&mut self, field: i32, d: usize) -> Value {
-        let mut f = MemFlagsData::trusted();
-        f.set_readonly();
-        self.b.ins().load(cl::I64, f, self.wi.ctx, field + 8 * d as i32)
+        self.ctx_word(field + 8 * d as i32)
+    }
+
+    /// The product of `field[0..3]`.
+    fn ctx_volume(&mut self, field: i32) -> Value {
+        let a = self.ctx_dim(field, 0);
+        let b = self.ctx_dim(field, 1);
+        let c = self.ctx_dim(field, 2);
+        let ab = self.b.ins().imul(a, b);
+        self.b.ins().imul(ab, c)
     }
 
     /// (group_id * enqueued_local_size + local_id) of dimension `d`: the
@@ -43,27 +57,28 @@ impl Lowering<'_, '_, '_> {
             BuiltIn::EnqueuedWorkgroupSize => per_dim(self, &|l, d| l.ctx_dim(ctx_offset::ENQUEUED_LOCAL_SIZE, d)),
             BuiltIn::NumWorkgroups => per_dim(self, &|l, d| l.ctx_dim(ctx_offset::NUM_GROUPS, d)),
             BuiltIn::GlobalOffset => per_dim(self, &|l, d| l.ctx_dim(ctx_offset::GLOBAL_OFFSET, d)),
-            BuiltIn::GlobalInvocationId => per_dim(self, &|l, d| {
-                let g = l.global_unoffset(d);
-                let o = l.ctx_dim(ctx_offset::GLOBAL_OFFSET, d);
-                l.b.ins().iadd(g, o)
-            }),
+            BuiltIn::GlobalInvocationId => per_dim(self, &|l, d| l.b.ins().iadd(l.wi.global_base[d], l.wi.local_id[d])),
             BuiltIn::WorkDim => {
-                let mut f = MemFlagsData::trusted();
-                f.set_readonly();
-                vec![self.b.ins().load(cl::I32, f, self.wi.ctx, ctx_offset::WORK_DIM)]
+                // work_dim is the low half of the context's first word.
+                const _: () = assert!(ctx_offset::WORK_DIM == 0 && cfg!(target_endian = "little"));
+                let w = self.ctx_word(0);
+                vec![self.b.ins().ireduce(cl::I32, w)]
+            }
+            BuiltIn::SubgroupSize => vec![self.ctx_volume(ctx_offset::LOCAL_SIZE)],
+            BuiltIn::SubgroupMaxSize => vec![self.ctx_volume(ctx_offset::ENQUEUED_LOCAL_SIZE)],
+            BuiltIn::NumSubgroups | BuiltIn::NumEnqueuedSubgroups => vec![self.b.ins().iconst(cl::I64, 1)],
+            BuiltIn::SubgroupId => vec![self.b.ins().iconst(cl::I64, 0)],
+            BuiltIn::SubgroupLocalInvocationId | BuiltIn::LocalInvocationIndex => {
+                let s1 = self.ctx_dim(ctx_offset::LOCAL_SIZE, 1);
+                let s0 = self.ctx_dim(ctx_offset::LOCAL_SIZE, 0);
+                let [l0, l1, l2] = self.wi.local_id;
+                vec![self.linear(l2, l1, l0, s1, s0)]
             }
             BuiltIn::GlobalLinearId => {
                 let g: Vec<Value> = (0..3).map(|d| self.global_unoffset(d)).collect();
                 let s1 = self.ctx_dim(ctx_offset::GLOBAL_SIZE, 1);
                 let s0 = self.ctx_dim(ctx_offset::GLOBAL_SIZE, 0);
                 vec![self.linear(g[2], g[1], g[0], s1, s0)]
-            }
-            BuiltIn::LocalInvocationIndex => {
-                let s1 = self.ctx_dim(ctx_offset::LOCAL_SIZE, 1);
-                let s0 = self.ctx_dim(ctx_offset::LOCAL_SIZE, 0);
-                let [l0, l1, l2] = self.wi.local_id;
-                vec![self.linear(l2, l1, l0, s1, s0)]
             }
             other => {
                 return Err(format!(

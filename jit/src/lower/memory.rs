@@ -1,14 +1,64 @@
-//! Memory: Function variables (stack slots), OpLoad / OpStore of scalars and
-//! vectors (components at consecutive addresses), and access chains (byte
-//! offsets from the OpenCL C layout). Loads of built-in variables go to
+//! Memory: Function variables (stack slots, or the work-item's frame in a
+//! kernel with barriers), OpLoad / OpStore of scalars, vectors, structs and
+//! arrays (each component at its OpenCL C offset, [`types::flatten`]),
+//! access chains (byte offsets from the OpenCL C layout; constant indices
+//! fold into one immediate), OpCopyMemory / OpCopyMemorySized, and the
+//! generic address space (OpGenericCastToPtrExplicit,
+//! OpGenericPtrMemSemantics). Loads of built-in variables go to
 //! [`super::builtins`].
+//!
+//! **Volatile** accesses (a Volatile memory operand, or a pointer with the
+//! Volatile decoration) are bracketed by `sequence_point`s, which
+//! Cranelift's alias analysis treats as memory fences: a volatile load is
+//! never forwarded from or merged with another access, and a volatile store
+//! is never removed as dead or redundant.
+//!
+//! **Private addresses.** OpGenericCastToPtrExplicit to Function storage
+//! must tell private addresses from others. Private memory is the current
+//! thread's stack from the stack pointer up to [`PRIVATE_STACK_SPAN`] bytes
+//! above the work-group function's stack reference
+//! ([`super::WorkItemValues::stack_ref`], its first stack slot, below the
+//! kernel's Function variables), or the private arena of kernels with
+//! barriers. Buffers are
+//! never inside the running thread's stack, and the span stays well below
+//! the frames of the runtime above the work-group function in any thread
+//! stack of at least 2 MiB.
 
-use cranelift_codegen::ir::{types as cl, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value};
+use cranelift_codegen::ir::{
+    condcodes::IntCC, types as cl, AbiParam, ExtFuncData, ExternalName, InstBuilder, LibCall, MemFlagsData, Signature,
+    StackSlotData, StackSlotKind, Value,
+};
 use rspirv::dr::Operand;
-use spirv::{Decoration, Op, StorageClass};
+use spirv::{Decoration, MemoryAccess, Op, StorageClass};
 
 use super::{types, Lowering, R};
-use crate::spirv::{Id, IdKind, Type};
+use crate::globals::const_index;
+use crate::launch_abi::ctx_offset;
+use crate::spirv::{ConstValue, Function, Id, IdKind, Inst, Module, Type};
+
+/// How far above the work-item record private (stack) addresses may be;
+/// see the module docs.
+pub const PRIVATE_STACK_SPAN: i64 = 256 << 10;
+
+/// The largest Function variable (as the frames of kernels with barriers).
+const MAX_PRIVATE_VARIABLE: u64 = 16 << 20;
+
+/// Copies of at most this many bytes are inlined as loads and stores;
+/// longer ones call `memmove`.
+const INLINE_COPY: u64 = 128;
+
+/// Memory semantics bits of OpGenericPtrMemSemantics.
+const WORKGROUP_MEMORY: i64 = 0x100;
+const CROSS_WORKGROUP_MEMORY: i64 = 0x200;
+
+/// Whether the memory operands of `inst` from operand `from` on say
+/// Volatile.
+fn is_volatile(inst: &Inst, from: usize) -> bool {
+    inst.operands
+        .iter()
+        .skip(from)
+        .any(|o| matches!(o, Operand::MemoryAccess(a) if a.contains(MemoryAccess::VOLATILE)))
+}
 
 impl Lowering<'_, '_, '_> {
     pub(super) fn memory(&mut self, i: u32) -> R {
@@ -22,18 +72,33 @@ impl Lowering<'_, '_, '_> {
                 if storage != StorageClass::Function {
                     return Err(format!("{storage:?} variables in functions are not supported"));
                 }
-                let l = m
-                    .layout(pointee)
-                    .ok_or_else(|| format!("type {} has no size", m.show_type(pointee)))?;
-                let size = u32::try_from(l.size).map_err(|_| "the variable is too large")?;
-                let align = l.align.max(1).trailing_zeros().min(12) as u8;
-                let slot = self
-                    .b
-                    .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, size, align));
-                let addr = self.b.ins().stack_addr(cl::I64, slot, 0);
-                self.values.insert(id, vec![addr]);
+                // A kernel with barriers placed its variables in the
+                // work-item's frame already.
+                let addr = match self.values.get(&id).and_then(|v| v.first().copied()) {
+                    Some(a) => a,
+                    None => {
+                        let l = m
+                            .layout(pointee)
+                            .ok_or_else(|| format!("type {} has no size", m.show_type(pointee)))?;
+                        let size = u32::try_from(l.size)
+                            .ok()
+                            .filter(|&n| u64::from(n) <= MAX_PRIVATE_VARIABLE)
+                            .ok_or_else(|| {
+                                format!("a private variable of {} bytes exceeds the 16 MiB clift allows", l.size)
+                            })?;
+                        let align = l.align.max(1).trailing_zeros().min(12) as u8;
+                        let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+                            StackSlotKind::ExplicitSlot,
+                            size,
+                            align,
+                        ));
+                        let addr = self.b.ins().stack_addr(cl::I64, slot, 0);
+                        self.values.insert(id, vec![addr]);
+                        addr
+                    }
+                };
                 if let Some(init) = inst.id(1) {
-                    self.store(addr, init)?;
+                    self.store_value(addr, init, false)?;
                 }
                 Ok(())
             }
@@ -45,13 +110,7 @@ impl Lowering<'_, '_, '_> {
                     self.builtin(b, ty)?
                 } else {
                     let addr = self.get1(ptr)?;
-                    let comps = types::components(m, ty)?;
-                    let csz = types::component_size(m, ty)?;
-                    let mut v = Vec::with_capacity(comps.len());
-                    for (k, t) in comps.into_iter().enumerate() {
-                        v.push(self.b.ins().load(t, MemFlagsData::new(), addr, (k as u64 * csz) as i32));
-                    }
-                    v
+                    self.load_value(addr, ty, is_volatile(inst, 1) || self.decorated_volatile(ptr))?
                 };
                 self.values.insert(id, vals);
                 Ok(())
@@ -60,23 +119,253 @@ impl Lowering<'_, '_, '_> {
                 let ptr = inst.id(0).ok_or("missing pointer")?;
                 let val = inst.id(1).ok_or("missing value")?;
                 let addr = self.get1(ptr)?;
-                self.store(addr, val)
+                self.store_value(addr, val, is_volatile(inst, 2) || self.decorated_volatile(ptr))
+            }
+            Op::CopyMemory | Op::CopyMemorySized => {
+                let dst_id = inst.id(0).ok_or("missing target")?;
+                let src_id = inst.id(1).ok_or("missing source")?;
+                let dst = self.get1(dst_id)?;
+                let src = self.get1(src_id)?;
+                let volatile = is_volatile(inst, if inst.op == Op::CopyMemory { 2 } else { 3 })
+                    || self.decorated_volatile(dst_id)
+                    || self.decorated_volatile(src_id);
+                if inst.op == Op::CopyMemory {
+                    let ty = m.type_of(src_id).ok_or("source without a type")?;
+                    let (_, pointee) = m.pointer(ty).ok_or("the source is not a pointer")?;
+                    let size = types::size_of(m, pointee)?;
+                    self.copy_const(dst, src, size, volatile)
+                } else {
+                    let size_id = inst.id(2).ok_or("missing size")?;
+                    match m.constant(size_id).and(m.const_scalar(size_id)) {
+                        Some(n) => self.copy_const(dst, src, n, volatile),
+                        None => {
+                            let n = self.get1(size_id)?;
+                            let n = self.zext_i64(n);
+                            self.copy_dynamic(dst, src, n, volatile);
+                            Ok(())
+                        }
+                    }
+                }
+            }
+            Op::GenericCastToPtrExplicit => self.cast_explicit(i),
+            Op::GenericPtrMemSemantics => {
+                let id = inst.result_id.ok_or("missing result")?;
+                let p = self.get1(inst.id(0).ok_or("missing pointer")?)?;
+                let local = self.in_local_arena(p);
+                let w = self.b.ins().iconst(cl::I32, WORKGROUP_MEMORY);
+                let c = self.b.ins().iconst(cl::I32, CROSS_WORKGROUP_MEMORY);
+                let v = self.b.ins().select(local, w, c);
+                self.values.insert(id, vec![v]);
+                Ok(())
             }
             _ => self.access_chain(i),
         }
     }
 
-    /// Stores value id `val` at `addr`.
-    fn store(&mut self, addr: Value, val: Id) -> R {
+    /// Loads a value of type `ty` from `addr`, component by component.
+    pub(super) fn load_value(&mut self, addr: Value, ty: Id, volatile: bool) -> R<Vec<Value>> {
+        let comps = types::flatten(self.m, ty)?;
+        let mut v = Vec::with_capacity(comps.len());
+        if volatile {
+            self.b.ins().sequence_point();
+        }
+        for (t, off) in comps {
+            let off = i32::try_from(off).map_err(|_| "the value is too large")?;
+            v.push(self.b.ins().load(t, MemFlagsData::new(), addr, off));
+        }
+        if volatile {
+            self.b.ins().sequence_point();
+        }
+        Ok(v)
+    }
+
+    /// Stores value id `val` at `addr`, component by component.
+    pub(super) fn store_value(&mut self, addr: Value, val: Id, volatile: bool) -> R {
         let ty = self.m.type_of(val).ok_or("value without a type")?;
-        let csz = types::component_size(self.m, ty)?;
-        types::components(self.m, ty)?;
-        for (k, v) in self.get(val)?.into_iter().enumerate() {
-            self.b
-                .ins()
-                .store(MemFlagsData::new(), v, addr, (k as u64 * csz) as i32);
+        // A null aggregate (any size, e.g. `int a[4096] = {0}`) is a zero fill.
+        if matches!(self.m.constant(val).map(|c| &c.value), Some(ConstValue::Null))
+            && matches!(self.m.ty(ty), Some(Type::Array { .. } | Type::Struct { .. }))
+        {
+            let size = types::size_of(self.m, ty)?;
+            return self.zero_fill(addr, size, volatile);
+        }
+        let comps = types::flatten(self.m, ty)?;
+        let vals = self.get(val)?;
+        if vals.len() != comps.len() {
+            return Err(format!("{} does not match its type", self.m.show(val)));
+        }
+        if volatile {
+            self.b.ins().sequence_point();
+        }
+        for ((_, off), v) in comps.into_iter().zip(vals) {
+            let off = i32::try_from(off).map_err(|_| "the value is too large")?;
+            self.b.ins().store(MemFlagsData::new(), v, addr, off);
+        }
+        if volatile {
+            self.b.ins().sequence_point();
         }
         Ok(())
+    }
+
+    /// Copies `size` bytes (a constant) from `src` to `dst`.
+    fn copy_const(&mut self, dst: Value, src: Value, size: u64, volatile: bool) -> R {
+        if size > INLINE_COPY {
+            let n = self.b.ins().iconst(cl::I64, size as i64);
+            self.copy_dynamic(dst, src, n, volatile);
+            return Ok(());
+        }
+        if volatile {
+            self.b.ins().sequence_point();
+        }
+        // All loads first, then all stores: correct for overlapping ranges.
+        let mut parts = Vec::new();
+        let mut at = 0u64;
+        while at < size {
+            let t = match size - at {
+                n if n >= 8 => cl::I64,
+                n if n >= 4 => cl::I32,
+                n if n >= 2 => cl::I16,
+                _ => cl::I8,
+            };
+            let v = self.b.ins().load(t, MemFlagsData::new(), src, at as i32);
+            parts.push((v, at));
+            at += u64::from(t.bytes());
+        }
+        for (v, at) in parts {
+            self.b.ins().store(MemFlagsData::new(), v, dst, at as i32);
+        }
+        if volatile {
+            self.b.ins().sequence_point();
+        }
+        Ok(())
+    }
+
+    /// Sets `size` bytes at `addr` to zero.
+    fn zero_fill(&mut self, addr: Value, size: u64, volatile: bool) -> R {
+        if volatile {
+            self.b.ins().sequence_point();
+        }
+        if size <= INLINE_COPY {
+            let zero = self.b.ins().iconst(cl::I64, 0);
+            let mut at = 0u64;
+            while at < size {
+                let t = match size - at {
+                    n if n >= 8 => cl::I64,
+                    n if n >= 4 => cl::I32,
+                    n if n >= 2 => cl::I16,
+                    _ => cl::I8,
+                };
+                let z = if t == cl::I64 {
+                    zero
+                } else {
+                    self.b.ins().ireduce(t, zero)
+                };
+                self.b.ins().store(MemFlagsData::new(), z, addr, at as i32);
+                at += u64::from(t.bytes());
+            }
+        } else {
+            let sig = {
+                let mut s = Signature::new(self.b.func.signature.call_conv);
+                s.params
+                    .extend([AbiParam::new(cl::I64), AbiParam::new(cl::I32), AbiParam::new(cl::I64)]);
+                s.returns.push(AbiParam::new(cl::I64));
+                self.b.import_signature(s)
+            };
+            let memset = self.b.import_function(ExtFuncData {
+                name: ExternalName::LibCall(LibCall::Memset),
+                signature: sig,
+                colocated: false,
+                patchable: false,
+            });
+            let zero = self.b.ins().iconst(cl::I32, 0);
+            let n = self.b.ins().iconst(cl::I64, size as i64);
+            self.b.ins().call(memset, &[addr, zero, n]);
+        }
+        if volatile {
+            self.b.ins().sequence_point();
+        }
+        Ok(())
+    }
+
+    /// Copies `n` bytes (an `i64` value) from `src` to `dst` with `memmove`.
+    fn copy_dynamic(&mut self, dst: Value, src: Value, n: Value, volatile: bool) {
+        let sig = {
+            let mut s = Signature::new(self.b.func.signature.call_conv);
+            s.params.extend([AbiParam::new(cl::I64); 3]);
+            s.returns.push(AbiParam::new(cl::I64));
+            self.b.import_signature(s)
+        };
+        let memmove = self.b.import_function(ExtFuncData {
+            name: ExternalName::LibCall(LibCall::Memmove),
+            signature: sig,
+            colocated: false,
+            patchable: false,
+        });
+        if volatile {
+            self.b.ins().sequence_point();
+        }
+        self.b.ins().call(memmove, &[dst, src, n]);
+        if volatile {
+            self.b.ins().sequence_point();
+        }
+    }
+
+    /// OpGenericCastToPtrExplicit: the address when it lies in the asked
+    /// storage class, else NULL.
+    fn cast_explicit(&mut self, i: u32) -> R {
+        let inst = &self.m.insts[i as usize];
+        let id = inst.result_id.ok_or("missing result")?;
+        let p = self.get1(inst.id(0).ok_or("missing pointer")?)?;
+        let storage = match inst.operands.get(1) {
+            Some(Operand::StorageClass(s)) => *s,
+            _ => return Err("missing storage class".into()),
+        };
+        let local = self.in_local_arena(p);
+        let inside = match storage {
+            StorageClass::Workgroup => local,
+            StorageClass::Function => self.is_private(p),
+            StorageClass::CrossWorkgroup => {
+                let private = self.is_private(p);
+                let either = self.b.ins().bor(local, private);
+                self.b.ins().icmp_imm_s(IntCC::Equal, either, 0)
+            }
+            s => return Err(format!("OpGenericCastToPtrExplicit to {s:?} storage is not supported")),
+        };
+        let zero = self.b.ins().iconst(cl::I64, 0);
+        let v = self.b.ins().select(inside, p, zero);
+        self.values.insert(id, vec![v]);
+        Ok(())
+    }
+
+    /// Whether `addr` is in `[base, base + size)` of the two context fields.
+    fn in_ctx_range(&mut self, addr: Value, base_off: i32, size_off: i32) -> Value {
+        let base = self.ctx_word(base_off);
+        let size = self.ctx_word(size_off);
+        let rel = self.b.ins().isub(addr, base);
+        self.b.ins().icmp(IntCC::UnsignedLessThan, rel, size)
+    }
+
+    /// Whether `addr` is in the work-group's local arena (an `i8` bool).
+    fn in_local_arena(&mut self, addr: Value) -> Value {
+        self.in_ctx_range(addr, ctx_offset::LOCAL_ARENA, ctx_offset::LOCAL_ARENA_SIZE)
+    }
+
+    /// Whether `addr` is private: on this work-item's stack or in the
+    /// private arena (an `i8` bool; see the module docs).
+    fn is_private(&mut self, addr: Value) -> Value {
+        let arena = self.in_ctx_range(addr, ctx_offset::PRIVATE_ARENA, ctx_offset::PRIVATE_ARENA_SIZE);
+        let sp = self.b.ins().get_stack_pointer(cl::I64);
+        let top = self.b.ins().iadd_imm_s(self.wi.stack_ref, PRIVATE_STACK_SPAN);
+        let span = self.b.ins().isub(top, sp);
+        let rel = self.b.ins().isub(addr, sp);
+        let stack = self.b.ins().icmp(IntCC::UnsignedLessThan, rel, span);
+        self.b.ins().bor(arena, stack)
+    }
+
+    /// Whether pointer `ptr` has the Volatile decoration (every access
+    /// through it is volatile).
+    fn decorated_volatile(&self, ptr: Id) -> bool {
+        self.m.decoration(ptr, Decoration::Volatile).is_some()
     }
 
     /// The BuiltIn decoration of module variable `ptr`, if it has one.
@@ -93,7 +382,7 @@ impl Lowering<'_, '_, '_> {
 
     /// OpAccessChain, OpInBoundsAccessChain, OpPtrAccessChain and
     /// OpInBoundsPtrAccessChain: the base address plus the byte offsets of
-    /// the (signed) indices.
+    /// the (signed) indices; struct members at their offsets.
     fn access_chain(&mut self, i: u32) -> R {
         let m = self.m;
         let inst = &m.insts[i as usize];
@@ -103,31 +392,45 @@ impl Lowering<'_, '_, '_> {
         let (_, mut cur) = m.pointer(base_ty).ok_or("base is not a pointer")?;
         let mut addr = self.get1(base_id)?;
         let ptr_chain = matches!(inst.op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
+        let mut fixed = 0u64;
         for k in 1..inst.operands.len() {
             let idx_id = inst.id(k).ok_or("bad index")?;
+            let constant = m.kind(idx_id) == IdKind::Constant;
             // The element operand of a Ptr chain steps over whole pointees.
             let stride_ty = if ptr_chain && k == 1 {
                 cur
             } else {
-                let (next, stride_ty) = match m.ty(cur) {
-                    Some(Type::Array { element, .. }) => (*element, *element),
-                    Some(Type::Vector { component, .. }) => (*component, *component),
+                match m.ty(cur) {
                     Some(Type::Struct { .. }) => {
-                        return Err("access chains into structs are not supported by code generation yet".into())
+                        let (next, off) = crate::globals::step(m, cur, const_index(m, idx_id)?)?;
+                        fixed = fixed.wrapping_add(off);
+                        cur = next;
+                        continue;
+                    }
+                    Some(Type::Array { element, .. }) => {
+                        cur = *element;
+                        *element
+                    }
+                    Some(Type::Vector { component, .. }) => {
+                        cur = *component;
+                        *component
                     }
                     _ => return Err(format!("cannot index into {}", m.show_type(cur))),
-                };
-                cur = next;
-                stride_ty
+                }
             };
-            let stride = m
-                .layout(stride_ty)
-                .ok_or_else(|| format!("type {} has no size", m.show_type(stride_ty)))?
-                .size;
-            let idx = self.get1(idx_id)?;
-            let idx = self.sext_i64(idx);
-            let off = self.b.ins().imul_imm_s(idx, stride as i64);
-            addr = self.b.ins().iadd(addr, off);
+            let stride = types::size_of(m, stride_ty)?;
+            if constant {
+                let c = const_index(m, idx_id)?;
+                fixed = fixed.wrapping_add((c as u64).wrapping_mul(stride));
+            } else {
+                let idx = self.get1(idx_id)?;
+                let idx = self.sext_i64(idx);
+                let off = self.b.ins().imul_imm_s(idx, stride as i64);
+                addr = self.b.ins().iadd(addr, off);
+            }
+        }
+        if fixed != 0 {
+            addr = self.b.ins().iadd_imm_s(addr, fixed as i64);
         }
         self.values.insert(id, vec![addr]);
         Ok(())
@@ -142,4 +445,82 @@ impl Lowering<'_, '_, '_> {
             self.b.ins().sextend(cl::I64, v)
         }
     }
+
+    /// Zero-extends an integer value to `i64`.
+    fn zext_i64(&mut self, v: Value) -> Value {
+        let t = self.b.func.dfg.value_type(v);
+        if t == cl::I64 {
+            v
+        } else {
+            self.b.ins().uextend(cl::I64, v)
+        }
+    }
+}
+
+/// Whether the kernel only reads through its by-value struct parameter `p`
+/// (a Function pointer): every use of `p`, and of pointers derived from it
+/// by access chains and casts, is a load or the source of a copy. Such a
+/// parameter may point straight into the (read-only) argument block.
+/// Pointers passed to a function count as read if the callee only reads
+/// through that parameter (llvm-spirv's entry points call the kernel's
+/// body with the same parameters); calls nested deeper than 8 count as
+/// writes.
+pub fn only_read_through(m: &Module, func: &Function, p: Id) -> bool {
+    read_only(m, func, p, 0)
+}
+
+fn read_only(m: &Module, func: &Function, p: Id, depth: u32) -> bool {
+    let mut derived = std::collections::HashSet::from([p]);
+    // Derivations may appear before their bases in module order (phis):
+    // iterate to a fixed point, a few rounds at most.
+    for _ in 0..8 {
+        let mut changed = false;
+        for blk in &func.blocks {
+            for i in blk.body() {
+                let inst = &m.insts[i as usize];
+                let uses: Vec<usize> = inst
+                    .id_operands()
+                    .filter(|(_, id)| derived.contains(id))
+                    .map(|(k, _)| k)
+                    .collect();
+                if uses.is_empty() {
+                    continue;
+                }
+                match inst.op {
+                    Op::Load => {}
+                    Op::CopyMemory | Op::CopyMemorySized if !uses.contains(&0) => {}
+                    Op::FunctionCall if depth < 8 && !uses.contains(&0) => {
+                        let Some(callee) = inst.id(0).and_then(|c| m.function(c)) else {
+                            return false;
+                        };
+                        for k in uses {
+                            match callee.params.get(k - 1) {
+                                Some(&q) if read_only(m, callee, q, depth + 1) => {}
+                                _ => return false,
+                            }
+                        }
+                    }
+                    Op::AccessChain
+                    | Op::InBoundsAccessChain
+                    | Op::PtrAccessChain
+                    | Op::InBoundsPtrAccessChain
+                    | Op::Bitcast
+                    | Op::PtrCastToGeneric
+                    | Op::GenericCastToPtr
+                    | Op::CopyObject
+                    | Op::Select
+                    | Op::Phi => {
+                        if let Some(r) = inst.result_id {
+                            changed |= derived.insert(r);
+                        }
+                    }
+                    _ => return false,
+                }
+            }
+        }
+        if !changed {
+            return true;
+        }
+    }
+    false
 }

@@ -22,23 +22,39 @@
 //!   separate Cranelift functions taking a hidden
 //!   [`crate::launch_abi::WorkItem`] address first, from which they compute
 //!   built-ins.
+//! - **Barriers.** A kernel with OpControlBarrier runs its work-items in
+//!   resumable phases with per-work-item frames ([`barrier`]); the rest of
+//!   the lowering is the same.
+//! - **Module-scope variables** sit where [`statics::Statics`] puts them.
 //! - **Errors.** Whatever is not supported yet becomes a [`Diagnostic`] at
 //!   the instruction (word offset, opcode); nothing panics.
 
 mod arith;
+mod atomics;
+pub mod barrier;
 mod builtins;
+mod composite;
+mod convert;
+mod inline;
 mod memory;
+mod relational;
+pub mod statics;
 pub mod types;
+mod vector;
 pub mod workgroup;
 
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use cranelift_codegen::ir::{
     immediates::{Ieee32, Ieee64},
-    types as cl, Block, BlockArg, FuncRef, InstBuilder, Type as Clif, Value,
+    types as cl, Block, BlockArg, FuncRef, Inst, InstBuilder, MemFlagsData, StackSlot, Type as Clif, Value,
 };
-use cranelift_frontend::FunctionBuilder;
+use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 use spirv::Op;
+
+use self::statics::Statics;
 
 use crate::error::Diagnostic;
 use crate::spirv::{ConstValue, Function, Id, IdKind, Module};
@@ -51,6 +67,9 @@ pub enum Exit {
     NextWorkItem(Block),
     /// A helper function: return.
     Return,
+    /// A body inlined into its caller: jump to this block, whose parameters
+    /// take the returned value's components.
+    Inline(Block),
 }
 
 /// The work-item a body runs as: values available everywhere in the body.
@@ -60,62 +79,138 @@ pub struct WorkItemValues {
     pub ctx: Value,
     /// get_local_id(0..3), as `i64`.
     pub local_id: [Value; 3],
+    /// get_global_id(0..3) - get_local_id(0..3): the group's first global
+    /// id (group id * enqueued local size + global offset), as `i64`.
+    pub global_base: [Value; 3],
     /// The `*const WorkItem` passed to helper functions.
     pub item: Value,
+    /// An address in this function's stack frame (for telling private
+    /// addresses apart).
+    pub stack_ref: Value,
+    /// Every 8-byte word of the `WorkGroupCtx`, loaded once at the function's
+    /// entry (what the optimiser does not use, it removes).
+    pub ctx_words: [Value; CTX_WORDS],
+}
+
+/// The number of 8-byte words of a `WorkGroupCtx`.
+pub const CTX_WORDS: usize = std::mem::size_of::<crate::launch_abi::WorkGroupCtx>() / 8;
+
+/// Loads every word of the context at `ctx` (flags: [`ctx_flags`]).
+pub fn preload_ctx(b: &mut FunctionBuilder, ctx: Value) -> [Value; CTX_WORDS] {
+    std::array::from_fn(|k| b.ins().load(cl::I64, ctx_flags(), ctx, 8 * k as i32))
+}
+
+/// How a kernel with barriers enters its body (see [`barrier`]).
+#[derive(Debug, Clone, Copy)]
+pub struct FrameEntry {
+    /// The address of this work-item's frame.
+    pub base: Value,
+    /// The work-item's resume state (`i32`): 0 to start.
+    pub state: Value,
+    /// A one-byte stack slot set to 1 when a work-item stops at a barrier.
+    pub pending: StackSlot,
+    /// The `iconst` of the frame size, which `lower_body` sets once every
+    /// inlined body has taken its share.
+    pub size: Inst,
+    /// The block the work-item block jumps to, which `lower_body` fills
+    /// with the dispatch on `state`.
+    pub dispatch: Block,
+    /// Where the next work-item starts (a barrier yields there).
+    pub next: Block,
+}
+
+/// Flags for loads from the launch context: it is valid, aligned and
+/// unchanged while the work-group function runs. (Not `can_move`: such
+/// loads would be sunk back to their uses, inside the work-item loops;
+/// they are made once, at the function's entry.)
+pub fn ctx_flags() -> MemFlagsData {
+    MemFlagsData::trusted().with_readonly()
+}
+
+/// What every body of a module is lowered with.
+#[derive(Debug, Clone, Copy)]
+pub struct Env<'a> {
+    /// The module.
+    pub m: &'a Module,
+    /// The Cranelift function of each SPIR-V function the body may call
+    /// without inlining it.
+    pub callees: &'a HashMap<Id, FuncRef>,
+    /// Where module-scope variables live.
+    pub statics: &'a Statics,
+    /// The functions (by index) that contain a barrier or call one that
+    /// does: always inlined into kernels.
+    pub barrier_fns: &'a HashSet<u32>,
 }
 
 /// Lowers the body of `func` into `b`, whose current block must be
-/// unterminated: it jumps from there to the body's entry block. `params`
-/// holds the values of the function's parameters; `callees` the functions it
-/// may call.
+/// unterminated: it jumps from there to the body's entry block (or, for a
+/// kernel with barriers, to `frame.dispatch`). `params` holds the values of
+/// the function's parameters. Calls are inlined ([`inline`]) within a
+/// budget, and always when the callee has a barrier.
 pub fn lower_body(
-    m: &Module,
+    env: Env,
     func: &Function,
     b: &mut FunctionBuilder,
-    callees: &HashMap<Id, FuncRef>,
     wi: WorkItemValues,
     exit: Exit,
     params: Vec<Vec<Value>>,
-) -> Result<(), Diagnostic> {
+    frame: Option<FrameEntry>,
+) -> Result<Lowered, Diagnostic> {
+    let m = env.m;
+    let kernel = Rc::new(RefCell::new(KernelState {
+        frame: frame.map(barrier::FrameState::new),
+        inlined: 0,
+        calls_helpers: false,
+    }));
     let mut l = Lowering {
         m,
         func,
         b,
-        callees,
+        env,
+        callees: env.callees,
+        statics: env.statics,
         wi,
         exit,
         blocks: vec![None; func.blocks.len()],
         values: HashMap::new(),
         label: 0,
+        kernel: kernel.clone(),
+        vars: HashMap::new(),
+        plan: None,
+        spill: HashMap::new(),
+        frame_vars: HashMap::new(),
+        outer: Vec::new(),
+        depth: 0,
     };
-    // Barriers need the work-item loops split at each barrier (a later
-    // slice); say so before anything else the body may lack.
-    for blk in &func.blocks {
-        if let Some(i) = blk.body().find(|&i| m.insts[i as usize].op == Op::ControlBarrier) {
-            return Err(m.diag(i, "barriers are not supported by code generation yet"));
-        }
-    }
-    for (&p, v) in func.params.iter().zip(params) {
-        l.values.insert(p, v);
-    }
-    l.create_blocks()?;
-    let entry = l
-        .blocks
-        .first()
-        .copied()
-        .flatten()
-        .ok_or_else(|| m.diag(func.inst, "no entry block"))?;
-    l.b.ins().jump(entry, &[]);
-    for &bi in &func.cfg.rpo {
-        let blk = &func.blocks[bi as usize];
-        let cl_block = l.blocks[bi as usize].ok_or_else(|| m.diag(blk.start, "unreachable block in rpo"))?;
-        l.b.switch_to_block(cl_block);
-        l.label = blk.label;
-        for i in blk.body() {
-            l.inst(i).map_err(|rule| m.diag(i, rule))?;
-        }
-    }
-    Ok(())
+    let entry = l.lower_function(params, frame.map(|f| f.dispatch))?;
+    let frame_size = match frame {
+        Some(fr) => l.finish_frame(fr, entry).map_err(|r| m.diag(func.inst, r))?,
+        None => 0,
+    };
+    let calls_helpers = kernel.borrow().calls_helpers;
+    Ok(Lowered {
+        frame_size,
+        calls_helpers,
+    })
+}
+
+/// What lowering a body found out.
+#[derive(Debug, Clone, Copy)]
+pub struct Lowered {
+    /// Bytes of frame per work-item (0 unless a kernel with barriers).
+    pub frame_size: u64,
+    /// Whether the body calls a helper function (a call not inlined).
+    pub calls_helpers: bool,
+}
+
+/// What the body of a kernel and the bodies inlined into it share.
+pub(crate) struct KernelState {
+    /// The frame of a kernel with barriers.
+    pub frame: Option<barrier::FrameState>,
+    /// SPIR-V instructions inlined so far.
+    pub inlined: u64,
+    /// Whether a call was not inlined.
+    pub calls_helpers: bool,
 }
 
 /// The state of one body's lowering.
@@ -123,7 +218,9 @@ pub(crate) struct Lowering<'a, 'b, 'f> {
     pub m: &'a Module,
     pub func: &'a Function,
     pub b: &'b mut FunctionBuilder<'f>,
+    pub env: Env<'a>,
     pub callees: &'a HashMap<Id, FuncRef>,
+    pub statics: &'a Statics,
     pub wi: WorkItemValues,
     pub exit: Exit,
     /// The Cranelift block of each SPIR-V block (None if unreachable).
@@ -132,11 +229,62 @@ pub(crate) struct Lowering<'a, 'b, 'f> {
     pub values: HashMap<Id, Vec<Value>>,
     /// The label of the block being lowered.
     pub label: Id,
+    /// State shared with the kernel this body is (inlined into).
+    pub kernel: Rc<RefCell<KernelState>>,
+    /// The variables of the values this body keeps across barriers.
+    pub vars: HashMap<Id, Vec<Variable>>,
+    /// This body's barriers and what is live after them, in a kernel with
+    /// barriers whose body (or callee) has one.
+    pub plan: Option<Rc<barrier::FnPlan>>,
+    /// The frame offset of each value of `vars`.
+    pub spill: HashMap<Id, i32>,
+    /// The frame offset of each Function variable the frame holds.
+    pub frame_vars: HashMap<Id, i32>,
+    /// The values of the bodies this one is inlined into that are live
+    /// after the calls: stored and reloaded at this body's barriers too.
+    pub outer: Vec<(Variable, Clif, i32)>,
+    /// How deep in inlined calls this body is.
+    pub depth: u32,
 }
 
 type R<T = ()> = Result<T, String>;
 
 impl Lowering<'_, '_, '_> {
+    /// Lowers this body: its parameters take `params`; the current block
+    /// jumps to its entry block (or to `jump_to` instead, when given).
+    /// Returns the entry block.
+    pub(crate) fn lower_function(
+        &mut self,
+        params: Vec<Vec<Value>>,
+        jump_to: Option<Block>,
+    ) -> Result<Block, Diagnostic> {
+        let (m, func) = (self.m, self.func);
+        for (&p, v) in func.params.iter().zip(params) {
+            self.values.insert(p, v);
+        }
+        self.create_blocks()?;
+        let entry = self
+            .blocks
+            .first()
+            .copied()
+            .flatten()
+            .ok_or_else(|| m.diag(func.inst, "no entry block"))?;
+        self.begin_frame().map_err(|r| m.diag(func.inst, r))?;
+        self.define_param_vars();
+        self.b.ins().jump(jump_to.unwrap_or(entry), &[]);
+        for &bi in &func.cfg.rpo {
+            let blk = &func.blocks[bi as usize];
+            let cl_block = self.blocks[bi as usize].ok_or_else(|| m.diag(blk.start, "unreachable block in rpo"))?;
+            self.b.switch_to_block(cl_block);
+            self.label = blk.label;
+            for i in blk.body() {
+                self.inst(i).map_err(|rule| m.diag(i, rule))?;
+                self.define_vars(i);
+            }
+        }
+        Ok(entry)
+    }
+
     /// One Cranelift block per reachable SPIR-V block, with a parameter per
     /// component of each OpPhi.
     fn create_blocks(&mut self) -> Result<(), Diagnostic> {
@@ -165,8 +313,15 @@ impl Lowering<'_, '_, '_> {
 
     /// The Cranelift values of value id `id`.
     pub fn get(&mut self, id: Id) -> R<Vec<Value>> {
+        if let Some(vars) = self.vars.get(&id) {
+            let vars = vars.clone();
+            return Ok(vars.into_iter().map(|v| self.b.use_var(v)).collect());
+        }
         if let Some(v) = self.values.get(&id) {
             return Ok(v.clone());
+        }
+        if let Some(addr) = self.frame_var(id) {
+            return Ok(vec![addr]);
         }
         match self.m.kind(id) {
             IdKind::Constant => self.constant(id),
@@ -175,10 +330,7 @@ impl Lowering<'_, '_, '_> {
                 let comps = types::components(self.m, ty)?;
                 Ok(comps.into_iter().map(|t| self.zero(t)).collect())
             }
-            IdKind::Global => Err(format!(
-                "module-scope variable {} is not supported by code generation yet",
-                self.m.show(id)
-            )),
+            IdKind::Global => self.global_address(id).map(|a| vec![a]),
             _ => Err(format!("{} has no value here", self.m.show(id))),
         }
     }
@@ -190,6 +342,12 @@ impl Lowering<'_, '_, '_> {
             [x] => Ok(*x),
             _ => Err(format!("{} is not a scalar", self.m.show(id))),
         }
+    }
+
+    /// The 8-byte field of the context at byte offset `off` (a multiple of
+    /// 8), as preloaded at the function's entry.
+    pub fn ctx_word(&self, off: i32) -> Value {
+        self.wi.ctx_words[(off / 8) as usize]
     }
 
     /// Zero of Cranelift type `t`.
@@ -220,6 +378,8 @@ impl Lowering<'_, '_, '_> {
                 Ok(comps.iter().zip(v).map(|(&t, &x)| self.bits(t, x)).collect())
             }
             ConstValue::Null => Ok(comps.into_iter().map(|t| self.zero(t)).collect()),
+            ConstValue::Composite(parts) => self.const_composite(id, parts),
+            ConstValue::Expr => self.const_expr(id),
             _ => Err(format!(
                 "constant {} is not supported by code generation yet",
                 self.m.show(id)
@@ -255,8 +415,12 @@ impl Lowering<'_, '_, '_> {
             }
             Op::Return => {
                 match self.exit {
-                    Exit::NextWorkItem(next) => self.b.ins().jump(next, &[]),
+                    Exit::NextWorkItem(next) => {
+                        self.finish_work_item();
+                        self.b.ins().jump(next, &[])
+                    }
                     Exit::Return => self.b.ins().return_(&[]),
+                    Exit::Inline(ret) => self.b.ins().jump(ret, &[]),
                 };
                 Ok(())
             }
@@ -264,6 +428,10 @@ impl Lowering<'_, '_, '_> {
                 let v = self.get(inst.id(0).ok_or("missing value")?)?;
                 match self.exit {
                     Exit::Return => self.b.ins().return_(&v),
+                    Exit::Inline(ret) => {
+                        let args: Vec<BlockArg> = v.into_iter().map(BlockArg::Value).collect();
+                        self.b.ins().jump(ret, &args)
+                    }
                     Exit::NextWorkItem(_) => return Err("a kernel cannot return a value".into()),
                 };
                 Ok(())
@@ -273,6 +441,7 @@ impl Lowering<'_, '_, '_> {
             Op::Unreachable => {
                 match self.exit {
                     Exit::NextWorkItem(next) => {
+                        self.finish_work_item();
                         self.b.ins().jump(next, &[]);
                     }
                     Exit::Return => {
@@ -280,13 +449,35 @@ impl Lowering<'_, '_, '_> {
                         let zeros: Vec<Value> = comps.into_iter().map(|t| self.zero(t)).collect();
                         self.b.ins().return_(&zeros);
                     }
+                    Exit::Inline(ret) => {
+                        let comps = types::components(self.m, self.func.ret)?;
+                        let zeros: Vec<BlockArg> = comps.into_iter().map(|t| BlockArg::Value(self.zero(t))).collect();
+                        self.b.ins().jump(ret, &zeros);
+                    }
                 }
                 Ok(())
             }
             Op::FunctionCall => self.call(i),
+            // A Function variable the frame holds: only its initializer.
+            Op::Variable if inst.result_id.is_some_and(|r| self.frame_vars.contains_key(&r)) => {
+                if let (Some(r), Some(init)) = (inst.result_id, inst.id(1)) {
+                    let addr = self.get1(r)?;
+                    self.store_value(addr, init, false)?;
+                }
+                Ok(())
+            }
             Op::Variable | Op::Load | Op::Store | Op::AccessChain | Op::InBoundsAccessChain => self.memory(i),
             Op::PtrAccessChain | Op::InBoundsPtrAccessChain => self.memory(i),
-            Op::ControlBarrier => Err("barriers are not supported by code generation yet".into()),
+            Op::CopyMemory | Op::CopyMemorySized => self.memory(i),
+            Op::GenericCastToPtrExplicit | Op::GenericPtrMemSemantics => self.memory(i),
+            Op::AtomicLoad | Op::AtomicStore | Op::AtomicExchange | Op::AtomicCompareExchange => self.atomic(i),
+            Op::AtomicCompareExchangeWeak | Op::AtomicIIncrement | Op::AtomicIDecrement => self.atomic(i),
+            Op::AtomicIAdd | Op::AtomicISub | Op::AtomicSMin | Op::AtomicUMin | Op::AtomicSMax => self.atomic(i),
+            Op::AtomicUMax | Op::AtomicAnd | Op::AtomicOr | Op::AtomicXor | Op::MemoryBarrier => self.atomic(i),
+            Op::AtomicFlagTestAndSet | Op::AtomicFlagClear => self.atomic(i),
+            Op::ControlBarrier => self.barrier(i),
+            Op::Switch => self.switch(i),
+            Op::CompositeExtract | Op::CompositeInsert | Op::CompositeConstruct => self.composite(i),
             _ => self.arith(i),
         }
     }
@@ -320,10 +511,62 @@ impl Lowering<'_, '_, '_> {
         Ok((cb, args))
     }
 
+    /// OpSwitch: each distinct target gets a block passing its phi
+    /// arguments, and a Cranelift [`Switch`] picks among them (case
+    /// literals are taken at the selector's width; a repeated literal keeps
+    /// its first target).
+    fn switch(&mut self, i: u32) -> R {
+        let inst = &self.m.insts[i as usize];
+        let sel_id = inst.id(0).ok_or("missing selector")?;
+        let sel = self.get1(sel_id)?;
+        let width = self.b.func.dfg.value_type(sel).bits();
+        let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+        // One edge block per distinct target, filled after the switch.
+        let mut edges: HashMap<Id, Block> = HashMap::new();
+        let mut fills: Vec<(Block, Block, Vec<BlockArg>)> = Vec::new();
+        let mut edge = |l: &mut Self, label: Id| -> R<Block> {
+            if let Some(&b) = edges.get(&label) {
+                return Ok(b);
+            }
+            let (target, args) = l.target(label)?;
+            let e = l.b.create_block();
+            fills.push((e, target, args));
+            edges.insert(label, e);
+            Ok(e)
+        };
+        let default = edge(self, inst.id(1).ok_or("missing default")?)?;
+        let mut sw = Switch::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut k = 2;
+        while k < inst.operands.len() {
+            let lit = match inst.operands.get(k) {
+                Some(rspirv::dr::Operand::LiteralBit32(v)) => u64::from(*v),
+                Some(rspirv::dr::Operand::LiteralBit64(v)) => *v,
+                _ => return Err(format!("case {} has no literal", (k - 2) / 2)),
+            } & mask;
+            let label = inst.id(k + 1).ok_or("case without a target")?;
+            let blk = edge(self, label)?;
+            if seen.insert(lit) {
+                sw.set_entry(u128::from(lit), blk);
+            }
+            k += 2;
+        }
+        sw.emit(self.b, sel, default);
+        for (e, target, args) in fills {
+            self.b.switch_to_block(e);
+            self.b.ins().jump(target, &args);
+        }
+        Ok(())
+    }
+
     fn call(&mut self, i: u32) -> R {
+        if self.inline_call(i)? {
+            return Ok(());
+        }
         let inst = &self.m.insts[i as usize];
         let callee = inst.id(0).ok_or("missing callee")?;
         let fref = *self.callees.get(&callee).ok_or("callee not declared")?;
+        self.kernel.borrow_mut().calls_helpers = true;
         let mut args = vec![self.wi.item];
         for k in 1..inst.operands.len() {
             let a = inst.id(k).ok_or("bad argument")?;

@@ -9,36 +9,43 @@
 //!
 //! The work-group function's blocks:
 //! ```text
-//! entry(ctx):      load local_size; jump z_head(0)
-//! z_head(z):       brif z < lsz2, y_init, exit
+//! entry(ctx):      load local_size, the group's first global id and the
+//!                  arguments (the same for every work-item); jump z_head(0)
+//! z_head(z):       brif z < lsz2, y_init, loops_done
 //! y_init:          jump y_head(0)
 //! y_head(y):       brif y < lsz1, x_init, z_next
 //! z_next:          jump z_head(z + 1)
 //! x_init:          jump x_head(0)
 //! x_head(x):       brif x < lsz0, item, y_next
 //! y_next:          jump y_head(y + 1)
-//! item:            WorkItem {ctx, (x, y, z)} on the stack; load arguments;
-//!                  jump <kernel entry block> ... OpReturn: jump x_next
+//! item:            local id (x, y, z) into the WorkItem on the stack, if
+//!                  the kernel calls helpers; jump <kernel entry block>
+//!                  ... OpReturn: jump x_next
 //! x_next:          jump x_head(x + 1)
+//! loops_done:      jump exit
 //! exit:            return
 //! ```
 //! `x`, `y` and `z` are block parameters of the loop heads, which dominate
 //! the body, so the body uses them directly as the local id.
-
-use std::collections::HashMap;
+//!
+//! A kernel with barriers ([`super::barrier`]) wraps the loops in phases:
+//! `entry` jumps to `phase(first = 1)`, which clears the "waiting" flag and
+//! starts the loops; `item` finds the work-item's frame and dispatches on
+//! its state (0 in the first phase); `loops_done` starts `phase(0)` again
+//! while any work-item waits at a barrier.
 
 use cranelift_codegen::ir::{
-    condcodes::IntCC, types as cl, AbiParam, BlockArg, FuncRef, InstBuilder, MemFlagsData, Signature, StackSlotData,
-    StackSlotKind,
+    condcodes::IntCC, types as cl, AbiParam, BlockArg, InstBuilder, MemFlagsData, Signature, StackSlotData,
+    StackSlotKind, Value,
 };
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::FunctionBuilder;
 use spirv::StorageClass;
 
-use super::{lower_body, types, Exit, WorkItemValues};
+use super::{ctx_flags, lower_body, preload_ctx, types, Env, Exit, FrameEntry, WorkItemValues};
 use crate::error::Diagnostic;
 use crate::launch_abi::{arg_offsets, ctx_offset, item_offset, WorkItem};
-use crate::spirv::{Function, Id, Module, Type};
+use crate::spirv::{Function, Module, Type};
 use crate::KernelInfo;
 
 /// The signature of a work-group function.
@@ -65,29 +72,44 @@ pub fn helper_signature(m: &Module, func: &Function, cc: CallConv) -> Result<Sig
 }
 
 /// Builds the work-group function of kernel `func` (described by `info`)
-/// into `b`, whose function has [`kernel_signature`].
-pub fn kernel(
-    m: &Module,
-    func: &Function,
-    info: &KernelInfo,
-    b: &mut FunctionBuilder,
-    callees: &HashMap<Id, FuncRef>,
-) -> Result<(), Diagnostic> {
-    let trusted = {
-        let mut f = MemFlagsData::trusted();
-        f.set_readonly();
-        f
-    };
+/// into `b`, whose function has [`kernel_signature`]. Returns the bytes of
+/// private arena it needs per work-item (0 without barriers).
+pub fn kernel(env: Env, func: &Function, info: &KernelInfo, b: &mut FunctionBuilder) -> Result<u64, Diagnostic> {
+    let m = env.m;
+    let fi = m.info(func.id).map(|f| f.index);
+    let has_barriers = fi.is_some_and(|fi| env.barrier_fns.contains(&fi));
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
     let ctx = b.block_params(entry)[0];
-    let lsz: Vec<_> = (0..3)
-        .map(|d| b.ins().load(cl::I64, trusted, ctx, ctx_offset::LOCAL_SIZE + 8 * d))
-        .collect();
-    let args_base = b.ins().load(cl::I64, trusted, ctx, ctx_offset::ARGS);
 
-    let (z_head, y_init, y_head, z_next, x_init, x_head, y_next, item, x_next, exit) = (
+    // Everything the same for every work-item of the group, once.
+    let ctx_words = preload_ctx(b, ctx);
+    let word = |off: i32| ctx_words[(off / 8) as usize];
+    let lsz: Vec<_> = (0..3).map(|d| word(ctx_offset::LOCAL_SIZE + 8 * d)).collect();
+    let global_base = [0, 1, 2].map(|d| {
+        let g = word(ctx_offset::GROUP_ID + 8 * d);
+        let e = word(ctx_offset::ENQUEUED_LOCAL_SIZE + 8 * d);
+        let ge = b.ins().imul(g, e);
+        b.ins().iadd(ge, word(ctx_offset::GLOBAL_OFFSET + 8 * d))
+    });
+    let params = kernel_params(m, func, info, b, word(ctx_offset::ARGS))?;
+    // Helpers find the work-item through a WorkItem on the stack: only
+    // kernels that call any need one.
+    let size = std::mem::size_of::<WorkItem>() as u32;
+    let slot = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, size, 3));
+    let stack_ref = b.ins().stack_addr(cl::I64, slot, 0);
+    let mut item_stores = vec![b.ins().stack_store(cl::I64, ctx, slot, item_offset::CTX)];
+    // A kernel with barriers runs the loops in phases (see `barrier`).
+    let phases = has_barriers.then(|| {
+        let pending = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 1, 0));
+        let private = word(ctx_offset::PRIVATE_ARENA);
+        let phase = b.create_block();
+        let first = b.append_block_param(phase, cl::I8);
+        (pending, private, phase, first)
+    });
+
+    let (z_head, y_init, y_head, z_next, x_init, x_head, y_next, item, x_next, loops_done) = (
         b.create_block(),
         b.create_block(),
         b.create_block(),
@@ -99,6 +121,14 @@ pub fn kernel(
         b.create_block(),
         b.create_block(),
     );
+    let exit = b.create_block();
+    if let Some((pending, _, phase, _)) = phases {
+        let one = b.ins().iconst(cl::I8, 1);
+        b.ins().jump(phase, &[BlockArg::Value(one)]);
+        b.switch_to_block(phase);
+        let zero8 = b.ins().iconst(cl::I8, 0);
+        b.ins().stack_store(cl::I64, zero8, pending, 0);
+    }
     let zero = b.ins().iconst(cl::I64, 0);
     b.ins().jump(z_head, &[BlockArg::Value(zero)]);
 
@@ -107,7 +137,7 @@ pub fn kernel(
     let y = b.append_block_param(y_head, cl::I64);
     let x = b.append_block_param(x_head, cl::I64);
     let heads = [
-        (z_head, z, lsz[2], y_init, exit),
+        (z_head, z, lsz[2], y_init, loops_done),
         (y_head, y, lsz[1], x_init, z_next),
         (x_head, x, lsz[0], item, y_next),
     ];
@@ -126,20 +156,85 @@ pub fn kernel(
         let n = b.ins().iadd_imm_s(idx, 1);
         b.ins().jump(head, &[BlockArg::Value(n)]);
     }
+    // After the loops: another phase while work-items wait at a barrier.
+    b.switch_to_block(loops_done);
+    match phases {
+        Some((pending, _, phase, _)) => {
+            let waiting = b.ins().stack_load(cl::I64, cl::I8, pending, 0);
+            let zero8 = b.ins().iconst(cl::I8, 0);
+            b.ins().brif(waiting, phase, &[BlockArg::Value(zero8)], exit, &[]);
+        }
+        None => {
+            b.ins().jump(exit, &[]);
+        }
+    }
     b.switch_to_block(exit);
     b.ins().return_(&[]);
 
     // One work-item.
     b.switch_to_block(item);
-    let size = std::mem::size_of::<WorkItem>() as u32;
-    let slot = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, size, 3));
-    b.ins().stack_store(cl::I64, ctx, slot, item_offset::CTX);
     for (d, v) in [x, y, z].into_iter().enumerate() {
-        b.ins()
-            .stack_store(cl::I64, v, slot, item_offset::LOCAL_ID + 8 * d as i32);
+        item_stores.push(
+            b.ins()
+                .stack_store(cl::I64, v, slot, item_offset::LOCAL_ID + 8 * d as i32),
+        );
     }
-    let item_addr = b.ins().stack_addr(cl::I64, slot, 0);
+    let wi = WorkItemValues {
+        ctx,
+        local_id: [x, y, z],
+        global_base,
+        item: stack_ref,
+        stack_ref,
+        ctx_words,
+    };
+    let frame = match phases {
+        Some((pending, private, _, first)) => {
+            // This work-item's frame: private + linear id * frame size (set
+            // once the body is lowered).
+            let zl = b.ins().imul(z, lsz[1]);
+            let zy = b.ins().iadd(zl, y);
+            let zyl = b.ins().imul(zy, lsz[0]);
+            let lin = b.ins().iadd(zyl, x);
+            let size_v = b.ins().iconst(cl::I64, 0);
+            let size = b.func.dfg.value_def(size_v).unwrap_inst();
+            let off = b.ins().imul(lin, size_v);
+            let base = b.ins().iadd(private, off);
+            // Every work-item starts in the first phase, whatever its frame
+            // holds from an earlier group.
+            let stored = b.ins().load(cl::I32, MemFlagsData::trusted(), base, 0);
+            let zero32 = b.ins().iconst(cl::I32, 0);
+            let state = b.ins().select(first, zero32, stored);
+            Some(FrameEntry {
+                base,
+                state,
+                pending,
+                size,
+                dispatch: b.create_block(),
+                next: x_next,
+            })
+        }
+        None => None,
+    };
+    let lowered = lower_body(env, func, b, wi, Exit::NextWorkItem(x_next), params, frame)?;
+    if !lowered.calls_helpers {
+        // Every call was inlined: nobody reads the WorkItem.
+        for st in item_stores {
+            b.func.layout.remove_inst(st);
+        }
+    }
+    Ok(lowered.frame_size)
+}
 
+/// Loads the kernel's parameters from the argument block (see
+/// [`crate::launch_abi`]).
+fn kernel_params(
+    m: &Module,
+    func: &Function,
+    info: &KernelInfo,
+    b: &mut FunctionBuilder,
+    args_base: Value,
+) -> Result<Vec<Vec<Value>>, Diagnostic> {
+    let trusted = ctx_flags();
     let (offsets, _) = arg_offsets(info);
     let mut params = Vec::with_capacity(func.params.len());
     for (k, &p) in func.params.iter().enumerate() {
@@ -153,45 +248,52 @@ pub fn kernel(
                 | StorageClass::UniformConstant
                 | StorageClass::Workgroup
                 | StorageClass::Generic => vec![b.ins().load(cl::I64, trusted, args_base, off)],
-                _ => return Err(m.diag_id(p, "structs passed by value are not supported by code generation yet")),
+                // A struct passed by value (FuncParamAttr ByVal): its bytes
+                // are in the block, at the OpenCL C layout. The block is
+                // shared and read-only, so the kernel may only read them.
+                _ if super::memory::only_read_through(m, func, p) => {
+                    vec![b.ins().iadd_imm_s(args_base, i64::from(off))]
+                }
+                _ => {
+                    return Err(m.diag_id(
+                        p,
+                        "a kernel that writes to a struct passed by value is not supported by code generation yet",
+                    ))
+                }
             },
             _ => {
-                let comps = types::components(m, ty).map_err(|r| m.diag_id(p, r))?;
-                let csz = types::component_size(m, ty).map_err(|r| m.diag_id(p, r))? as i32;
+                let comps = types::flatten(m, ty).map_err(|r| m.diag_id(p, r))?;
                 comps
                     .into_iter()
-                    .enumerate()
-                    .map(|(c, t)| b.ins().load(t, trusted, args_base, off + csz * c as i32))
+                    .map(|(t, c)| b.ins().load(t, trusted, args_base, off + c as i32))
                     .collect()
             }
         };
         params.push(vals);
     }
-    let wi = WorkItemValues {
-        ctx,
-        local_id: [x, y, z],
-        item: item_addr,
-    };
-    lower_body(m, func, b, callees, wi, Exit::NextWorkItem(x_next), params)
+    Ok(params)
 }
 
 /// Builds helper function `func` into `b`, whose function has
 /// [`helper_signature`].
-pub fn helper(
-    m: &Module,
-    func: &Function,
-    b: &mut FunctionBuilder,
-    callees: &HashMap<Id, FuncRef>,
-) -> Result<(), Diagnostic> {
+pub fn helper(env: Env, func: &Function, b: &mut FunctionBuilder) -> Result<(), Diagnostic> {
+    let m = env.m;
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
     let all = b.block_params(entry).to_vec();
     let item = all[0];
-    let mut f = MemFlagsData::trusted();
-    f.set_readonly();
+    let f = ctx_flags();
     let ctx = b.ins().load(cl::I64, f, item, item_offset::CTX);
     let local_id = [0, 1, 2].map(|d| b.ins().load(cl::I64, f, item, item_offset::LOCAL_ID + 8 * d));
+    let ctx_words = preload_ctx(b, ctx);
+    let word = |off: i32| ctx_words[(off / 8) as usize];
+    let global_base = [0, 1, 2].map(|d| {
+        let g = word(ctx_offset::GROUP_ID + 8 * d);
+        let e = word(ctx_offset::ENQUEUED_LOCAL_SIZE + 8 * d);
+        let ge = b.ins().imul(g, e);
+        b.ins().iadd(ge, word(ctx_offset::GLOBAL_OFFSET + 8 * d))
+    });
     let mut rest = all[1..].iter().copied();
     let mut params = Vec::with_capacity(func.params.len());
     for &p in &func.params {
@@ -199,6 +301,13 @@ pub fn helper(
         let n = types::components(m, ty).map_err(|r| m.diag_id(p, r))?.len();
         params.push(rest.by_ref().take(n).collect());
     }
-    let wi = WorkItemValues { ctx, local_id, item };
-    lower_body(m, func, b, callees, wi, Exit::Return, params)
+    let wi = WorkItemValues {
+        ctx,
+        local_id,
+        global_base,
+        item,
+        stack_ref: item,
+        ctx_words,
+    };
+    lower_body(env, func, b, wi, Exit::Return, params, None).map(|_| ())
 }

@@ -1,7 +1,7 @@
 //! The OpenCL SPIR-V environment rules (OpenCL SPIR-V Environment 2.2,
 //! "Validation Rules", "Kernels", "Required Capabilities", "Built-in
 //! Variables") for clift's device: OpenCL 2.2 full profile, 64 address bits,
-//! no images, no cl_khr_fp64 / cl_khr_fp16 / 64-bit atomics.
+//! no images, no cl_khr_fp64 / cl_khr_fp16.
 
 use std::collections::{HashMap, HashSet};
 
@@ -20,8 +20,8 @@ use crate::spirv::{ConstValue, IdKind, Module, Type, NONE};
 fn advertised(c: Capability) -> Option<(u8, u8)> {
     use Capability::*;
     match c {
-        Addresses | Float16Buffer | Int8 | Int16 | Int64 | Kernel | Linkage | Vector16 | GenericPointer | Groups
-        | DeviceEnqueue | Pipes => Some((1, 0)),
+        Addresses | Float16Buffer | Int8 | Int16 | Int64 | Int64Atomics | Kernel | Linkage | Vector16
+        | GenericPointer | Groups | DeviceEnqueue | Pipes => Some((1, 0)),
         SubgroupDispatch | PipeStorage => Some((1, 1)),
         _ => None,
     }
@@ -45,15 +45,25 @@ fn refusal(c: Capability) -> String {
     let why = match c {
         Float64 => "the device does not support double precision (cl_khr_fp64 is not advertised)",
         Float16 => "the device does not support half-precision arithmetic (cl_khr_fp16 is not advertised)",
-        Int64Atomics => {
-            "64-bit atomics need cl_khr_int64_base_atomics and cl_khr_int64_extended_atomics, which the device does not advertise"
-        }
-        ImageBasic | ImageReadWrite | ImageMipmap | LiteralSampler | Sampled1D | Image1D | SampledBuffer
-        | ImageBuffer | ImageMSArray | StorageImageExtendedFormats | ImageQuery | ImageGatherExtended
-        | ImageCubeArray | ImageRect | SampledRect | SampledCubeArray | StorageImageMultisample
-        | StorageImageReadWithoutFormat | StorageImageWriteWithoutFormat => {
-            "the device does not support images (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE)"
-        }
+        ImageBasic
+        | ImageReadWrite
+        | ImageMipmap
+        | LiteralSampler
+        | Sampled1D
+        | Image1D
+        | SampledBuffer
+        | ImageBuffer
+        | ImageMSArray
+        | StorageImageExtendedFormats
+        | ImageQuery
+        | ImageGatherExtended
+        | ImageCubeArray
+        | ImageRect
+        | SampledRect
+        | SampledCubeArray
+        | StorageImageMultisample
+        | StorageImageReadWithoutFormat
+        | StorageImageWriteWithoutFormat => "the device does not support images (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE)",
         Shader | Matrix | Geometry | Tessellation => "it belongs to graphics shaders, not OpenCL kernels",
         _ => "the device does not advertise it",
     };

@@ -200,20 +200,27 @@ fn atomic(m: &Module, inst: &Inst) -> Result<(), String> {
         Some(Type::Int { width: 32, .. }) => {}
         Some(Type::Float { width: 32 }) if float_ok => {}
         Some(Type::Int { width: 64, .. }) => {
-            return Err(
-                "atomics on 64-bit integers need cl_khr_int64_base_atomics / cl_khr_int64_extended_atomics, which clift does not support"
-                    .into(),
-            )
+            if !m.has_capability(spirv::Capability::Int64Atomics) {
+                return Err(
+                    "atomics on 64-bit integers need the Int64Atomics capability (cl_khr_int64_base_atomics)".into(),
+                );
+            }
         }
         Some(Type::Int { width, .. }) => {
-            return Err(format!("atomics take only 32-bit integers in OpenCL (this one is {width}-bit)"))
+            return Err(format!(
+                "atomics take only 32-bit integers in OpenCL (this one is {width}-bit)"
+            ))
         }
         _ => {
             return Err(format!(
                 "{} cannot operate on {} (atomics take 32-bit integers{})",
                 inst.opname(),
                 m.show_type(pointee),
-                if float_ok { ", and 32-bit floats for load, store and exchange" } else { "" }
+                if float_ok {
+                    ", and 32-bit floats for load, store and exchange"
+                } else {
+                    ""
+                }
             ))
         }
     }

@@ -1,0 +1,138 @@
+//! Debug dumps (README, "Debugging"): with `CLIFT_DUMP=<dir>` set, each
+//! clBuildProgram writes, per kernel and helper function, the SPIR-V
+//! disassembly, the Cranelift IR before and after optimisation and the
+//! machine code to `<dir>/<module hash>/`.
+//!
+//! The variable is set before the first OpenCL call, so this file is its
+//! own test process with a single test: no other test builds programs with
+//! dumps on or off behind its back.
+
+use std::path::{Path, PathBuf};
+use std::ptr;
+
+use clift_conformance::*;
+
+/// The folders under `root`, sorted.
+fn folders(root: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn build_writes_spirv_clif_and_machine_code_per_kernel() {
+    let root = std::env::temp_dir().join(format!("clift-dump-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    // Before the first OpenCL call (and so before any build): the variable
+    // is read at each build.
+    std::env::set_var("CLIFT_DUMP", &root);
+    let ctx = context();
+    let q = queue(ctx, 0);
+
+    let mut seen = Vec::new();
+    for level in ["O0", "O2"] {
+        let p = il_program(ctx, &spirv(&format!("clbench/{level}/vadd")));
+        check(build(p, ""));
+        let dirs = folders(&root);
+        let new: Vec<&PathBuf> = dirs.iter().filter(|d| !seen.contains(*d)).collect();
+        assert_eq!(new.len(), 1, "{level}: one new folder per module, got {dirs:?}");
+        let dir = new[0].clone();
+        let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
+        assert!(
+            name.len() == 16 && name.chars().all(|c| c.is_ascii_hexdigit()),
+            "folder named by a 16-digit hash: {name}"
+        );
+
+        let module = read(&dir.join("module.spvasm"));
+        assert!(module.contains("OpCapability Kernel"), "{module}");
+        assert!(module.contains("OpEntryPoint Kernel"), "{module}");
+        assert!(module.contains("\"vadd\""), "{module}");
+
+        let spv = read(&dir.join("vadd.spvasm"));
+        assert!(
+            spv.starts_with(char::is_whitespace) && spv.contains("= OpFunction "),
+            "{spv}"
+        );
+        assert!(spv.trim_end().ends_with("OpFunctionEnd"), "{spv}");
+
+        let clif = read(&dir.join("vadd.clif"));
+        assert!(clif.starts_with("function "), "{clif}");
+        assert!(clif.contains("block0(v0: i64)"), "{clif}");
+        let opt = read(&dir.join("vadd.opt.clif"));
+        assert!(opt.starts_with("function "), "{opt}");
+        // The helper or inlined body adds two floats: an fadd somewhere in
+        // the optimised IR of the kernel or of a helper.
+        let all_opt: String = std::fs::read_dir(&dir)
+            .expect("dump folder")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.to_string_lossy().ends_with(".opt.clif"))
+            .map(|p| read(&p))
+            .collect();
+        assert!(all_opt.contains("fadd"), "{all_opt}");
+
+        let asm = read(&dir.join("vadd.asm"));
+        assert!(asm.contains("bytes of machine code"), "{asm}");
+        assert!(asm.contains("ret"), "a listing with a return: {asm}");
+        assert!(asm.contains("\n000000:"), "hex bytes with offsets: {asm}");
+        let bin = std::fs::read(dir.join("vadd.bin")).expect("vadd.bin");
+        assert!(!bin.is_empty());
+        let hex_count = asm
+            .lines()
+            .filter(|l| l.len() > 7 && l.as_bytes()[6] == b':' && l[..6].chars().all(|c| c.is_ascii_hexdigit()))
+            .count();
+        assert_eq!(hex_count, bin.len().div_ceil(16), "one hex line per 16 code bytes");
+
+        // The dumped kernel still runs: c = a + b over 1024 floats.
+        let n = 1024usize;
+        let a: Vec<f32> = (0..n).map(|i| i as f32).collect();
+        let b: Vec<f32> = (0..n).map(|i| 2.0 * i as f32).collect();
+        let bytes = |v: &[f32]| v.iter().flat_map(|x| x.to_ne_bytes()).collect::<Vec<u8>>();
+        let (ba, bb, bc) = (
+            buffer(ctx, CL_MEM_READ_WRITE, 4 * n),
+            buffer(ctx, CL_MEM_READ_WRITE, 4 * n),
+            buffer(ctx, CL_MEM_READ_WRITE, 4 * n),
+        );
+        write_bytes(q, ba, 0, &bytes(&a));
+        write_bytes(q, bb, 0, &bytes(&b));
+        let k = kernel(p, "vadd");
+        check(set_arg(k, 0, &ba));
+        check(set_arg(k, 1, &bb));
+        check(set_arg(k, 2, &bc));
+        check(set_arg(k, 3, &(n as u32)));
+        // SAFETY: valid queue and kernel with every argument set; one
+        // dimension of n work-items, NULL local size, no events.
+        check(unsafe {
+            clEnqueueNDRangeKernel(q, k, 1, ptr::null(), &n, ptr::null(), 0, ptr::null(), ptr::null_mut())
+        });
+        let out = read_bytes(q, bc, 0, 4 * n);
+        for (i, c) in out.chunks_exact(4).enumerate() {
+            let c = f32::from_ne_bytes([c[0], c[1], c[2], c[3]]);
+            assert_eq!(c, 3.0 * i as f32, "{level}: c[{i}]");
+        }
+        for m in [ba, bb, bc] {
+            release_mem(m);
+        }
+        // SAFETY: valid handles, released once.
+        unsafe {
+            check(clReleaseKernel(k));
+            check(clReleaseProgram(p));
+        }
+        seen = dirs;
+    }
+    // SAFETY: valid handles, released once.
+    unsafe {
+        check(clReleaseCommandQueue(q));
+        check(clReleaseContext(ctx));
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}

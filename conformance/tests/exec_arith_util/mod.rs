@@ -1,0 +1,146 @@
+//! Shared by the `exec_arith_*` tests: one corpus module built once and many
+//! of its kernels run on byte buffers (the arithmetic modules hold hundreds
+//! of small kernels; building the module per kernel would dominate).
+
+#![allow(dead_code)]
+
+use std::ptr;
+
+use clift_conformance::exec::{corpus_spirv, Opt};
+use clift_conformance::*;
+
+/// A built corpus module.
+pub struct Module {
+    ctx: cl_context,
+    queue: cl_command_queue,
+    program: cl_program,
+    pub name: String,
+    pub opt: Opt,
+}
+
+impl Module {
+    /// Corpus module `name` at `opt`, built (panics with the log if not).
+    pub fn new(name: &str, opt: Opt) -> Module {
+        Module::with_il(&corpus_spirv(name, opt), name, opt)
+    }
+
+    /// The module `il`, built (panics with the log if not).
+    pub fn with_il(il: &[u8], name: &str, opt: Opt) -> Module {
+        let ctx = context();
+        let queue = queue(ctx, 0);
+        let program = il_program(ctx, il);
+        let rc = build(program, "");
+        assert_eq!(
+            rc,
+            CL_SUCCESS,
+            "building {name} at {opt:?}:\n{}",
+            build_log(program, device())
+        );
+        Module {
+            ctx,
+            queue,
+            program,
+            name: name.into(),
+            opt,
+        }
+    }
+
+    /// Runs kernel `kernel` over `items` work-items with one buffer per
+    /// entry of `inputs` then one output buffer of `out_len` bytes
+    /// (initialized to 0xAB), and returns the output's bytes.
+    pub fn run(&self, kernel: &str, inputs: &[&[u8]], out_len: usize, items: usize) -> Vec<u8> {
+        self.run_outs(kernel, inputs, &[out_len], items).remove(0)
+    }
+
+    /// Like [`Module::run`] with one output buffer per entry of `outs` (its
+    /// length in bytes), after the inputs.
+    pub fn run_outs(&self, kernel: &str, inputs: &[&[u8]], outs: &[usize], items: usize) -> Vec<Vec<u8>> {
+        let k = clift_conformance::kernel(self.program, kernel);
+        let mut mems = Vec::new();
+        for bytes in inputs {
+            let m = buffer(self.ctx, CL_MEM_READ_WRITE, bytes.len().max(1));
+            if !bytes.is_empty() {
+                write_bytes(self.queue, m, 0, bytes);
+            }
+            mems.push(m);
+        }
+        for &len in outs {
+            let m = buffer(self.ctx, CL_MEM_READ_WRITE, len.max(1));
+            write_bytes(self.queue, m, 0, &vec![0xAB; len.max(1)]);
+            mems.push(m);
+        }
+        for (i, m) in mems.iter().enumerate() {
+            check(set_arg(k, i as cl_uint, m));
+        }
+        let global = [items];
+        // SAFETY: valid handles; one dimension; no offset, local size or events.
+        let rc = unsafe {
+            clEnqueueNDRangeKernel(
+                self.queue,
+                k,
+                1,
+                ptr::null(),
+                global.as_ptr(),
+                ptr::null(),
+                0,
+                ptr::null(),
+                ptr::null_mut(),
+            )
+        };
+        check(rc);
+        // SAFETY: a valid queue.
+        check(unsafe { clFinish(self.queue) });
+        let back = outs
+            .iter()
+            .zip(&mems[inputs.len()..])
+            .map(|(&len, &m)| read_bytes(self.queue, m, 0, len))
+            .collect();
+        for m in mems {
+            release_mem(m);
+        }
+        // SAFETY: the kernel created above.
+        unsafe { clReleaseKernel(k) };
+        back
+    }
+}
+
+impl Drop for Module {
+    fn drop(&mut self) {
+        // SAFETY: handles this value owns.
+        unsafe {
+            clReleaseProgram(self.program);
+            clReleaseCommandQueue(self.queue);
+            clReleaseContext(self.ctx);
+        }
+    }
+}
+
+/// Little-endian bytes of the low `bytes` bytes of each value.
+pub fn to_bytes(v: &[u64], bytes: usize) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()[..bytes].to_vec()).collect()
+}
+
+/// Values of `bytes` bytes each, zero-extended.
+pub fn from_bytes(b: &[u8], bytes: usize) -> Vec<u64> {
+    b.chunks(bytes)
+        .map(|c| {
+            let mut w = [0u8; 8];
+            w[..bytes].copy_from_slice(c);
+            u64::from_le_bytes(w)
+        })
+        .collect()
+}
+
+/// `v`'s low `bits` bits, sign-extended.
+pub fn sx(v: u64, bits: u32) -> i64 {
+    ((v << (64 - bits)) as i64) >> (64 - bits)
+}
+
+/// The mask of `bits` low bits.
+pub fn mask(bits: u32) -> u64 {
+    if bits == 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
+    }
+}

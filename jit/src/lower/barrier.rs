@@ -1,0 +1,454 @@
+//! Barriers: how the work-items of a group get past OpControlBarrier when
+//! one thread runs them all, one after another.
+//!
+//! **Strategy: resumable work-items.** A kernel whose body has barriers is
+//! still lowered once, inside the work-group loops (see
+//! [`super::workgroup`]), but the loops run in *phases*. Each work-item has
+//! a *frame* in the private arena
+//! ([`crate::launch_abi::WorkGroupCtx::private_arena`]) holding its resume
+//! state, its Function variables and the values it must keep across
+//! barriers. In a phase, every work-item runs from where it stopped (a
+//! switch on its state: 0 = the kernel's start, k = just after barrier k)
+//! until it reaches a barrier, where it stores the values live there into
+//! its frame, records k and yields to the next work-item; or until it
+//! returns (state "done"). When a phase ends with any work-item waiting at a
+//! barrier, the next phase starts. Since OpenCL requires every work-item of
+//! a group to reach the same barriers in the same order, a phase ends
+//! exactly when the whole group has arrived at a barrier: everything before
+//! it, for every work-item, happened before anything after it.
+//!
+//! Values live across a barrier are Cranelift `Variable`s: defined where
+//! SPIR-V defines them and again where a work-item resumes (loaded from its
+//! frame), so the frontend's SSA construction joins them, also around loops
+//! containing barriers.
+//!
+//! Why this and not loop fission at barriers (PoCL's approach) or one
+//! stack per work-item (fibers): the body is lowered once, with no
+//! region-formation or tail-duplication pass over the CFG, barriers may sit
+//! in any loop or branch that is uniform over the work-group, and a frame
+//! holds only what is live at a barrier, not a stack. Kernels without
+//! barriers are lowered exactly as before: no frames, no phases, no
+//! switch, so they pay nothing.
+//!
+//! Barriers inside called functions (llvm-spirv makes every kernel a
+//! wrapper calling the real function) are handled by inlining every
+//! function that contains a barrier, directly or through calls
+//! ([`barrier_functions`]): in such a function, a call to another one is a
+//! *suspension point* like a barrier, so the caller keeps its values live
+//! across the call in its frame slots, and the callee's barriers store and
+//! reload them too ([`super::Lowering::outer`]).
+//!
+//! The frame is laid out while lowering: each inlined body takes slots for
+//! its Function variables and for the values it keeps across suspension
+//! points ([`FnPlan`], from a liveness analysis over the function's SPIR-V
+//! CFG); the frame size is patched into the work-group function at the end.
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use cranelift_codegen::ir::{types as cl, Block, InstBuilder, MemFlagsData, Value};
+use cranelift_frontend::Switch;
+use spirv::Op;
+
+use super::{types, Exit, FrameEntry, Lowering, R};
+use crate::spirv::{Function, Id, IdKind, Layout, Module};
+use crate::validate::calls;
+
+/// The resume state of a work-item that has returned.
+pub const DONE: u32 = u32::MAX;
+
+/// Bytes a kept value takes per component (every scalar fits).
+pub const SLOT: i32 = 8;
+
+/// The largest frame clift accepts per work-item.
+const MAX_FRAME: u64 = 1 << 24;
+
+/// The functions (by index) that contain OpControlBarrier or call a
+/// function that does.
+pub fn barrier_functions(m: &Module) -> HashSet<u32> {
+    let graph = calls::call_graph(m);
+    let mut set: HashSet<u32> = m
+        .functions
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| {
+            f.blocks
+                .iter()
+                .any(|b| b.body().any(|i| m.insts[i as usize].op == Op::ControlBarrier))
+        })
+        .map(|(i, _)| i as u32)
+        .collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (f, calls) in graph.iter().enumerate() {
+            if !set.contains(&(f as u32)) && calls.iter().any(|(c, _)| set.contains(c)) {
+                set.insert(f as u32);
+                changed = true;
+            }
+        }
+    }
+    set
+}
+
+/// What one function with suspension points keeps in the frame.
+#[derive(Debug, Default)]
+pub struct FnPlan {
+    /// The values live just after each suspension point (OpControlBarrier,
+    /// or a call to a function with barriers), by instruction index.
+    pub live: HashMap<u32, Vec<Id>>,
+    /// Every value live after some suspension point, sorted.
+    pub kept: Vec<Id>,
+    /// The function's Function variables and their layouts.
+    pub vars: Vec<(Id, Layout)>,
+}
+
+/// The frame plan of `func` (one of `barrier_fns`).
+pub fn plan(m: &Module, func: &Function, barrier_fns: &HashSet<u32>) -> Result<FnPlan, String> {
+    let suspends = |i: u32| {
+        let inst = &m.insts[i as usize];
+        match inst.op {
+            Op::ControlBarrier => true,
+            Op::FunctionCall => inst
+                .id(0)
+                .and_then(|c| m.info(c))
+                .is_some_and(|c| c.kind == IdKind::Function && barrier_fns.contains(&c.index)),
+            _ => false,
+        }
+    };
+    let mut points = HashSet::new();
+    let mut vars = Vec::new();
+    for (bi, blk) in func.blocks.iter().enumerate() {
+        if !func.cfg.reachable.get(bi).copied().unwrap_or(false) {
+            continue;
+        }
+        for i in blk.body() {
+            let inst = &m.insts[i as usize];
+            if suspends(i) {
+                points.insert(i);
+            }
+            if inst.op == Op::Variable {
+                let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
+                    continue;
+                };
+                let (_, pointee) = m.pointer(ty).ok_or("a variable's type must be a pointer")?;
+                let l = m
+                    .layout(pointee)
+                    .ok_or_else(|| format!("type {} has no size", m.show_type(pointee)))?;
+                vars.push((id, l));
+            }
+        }
+    }
+    let live = liveness(m, func, &points);
+    let mut kept: Vec<Id> = live
+        .values()
+        .flatten()
+        .copied()
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    kept.sort_unstable();
+    Ok(FnPlan { live, kept, vars })
+}
+
+/// The values (results of the function's own instructions other than
+/// OpVariable, whose addresses the frame fixes, and its parameters) live
+/// just after each of `points`, each list sorted.
+fn liveness(m: &Module, func: &Function, points: &HashSet<u32>) -> HashMap<u32, Vec<Id>> {
+    let n = func.blocks.len();
+    let tracked = |id: Id| {
+        m.info(id).is_some_and(|info| match info.kind {
+            IdKind::Param => true,
+            IdKind::Value => m.insts.get(info.def as usize).is_some_and(|d| d.op != Op::Variable),
+            _ => false,
+        })
+    };
+    // Per block: upward-exposed uses, definitions, and the phi operands it
+    // passes to its successors.
+    let mut gen: Vec<HashSet<Id>> = vec![HashSet::new(); n];
+    let mut kill: Vec<HashSet<Id>> = vec![HashSet::new(); n];
+    let mut phi_out: Vec<HashSet<Id>> = vec![HashSet::new(); n];
+    for (bi, blk) in func.blocks.iter().enumerate() {
+        for i in blk.body() {
+            let inst = &m.insts[i as usize];
+            if inst.op == Op::Phi {
+                for k in (0..inst.operands.len() / 2).map(|k| 2 * k) {
+                    let (Some(v), Some(from)) = (inst.id(k), inst.id(k + 1)) else {
+                        continue;
+                    };
+                    if let Some(p) = m.info(from).filter(|f| f.kind == IdKind::Label) {
+                        if tracked(v) {
+                            if let Some(set) = phi_out.get_mut(p.block as usize) {
+                                set.insert(v);
+                            }
+                        }
+                    }
+                }
+            } else {
+                for (_, u) in inst.id_operands() {
+                    if tracked(u) && !kill[bi].contains(&u) {
+                        gen[bi].insert(u);
+                    }
+                }
+            }
+            if let Some(r) = inst.result_id {
+                kill[bi].insert(r);
+            }
+        }
+    }
+    // Backward fixpoint (the sets only grow, so sizes tell change).
+    let mut live_in: Vec<HashSet<Id>> = vec![HashSet::new(); n];
+    let mut live_out: Vec<HashSet<Id>> = vec![HashSet::new(); n];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in func.cfg.rpo.iter().rev() {
+            let b = b as usize;
+            let mut out = phi_out[b].clone();
+            for &s in func.cfg.succs.get(b).map(Vec::as_slice).unwrap_or(&[]) {
+                out.extend(live_in[s as usize].iter().copied());
+            }
+            let mut inn: HashSet<Id> = out.iter().copied().filter(|v| !kill[b].contains(v)).collect();
+            inn.extend(gen[b].iter().copied());
+            if inn.len() != live_in[b].len() || out.len() != live_out[b].len() {
+                changed = true;
+            }
+            live_in[b] = inn;
+            live_out[b] = out;
+        }
+    }
+    // Walk each block with a suspension point backwards from its live-out.
+    let mut result = HashMap::new();
+    for (bi, blk) in func.blocks.iter().enumerate() {
+        if !blk.body().any(|i| points.contains(&i)) {
+            continue;
+        }
+        let mut live = live_out[bi].clone();
+        for i in blk.body().rev() {
+            let inst = &m.insts[i as usize];
+            if let Some(r) = inst.result_id {
+                live.remove(&r);
+            }
+            if points.contains(&i) {
+                let mut v: Vec<Id> = live.iter().copied().collect();
+                v.sort_unstable();
+                result.insert(i, v);
+            }
+            if inst.op != Op::Phi {
+                for (_, u) in inst.id_operands() {
+                    if tracked(u) {
+                        live.insert(u);
+                    }
+                }
+            }
+        }
+    }
+    result
+}
+
+/// The frame of a kernel with barriers, while it is being lowered.
+pub(crate) struct FrameState {
+    entry: FrameEntry,
+    /// Bytes taken so far (the state word first).
+    size: u64,
+    /// The largest alignment taken so far.
+    align: u64,
+    /// Where a work-item resumes in state k (at index k - 1).
+    resume: Vec<Block>,
+    /// The plans of the functions with suspension points.
+    plans: HashMap<u32, Rc<FnPlan>>,
+}
+
+impl FrameState {
+    pub fn new(entry: FrameEntry) -> FrameState {
+        FrameState {
+            entry,
+            size: 8,
+            align: 8,
+            resume: Vec::new(),
+            plans: HashMap::new(),
+        }
+    }
+
+    /// `size` bytes of frame at `align`: their offset.
+    fn alloc(&mut self, size: u64, align: u64) -> R<i32> {
+        let align = align.clamp(1, 128);
+        let at = self.size.div_ceil(align) * align;
+        let end = at
+            .checked_add(size)
+            .filter(|&e| e <= MAX_FRAME)
+            .ok_or("the work-item's private memory exceeds 16 MiB")?;
+        self.size = end;
+        self.align = self.align.max(align);
+        Ok(at as i32)
+    }
+}
+
+impl Lowering<'_, '_, '_> {
+    /// The frame's base address and pending-flag slot, in a kernel with
+    /// barriers.
+    fn frame_entry(&self) -> Option<FrameEntry> {
+        self.kernel.borrow().frame.as_ref().map(|f| f.entry)
+    }
+
+    /// At the start of a body in a kernel with barriers, if the body has
+    /// suspension points: places its Function variables and its kept values
+    /// in the frame.
+    pub(super) fn begin_frame(&mut self) -> R {
+        let fi = self
+            .m
+            .info(self.func.id)
+            .map(|f| f.index)
+            .ok_or("function without an index")?;
+        if !self.env.barrier_fns.contains(&fi) {
+            return Ok(());
+        }
+        let mut k = self.kernel.borrow_mut();
+        let Some(fs) = k.frame.as_mut() else {
+            return Ok(());
+        };
+        let plan = match fs.plans.get(&fi) {
+            Some(p) => p.clone(),
+            None => {
+                let p = Rc::new(plan(self.m, self.func, self.env.barrier_fns)?);
+                fs.plans.insert(fi, p.clone());
+                p
+            }
+        };
+        for &(id, l) in &plan.vars {
+            let off = fs.alloc(l.size, l.align)?;
+            self.frame_vars.insert(id, off);
+        }
+        for &id in &plan.kept {
+            let ty = self.m.type_of(id).ok_or("value without a type")?;
+            let comps = types::components(self.m, ty)?;
+            let off = fs.alloc(comps.len() as u64 * SLOT as u64, SLOT as u64)?;
+            let vars = comps.into_iter().map(|t| self.b.declare_var(t)).collect();
+            self.vars.insert(id, vars);
+            self.spill.insert(id, off);
+        }
+        drop(k);
+        self.plan = Some(plan);
+        Ok(())
+    }
+
+    /// The address of Function variable `id` when the frame holds it.
+    pub(super) fn frame_var(&mut self, id: Id) -> Option<Value> {
+        let off = *self.frame_vars.get(&id)?;
+        let base = self.frame_entry()?.base;
+        Some(self.b.ins().iadd_imm_s(base, i64::from(off)))
+    }
+
+    /// After instruction `i`: defines the variables of its result if the
+    /// value is kept across a suspension point (phis included: their values
+    /// are the block's parameters).
+    pub(super) fn define_vars(&mut self, i: u32) {
+        let Some(id) = self.m.insts[i as usize].result_id else {
+            return;
+        };
+        let (Some(vars), Some(vals)) = (self.vars.get(&id), self.values.get(&id)) else {
+            return;
+        };
+        for (&var, &val) in vars.iter().zip(vals) {
+            self.b.def_var(var, val);
+        }
+    }
+
+    /// Defines the variables of the parameters kept across suspension
+    /// points (at the start of a body).
+    pub(super) fn define_param_vars(&mut self) {
+        for &p in &self.func.params {
+            if let (Some(vars), Some(vals)) = (self.vars.get(&p), self.values.get(&p)) {
+                for (&var, &val) in vars.iter().zip(vals) {
+                    self.b.def_var(var, val);
+                }
+            }
+        }
+    }
+
+    /// The frame slots of the values kept across suspension point `i` of
+    /// this body, followed by those of the bodies it is inlined into.
+    pub(super) fn kept_at(&self, i: u32) -> R<Vec<(cranelift_frontend::Variable, cl::Type, i32)>> {
+        let plan = self.plan.as_ref().ok_or("a suspension point outside a planned body")?;
+        let mut out = Vec::new();
+        for &id in plan.live.get(&i).map(Vec::as_slice).unwrap_or(&[]) {
+            let off = *self.spill.get(&id).ok_or("a kept value without a slot")?;
+            let vars = self.vars.get(&id).ok_or("a kept value without variables")?;
+            let ty = self.m.type_of(id).ok_or("value without a type")?;
+            for (c, (t, &v)) in types::components(self.m, ty)?.into_iter().zip(vars).enumerate() {
+                out.push((v, t, off + SLOT * c as i32));
+            }
+        }
+        out.extend(self.outer.iter().copied());
+        Ok(out)
+    }
+
+    /// OpControlBarrier at instruction `i` of a kernel (or a body inlined
+    /// into one): the work-item stores the values live after the barrier
+    /// and its resume state in its frame, marks the phase as having waiters
+    /// and yields; the rest of the SPIR-V block is lowered into the block
+    /// where it resumes, which reloads those values.
+    pub(super) fn barrier(&mut self, i: u32) -> R {
+        let Some(fr) = self.frame_entry() else {
+            return Err("a barrier in a function that is not inlined into a kernel is not supported".into());
+        };
+        let next = fr.next;
+        let kept = self.kept_at(i)?;
+        let flags = MemFlagsData::trusted();
+        for &(var, _, off) in &kept {
+            let v = self.b.use_var(var);
+            self.b.ins().store(flags, v, fr.base, off);
+        }
+        let resume = self.b.create_block();
+        let k = {
+            let mut ks = self.kernel.borrow_mut();
+            let fs = ks.frame.as_mut().ok_or("no frame")?;
+            fs.resume.push(resume);
+            fs.resume.len() as i64
+        };
+        let state = self.b.ins().iconst(cl::I32, k);
+        self.b.ins().store(flags, state, fr.base, 0);
+        let one = self.b.ins().iconst(cl::I8, 1);
+        self.b.ins().stack_store(cl::I64, one, fr.pending, 0);
+        self.b.ins().jump(next, &[]);
+
+        self.b.switch_to_block(resume);
+        for (var, t, off) in kept {
+            let v = self.b.ins().load(t, flags, fr.base, off);
+            self.b.def_var(var, v);
+        }
+        Ok(())
+    }
+
+    /// Before a kernel's work-item ends: records that it is done (in a
+    /// kernel with barriers, so later phases skip it).
+    pub(super) fn finish_work_item(&mut self) {
+        if let Some(fr) = self.frame_entry() {
+            let done = self.b.ins().iconst(cl::I32, i64::from(DONE as i32));
+            self.b.ins().store(MemFlagsData::trusted(), done, fr.base, 0);
+        }
+    }
+
+    /// After the kernel's body: fills the dispatch block (state 0 to the
+    /// body's `entry`, k to where barrier k resumes, "done" to the next
+    /// work-item) and sets the frame size. Returns the frame size.
+    pub(super) fn finish_frame(&mut self, fr: FrameEntry, entry: Block) -> R<u64> {
+        let Exit::NextWorkItem(next) = self.exit else {
+            return Err("only kernels have frames".into());
+        };
+        let (resume, size) = {
+            let k = self.kernel.borrow();
+            let fs = k.frame.as_ref().ok_or("no frame")?;
+            (fs.resume.clone(), fs.size.div_ceil(fs.align) * fs.align)
+        };
+        self.b.switch_to_block(fr.dispatch);
+        let mut sw = Switch::new();
+        sw.set_entry(0, entry);
+        for (k, &blk) in resume.iter().enumerate() {
+            sw.set_entry(k as u128 + 1, blk);
+        }
+        sw.emit(self.b, fr.state, next);
+        self.b.func.replace(fr.size).iconst(cl::I64, size as i64);
+        Ok(size)
+    }
+}

@@ -1,0 +1,97 @@
+//! Inlining OpFunctionCall.
+//!
+//! llvm-spirv turns every kernel into a wrapper that calls the real kernel
+//! function, and clang at -O0 keeps every call, so calls are the rule. A
+//! call is lowered by lowering the callee's body right here, with its own
+//! id table, its parameters bound to the arguments and its returns jumping
+//! to a block whose parameters are the result: no WorkItem on the stack,
+//! no call overhead, and the callee's code optimised with the caller's.
+//!
+//! Functions with barriers are always inlined into kernels (see
+//! [`super::barrier`]). Others are inlined while the kernel stays within
+//! [`BUDGET`] SPIR-V instructions and calls nest at most [`MAX_DEPTH`]
+//! deep; beyond that, a call goes to the callee's separately compiled
+//! helper function.
+
+use super::{types, Exit, Lowering, R};
+use crate::spirv::IdKind;
+
+/// SPIR-V instructions inlined into one body at most (barrier functions
+/// excepted).
+pub const BUDGET: u64 = 20_000;
+
+/// Inlined calls nest at most this deep.
+pub const MAX_DEPTH: u32 = 48;
+
+impl Lowering<'_, '_, '_> {
+    /// Lowers OpFunctionCall `i` by inlining the callee, if it should be:
+    /// returns whether it did.
+    pub(super) fn inline_call(&mut self, i: u32) -> R<bool> {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        let callee = inst.id(0).ok_or("missing callee")?;
+        let info = m
+            .info(callee)
+            .filter(|f| f.kind == IdKind::Function)
+            .ok_or("not a function")?;
+        let fi = info.index;
+        let func = m.functions.get(fi as usize).ok_or("not a function")?;
+        if func.blocks.is_empty() {
+            return Ok(false);
+        }
+        let has_frame = self.kernel.borrow().frame.is_some();
+        let must = has_frame && self.env.barrier_fns.contains(&fi);
+        let size = u64::from(func.end.saturating_sub(func.inst));
+        {
+            let mut k = self.kernel.borrow_mut();
+            let fits = self.depth < MAX_DEPTH && k.inlined.saturating_add(size) <= BUDGET;
+            if !must && !fits {
+                return Ok(false);
+            }
+            if must && self.depth >= MAX_DEPTH {
+                return Err(format!("calls to functions with barriers nest deeper than {MAX_DEPTH}"));
+            }
+            k.inlined = k.inlined.saturating_add(size);
+        }
+        let mut args = Vec::with_capacity(func.params.len());
+        for k in 1..inst.operands.len() {
+            args.push(self.get(inst.id(k).ok_or("bad argument")?)?);
+        }
+        let ret = self.b.create_block();
+        for t in types::components(m, func.ret)? {
+            self.b.append_block_param(ret, t);
+        }
+        // A call with barriers inside suspends this body too: its values
+        // live after the call go with the callee's at each barrier.
+        let outer = if must { self.kept_at(i)? } else { Vec::new() };
+        let mut child = Lowering {
+            m,
+            func,
+            b: &mut *self.b,
+            env: self.env,
+            callees: self.callees,
+            statics: self.statics,
+            wi: self.wi,
+            exit: Exit::Inline(ret),
+            blocks: vec![None; func.blocks.len()],
+            values: Default::default(),
+            label: 0,
+            kernel: self.kernel.clone(),
+            vars: Default::default(),
+            plan: None,
+            spill: Default::default(),
+            frame_vars: Default::default(),
+            outer,
+            depth: self.depth + 1,
+        };
+        child
+            .lower_function(args, None)
+            .map_err(|d| format!("in the inlined call of {}: {d}", m.show(callee)))?;
+        self.b.switch_to_block(ret);
+        let results = self.b.block_params(ret).to_vec();
+        if let Some(r) = inst.result_id {
+            self.values.insert(r, results);
+        }
+        Ok(true)
+    }
+}

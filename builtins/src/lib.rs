@@ -1,5 +1,5 @@
-//! The `OpenCL.std` extended instructions and other run-time helpers that JIT
-//! code calls.
-//!
-//! Empty until the kernels issue lands; see ARCHITECTURE.md for the plan.
+//! Run-time helpers that JIT code calls through their addresses: so far the
+//! float remainder of OpFRem and the copy of OpGroupAsyncCopy. The
+//! `OpenCL.std` library comes with the built-ins issue.
 pub mod frem;
+pub mod group_copy;

@@ -89,11 +89,11 @@ fn many_arguments_of_every_kind() {
         (((p[0] + p[5]) + p[10]) + p[15]) as i64,
     ];
     let mut want = Vec::new();
-    for t in 0..n {
+    for (t, &x) in input.iter().enumerate() {
         for v in base {
             want.push(v.wrapping_add(t as i64));
         }
-        want.push((input[t] as i64).wrapping_add(q as i64).wrapping_add(t as i64));
+        want.push((x as i64).wrapping_add(q as i64).wrapping_add(t as i64));
     }
     for opt in Opt::BOTH {
         let mut out = vec![0i64; n * 24];

@@ -110,3 +110,55 @@ fn every_group_of_a_3d_range_runs_each_of_its_items_once() {
         }
     }
 }
+
+#[test]
+fn a_local_argument_as_large_as_the_device_allows() {
+    use clift_conformance::*;
+    let device_local: cl_ulong = device_value(device(), CL_DEVICE_LOCAL_MEM_SIZE);
+    for opt in Opt::BOTH {
+        let k = Kernel::new("stress", opt, "fill_local");
+        // What the kernel itself uses besides the argument.
+        let own: cl_ulong = k.work_group_info(CL_KERNEL_LOCAL_MEM_SIZE);
+        drop(k);
+        let bytes = ((device_local - own) as usize) & !127;
+        let n = bytes / 4;
+        let (global, local) = (4 * 128usize, 128usize);
+        let mut want = vec![0i32; global];
+        for (i, w) in want.iter_mut().enumerate() {
+            let (l, grp) = (i % local, i / local);
+            *w = (0..16usize)
+                .map(|k| ((l * 7 + k * 13 + k * n / 16) % n * 3 + grp) as i32)
+                .sum();
+        }
+        let mut out = vec![0i32; global];
+        Kernel::new("stress", opt, "fill_local")
+            .arg(Arg::output(&mut out))
+            .arg(Arg::Local(bytes))
+            .arg(Arg::value(n as u32))
+            .run(&[global], Some(&[local]));
+        assert_eq!(out, want, "{opt:?}: {bytes} bytes of __local memory");
+    }
+}
+
+#[test]
+fn eight_kib_of_private_memory_per_work_item_across_a_barrier() {
+    for opt in Opt::BOTH {
+        let k = Kernel::new("stress", opt, "big_private");
+        let max: usize = k.work_group_info(clift_conformance::CL_KERNEL_WORK_GROUP_SIZE);
+        drop(k);
+        let local = max.min(256);
+        let global = local * 6;
+        // Small values: the kernel's int sum must not overflow (UB in C).
+        let input: Vec<i32> = (0..global as i32).map(|i| (i * 7919) % (1 << 20) - (1 << 19)).collect();
+        let want: Vec<i32> = input
+            .iter()
+            .map(|&x| (0..64).map(|i| x ^ ((i * 37 + x) & 2047)).fold(0i32, i32::wrapping_add))
+            .collect();
+        let mut out = vec![0i32; global];
+        Kernel::new("stress", opt, "big_private")
+            .arg(Arg::input(&input))
+            .arg(Arg::output(&mut out))
+            .run(&[global], Some(&[local]));
+        assert_eq!(out, want, "{opt:?}: local {local}");
+    }
+}

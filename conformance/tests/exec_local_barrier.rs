@@ -559,7 +559,7 @@ fn barrier_kernels_from_several_threads_at_once() {
                             })
                             .collect()
                     });
-                    let opt = if (t + round as usize) % 2 == 0 {
+                    let opt = if (t + round as usize).is_multiple_of(2) {
                         Opt::O0
                     } else {
                         Opt::O2

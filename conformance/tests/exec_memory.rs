@@ -798,3 +798,38 @@ fn unreachable_default_of_a_switch() {
         assert_eq!(out, want, "{opt:?}");
     }
 }
+
+#[test]
+fn get_fence_of_generic_pointers() {
+    // cl_mem_fence_flags of OpenCL C (opencl-c-base.h).
+    const CLK_LOCAL_MEM_FENCE: i32 = 1;
+    const CLK_GLOBAL_MEM_FENCE: i32 = 2;
+    let (n, local) = (96usize, 16usize);
+    let mut r = Rng(15);
+    let which: Vec<i32> = (0..n).map(|_| r.int(0, 1 << 20)).collect();
+    let (gf, lf) = (CLK_GLOBAL_MEM_FENCE, CLK_LOCAL_MEM_FENCE);
+    for opt in Opt::BOTH {
+        let gbuf = vec![0i32; n];
+        let mut out = vec![-1i32; n * 2];
+        Kernel::new("memory_extra", opt, "fences")
+            .arg(Arg::input(&gbuf))
+            .arg(Arg::input(&which))
+            .arg(Arg::output(&mut out))
+            .arg(Arg::Local(local * 4))
+            .run(&[n], Some(&[local]));
+        for g in 0..n {
+            let space = which[g] % 3;
+            match space {
+                0 => assert_eq!(out[g * 2], gf, "{opt:?}: get_fence of a global pointer (item {g})"),
+                1 => assert_eq!(out[g * 2], lf, "{opt:?}: get_fence of a local pointer (item {g})"),
+                // A private pointer: any valid fence value.
+                _ => assert_eq!(
+                    out[g * 2] & !(gf | lf),
+                    0,
+                    "{opt:?}: get_fence of a private pointer (item {g})"
+                ),
+            }
+            assert_eq!(out[g * 2 + 1], gf * 16 + lf, "{opt:?}: item {g}");
+        }
+    }
+}

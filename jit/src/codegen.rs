@@ -106,6 +106,13 @@ fn new_module() -> Result<JITModule, BuildError> {
     set(&mut flags, "opt_level", "speed")?;
     set(&mut flags, "use_colocated_libcalls", "false")?;
     set(&mut flags, "is_pic", "false")?;
+    // The IR verifier costs about a tenth of a build; debug builds (and so
+    // the test suite) keep it to catch lowering bugs early.
+    set(
+        &mut flags,
+        "enable_verifier",
+        if cfg!(debug_assertions) { "true" } else { "false" },
+    )?;
     let isa = cranelift_native::builder()
         .map_err(|e| header_diag(format!("code generation for this CPU is not supported: {e}")))?
         .finish(settings::Flags::new(flags))
@@ -249,6 +256,8 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
     let mut ctx = Context::new();
     // CLIFT_DUMP: the module's text forms, per function (debug_dump.rs).
     let dump = crate::debug_dump::Dumper::from_env(m);
+    // Every function is lowered first (its id, instruction, dump name, IR).
+    let mut lowered_fns: Vec<(FuncId, u32, String, ir::Function)> = Vec::new();
     let jobs = helpers
         .iter()
         .map(|&f| (None, f, helper_ids[&f].0, helper_ids[&f].1.clone()))
@@ -267,7 +276,6 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
             d.spirv(&dump_name, m, func);
         }
         ctx.clear();
-        ctx.set_disasm(dump.is_some());
         ctx.func.signature = sig;
         let mut callees: HashMap<Id, FuncRef> = HashMap::new();
         for &(c, _) in &graph[f as usize] {
@@ -301,9 +309,31 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
         if let Some(d) = &dump {
             d.clif(&dump_name, &ctx.func, false);
         }
+        lowered_fns.push((
+            id,
+            func.inst,
+            dump_name,
+            std::mem::replace(&mut ctx.func, ir::Function::new()),
+        ));
+    }
+    if !diags.is_empty() {
+        return fail(module, diags);
+    }
+    // Machine code for the kernels and the helpers some call still goes to
+    // (calls the lowering inlined leave none): clang's kernel wrappers make
+    // every -O2 kernel a helper too, and compiling it for nothing would
+    // double the build time.
+    let needed = called_functions(&lowered_fns, kernel_ids.iter().map(|k| k.3));
+    for (id, inst, dump_name, func) in lowered_fns {
+        if !needed.contains(&id) {
+            continue;
+        }
+        ctx.clear();
+        ctx.set_disasm(dump.is_some());
+        ctx.func = func;
         loop_bodies_first(&mut ctx.func);
         if let Err(e) = module.define_function(id, &mut ctx) {
-            diags.push(m.diag(func.inst, format!("code generator: {e:?}")));
+            diags.push(m.diag(inst, format!("code generator: {e:?}")));
         } else if let Some(d) = &dump {
             // `compile` rewrote `ctx.func` in place: it is the optimised IR.
             d.clif(&dump_name, &ctx.func, true);
@@ -396,4 +426,37 @@ pub(crate) fn loop_bodies_first(func: &mut ir::Function) {
             blocks: [else_call, then_call],
         };
     }
+}
+
+/// The functions of `lowered` that `roots` reach through the call
+/// instructions left in their IR.
+fn called_functions(
+    lowered: &[(FuncId, u32, String, ir::Function)],
+    roots: impl Iterator<Item = FuncId>,
+) -> BTreeSet<FuncId> {
+    let bodies: HashMap<FuncId, &ir::Function> = lowered.iter().map(|(id, _, _, f)| (*id, f)).collect();
+    let mut seen: BTreeSet<FuncId> = BTreeSet::new();
+    let mut work: Vec<FuncId> = roots.collect();
+    while let Some(id) = work.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        let Some(func) = bodies.get(&id) else {
+            continue;
+        };
+        for block in func.layout.blocks() {
+            for inst in func.layout.block_insts(block) {
+                let InstructionData::Call { func_ref, .. } = func.dfg.insts[inst] else {
+                    continue;
+                };
+                if let ir::ExternalName::User(name) = &func.dfg.ext_funcs[func_ref].name {
+                    let callee = FuncId::from_u32(func.params.user_named_funcs()[*name].index);
+                    if !seen.contains(&callee) {
+                        work.push(callee);
+                    }
+                }
+            }
+        }
+    }
+    seen
 }

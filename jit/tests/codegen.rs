@@ -395,3 +395,50 @@ fn work_groups_run_concurrently() {
     });
     assert!(c.iter().enumerate().all(|(i, &x)| x == 3.0 * i as f32));
 }
+
+// Regressions found by fuzzing code generation (jit/fuzz, target `codegen`):
+// each module in tests/data/codegen/ must build or fail with diagnostics,
+// quickly and without crashing.
+
+/// Compiles tests/data/codegen/`name`.spv with `compile_kernels`: the
+/// diagnostics of the kernels that failed, all joined (empty if every
+/// kernel compiled).
+fn compile_fuzz_case(name: &str) -> String {
+    let path = format!("{}/tests/data/codegen/{name}.spv", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let front = front_end(&bytes, &BuildOptions::default()).unwrap_or_else(|e| panic!("{path}: {e:?}"));
+    let start = std::time::Instant::now();
+    let (program, failed) = clift_jit::compile_kernels(&front);
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(20),
+        "{name}: compiling took {:?}",
+        start.elapsed()
+    );
+    let mut log = String::new();
+    for (kernel, e) in &failed {
+        assert!(!e.diagnostics.is_empty(), "{name}: {kernel} failed without a diagnostic");
+        for d in &e.diagnostics {
+            log += &format!("{kernel}: {d}\n");
+        }
+    }
+    assert_eq!(
+        program.is_some(),
+        failed.len() < front.built.kernels.len(),
+        "{name}: {log}"
+    );
+    log
+}
+
+#[test]
+fn barrier_functions_inlined_exponentially_often_are_refused() {
+    // f39 calls f38 twice, ..., f1 calls f0 (a barrier) twice: 2^39 copies.
+    let log = compile_fuzz_case("barrier_inline_exponential");
+    assert!(log.contains("SPIR-V instructions"), "{log}");
+}
+
+#[test]
+fn byval_read_only_check_is_not_exponential() {
+    // The by-value struct goes down 7 levels of 60 calls each.
+    let log = compile_fuzz_case("byval_read_only_exponential");
+    assert!(log.is_empty(), "{log}");
+}

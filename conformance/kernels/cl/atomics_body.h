@@ -1,5 +1,8 @@
 // The bodies shared by atomics.cl and atomics64.cl.
 
+// Sums are computed in the unsigned type U: the values wrap, and signed
+// overflow would be undefined in C.
+//
 // Every read-modify-write on counters C[0..11] and unsigned UU[0..2]:
 // C[0] add, C[1] sub, C[2] inc, C[3] dec, C[4] min, C[5] max, C[6] and,
 // C[7] or, C[8] xor, C[9] xchg, C[10] add by a cmpxchg loop; UU[0] min,
@@ -22,7 +25,7 @@
         RET[ID * 4 + 3] = PFX##_xchg(&C[9], (T)ID);                          \
         T old = C[10];                                                       \
         for (;;) {                                                           \
-            T prev = PFX##_cmpxchg(&C[10], old, old + x);                    \
+            T prev = PFX##_cmpxchg(&C[10], old, (T)((U)old + (U)x));         \
             if (prev == old)                                                 \
                 break;                                                       \
             old = prev;                                                      \
@@ -49,13 +52,13 @@
         atomic_fetch_max(&UU[1], (U)x);                                                            \
         RET[ID * 4 + 2] = atomic_exchange_explicit(&C[7], (T)ID, memory_order_acq_rel, SCOPE);     \
         T e = atomic_load_explicit(&C[8], memory_order_relaxed, SCOPE);                            \
-        while (!atomic_compare_exchange_strong_explicit(&C[8], &e, e + x, memory_order_acq_rel,   \
+        while (!atomic_compare_exchange_strong_explicit(&C[8], &e, (T)((U)e + (U)x), memory_order_acq_rel, \
                                                         memory_order_relaxed, SCOPE))              \
             ;                                                                                      \
         T w = atomic_load(&C[9]);                                                                  \
-        while (!atomic_compare_exchange_weak(&C[9], &w, w + x))                                    \
+        while (!atomic_compare_exchange_weak(&C[9], &w, (T)((U)w + (U)x)))                       \
             ;                                                                                      \
-        atomic_store_explicit(&ST[ID], x * 2, memory_order_release, SCOPE);                        \
+        atomic_store_explicit(&ST[ID], (T)((U)x * 2), memory_order_release, SCOPE);                 \
         RET[ID * 4 + 3] = atomic_load_explicit(&LD[ID], memory_order_acquire, SCOPE);              \
     }
 

@@ -113,3 +113,21 @@ kernel void unreachable(global const uint *in, global int *out)
     }
     out[g] = r + (int)in[g] * 100;
 }
+
+// get_fence on generic pointers (OpGenericPtrMemSemantics): global and
+// local pointers give their fence flags.
+__attribute__((noinline)) int fence_of(const int *p)
+{
+    return (int)get_fence(p);
+}
+
+kernel void fences(global const int *gbuf, global const int *which, global int *out, local int *lbuf)
+{
+    size_t g = get_global_id(0), l = get_local_id(0);
+    lbuf[l] = (int)g;
+    int priv = (int)g;
+    int w = which[g] % 3;
+    const int *p = w == 0 ? (const int *)(gbuf + g) : w == 1 ? (const int *)(lbuf + l) : (const int *)&priv;
+    out[g * 2] = fence_of(p);
+    out[g * 2 + 1] = fence_of(gbuf) * 16 + fence_of(lbuf);
+}

@@ -63,8 +63,36 @@ pub const SLOT: i32 = 8;
 /// The largest frame clift accepts per work-item.
 const MAX_FRAME: u64 = 1 << 24;
 
-/// The functions (by index) that contain OpControlBarrier or call a
-/// function that does.
+/// Whether `op` makes the work-item wait for its whole work-group: a
+/// barrier, or a work-group (or sub-group: clift runs one per work-group)
+/// collective ([`super::collective`]).
+pub fn is_group_wait(op: Op) -> bool {
+    matches!(op, Op::ControlBarrier) || is_collective(op)
+}
+
+/// Whether `op` is a work-group collective that computes a value from
+/// every work-item's operand after they have all arrived.
+pub fn is_collective(op: Op) -> bool {
+    matches!(
+        op,
+        Op::GroupAll
+            | Op::GroupAny
+            | Op::GroupBroadcast
+            | Op::GroupIAdd
+            | Op::GroupFAdd
+            | Op::GroupFMin
+            | Op::GroupUMin
+            | Op::GroupSMin
+            | Op::GroupFMax
+            | Op::GroupUMax
+            | Op::GroupSMax
+            | Op::GroupAsyncCopy
+            | Op::GroupWaitEvents
+    )
+}
+
+/// The functions (by index) that contain a barrier or a work-group
+/// collective, or call a function that does.
 pub fn barrier_functions(m: &Module) -> HashSet<u32> {
     let graph = calls::call_graph(m);
     let mut set: HashSet<u32> = m
@@ -74,7 +102,7 @@ pub fn barrier_functions(m: &Module) -> HashSet<u32> {
         .filter(|(_, f)| {
             f.blocks
                 .iter()
-                .any(|b| b.body().any(|i| m.insts[i as usize].op == Op::ControlBarrier))
+                .any(|b| b.body().any(|i| is_group_wait(m.insts[i as usize].op)))
         })
         .map(|(i, _)| i as u32)
         .collect();
@@ -95,7 +123,9 @@ pub fn barrier_functions(m: &Module) -> HashSet<u32> {
 #[derive(Debug, Default)]
 pub struct FnPlan {
     /// The values live just after each suspension point (OpControlBarrier,
-    /// or a call to a function with barriers), by instruction index.
+    /// a collective, or a call to a function with either), by instruction
+    /// index. A collective's own operands count as live after it: it
+    /// computes its result once the work-item resumes.
     pub live: HashMap<u32, Vec<Id>>,
     /// Every value live after some suspension point, sorted.
     pub kept: Vec<Id>,
@@ -108,7 +138,7 @@ pub fn plan(m: &Module, func: &Function, barrier_fns: &HashSet<u32>) -> Result<F
     let suspends = |i: u32| {
         let inst = &m.insts[i as usize];
         match inst.op {
-            Op::ControlBarrier => true,
+            op if is_group_wait(op) => true,
             Op::FunctionCall => inst
                 .id(0)
                 .and_then(|c| m.info(c))
@@ -229,7 +259,8 @@ fn liveness(m: &Module, func: &Function, points: &HashSet<u32>) -> HashMap<u32, 
             if let Some(r) = inst.result_id {
                 live.remove(&r);
             }
-            if points.contains(&i) {
+            let collective = is_collective(inst.op);
+            if points.contains(&i) && !collective {
                 let mut v: Vec<Id> = live.iter().copied().collect();
                 v.sort_unstable();
                 result.insert(i, v);
@@ -241,6 +272,11 @@ fn liveness(m: &Module, func: &Function, points: &HashSet<u32>) -> HashMap<u32, 
                     }
                 }
             }
+            if points.contains(&i) && collective {
+                let mut v: Vec<Id> = live.iter().copied().collect();
+                v.sort_unstable();
+                result.insert(i, v);
+            }
         }
     }
     result
@@ -248,7 +284,7 @@ fn liveness(m: &Module, func: &Function, points: &HashSet<u32>) -> HashMap<u32, 
 
 /// The frame of a kernel with barriers, while it is being lowered.
 pub(crate) struct FrameState {
-    entry: FrameEntry,
+    pub(super) entry: FrameEntry,
     /// Bytes taken so far (the state word first).
     size: u64,
     /// The largest alignment taken so far.
@@ -271,7 +307,7 @@ impl FrameState {
     }
 
     /// `size` bytes of frame at `align`: their offset.
-    fn alloc(&mut self, size: u64, align: u64) -> R<i32> {
+    pub(super) fn alloc(&mut self, size: u64, align: u64) -> R<i32> {
         let align = align.clamp(1, 128);
         let at = self.size.div_ceil(align) * align;
         let end = at
@@ -287,7 +323,7 @@ impl FrameState {
 impl Lowering<'_, '_, '_> {
     /// The frame's base address and pending-flag slot, in a kernel with
     /// barriers.
-    fn frame_entry(&self) -> Option<FrameEntry> {
+    pub(super) fn frame_entry(&self) -> Option<FrameEntry> {
         self.kernel.borrow().frame.as_ref().map(|f| f.entry)
     }
 
@@ -389,6 +425,12 @@ impl Lowering<'_, '_, '_> {
     /// and yields; the rest of the SPIR-V block is lowered into the block
     /// where it resumes, which reloads those values.
     pub(super) fn barrier(&mut self, i: u32) -> R {
+        self.suspend(i).map(|_| ())
+    }
+
+    /// Suspension point `i` (a barrier or a collective): as
+    /// [`Self::barrier`] describes. Returns the frame entry.
+    pub(super) fn suspend(&mut self, i: u32) -> R<FrameEntry> {
         let Some(fr) = self.frame_entry() else {
             return Err("a barrier in a function that is not inlined into a kernel is not supported".into());
         };
@@ -417,7 +459,7 @@ impl Lowering<'_, '_, '_> {
             let v = self.b.ins().load(t, flags, fr.base, off);
             self.b.def_var(var, v);
         }
-        Ok(())
+        Ok(fr)
     }
 
     /// Before a kernel's work-item ends: records that it is done (in a

@@ -2,9 +2,9 @@
 //! computed when loaded from the work-group's
 //! [`WorkGroupCtx`](crate::launch_abi::WorkGroupCtx) and the work-item's
 //! local id:
-//! - GlobalInvocationId = group_id * enqueued_local_size + global_offset +
-//!   local_id (the first part is computed once per group:
-//!   [`super::WorkItemValues::global_base`])
+//! - GlobalInvocationId = group_id * enqueued_local_size + local_id +
+//!   global_offset (the context's fields are loaded once per group, and
+//!   the optimiser hoists what does not depend on the local id)
 //! - GlobalLinearId = ((gid2 - off2) * gsz1 + (gid1 - off1)) * gsz0 + (gid0 - off0)
 //! - LocalInvocationIndex = (lid2 * lsz1 + lid1) * lsz0 + lid0
 //! - the sizes, offsets and ids are fields of the context;
@@ -57,7 +57,11 @@ impl Lowering<'_, '_, '_> {
             BuiltIn::EnqueuedWorkgroupSize => per_dim(self, &|l, d| l.ctx_dim(ctx_offset::ENQUEUED_LOCAL_SIZE, d)),
             BuiltIn::NumWorkgroups => per_dim(self, &|l, d| l.ctx_dim(ctx_offset::NUM_GROUPS, d)),
             BuiltIn::GlobalOffset => per_dim(self, &|l, d| l.ctx_dim(ctx_offset::GLOBAL_OFFSET, d)),
-            BuiltIn::GlobalInvocationId => per_dim(self, &|l, d| l.b.ins().iadd(l.wi.global_base[d], l.wi.local_id[d])),
+            BuiltIn::GlobalInvocationId => per_dim(self, &|l, d| {
+                let g = l.global_unoffset(d);
+                let o = l.ctx_dim(ctx_offset::GLOBAL_OFFSET, d);
+                l.b.ins().iadd(g, o)
+            }),
             BuiltIn::WorkDim => {
                 // work_dim is the low half of the context's first word.
                 const _: () = assert!(ctx_offset::WORK_DIM == 0 && cfg!(target_endian = "little"));

@@ -23,6 +23,11 @@ pub const BUDGET: u64 = 20_000;
 /// Inlined calls nest at most this deep.
 pub const MAX_DEPTH: u32 = 48;
 
+/// SPIR-V instructions inlined into one kernel at most, barrier functions
+/// included: a chain of functions with barriers each calling the next twice
+/// would otherwise be copied exponentially often.
+pub const HARD_BUDGET: u64 = 5 * BUDGET;
+
 impl Lowering<'_, '_, '_> {
     /// Lowers OpFunctionCall `i` by inlining the callee, if it should be:
     /// returns whether it did.
@@ -50,6 +55,11 @@ impl Lowering<'_, '_, '_> {
             }
             if must && self.depth >= MAX_DEPTH {
                 return Err(format!("calls to functions with barriers nest deeper than {MAX_DEPTH}"));
+            }
+            if must && k.inlined.saturating_add(size) > HARD_BUDGET {
+                return Err(format!(
+                    "inlining the functions with barriers into the kernel takes more than {HARD_BUDGET} SPIR-V instructions"
+                ));
             }
             k.inlined = k.inlined.saturating_add(size);
         }

@@ -24,6 +24,8 @@
 //! the frames of the runtime above the work-group function in any thread
 //! stack of at least 2 MiB.
 
+use std::collections::HashMap;
+
 use cranelift_codegen::ir::{
     condcodes::IntCC, types as cl, AbiParam, ExtFuncData, ExternalName, InstBuilder, LibCall, MemFlagsData, Signature,
     StackSlotData, StackSlotKind, Value,
@@ -208,7 +210,7 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// Copies `size` bytes (a constant) from `src` to `dst`.
-    fn copy_const(&mut self, dst: Value, src: Value, size: u64, volatile: bool) -> R {
+    pub(super) fn copy_const(&mut self, dst: Value, src: Value, size: u64, volatile: bool) -> R {
         if size > INLINE_COPY {
             let n = self.b.ins().iconst(cl::I64, size as i64);
             self.copy_dynamic(dst, src, n, volatile);
@@ -466,10 +468,22 @@ impl Lowering<'_, '_, '_> {
 /// body with the same parameters); calls nested deeper than 8 count as
 /// writes.
 pub fn only_read_through(m: &Module, func: &Function, p: Id) -> bool {
-    read_only(m, func, p, 0)
+    read_only(m, func, p, 0, &mut HashMap::new())
 }
 
-fn read_only(m: &Module, func: &Function, p: Id, depth: u32) -> bool {
+/// [`only_read_through`] for parameter `p` of `func` reached through `depth`
+/// calls; `memo` holds the answers for (parameter, depth) found so far, so
+/// that a callee called many times along many paths is looked at once.
+fn read_only(m: &Module, func: &Function, p: Id, depth: u32, memo: &mut HashMap<(Id, u32), bool>) -> bool {
+    if let Some(&known) = memo.get(&(p, depth)) {
+        return known;
+    }
+    let answer = read_only_uncached(m, func, p, depth, memo);
+    memo.insert((p, depth), answer);
+    answer
+}
+
+fn read_only_uncached(m: &Module, func: &Function, p: Id, depth: u32, memo: &mut HashMap<(Id, u32), bool>) -> bool {
     let mut derived = std::collections::HashSet::from([p]);
     // Derivations may appear before their bases in module order (phis):
     // iterate to a fixed point, a few rounds at most.
@@ -495,7 +509,7 @@ fn read_only(m: &Module, func: &Function, p: Id, depth: u32) -> bool {
                         };
                         for k in uses {
                             match callee.params.get(k - 1) {
-                                Some(&q) if read_only(m, callee, q, depth + 1) => {}
+                                Some(&q) if read_only(m, callee, q, depth + 1, memo) => {}
                                 _ => return false,
                             }
                         }

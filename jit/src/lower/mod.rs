@@ -1,26 +1,26 @@
 //! SPIR-V function bodies to Cranelift IR.
 //!
-//! The design, which later slices (barriers, vectors, built-in functions)
-//! build on:
 //! - **Values.** SPIR-V is already SSA: every result id maps to Cranelift
-//!   values, a list per id since vectors are scalarized ([`types`]).
-//!   Constants are materialized where they are used (Cranelift's GVN merges
-//!   duplicates); OpUndef is zero.
+//!   values, a list per id since vectors, structs and arrays are flattened
+//!   into scalars ([`types`]). Constants are materialized where they are
+//!   used (Cranelift's GVN merges duplicates); OpUndef is zero.
 //! - **Blocks.** One Cranelift block per reachable OpLabel, created up front
 //!   with one block parameter per component of each OpPhi, so a branch passes
 //!   the phi operands for its own block as block arguments. Blocks are
 //!   lowered in reverse postorder, so a definition is always lowered before
-//!   its uses (the front end guarantees dominance). No Cranelift `Variable`s
-//!   are needed.
+//!   its uses (the front end guarantees dominance). Cranelift `Variable`s
+//!   appear only for values kept across barriers ([`barrier`]).
 //! - **Function variables** are stack slots; loads and stores go through
 //!   their addresses like any other pointer (Physical64: every pointer is an
 //!   `i64`).
 //! - **Work-items.** A kernel entry point is lowered *inside* the work-group
 //!   loops of [`workgroup`]: built-in variables are computed, when loaded,
-//!   from the [`crate::launch_abi::WorkGroupCtx`] and the loop indices, and
-//!   OpReturn continues with the next work-item. Other functions are
-//!   separate Cranelift functions taking a hidden
-//!   [`crate::launch_abi::WorkItem`] address first, from which they compute
+//!   from the [`crate::launch_abi::WorkGroupCtx`] (whose fields are loaded
+//!   once, at the function's entry) and the loop indices, and OpReturn
+//!   continues with the next work-item.
+//! - **Calls** are inlined ([`inline`]); past the inlining budget, a call
+//!   goes to a separately compiled helper taking a hidden
+//!   [`crate::launch_abi::WorkItem`] address first, from which it computes
 //!   built-ins.
 //! - **Barriers.** A kernel with OpControlBarrier runs its work-items in
 //!   resumable phases with per-work-item frames ([`barrier`]); the rest of
@@ -33,6 +33,7 @@ mod arith;
 mod atomics;
 pub mod barrier;
 mod builtins;
+mod collective;
 mod composite;
 mod convert;
 mod inline;
@@ -79,9 +80,6 @@ pub struct WorkItemValues {
     pub ctx: Value,
     /// get_local_id(0..3), as `i64`.
     pub local_id: [Value; 3],
-    /// get_global_id(0..3) - get_local_id(0..3): the group's first global
-    /// id (group id * enqueued local size + global offset), as `i64`.
-    pub global_base: [Value; 3],
     /// The `*const WorkItem` passed to helper functions.
     pub item: Value,
     /// An address in this function's stack frame (for telling private
@@ -95,9 +93,31 @@ pub struct WorkItemValues {
 /// The number of 8-byte words of a `WorkGroupCtx`.
 pub const CTX_WORDS: usize = std::mem::size_of::<crate::launch_abi::WorkGroupCtx>() / 8;
 
-/// Loads every word of the context at `ctx` (flags: [`ctx_flags`]).
+/// Loads every word of the context at `ctx` (flags: [`ctx_flags`]); the
+/// function's builder must call [`drop_unused`] with them once the body is
+/// lowered.
 pub fn preload_ctx(b: &mut FunctionBuilder, ctx: Value) -> [Value; CTX_WORDS] {
     std::array::from_fn(|k| b.ins().load(cl::I64, ctx_flags(), ctx, 8 * k as i32))
+}
+
+/// Seals every block and removes the instructions defining `values` that
+/// nothing uses (Cranelift keeps unused loads).
+pub fn drop_unused(b: &mut FunctionBuilder, values: &[Value]) {
+    b.seal_all_blocks();
+    let f = &mut *b.func;
+    let mut used = HashSet::new();
+    for block in f.layout.blocks() {
+        for inst in f.layout.block_insts(block) {
+            used.extend(f.dfg.inst_values(inst).map(|v| f.dfg.resolve_aliases(v)));
+        }
+    }
+    for &v in values {
+        if !used.contains(&v) {
+            if let cranelift_codegen::ir::ValueDef::Result(inst, _) = f.dfg.value_def(v) {
+                f.layout.remove_inst(inst);
+            }
+        }
+    }
 }
 
 /// How a kernel with barriers enters its body (see [`barrier`]).
@@ -277,12 +297,71 @@ impl Lowering<'_, '_, '_> {
             let cl_block = self.blocks[bi as usize].ok_or_else(|| m.diag(blk.start, "unreachable block in rpo"))?;
             self.b.switch_to_block(cl_block);
             self.label = blk.label;
+            if bi == 0 && matches!(self.exit, Exit::NextWorkItem(_)) {
+                self.copy_byval_params().map_err(|r| m.diag(func.inst, r))?;
+            }
             for i in blk.body() {
                 self.inst(i).map_err(|rule| m.diag(i, rule))?;
                 self.define_vars(i);
             }
         }
         Ok(entry)
+    }
+
+    /// At the start of a kernel's body: each struct passed by value that
+    /// the kernel may write to is copied from the (shared, read-only)
+    /// argument block into the work-item's private memory, and the
+    /// parameter becomes the copy's address.
+    fn copy_byval_params(&mut self) -> R {
+        let (m, func) = (self.m, self.func);
+        for &p in &func.params {
+            let Some((spirv::StorageClass::Function, pointee)) = m.type_of(p).and_then(|t| m.pointer(t)) else {
+                continue;
+            };
+            if memory::only_read_through(m, func, p) {
+                continue;
+            }
+            let l = m
+                .layout(pointee)
+                .ok_or_else(|| format!("type {} has no size", m.show_type(pointee)))?;
+            let size = u32::try_from(l.size)
+                .ok()
+                .filter(|&s| s <= 1 << 24)
+                .ok_or("a struct passed by value larger than 16 MiB")?;
+            let frame = self.kernel.borrow().frame.as_ref().map(|f| f.entry);
+            let dst = match frame {
+                Some(fr) => {
+                    let off = self
+                        .kernel
+                        .borrow_mut()
+                        .frame
+                        .as_mut()
+                        .ok_or("no frame")?
+                        .alloc(l.size, l.align)?;
+                    self.b.ins().iadd_imm_s(fr.base, i64::from(off))
+                }
+                None => {
+                    let align = l.align.clamp(1, 128).trailing_zeros() as u8;
+                    let slot = self
+                        .b
+                        .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                            cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                            size,
+                            align,
+                        ));
+                    self.b.ins().stack_addr(cl::I64, slot, 0)
+                }
+            };
+            let src = self.get1(p)?;
+            self.copy_const(dst, src, l.size, false)?;
+            self.values.insert(p, vec![dst]);
+            if let Some(vars) = self.vars.get(&p).cloned() {
+                for v in vars {
+                    self.b.def_var(v, dst);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// One Cranelift block per reachable SPIR-V block, with a parameter per
@@ -342,6 +421,28 @@ impl Lowering<'_, '_, '_> {
             [x] => Ok(*x),
             _ => Err(format!("{} is not a scalar", self.m.show(id))),
         }
+    }
+
+    /// Calls the host function at `addr` (an `extern "C"` function of this
+    /// process taking `params` and returning `rets`) with `args`.
+    pub(super) fn call_host(&mut self, addr: usize, params: &[Clif], rets: &[Clif], args: &[Value]) -> Vec<Value> {
+        use cranelift_codegen::ir::{AbiParam, Signature};
+        use cranelift_codegen::isa::CallConv;
+        // `extern "C"` is the platform's C convention.
+        let cc = if cfg!(windows) {
+            CallConv::WindowsFastcall
+        } else if cfg!(all(target_vendor = "apple", target_arch = "aarch64")) {
+            CallConv::AppleAarch64
+        } else {
+            CallConv::SystemV
+        };
+        let mut sig = Signature::new(cc);
+        sig.params = params.iter().map(|&t| AbiParam::new(t)).collect();
+        sig.returns = rets.iter().map(|&t| AbiParam::new(t)).collect();
+        let sig = self.b.import_signature(sig);
+        let callee = self.b.ins().iconst(cl::I64, addr as i64);
+        let call = self.b.ins().call_indirect(sig, callee, args);
+        self.b.inst_results(call).to_vec()
     }
 
     /// The 8-byte field of the context at byte offset `off` (a multiple of
@@ -476,6 +577,7 @@ impl Lowering<'_, '_, '_> {
             Op::AtomicUMax | Op::AtomicAnd | Op::AtomicOr | Op::AtomicXor | Op::MemoryBarrier => self.atomic(i),
             Op::AtomicFlagTestAndSet | Op::AtomicFlagClear => self.atomic(i),
             Op::ControlBarrier => self.barrier(i),
+            op if barrier::is_collective(op) => self.collective(i),
             Op::Switch => self.switch(i),
             Op::CompositeExtract | Op::CompositeInsert | Op::CompositeConstruct => self.composite(i),
             _ => self.arith(i),

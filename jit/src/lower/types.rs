@@ -41,7 +41,9 @@ pub fn scalar(m: &Module, ty: Id) -> Result<Clif, String> {
         },
         Some(Type::Float { width: 32 }) => Ok(types::F32),
         Some(Type::Float { width: 64 }) => Ok(types::F64),
-        Some(Type::Pointer { .. }) => Ok(types::I64),
+        // Events (OpGroupAsyncCopy's) carry nothing: copies complete when
+        // the group arrives at them.
+        Some(Type::Pointer { .. } | Type::Event) => Ok(types::I64),
         _ => Err(format!(
             "values of type {} are not supported by code generation yet",
             m.show_type(ty)

@@ -42,7 +42,7 @@ use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::FunctionBuilder;
 use spirv::StorageClass;
 
-use super::{ctx_flags, lower_body, preload_ctx, types, Env, Exit, FrameEntry, WorkItemValues};
+use super::{ctx_flags, drop_unused, lower_body, preload_ctx, types, Env, Exit, FrameEntry, WorkItemValues};
 use crate::error::Diagnostic;
 use crate::launch_abi::{arg_offsets, ctx_offset, item_offset, WorkItem};
 use crate::spirv::{Function, Module, Type};
@@ -87,12 +87,6 @@ pub fn kernel(env: Env, func: &Function, info: &KernelInfo, b: &mut FunctionBuil
     let ctx_words = preload_ctx(b, ctx);
     let word = |off: i32| ctx_words[(off / 8) as usize];
     let lsz: Vec<_> = (0..3).map(|d| word(ctx_offset::LOCAL_SIZE + 8 * d)).collect();
-    let global_base = [0, 1, 2].map(|d| {
-        let g = word(ctx_offset::GROUP_ID + 8 * d);
-        let e = word(ctx_offset::ENQUEUED_LOCAL_SIZE + 8 * d);
-        let ge = b.ins().imul(g, e);
-        b.ins().iadd(ge, word(ctx_offset::GLOBAL_OFFSET + 8 * d))
-    });
     let params = kernel_params(m, func, info, b, word(ctx_offset::ARGS))?;
     // Helpers find the work-item through a WorkItem on the stack: only
     // kernels that call any need one.
@@ -182,7 +176,6 @@ pub fn kernel(env: Env, func: &Function, info: &KernelInfo, b: &mut FunctionBuil
     let wi = WorkItemValues {
         ctx,
         local_id: [x, y, z],
-        global_base,
         item: stack_ref,
         stack_ref,
         ctx_words,
@@ -222,6 +215,7 @@ pub fn kernel(env: Env, func: &Function, info: &KernelInfo, b: &mut FunctionBuil
             b.func.layout.remove_inst(st);
         }
     }
+    drop_unused(b, &ctx_words);
     Ok(lowered.frame_size)
 }
 
@@ -250,16 +244,9 @@ fn kernel_params(
                 | StorageClass::Generic => vec![b.ins().load(cl::I64, trusted, args_base, off)],
                 // A struct passed by value (FuncParamAttr ByVal): its bytes
                 // are in the block, at the OpenCL C layout. The block is
-                // shared and read-only, so the kernel may only read them.
-                _ if super::memory::only_read_through(m, func, p) => {
-                    vec![b.ins().iadd_imm_s(args_base, i64::from(off))]
-                }
-                _ => {
-                    return Err(m.diag_id(
-                        p,
-                        "a kernel that writes to a struct passed by value is not supported by code generation yet",
-                    ))
-                }
+                // shared and read-only: a kernel that writes to the struct
+                // gets a copy per work-item (`Lowering::copy_byval_params`).
+                _ => vec![b.ins().iadd_imm_s(args_base, i64::from(off))],
             },
             _ => {
                 let comps = types::flatten(m, ty).map_err(|r| m.diag_id(p, r))?;
@@ -287,13 +274,6 @@ pub fn helper(env: Env, func: &Function, b: &mut FunctionBuilder) -> Result<(), 
     let ctx = b.ins().load(cl::I64, f, item, item_offset::CTX);
     let local_id = [0, 1, 2].map(|d| b.ins().load(cl::I64, f, item, item_offset::LOCAL_ID + 8 * d));
     let ctx_words = preload_ctx(b, ctx);
-    let word = |off: i32| ctx_words[(off / 8) as usize];
-    let global_base = [0, 1, 2].map(|d| {
-        let g = word(ctx_offset::GROUP_ID + 8 * d);
-        let e = word(ctx_offset::ENQUEUED_LOCAL_SIZE + 8 * d);
-        let ge = b.ins().imul(g, e);
-        b.ins().iadd(ge, word(ctx_offset::GLOBAL_OFFSET + 8 * d))
-    });
     let mut rest = all[1..].iter().copied();
     let mut params = Vec::with_capacity(func.params.len());
     for &p in &func.params {
@@ -304,10 +284,11 @@ pub fn helper(env: Env, func: &Function, b: &mut FunctionBuilder) -> Result<(), 
     let wi = WorkItemValues {
         ctx,
         local_id,
-        global_base,
         item,
         stack_ref: item,
         ctx_words,
     };
-    lower_body(env, func, b, wi, Exit::Return, params, None).map(|_| ())
+    lower_body(env, func, b, wi, Exit::Return, params, None)?;
+    drop_unused(b, &ctx_words);
+    Ok(())
 }

@@ -1,0 +1,268 @@
+//! Work-group collectives: OpGroupAll, OpGroupAny, OpGroupBroadcast, the
+//! reductions and scans (OpGroupIAdd, OpGroupFAdd, OpGroup[FUS]Min,
+//! OpGroup[FUS]Max with Reduce, InclusiveScan or ExclusiveScan),
+//! OpGroupAsyncCopy and OpGroupWaitEvents. Workgroup and Subgroup scope
+//! are the same here: clift runs each work-group as one sub-group.
+//!
+//! Each collective is a suspension point of the kernel's frame machinery
+//! ([`super::barrier`]): a work-item stores its operand in a slot of its
+//! frame and waits for the group; once all have arrived they resume in
+//! local linear id order, so work-item 0 resumes first and combines every
+//! work-item's slot (writing each one's scan result back into its slot, and
+//! the reduction into a second slot of its own frame) before any other
+//! reads its result. A broadcast reads the source work-item's slot; an
+//! async copy is performed by work-item 0 once every work-item has arrived
+//! (so the source holds what they all wrote before the call).
+
+use cranelift_codegen::ir::{
+    condcodes::IntCC, immediates::Ieee32, immediates::Ieee64, types as cl, BlockArg, InstBuilder, MemFlagsData,
+    Type as Clif, Value,
+};
+use spirv::{GroupOperation, Op};
+
+use super::barrier::SLOT;
+use super::{types, Lowering, R};
+use crate::launch_abi::ctx_offset;
+
+impl Lowering<'_, '_, '_> {
+    /// Lowers collective instruction `i`.
+    pub(super) fn collective(&mut self, i: u32) -> R {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        let op = inst.op;
+        if op == Op::GroupWaitEvents {
+            // The copies were made when the group arrived at them.
+            return self.barrier(i);
+        }
+        let ty = inst.result_type.ok_or("missing result type")?;
+        let id = inst.result_id.ok_or("missing result")?;
+        if op == Op::GroupAsyncCopy {
+            return self.async_copy(i, id);
+        }
+        let t = types::scalar(m, ty)?;
+        // (operation, value operand index)
+        let (operation, value_at) = match op {
+            Op::GroupAll | Op::GroupAny | Op::GroupBroadcast => (GroupOperation::Reduce, 1),
+            _ => {
+                let g = match inst.operands.get(1) {
+                    Some(rspirv::dr::Operand::GroupOperation(g)) => *g,
+                    _ => return Err("missing group operation".into()),
+                };
+                if !matches!(
+                    g,
+                    GroupOperation::Reduce | GroupOperation::InclusiveScan | GroupOperation::ExclusiveScan
+                ) {
+                    return Err(format!("group operation {g:?} is not an OpenCL one"));
+                }
+                (g, 2)
+            }
+        };
+        let x = self.get1(inst.id(value_at).ok_or("missing value")?)?;
+        let (slot, total) = {
+            let mut k = self.kernel.borrow_mut();
+            let fs = k.frame.as_mut().ok_or("a collective outside a kernel's frame")?;
+            (fs.alloc(SLOT as u64, SLOT as u64)?, fs.alloc(SLOT as u64, SLOT as u64)?)
+        };
+        let flags = MemFlagsData::trusted();
+        let fr = self.frame_entry().ok_or("a collective outside a kernel's frame")?;
+        self.b.ins().store(flags, x, fr.base, slot);
+        let fr = self.suspend(i)?;
+
+        let private = self.ctx_word(ctx_offset::PRIVATE_ARENA);
+        let frame_size = self.b.func.dfg.first_result(fr.size);
+        let lin = self.local_linear();
+        let n = self.group_items();
+        let v = if op == Op::GroupBroadcast {
+            // The source work-item's linear id, from a local id of 1 to 3
+            // components; out of range (undefined) reads the last one.
+            let lid = self.get(inst.id(2).ok_or("missing local id")?)?;
+            let l0 = self.ctx_word(ctx_offset::LOCAL_SIZE);
+            let l1 = self.ctx_word(ctx_offset::LOCAL_SIZE + 8);
+            let c: Vec<Value> = lid.iter().map(|&v| self.widen(v)).collect();
+            let zero = self.b.ins().iconst(cl::I64, 0);
+            let (x, y, z) = (c[0], *c.get(1).unwrap_or(&zero), *c.get(2).unwrap_or(&zero));
+            let zl = self.b.ins().imul(z, l1);
+            let zy = self.b.ins().iadd(zl, y);
+            let zyl = self.b.ins().imul(zy, l0);
+            let src = self.b.ins().iadd(zyl, x);
+            let last = self.b.ins().iadd_imm_s(n, -1);
+            let src = self.b.ins().umin(src, last);
+            let off = self.b.ins().imul(src, frame_size);
+            let at = self.b.ins().iadd(private, off);
+            self.b.ins().load(t, flags, at, slot)
+        } else {
+            // Work-item 0 combines every slot.
+            let combine = self.b.create_block();
+            let head = self.b.create_block();
+            let body = self.b.create_block();
+            let done = self.b.create_block();
+            let join = self.b.create_block();
+            let is_first = self.b.ins().icmp_imm_s(IntCC::Equal, lin, 0);
+            self.b.ins().brif(is_first, combine, &[], join, &[]);
+
+            self.b.switch_to_block(combine);
+            let identity = self.identity(op, t)?;
+            let zero = self.b.ins().iconst(cl::I64, 0);
+            self.b
+                .ins()
+                .jump(head, &[BlockArg::Value(zero), BlockArg::Value(identity)]);
+
+            self.b.switch_to_block(head);
+            let k = self.b.append_block_param(head, cl::I64);
+            let acc = self.b.append_block_param(head, t);
+            let more = self.b.ins().icmp(IntCC::UnsignedLessThan, k, n);
+            self.b.ins().brif(more, body, &[], done, &[]);
+
+            self.b.switch_to_block(body);
+            let off = self.b.ins().imul(k, frame_size);
+            let at = self.b.ins().iadd(private, off);
+            let xk = self.b.ins().load(t, flags, at, slot);
+            let next = self.apply(op, acc, xk)?;
+            match operation {
+                GroupOperation::InclusiveScan => {
+                    self.b.ins().store(flags, next, at, slot);
+                }
+                GroupOperation::ExclusiveScan => {
+                    self.b.ins().store(flags, acc, at, slot);
+                }
+                _ => {}
+            }
+            let k1 = self.b.ins().iadd_imm_s(k, 1);
+            self.b.ins().jump(head, &[BlockArg::Value(k1), BlockArg::Value(next)]);
+
+            self.b.switch_to_block(done);
+            // Work-item 0's frame is the first.
+            self.b.ins().store(flags, acc, private, total);
+            self.b.ins().jump(join, &[]);
+
+            self.b.switch_to_block(join);
+            match operation {
+                GroupOperation::Reduce => self.b.ins().load(t, flags, private, total),
+                _ => self.b.ins().load(t, flags, fr.base, slot),
+            }
+        };
+        self.values.insert(id, vec![v]);
+        Ok(())
+    }
+
+    /// OpGroupAsyncCopy: once the group has arrived, work-item 0 copies;
+    /// the result is the event operand (events carry nothing here).
+    fn async_copy(&mut self, i: u32, id: crate::spirv::Id) -> R {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        let dst_id = inst.id(1).ok_or("missing destination")?;
+        let (dst_class, elem) = m
+            .type_of(dst_id)
+            .and_then(|t| m.pointer(t))
+            .ok_or("the destination is not a pointer")?;
+        let size = m
+            .layout(elem)
+            .ok_or_else(|| format!("type {} has no size", m.show_type(elem)))?
+            .size;
+        self.suspend(i)?;
+        let dst = self.get1(dst_id)?;
+        let src = self.get1(inst.id(2).ok_or("missing source")?)?;
+        let n = self.get1(inst.id(3).ok_or("missing count")?)?;
+        let stride = self.get1(inst.id(4).ok_or("missing stride")?)?;
+        let event = self.get1(inst.id(5).ok_or("missing event")?)?;
+        let (n, stride) = (self.widen(n), self.widen(stride));
+        let one = self.b.ins().iconst(cl::I64, 1);
+        // The stride applies to the global side: the source when copying
+        // into local memory, else the destination.
+        let (ds, ss) = if dst_class == spirv::StorageClass::Workgroup {
+            (one, stride)
+        } else {
+            (stride, one)
+        };
+        let lin = self.local_linear();
+        let copy = self.b.create_block();
+        let join = self.b.create_block();
+        let is_first = self.b.ins().icmp_imm_s(IntCC::Equal, lin, 0);
+        self.b.ins().brif(is_first, copy, &[], join, &[]);
+        self.b.switch_to_block(copy);
+        let size = self.b.ins().iconst(cl::I64, size as i64);
+        let helper = clift_builtins::group_copy::clift_group_copy as unsafe extern "C" fn(_, _, _, _, _, _) as usize;
+        self.call_host(helper, &[cl::I64; 6], &[], &[dst, src, n, size, ds, ss]);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.values.insert(id, vec![event]);
+        Ok(())
+    }
+
+    /// The local linear id of the work-item, as `i64`.
+    pub(super) fn local_linear(&mut self) -> Value {
+        let l0 = self.ctx_word(ctx_offset::LOCAL_SIZE);
+        let l1 = self.ctx_word(ctx_offset::LOCAL_SIZE + 8);
+        let [x, y, z] = self.wi.local_id;
+        let zl = self.b.ins().imul(z, l1);
+        let zy = self.b.ins().iadd(zl, y);
+        let zyl = self.b.ins().imul(zy, l0);
+        self.b.ins().iadd(zyl, x)
+    }
+
+    /// The number of work-items of this group, as `i64`.
+    fn group_items(&mut self) -> Value {
+        let l0 = self.ctx_word(ctx_offset::LOCAL_SIZE);
+        let l1 = self.ctx_word(ctx_offset::LOCAL_SIZE + 8);
+        let l2 = self.ctx_word(ctx_offset::LOCAL_SIZE + 16);
+        let a = self.b.ins().imul(l0, l1);
+        self.b.ins().imul(a, l2)
+    }
+
+    /// An integer value zero-extended (or kept) to `i64`.
+    fn widen(&mut self, v: Value) -> Value {
+        let t = self.b.func.dfg.value_type(v);
+        if t == cl::I64 {
+            v
+        } else {
+            self.b.ins().uextend(cl::I64, v)
+        }
+    }
+
+    /// The identity of collective `op` on values of type `t`.
+    fn identity(&mut self, op: Op, t: Clif) -> R<Value> {
+        let bits = t.bits();
+        let ins = self.b.ins();
+        Ok(match (op, t) {
+            (Op::GroupAll, _) => ins.iconst(t, 1),
+            (Op::GroupAny | Op::GroupIAdd | Op::GroupUMax, _) => ins.iconst(t, 0),
+            (Op::GroupUMin, _) => ins.iconst(t, mask(bits) as i64),
+            (Op::GroupSMin, _) => ins.iconst(t, ((1u64 << (bits - 1)) - 1) as i64),
+            (Op::GroupSMax, _) => ins.iconst(t, (1u64 << (bits - 1)) as i64),
+            (Op::GroupFAdd, cl::F32) => ins.f32const(Ieee32::with_bits(0)),
+            (Op::GroupFAdd, cl::F64) => ins.f64const(Ieee64::with_bits(0)),
+            (Op::GroupFMin, cl::F32) => ins.f32const(f32::INFINITY),
+            (Op::GroupFMin, cl::F64) => ins.f64const(f64::INFINITY),
+            (Op::GroupFMax, cl::F32) => ins.f32const(f32::NEG_INFINITY),
+            (Op::GroupFMax, cl::F64) => ins.f64const(f64::NEG_INFINITY),
+            _ => return Err(format!("{op:?} on {t} is not supported")),
+        })
+    }
+
+    /// `a op b` for collective `op`.
+    fn apply(&mut self, op: Op, a: Value, b: Value) -> R<Value> {
+        let ins = self.b.ins();
+        Ok(match op {
+            Op::GroupAll => ins.band(a, b),
+            Op::GroupAny => ins.bor(a, b),
+            Op::GroupIAdd => ins.iadd(a, b),
+            Op::GroupFAdd => ins.fadd(a, b),
+            Op::GroupUMin => ins.umin(a, b),
+            Op::GroupSMin => ins.smin(a, b),
+            Op::GroupUMax => ins.umax(a, b),
+            Op::GroupSMax => ins.smax(a, b),
+            Op::GroupFMin => ins.fmin(a, b),
+            Op::GroupFMax => ins.fmax(a, b),
+            _ => return Err(format!("{op:?} is not a reduction")),
+        })
+    }
+}
+
+/// The low `bits` bits set.
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}

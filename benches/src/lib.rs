@@ -1,6 +1,9 @@
 //! Benchmarks of clift through the ICD loader (see `benches/`): run them with
 //! `cargo build --release -p clift-icd && cargo bench -p clift-benches`, which
 //! loads `target/release/libclift.so` (`CLIFT_LIB` names another build).
+//! Criterion options go after `--benches --`, e.g. `cargo bench -p
+//! clift-benches --benches -- --measurement-time 2 'to_kernel'` (without
+//! `--benches` the library's test harness would get them too).
 //!
 //! - `compile`: SPIR-V bytes to a built program (clCreateProgramWithIL +
 //!   clBuildProgram, code generation included), for every clbench module at

@@ -4,14 +4,18 @@
 //! [`compile`] declares one work-group function per kernel
 //! ([`crate::lower::workgroup::kernel`]) and one helper function per other
 //! SPIR-V function a kernel may call ([`crate::lower::workgroup::helper`]),
-//! lowers every body ([`crate::lower`]), and finalizes the module. If any
+//! lowers every body ([`crate::lower`]), compiles the kernels and the
+//! helpers that calls left after inlining still reach (`called_functions`;
+//! each after `loop_bodies_first`), and finalizes the module. If any
 //! kernel uses something the lowering does not support yet, the build fails
-//! with a [`Diagnostic`] per problem, naming the instruction.
+//! with a [`Diagnostic`] per problem, naming the instruction. With
+//! `CLIFT_DUMP` set, every function's text forms go to a folder
+//! ([`crate::debug_dump`]).
 //!
 //! The runtime calls [`compile_kernels`] after a successful front end: it
 //! compiles the kernels the lowering supports and reports the others.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::dominator_tree::DominatorTree;
@@ -33,6 +37,10 @@ use crate::lower::{workgroup, Env};
 use crate::spirv::Id;
 use crate::validate::calls;
 use crate::FrontEnd;
+
+/// The most Cranelift instructions all the functions of one compiled module
+/// may take together (each function: [`crate::lower::MAX_FUNCTION_INSTS`]).
+const MAX_MODULE_INSTS: usize = 1 << 21;
 
 /// A module's kernels in machine code.
 pub struct CompiledProgram {
@@ -130,6 +138,41 @@ pub fn compile(front: &FrontEnd) -> Result<CompiledProgram, BuildError> {
 /// saying why it cannot be compiled. Never panics: a panic in the code
 /// generator becomes a diagnostic.
 pub fn compile_kernels(front: &FrontEnd) -> (Option<CompiledProgram>, Vec<(String, BuildError)>) {
+    // Lowering recurses once per level of inlined calls (at most
+    // `lower::inline::MAX_DEPTH`): run it on a thread whose stack is known
+    // to be large enough, whatever thread the application builds on. The
+    // stack is reserved, not committed, so its size costs nothing unused.
+    std::thread::scope(|s| {
+        match std::thread::Builder::new()
+            .name("clift-codegen".into())
+            .stack_size(CODEGEN_STACK)
+            .spawn_scoped(s, || compile_kernels_here(front))
+        {
+            Ok(h) => h
+                .join()
+                .unwrap_or_else(|_| (None, failed_all(front, "internal error: the code generator panicked"))),
+            // No thread could be started: compile here.
+            Err(_) => compile_kernels_here(front),
+        }
+    })
+}
+
+/// The stack of the code generation thread.
+const CODEGEN_STACK: usize = 64 << 20;
+
+/// Every kernel of `front`, failed with `rule`.
+fn failed_all(front: &FrontEnd, rule: &str) -> Vec<(String, BuildError)> {
+    let e = header_diag(rule.into());
+    front
+        .built
+        .kernels
+        .iter()
+        .map(|k| (k.name.clone(), e.clone()))
+        .collect()
+}
+
+/// [`compile_kernels`] on the calling thread.
+fn compile_kernels_here(front: &FrontEnd) -> (Option<CompiledProgram>, Vec<(String, BuildError)>) {
     let guarded = |keep: &dyn Fn(&str) -> bool| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile_selected(front, keep)))
             .unwrap_or_else(|_| Err(header_diag("internal error: the code generator panicked".into())))
@@ -143,13 +186,25 @@ pub fn compile_kernels(front: &FrontEnd) -> (Option<CompiledProgram>, Vec<(Strin
     if names.len() <= 1 {
         return (None, names.iter().map(|n| (n.to_string(), first.clone())).collect());
     }
-    // Find the kernels that fail on their own, then compile the others together.
+    // Find the kernels that fail on their own, by halving the set that
+    // fails (a module with many kernels and one bad one costs a few dozen
+    // compilations, not one per kernel), then compile the others together.
     let mut failed = Vec::new();
-    for &n in &names {
-        if let Err(e) = guarded(&|k| k == n) {
-            failed.push((n.to_string(), e));
+    let mut failing = vec![(names.clone(), first)];
+    while let Some((set, e)) = failing.pop() {
+        if set.len() == 1 {
+            failed.push((set[0].to_string(), e));
+            continue;
+        }
+        let (a, b) = set.split_at(set.len() / 2);
+        for half in [a, b] {
+            let chosen: HashSet<&str> = half.iter().copied().collect();
+            if let Err(e) = guarded(&|k| chosen.contains(k)) {
+                failing.push((half.to_vec(), e));
+            }
         }
     }
+    failed.sort_by_key(|(n, _)| names.iter().position(|x| x == n));
     if failed.len() == names.len() {
         return (None, failed);
     }
@@ -252,19 +307,28 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
         return fail(module, diags);
     }
 
+    let helper_refs: HashMap<Id, (u32, ir::Signature)> = helper_ids
+        .iter()
+        .map(|(&f, (id, sig))| (m.functions[f as usize].id, (id.as_u32(), sig.clone())))
+        .collect();
+    // What all the bodies have inlined and taken (bounds the whole
+    // module's work).
+    let inlined = std::cell::Cell::new(0u64);
+    let mut total_insts = 0usize;
     let frontend_config = module.isa().frontend_config();
     let mut ctx = Context::new();
     // CLIFT_DUMP: the module's text forms, per function (debug_dump.rs).
     let dump = crate::debug_dump::Dumper::from_env(m);
     // Every function is lowered first (its id, instruction, dump name, IR).
     let mut lowered_fns: Vec<(FuncId, u32, String, ir::Function)> = Vec::new();
-    let jobs = helpers
+    // Kernels first: they get the module's inlining budget before helpers.
+    let jobs = kernel_ids
         .iter()
-        .map(|&f| (None, f, helper_ids[&f].0, helper_ids[&f].1.clone()))
+        .map(|(info, _, f, id, sig)| (Some(*info), *f, *id, sig.clone()))
         .chain(
-            kernel_ids
+            helpers
                 .iter()
-                .map(|(info, _, f, id, sig)| (Some(*info), *f, *id, sig.clone())),
+                .map(|&f| (None, f, helper_ids[&f].0, helper_ids[&f].1.clone())),
         );
     for (info, f, id, sig) in jobs {
         let func = &m.functions[f as usize];
@@ -291,8 +355,10 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
         let env = Env {
             m,
             callees: &callees,
+            helpers: &helper_refs,
             statics: &statics,
             barrier_fns: &barrier_fns,
+            inlined: &inlined,
         };
         let lowered = match info {
             Some(k) => workgroup::kernel(env, func, &front.built.kernels[k], &mut b).map(|frame| {
@@ -303,6 +369,14 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
         if let Err(d) = lowered {
             diags.push(d);
             continue;
+        }
+        total_insts += b.func.dfg.num_insts();
+        if total_insts > MAX_MODULE_INSTS {
+            diags.push(m.diag(
+                func.inst,
+                format!("the kernels take more than {MAX_MODULE_INSTS} Cranelift instructions, which code generation does not support"),
+            ));
+            break;
         }
         b.seal_all_blocks();
         b.finalize(frontend_config);

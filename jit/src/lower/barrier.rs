@@ -60,6 +60,10 @@ pub const DONE: u32 = u32::MAX;
 /// Bytes a kept value takes per component (every scalar fits).
 pub const SLOT: i32 = 8;
 
+/// The most (reachable blocks x values) a function with suspension points
+/// may have: its liveness analysis takes memory and time in proportion.
+const MAX_LIVENESS: u64 = 1 << 23;
+
 /// The largest frame clift accepts per work-item.
 const MAX_FRAME: u64 = 1 << 24;
 
@@ -168,6 +172,21 @@ pub fn plan(m: &Module, func: &Function, barrier_fns: &HashSet<u32>) -> Result<F
                 vars.push((id, l));
             }
         }
+    }
+    // The liveness analysis keeps sets of values per block: refuse what
+    // would make them huge (a hostile module could ask for gigabytes).
+    let blocks = func.cfg.reachable.iter().filter(|&&r| r).count() as u64;
+    let values = func.params.len() as u64
+        + func
+            .blocks
+            .iter()
+            .flat_map(|b| b.body())
+            .filter(|&i| m.insts[i as usize].result_id.is_some())
+            .count() as u64;
+    if blocks.saturating_mul(values) > MAX_LIVENESS {
+        return Err(format!(
+            "a function with barriers of {blocks} blocks and {values} values is too large for code generation"
+        ));
     }
     let live = liveness(m, func, &points);
     let mut kept: Vec<Id> = live

@@ -28,6 +28,17 @@ pub const MAX_DEPTH: u32 = 48;
 /// would otherwise be copied exponentially often.
 pub const HARD_BUDGET: u64 = 5 * BUDGET;
 
+/// SPIR-V instructions inlined into all the bodies of a module at most
+/// (barrier functions excepted): beyond it, calls go to helper functions.
+/// Every helper function inlines its own callees, so without it a chain of
+/// functions each calling the previous twice would cost the number of
+/// functions times [`BUDGET`].
+pub const MODULE_BUDGET: u64 = 2 * BUDGET;
+
+/// SPIR-V instructions inlined into all the bodies of a module at most,
+/// barrier functions included.
+pub const MODULE_HARD_BUDGET: u64 = 5 * BUDGET;
+
 impl Lowering<'_, '_, '_> {
     /// Lowers OpFunctionCall `i` by inlining the callee, if it should be:
     /// returns whether it did.
@@ -49,7 +60,8 @@ impl Lowering<'_, '_, '_> {
         let size = u64::from(func.end.saturating_sub(func.inst));
         {
             let mut k = self.kernel.borrow_mut();
-            let fits = self.depth < MAX_DEPTH && k.inlined.saturating_add(size) <= BUDGET;
+            let total = self.env.inlined.get().saturating_add(size);
+            let fits = self.depth < MAX_DEPTH && k.inlined.saturating_add(size) <= BUDGET && total <= MODULE_BUDGET;
             if !must && !fits {
                 return Ok(false);
             }
@@ -61,7 +73,13 @@ impl Lowering<'_, '_, '_> {
                     "inlining the functions with barriers into the kernel takes more than {HARD_BUDGET} SPIR-V instructions"
                 ));
             }
+            if must && total > MODULE_HARD_BUDGET {
+                return Err(format!(
+                    "inlining the functions with barriers into the module's kernels takes more than {MODULE_HARD_BUDGET} SPIR-V instructions"
+                ));
+            }
             k.inlined = k.inlined.saturating_add(size);
+            self.env.inlined.set(total);
         }
         let mut args = Vec::with_capacity(func.params.len());
         for k in 1..inst.operands.len() {

@@ -50,7 +50,8 @@ use std::rc::Rc;
 
 use cranelift_codegen::ir::{
     immediates::{Ieee32, Ieee64},
-    types as cl, Block, BlockArg, FuncRef, Inst, InstBuilder, MemFlagsData, StackSlot, Type as Clif, Value,
+    types as cl, Block, BlockArg, ExtFuncData, ExternalName, FuncRef, Inst, InstBuilder, MemFlagsData, Signature,
+    StackSlot, Type as Clif, UserExternalName, Value,
 };
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 use spirv::Op;
@@ -59,6 +60,11 @@ use self::statics::Statics;
 
 use crate::error::Diagnostic;
 use crate::spirv::{ConstValue, Function, Id, IdKind, Module};
+
+/// The most Cranelift instructions one function (with what is inlined into
+/// it) may take: aggregates are scalarized, so a small module could
+/// otherwise ask for millions (a 1,024-element constant stored many times).
+pub const MAX_FUNCTION_INSTS: usize = 1 << 19;
 
 /// What OpReturn does in the function being lowered.
 #[derive(Debug, Clone, Copy)]
@@ -93,31 +99,10 @@ pub struct WorkItemValues {
 /// The number of 8-byte words of a `WorkGroupCtx`.
 pub const CTX_WORDS: usize = std::mem::size_of::<crate::launch_abi::WorkGroupCtx>() / 8;
 
-/// Loads every word of the context at `ctx` (flags: [`ctx_flags`]); the
-/// function's builder must call [`drop_unused`] with them once the body is
-/// lowered.
+/// Loads every word of the context at `ctx` (flags: [`ctx_flags`]: the
+/// optimiser removes the loads nothing uses).
 pub fn preload_ctx(b: &mut FunctionBuilder, ctx: Value) -> [Value; CTX_WORDS] {
     std::array::from_fn(|k| b.ins().load(cl::I64, ctx_flags(), ctx, 8 * k as i32))
-}
-
-/// Seals every block and removes the instructions defining `values` that
-/// nothing uses (Cranelift keeps unused loads).
-pub fn drop_unused(b: &mut FunctionBuilder, values: &[Value]) {
-    b.seal_all_blocks();
-    let f = &mut *b.func;
-    let mut used = HashSet::new();
-    for block in f.layout.blocks() {
-        for inst in f.layout.block_insts(block) {
-            used.extend(f.dfg.inst_values(inst).map(|v| f.dfg.resolve_aliases(v)));
-        }
-    }
-    for &v in values {
-        if !used.contains(&v) {
-            if let cranelift_codegen::ir::ValueDef::Result(inst, _) = f.dfg.value_def(v) {
-                f.layout.remove_inst(inst);
-            }
-        }
-    }
 }
 
 /// How a kernel with barriers enters its body (see [`barrier`]).
@@ -140,11 +125,11 @@ pub struct FrameEntry {
 }
 
 /// Flags for loads from the launch context: it is valid, aligned and
-/// unchanged while the work-group function runs. (Not `can_move`: such
-/// loads would be sunk back to their uses, inside the work-item loops;
-/// they are made once, at the function's entry.)
+/// unchanged while the work-group function runs, so the loads may move
+/// (out of the work-item loops, once `codegen`'s `loop_bodies_first` lets
+/// Cranelift see them) or go if unused.
 pub fn ctx_flags() -> MemFlagsData {
-    MemFlagsData::trusted().with_readonly()
+    MemFlagsData::trusted().with_readonly().with_can_move()
 }
 
 /// What every body of a module is lowered with.
@@ -155,11 +140,19 @@ pub struct Env<'a> {
     /// The Cranelift function of each SPIR-V function the body may call
     /// without inlining it.
     pub callees: &'a HashMap<Id, FuncRef>,
+    /// Every helper function of the module, by SPIR-V id: its
+    /// `cranelift_module::FuncId` (as `u32`) and signature, for the calls
+    /// `callees` lacks (those in inlined bodies, left uninlined once the
+    /// budget is spent), which are imported at the call.
+    pub helpers: &'a HashMap<Id, (u32, Signature)>,
     /// Where module-scope variables live.
     pub statics: &'a Statics,
     /// The functions (by index) that contain a barrier or call one that
     /// does: always inlined into kernels.
     pub barrier_fns: &'a HashSet<u32>,
+    /// SPIR-V instructions inlined into all the bodies of the module so
+    /// far (see [`inline::MODULE_BUDGET`]).
+    pub inlined: &'a std::cell::Cell<u64>,
 }
 
 /// Lowers the body of `func` into `b`, whose current block must be
@@ -303,6 +296,12 @@ impl Lowering<'_, '_, '_> {
             for i in blk.body() {
                 self.inst(i).map_err(|rule| m.diag(i, rule))?;
                 self.define_vars(i);
+                if self.b.func.dfg.num_insts() > MAX_FUNCTION_INSTS {
+                    return Err(m.diag(
+                        i,
+                        format!("the function takes more than {MAX_FUNCTION_INSTS} Cranelift instructions, which code generation does not support"),
+                    ));
+                }
             }
         }
         Ok(entry)
@@ -667,7 +666,10 @@ impl Lowering<'_, '_, '_> {
         }
         let inst = &self.m.insts[i as usize];
         let callee = inst.id(0).ok_or("missing callee")?;
-        let fref = *self.callees.get(&callee).ok_or("callee not declared")?;
+        let fref = match self.callees.get(&callee) {
+            Some(&r) => r,
+            None => self.import_helper(callee)?,
+        };
         self.kernel.borrow_mut().calls_helpers = true;
         let mut args = vec![self.wi.item];
         for k in 1..inst.operands.len() {
@@ -680,5 +682,23 @@ impl Lowering<'_, '_, '_> {
             self.values.insert(r, results);
         }
         Ok(())
+    }
+
+    /// Imports helper function `callee` into the function being built (as
+    /// `cranelift_module::Module::declare_func_in_func` does for a function
+    /// of local linkage).
+    fn import_helper(&mut self, callee: Id) -> R<FuncRef> {
+        let (index, sig) = self.env.helpers.get(&callee).ok_or("callee not declared")?;
+        let signature = self.b.import_signature(sig.clone());
+        let name = self
+            .b
+            .func
+            .declare_imported_user_function(UserExternalName::new(0, *index));
+        Ok(self.b.import_function(ExtFuncData {
+            name: ExternalName::user(name),
+            signature,
+            colocated: true,
+            patchable: false,
+        }))
     }
 }

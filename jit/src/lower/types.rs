@@ -76,7 +76,7 @@ pub fn count(m: &Module, ty: Id) -> Result<usize, String> {
 /// start of the value in memory (OpenCL C layout).
 pub fn flatten(m: &Module, ty: Id) -> Result<Vec<(Clif, u64)>, String> {
     let mut out = Vec::new();
-    flatten_into(m, ty, 0, 0, &mut out)?;
+    flatten_into(m, ty, 0, 0, &mut out, &mut 0)?;
     Ok(out)
 }
 
@@ -87,7 +87,26 @@ fn too_large(m: &Module, ty: Id) -> String {
     )
 }
 
-fn flatten_into(m: &Module, ty: Id, base: u64, depth: u32, out: &mut Vec<(Clif, u64)>) -> Result<(), String> {
+/// The most types [`flatten`] visits for one value type: components are
+/// at most [`MAX_COMPONENTS`], but structs of empty structs have none, and
+/// nesting them could make the walk visit billions of empty leaves.
+const MAX_VISITS: u32 = 1 << 16;
+
+fn flatten_into(
+    m: &Module,
+    ty: Id,
+    base: u64,
+    depth: u32,
+    out: &mut Vec<(Clif, u64)>,
+    visits: &mut u32,
+) -> Result<(), String> {
+    *visits += 1;
+    if *visits > MAX_VISITS {
+        return Err(format!(
+            "values of type {} nest too many structs and arrays for code generation",
+            m.show_type(ty)
+        ));
+    }
     if depth > MAX_DEPTH {
         return Err(format!(
             "values of type {} nest structs and arrays deeper than {MAX_DEPTH} levels, which code generation does not support",
@@ -109,7 +128,7 @@ fn flatten_into(m: &Module, ty: Id, base: u64, depth: u32, out: &mut Vec<(Clif, 
             let n = array_length(m, ty, *length)?;
             let stride = size_of(m, *element)?;
             let start = out.len();
-            flatten_into(m, *element, base, depth + 1, out)?;
+            flatten_into(m, *element, base, depth + 1, out, visits)?;
             let per = out.len() - start;
             if per == 0 {
                 return Ok(());
@@ -128,7 +147,7 @@ fn flatten_into(m: &Module, ty: Id, base: u64, depth: u32, out: &mut Vec<(Clif, 
         Some(Type::Struct { members }) => {
             let offsets = member_offsets(m, ty)?;
             for (&mt, off) in members.iter().zip(offsets) {
-                flatten_into(m, mt, base + off, depth + 1, out)?;
+                flatten_into(m, mt, base + off, depth + 1, out, visits)?;
             }
         }
         Some(Type::Void) => {}

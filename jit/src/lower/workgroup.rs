@@ -42,7 +42,7 @@ use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::FunctionBuilder;
 use spirv::StorageClass;
 
-use super::{ctx_flags, drop_unused, lower_body, preload_ctx, types, Env, Exit, FrameEntry, WorkItemValues};
+use super::{ctx_flags, lower_body, preload_ctx, types, Env, Exit, FrameEntry, WorkItemValues};
 use crate::error::Diagnostic;
 use crate::launch_abi::{arg_offsets, ctx_offset, item_offset, WorkItem};
 use crate::spirv::{Function, Module, Type};
@@ -215,7 +215,6 @@ pub fn kernel(env: Env, func: &Function, info: &KernelInfo, b: &mut FunctionBuil
             b.func.layout.remove_inst(st);
         }
     }
-    drop_unused(b, &ctx_words);
     Ok(lowered.frame_size)
 }
 
@@ -288,7 +287,5 @@ pub fn helper(env: Env, func: &Function, b: &mut FunctionBuilder) -> Result<(), 
         stack_ref: item,
         ctx_words,
     };
-    lower_body(env, func, b, wi, Exit::Return, params, None)?;
-    drop_unused(b, &ctx_words);
-    Ok(())
+    lower_body(env, func, b, wi, Exit::Return, params, None).map(|_| ())
 }

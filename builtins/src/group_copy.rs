@@ -25,8 +25,11 @@ pub unsafe extern "C" fn clift_group_copy(
     ) else {
         return;
     };
+    let (Some(dstep), Some(sstep)) = (size.checked_mul(ds), size.checked_mul(ss)) else {
+        return;
+    };
     for k in 0..n as usize {
-        let (Some(d), Some(s)) = (k.checked_mul(size * ds), k.checked_mul(size * ss)) else {
+        let (Some(d), Some(s)) = (k.checked_mul(dstep), k.checked_mul(sstep)) else {
             return;
         };
         // SAFETY: the caller guarantees element k's ranges are valid (see

@@ -212,6 +212,21 @@ fn broadcast_from_a_2d_local_id() {
 }
 
 #[test]
+fn broadcasts_in_a_loop() {
+    // Each iteration adds i (from work-item 0) and 5000 + i (from 5).
+    let n = 6;
+    let want: i32 = (0..n).map(|i| 5000 + 2 * i).sum();
+    for opt in Opt::BOTH {
+        let mut out = vec![0i32; 32];
+        Kernel::new("workgroup", opt, "broadcast_loop")
+            .arg(Arg::output(&mut out))
+            .arg(Arg::value(n))
+            .run(&[32], Some(&[8]));
+        assert_eq!(out, vec![want; 32], "{opt:?}");
+    }
+}
+
+#[test]
 fn sub_group_collectives_over_the_one_sub_group() {
     check(
         "collectives_sub",

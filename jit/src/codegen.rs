@@ -114,6 +114,11 @@ fn new_module() -> Result<JITModule, BuildError> {
     set(&mut flags, "opt_level", "speed")?;
     set(&mut flags, "use_colocated_libcalls", "false")?;
     set(&mut flags, "is_pic", "false")?;
+    // Function variables are stack slots of up to 16 MiB: a frame larger
+    // than a page must touch every page on its way down, so that it meets
+    // the thread's guard page instead of stepping over it into other memory.
+    set(&mut flags, "enable_probestack", "true")?;
+    set(&mut flags, "probestack_strategy", "inline")?;
     // The IR verifier costs about a tenth of a build; debug builds (and so
     // the test suite) keep it to catch lowering bugs early.
     set(

@@ -72,7 +72,20 @@ impl Dumper {
         }
     }
 
+    /// Writes `file` in the module's folder. Kernel names come from the
+    /// module: any character but ASCII letters, digits, `_`, `-` and `.`
+    /// becomes `_`, so a name such as `../../x` cannot leave the folder.
     fn write(&self, file: &str, bytes: &[u8]) {
+        let file: String = file
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
         if let Err(e) = std::fs::write(self.dir.join(file), bytes) {
             self.warn(&e);
         }

@@ -66,6 +66,18 @@ kernel void broadcast_2d(global const int *in, global int *out)
     out[g] = work_group_broadcast(in[g], 1, 2) + work_group_reduce_add(1);
 }
 
+// Broadcasts in a loop with no other suspension point: the source
+// work-item comes back to the same broadcast before later work-items have
+// read its value.
+kernel void broadcast_loop(global int *out, int n)
+{
+    int lid = get_local_id(0);
+    int acc = 0;
+    for (int i = 0; i < n; i++)
+        acc += work_group_broadcast(lid * 100 + i, 0) + work_group_broadcast(lid * 1000 + i, 5);
+    out[get_global_id(0)] = acc;
+}
+
 // Sub-group collectives: clift runs one sub-group per work-group.
 kernel void collectives_sub(global const int *in, global int *out)
 {

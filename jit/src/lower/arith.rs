@@ -19,10 +19,7 @@
 //! the lowering picks a value instead: the divisor becomes 1, and
 //! conversions saturate.
 
-use cranelift_codegen::ir::{
-    condcodes::FloatCC, condcodes::IntCC, types as cl, AbiParam, InstBuilder, MemFlagsData, Signature, Value,
-};
-use cranelift_codegen::isa::CallConv;
+use cranelift_codegen::ir::{condcodes::FloatCC, condcodes::IntCC, types as cl, InstBuilder, MemFlagsData, Value};
 use spirv::{Op, OpenclStd100Op as Cl};
 
 use super::{types, Lowering, R};
@@ -230,21 +227,7 @@ impl Lowering<'_, '_, '_> {
             cl::F64 => clift_builtins::frem::clift_frem_f64 as extern "C" fn(f64, f64) -> f64 as usize,
             _ => return None,
         };
-        // The helpers are `extern "C"`: the platform's C convention.
-        let cc = if cfg!(windows) {
-            CallConv::WindowsFastcall
-        } else if cfg!(all(target_vendor = "apple", target_arch = "aarch64")) {
-            CallConv::AppleAarch64
-        } else {
-            CallConv::SystemV
-        };
-        let mut sig = Signature::new(cc);
-        sig.params = vec![AbiParam::new(t), AbiParam::new(t)];
-        sig.returns = vec![AbiParam::new(t)];
-        let sig = self.b.import_signature(sig);
-        let callee = self.b.ins().iconst(cl::I64, addr as i64);
-        let call = self.b.ins().call_indirect(sig, callee, &[x, y]);
-        self.b.inst_results(call).first().copied()
+        self.call_host(addr, &[t, t], &[t], &[x, y]).first().copied()
     }
 
     /// OpIAddCarry, OpISubBorrow, OpUMulExtended and OpSMulExtended: the

@@ -72,12 +72,7 @@ impl Lowering<'_, '_, '_> {
             BuiltIn::SubgroupMaxSize => vec![self.ctx_volume(ctx_offset::ENQUEUED_LOCAL_SIZE)],
             BuiltIn::NumSubgroups | BuiltIn::NumEnqueuedSubgroups => vec![self.b.ins().iconst(cl::I64, 1)],
             BuiltIn::SubgroupId => vec![self.b.ins().iconst(cl::I64, 0)],
-            BuiltIn::SubgroupLocalInvocationId | BuiltIn::LocalInvocationIndex => {
-                let s1 = self.ctx_dim(ctx_offset::LOCAL_SIZE, 1);
-                let s0 = self.ctx_dim(ctx_offset::LOCAL_SIZE, 0);
-                let [l0, l1, l2] = self.wi.local_id;
-                vec![self.linear(l2, l1, l0, s1, s0)]
-            }
+            BuiltIn::SubgroupLocalInvocationId | BuiltIn::LocalInvocationIndex => vec![self.local_linear()],
             BuiltIn::GlobalLinearId => {
                 let g: Vec<Value> = (0..3).map(|d| self.global_unoffset(d)).collect();
                 let s1 = self.ctx_dim(ctx_offset::GLOBAL_SIZE, 1);

@@ -10,7 +10,10 @@
 //! local linear id order, so work-item 0 resumes first and combines every
 //! work-item's slot (writing each one's scan result back into its slot, and
 //! the reduction into a second slot of its own frame) before any other
-//! reads its result. A broadcast reads the source work-item's slot; an
+//! reads its result. For a broadcast, work-item 0 copies the source
+//! work-item's slot into that second slot, which every work-item reads
+//! (the source may resume before a reader and overwrite its own slot when
+//! a loop brings it back to the same broadcast); an
 //! async copy is performed by work-item 0 once every work-item has arrived
 //! (so the source holds what they all wrote before the call).
 
@@ -78,7 +81,7 @@ impl Lowering<'_, '_, '_> {
             let lid = self.get(inst.id(2).ok_or("missing local id")?)?;
             let l0 = self.ctx_word(ctx_offset::LOCAL_SIZE);
             let l1 = self.ctx_word(ctx_offset::LOCAL_SIZE + 8);
-            let c: Vec<Value> = lid.iter().map(|&v| self.widen(v)).collect();
+            let c: Vec<Value> = lid.iter().map(|&v| self.zext_i64(v)).collect();
             let zero = self.b.ins().iconst(cl::I64, 0);
             let (x, y, z) = (c[0], *c.get(1).unwrap_or(&zero), *c.get(2).unwrap_or(&zero));
             let zl = self.b.ins().imul(z, l1);
@@ -87,9 +90,22 @@ impl Lowering<'_, '_, '_> {
             let src = self.b.ins().iadd(zyl, x);
             let last = self.b.ins().iadd_imm_s(n, -1);
             let src = self.b.ins().umin(src, last);
+            // Work-item 0, which resumes first, latches the source's
+            // operand into its second slot: the source may resume before
+            // other readers and, in a loop, overwrite its own slot at the
+            // same broadcast.
+            let latch = self.b.create_block();
+            let join = self.b.create_block();
+            let is_first = self.b.ins().icmp_imm_s(IntCC::Equal, lin, 0);
+            self.b.ins().brif(is_first, latch, &[], join, &[]);
+            self.b.switch_to_block(latch);
             let off = self.b.ins().imul(src, frame_size);
             let at = self.b.ins().iadd(private, off);
-            self.b.ins().load(t, flags, at, slot)
+            let xs = self.b.ins().load(t, flags, at, slot);
+            self.b.ins().store(flags, xs, private, total);
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(join);
+            self.b.ins().load(t, flags, private, total)
         } else {
             // Work-item 0 combines every slot.
             let combine = self.b.create_block();
@@ -165,7 +181,7 @@ impl Lowering<'_, '_, '_> {
         let n = self.get1(inst.id(3).ok_or("missing count")?)?;
         let stride = self.get1(inst.id(4).ok_or("missing stride")?)?;
         let event = self.get1(inst.id(5).ok_or("missing event")?)?;
-        let (n, stride) = (self.widen(n), self.widen(stride));
+        let (n, stride) = (self.zext_i64(n), self.zext_i64(stride));
         let one = self.b.ins().iconst(cl::I64, 1);
         // The stride applies to the global side: the source when copying
         // into local memory, else the destination.
@@ -207,16 +223,6 @@ impl Lowering<'_, '_, '_> {
         let l2 = self.ctx_word(ctx_offset::LOCAL_SIZE + 16);
         let a = self.b.ins().imul(l0, l1);
         self.b.ins().imul(a, l2)
-    }
-
-    /// An integer value zero-extended (or kept) to `i64`.
-    fn widen(&mut self, v: Value) -> Value {
-        let t = self.b.func.dfg.value_type(v);
-        if t == cl::I64 {
-            v
-        } else {
-            self.b.ins().uextend(cl::I64, v)
-        }
     }
 
     /// The identity of collective `op` on values of type `t`.

@@ -27,8 +27,8 @@
 use std::collections::HashMap;
 
 use cranelift_codegen::ir::{
-    condcodes::IntCC, types as cl, AbiParam, ExtFuncData, ExternalName, InstBuilder, LibCall, MemFlagsData, Signature,
-    StackSlotData, StackSlotKind, Value,
+    condcodes::IntCC, types as cl, AbiParam, ExtFuncData, ExternalName, FuncRef, InstBuilder, LibCall, MemFlagsData,
+    Signature, StackSlotData, StackSlotKind, Value,
 };
 use rspirv::dr::Operand;
 use spirv::{Decoration, MemoryAccess, Op, StorageClass};
@@ -266,19 +266,7 @@ impl Lowering<'_, '_, '_> {
                 at += u64::from(t.bytes());
             }
         } else {
-            let sig = {
-                let mut s = Signature::new(self.b.func.signature.call_conv);
-                s.params
-                    .extend([AbiParam::new(cl::I64), AbiParam::new(cl::I32), AbiParam::new(cl::I64)]);
-                s.returns.push(AbiParam::new(cl::I64));
-                self.b.import_signature(s)
-            };
-            let memset = self.b.import_function(ExtFuncData {
-                name: ExternalName::LibCall(LibCall::Memset),
-                signature: sig,
-                colocated: false,
-                patchable: false,
-            });
+            let memset = self.import_libcall(LibCall::Memset, &[cl::I64, cl::I32, cl::I64]);
             let zero = self.b.ins().iconst(cl::I32, 0);
             let n = self.b.ins().iconst(cl::I64, size as i64);
             self.b.ins().call(memset, &[addr, zero, n]);
@@ -291,18 +279,7 @@ impl Lowering<'_, '_, '_> {
 
     /// Copies `n` bytes (an `i64` value) from `src` to `dst` with `memmove`.
     fn copy_dynamic(&mut self, dst: Value, src: Value, n: Value, volatile: bool) {
-        let sig = {
-            let mut s = Signature::new(self.b.func.signature.call_conv);
-            s.params.extend([AbiParam::new(cl::I64); 3]);
-            s.returns.push(AbiParam::new(cl::I64));
-            self.b.import_signature(s)
-        };
-        let memmove = self.b.import_function(ExtFuncData {
-            name: ExternalName::LibCall(LibCall::Memmove),
-            signature: sig,
-            colocated: false,
-            patchable: false,
-        });
+        let memmove = self.import_libcall(LibCall::Memmove, &[cl::I64; 3]);
         if volatile {
             self.b.ins().sequence_point();
         }
@@ -310,6 +287,21 @@ impl Lowering<'_, '_, '_> {
         if volatile {
             self.b.ins().sequence_point();
         }
+    }
+
+    /// Imports C library function `call` (`memset`, `memmove`) taking
+    /// `params` and returning a pointer.
+    fn import_libcall(&mut self, call: LibCall, params: &[cl::Type]) -> FuncRef {
+        let mut sig = Signature::new(self.b.func.signature.call_conv);
+        sig.params = params.iter().map(|&t| AbiParam::new(t)).collect();
+        sig.returns.push(AbiParam::new(cl::I64));
+        let signature = self.b.import_signature(sig);
+        self.b.import_function(ExtFuncData {
+            name: ExternalName::LibCall(call),
+            signature,
+            colocated: false,
+            patchable: false,
+        })
     }
 
     /// OpGenericCastToPtrExplicit: the address when it lies in the asked
@@ -449,7 +441,7 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// Zero-extends an integer value to `i64`.
-    fn zext_i64(&mut self, v: Value) -> Value {
+    pub(super) fn zext_i64(&mut self, v: Value) -> Value {
         let t = self.b.func.dfg.value_type(v);
         if t == cl::I64 {
             v

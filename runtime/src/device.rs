@@ -450,6 +450,9 @@ impl Device {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(self.cpus.len().max(1))
                 .thread_name(|i| format!("clift-worker-{i}"))
+                // Kernels keep private variables on the stack (up to
+                // jit::lower::MAX_STACK); reserved, not committed.
+                .stack_size(16 << 20)
                 .start_handler(move |_| {
                     if pin {
                         pin_current_thread(&cpus);

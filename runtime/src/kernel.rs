@@ -677,6 +677,10 @@ pub fn enqueue_ndrange(
     queue.enqueue(command_type, wait, work)
 }
 
+/// The largest private arena (frames of one work-group's work-items) a
+/// launch may need; beyond it the enqueue answers `CL_OUT_OF_RESOURCES`.
+const MAX_PRIVATE_ARENA: usize = 512 << 20;
+
 /// One aligned unit of an argument block or local arena: the block must be
 /// aligned to its largest argument alignment (at most 128 bytes), and each
 /// `__local` argument starts at a multiple of 128 in the arena.
@@ -727,9 +731,12 @@ impl Launch {
             .ok()
             .and_then(|n| n.checked_next_multiple_of(128))
             .ok_or_else(too_big)?;
+        // The frames of a work-group (kernels with barriers), allocated per
+        // task: refused past MAX_PRIVATE_ARENA rather than allocated.
         let private_len = usize::try_from(code.private_frame)
             .ok()
             .and_then(|f| local.iter().try_fold(f, |a, &l| a.checked_mul(l)))
+            .filter(|&n| n <= MAX_PRIVATE_ARENA)
             .ok_or_else(too_big)?;
         let mut buffers = Vec::new();
         {
@@ -764,6 +771,11 @@ impl Launch {
                     None => return fail(CL_INVALID_KERNEL_ARGS),
                 }
             }
+        }
+        // The module's __local variables (one layout for all its kernels)
+        // and the arguments must fit the device's local memory.
+        if arena_len as u64 > device::local_mem_size() {
+            return fail(CL_OUT_OF_RESOURCES);
         }
         let dims = |a: [usize; 3]| a.map(|v| v as u64);
         let num_groups = std::array::from_fn(|d| global[d].div_ceil(local[d]) as u64);

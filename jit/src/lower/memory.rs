@@ -88,6 +88,7 @@ impl Lowering<'_, '_, '_> {
                             .ok_or_else(|| {
                                 format!("a private variable of {} bytes exceeds the 16 MiB clift allows", l.size)
                             })?;
+                        self.take_stack(l.size)?;
                         let align = l.align.max(1).trailing_zeros().min(12) as u8;
                         let slot = self.b.create_sized_stack_slot(StackSlotData::new(
                             StackSlotKind::ExplicitSlot,

@@ -132,6 +132,9 @@ pub fn ctx_flags() -> MemFlagsData {
     MemFlagsData::trusted().with_readonly().with_can_move()
 }
 
+/// Bytes of stack a generated function's private variables may take.
+pub const MAX_STACK: u64 = 1 << 20;
+
 /// What every body of a module is lowered with.
 #[derive(Debug, Clone, Copy)]
 pub struct Env<'a> {
@@ -173,6 +176,7 @@ pub fn lower_body(
     let kernel = Rc::new(RefCell::new(KernelState {
         frame: frame.map(barrier::FrameState::new),
         inlined: 0,
+        stack_bytes: 0,
         calls_helpers: false,
     }));
     let mut l = Lowering {
@@ -222,6 +226,8 @@ pub(crate) struct KernelState {
     pub frame: Option<barrier::FrameState>,
     /// SPIR-V instructions inlined so far.
     pub inlined: u64,
+    /// Bytes of stack slots the body's private variables take so far.
+    pub stack_bytes: u64,
     /// Whether a call was not inlined.
     pub calls_helpers: bool,
 }
@@ -307,6 +313,23 @@ impl Lowering<'_, '_, '_> {
         Ok(entry)
     }
 
+    /// Takes `size` bytes of the function's stack for a private variable:
+    /// refused past [`MAX_STACK`], so that generated code never overflows
+    /// the stack of the thread running it (pool threads have
+    /// 16 MiB, application threads that run a command inline at least the
+    /// usual 2 MiB).
+    pub(super) fn take_stack(&mut self, size: u64) -> R {
+        let mut k = self.kernel.borrow_mut();
+        k.stack_bytes = k.stack_bytes.saturating_add(size);
+        if k.stack_bytes > MAX_STACK {
+            return Err(format!(
+                "the work-item's private variables take more than the {} KiB of stack clift gives a work-item",
+                MAX_STACK >> 10
+            ));
+        }
+        Ok(())
+    }
+
     /// At the start of a kernel's body: each struct passed by value that
     /// the kernel may write to is copied from the (shared, read-only)
     /// argument block into the work-item's private memory, and the
@@ -340,6 +363,7 @@ impl Lowering<'_, '_, '_> {
                     self.b.ins().iadd_imm_s(fr.base, i64::from(off))
                 }
                 None => {
+                    self.take_stack(l.size)?;
                     let align = l.align.clamp(1, 128).trailing_zeros() as u8;
                     let slot = self
                         .b

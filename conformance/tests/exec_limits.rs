@@ -38,3 +38,15 @@ fn frames_run_within_the_limit_and_are_refused_past_it() {
         }
     }
 }
+
+#[test]
+fn large_private_arrays_are_private_end_to_end() {
+    for opt in Opt::BOTH {
+        let mut out = vec![-1i32; 4];
+        Kernel::new("limits", opt, "big_private_is_private")
+            .arg(Arg::output(&mut out))
+            .arg(Arg::value(5i32))
+            .run(&[1], None);
+        assert_eq!(out, [1, 1, 0, 0], "{opt:?}");
+    }
+}

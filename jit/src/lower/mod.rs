@@ -86,11 +86,10 @@ pub struct WorkItemValues {
     pub ctx: Value,
     /// get_local_id(0..3), as `i64`.
     pub local_id: [Value; 3],
-    /// The `*const WorkItem` passed to helper functions.
+    /// The `*const WorkItem` passed to helper functions: a slot of the
+    /// work-group function's stack frame (also how private addresses are
+    /// told apart, see `memory`).
     pub item: Value,
-    /// An address in this function's stack frame (for telling private
-    /// addresses apart).
-    pub stack_ref: Value,
     /// Every 8-byte word of the `WorkGroupCtx`, loaded once at the function's
     /// entry (what the optimiser does not use, it removes).
     pub ctx_words: [Value; CTX_WORDS],

@@ -9,8 +9,8 @@
 //!
 //! The work-group function's blocks:
 //! ```text
-//! entry(ctx):      load local_size, the group's first global id and the
-//!                  arguments (the same for every work-item); jump z_head(0)
+//! entry(ctx):      load the context's fields and the arguments (the same
+//!                  for every work-item); jump z_head(0)
 //! z_head(z):       brif z < lsz2, y_init, loops_done
 //! y_init:          jump y_head(0)
 //! y_head(y):       brif y < lsz1, x_init, z_next
@@ -177,7 +177,6 @@ pub fn kernel(env: Env, func: &Function, info: &KernelInfo, b: &mut FunctionBuil
         ctx,
         local_id: [x, y, z],
         item: stack_ref,
-        stack_ref,
         ctx_words,
     };
     let frame = match phases {
@@ -284,7 +283,6 @@ pub fn helper(env: Env, func: &Function, b: &mut FunctionBuilder) -> Result<(), 
         ctx,
         local_id,
         item,
-        stack_ref: item,
         ctx_words,
     };
     lower_body(env, func, b, wi, Exit::Return, params, None).map(|_| ())

@@ -7,58 +7,7 @@
 mod exec_arith_util;
 
 use clift_conformance::exec::Opt;
-use exec_arith_util::{from_bytes, mask, sx, to_bytes, Module};
-
-/// An OpenCL C integer type.
-#[derive(Debug, Clone, Copy)]
-struct Ty {
-    name: &'static str,
-    bits: u32,
-    signed: bool,
-}
-
-const TYPES: [Ty; 8] = [
-    Ty {
-        name: "char",
-        bits: 8,
-        signed: true,
-    },
-    Ty {
-        name: "uchar",
-        bits: 8,
-        signed: false,
-    },
-    Ty {
-        name: "short",
-        bits: 16,
-        signed: true,
-    },
-    Ty {
-        name: "ushort",
-        bits: 16,
-        signed: false,
-    },
-    Ty {
-        name: "int",
-        bits: 32,
-        signed: true,
-    },
-    Ty {
-        name: "uint",
-        bits: 32,
-        signed: false,
-    },
-    Ty {
-        name: "long",
-        bits: 64,
-        signed: true,
-    },
-    Ty {
-        name: "ulong",
-        bits: 64,
-        signed: false,
-    },
-];
+use exec_arith_util::{from_bytes, mask, sx, to_bytes, IntTy as Ty, Module, INT_TYPES as TYPES};
 
 const WIDTHS: [usize; 6] = [1, 2, 3, 4, 8, 16];
 const OPS: usize = 23;

@@ -9,6 +9,59 @@ use std::ptr;
 use clift_conformance::exec::{corpus_spirv, Opt};
 use clift_conformance::*;
 
+/// An OpenCL C integer type.
+#[derive(Debug, Clone, Copy)]
+pub struct IntTy {
+    pub name: &'static str,
+    pub bits: u32,
+    pub signed: bool,
+}
+
+/// The eight OpenCL C integer types, narrowest first, signed before
+/// unsigned.
+pub const INT_TYPES: [IntTy; 8] = [
+    IntTy {
+        name: "char",
+        bits: 8,
+        signed: true,
+    },
+    IntTy {
+        name: "uchar",
+        bits: 8,
+        signed: false,
+    },
+    IntTy {
+        name: "short",
+        bits: 16,
+        signed: true,
+    },
+    IntTy {
+        name: "ushort",
+        bits: 16,
+        signed: false,
+    },
+    IntTy {
+        name: "int",
+        bits: 32,
+        signed: true,
+    },
+    IntTy {
+        name: "uint",
+        bits: 32,
+        signed: false,
+    },
+    IntTy {
+        name: "long",
+        bits: 64,
+        signed: true,
+    },
+    IntTy {
+        name: "ulong",
+        bits: 64,
+        signed: false,
+    },
+];
+
 /// A built corpus module.
 pub struct Module {
     ctx: cl_context,

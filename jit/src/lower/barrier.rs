@@ -77,22 +77,7 @@ pub fn is_group_wait(op: Op) -> bool {
 /// Whether `op` is a work-group collective that computes a value from
 /// every work-item's operand after they have all arrived.
 pub fn is_collective(op: Op) -> bool {
-    matches!(
-        op,
-        Op::GroupAll
-            | Op::GroupAny
-            | Op::GroupBroadcast
-            | Op::GroupIAdd
-            | Op::GroupFAdd
-            | Op::GroupFMin
-            | Op::GroupUMin
-            | Op::GroupSMin
-            | Op::GroupFMax
-            | Op::GroupUMax
-            | Op::GroupSMax
-            | Op::GroupAsyncCopy
-            | Op::GroupWaitEvents
-    )
+    crate::validate::memory::is_group_collective(op)
 }
 
 /// The functions (by index) that contain a barrier or a work-group

@@ -45,10 +45,24 @@ pub fn is_atomic(op: Op) -> bool {
 
 /// Instructions whose (first) scope operand is an execution scope.
 fn has_execution_scope(op: Op) -> bool {
+    op == Op::ControlBarrier
+        || is_group_collective(op)
+        || matches!(
+            op,
+            Op::GroupReserveReadPipePackets
+                | Op::GroupReserveWritePipePackets
+                | Op::GroupCommitReadPipe
+                | Op::GroupCommitWritePipe
+        )
+}
+
+/// Whether `op` is a group instruction every work-item of its scope takes
+/// part in, computing from all their operands: the collectives of OpenCL
+/// C's work_group_* and sub_group_* functions and async copies.
+pub fn is_group_collective(op: Op) -> bool {
     matches!(
         op,
-        Op::ControlBarrier
-            | Op::GroupAsyncCopy
+        Op::GroupAsyncCopy
             | Op::GroupWaitEvents
             | Op::GroupAll
             | Op::GroupAny
@@ -61,10 +75,6 @@ fn has_execution_scope(op: Op) -> bool {
             | Op::GroupFMax
             | Op::GroupUMax
             | Op::GroupSMax
-            | Op::GroupReserveReadPipePackets
-            | Op::GroupReserveWritePipePackets
-            | Op::GroupCommitReadPipe
-            | Op::GroupCommitWritePipe
     )
 }
 

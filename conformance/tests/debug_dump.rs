@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::ptr;
 
+use clift_conformance::exec::{self, Opt};
 use clift_conformance::*;
 
 /// The folders under `root`, sorted.
@@ -127,6 +128,34 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             check(clReleaseKernel(k));
             check(clReleaseProgram(p));
         }
+        seen = dirs;
+    }
+    // Which kernels got a 4-lane body (jit/src/lower/simd), and why the
+    // others did not: `<kernel>.scalar.txt`.
+    for level in [Opt::O0, Opt::O2] {
+        let p = il_program(ctx, &exec::corpus_spirv("simd", level));
+        check(build(p, ""));
+        let dirs = folders(&root);
+        let new: Vec<&PathBuf> = dirs.iter().filter(|d| !seen.contains(*d)).collect();
+        assert_eq!(new.len(), 1, "{level:?}: one new folder, got {dirs:?}");
+        let dir = new[0].clone();
+        let guarded = read(&dir.join("guarded_add.opt.clif"));
+        let scalar = |k: &str| std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok();
+        match level {
+            Opt::O2 => {
+                assert!(guarded.contains("f32x4"), "guarded_add runs 4 lanes at -O2: {guarded}");
+                assert_eq!(scalar("guarded_add"), None);
+                let why = scalar("varying_loop").unwrap_or_default();
+                assert!(why.contains("loop whose exit differs"), "{why}");
+            }
+            Opt::O0 => {
+                assert!(!guarded.contains("f32x4"), "-O0 keeps private variables: {guarded}");
+                let why = scalar("guarded_add").unwrap_or_default();
+                assert!(why.contains("OpVariable"), "{why}");
+            }
+        }
+        // SAFETY: a valid program, released once.
+        unsafe { check(clReleaseProgram(p)) };
         seen = dirs;
     }
     // SAFETY: valid handles, released once.

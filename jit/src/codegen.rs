@@ -135,7 +135,7 @@ fn new_module() -> Result<JITModule, BuildError> {
 
 /// Compiles every kernel of `front` to a work-group function.
 pub fn compile(front: &FrontEnd) -> Result<CompiledProgram, BuildError> {
-    compile_selected(front, &|_| true)
+    compile_selected(front, &|_| true, std::env::var_os("CLIFT_NO_SIMD").is_none())
 }
 
 /// Compiles the kernels of `front` that code generation supports: the
@@ -178,11 +178,21 @@ fn failed_all(front: &FrontEnd, rule: &str) -> Vec<(String, BuildError)> {
 
 /// [`compile_kernels`] on the calling thread.
 fn compile_kernels_here(front: &FrontEnd) -> (Option<CompiledProgram>, Vec<(String, BuildError)>) {
-    let guarded = |keep: &dyn Fn(&str) -> bool| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile_selected(front, keep)))
-            .unwrap_or_else(|_| Err(header_diag("internal error: the code generator panicked".into())))
+    let guarded_simd = |keep: &dyn Fn(&str) -> bool, vectorize: bool| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            compile_selected(front, keep, vectorize)
+        }))
+        .unwrap_or_else(|_| Err(header_diag("internal error: the code generator panicked".into())))
     };
-    // The common case: everything compiles in one module.
+    let guarded = |keep: &dyn Fn(&str) -> bool| guarded_simd(keep, false);
+    // The common case: everything compiles in one module, with 4-lane
+    // bodies (unless CLIFT_NO_SIMD is set); failing that, without them.
+    let vectorize = std::env::var_os("CLIFT_NO_SIMD").is_none();
+    if vectorize {
+        if let Ok(p) = guarded_simd(&|_| true, true) {
+            return (Some(p), Vec::new());
+        }
+    }
     let first = match guarded(&|_| true) {
         Ok(p) => return (Some(p), Vec::new()),
         Err(e) => e,
@@ -225,7 +235,13 @@ fn compile_kernels_here(front: &FrontEnd) -> (Option<CompiledProgram>, Vec<(Stri
 }
 
 /// Compiles the kernels of `front` whose names `keep` accepts.
-fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<CompiledProgram, BuildError> {
+///
+/// With `vectorize`, kernels that may get a 4-lane body ([`crate::lower::simd`]).
+fn compile_selected(
+    front: &FrontEnd,
+    keep: &dyn Fn(&str) -> bool,
+    vectorize: bool,
+) -> Result<CompiledProgram, BuildError> {
     let m = &front.module;
     let mut module = new_module()?;
     let cc = module.isa().default_call_conv();
@@ -353,10 +369,6 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
                 callees.insert(m.functions[c as usize].id, r);
             }
         }
-        // A fresh builder context per function: a failed lowering leaves
-        // its builder unfinished.
-        let mut fbc = FunctionBuilderContext::new();
-        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fbc);
         let env = Env {
             m,
             callees: &callees,
@@ -365,17 +377,67 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
             barrier_fns: &barrier_fns,
             inlined: &inlined,
         };
-        let lowered = match info {
-            Some(k) => workgroup::kernel(env, func, &front.built.kernels[k], &mut b).map(|frame| {
-                frames.insert(f, frame);
-            }),
-            None => workgroup::helper(env, func, &mut b),
-        };
-        if let Err(d) = lowered {
-            diags.push(d);
-            continue;
+        // Kernels get a 4-lane body when they may (lower::simd); should
+        // that fail, the kernel is lowered again without one.
+        let mut simd = info.is_some() && vectorize;
+        if simd {
+            if let Err(why) = crate::lower::simd::analysis::eligible(m, f, &barrier_fns) {
+                if let Some(d) = &dump {
+                    d.scalar_reason(&dump_name, &why);
+                }
+                simd = false;
+            }
         }
-        total_insts += b.func.dfg.num_insts();
+        let template = ctx.func.clone();
+        let inlined_before = inlined.get();
+        let lowered = loop {
+            ctx.func = template.clone();
+            // A fresh builder context per function: a failed lowering
+            // leaves its builder unfinished.
+            let mut fbc = FunctionBuilderContext::new();
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fbc);
+            let lowered = match info {
+                Some(k) => workgroup::kernel(env, func, &front.built.kernels[k], &mut b, simd),
+                None => workgroup::helper(env, func, &mut b).map(|()| 0),
+            };
+            if lowered.is_ok() {
+                b.seal_all_blocks();
+                b.finalize(frontend_config);
+                if simd {
+                    if let Err(e) = cranelift_codegen::verify_function(&ctx.func, module.isa()) {
+                        if let Some(d) = &dump {
+                            d.scalar_reason(
+                                &dump_name,
+                                &format!("the 4-lane body failed verification: {e}\n{}", ctx.func.display()),
+                            );
+                        }
+                        inlined.set(inlined_before);
+                        simd = false;
+                        continue;
+                    }
+                }
+            } else if simd {
+                if let (Some(d), Err(e)) = (&dump, &lowered) {
+                    d.scalar_reason(&dump_name, &e.to_string());
+                }
+                inlined.set(inlined_before);
+                simd = false;
+                continue;
+            }
+            break lowered;
+        };
+        match lowered {
+            Ok(frame) => {
+                if info.is_some() {
+                    frames.insert(f, frame);
+                }
+            }
+            Err(d) => {
+                diags.push(d);
+                continue;
+            }
+        }
+        total_insts += ctx.func.dfg.num_insts();
         if total_insts > MAX_MODULE_INSTS {
             diags.push(m.diag(
                 func.inst,
@@ -383,8 +445,6 @@ fn compile_selected(front: &FrontEnd, keep: &dyn Fn(&str) -> bool) -> Result<Com
             ));
             break;
         }
-        b.seal_all_blocks();
-        b.finalize(frontend_config);
         if let Some(d) = &dump {
             d.clif(&dump_name, &ctx.func, false);
         }

@@ -97,6 +97,11 @@ impl Dumper {
         self.write(&format!("{name}.spvasm"), disassemble(m, func.inst..end).as_bytes());
     }
 
+    /// `<name>.scalar.txt`: why kernel `name` runs one work-item at a time.
+    pub fn scalar_reason(&self, name: &str, why: &str) {
+        self.write(&format!("{name}.scalar.txt"), format!("{why}\n").as_bytes());
+    }
+
     /// `<name>.clif` (`optimised` false) or `<name>.opt.clif`.
     pub fn clif(&self, name: &str, func: &ir::Function, optimised: bool) {
         let ext = if optimised { "opt.clif" } else { "clif" };

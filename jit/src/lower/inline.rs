@@ -63,6 +63,9 @@ impl Lowering<'_, '_, '_> {
             let total = self.env.inlined.get().saturating_add(size);
             let fits = self.depth < MAX_DEPTH && k.inlined.saturating_add(size) <= BUDGET && total <= MODULE_BUDGET;
             if !must && !fits {
+                if self.simd.is_some() {
+                    return Err("a call past the inlining budget is not vectorized".into());
+                }
                 return Ok(false);
             }
             if must && self.depth >= MAX_DEPTH {
@@ -82,12 +85,31 @@ impl Lowering<'_, '_, '_> {
             self.env.inlined.set(total);
         }
         let mut args = Vec::with_capacity(func.params.len());
+        // A 4-lane body passes varying arguments as shapes.
+        let mut child_simd = self.simd.as_deref().map(|s| {
+            Box::new(super::simd::Body {
+                entry_dirty: s.dirty,
+                ..Default::default()
+            })
+        });
         for k in 1..inst.operands.len() {
-            args.push(self.get(inst.id(k).ok_or("bad argument")?)?);
+            let a = inst.id(k).ok_or("bad argument")?;
+            if let (Some(cs), true) = (child_simd.as_deref_mut(), self.is_varying(a)) {
+                let p = *func.params.get(k - 1).ok_or("too many arguments")?;
+                cs.varying.insert(p, self.shapes(a)?);
+                args.push(Vec::new());
+            } else {
+                args.push(self.get(a)?);
+            }
         }
         let ret = self.b.create_block();
-        for t in types::components(m, func.ret)? {
-            self.b.append_block_param(ret, t);
+        let mut ret_kinds = Vec::new();
+        if child_simd.is_some() && m.ty(func.ret) != Some(&crate::spirv::Type::Void) {
+            ret_kinds = self.varying_params(ret, func.ret)?;
+        } else {
+            for t in types::components(m, func.ret)? {
+                self.b.append_block_param(ret, t);
+            }
         }
         // A call with barriers inside suspends this body too: its values
         // live after the call go with the callee's at each barrier.
@@ -111,11 +133,22 @@ impl Lowering<'_, '_, '_> {
             frame_vars: Default::default(),
             outer,
             depth: self.depth + 1,
+            simd: child_simd,
         };
         child
             .lower_function(args, None)
             .map_err(|d| format!("in the inlined call of {}: {d}", m.show(callee)))?;
         self.b.switch_to_block(ret);
+        if let Some(s) = self.simd.as_deref_mut() {
+            if let Some(r) = inst.result_id {
+                let mut shapes = Vec::with_capacity(ret_kinds.len());
+                for (k, vals) in &ret_kinds {
+                    shapes.push(Self::from_kind(*k, vals)?);
+                }
+                s.varying.insert(r, shapes);
+            }
+            return Ok(true);
+        }
         let results = self.b.block_params(ret).to_vec();
         if let Some(r) = inst.result_id {
             self.values.insert(r, results);

@@ -37,8 +37,9 @@ mod collective;
 mod composite;
 mod convert;
 mod inline;
-mod memory;
+pub(crate) mod memory;
 mod relational;
+pub mod simd;
 pub mod statics;
 pub mod types;
 mod vector;
@@ -170,13 +171,16 @@ pub fn lower_body(
     exit: Exit,
     params: Vec<Vec<Value>>,
     frame: Option<FrameEntry>,
+    chunk: Option<simd::Chunk>,
 ) -> Result<Lowered, Diagnostic> {
     let m = env.m;
+    let simd = chunk.is_some().then(Box::default);
     let kernel = Rc::new(RefCell::new(KernelState {
         frame: frame.map(barrier::FrameState::new),
         inlined: 0,
         stack_bytes: 0,
         calls_helpers: false,
+        simd: chunk,
     }));
     let mut l = Lowering {
         m,
@@ -197,6 +201,7 @@ pub fn lower_body(
         frame_vars: HashMap::new(),
         outer: Vec::new(),
         depth: 0,
+        simd,
     };
     let entry = l.lower_function(params, frame.map(|f| f.dispatch))?;
     let frame_size = match frame {
@@ -229,6 +234,8 @@ pub(crate) struct KernelState {
     pub stack_bytes: u64,
     /// Whether a call was not inlined.
     pub calls_helpers: bool,
+    /// For the 4-lane body of a kernel: what its bodies share.
+    pub simd: Option<simd::Chunk>,
 }
 
 /// The state of one body's lowering.
@@ -263,6 +270,9 @@ pub(crate) struct Lowering<'a, 'b, 'f> {
     pub outer: Vec<(Variable, Clif, i32)>,
     /// How deep in inlined calls this body is.
     pub depth: u32,
+    /// The 4-lane state of a body lowered for chunks of work-items
+    /// ([`simd`]); None for the scalar body.
+    pub simd: Option<Box<simd::Body>>,
 }
 
 type R<T = ()> = Result<T, String>;
@@ -278,7 +288,22 @@ impl Lowering<'_, '_, '_> {
     ) -> Result<Block, Diagnostic> {
         let (m, func) = (self.m, self.func);
         for (&p, v) in func.params.iter().zip(params) {
-            self.values.insert(p, v);
+            if !self.is_varying(p) {
+                self.values.insert(p, v);
+            }
+        }
+        if self.simd.is_some() {
+            let fx = self.kernel.borrow().simd.as_ref().map(|c| c.fn_effects.clone());
+            let fx = fx.ok_or_else(|| m.diag(func.inst, "a 4-lane body without its kernel's state"))?;
+            let flags: Vec<bool> = func.params.iter().map(|&p| self.is_varying(p)).collect();
+            let may_vary = simd::analysis::may_vary(m, func, &flags);
+            let dirty_in = simd::analysis::dirty_blocks(m, func, &fx);
+            let in_cycle = simd::analysis::in_cycle(func);
+            if let Some(s) = self.simd.as_deref_mut() {
+                s.may_vary = may_vary;
+                s.dirty_in = dirty_in;
+                s.in_cycle = in_cycle;
+            }
         }
         self.create_blocks()?;
         let entry = self
@@ -295,6 +320,9 @@ impl Lowering<'_, '_, '_> {
             let cl_block = self.blocks[bi as usize].ok_or_else(|| m.diag(blk.start, "unreachable block in rpo"))?;
             self.b.switch_to_block(cl_block);
             self.label = blk.label;
+            if let Some(s) = self.simd.as_deref_mut() {
+                s.dirty = s.entry_dirty || s.dirty_in.get(bi as usize).copied().unwrap_or(true);
+            }
             if bi == 0 && matches!(self.exit, Exit::NextWorkItem(_)) {
                 self.copy_byval_params().map_err(|r| m.diag(func.inst, r))?;
             }
@@ -404,6 +432,10 @@ impl Lowering<'_, '_, '_> {
                 let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
                     continue;
                 };
+                if self.simd.as_ref().is_some_and(|s| s.may_vary.contains(&id)) {
+                    self.varying_phi(cb, id, ty).map_err(|r| m.diag(i, r))?;
+                    continue;
+                }
                 let comps = types::components(m, ty).map_err(|r| m.diag(i, r))?;
                 let vals = comps.iter().map(|&t| self.b.append_block_param(cb, t)).collect();
                 self.values.insert(id, vals);
@@ -512,6 +544,14 @@ impl Lowering<'_, '_, '_> {
 
     /// Lowers instruction `i` of the current block.
     fn inst(&mut self, i: u32) -> R {
+        if self.simd.is_some() {
+            return self.simd_inst(i);
+        }
+        self.scalar_inst(i)
+    }
+
+    /// Lowers instruction `i` of the current block for one work-item.
+    pub(crate) fn scalar_inst(&mut self, i: u32) -> R {
         let inst = &self.m.insts[i as usize];
         match inst.op {
             Op::Phi
@@ -626,7 +666,18 @@ impl Lowering<'_, '_, '_> {
                 .find(|&k| phi.id(2 * k + 1) == Some(self.label))
                 .and_then(|k| phi.id(2 * k))
                 .ok_or_else(|| format!("OpPhi %{} has no value for this block", phi.result_id.unwrap_or(0)))?;
-            args.extend(self.get(v)?.into_iter().map(BlockArg::Value));
+            match phi.result_id {
+                Some(r) if self.simd.as_ref().is_some_and(|s| s.varying.contains_key(&r)) => {
+                    args.extend(self.phi_args(r, v)?);
+                }
+                _ if self.is_varying(v) => {
+                    return Err(format!(
+                        "{} differs between work-items but its phi does not",
+                        self.m.show(v)
+                    ))
+                }
+                _ => args.extend(self.get(v)?.into_iter().map(BlockArg::Value)),
+            }
         }
         Ok((cb, args))
     }

@@ -35,7 +35,7 @@
 //! while any work-item waits at a barrier.
 
 use cranelift_codegen::ir::{
-    condcodes::IntCC, types as cl, AbiParam, BlockArg, InstBuilder, MemFlagsData, Signature, StackSlotData,
+    condcodes::IntCC, types as cl, AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, Signature, StackSlotData,
     StackSlotKind, Value,
 };
 use cranelift_codegen::isa::CallConv;
@@ -74,10 +74,20 @@ pub fn helper_signature(m: &Module, func: &Function, cc: CallConv) -> Result<Sig
 /// Builds the work-group function of kernel `func` (described by `info`)
 /// into `b`, whose function has [`kernel_signature`]. Returns the bytes of
 /// private arena it needs per work-item (0 without barriers).
-pub fn kernel(env: Env, func: &Function, info: &KernelInfo, b: &mut FunctionBuilder) -> Result<u64, Diagnostic> {
+/// With `simd`, a kernel without barriers also gets a 4-lane body
+/// ([`super::simd`]) for the chunks of four work-items along x; the scalar
+/// body runs the rest of each row and the chunks the 4-lane body abandons.
+pub fn kernel(
+    env: Env,
+    func: &Function,
+    info: &KernelInfo,
+    b: &mut FunctionBuilder,
+    simd: bool,
+) -> Result<u64, Diagnostic> {
     let m = env.m;
     let fi = m.info(func.id).map(|f| f.index);
     let has_barriers = fi.is_some_and(|fi| env.barrier_fns.contains(&fi));
+    let simd = simd && !has_barriers;
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
@@ -130,26 +140,43 @@ pub fn kernel(env: Env, func: &Function, info: &KernelInfo, b: &mut FunctionBuil
     let z = b.append_block_param(z_head, cl::I64);
     let y = b.append_block_param(y_head, cl::I64);
     let x = b.append_block_param(x_head, cl::I64);
+    // With a 4-lane body, the scalar x loop runs up to `x_end`: the end of
+    // the row, or of an abandoned chunk.
+    let (x_end, x_done) = if simd {
+        (b.append_block_param(x_head, cl::I64), b.create_block())
+    } else {
+        (lsz[0], y_next)
+    };
     let heads = [
         (z_head, z, lsz[2], y_init, loops_done),
         (y_head, y, lsz[1], x_init, z_next),
-        (x_head, x, lsz[0], item, y_next),
+        (x_head, x, x_end, item, x_done),
     ];
     for (head, idx, size, inner, outer) in heads {
         b.switch_to_block(head);
         let more = b.ins().icmp(IntCC::UnsignedLessThan, idx, size);
         b.ins().brif(more, inner, &[], outer, &[]);
     }
-    for (init, head) in [(y_init, y_head), (x_init, x_head)] {
-        b.switch_to_block(init);
-        let zero = b.ins().iconst(cl::I64, 0);
-        b.ins().jump(head, &[BlockArg::Value(zero)]);
-    }
-    for (next, idx, head) in [(z_next, z, z_head), (y_next, y, y_head), (x_next, x, x_head)] {
+    b.switch_to_block(y_init);
+    let zero = b.ins().iconst(cl::I64, 0);
+    b.ins().jump(y_head, &[BlockArg::Value(zero)]);
+    for (next, idx, head) in [(z_next, z, z_head), (y_next, y, y_head)] {
         b.switch_to_block(next);
         let n = b.ins().iadd_imm_s(idx, 1);
         b.ins().jump(head, &[BlockArg::Value(n)]);
     }
+    b.switch_to_block(x_next);
+    let n = b.ins().iadd_imm_s(x, 1);
+    let chunks = if simd {
+        b.ins().jump(x_head, &[BlockArg::Value(n), BlockArg::Value(x_end)]);
+        Some(chunk_loop(b, x_init, x_head, x_done, y_next, x_end, lsz[0]))
+    } else {
+        b.ins().jump(x_head, &[BlockArg::Value(n)]);
+        b.switch_to_block(x_init);
+        let zero = b.ins().iconst(cl::I64, 0);
+        b.ins().jump(x_head, &[BlockArg::Value(zero)]);
+        None
+    };
     // After the loops: another phase while work-items wait at a barrier.
     b.switch_to_block(loops_done);
     match phases {
@@ -207,7 +234,28 @@ pub fn kernel(env: Env, func: &Function, info: &KernelInfo, b: &mut FunctionBuil
         }
         None => None,
     };
-    let lowered = lower_body(env, func, b, wi, Exit::NextWorkItem(x_next), params, frame)?;
+    let lowered = lower_body(
+        env,
+        func,
+        b,
+        wi,
+        Exit::NextWorkItem(x_next),
+        params.clone(),
+        frame,
+        None,
+    )?;
+    if let Some(ch) = chunks {
+        b.switch_to_block(ch.body);
+        let wi = WorkItemValues {
+            local_id: [ch.x, y, z],
+            ..wi
+        };
+        let chunk = super::simd::Chunk {
+            bail: ch.bail,
+            fn_effects: std::rc::Rc::new(super::simd::analysis::function_effects(m)),
+        };
+        lower_body(env, func, b, wi, Exit::NextWorkItem(ch.next), params, None, Some(chunk))?;
+    }
     if !lowered.calls_helpers {
         // Every call was inlined: nobody reads the WorkItem.
         for st in item_stores {
@@ -215,6 +263,65 @@ pub fn kernel(env: Env, func: &Function, info: &KernelInfo, b: &mut FunctionBuil
         }
     }
     Ok(lowered.frame_size)
+}
+
+/// The blocks of the chunk loop.
+struct ChunkLoop {
+    /// The 4-lane body's first block (current when lowering starts).
+    body: Block,
+    /// The x of the chunk's first work-item.
+    x: Value,
+    /// Where a finished chunk goes: the next chunk.
+    next: Block,
+    /// Where an abandoned chunk goes: its work-items through the scalar body.
+    bail: Block,
+}
+
+/// Builds the chunk loop of a row around the scalar x loop:
+/// ```text
+/// x_init:          jump chunk_head(0)
+/// chunk_head(cx):  brif cx + 4 <= lsz0, <4-lane body>, x_head(cx, lsz0)
+///                  ... OpReturn: jump chunk_next
+/// chunk_next:      jump chunk_head(cx + 4)
+/// bail:            jump x_head(cx, cx + 4)
+/// x_done:          brif x_end >= lsz0, y_next, chunk_head(x_end)
+/// ```
+fn chunk_loop(
+    b: &mut FunctionBuilder,
+    x_init: Block,
+    x_head: Block,
+    x_done: Block,
+    y_next: Block,
+    x_end: Value,
+    lsz0: Value,
+) -> ChunkLoop {
+    let lanes = super::simd::LANES as i64;
+    let head = b.create_block();
+    let body = b.create_block();
+    let next = b.create_block();
+    let bail = b.create_block();
+    let cx = b.append_block_param(head, cl::I64);
+    b.switch_to_block(x_init);
+    let zero = b.ins().iconst(cl::I64, 0);
+    b.ins().jump(head, &[BlockArg::Value(zero)]);
+    b.switch_to_block(head);
+    let end = b.ins().iadd_imm_s(cx, lanes);
+    let fits = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lsz0);
+    b.ins()
+        .brif(fits, body, &[], x_head, &[BlockArg::Value(cx), BlockArg::Value(lsz0)]);
+    b.switch_to_block(next);
+    b.ins().jump(head, &[BlockArg::Value(end)]);
+    b.switch_to_block(bail);
+    b.ins().jump(x_head, &[BlockArg::Value(cx), BlockArg::Value(end)]);
+    b.switch_to_block(x_done);
+    let row_done = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, x_end, lsz0);
+    b.ins().brif(row_done, y_next, &[], head, &[BlockArg::Value(x_end)]);
+    ChunkLoop {
+        body,
+        x: cx,
+        next,
+        bail,
+    }
 }
 
 /// Loads the kernel's parameters from the argument block (see
@@ -285,5 +392,5 @@ pub fn helper(env: Env, func: &Function, b: &mut FunctionBuilder) -> Result<(), 
         item,
         ctx_words,
     };
-    lower_body(env, func, b, wi, Exit::Return, params, None).map(|_| ())
+    lower_body(env, func, b, wi, Exit::Return, params, None, None).map(|_| ())
 }

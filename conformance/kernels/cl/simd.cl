@@ -1,0 +1,116 @@
+// Kernels for the 4-lane bodies (tests/exec_simd.rs): chunks of four
+// work-items along x, a scalar remainder, and chunks abandoned when lanes
+// disagree on a branch or a widened 32-bit index wraps.
+
+// A guard that splits chunks (n not a multiple of 4).
+kernel void guarded_add(global const float *a, global const float *b, global float *c, uint n)
+{
+    size_t i = get_global_id(0);
+    if (i < n)
+        c[i] = a[i] + b[i] * 2.0f;
+}
+
+// Lanes that take different sides of a branch before any store.
+kernel void diverge(global const int *in, global int *out)
+{
+    size_t i = get_global_id(0);
+    int x = in[i];
+    int r;
+    if (x % 3 == 0)
+        r = x * 5;
+    else
+        r = x - 7;
+    out[i] = r;
+}
+
+// A branch that differs between work-items after a store: not vectorized,
+// still correct.
+kernel void diverge_after_store(global const int *in, global int *out, global int *side)
+{
+    size_t i = get_global_id(0);
+    side[i] = (int)i;
+    if (in[i] & 1)
+        out[i] = in[i] * 2;
+    else
+        out[i] = -in[i];
+}
+
+// Gathers and scatters: strides other than one element, negative strides,
+// indices from memory.
+kernel void strides(global const int *in, global int *out, global const int *perm, uint n)
+{
+    uint i = (uint)get_global_id(0);
+    out[2 * i] = in[3 * i + 1];
+    out[2 * i + 1] = in[n - 1 - i] + in[perm[i]];
+}
+
+// A uniform loop with uniform and contiguous loads (sgemm's shape).
+kernel void matvec_t(global const float *m, global const float *v, global float *out, uint rows, uint cols)
+{
+    uint c = (uint)get_global_id(0);
+    uint r0 = (uint)get_global_id(1);
+    float acc = 0.0f;
+    for (uint r = 0; r < rows; r++)
+        acc = mad(m[r * cols + c], v[r + r0], acc);
+    out[r0 * cols + c] = acc;
+}
+
+// float4 per work-item (nbody's shape): vector loads, shuffles, dot, rsqrt.
+kernel void vec4(global const float4 *p, global float4 *out)
+{
+    size_t i = get_global_id(0);
+    float4 a = p[i];
+    float4 b = p[0];
+    float3 d = a.xyz - b.xyz;
+    float r = rsqrt(dot(d, d) + 1.0f);
+    out[i] = (float4)(d * r, a.w + (float)i);
+}
+
+// A 32-bit index widened after wrapping inside a chunk: before any store
+// (the chunk is abandoned) and after one (done lane by lane).
+kernel void wrap_index(global ulong *out, global ulong *out2, uint k)
+{
+    size_t g = get_global_id(0);
+    uint j = (uint)g + k;
+    out[g] = (ulong)j;
+    uint j2 = (uint)g * 3u + k;
+    out2[g] = (ulong)j2 + (ulong)(int)((int)g - 2);
+}
+
+// 64-bit comparisons and selects, integer conversions and shifts.
+kernel void mixed(global const long *a, global const uint *b, global long *out, global float *f)
+{
+    size_t i = get_global_id(0);
+    long x = a[i];
+    uint y = b[i];
+    long s = x < (long)i ? x : (long)i * 3;
+    out[i] = s + (long)(y >> 3) - (long)(y << 2);
+    f[i] = (float)y * 0.5f + (float)(int)x - (float)(i > 5);
+}
+
+// A helper function with a varying argument and result.
+int twice_plus(int x, int k) { return x * 2 + k; }
+kernel void calls(global const int *in, global int *out, int k)
+{
+    size_t i = get_global_id(0);
+    out[i] = twice_plus(in[i], k) + twice_plus(k, 1);
+}
+
+// A loop whose exit differs between work-items: not vectorized.
+kernel void varying_loop(global const uint *in, global uint *out)
+{
+    size_t i = get_global_id(0);
+    uint x = in[i], steps = 0;
+    while (x != 1 && steps < 1000) {
+        x = (x & 1) ? 3 * x + 1 : x / 2;
+        steps++;
+    }
+    out[i] = steps;
+}
+
+// Atomics run once per lane, even with the same operands in every lane.
+kernel void count(global int *counter, global int *olds)
+{
+    size_t i = get_global_id(0);
+    olds[i] = atomic_add(counter, 1);
+}

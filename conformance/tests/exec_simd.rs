@@ -1,0 +1,292 @@
+//! Issue 4, vectorization across work-items (jit/src/lower/simd): kernels
+//! without barriers run chunks of four work-items along x in one 4-lane
+//! body, the rest of each row and any abandoned chunk in the scalar body.
+//! Each kernel of `kernels/cl/simd.cl` runs at -O0 and -O2 with local sizes
+//! that leave remainders (and with NULL), and every output is compared
+//! with a host reference. tests/debug_dump.rs checks which kernels got a
+//! 4-lane body.
+
+use clift_conformance::exec::{Arg, Kernel, Opt};
+
+/// Local sizes: none given, a multiple of 4, and sizes leaving 1 to 3
+/// work-items of each row to the scalar body.
+const LOCALS: [Option<usize>; 5] = [None, Some(16), Some(13), Some(6), Some(3)];
+
+#[test]
+fn guard_splits_chunks() {
+    let n = 1000u32;
+    let global = 1014;
+    let a: Vec<f32> = (0..global).map(|i| i as f32 * 0.5).collect();
+    let b: Vec<f32> = (0..global).map(|i| 3.0 - i as f32).collect();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let mut c = vec![-1.0f32; global];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "guarded_add")
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut c))
+                .arg(Arg::value(n))
+                .run(&[global], l.as_ref().map(|l| &l[..]));
+            for (i, &g) in c.iter().enumerate() {
+                let want = if i < n as usize { a[i] + b[i] * 2.0 } else { -1.0 };
+                assert_eq!(g, want, "{opt:?} local {local:?}: c[{i}]");
+            }
+        }
+    }
+}
+
+#[test]
+fn lanes_that_disagree_run_one_by_one() {
+    let global = 999;
+    let input: Vec<i32> = (0..global as i32).map(|i| (i * 7919) % 1013 - 500).collect();
+    let want: Vec<i32> = input.iter().map(|&x| if x % 3 == 0 { x * 5 } else { x - 7 }).collect();
+    for name in ["diverge", "diverge_after_store"] {
+        for opt in Opt::BOTH {
+            for local in LOCALS {
+                let mut out = vec![0i32; global];
+                let mut side = vec![-1i32; global];
+                let l = local.map(|l| [l]);
+                let mut k = Kernel::new("simd", opt, name)
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut out));
+                if name == "diverge_after_store" {
+                    k = k.arg(Arg::output(&mut side));
+                }
+                k.run(&[global], l.as_ref().map(|l| &l[..]));
+                for (i, &g) in out.iter().enumerate() {
+                    let x = input[i];
+                    let w = if name == "diverge" {
+                        want[i]
+                    } else if x & 1 != 0 {
+                        x * 2
+                    } else {
+                        -x
+                    };
+                    assert_eq!(g, w, "{name} {opt:?} local {local:?}: out[{i}]");
+                }
+                if name == "diverge_after_store" {
+                    assert!(side.iter().enumerate().all(|(i, &s)| s == i as i32), "{name}: side");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn gathers_and_scatters() {
+    let n = 301usize;
+    let input: Vec<i32> = (0..3 * n as i32 + 2).map(|i| i * 11 - 40).collect();
+    let perm: Vec<i32> = (0..n as i32).map(|i| (i * 37 + 5) % n as i32).collect();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let mut out = vec![0i32; 2 * n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "strides")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::input(&perm))
+                .arg(Arg::value(n as u32))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                assert_eq!(out[2 * i], input[3 * i + 1], "{opt:?} {local:?}: out[{}]", 2 * i);
+                assert_eq!(
+                    out[2 * i + 1],
+                    input[n - 1 - i] + input[perm[i] as usize],
+                    "{opt:?} {local:?}: out[{}]",
+                    2 * i + 1
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn uniform_loop_with_uniform_and_contiguous_loads() {
+    let (rows, cols, ys) = (37usize, 46usize, 3usize);
+    let m: Vec<f32> = (0..rows * cols).map(|i| ((i * 13) % 29) as f32 - 14.0).collect();
+    let v: Vec<f32> = (0..rows + ys).map(|i| (i % 7) as f32 * 0.25 - 0.5).collect();
+    for opt in Opt::BOTH {
+        for local in [None, Some([8usize, 1]), Some([5, 3])] {
+            let mut out = vec![0f32; ys * cols];
+            Kernel::new("simd", opt, "matvec_t")
+                .arg(Arg::input(&m))
+                .arg(Arg::input(&v))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::value(rows as u32))
+                .arg(Arg::value(cols as u32))
+                .run(&[cols, ys], local.as_ref().map(|l| &l[..]));
+            for y in 0..ys {
+                for c in 0..cols {
+                    let want: f32 = (0..rows).fold(0.0, |acc, r| m[r * cols + c].mul_add(v[r + y], acc));
+                    let got = out[y * cols + c];
+                    assert!(
+                        (got - want).abs() <= 1e-4 * want.abs().max(1.0),
+                        "{opt:?} {local:?}: [{y}][{c}] {got} vs {want}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn float4_per_work_item() {
+    let n = 203usize;
+    let p: Vec<[f32; 4]> = (0..n)
+        .map(|i| [i as f32 * 0.5, 1.0 - i as f32, (i % 5) as f32, i as f32 * 2.0])
+        .collect();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let mut out = vec![[0f32; 4]; n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "vec4")
+                .arg(Arg::input(&p))
+                .arg(Arg::output(&mut out))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let d = [p[i][0] - p[0][0], p[i][1] - p[0][1], p[i][2] - p[0][2]];
+                let r = 1.0 / (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + 1.0).sqrt();
+                let want = [d[0] * r, d[1] * r, d[2] * r, p[i][3] + i as f32];
+                for c in 0..4 {
+                    let tol = 4.0 * f32::EPSILON * want[c].abs().max(1.0);
+                    assert!(
+                        (out[i][c] - want[c]).abs() <= tol,
+                        "{opt:?} {local:?}: out[{i}].{c} {:?} vs {want:?}",
+                        out[i]
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn widened_indices_that_wrap() {
+    let n = 64usize;
+    for k in [0u32, 5, u32::MAX - 1, u32::MAX - 9, u32::MAX - 100] {
+        for opt in Opt::BOTH {
+            for local in LOCALS {
+                let mut out = vec![0u64; n];
+                let mut out2 = vec![0u64; n];
+                let l = local.map(|l| [l]);
+                Kernel::new("simd", opt, "wrap_index")
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::output(&mut out2))
+                    .arg(Arg::value(k))
+                    .run(&[n], l.as_ref().map(|l| &l[..]));
+                for g in 0..n {
+                    assert_eq!(
+                        out[g],
+                        (g as u32).wrapping_add(k) as u64,
+                        "{opt:?} {local:?} k {k}: out[{g}]"
+                    );
+                    let j2 = (g as u32).wrapping_mul(3).wrapping_add(k) as u64;
+                    let want2 = j2.wrapping_add((g as i32 - 2) as i64 as u64);
+                    assert_eq!(out2[g], want2, "{opt:?} {local:?} k {k}: out2[{g}]");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn comparisons_conversions_and_shifts() {
+    let n = 77usize;
+    let a: Vec<i64> = (0..n as i64)
+        .map(|i| (i * 1_000_003) % 97 - 40 + if i % 4 == 0 { 1 << 40 } else { 0 })
+        .collect();
+    let b: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let mut out = vec![0i64; n];
+            let mut f = vec![0f32; n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "mixed")
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::output(&mut f))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let (x, y) = (a[i], b[i]);
+                let s = if x < i as i64 { x } else { i as i64 * 3 };
+                let want = s + (y >> 3) as i64 - (y << 2) as i64;
+                assert_eq!(out[i], want, "{opt:?} {local:?}: out[{i}]");
+                let wf = y as f32 * 0.5 + (x as i32) as f32 - if i > 5 { 1.0 } else { 0.0 };
+                assert_eq!(f[i], wf, "{opt:?} {local:?}: f[{i}]");
+            }
+        }
+    }
+}
+
+#[test]
+fn inlined_calls_with_varying_arguments() {
+    let n = 50usize;
+    let input: Vec<i32> = (0..n as i32).map(|i| i * i - 100).collect();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let mut out = vec![0i32; n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "calls")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::value(9i32))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                assert_eq!(out[i], input[i] * 2 + 9 + 19, "{opt:?} {local:?}: out[{i}]");
+            }
+        }
+    }
+}
+
+#[test]
+fn loops_whose_exit_differs() {
+    let n = 90usize;
+    let input: Vec<u32> = (1..=n as u32).collect();
+    let steps = |mut x: u32| {
+        let mut s = 0;
+        while x != 1 && s < 1000 {
+            x = if x & 1 != 0 { 3 * x + 1 } else { x / 2 };
+            s += 1;
+        }
+        s
+    };
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let mut out = vec![0u32; n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "varying_loop")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                assert_eq!(out[i], steps(input[i]), "{opt:?} {local:?}: out[{i}]");
+            }
+        }
+    }
+}
+
+#[test]
+fn atomics_count_every_lane() {
+    let n = 203usize;
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let mut counter = vec![0i32];
+            let mut olds = vec![-1i32; n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "count")
+                .arg(Arg::output(&mut counter))
+                .arg(Arg::output(&mut olds))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            assert_eq!(counter[0], n as i32, "{opt:?} {local:?}");
+            let mut seen = olds.clone();
+            seen.sort_unstable();
+            assert_eq!(
+                seen,
+                (0..n as i32).collect::<Vec<_>>(),
+                "{opt:?} {local:?}: every old value once"
+            );
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! Memory in a 4-lane body: built-in variables, loads, stores and access
+//! chains. An affine pointer whose stride is the accessed size reads or
+//! writes one vector; other varying pointers gather and scatter lane by
+//! lane (in lane order); uniform pointers use the scalar lowering.
+
+use cranelift_codegen::ir::{condcodes::IntCC, types as cl, InstBuilder, MemFlagsData, Value};
+use rspirv::dr::Operand;
+use spirv::{MemoryAccess, Op};
+
+use super::{analysis, bool_components, Shape, LANES};
+use crate::lower::{types, Lowering, R};
+use crate::spirv::{IdKind, Type};
+
+/// Whether a load or store has the Volatile memory operand (from operand
+/// `from`) or its pointer the Volatile decoration.
+fn volatile(l: &Lowering, inst: &crate::spirv::Inst, from: usize, ptr: crate::spirv::Id) -> bool {
+    inst.operands
+        .iter()
+        .skip(from)
+        .any(|o| matches!(o, Operand::MemoryAccess(a) if a.contains(MemoryAccess::VOLATILE)))
+        || l.m.decoration(ptr, spirv::Decoration::Volatile).is_some()
+}
+
+impl Lowering<'_, '_, '_> {
+    /// OpLoad.
+    pub(super) fn simd_load(&mut self, i: u32) -> R {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        let ty = inst.result_type.ok_or("missing type")?;
+        let id = inst.result_id.ok_or("missing result")?;
+        let ptr = inst.id(0).ok_or("missing pointer")?;
+        if let Some(b) = analysis::builtin_of(m, ptr) {
+            let vals = self.builtin(b, ty)?;
+            let shapes: Vec<Shape> = vals
+                .into_iter()
+                .enumerate()
+                .map(|(k, v)| {
+                    if k == 0 && analysis::varying_builtin(b) {
+                        Shape::Affine { base: v, stride: 1 }
+                    } else {
+                        Shape::U(v)
+                    }
+                })
+                .collect();
+            return self.set_shapes(id, shapes);
+        }
+        if !self.is_varying(ptr) {
+            return self.scalar_inst(i);
+        }
+        if volatile(self, inst, 1, ptr) {
+            return self.per_lane(i);
+        }
+        let p = *self.shapes(ptr)?.first().ok_or("an empty pointer")?;
+        let comps = types::flatten(m, ty)?;
+        let bools = bool_components(m, ty)?;
+        // One vector load: a 32-bit scalar through a pointer moving by 4.
+        if let (Shape::Affine { base, stride: 4 }, [(t, 0)]) = (p, comps.as_slice()) {
+            let vt = match *t {
+                cl::I32 => Some(cl::I32X4),
+                cl::F32 => Some(cl::F32X4),
+                _ => None,
+            };
+            if let Some(vt) = vt {
+                let v = self.b.ins().load(vt, MemFlagsData::new(), base, 0);
+                return self.set_shapes(id, vec![Shape::V(v)]);
+            }
+        }
+        // Gather, component by component.
+        let addrs = self.addresses(p)?;
+        let mut shapes = Vec::with_capacity(comps.len());
+        for (c, (t, off)) in comps.into_iter().enumerate() {
+            let lanes: [Value; LANES] = std::array::from_fn(|k| {
+                let (a, o) = addrs[k];
+                self.b.ins().load(t, MemFlagsData::new(), a, o.wrapping_add(off as i32))
+            });
+            let boolean = bools.get(c).copied().unwrap_or(false);
+            shapes.push(self.assemble(lanes, t, boolean));
+        }
+        self.set_shapes(id, shapes)
+    }
+
+    /// Each lane's address as a base and a constant offset.
+    fn addresses(&mut self, p: Shape) -> R<[(Value, i32); LANES]> {
+        Ok(match p {
+            Shape::Affine { base, stride } if (stride.unsigned_abs() as usize) * LANES < (1 << 30) => {
+                std::array::from_fn(|k| (base, (stride as i32).wrapping_mul(k as i32)))
+            }
+            _ => {
+                let l = self.lanes(p);
+                l.map(|a| (a, 0))
+            }
+        })
+    }
+
+    /// OpStore.
+    pub(super) fn simd_store(&mut self, i: u32) -> R {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        let ptr = inst.id(0).ok_or("missing pointer")?;
+        let val = inst.id(1).ok_or("missing value")?;
+        if !self.is_varying(ptr) {
+            // A uniform pointer: the same value from every lane is one
+            // store; different ones race, and the last lane's wins.
+            if !self.is_varying(val) {
+                return self.scalar_inst(i);
+            }
+            return self.per_lane(i);
+        }
+        let ty = m.type_of(val).ok_or("value without a type")?;
+        let aggregate = matches!(m.ty(ty), Some(Type::Array { .. } | Type::Struct { .. }));
+        if volatile(self, inst, 2, ptr) || (aggregate && m.kind(val) == IdKind::Constant) {
+            return self.per_lane(i);
+        }
+        let p = *self.shapes(ptr)?.first().ok_or("an empty pointer")?;
+        let comps = types::flatten(m, ty)?;
+        let shapes = self.shapes(val)?;
+        if shapes.len() != comps.len() {
+            return Err(format!("{} does not match its type", m.show(val)));
+        }
+        if let (Shape::Affine { base, stride: 4 }, [(t, 0)], [s]) = (p, comps.as_slice(), shapes.as_slice()) {
+            let vt = match *t {
+                cl::I32 => Some(cl::I32X4),
+                cl::F32 => Some(cl::F32X4),
+                _ => None,
+            };
+            if let Some(vt) = vt {
+                let v = self.as_vec(*s, vt);
+                self.b.ins().store(MemFlagsData::new(), v, base, 0);
+                return Ok(());
+            }
+        }
+        // Scatter, lane by lane.
+        let addrs = self.addresses(p)?;
+        let lanes: Vec<[Value; LANES]> = shapes.iter().map(|&s| self.lanes(s)).collect();
+        for (k, &(a, o)) in addrs.iter().enumerate() {
+            for ((_, off), l) in comps.iter().zip(&lanes) {
+                self.b
+                    .ins()
+                    .store(MemFlagsData::new(), l[k], a, o.wrapping_add(*off as i32));
+            }
+        }
+        Ok(())
+    }
+
+    /// The access chains: affine when the base is uniform or affine and
+    /// every varying index affine (a 32-bit index is sign-extended, so its
+    /// lanes must not wrap: checked, the chunk abandoned if they do),
+    /// else lane by lane.
+    pub(super) fn simd_access_chain(&mut self, i: u32) -> R {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        if self.varying_operands(i).is_empty() {
+            return self.scalar_inst(i);
+        }
+        let id = inst.result_id.ok_or("missing result")?;
+        let base_id = inst.id(0).ok_or("missing base")?;
+        let base_ty = m.type_of(base_id).ok_or("base without a type")?;
+        let (_, mut cur) = m.pointer(base_ty).ok_or("base is not a pointer")?;
+        let ptr_chain = matches!(inst.op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
+        let mut stride: i64 = match self.shapes(base_id)?.first() {
+            Some(Shape::U(_)) => 0,
+            Some(Shape::Affine { stride, .. }) => *stride,
+            _ => return self.per_lane(i),
+        };
+        // The varying indices and the bytes one step of each moves.
+        let mut checks = Vec::new();
+        for k in 1..inst.operands.len() {
+            let idx_id = inst.id(k).ok_or("bad index")?;
+            let elem = if ptr_chain && k == 1 {
+                cur
+            } else {
+                match m.ty(cur) {
+                    Some(Type::Struct { .. }) => {
+                        let c = m.const_scalar(idx_id).ok_or("a struct index that is not a constant")?;
+                        cur = crate::globals::step(m, cur, c as i64)?.0;
+                        continue;
+                    }
+                    Some(Type::Array { element, .. }) => {
+                        cur = *element;
+                        *element
+                    }
+                    Some(Type::Vector { component, .. }) => {
+                        cur = *component;
+                        *component
+                    }
+                    _ => return Err(format!("cannot index into {}", m.show_type(cur))),
+                }
+            };
+            if !self.is_varying(idx_id) {
+                continue;
+            }
+            let size = types::size_of(m, elem)? as i64;
+            match self.shapes(idx_id)?.first() {
+                Some(&Shape::Affine { base, stride: s }) => {
+                    stride = stride.wrapping_add(s.wrapping_mul(size));
+                    if self.ty(base) != cl::I64 {
+                        checks.push((base, s));
+                    }
+                }
+                _ => return self.per_lane(i),
+            }
+        }
+        // Narrow affine indices: the lanes must not wrap around.
+        for (base, s) in checks {
+            if !self.bail_unless_linear(base, s, true)? {
+                return self.per_lane(i);
+            }
+        }
+        // Lane 0's address, by the scalar lowering.
+        let ops = self.varying_operands(i);
+        for &o in &ops {
+            let sh = self.shapes(o)?;
+            let vals = sh.iter().map(|&s| self.lane(s, 0)).collect();
+            self.values.insert(o, vals);
+        }
+        let r = self.scalar_inst(i);
+        for &o in &ops {
+            self.values.remove(&o);
+        }
+        r?;
+        let base = self.get1(id)?;
+        self.values.remove(&id);
+        self.set_shapes(id, vec![Shape::Affine { base, stride }])
+    }
+
+    /// Makes sure the lanes `base + k * stride` of a narrow integer do not
+    /// wrap around its width (as a signed value if `signed`), so that
+    /// widening keeps them affine: abandons the chunk if they do. Returns
+    /// false (emitting nothing) when the chunk can no longer be abandoned.
+    pub(super) fn bail_unless_linear(&mut self, base: Value, stride: i64, signed: bool) -> R<bool> {
+        let t = self.ty(base);
+        let bits = t.bits();
+        if bits >= 64 {
+            return Ok(true);
+        }
+        let span = stride.unsigned_abs().saturating_mul((LANES - 1) as u64);
+        let range = 1u64 << bits;
+        if span >= range / 2 {
+            return Ok(false);
+        }
+        let (lo, hi) = if signed {
+            (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+        } else {
+            (0, (range - 1) as i64)
+        };
+        let (cc, limit) = if stride >= 0 {
+            // base + span must not pass the top.
+            (
+                if signed {
+                    IntCC::SignedGreaterThan
+                } else {
+                    IntCC::UnsignedGreaterThan
+                },
+                hi - span as i64,
+            )
+        } else {
+            (
+                if signed {
+                    IntCC::SignedLessThan
+                } else {
+                    IntCC::UnsignedLessThan
+                },
+                lo + span as i64,
+            )
+        };
+        let wraps = self.b.ins().icmp_imm_s(cc, base, limit);
+        self.bail_if(wraps)
+    }
+}

@@ -1,0 +1,606 @@
+//! Vectorization across work-items: a kernel without barriers also gets a
+//! **4-lane body** that runs four neighbouring work-items along x at once
+//! (a *chunk*), beside the scalar body that runs the rest of each row and
+//! any chunk the 4-lane body gives up on ([`super::workgroup`]).
+//!
+//! The 4-lane body is the same SPIR-V lowered with every value given a
+//! [`Shape`]: the same in every lane (a plain scalar, kept in
+//! `Lowering::values`, so all of the scalar lowering applies to it), a
+//! 4-lane SIMD vector (32-bit values and booleans as lane masks), an
+//! affine sequence `base + lane * stride` (integers and pointers computed
+//! from the work-item id: loads and stores through such a pointer with a
+//! stride of the accessed size are single vector accesses), or four
+//! scalars. Which values may vary is known beforehand ([`analysis`]), so
+//! that phis get parameters of the right kind.
+//!
+//! Instructions without a 4-lane form here run once per lane through the
+//! scalar lowering, their varying operands replaced by each lane's value
+//! (`per_lane`), so everything the scalar body supports works, only slower.
+//!
+//! Control flow stays scalar: a branch whose condition differs between
+//! lanes takes its side when all lanes agree; otherwise the chunk is
+//! *abandoned* and its four work-items run through the scalar body. That is
+//! only allowed while the chunk has made nothing visible (no store, atomic
+//! or call that might store has run: [`analysis::dirty_blocks`]); a kernel
+//! needing it later, or inside a loop, is not vectorized. The same escape
+//! covers the rare 32-bit index whose lanes wrap around when widened.
+
+pub mod analysis;
+mod memory;
+mod ops;
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use cranelift_codegen::ir::{types as cl, Block, BlockArg, ConstantData, InstBuilder, Type as Clif, Value};
+use rspirv::dr::Operand;
+use spirv::Op;
+
+use super::{types, Exit, Lowering, R};
+use crate::spirv::{Id, Type};
+
+/// Work-items a chunk runs at once.
+pub const LANES: usize = 4;
+
+/// How a value (one scalar component) is held across the lanes of a chunk.
+#[derive(Debug, Clone, Copy)]
+pub enum Shape {
+    /// The same value in every lane.
+    U(Value),
+    /// A 32-bit value as an `i32x4` or `f32x4`.
+    V(Value),
+    /// A boolean as an `i32x4` lane mask (all ones for true).
+    Mask(Value),
+    /// One scalar per lane.
+    Lanes([Value; LANES]),
+    /// Lane k holds `base + k * stride` (an integer or pointer; the
+    /// stride is taken modulo the width of `base`).
+    Affine { base: Value, stride: i64 },
+}
+
+/// How a varying value of a scalar type is held where its shape must be
+/// known in advance (phis, inlined returns).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Mask,
+    Vec(Clif),
+    Lanes(Clif),
+}
+
+impl Kind {
+    /// The kind for component type `t` (`boolean` for OpTypeBool).
+    pub fn of(t: Clif, boolean: bool) -> Kind {
+        if boolean {
+            Kind::Mask
+        } else if t == cl::I32 {
+            Kind::Vec(cl::I32X4)
+        } else if t == cl::F32 {
+            Kind::Vec(cl::F32X4)
+        } else {
+            Kind::Lanes(t)
+        }
+    }
+
+    /// The Cranelift types of the values holding one component.
+    fn clif_types(self) -> Vec<Clif> {
+        match self {
+            Kind::Mask => vec![cl::I32X4],
+            Kind::Vec(t) => vec![t],
+            Kind::Lanes(t) => vec![t; LANES],
+        }
+    }
+}
+
+/// What the bodies of one 4-lane kernel body share.
+#[derive(Debug, Clone)]
+pub struct Chunk {
+    /// Where a chunk goes to run its work-items through the scalar body.
+    pub bail: Block,
+    /// Per function: whether calling it may have a side effect.
+    pub fn_effects: Rc<Vec<bool>>,
+}
+
+/// The 4-lane state of one body (the kernel's, or one inlined into it).
+#[derive(Debug, Default)]
+pub struct Body {
+    /// The shapes of the varying values, component by component.
+    pub varying: HashMap<Id, Vec<Shape>>,
+    /// The values the analysis says may vary.
+    pub may_vary: HashSet<Id>,
+    /// Per block: whether a side effect may have happened before it.
+    pub dirty_in: Vec<bool>,
+    /// Per block: whether it is in a loop.
+    pub in_cycle: Vec<bool>,
+    /// Whether a side effect may have happened before this body started.
+    pub entry_dirty: bool,
+    /// Whether a side effect may have happened before the instruction
+    /// being lowered.
+    pub dirty: bool,
+}
+
+/// Whether each component of a value of type `ty` is a boolean.
+pub fn bool_components(m: &crate::spirv::Module, ty: Id) -> R<Vec<bool>> {
+    let n = types::count(m, ty)?;
+    let boolean = match m.ty(ty) {
+        Some(Type::Bool) => true,
+        Some(Type::Vector { component, .. }) => matches!(m.ty(*component), Some(Type::Bool)),
+        _ => false,
+    };
+    Ok(vec![boolean; n])
+}
+
+/// The kinds of the components of a value of type `ty`.
+pub fn kinds(m: &crate::spirv::Module, ty: Id) -> R<Vec<Kind>> {
+    let comps = types::components(m, ty)?;
+    let bools = bool_components(m, ty)?;
+    Ok(comps.into_iter().zip(bools).map(|(t, b)| Kind::of(t, b)).collect())
+}
+
+impl Lowering<'_, '_, '_> {
+    /// This body's 4-lane state.
+    pub(super) fn sb(&mut self) -> R<&mut Body> {
+        self.simd.as_deref_mut().ok_or_else(|| "not a 4-lane body".to_string())
+    }
+
+    /// Whether value `id` is held per lane.
+    pub(super) fn is_varying(&self, id: Id) -> bool {
+        self.simd.as_ref().is_some_and(|s| s.varying.contains_key(&id))
+    }
+
+    /// The shapes of the components of value `id`.
+    pub(super) fn shapes(&mut self, id: Id) -> R<Vec<Shape>> {
+        if let Some(s) = self.simd.as_ref().and_then(|s| s.varying.get(&id)) {
+            return Ok(s.clone());
+        }
+        Ok(self.get(id)?.into_iter().map(Shape::U).collect())
+    }
+
+    /// Records the shapes of value `id`: in `values` if every component is
+    /// uniform.
+    pub(super) fn set_shapes(&mut self, id: Id, shapes: Vec<Shape>) -> R {
+        if shapes.iter().all(|s| matches!(s, Shape::U(_))) {
+            let v = shapes
+                .into_iter()
+                .map(|s| match s {
+                    Shape::U(v) => v,
+                    _ => unreachable!("checked above"),
+                })
+                .collect();
+            self.values.insert(id, v);
+        } else {
+            self.sb()?.varying.insert(id, shapes);
+        }
+        Ok(())
+    }
+
+    /// The Cranelift type of a value.
+    pub(super) fn ty(&self, v: Value) -> Clif {
+        self.b.func.dfg.value_type(v)
+    }
+
+    /// Lane `k` of a shape, as the scalar lowering holds it (booleans as
+    /// `i8` 0 or 1).
+    pub(super) fn lane(&mut self, s: Shape, k: usize) -> Value {
+        match s {
+            Shape::U(v) => v,
+            Shape::V(v) => self.b.ins().extractlane(v, k as u8),
+            Shape::Mask(v) => {
+                let x = self.b.ins().extractlane(v, k as u8);
+                self.b
+                    .ins()
+                    .icmp_imm_s(cranelift_codegen::ir::condcodes::IntCC::NotEqual, x, 0)
+            }
+            Shape::Lanes(l) => l[k],
+            Shape::Affine { base, stride } => {
+                if k == 0 {
+                    return base;
+                }
+                let off = self.lane_offset(self.ty(base), stride, k);
+                self.b.ins().iadd_imm_s(base, off)
+            }
+        }
+    }
+
+    /// `k * stride` at the width of `t`, sign-extended.
+    fn lane_offset(&self, t: Clif, stride: i64, k: usize) -> i64 {
+        let off = stride.wrapping_mul(k as i64);
+        match t.bits() {
+            8 => off as i8 as i64,
+            16 => off as i16 as i64,
+            32 => off as i32 as i64,
+            _ => off,
+        }
+    }
+
+    /// Every lane of a shape.
+    pub(super) fn lanes(&mut self, s: Shape) -> [Value; LANES] {
+        if let Shape::Lanes(l) = s {
+            return l;
+        }
+        std::array::from_fn(|k| self.lane(s, k))
+    }
+
+    /// A vector of type `vt` from its lanes.
+    pub(super) fn build(&mut self, vt: Clif, lanes: [Value; LANES]) -> Value {
+        let mut v = self.b.ins().scalar_to_vector(vt, lanes[0]);
+        for (k, &l) in lanes.iter().enumerate().skip(1) {
+            v = self.b.ins().insertlane(v, l, k as u8);
+        }
+        v
+    }
+
+    /// The constant vector of type `vt` with these lanes.
+    pub(super) fn vconst(&mut self, vt: Clif, lanes: &[u64]) -> Value {
+        let size = (vt.lane_bits() / 8) as usize;
+        let mut bytes = Vec::with_capacity(16);
+        for &l in lanes {
+            bytes.extend_from_slice(&l.to_le_bytes()[..size]);
+        }
+        let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+        self.b.ins().vconst(vt, c)
+    }
+
+    /// A shape as a 4-lane vector of type `vt` (`i32x4` or `f32x4`).
+    pub(super) fn as_vec(&mut self, s: Shape, vt: Clif) -> Value {
+        match s {
+            Shape::V(v) | Shape::Mask(v) => v,
+            Shape::U(v) => self.b.ins().splat(vt, v),
+            Shape::Affine { base, stride } if self.ty(base) == cl::I32 && vt == cl::I32X4 => {
+                let b = self.b.ins().splat(vt, base);
+                let offs: Vec<u64> = (0..LANES).map(|k| stride.wrapping_mul(k as i64) as u64).collect();
+                let o = self.vconst(vt, &offs);
+                self.b.ins().iadd(b, o)
+            }
+            _ => {
+                let l = self.lanes(s);
+                self.build(vt, l)
+            }
+        }
+    }
+
+    /// A boolean shape as an `i32x4` lane mask.
+    pub(super) fn as_mask(&mut self, s: Shape) -> Value {
+        match s {
+            Shape::Mask(v) => v,
+            Shape::U(v) => {
+                let m = self.b.ins().bmask(cl::I32, v);
+                self.b.ins().splat(cl::I32X4, m)
+            }
+            _ => {
+                let l = self.lanes(s);
+                let m = l.map(|x| self.b.ins().bmask(cl::I32, x));
+                self.build(cl::I32X4, m)
+            }
+        }
+    }
+
+    /// A shape in the form `kind` prescribes: the values holding it.
+    pub(super) fn in_kind(&mut self, s: Shape, kind: Kind) -> Vec<Value> {
+        match kind {
+            Kind::Mask => vec![self.as_mask(s)],
+            Kind::Vec(vt) => vec![self.as_vec(s, vt)],
+            Kind::Lanes(_) => self.lanes(s).to_vec(),
+        }
+    }
+
+    /// The shape of a component of kind `kind` held by `vals`.
+    pub(super) fn from_kind(kind: Kind, vals: &[Value]) -> R<Shape> {
+        Ok(match (kind, vals) {
+            (Kind::Mask, [v]) => Shape::Mask(*v),
+            (Kind::Vec(_), [v]) => Shape::V(*v),
+            (Kind::Lanes(_), &[a, b, c, d]) => Shape::Lanes([a, b, c, d]),
+            _ => return Err("a 4-lane value of the wrong size".into()),
+        })
+    }
+
+    /// The shape of four lane values of a component of type `t`.
+    pub(super) fn assemble(&mut self, lanes: [Value; LANES], t: Clif, boolean: bool) -> Shape {
+        match Kind::of(t, boolean) {
+            Kind::Mask => {
+                let m = lanes.map(|x| self.b.ins().bmask(cl::I32, x));
+                Shape::Mask(self.build(cl::I32X4, m))
+            }
+            Kind::Vec(vt) => Shape::V(self.build(vt, lanes)),
+            Kind::Lanes(_) => Shape::Lanes(lanes),
+        }
+    }
+
+    /// The varying ids among the operands of instruction `i`.
+    fn varying_operands(&self, i: u32) -> Vec<Id> {
+        let inst = &self.m.insts[i as usize];
+        let mut v: Vec<Id> = inst
+            .operands
+            .iter()
+            .filter_map(|o| match o {
+                Operand::IdRef(x) => Some(*x),
+                _ => None,
+            })
+            .filter(|&x| self.is_varying(x))
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// Lowers instruction `i` of a 4-lane body.
+    pub(super) fn simd_inst(&mut self, i: u32) -> R {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        let effect = {
+            let fx = self.kernel.borrow().simd.as_ref().map(|c| c.fn_effects.clone());
+            fx.is_some_and(|fx| analysis::side_effect(m, i, &fx))
+        };
+        let r = self.simd_inst_inner(i, inst.op);
+        if effect {
+            self.sb()?.dirty = true;
+        }
+        r
+    }
+
+    fn simd_inst_inner(&mut self, i: u32, op: Op) -> R {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        match op {
+            Op::Phi
+            | Op::SelectionMerge
+            | Op::LoopMerge
+            | Op::Nop
+            | Op::Line
+            | Op::NoLine
+            | Op::LifetimeStart
+            | Op::LifetimeStop
+            | Op::Undef => Ok(()),
+            Op::Branch | Op::Return | Op::Unreachable => self.scalar_inst(i),
+            Op::BranchConditional => self.simd_branch(i),
+            Op::Switch => {
+                let sel = inst.id(0).ok_or("missing selector")?;
+                if self.is_varying(sel) {
+                    return Err("a switch whose selector differs between work-items is not vectorized".into());
+                }
+                self.scalar_inst(i)
+            }
+            Op::ReturnValue => {
+                let Exit::Inline(ret) = self.exit else {
+                    return self.scalar_inst(i);
+                };
+                let v = inst.id(0).ok_or("missing value")?;
+                let ty = m.type_of(v).ok_or("value without a type")?;
+                let ks = kinds(m, ty)?;
+                let shapes = self.shapes(v)?;
+                let mut args = Vec::new();
+                for (s, k) in shapes.into_iter().zip(ks) {
+                    args.extend(self.in_kind(s, k).into_iter().map(BlockArg::Value));
+                }
+                self.b.ins().jump(ret, &args);
+                Ok(())
+            }
+            Op::FunctionCall => {
+                if !self.inline_call(i)? {
+                    return Err("a call that is not inlined is not vectorized".into());
+                }
+                Ok(())
+            }
+            Op::Variable | Op::ControlBarrier => Err(format!("{} is not vectorized", inst.opname())),
+            op if super::barrier::is_collective(op) => Err(format!("{} is not vectorized", inst.opname())),
+            Op::Load => self.simd_load(i),
+            Op::Store => self.simd_store(i),
+            Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain | Op::InBoundsPtrAccessChain => {
+                self.simd_access_chain(i)
+            }
+            Op::CompositeExtract
+            | Op::CompositeInsert
+            | Op::CompositeConstruct
+            | Op::VectorShuffle
+            | Op::CopyObject => {
+                if self.varying_operands(i).is_empty() {
+                    self.scalar_inst(i)
+                } else {
+                    self.moves(i)
+                }
+            }
+            _ if analysis::per_lane_always(m, i) => self.per_lane(i),
+            _ => {
+                if self.varying_operands(i).is_empty() {
+                    return self.scalar_inst(i);
+                }
+                if self.simd_op(i)? {
+                    return Ok(());
+                }
+                self.per_lane(i)
+            }
+        }
+    }
+
+    /// OpBranchConditional: on a varying condition, the side all lanes
+    /// agree on, else the chunk is abandoned.
+    fn simd_branch(&mut self, i: u32) -> R {
+        let inst = &self.m.insts[i as usize];
+        let c = inst.id(0).ok_or("missing condition")?;
+        if !self.is_varying(c) {
+            return self.scalar_inst(i);
+        }
+        let bi = self.m.info(self.label).map(|x| x.block as usize).ok_or("bad label")?;
+        let (dirty, looping) = {
+            let s = self.sb()?;
+            (s.dirty, s.in_cycle.get(bi).copied().unwrap_or(true))
+        };
+        if dirty {
+            return Err("a branch that differs between work-items after a store is not vectorized".into());
+        }
+        if looping {
+            return Err("a loop whose exit differs between work-items is not vectorized".into());
+        }
+        let shape = *self.shapes(c)?.first().ok_or("an empty condition")?;
+        let mask = self.as_mask(shape);
+        let (tb, ta) = self.target(inst.id(1).ok_or("missing target")?)?;
+        let (fb, fa) = self.target(inst.id(2).ok_or("missing target")?)?;
+        let all = self.b.ins().vall_true(mask);
+        let check = self.b.create_block();
+        self.b.ins().brif(all, tb, &ta, check, &[]);
+        self.b.switch_to_block(check);
+        let any = self.b.ins().vany_true(mask);
+        let bail = self.bail_block()?;
+        self.b.ins().brif(any, bail, &[], fb, &fa);
+        Ok(())
+    }
+
+    /// The block that abandons the chunk.
+    pub(super) fn bail_block(&self) -> R<Block> {
+        self.kernel
+            .borrow()
+            .simd
+            .as_ref()
+            .map(|c| c.bail)
+            .ok_or_else(|| "not a 4-lane body".to_string())
+    }
+
+    /// Abandons the chunk when `cond` (an `i8`) is true, unless the chunk
+    /// may have made something visible: then returns false and emits
+    /// nothing.
+    pub(super) fn bail_if(&mut self, cond: Value) -> R<bool> {
+        if self.sb()?.dirty {
+            return Ok(false);
+        }
+        let bail = self.bail_block()?;
+        let cont = self.b.create_block();
+        self.b.ins().brif(cond, bail, &[], cont, &[]);
+        self.b.switch_to_block(cont);
+        Ok(true)
+    }
+
+    /// The block arguments for phi `phi` (varying) from shape `s`.
+    pub(super) fn phi_args(&mut self, phi: Id, v: Id) -> R<Vec<BlockArg>> {
+        let ty = self.m.type_of(phi).ok_or("phi without a type")?;
+        let ks = kinds(self.m, ty)?;
+        let shapes = self.shapes(v)?;
+        if shapes.len() != ks.len() {
+            return Err("a phi operand does not match its type".into());
+        }
+        let mut args = Vec::new();
+        for (s, k) in shapes.into_iter().zip(ks) {
+            args.extend(self.in_kind(s, k).into_iter().map(BlockArg::Value));
+        }
+        Ok(args)
+    }
+
+    /// Appends the parameters of varying phi `id` of type `ty` to block
+    /// `cb` and records its shapes.
+    pub(super) fn varying_phi(&mut self, cb: Block, id: Id, ty: Id) -> R {
+        let ks = kinds(self.m, ty)?;
+        let mut shapes = Vec::with_capacity(ks.len());
+        for k in ks {
+            let vals: Vec<Value> = k
+                .clif_types()
+                .into_iter()
+                .map(|t| self.b.append_block_param(cb, t))
+                .collect();
+            shapes.push(Self::from_kind(k, &vals)?);
+        }
+        self.sb()?.varying.insert(id, shapes);
+        Ok(())
+    }
+
+    /// Appends to block `cb` the parameters of a value of type `ty` held
+    /// per lane (an inlined call's result), returning its shapes once
+    /// `cb` is current.
+    pub(super) fn varying_params(&mut self, cb: Block, ty: Id) -> R<Vec<(Kind, Vec<Value>)>> {
+        let ks = kinds(self.m, ty)?;
+        Ok(ks
+            .into_iter()
+            .map(|k| {
+                let vals = k
+                    .clif_types()
+                    .into_iter()
+                    .map(|t| self.b.append_block_param(cb, t))
+                    .collect();
+                (k, vals)
+            })
+            .collect())
+    }
+
+    /// Instruction `i` once per lane through the scalar lowering, each
+    /// varying operand replaced by the lane's value.
+    pub(super) fn per_lane(&mut self, i: u32) -> R {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        let ops = self.varying_operands(i);
+        let mut shapes = Vec::with_capacity(ops.len());
+        for &o in &ops {
+            shapes.push(self.shapes(o)?);
+        }
+        let mut results: Vec<Vec<Value>> = Vec::with_capacity(LANES);
+        for k in 0..LANES {
+            for (&o, sh) in ops.iter().zip(&shapes) {
+                let vals = sh.iter().map(|&s| self.lane(s, k)).collect();
+                self.values.insert(o, vals);
+            }
+            let r = self.scalar_inst(i);
+            for &o in &ops {
+                self.values.remove(&o);
+            }
+            r?;
+            if let Some(id) = inst.result_id {
+                results.push(self.values.remove(&id).ok_or("no result")?);
+            }
+        }
+        let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) else {
+            return Ok(());
+        };
+        let bools = bool_components(m, ty).unwrap_or_default();
+        let n = results[0].len();
+        let mut out = Vec::with_capacity(n);
+        for c in 0..n {
+            let lanes: [Value; LANES] = std::array::from_fn(|k| results[k].get(c).copied().unwrap_or(results[0][c]));
+            let t = self.ty(lanes[0]);
+            out.push(self.assemble(lanes, t, bools.get(c).copied().unwrap_or(false)));
+        }
+        self.sb()?.varying.insert(id, out);
+        Ok(())
+    }
+
+    /// Instructions that only move components (composites, shuffles,
+    /// copies): the scalar lowering runs once on stand-ins for the varying
+    /// components, whose shapes are then put back.
+    fn moves(&mut self, i: u32) -> R {
+        let inst = &self.m.insts[i as usize];
+        let ops = self.varying_operands(i);
+        let mut stand_in: HashMap<Value, Shape> = HashMap::new();
+        for &o in &ops {
+            let sh = self.shapes(o)?;
+            let mut vals = Vec::with_capacity(sh.len());
+            for s in sh {
+                let t = match s {
+                    Shape::U(v) => {
+                        vals.push(v);
+                        continue;
+                    }
+                    Shape::Mask(_) => cl::I8,
+                    Shape::V(v) => self.ty(v).lane_type(),
+                    Shape::Lanes(l) => self.ty(l[0]),
+                    Shape::Affine { base, .. } => self.ty(base),
+                };
+                let p = self.b.ins().iconst(if t.is_int() { t } else { cl::I32 }, 0);
+                let p = if t.is_int() {
+                    p
+                } else {
+                    self.b.ins().bitcast(t, cranelift_codegen::ir::MemFlagsData::new(), p)
+                };
+                stand_in.insert(p, s);
+                vals.push(p);
+            }
+            self.values.insert(o, vals);
+        }
+        let r = self.scalar_inst(i);
+        for &o in &ops {
+            self.values.remove(&o);
+        }
+        r?;
+        let id = inst.result_id.ok_or("missing result")?;
+        let vals = self.values.remove(&id).ok_or("no result")?;
+        let shapes = vals
+            .into_iter()
+            .map(|v| stand_in.get(&v).copied().unwrap_or(Shape::U(v)))
+            .collect();
+        self.set_shapes(id, shapes)
+    }
+}

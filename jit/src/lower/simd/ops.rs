@@ -1,0 +1,538 @@
+//! The 4-lane forms of value instructions: integer arithmetic that keeps
+//! affine sequences affine, and 32-bit arithmetic, comparisons, selects,
+//! conversions and the simple OpenCL.std instructions as SIMD operations
+//! with the same semantics as the scalar lowering. Whatever has no form
+//! here returns `false` and runs lane by lane (`Lowering::per_lane`).
+
+use cranelift_codegen::ir::{
+    condcodes::{FloatCC, IntCC},
+    types as cl, ConstantData, Endianness, InstBuilder, InstructionData, MemFlagsData, Opcode, Type as Clif, Value,
+};
+use spirv::{Decoration, Op, OpenclStd100Op as Cl};
+
+use super::{bool_components, Shape};
+use crate::lower::{types, Lowering, R};
+
+/// The Cranelift comparison of a SPIR-V integer comparison.
+fn int_cc(op: Op) -> Option<IntCC> {
+    Some(match op {
+        Op::IEqual => IntCC::Equal,
+        Op::INotEqual => IntCC::NotEqual,
+        Op::UGreaterThan => IntCC::UnsignedGreaterThan,
+        Op::UGreaterThanEqual => IntCC::UnsignedGreaterThanOrEqual,
+        Op::ULessThan => IntCC::UnsignedLessThan,
+        Op::ULessThanEqual => IntCC::UnsignedLessThanOrEqual,
+        Op::SGreaterThan => IntCC::SignedGreaterThan,
+        Op::SGreaterThanEqual => IntCC::SignedGreaterThanOrEqual,
+        Op::SLessThan => IntCC::SignedLessThan,
+        Op::SLessThanEqual => IntCC::SignedLessThanOrEqual,
+        _ => return None,
+    })
+}
+
+/// The Cranelift comparison of a SPIR-V float comparison.
+fn float_cc(op: Op) -> Option<FloatCC> {
+    Some(match op {
+        Op::FOrdEqual => FloatCC::Equal,
+        Op::FOrdNotEqual => FloatCC::OrderedNotEqual,
+        Op::FOrdLessThan => FloatCC::LessThan,
+        Op::FOrdLessThanEqual => FloatCC::LessThanOrEqual,
+        Op::FOrdGreaterThan => FloatCC::GreaterThan,
+        Op::FOrdGreaterThanEqual => FloatCC::GreaterThanOrEqual,
+        Op::FUnordEqual => FloatCC::UnorderedOrEqual,
+        Op::FUnordNotEqual => FloatCC::NotEqual,
+        Op::FUnordLessThan => FloatCC::UnorderedOrLessThan,
+        Op::FUnordLessThanEqual => FloatCC::UnorderedOrLessThanOrEqual,
+        Op::FUnordGreaterThan => FloatCC::UnorderedOrGreaterThan,
+        Op::FUnordGreaterThanEqual => FloatCC::UnorderedOrGreaterThanOrEqual,
+        _ => return None,
+    })
+}
+
+/// The 4-lane vector type of 32-bit scalar type `t`.
+fn vec_of(t: Clif) -> Option<Clif> {
+    match t {
+        cl::I32 => Some(cl::I32X4),
+        cl::F32 => Some(cl::F32X4),
+        _ => None,
+    }
+}
+
+impl Lowering<'_, '_, '_> {
+    /// The scalar type of one lane of a shape (`i8` for a mask).
+    fn lane_type(&self, s: Shape) -> Clif {
+        match s {
+            Shape::U(v) => self.ty(v),
+            Shape::V(v) => self.ty(v).lane_type(),
+            Shape::Mask(_) => cl::I8,
+            Shape::Lanes(l) => self.ty(l[0]),
+            Shape::Affine { base, .. } => self.ty(base),
+        }
+    }
+
+    /// The value of `v` if an `iconst` defines it.
+    fn iconst_of(&self, v: Value) -> Option<i64> {
+        let inst = self.b.func.dfg.value_def(v).inst()?;
+        match self.b.func.dfg.insts[inst] {
+            InstructionData::UnaryImm {
+                opcode: Opcode::Iconst,
+                imm,
+            } => Some(imm.bits()),
+            _ => None,
+        }
+    }
+
+    /// The 4-lane form of value instruction `i`, if it has one here.
+    pub(super) fn simd_op(&mut self, i: u32) -> R<bool> {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
+            return Ok(false);
+        };
+        let out = types::components(m, ty)?;
+        let bools = bool_components(m, ty)?;
+        let a = |k: usize| inst.id(k).ok_or_else(|| format!("missing operand {k}"));
+        let mut shapes = Vec::with_capacity(out.len());
+        match inst.op {
+            Op::Select => {
+                let c = self.shapes(a(0)?)?;
+                let x = self.shapes(a(1)?)?;
+                let y = self.shapes(a(2)?)?;
+                for k in 0..out.len() {
+                    let ck = if c.len() == 1 {
+                        c[0]
+                    } else {
+                        *c.get(k).ok_or("size mismatch")?
+                    };
+                    let (Some(&xk), Some(&yk)) = (x.get(k), y.get(k)) else {
+                        return Err("size mismatch".into());
+                    };
+                    match self.select(ck, xk, yk, out[k], bools[k]) {
+                        Some(s) => shapes.push(s),
+                        None => return Ok(false),
+                    }
+                }
+            }
+            Op::Dot => {
+                let x = self.shapes(a(0)?)?;
+                let y = self.shapes(a(1)?)?;
+                if x.len() != y.len() || x.is_empty() || out.first() != Some(&cl::F32) {
+                    return Ok(false);
+                }
+                let mut acc = None;
+                for (&xk, &yk) in x.iter().zip(&y) {
+                    let xv = self.as_vec(xk, cl::F32X4);
+                    let yv = self.as_vec(yk, cl::F32X4);
+                    let p = self.b.ins().fmul(xv, yv);
+                    acc = Some(match acc {
+                        None => p,
+                        Some(s) => self.b.ins().fadd(s, p),
+                    });
+                }
+                shapes.push(Shape::V(acc.ok_or("empty")?));
+            }
+            Op::VectorTimesScalar => {
+                let x = self.shapes(a(0)?)?;
+                let s = *self.shapes(a(1)?)?.first().ok_or("missing scalar")?;
+                if out.iter().any(|&t| t != cl::F32) {
+                    return Ok(false);
+                }
+                let sv = self.as_vec(s, cl::F32X4);
+                for xk in x {
+                    let xv = self.as_vec(xk, cl::F32X4);
+                    shapes.push(Shape::V(self.b.ins().fmul(xv, sv)));
+                }
+            }
+            Op::ExtInst => {
+                let Some(op) = inst.lit(1).and_then(Cl::from_u32) else {
+                    return Ok(false);
+                };
+                let mut args = Vec::new();
+                for k in 2..inst.operands.len() {
+                    args.push(self.shapes(a(k)?)?);
+                }
+                for (k, &t) in out.iter().enumerate() {
+                    let ops: Vec<Shape> = args.iter().filter_map(|s| s.get(k).copied()).collect();
+                    if ops.len() != args.len() {
+                        return Ok(false);
+                    }
+                    match self.ext(op, &ops, t) {
+                        Some(s) => shapes.push(s),
+                        None => return Ok(false),
+                    }
+                }
+            }
+            op if inst.operands.len() == 2 && !matches!(op, Op::VectorShuffle) => {
+                let x = self.shapes(a(0)?)?;
+                let y = self.shapes(a(1)?)?;
+                for (k, &t) in out.iter().enumerate() {
+                    let (Some(&xk), Some(&yk)) = (x.get(k), y.get(k)) else {
+                        return Ok(false);
+                    };
+                    match self.binary4(op, xk, yk, t) {
+                        Some(s) => shapes.push(s),
+                        None => return Ok(false),
+                    }
+                }
+            }
+            op if inst.operands.len() == 1 => {
+                let rounding = m.decoration(id, Decoration::FPRoundingMode).is_some()
+                    || m.decoration(id, Decoration::SaturatedConversion).is_some();
+                if rounding {
+                    return Ok(false);
+                }
+                let x = self.shapes(a(0)?)?;
+                for (k, &t) in out.iter().enumerate() {
+                    let Some(&xk) = x.get(k) else {
+                        return Ok(false);
+                    };
+                    match self.unary4(op, xk, t)? {
+                        Some(s) => shapes.push(s),
+                        None => return Ok(false),
+                    }
+                }
+            }
+            _ => return Ok(false),
+        }
+        self.set_shapes(id, shapes)?;
+        Ok(true)
+    }
+
+    /// OpSelect of one component.
+    fn select(&mut self, c: Shape, x: Shape, y: Shape, t: Clif, boolean: bool) -> Option<Shape> {
+        let vt = if boolean { cl::I32X4 } else { vec_of(t)? };
+        if !boolean && (self.lane_type(x) != t || self.lane_type(y) != t) {
+            return None;
+        }
+        let wrap = |v| if boolean { Shape::Mask(v) } else { Shape::V(v) };
+        let (xv, yv) = if boolean {
+            (self.as_mask(x), self.as_mask(y))
+        } else {
+            (self.as_vec(x, vt), self.as_vec(y, vt))
+        };
+        Some(wrap(match c {
+            Shape::U(c) => self.b.ins().select(c, xv, yv),
+            _ => {
+                let mut mask = self.as_mask(c);
+                if vt != cl::I32X4 {
+                    mask = self.b.ins().bitcast(vt, MemFlagsData::new(), mask);
+                }
+                self.b.ins().bitselect(mask, xv, yv)
+            }
+        }))
+    }
+
+    /// A two-operand instruction on one component.
+    fn binary4(&mut self, op: Op, x: Shape, y: Shape, t: Clif) -> Option<Shape> {
+        let xt = self.lane_type(x);
+        // Affine sequences stay affine under adds, subtractions, and
+        // multiplications and left shifts by constants.
+        let affine = |l: &Self, s: Shape| match s {
+            Shape::Affine { base, stride } => Some((base, stride)),
+            Shape::U(v) if l.ty(v).is_int() => Some((v, 0)),
+            _ => None,
+        };
+        if matches!(x, Shape::Affine { .. }) || matches!(y, Shape::Affine { .. }) {
+            if let (Some((xb, xs)), Some((yb, ys))) = (affine(self, x), affine(self, y)) {
+                match op {
+                    Op::IAdd => {
+                        let base = self.b.ins().iadd(xb, yb);
+                        return Some(Shape::Affine {
+                            base,
+                            stride: xs.wrapping_add(ys),
+                        });
+                    }
+                    Op::ISub => {
+                        let base = self.b.ins().isub(xb, yb);
+                        return Some(Shape::Affine {
+                            base,
+                            stride: xs.wrapping_sub(ys),
+                        });
+                    }
+                    Op::IMul | Op::ShiftLeftLogical if ys == 0 => {
+                        if let Some(c) = self.iconst_of(yb) {
+                            let bits = xt.bits() as i64;
+                            let f = if op == Op::IMul {
+                                c
+                            } else {
+                                1i64.wrapping_shl((c.rem_euclid(bits)) as u32)
+                            };
+                            let base = self.b.ins().imul_imm_s(xb, f);
+                            return Some(Shape::Affine {
+                                base,
+                                stride: xs.wrapping_mul(f),
+                            });
+                        }
+                    }
+                    Op::IMul if xs == 0 => {
+                        if let Some(c) = self.iconst_of(xb) {
+                            let base = self.b.ins().imul_imm_s(yb, c);
+                            return Some(Shape::Affine {
+                                base,
+                                stride: ys.wrapping_mul(c),
+                            });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if (int_cc(op).is_some() || float_cc(op).is_some()) && self.lane_type(y) != xt {
+            return None;
+        }
+        if let Some(cc) = int_cc(op) {
+            if xt == cl::I64 {
+                return Some(self.compare64(cc, x, y));
+            }
+            let vt = vec_of(xt)?;
+            let (xv, yv) = (self.as_vec(x, vt), self.as_vec(y, vt));
+            return Some(Shape::Mask(self.b.ins().icmp(cc, xv, yv)));
+        }
+        if let Some(cc) = float_cc(op) {
+            if xt != cl::F32 {
+                return None;
+            }
+            let (xv, yv) = (self.as_vec(x, cl::F32X4), self.as_vec(y, cl::F32X4));
+            let r = self.b.ins().fcmp(cc, xv, yv);
+            return Some(Shape::Mask(self.b.ins().bitcast(cl::I32X4, MemFlagsData::new(), r)));
+        }
+        match op {
+            Op::LogicalAnd | Op::LogicalOr | Op::LogicalEqual | Op::LogicalNotEqual => {
+                let (xm, ym) = (self.as_mask(x), self.as_mask(y));
+                let ins = self.b.ins();
+                return Some(Shape::Mask(match op {
+                    Op::LogicalAnd => ins.band(xm, ym),
+                    Op::LogicalOr => ins.bor(xm, ym),
+                    Op::LogicalNotEqual => ins.bxor(xm, ym),
+                    _ => {
+                        let d = ins.bxor(xm, ym);
+                        self.b.ins().bnot(d)
+                    }
+                }));
+            }
+            Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
+                // A uniform count: Cranelift takes it modulo the lane width,
+                // as OpenCL C does.
+                let Shape::U(n) = y else { return None };
+                if xt != cl::I32 {
+                    return None;
+                }
+                let xv = self.as_vec(x, cl::I32X4);
+                let ins = self.b.ins();
+                return Some(Shape::V(match op {
+                    Op::ShiftLeftLogical => ins.ishl(xv, n),
+                    Op::ShiftRightLogical => ins.ushr(xv, n),
+                    _ => ins.sshr(xv, n),
+                }));
+            }
+            _ => {}
+        }
+        let known = matches!(
+            (op, t),
+            (Op::FAdd | Op::FSub | Op::FMul | Op::FDiv, cl::F32)
+                | (
+                    Op::IAdd | Op::ISub | Op::IMul | Op::BitwiseAnd | Op::BitwiseOr | Op::BitwiseXor,
+                    cl::I32
+                )
+        );
+        if !known || xt != t || self.lane_type(y) != t {
+            return None;
+        }
+        let vt = vec_of(t)?;
+        let (xv, yv) = (self.as_vec(x, vt), self.as_vec(y, vt));
+        let ins = self.b.ins();
+        Some(Shape::V(match (op, t) {
+            (Op::FAdd, cl::F32) => ins.fadd(xv, yv),
+            (Op::FSub, cl::F32) => ins.fsub(xv, yv),
+            (Op::FMul, cl::F32) => ins.fmul(xv, yv),
+            (Op::FDiv, cl::F32) => ins.fdiv(xv, yv),
+            (Op::IAdd, cl::I32) => ins.iadd(xv, yv),
+            (Op::ISub, cl::I32) => ins.isub(xv, yv),
+            (Op::IMul, cl::I32) => ins.imul(xv, yv),
+            (Op::BitwiseAnd, cl::I32) => ins.band(xv, yv),
+            (Op::BitwiseOr, cl::I32) => ins.bor(xv, yv),
+            (Op::BitwiseXor, cl::I32) => ins.bxor(xv, yv),
+            _ => return None,
+        }))
+    }
+
+    /// A 64-bit shape as two `i64x2` halves (lanes 0-1, 2-3).
+    fn halves64(&mut self, s: Shape) -> [Value; 2] {
+        match s {
+            Shape::U(v) => {
+                let h = self.b.ins().splat(cl::I64X2, v);
+                [h, h]
+            }
+            Shape::Affine { base, stride } => {
+                let b = self.b.ins().splat(cl::I64X2, base);
+                let lo = self.vconst(cl::I64X2, &[0, stride as u64]);
+                let hi = self.vconst(
+                    cl::I64X2,
+                    &[stride.wrapping_mul(2) as u64, stride.wrapping_mul(3) as u64],
+                );
+                [self.b.ins().iadd(b, lo), self.b.ins().iadd(b, hi)]
+            }
+            _ => {
+                let l = self.lanes(s);
+                [0, 2].map(|k| {
+                    let v = self.b.ins().scalar_to_vector(cl::I64X2, l[k]);
+                    self.b.ins().insertlane(v, l[k + 1], 1)
+                })
+            }
+        }
+    }
+
+    /// A comparison of 64-bit shapes, as two `i64x2` comparisons whose
+    /// lanes are packed into one `i32x4` mask.
+    fn compare64(&mut self, cc: IntCC, x: Shape, y: Shape) -> Shape {
+        let [xl, xh] = self.halves64(x);
+        let [yl, yh] = self.halves64(y);
+        let lo = self.b.ins().icmp(cc, xl, yl);
+        let hi = self.b.ins().icmp(cc, xh, yh);
+        let le = MemFlagsData::new().with_endianness(Endianness::Little);
+        let lo = self.b.ins().bitcast(cl::I8X16, le, lo);
+        let hi = self.b.ins().bitcast(cl::I8X16, le, hi);
+        // The low four bytes of each 64-bit lane, lo's then hi's.
+        let sel: Vec<u8> = [0u8, 8, 16, 24].iter().flat_map(|&b| b..b + 4).collect();
+        let imm = self.b.func.dfg.immediates.push(ConstantData::from(sel));
+        let packed = self.b.ins().shuffle(lo, hi, imm);
+        Shape::Mask(self.b.ins().bitcast(cl::I32X4, le, packed))
+    }
+
+    /// A one-operand instruction (negations, conversions, casts) on one
+    /// component producing type `t`.
+    fn unary4(&mut self, op: Op, x: Shape, t: Clif) -> R<Option<Shape>> {
+        let xt = self.lane_type(x);
+        if let Shape::Affine { base, stride } = x {
+            match op {
+                Op::SNegate => {
+                    let base = self.b.ins().ineg(base);
+                    return Ok(Some(Shape::Affine {
+                        base,
+                        stride: stride.wrapping_neg(),
+                    }));
+                }
+                Op::UConvert | Op::SConvert if t.bits() < xt.bits() => {
+                    let base = self.b.ins().ireduce(t, base);
+                    return Ok(Some(Shape::Affine { base, stride }));
+                }
+                Op::UConvert | Op::SConvert if t.bits() > xt.bits() => {
+                    let signed = op == Op::SConvert;
+                    if !self.bail_unless_linear(base, stride, signed)? {
+                        return Ok(None);
+                    }
+                    let base = if signed {
+                        self.b.ins().sextend(t, base)
+                    } else {
+                        self.b.ins().uextend(t, base)
+                    };
+                    return Ok(Some(Shape::Affine { base, stride }));
+                }
+                Op::UConvert
+                | Op::SConvert
+                | Op::ConvertUToPtr
+                | Op::ConvertPtrToU
+                | Op::Bitcast
+                | Op::PtrCastToGeneric
+                | Op::GenericCastToPtr
+                    if t == xt =>
+                {
+                    return Ok(Some(x));
+                }
+                _ => {}
+            }
+        }
+        if matches!(
+            op,
+            Op::ConvertUToPtr | Op::ConvertPtrToU | Op::PtrCastToGeneric | Op::GenericCastToPtr | Op::CopyObject
+        ) && t == xt
+        {
+            return Ok(Some(x));
+        }
+        Ok(Some(match (op, xt, t) {
+            (Op::LogicalNot, _, _) => {
+                let m = self.as_mask(x);
+                Shape::Mask(self.b.ins().bnot(m))
+            }
+            (Op::SNegate, cl::I32, cl::I32) => {
+                let v = self.as_vec(x, cl::I32X4);
+                Shape::V(self.b.ins().ineg(v))
+            }
+            (Op::Not, cl::I32, cl::I32) => {
+                let v = self.as_vec(x, cl::I32X4);
+                Shape::V(self.b.ins().bnot(v))
+            }
+            (Op::FNegate, cl::F32, cl::F32) => {
+                let v = self.as_vec(x, cl::F32X4);
+                Shape::V(self.b.ins().fneg(v))
+            }
+            (Op::ConvertSToF, cl::I32, cl::F32) => {
+                let v = self.as_vec(x, cl::I32X4);
+                Shape::V(self.b.ins().fcvt_from_sint(cl::F32X4, v))
+            }
+            (Op::ConvertUToF, cl::I32, cl::F32) => {
+                let v = self.as_vec(x, cl::I32X4);
+                Shape::V(self.b.ins().fcvt_from_uint(cl::F32X4, v))
+            }
+            (Op::Bitcast, cl::I32, cl::F32) | (Op::Bitcast, cl::F32, cl::I32) => {
+                let (from, to) = if t == cl::F32 {
+                    (cl::I32X4, cl::F32X4)
+                } else {
+                    (cl::F32X4, cl::I32X4)
+                };
+                let v = self.as_vec(x, from);
+                Shape::V(self.b.ins().bitcast(to, MemFlagsData::new(), v))
+            }
+            (Op::Bitcast, a, b) if a == b && vec_of(a).is_some() => {
+                let v = self.as_vec(x, vec_of(a).unwrap_or(cl::I32X4));
+                Shape::V(v)
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// The OpenCL.std instructions with a 4-lane form, on one component
+    /// of type `t` (as the scalar lowering computes them).
+    fn ext(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
+        let vt = vec_of(t)?;
+        let float = t == cl::F32;
+        let known = if float {
+            matches!(
+                op,
+                Cl::mad | Cl::fma | Cl::fabs | Cl::sqrt | Cl::floor | Cl::ceil | Cl::trunc | Cl::rint | Cl::rsqrt
+            )
+        } else {
+            matches!(
+                op,
+                Cl::s_min | Cl::s_max | Cl::u_min | Cl::u_max | Cl::s_abs | Cl::u_abs
+            )
+        };
+        if !known || args.iter().any(|&s| self.lane_type(s) != t) {
+            return None;
+        }
+        let v: Vec<Value> = args.iter().map(|&s| self.as_vec(s, vt)).collect();
+        let ins = self.b.ins();
+        Some(Shape::V(match (op, v.as_slice()) {
+            (Cl::mad | Cl::fma, &[x, y, z]) if float => ins.fma(x, y, z),
+            (Cl::fabs, &[x]) if float => ins.fabs(x),
+            (Cl::sqrt, &[x]) if float => ins.sqrt(x),
+            (Cl::floor, &[x]) if float => ins.floor(x),
+            (Cl::ceil, &[x]) if float => ins.ceil(x),
+            (Cl::trunc, &[x]) if float => ins.trunc(x),
+            (Cl::rint, &[x]) if float => ins.nearest(x),
+            (Cl::rsqrt, &[x]) if float => {
+                let r = ins.sqrt(x);
+                let one = self.b.ins().f32const(1.0);
+                let one = self.b.ins().splat(cl::F32X4, one);
+                self.b.ins().fdiv(one, r)
+            }
+            (Cl::s_min, &[x, y]) if !float => ins.smin(x, y),
+            (Cl::s_max, &[x, y]) if !float => ins.smax(x, y),
+            (Cl::u_min, &[x, y]) if !float => ins.umin(x, y),
+            (Cl::u_max, &[x, y]) if !float => ins.umax(x, y),
+            (Cl::s_abs, &[x]) if !float => ins.iabs(x),
+            (Cl::u_abs, &[x]) if !float => x,
+            _ => return None,
+        }))
+    }
+}

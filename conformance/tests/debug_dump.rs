@@ -144,6 +144,8 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         match level {
             Opt::O2 => {
                 assert!(guarded.contains("f32x4"), "guarded_add runs 4 lanes at -O2: {guarded}");
+                let barriers = read(&dir.join("barrier_shapes.opt.clif"));
+                assert!(barriers.contains("f32x4"), "chunk phases: {barriers}");
                 assert_eq!(scalar("guarded_add"), None);
                 let why = scalar("varying_loop").unwrap_or_default();
                 assert!(why.contains("loop whose exit differs"), "{why}");

@@ -290,3 +290,30 @@ fn atomics_count_every_lane() {
         }
     }
 }
+
+#[test]
+fn values_kept_across_barriers() {
+    let global = 96usize;
+    let input: Vec<f32> = (0..global).map(|i| (i * 7 % 23) as f32 - 5.0).collect();
+    for opt in Opt::BOTH {
+        // 16 and 8 split into chunks; 6 and 3 do not.
+        for local in [16usize, 8, 6, 3] {
+            let mut out = vec![0f32; global];
+            let mut out64 = vec![0i64; global];
+            Kernel::new("simd", opt, "barrier_shapes")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::output(&mut out64))
+                .arg(Arg::Local(local * 4))
+                .run(&[global], Some(&[local]));
+            for g in 0..global {
+                let (base, l) = (g / local * local, g % local);
+                let scale = if g & 1 != 0 { 2.0 } else { 1.0 };
+                let want: f32 = (0..3).fold(0.0, |acc, r| acc + (input[base + (l + 1) % local] + r as f32) * scale);
+                assert_eq!(out[g], want, "{opt:?} local {local}: out[{g}]");
+                let w64 = ((g as i64 * 3 - 7) as f32 + l as f32 * input[g]) as i64;
+                assert_eq!(out64[g], w64, "{opt:?} local {local}: out64[{g}]");
+            }
+        }
+    }
+}

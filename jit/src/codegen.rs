@@ -118,6 +118,9 @@ fn new_module() -> Result<JITModule, BuildError> {
     // than a page must touch every page on its way down, so that it meets
     // the thread's guard page instead of stepping over it into other memory.
     set(&mut flags, "enable_probestack", "true")?;
+    // Generated code reads its frame pointer to tell private addresses
+    // (lower/memory.rs).
+    set(&mut flags, "preserve_frame_pointers", "true")?;
     set(&mut flags, "probestack_strategy", "inline")?;
     // The IR verifier costs about a tenth of a build; debug builds (and so
     // the test suite) keep it to catch lowering bugs early.
@@ -381,7 +384,7 @@ fn compile_selected(
         // that fail, the kernel is lowered again without one.
         let mut simd = info.is_some() && vectorize;
         if simd {
-            if let Err(why) = crate::lower::simd::analysis::eligible(m, f, &barrier_fns) {
+            if let Err(why) = crate::lower::simd::analysis::eligible(m, f) {
                 if let Some(d) = &dump {
                     d.scalar_reason(&dump_name, &why);
                 }

@@ -87,6 +87,9 @@ pub struct WorkItem {
     pub ctx: *const WorkGroupCtx,
     /// get_local_id().
     pub local_id: [u64; 3],
+    /// The work-group function's frame pointer: its stack variables lie
+    /// below it (private memory, see `lower/memory.rs`).
+    pub frame_top: u64,
 }
 
 /// A work-group function: runs every work-item of the group `ctx` describes.
@@ -118,6 +121,7 @@ pub mod item_offset {
 
     pub const CTX: i32 = offset_of!(WorkItem, ctx) as i32;
     pub const LOCAL_ID: i32 = offset_of!(WorkItem, local_id) as i32;
+    pub const FRAME_TOP: i32 = offset_of!(WorkItem, frame_top) as i32;
 }
 
 /// The alignment of an argument of `size` bytes in the argument block: its

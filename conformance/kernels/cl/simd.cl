@@ -114,3 +114,25 @@ kernel void count(global int *counter, global int *olds)
     size_t i = get_global_id(0);
     olds[i] = atomic_add(counter, 1);
 }
+
+// Values of every shape kept across barriers inside a loop: the phases of
+// a kernel with barriers resume chunks of four work-items when the
+// group's x size is a multiple of 4, single work-items otherwise.
+kernel void barrier_shapes(global const float *in, global float *out, global long *out64, local float *tile)
+{
+    size_t l = get_local_id(0);
+    size_t g = get_global_id(0);
+    size_t n = get_local_size(0);
+    float x = in[g];
+    long big = (long)g * 3 - 7;
+    int odd = (g & 1) != 0;
+    float acc = 0.0f;
+    for (int r = 0; r < 3; r++) {
+        tile[l] = x + (float)r;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        acc += tile[(l + 1) % n] * (odd ? 2.0f : 1.0f);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    out[g] = acc;
+    out64[g] = big + (long)l * x;
+}

@@ -50,6 +50,7 @@ use cranelift_codegen::ir::{types as cl, Block, InstBuilder, MemFlagsData, Value
 use cranelift_frontend::Switch;
 use spirv::Op;
 
+use super::simd::HELD_SLOT;
 use super::{types, Exit, FrameEntry, Lowering, R};
 use crate::spirv::{Function, Id, IdKind, Layout, Module};
 use crate::validate::calls;
@@ -359,9 +360,18 @@ impl Lowering<'_, '_, '_> {
             let off = fs.alloc(l.size, l.align)?;
             self.frame_vars.insert(id, off);
         }
+        let simd = self.simd.is_some();
         for &id in &plan.kept {
             let ty = self.m.type_of(id).ok_or("value without a type")?;
             let comps = types::components(self.m, ty)?;
+            if simd {
+                // A chunk's value: its variables are declared where it is
+                // defined, once its shape is known (`hold`); a uniform one
+                // gets scalar variables there too.
+                let off = fs.alloc(comps.len() as u64 * HELD_SLOT as u64, 16)?;
+                self.spill.insert(id, off);
+                continue;
+            }
             let off = fs.alloc(comps.len() as u64 * SLOT as u64, SLOT as u64)?;
             let vars = comps.into_iter().map(|t| self.b.declare_var(t)).collect();
             self.vars.insert(id, vars);
@@ -382,28 +392,48 @@ impl Lowering<'_, '_, '_> {
     /// After instruction `i`: defines the variables of its result if the
     /// value is kept across a suspension point (phis included: their values
     /// are the block's parameters).
-    pub(super) fn define_vars(&mut self, i: u32) {
+    pub(super) fn define_vars(&mut self, i: u32) -> R {
         let Some(id) = self.m.insts[i as usize].result_id else {
-            return;
+            return Ok(());
         };
+        self.define_kept(id)
+    }
+
+    /// Defines the variables of value `id` if it is kept across
+    /// suspension points (in a 4-lane body, declares them first).
+    fn define_kept(&mut self, id: Id) -> R {
+        if self.simd.is_some() && self.spill.contains_key(&id) && !self.vars.contains_key(&id) {
+            if self.is_varying(id) {
+                return self.hold(id);
+            }
+            let Some(vals) = self.values.get(&id).cloned() else {
+                return Ok(());
+            };
+            let vars = vals
+                .iter()
+                .map(|&v| {
+                    let t = self.b.func.dfg.value_type(v);
+                    self.b.declare_var(t)
+                })
+                .collect();
+            self.vars.insert(id, vars);
+        }
         let (Some(vars), Some(vals)) = (self.vars.get(&id), self.values.get(&id)) else {
-            return;
+            return Ok(());
         };
         for (&var, &val) in vars.iter().zip(vals) {
             self.b.def_var(var, val);
         }
+        Ok(())
     }
 
     /// Defines the variables of the parameters kept across suspension
     /// points (at the start of a body).
-    pub(super) fn define_param_vars(&mut self) {
+    pub(super) fn define_param_vars(&mut self) -> R {
         for &p in &self.func.params {
-            if let (Some(vars), Some(vals)) = (self.vars.get(&p), self.values.get(&p)) {
-                for (&var, &val) in vars.iter().zip(vals) {
-                    self.b.def_var(var, val);
-                }
-            }
+            self.define_kept(p)?;
         }
+        Ok(())
     }
 
     /// The frame slots of the values kept across suspension point `i` of
@@ -413,10 +443,19 @@ impl Lowering<'_, '_, '_> {
         let mut out = Vec::new();
         for &id in plan.live.get(&i).map(Vec::as_slice).unwrap_or(&[]) {
             let off = *self.spill.get(&id).ok_or("a kept value without a slot")?;
+            if let Some(held) = self.simd.as_ref().and_then(|s| s.kept.get(&id)) {
+                for (c, h) in held.iter().enumerate() {
+                    for (var, t, at) in h.vars() {
+                        out.push((var, t, off + HELD_SLOT * c as i32 + at));
+                    }
+                }
+                continue;
+            }
+            let stride = if self.simd.is_some() { HELD_SLOT } else { SLOT };
             let vars = self.vars.get(&id).ok_or("a kept value without variables")?;
             let ty = self.m.type_of(id).ok_or("value without a type")?;
             for (c, (t, &v)) in types::components(self.m, ty)?.into_iter().zip(vars).enumerate() {
-                out.push((v, t, off + SLOT * c as i32));
+                out.push((v, t, off + stride * c as i32));
             }
         }
         out.extend(self.outer.iter().copied());
@@ -440,10 +479,17 @@ impl Lowering<'_, '_, '_> {
         };
         let next = fr.next;
         let kept = self.kept_at(i)?;
-        let flags = MemFlagsData::trusted();
-        for &(var, _, off) in &kept {
+        // The frame is 8-byte aligned: vectors are stored unaligned.
+        let flags = |t: cl::Type| {
+            if t.is_vector() {
+                MemFlagsData::new().with_notrap()
+            } else {
+                MemFlagsData::trusted()
+            }
+        };
+        for &(var, t, off) in &kept {
             let v = self.b.use_var(var);
-            self.b.ins().store(flags, v, fr.base, off);
+            self.b.ins().store(flags(t), v, fr.base, off);
         }
         let resume = self.b.create_block();
         let k = {
@@ -453,14 +499,14 @@ impl Lowering<'_, '_, '_> {
             fs.resume.len() as i64
         };
         let state = self.b.ins().iconst(cl::I32, k);
-        self.b.ins().store(flags, state, fr.base, 0);
+        self.b.ins().store(flags(cl::I32), state, fr.base, 0);
         let one = self.b.ins().iconst(cl::I8, 1);
         self.b.ins().stack_store(cl::I64, one, fr.pending, 0);
         self.b.ins().jump(next, &[]);
 
         self.b.switch_to_block(resume);
         for (var, t, off) in kept {
-            let v = self.b.ins().load(t, flags, fr.base, off);
+            let v = self.b.ins().load(t, flags(t), fr.base, off);
             self.b.def_var(var, v);
         }
         Ok(fr)

@@ -15,14 +15,11 @@
 //!
 //! **Private addresses.** OpGenericCastToPtrExplicit to Function storage
 //! must tell private addresses from others. Private memory is the current
-//! thread's stack from the stack pointer up to [`PRIVATE_STACK_SPAN`] bytes
-//! above the work-group function's stack reference
-//! ([`super::WorkItemValues::item`], its first stack slot, below the
-//! kernel's Function variables), or the private arena of kernels with
-//! barriers. Buffers are
-//! never inside the running thread's stack, and the span stays well below
-//! the frames of the runtime above the work-group function in any thread
-//! stack of at least 2 MiB.
+//! thread's stack from the stack pointer up to the work-group function's
+//! frame pointer ([`super::WorkItemValues::frame_top`]; helper functions
+//! read it from the `WorkItem`): the stack slots of the work-group function
+//! and of the helpers it calls, and nothing of the runtime's frames above
+//! it or of other mappings; or the private arena of kernels with barriers.
 
 use std::collections::HashMap;
 
@@ -37,12 +34,6 @@ use super::{types, Lowering, R};
 use crate::globals::const_index;
 use crate::launch_abi::ctx_offset;
 use crate::spirv::{ConstValue, Function, Id, IdKind, Inst, Module, Type};
-
-/// How far above the work-item record private (stack) addresses may be:
-/// the most a work-group function's private variables take
-/// ([`super::MAX_STACK`]) plus room for its spill slots; see the module
-/// docs.
-pub const PRIVATE_STACK_SPAN: i64 = super::MAX_STACK as i64 + (256 << 10);
 
 /// The largest Function variable (as the frames of kernels with barriers).
 const MAX_PRIVATE_VARIABLE: u64 = 16 << 20;
@@ -352,8 +343,7 @@ impl Lowering<'_, '_, '_> {
     fn is_private(&mut self, addr: Value) -> Value {
         let arena = self.in_ctx_range(addr, ctx_offset::PRIVATE_ARENA, ctx_offset::PRIVATE_ARENA_SIZE);
         let sp = self.b.ins().get_stack_pointer(cl::I64);
-        let top = self.b.ins().iadd_imm_s(self.wi.item, PRIVATE_STACK_SPAN);
-        let span = self.b.ins().isub(top, sp);
+        let span = self.b.ins().isub(self.wi.frame_top, sp);
         let rel = self.b.ins().isub(addr, sp);
         let stack = self.b.ins().icmp(IntCC::UnsignedLessThan, rel, span);
         self.b.ins().bor(arena, stack)

@@ -94,6 +94,9 @@ pub struct WorkItemValues {
     /// Every 8-byte word of the `WorkGroupCtx`, loaded once at the function's
     /// entry (what the optimiser does not use, it removes).
     pub ctx_words: [Value; CTX_WORDS],
+    /// The work-group function's frame pointer (`i64`): the top of the
+    /// stack memory private to the work-item.
+    pub frame_top: Value,
 }
 
 /// The number of 8-byte words of a `WorkGroupCtx`.
@@ -313,7 +316,7 @@ impl Lowering<'_, '_, '_> {
             .flatten()
             .ok_or_else(|| m.diag(func.inst, "no entry block"))?;
         self.begin_frame().map_err(|r| m.diag(func.inst, r))?;
-        self.define_param_vars();
+        self.define_param_vars().map_err(|r| m.diag(func.inst, r))?;
         self.b.ins().jump(jump_to.unwrap_or(entry), &[]);
         for &bi in &func.cfg.rpo {
             let blk = &func.blocks[bi as usize];
@@ -328,7 +331,7 @@ impl Lowering<'_, '_, '_> {
             }
             for i in blk.body() {
                 self.inst(i).map_err(|rule| m.diag(i, rule))?;
-                self.define_vars(i);
+                self.define_vars(i).map_err(|rule| m.diag(i, rule))?;
                 if self.b.func.dfg.num_insts() > MAX_FUNCTION_INSTS {
                     return Err(m.diag(
                         i,

@@ -74,9 +74,13 @@ pub fn helper_signature(m: &Module, func: &Function, cc: CallConv) -> Result<Sig
 /// Builds the work-group function of kernel `func` (described by `info`)
 /// into `b`, whose function has [`kernel_signature`]. Returns the bytes of
 /// private arena it needs per work-item (0 without barriers).
-/// With `simd`, a kernel without barriers also gets a 4-lane body
-/// ([`super::simd`]) for the chunks of four work-items along x; the scalar
-/// body runs the rest of each row and the chunks the 4-lane body abandons.
+///
+/// With `simd`, the kernel also gets a 4-lane body ([`super::simd`]) for
+/// chunks of four work-items along x: without barriers, beside the scalar
+/// body, which runs the rest of each row and the chunks the 4-lane body
+/// abandons; with barriers, as a second set of loops run when the group's
+/// x size is a multiple of 4, whose phases resume chunks instead of
+/// work-items (each chunk has a frame).
 pub fn kernel(
     env: Env,
     func: &Function,
@@ -87,7 +91,6 @@ pub fn kernel(
     let m = env.m;
     let fi = m.info(func.id).map(|f| f.index);
     let has_barriers = fi.is_some_and(|fi| env.barrier_fns.contains(&fi));
-    let simd = simd && !has_barriers;
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
@@ -96,173 +99,262 @@ pub fn kernel(
     // Everything the same for every work-item of the group, once.
     let ctx_words = preload_ctx(b, ctx);
     let word = |off: i32| ctx_words[(off / 8) as usize];
-    let lsz: Vec<_> = (0..3).map(|d| word(ctx_offset::LOCAL_SIZE + 8 * d)).collect();
+    let lsz: [Value; 3] = std::array::from_fn(|d| word(ctx_offset::LOCAL_SIZE + 8 * d as i32));
     let params = kernel_params(m, func, info, b, word(ctx_offset::ARGS))?;
     // Helpers find the work-item through a WorkItem on the stack: only
     // kernels that call any need one.
     let size = std::mem::size_of::<WorkItem>() as u32;
     let slot = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, size, 3));
     let stack_ref = b.ins().stack_addr(cl::I64, slot, 0);
-    let mut item_stores = vec![b.ins().stack_store(cl::I64, ctx, slot, item_offset::CTX)];
-    // A kernel with barriers runs the loops in phases (see `barrier`).
-    let phases = has_barriers.then(|| {
-        let pending = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 1, 0));
-        let private = word(ctx_offset::PRIVATE_ARENA);
-        let phase = b.create_block();
-        let first = b.append_block_param(phase, cl::I8);
-        (pending, private, phase, first)
-    });
-
-    let (z_head, y_init, y_head, z_next, x_init, x_head, y_next, item, x_next, loops_done) = (
-        b.create_block(),
-        b.create_block(),
-        b.create_block(),
-        b.create_block(),
-        b.create_block(),
-        b.create_block(),
-        b.create_block(),
-        b.create_block(),
-        b.create_block(),
-        b.create_block(),
-    );
-    let exit = b.create_block();
-    if let Some((pending, _, phase, _)) = phases {
-        let one = b.ins().iconst(cl::I8, 1);
-        b.ins().jump(phase, &[BlockArg::Value(one)]);
-        b.switch_to_block(phase);
-        let zero8 = b.ins().iconst(cl::I8, 0);
-        b.ins().stack_store(cl::I64, zero8, pending, 0);
-    }
-    let zero = b.ins().iconst(cl::I64, 0);
-    b.ins().jump(z_head, &[BlockArg::Value(zero)]);
-
-    // Loop heads: index < size continues inward, else outward.
-    let z = b.append_block_param(z_head, cl::I64);
-    let y = b.append_block_param(y_head, cl::I64);
-    let x = b.append_block_param(x_head, cl::I64);
-    // With a 4-lane body, the scalar x loop runs up to `x_end`: the end of
-    // the row, or of an abandoned chunk.
-    let (x_end, x_done) = if simd {
-        (b.append_block_param(x_head, cl::I64), b.create_block())
-    } else {
-        (lsz[0], y_next)
-    };
-    let heads = [
-        (z_head, z, lsz[2], y_init, loops_done),
-        (y_head, y, lsz[1], x_init, z_next),
-        (x_head, x, x_end, item, x_done),
-    ];
-    for (head, idx, size, inner, outer) in heads {
-        b.switch_to_block(head);
-        let more = b.ins().icmp(IntCC::UnsignedLessThan, idx, size);
-        b.ins().brif(more, inner, &[], outer, &[]);
-    }
-    b.switch_to_block(y_init);
-    let zero = b.ins().iconst(cl::I64, 0);
-    b.ins().jump(y_head, &[BlockArg::Value(zero)]);
-    for (next, idx, head) in [(z_next, z, z_head), (y_next, y, y_head)] {
-        b.switch_to_block(next);
-        let n = b.ins().iadd_imm_s(idx, 1);
-        b.ins().jump(head, &[BlockArg::Value(n)]);
-    }
-    b.switch_to_block(x_next);
-    let n = b.ins().iadd_imm_s(x, 1);
-    let chunks = if simd {
-        b.ins().jump(x_head, &[BlockArg::Value(n), BlockArg::Value(x_end)]);
-        Some(chunk_loop(b, x_init, x_head, x_done, y_next, x_end, lsz[0]))
-    } else {
-        b.ins().jump(x_head, &[BlockArg::Value(n)]);
-        b.switch_to_block(x_init);
-        let zero = b.ins().iconst(cl::I64, 0);
-        b.ins().jump(x_head, &[BlockArg::Value(zero)]);
-        None
-    };
-    // After the loops: another phase while work-items wait at a barrier.
-    b.switch_to_block(loops_done);
-    match phases {
-        Some((pending, _, phase, _)) => {
-            let waiting = b.ins().stack_load(cl::I64, cl::I8, pending, 0);
-            let zero8 = b.ins().iconst(cl::I8, 0);
-            b.ins().brif(waiting, phase, &[BlockArg::Value(zero8)], exit, &[]);
-        }
-        None => {
-            b.ins().jump(exit, &[]);
-        }
-    }
-    b.switch_to_block(exit);
-    b.ins().return_(&[]);
-
-    // One work-item.
-    b.switch_to_block(item);
-    for (d, v) in [x, y, z].into_iter().enumerate() {
-        item_stores.push(
-            b.ins()
-                .stack_store(cl::I64, v, slot, item_offset::LOCAL_ID + 8 * d as i32),
-        );
-    }
-    let wi = WorkItemValues {
-        ctx,
-        local_id: [x, y, z],
-        item: stack_ref,
-        ctx_words,
-    };
-    let frame = match phases {
-        Some((pending, private, _, first)) => {
-            // This work-item's frame: private + linear id * frame size (set
-            // once the body is lowered).
-            let zl = b.ins().imul(z, lsz[1]);
-            let zy = b.ins().iadd(zl, y);
-            let zyl = b.ins().imul(zy, lsz[0]);
-            let lin = b.ins().iadd(zyl, x);
-            let size_v = b.ins().iconst(cl::I64, 0);
-            let size = b.func.dfg.value_def(size_v).unwrap_inst();
-            let off = b.ins().imul(lin, size_v);
-            let base = b.ins().iadd(private, off);
-            // Every work-item starts in the first phase, whatever its frame
-            // holds from an earlier group.
-            let stored = b.ins().load(cl::I32, MemFlagsData::trusted(), base, 0);
-            let zero32 = b.ins().iconst(cl::I32, 0);
-            let state = b.ins().select(first, zero32, stored);
-            Some(FrameEntry {
-                base,
-                state,
-                pending,
-                size,
-                dispatch: b.create_block(),
-                next: x_next,
-            })
-        }
-        None => None,
-    };
-    let lowered = lower_body(
+    let ctx_store = b.ins().stack_store(cl::I64, ctx, slot, item_offset::CTX);
+    let frame_top = b.ins().get_frame_pointer(cl::I64);
+    let top_store = b.ins().stack_store(cl::I64, frame_top, slot, item_offset::FRAME_TOP);
+    let g = Group {
         env,
         func,
-        b,
-        wi,
-        Exit::NextWorkItem(x_next),
-        params.clone(),
-        frame,
-        None,
-    )?;
-    if let Some(ch) = chunks {
-        b.switch_to_block(ch.body);
-        let wi = WorkItemValues {
-            local_id: [ch.x, y, z],
-            ..wi
-        };
-        let chunk = super::simd::Chunk {
-            bail: ch.bail,
-            fn_effects: std::rc::Rc::new(super::simd::analysis::function_effects(m)),
-        };
-        lower_body(env, func, b, wi, Exit::NextWorkItem(ch.next), params, None, Some(chunk))?;
-    }
-    if !lowered.calls_helpers {
+        ctx,
+        ctx_words,
+        lsz,
+        params,
+        slot,
+        stack_ref,
+        frame_top,
+        has_barriers,
+    };
+    let (frame, calls_helpers) = if has_barriers && simd {
+        // Chunk phases when the rows split into chunks, else scalar ones.
+        let (scalar, chunked) = (b.create_block(), b.create_block());
+        let rem = b.ins().band_imm_s(lsz[0], super::simd::LANES as i64 - 1);
+        b.ins().brif(rem, scalar, &[], chunked, &[]);
+        b.switch_to_block(scalar);
+        let (f1, h1) = g.loops(b, Mode::Scalar)?;
+        b.switch_to_block(chunked);
+        let (f4, h4) = g.loops(b, Mode::ChunksOnly)?;
+        // The arena holds a frame per work-item; chunks take a quarter as
+        // many.
+        (f1.max(f4.div_ceil(super::simd::LANES as u64)), h1 || h4)
+    } else {
+        g.loops(
+            b,
+            if simd && !has_barriers {
+                Mode::Chunks
+            } else {
+                Mode::Scalar
+            },
+        )?
+    };
+    if !calls_helpers {
         // Every call was inlined: nobody reads the WorkItem.
-        for st in item_stores {
-            b.func.layout.remove_inst(st);
-        }
+        b.func.layout.remove_inst(ctx_store);
+        b.func.layout.remove_inst(top_store);
     }
-    Ok(lowered.frame_size)
+    Ok(frame)
+}
+
+/// How the x loop runs work-items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// One at a time.
+    Scalar,
+    /// In chunks of four through the 4-lane body, the rest of each row
+    /// (and abandoned chunks) one at a time.
+    Chunks,
+    /// Only in chunks of four (the x size is a multiple of 4): a kernel
+    /// with barriers, whose phases resume chunks.
+    ChunksOnly,
+}
+
+/// What every copy of a work-group function's loops shares.
+struct Group<'a> {
+    env: Env<'a>,
+    func: &'a Function,
+    ctx: Value,
+    ctx_words: [Value; super::CTX_WORDS],
+    lsz: [Value; 3],
+    params: Vec<Vec<Value>>,
+    slot: cranelift_codegen::ir::StackSlot,
+    stack_ref: Value,
+    frame_top: Value,
+    has_barriers: bool,
+}
+
+impl Group<'_> {
+    /// Builds the z/y/x loops (in phases, for a kernel with barriers) from
+    /// the current block, with the kernel's body inside, running work-items
+    /// as `mode` says. Returns the frame bytes per work-item (per chunk in
+    /// `ChunksOnly`) and whether the body calls helpers.
+    fn loops(&self, b: &mut FunctionBuilder, mode: Mode) -> Result<(u64, bool), Diagnostic> {
+        let (env, func, lsz) = (self.env, self.func, self.lsz);
+        let word = |off: i32| self.ctx_words[(off / 8) as usize];
+        // A kernel with barriers runs the loops in phases (see `barrier`).
+        let phases = self.has_barriers.then(|| {
+            let pending = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 1, 0));
+            let private = word(ctx_offset::PRIVATE_ARENA);
+            let phase = b.create_block();
+            let first = b.append_block_param(phase, cl::I8);
+            (pending, private, phase, first)
+        });
+
+        let (z_head, y_init, y_head, z_next, x_init, x_head, y_next, item, x_next, loops_done) = (
+            b.create_block(),
+            b.create_block(),
+            b.create_block(),
+            b.create_block(),
+            b.create_block(),
+            b.create_block(),
+            b.create_block(),
+            b.create_block(),
+            b.create_block(),
+            b.create_block(),
+        );
+        let exit = b.create_block();
+        if let Some((pending, _, phase, _)) = phases {
+            let one = b.ins().iconst(cl::I8, 1);
+            b.ins().jump(phase, &[BlockArg::Value(one)]);
+            b.switch_to_block(phase);
+            let zero8 = b.ins().iconst(cl::I8, 0);
+            b.ins().stack_store(cl::I64, zero8, pending, 0);
+        }
+        let zero = b.ins().iconst(cl::I64, 0);
+        b.ins().jump(z_head, &[BlockArg::Value(zero)]);
+
+        // Loop heads: index < size continues inward, else outward.
+        let z = b.append_block_param(z_head, cl::I64);
+        let y = b.append_block_param(y_head, cl::I64);
+        let x = b.append_block_param(x_head, cl::I64);
+        // With chunks and a scalar remainder, the scalar x loop runs up to
+        // `x_end`: the end of the row, or of an abandoned chunk.
+        let (x_end, x_done) = if mode == Mode::Chunks {
+            (b.append_block_param(x_head, cl::I64), b.create_block())
+        } else {
+            (lsz[0], y_next)
+        };
+        let heads = [
+            (z_head, z, lsz[2], y_init, loops_done),
+            (y_head, y, lsz[1], x_init, z_next),
+            (x_head, x, x_end, item, x_done),
+        ];
+        for (head, idx, size, inner, outer) in heads {
+            b.switch_to_block(head);
+            let more = b.ins().icmp(IntCC::UnsignedLessThan, idx, size);
+            b.ins().brif(more, inner, &[], outer, &[]);
+        }
+        b.switch_to_block(y_init);
+        let zero = b.ins().iconst(cl::I64, 0);
+        b.ins().jump(y_head, &[BlockArg::Value(zero)]);
+        for (next, idx, head) in [(z_next, z, z_head), (y_next, y, y_head)] {
+            b.switch_to_block(next);
+            let n = b.ins().iadd_imm_s(idx, 1);
+            b.ins().jump(head, &[BlockArg::Value(n)]);
+        }
+        b.switch_to_block(x_next);
+        let step = if mode == Mode::ChunksOnly {
+            super::simd::LANES as i64
+        } else {
+            1
+        };
+        let n = b.ins().iadd_imm_s(x, step);
+        let chunks = if mode == Mode::Chunks {
+            b.ins().jump(x_head, &[BlockArg::Value(n), BlockArg::Value(x_end)]);
+            Some(chunk_loop(b, x_init, x_head, x_done, y_next, x_end, lsz[0]))
+        } else {
+            b.ins().jump(x_head, &[BlockArg::Value(n)]);
+            b.switch_to_block(x_init);
+            let zero = b.ins().iconst(cl::I64, 0);
+            b.ins().jump(x_head, &[BlockArg::Value(zero)]);
+            None
+        };
+        // After the loops: another phase while work-items wait at a barrier.
+        b.switch_to_block(loops_done);
+        match phases {
+            Some((pending, _, phase, _)) => {
+                let waiting = b.ins().stack_load(cl::I64, cl::I8, pending, 0);
+                let zero8 = b.ins().iconst(cl::I8, 0);
+                b.ins().brif(waiting, phase, &[BlockArg::Value(zero8)], exit, &[]);
+            }
+            None => {
+                b.ins().jump(exit, &[]);
+            }
+        }
+        b.switch_to_block(exit);
+        b.ins().return_(&[]);
+
+        // One work-item (or chunk).
+        b.switch_to_block(item);
+        let mut item_stores = Vec::new();
+        if mode != Mode::ChunksOnly {
+            for (d, v) in [x, y, z].into_iter().enumerate() {
+                item_stores.push(
+                    b.ins()
+                        .stack_store(cl::I64, v, self.slot, item_offset::LOCAL_ID + 8 * d as i32),
+                );
+            }
+        }
+        let wi = WorkItemValues {
+            ctx: self.ctx,
+            local_id: [x, y, z],
+            item: self.stack_ref,
+            ctx_words: self.ctx_words,
+            frame_top: self.frame_top,
+        };
+        let frame = match phases {
+            Some((pending, private, _, first)) => {
+                // This work-item's (chunk's) frame: private + linear id *
+                // frame size (set once the body is lowered).
+                let zl = b.ins().imul(z, lsz[1]);
+                let zy = b.ins().iadd(zl, y);
+                let zyl = b.ins().imul(zy, lsz[0]);
+                let mut lin = b.ins().iadd(zyl, x);
+                if mode == Mode::ChunksOnly {
+                    lin = b.ins().ushr_imm_s(lin, 2);
+                }
+                let size_v = b.ins().iconst(cl::I64, 0);
+                let size = b.func.dfg.value_def(size_v).unwrap_inst();
+                let off = b.ins().imul(lin, size_v);
+                let base = b.ins().iadd(private, off);
+                // Every work-item starts in the first phase, whatever its
+                // frame holds from an earlier group.
+                let stored = b.ins().load(cl::I32, MemFlagsData::trusted(), base, 0);
+                let zero32 = b.ins().iconst(cl::I32, 0);
+                let state = b.ins().select(first, zero32, stored);
+                Some(FrameEntry {
+                    base,
+                    state,
+                    pending,
+                    size,
+                    dispatch: b.create_block(),
+                    next: x_next,
+                })
+            }
+            None => None,
+        };
+        let fn_effects = || std::rc::Rc::new(super::simd::analysis::function_effects(env.m));
+        let chunk = (mode == Mode::ChunksOnly).then(|| super::simd::Chunk {
+            bail: None,
+            fn_effects: fn_effects(),
+        });
+        let params = self.params.clone();
+        let lowered = lower_body(env, func, b, wi, Exit::NextWorkItem(x_next), params, frame, chunk)?;
+        if let Some(ch) = chunks {
+            b.switch_to_block(ch.body);
+            let wi = WorkItemValues {
+                local_id: [ch.x, y, z],
+                ..wi
+            };
+            let chunk = super::simd::Chunk {
+                bail: Some(ch.bail),
+                fn_effects: fn_effects(),
+            };
+            let params = self.params.clone();
+            lower_body(env, func, b, wi, Exit::NextWorkItem(ch.next), params, None, Some(chunk))?;
+        }
+        if !lowered.calls_helpers {
+            for st in item_stores {
+                b.func.layout.remove_inst(st);
+            }
+        }
+        Ok((lowered.frame_size, lowered.calls_helpers))
+    }
 }
 
 /// The blocks of the chunk loop.
@@ -378,6 +470,7 @@ pub fn helper(env: Env, func: &Function, b: &mut FunctionBuilder) -> Result<(), 
     let f = ctx_flags();
     let ctx = b.ins().load(cl::I64, f, item, item_offset::CTX);
     let local_id = [0, 1, 2].map(|d| b.ins().load(cl::I64, f, item, item_offset::LOCAL_ID + 8 * d));
+    let frame_top = b.ins().load(cl::I64, f, item, item_offset::FRAME_TOP);
     let ctx_words = preload_ctx(b, ctx);
     let mut rest = all[1..].iter().copied();
     let mut params = Vec::with_capacity(func.params.len());
@@ -391,6 +484,7 @@ pub fn helper(env: Env, func: &Function, b: &mut FunctionBuilder) -> Result<(), 
         local_id,
         item,
         ctx_words,
+        frame_top,
     };
     lower_body(env, func, b, wi, Exit::Return, params, None, None).map(|_| ())
 }

@@ -19,12 +19,9 @@ const MAX_BLOCKS: usize = 512;
 
 /// Whether kernel function `root` (by index) and everything it calls may
 /// be vectorized: no Function variables or written by-value structs
-/// (private memory would need a copy per lane), no barriers or collectives (those kernels run in phases),
-/// nothing nested deeper than the inliner goes, and small enough CFGs.
-pub fn eligible(m: &Module, root: u32, barrier_fns: &HashSet<u32>) -> Result<(), String> {
-    if barrier_fns.contains(&root) {
-        return Err("the kernel has barriers or work-group collectives".into());
-    }
+/// (private memory would need a copy per lane), no work-group collectives,
+/// no functions only declared, and small enough CFGs.
+pub fn eligible(m: &Module, root: u32) -> Result<(), String> {
     // A struct passed by value that the kernel writes to is copied into
     // each work-item's private memory.
     let Some(kernel) = m.functions.get(root as usize) else {
@@ -50,8 +47,12 @@ pub fn eligible(m: &Module, root: u32, barrier_fns: &HashSet<u32>) -> Result<(),
         }
         for b in &func.blocks {
             for i in b.body() {
-                if m.insts[i as usize].op == Op::Variable {
+                let op = m.insts[i as usize].op;
+                if op == Op::Variable {
                     return Err(format!("{} has private variables (OpVariable)", m.show(func.id)));
+                }
+                if crate::validate::memory::is_group_collective(op) {
+                    return Err(format!("{} uses work-group collectives", m.show(func.id)));
                 }
             }
         }

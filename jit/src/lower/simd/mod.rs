@@ -33,6 +33,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use cranelift_codegen::ir::{types as cl, Block, BlockArg, ConstantData, InstBuilder, Type as Clif, Value};
+use cranelift_frontend::Variable;
 use rspirv::dr::Operand;
 use spirv::Op;
 
@@ -94,8 +95,9 @@ impl Kind {
 /// What the bodies of one 4-lane kernel body share.
 #[derive(Debug, Clone)]
 pub struct Chunk {
-    /// Where a chunk goes to run its work-items through the scalar body.
-    pub bail: Block,
+    /// Where a chunk goes to run its work-items through the scalar body
+    /// (None in a kernel with barriers, whose chunks cannot be abandoned).
+    pub bail: Option<Block>,
     /// Per function: whether calling it may have a side effect.
     pub fn_effects: Rc<Vec<bool>>,
 }
@@ -116,7 +118,38 @@ pub struct Body {
     /// Whether a side effect may have happened before the instruction
     /// being lowered.
     pub dirty: bool,
+    /// The variables of the varying values kept across barriers (in a
+    /// kernel with barriers; see [`super::barrier`]).
+    pub kept: HashMap<Id, Vec<Held>>,
 }
+
+/// A varying value kept across barriers: the shape of each component,
+/// its values held in Cranelift variables (reloaded where a chunk
+/// resumes).
+#[derive(Debug, Clone, Copy)]
+pub enum Held {
+    U(Variable, Clif),
+    V(Variable, Clif),
+    Mask(Variable),
+    Lanes([Variable; LANES], Clif),
+    Affine(Variable, i64, Clif),
+}
+
+impl Held {
+    /// The variables, each with its type and its byte offset in the
+    /// component's slot of [`HELD_SLOT`] bytes.
+    pub fn vars(&self) -> Vec<(Variable, Clif, i32)> {
+        match *self {
+            Held::U(v, t) | Held::V(v, t) | Held::Affine(v, _, t) => vec![(v, t, 0)],
+            Held::Mask(v) => vec![(v, cl::I32X4, 0)],
+            Held::Lanes(l, t) => l.iter().enumerate().map(|(k, &v)| (v, t, 8 * k as i32)).collect(),
+        }
+    }
+}
+
+/// Frame bytes a kept component takes in a 4-lane body (four 8-byte lanes
+/// at most).
+pub const HELD_SLOT: i32 = 32;
 
 /// Whether each component of a value of type `ty` is a boolean.
 pub fn bool_components(m: &crate::spirv::Module, ty: Id) -> R<Vec<bool>> {
@@ -144,11 +177,28 @@ impl Lowering<'_, '_, '_> {
 
     /// Whether value `id` is held per lane.
     pub(super) fn is_varying(&self, id: Id) -> bool {
-        self.simd.as_ref().is_some_and(|s| s.varying.contains_key(&id))
+        self.simd
+            .as_ref()
+            .is_some_and(|s| s.varying.contains_key(&id) || s.kept.contains_key(&id))
     }
 
     /// The shapes of the components of value `id`.
     pub(super) fn shapes(&mut self, id: Id) -> R<Vec<Shape>> {
+        if let Some(held) = self.simd.as_ref().and_then(|s| s.kept.get(&id)).cloned() {
+            return Ok(held
+                .into_iter()
+                .map(|h| match h {
+                    Held::U(v, _) => Shape::U(self.b.use_var(v)),
+                    Held::V(v, _) => Shape::V(self.b.use_var(v)),
+                    Held::Mask(v) => Shape::Mask(self.b.use_var(v)),
+                    Held::Lanes(l, _) => Shape::Lanes(l.map(|v| self.b.use_var(v))),
+                    Held::Affine(v, stride, _) => Shape::Affine {
+                        base: self.b.use_var(v),
+                        stride,
+                    },
+                })
+                .collect());
+        }
         if let Some(s) = self.simd.as_ref().and_then(|s| s.varying.get(&id)) {
             return Ok(s.clone());
         }
@@ -380,6 +430,7 @@ impl Lowering<'_, '_, '_> {
                 }
                 Ok(())
             }
+            Op::ControlBarrier if self.frame_entry().is_some() => self.scalar_inst(i),
             Op::Variable | Op::ControlBarrier => Err(format!("{} is not vectorized", inst.opname())),
             op if super::barrier::is_collective(op) => Err(format!("{} is not vectorized", inst.opname())),
             Op::Load => self.simd_load(i),
@@ -446,12 +497,47 @@ impl Lowering<'_, '_, '_> {
 
     /// The block that abandons the chunk.
     pub(super) fn bail_block(&self) -> R<Block> {
-        self.kernel
-            .borrow()
-            .simd
-            .as_ref()
-            .map(|c| c.bail)
-            .ok_or_else(|| "not a 4-lane body".to_string())
+        self.kernel.borrow().simd.as_ref().and_then(|c| c.bail).ok_or_else(|| {
+            "a branch that differs between work-items in a kernel with barriers is not vectorized".to_string()
+        })
+    }
+
+    /// Declares and defines the variables of varying value `id`, kept
+    /// across barriers, from its shapes.
+    pub(super) fn hold(&mut self, id: Id) -> R {
+        let Some(shapes) = self.simd.as_ref().and_then(|s| s.varying.get(&id)).cloned() else {
+            return Ok(());
+        };
+        let mut held = Vec::with_capacity(shapes.len());
+        for s in shapes {
+            let mut var = |v: Value| {
+                let t = self.b.func.dfg.value_type(v);
+                let var = self.b.declare_var(t);
+                self.b.def_var(var, v);
+                (var, t)
+            };
+            held.push(match s {
+                Shape::U(v) => {
+                    let (x, t) = var(v);
+                    Held::U(x, t)
+                }
+                Shape::V(v) => {
+                    let (x, t) = var(v);
+                    Held::V(x, t)
+                }
+                Shape::Mask(v) => Held::Mask(var(v).0),
+                Shape::Lanes(l) => {
+                    let vars = l.map(&mut var);
+                    Held::Lanes(vars.map(|(x, _)| x), vars[0].1)
+                }
+                Shape::Affine { base, stride } => {
+                    let (x, t) = var(base);
+                    Held::Affine(x, stride, t)
+                }
+            });
+        }
+        self.sb()?.kept.insert(id, held);
+        Ok(())
     }
 
     /// Abandons the chunk when `cond` (an `i8`) is true, unless the chunk
@@ -461,7 +547,9 @@ impl Lowering<'_, '_, '_> {
         if self.sb()?.dirty {
             return Ok(false);
         }
-        let bail = self.bail_block()?;
+        let Ok(bail) = self.bail_block() else {
+            return Ok(false);
+        };
         let cont = self.b.create_block();
         self.b.ins().brif(cond, bail, &[], cont, &[]);
         self.b.switch_to_block(cont);

@@ -1,5 +1,13 @@
-//! Run-time helpers that JIT code calls through their addresses: so far the
-//! float remainder of OpFRem and the copy of OpGroupAsyncCopy. The
-//! `OpenCL.std` library comes with the built-ins issue.
+//! Run-time helpers that JIT code calls through their addresses: the
+//! OpenCL.std instruction table (`opencl_std`, which says for every
+//! instruction whether the JIT emits it inline, calls one of the functions
+//! here, or refuses it), the `float` math library (`math_f32`), the
+//! `half` conversions of `vload_half`/`vstore_half` (`half`), the 64-bit
+//! `mad_sat` (`integer`), the float remainder of OpFRem (`frem`) and the
+//! copy of OpGroupAsyncCopy (`group_copy`).
 pub mod frem;
 pub mod group_copy;
+pub mod half;
+pub mod integer;
+pub mod math_f32;
+pub mod opencl_std;

@@ -3,10 +3,8 @@
 //! checks every workload against its host reference (ref.c) and prints one
 //! TSV line per workload; every line must say PASS.
 //!
-//! The one exception allowed: blackscholes needs OpenCL.std math (log, exp,
-//! sqrt, erf), which comes with the built-ins issue. Until then it may fail,
-//! but only because of that: every line of its build log that says why its
-//! kernel cannot run must name an OpenCL.std instruction.
+//! Every workload is required, blackscholes (OpenCL.std log, exp, sqrt,
+//! erf and friends) included.
 //!
 //! clbench is built from a copy of shared/clbench in a temporary folder with
 //! its Makefile (gcc, -lOpenCL), and run with a small scale and one timed
@@ -175,15 +173,6 @@ fn check_suite(opt: &str) {
         seen.push(wl.to_string());
         if status == "PASS" {
             continue;
-        }
-        if wl == "blackscholes" {
-            // Allowed to fail only for want of OpenCL.std built-ins.
-            let log = build_log(&stderr, "blackscholes");
-            let why: Vec<&str> = log.lines().filter(|l| l.contains("cannot run yet")).collect();
-            if !why.is_empty() && why.iter().all(|l| l.contains("OpenCL.std ")) {
-                eprintln!("{opt}: blackscholes {status}, waiting for OpenCL.std built-ins:\n{log}");
-                continue;
-            }
         }
         let file = match wl {
             "hist_global" | "hist_local" => "histogram",

@@ -1,6 +1,6 @@
 //! Value instructions: integer and float arithmetic, comparisons, logic,
-//! select, vector shuffles and the OpenCL.std extended instructions
-//! clbench's simple kernels use; this file dispatches conversions to
+//! select and vector shuffles; this file dispatches the OpenCL.std
+//! extended instructions to [`super::ext_inst`], conversions to
 //! [`super::convert`], the relational instructions to [`super::relational`]
 //! and the vector ones to [`super::vector`]. All work component by
 //! component on scalarized values ([`super::types`]).
@@ -20,7 +20,7 @@
 //! conversions saturate.
 
 use cranelift_codegen::ir::{condcodes::FloatCC, condcodes::IntCC, types as cl, InstBuilder, MemFlagsData, Value};
-use spirv::{Op, OpenclStd100Op as Cl};
+use spirv::Op;
 
 use super::{types, Lowering, R};
 
@@ -336,96 +336,9 @@ impl Lowering<'_, '_, '_> {
         }
     }
 
-    /// OpExtInst of OpenCL.std (the only set the front end accepts).
+    /// OpExtInst of OpenCL.std: see [`super::ext_inst`].
     fn ext_inst(&mut self, i: u32) -> R {
-        let m = self.m;
-        let inst = &m.insts[i as usize];
-        let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
-            return Err("OpExtInst without a result".into());
-        };
-        let n = inst.lit(1).ok_or("missing instruction number")?;
-        let op = Cl::from_u32(n).ok_or_else(|| format!("unknown OpenCL.std instruction {n}"))?;
-        if !matches!(
-            op,
-            Cl::mad
-                | Cl::fma
-                | Cl::fabs
-                | Cl::sqrt
-                | Cl::floor
-                | Cl::ceil
-                | Cl::trunc
-                | Cl::rint
-                | Cl::s_min
-                | Cl::s_max
-                | Cl::u_min
-                | Cl::u_max
-                | Cl::rotate
-                | Cl::clz
-                | Cl::ctz
-                | Cl::popcount
-                | Cl::u_mul_hi
-                | Cl::s_mul_hi
-                | Cl::s_abs
-                | Cl::u_abs
-                | Cl::rsqrt
-        ) {
-            return Err(format!("OpenCL.std {op:?} is not supported by code generation yet"));
-        }
-        let out = types::components(m, ty)?;
-        let mut args = Vec::new();
-        for k in 2..inst.operands.len() {
-            args.push(self.get(inst.id(k).ok_or("bad operand")?)?);
-        }
-        let arg = |j: usize, k: usize| -> R<Value> {
-            args.get(j)
-                .and_then(|a| a.get(k))
-                .copied()
-                .ok_or_else(|| format!("OpenCL.std {op:?}: missing operand {j}"))
-        };
-        let mut v = Vec::with_capacity(out.len());
-        for (k, &t) in out.iter().enumerate() {
-            let x = arg(0, k)?;
-            if op == Cl::rsqrt {
-                // 1 / sqrt(x): two correctly rounded operations, within
-                // rsqrt's 2-ulp bound.
-                let one = if t == cl::F64 {
-                    self.b.ins().f64const(1.0)
-                } else {
-                    self.b.ins().f32const(1.0)
-                };
-                let r = self.b.ins().sqrt(x);
-                v.push(self.b.ins().fdiv(one, r));
-                continue;
-            }
-            let ins = self.b.ins();
-            v.push(match op {
-                // Rotation and bit counts as OpenCL defines them: amounts
-                // modulo the width, clz(0) and ctz(0) the width.
-                Cl::rotate => ins.rotl(x, arg(1, k)?),
-                Cl::clz => ins.clz(x),
-                Cl::ctz => ins.ctz(x),
-                Cl::popcount => ins.popcnt(x),
-                Cl::u_mul_hi => ins.umulhi(x, arg(1, k)?),
-                Cl::s_mul_hi => ins.smulhi(x, arg(1, k)?),
-                // abs of INT_MIN is INT_MIN as an unsigned value.
-                Cl::s_abs => ins.iabs(x),
-                Cl::u_abs => x,
-                Cl::mad | Cl::fma => ins.fma(x, arg(1, k)?, arg(2, k)?),
-                Cl::fabs => ins.fabs(x),
-                Cl::sqrt => ins.sqrt(x),
-                Cl::floor => ins.floor(x),
-                Cl::ceil => ins.ceil(x),
-                Cl::trunc => ins.trunc(x),
-                Cl::rint => ins.nearest(x),
-                Cl::s_min => ins.smin(x, arg(1, k)?),
-                Cl::s_max => ins.smax(x, arg(1, k)?),
-                Cl::u_min => ins.umin(x, arg(1, k)?),
-                Cl::u_max => ins.umax(x, arg(1, k)?),
-                _ => return Err(format!("OpenCL.std {op:?} is not supported by code generation yet")),
-            });
-        }
-        self.values.insert(id, v);
-        Ok(())
+        self.opencl_std(i)
     }
 }
 

@@ -36,6 +36,7 @@ mod builtins;
 mod collective;
 mod composite;
 mod convert;
+mod ext_inst;
 mod inline;
 pub(crate) mod memory;
 mod relational;

@@ -332,6 +332,7 @@ impl Group<'_> {
         let chunk = (mode == Mode::ChunksOnly).then(|| super::simd::Chunk {
             bail: None,
             fn_effects: fn_effects(),
+            small: Default::default(),
         });
         let params = self.params.clone();
         let lowered = lower_body(env, func, b, wi, Exit::NextWorkItem(x_next), params, frame, chunk)?;
@@ -344,6 +345,7 @@ impl Group<'_> {
             let chunk = super::simd::Chunk {
                 bail: Some(ch.bail),
                 fn_effects: fn_effects(),
+                small: Default::default(),
             };
             let params = self.params.clone();
             lower_body(env, func, b, wi, Exit::NextWorkItem(ch.next), params, None, Some(chunk))?;

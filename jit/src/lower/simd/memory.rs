@@ -3,11 +3,11 @@
 //! writes one vector; other varying pointers gather and scatter lane by
 //! lane (in lane order); uniform pointers use the scalar lowering.
 
-use cranelift_codegen::ir::{condcodes::IntCC, types as cl, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{types as cl, BlockArg, InstBuilder, MemFlagsData, Value};
 use rspirv::dr::Operand;
 use spirv::{MemoryAccess, Op};
 
-use super::{analysis, bool_components, Shape, LANES};
+use super::{analysis, bool_components, Shape, Wrap, LANES};
 use crate::lower::{types, Lowering, R};
 use crate::spirv::{IdKind, Type};
 
@@ -31,12 +31,21 @@ impl Lowering<'_, '_, '_> {
         let ptr = inst.id(0).ok_or("missing pointer")?;
         if let Some(b) = analysis::builtin_of(m, ptr) {
             let vals = self.builtin(b, ty)?;
+            if matches!(b, spirv::BuiltIn::LocalInvocationId) {
+                if let Some(&x) = vals.first() {
+                    self.mark_small(x);
+                }
+            }
             let shapes: Vec<Shape> = vals
                 .into_iter()
                 .enumerate()
                 .map(|(k, v)| {
                     if k == 0 && analysis::varying_builtin(b) {
-                        Shape::Affine { base: v, stride: 1 }
+                        Shape::Affine {
+                            base: v,
+                            stride: 1,
+                            wrap: None,
+                        }
                     } else {
                         Shape::U(v)
                     }
@@ -54,14 +63,34 @@ impl Lowering<'_, '_, '_> {
         let comps = types::flatten(m, ty)?;
         let bools = bool_components(m, ty)?;
         // One vector load: a 32-bit scalar through a pointer moving by 4.
-        if let (Shape::Affine { base, stride: 4 }, [(t, 0)]) = (p, comps.as_slice()) {
+        if let (Shape::Affine { base, stride: 4, wrap }, [(t, 0)]) = (p, comps.as_slice()) {
             let vt = match *t {
                 cl::I32 => Some(cl::I32X4),
                 cl::F32 => Some(cl::F32X4),
                 _ => None,
             };
-            if let Some(vt) = vt {
-                let v = self.b.ins().load(vt, MemFlagsData::new(), base, 0);
+            let check = match wrap {
+                None => Some(None),
+                Some(w) => self.wraps(w.narrow, w.nstride, w.signed).map(Some),
+            };
+            if let (Some(vt), Some(check)) = (vt, check) {
+                let Some(wrapped) = check else {
+                    let v = self.b.ins().load(vt, MemFlagsData::new(), base, 0);
+                    return self.set_shapes(id, vec![Shape::V(v)]);
+                };
+                // Lanes that wrapped are gathered.
+                let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+                let v = self.b.append_block_param(join, vt);
+                self.b.ins().brif(wrapped, slow, &[], fast, &[]);
+                self.b.switch_to_block(fast);
+                let x = self.b.ins().load(vt, MemFlagsData::new(), base, 0);
+                self.b.ins().jump(join, &[BlockArg::Value(x)]);
+                self.b.switch_to_block(slow);
+                let addrs = self.lanes(p);
+                let lanes = addrs.map(|a| self.b.ins().load(*t, MemFlagsData::new(), a, 0));
+                let x = self.build(vt, lanes);
+                self.b.ins().jump(join, &[BlockArg::Value(x)]);
+                self.b.switch_to_block(join);
                 return self.set_shapes(id, vec![Shape::V(v)]);
             }
         }
@@ -82,7 +111,11 @@ impl Lowering<'_, '_, '_> {
     /// Each lane's address as a base and a constant offset.
     fn addresses(&mut self, p: Shape) -> R<[(Value, i32); LANES]> {
         Ok(match p {
-            Shape::Affine { base, stride } if (stride.unsigned_abs() as usize) * LANES < (1 << 30) => {
+            Shape::Affine {
+                base,
+                stride,
+                wrap: None,
+            } if (stride.unsigned_abs() as usize) * LANES < (1 << 30) => {
                 std::array::from_fn(|k| (base, (stride as i32).wrapping_mul(k as i32)))
             }
             _ => {
@@ -117,15 +150,36 @@ impl Lowering<'_, '_, '_> {
         if shapes.len() != comps.len() {
             return Err(format!("{} does not match its type", m.show(val)));
         }
-        if let (Shape::Affine { base, stride: 4 }, [(t, 0)], [s]) = (p, comps.as_slice(), shapes.as_slice()) {
+        if let (Shape::Affine { base, stride: 4, wrap }, [(t, 0)], [s]) = (p, comps.as_slice(), shapes.as_slice()) {
             let vt = match *t {
                 cl::I32 => Some(cl::I32X4),
                 cl::F32 => Some(cl::F32X4),
                 _ => None,
             };
-            if let Some(vt) = vt {
+            let check = match wrap {
+                None => Some(None),
+                Some(w) => self.wraps(w.narrow, w.nstride, w.signed).map(Some),
+            };
+            if let (Some(vt), Some(check)) = (vt, check) {
                 let v = self.as_vec(*s, vt);
+                let Some(wrapped) = check else {
+                    self.b.ins().store(MemFlagsData::new(), v, base, 0);
+                    return Ok(());
+                };
+                // Lanes that wrapped are scattered.
+                let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(wrapped, slow, &[], fast, &[]);
+                self.b.switch_to_block(fast);
                 self.b.ins().store(MemFlagsData::new(), v, base, 0);
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(slow);
+                let addrs = self.lanes(p);
+                for (k, a) in addrs.into_iter().enumerate() {
+                    let x = self.b.ins().extractlane(v, k as u8);
+                    self.b.ins().store(MemFlagsData::new(), x, a, 0);
+                }
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(join);
                 return Ok(());
             }
         }
@@ -143,8 +197,8 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// The access chains: affine when the base is uniform or affine and
-    /// every varying index affine (a 32-bit index is sign-extended, so its
-    /// lanes must not wrap: checked, the chunk abandoned if they do),
+    /// every varying index affine (a 32-bit index is sign-extended: the
+    /// result carries a [`Wrap`] for the rare lanes that wrap around),
     /// else lane by lane.
     pub(super) fn simd_access_chain(&mut self, i: u32) -> R {
         let m = self.m;
@@ -157,13 +211,17 @@ impl Lowering<'_, '_, '_> {
         let base_ty = m.type_of(base_id).ok_or("base without a type")?;
         let (_, mut cur) = m.pointer(base_ty).ok_or("base is not a pointer")?;
         let ptr_chain = matches!(inst.op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
+        // The wrap of the result: at most one narrow sequence may
+        // contribute one.
+        let mut wrap: Option<Wrap> = None;
         let mut stride: i64 = match self.shapes(base_id)?.first() {
             Some(Shape::U(_)) => 0,
-            Some(Shape::Affine { stride, .. }) => *stride,
+            Some(Shape::Affine { stride, wrap: w, .. }) => {
+                wrap = *w;
+                *stride
+            }
             _ => return self.per_lane(i),
         };
-        // The varying indices and the bytes one step of each moves.
-        let mut checks = Vec::new();
         for k in 1..inst.operands.len() {
             let idx_id = inst.id(k).ok_or("bad index")?;
             let elem = if ptr_chain && k == 1 {
@@ -191,19 +249,28 @@ impl Lowering<'_, '_, '_> {
             }
             let size = types::size_of(m, elem)? as i64;
             match self.shapes(idx_id)?.first() {
-                Some(&Shape::Affine { base, stride: s }) => {
+                Some(&Shape::Affine {
+                    base,
+                    stride: s,
+                    wrap: w,
+                }) => {
                     stride = stride.wrapping_add(s.wrapping_mul(size));
-                    if self.ty(base) != cl::I64 {
-                        checks.push((base, s));
+                    // A narrow index is sign-extended: its lanes may wrap.
+                    let w = match w {
+                        _ if self.ty(base) != cl::I64 => self.wrap_of(base, s, true),
+                        w => w,
+                    };
+                    if let Some(w) = w {
+                        if wrap.is_some() {
+                            return self.per_lane(i);
+                        }
+                        wrap = Some(Wrap {
+                            scale: w.scale.wrapping_mul(size),
+                            ..w
+                        });
                     }
                 }
                 _ => return self.per_lane(i),
-            }
-        }
-        // Narrow affine indices: the lanes must not wrap around.
-        for (base, s) in checks {
-            if !self.bail_unless_linear(base, s, true)? {
-                return self.per_lane(i);
             }
         }
         // Lane 0's address, by the scalar lowering.
@@ -220,50 +287,6 @@ impl Lowering<'_, '_, '_> {
         r?;
         let base = self.get1(id)?;
         self.values.remove(&id);
-        self.set_shapes(id, vec![Shape::Affine { base, stride }])
-    }
-
-    /// Makes sure the lanes `base + k * stride` of a narrow integer do not
-    /// wrap around its width (as a signed value if `signed`), so that
-    /// widening keeps them affine: abandons the chunk if they do. Returns
-    /// false (emitting nothing) when the chunk can no longer be abandoned.
-    pub(super) fn bail_unless_linear(&mut self, base: Value, stride: i64, signed: bool) -> R<bool> {
-        let t = self.ty(base);
-        let bits = t.bits();
-        if bits >= 64 {
-            return Ok(true);
-        }
-        let span = stride.unsigned_abs().saturating_mul((LANES - 1) as u64);
-        let range = 1u64 << bits;
-        if span >= range / 2 {
-            return Ok(false);
-        }
-        let (lo, hi) = if signed {
-            (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
-        } else {
-            (0, (range - 1) as i64)
-        };
-        let (cc, limit) = if stride >= 0 {
-            // base + span must not pass the top.
-            (
-                if signed {
-                    IntCC::SignedGreaterThan
-                } else {
-                    IntCC::UnsignedGreaterThan
-                },
-                hi - span as i64,
-            )
-        } else {
-            (
-                if signed {
-                    IntCC::SignedLessThan
-                } else {
-                    IntCC::UnsignedLessThan
-                },
-                lo + span as i64,
-            )
-        };
-        let wraps = self.b.ins().icmp_imm_s(cc, base, limit);
-        self.bail_if(wraps)
+        self.set_shapes(id, vec![Shape::Affine { base, stride, wrap }])
     }
 }

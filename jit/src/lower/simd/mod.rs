@@ -55,8 +55,31 @@ pub enum Shape {
     /// One scalar per lane.
     Lanes([Value; LANES]),
     /// Lane k holds `base + k * stride` (an integer or pointer; the
-    /// stride is taken modulo the width of `base`).
-    Affine { base: Value, stride: i64 },
+    /// stride is taken modulo the width of `base`), unless `wrap` says
+    /// otherwise.
+    Affine {
+        base: Value,
+        stride: i64,
+        wrap: Option<Wrap>,
+    },
+}
+
+/// How an affine sequence computed from a narrower integer that was
+/// widened differs from `base + k * stride` when the narrow lanes wrap
+/// around their width (rare: a 32-bit index near 2^32): lane k is really
+/// `base + k * (stride - nstride * scale) + scale * (ext(narrow + k * nstride) - ext(narrow))`.
+/// Vector accesses through such a pointer check for the wrap and gather
+/// when it happens.
+#[derive(Debug, Clone, Copy)]
+pub struct Wrap {
+    /// Lane 0 of the narrow sequence.
+    pub narrow: Value,
+    /// Its stride.
+    pub nstride: i64,
+    /// Whether it was sign-extended.
+    pub signed: bool,
+    /// What one step of the widened value is multiplied by since.
+    pub scale: i64,
 }
 
 /// How a varying value of a scalar type is held where its shape must be
@@ -100,7 +123,14 @@ pub struct Chunk {
     pub bail: Option<Block>,
     /// Per function: whether calling it may have a side effect.
     pub fn_effects: Rc<Vec<bool>>,
+    /// Values known to be below the device's largest work-group size
+    /// (4096), lanes included (a chunk's local id along x, truncated or
+    /// not): widened from 16 bits or more, their lanes never wrap.
+    pub small: std::collections::HashSet<Value>,
 }
+
+/// Every local id is below this (the device's largest work-group size).
+pub const SMALL_LIMIT: u64 = 4096;
 
 /// The 4-lane state of one body (the kernel's, or one inlined into it).
 #[derive(Debug, Default)]
@@ -133,6 +163,9 @@ pub enum Held {
     Mask(Variable),
     Lanes([Variable; LANES], Clif),
     Affine(Variable, i64, Clif),
+    /// An affine sequence with a [`Wrap`]: the base's variable and type,
+    /// the narrow lane 0's, and the rest of the wrap.
+    Wrapped(Variable, i64, Clif, Variable, Clif, Wrap),
 }
 
 impl Held {
@@ -143,6 +176,7 @@ impl Held {
             Held::U(v, t) | Held::V(v, t) | Held::Affine(v, _, t) => vec![(v, t, 0)],
             Held::Mask(v) => vec![(v, cl::I32X4, 0)],
             Held::Lanes(l, t) => l.iter().enumerate().map(|(k, &v)| (v, t, 8 * k as i32)).collect(),
+            Held::Wrapped(b, _, bt, n, nt, _) => vec![(b, bt, 0), (n, nt, 8)],
         }
     }
 }
@@ -195,6 +229,15 @@ impl Lowering<'_, '_, '_> {
                     Held::Affine(v, stride, _) => Shape::Affine {
                         base: self.b.use_var(v),
                         stride,
+                        wrap: None,
+                    },
+                    Held::Wrapped(b, stride, _, n, _, w) => Shape::Affine {
+                        base: self.b.use_var(b),
+                        stride,
+                        wrap: Some(Wrap {
+                            narrow: self.b.use_var(n),
+                            ..w
+                        }),
                     },
                 })
                 .collect());
@@ -241,12 +284,32 @@ impl Lowering<'_, '_, '_> {
                     .icmp_imm_s(cranelift_codegen::ir::condcodes::IntCC::NotEqual, x, 0)
             }
             Shape::Lanes(l) => l[k],
-            Shape::Affine { base, stride } => {
+            Shape::Affine { base, stride, wrap } => {
                 if k == 0 {
                     return base;
                 }
-                let off = self.lane_offset(self.ty(base), stride, k);
-                self.b.ins().iadd_imm_s(base, off)
+                let Some(w) = wrap else {
+                    let off = self.lane_offset(self.ty(base), stride, k);
+                    return self.b.ins().iadd_imm_s(base, off);
+                };
+                let (nt, wt) = (self.ty(w.narrow), self.ty(base));
+                let noff = self.lane_offset(nt, w.nstride, k);
+                let nk = self.b.ins().iadd_imm_s(w.narrow, noff);
+                let ext = |l: &mut Self, v: Value| {
+                    if w.signed {
+                        l.b.ins().sextend(wt, v)
+                    } else {
+                        l.b.ins().uextend(wt, v)
+                    }
+                };
+                let ek = ext(self, nk);
+                let e0 = ext(self, w.narrow);
+                let d = self.b.ins().isub(ek, e0);
+                let d = self.b.ins().imul_imm_s(d, w.scale);
+                let lin = stride.wrapping_sub(w.nstride.wrapping_mul(w.scale));
+                let off = self.lane_offset(wt, lin, k);
+                let l = self.b.ins().iadd_imm_s(base, off);
+                self.b.ins().iadd(l, d)
             }
         }
     }
@@ -295,7 +358,11 @@ impl Lowering<'_, '_, '_> {
         match s {
             Shape::V(v) | Shape::Mask(v) => v,
             Shape::U(v) => self.b.ins().splat(vt, v),
-            Shape::Affine { base, stride } if self.ty(base) == cl::I32 && vt == cl::I32X4 => {
+            Shape::Affine {
+                base,
+                stride,
+                wrap: None,
+            } if self.ty(base) == cl::I32 && vt == cl::I32X4 => {
                 let b = self.b.ins().splat(vt, base);
                 let offs: Vec<u64> = (0..LANES).map(|k| stride.wrapping_mul(k as i64) as u64).collect();
                 let o = self.vconst(vt, &offs);
@@ -530,9 +597,22 @@ impl Lowering<'_, '_, '_> {
                     let vars = l.map(&mut var);
                     Held::Lanes(vars.map(|(x, _)| x), vars[0].1)
                 }
-                Shape::Affine { base, stride } => {
+                Shape::Affine {
+                    base,
+                    stride,
+                    wrap: None,
+                } => {
                     let (x, t) = var(base);
                     Held::Affine(x, stride, t)
+                }
+                Shape::Affine {
+                    base,
+                    stride,
+                    wrap: Some(w),
+                } => {
+                    let (b, bt) = var(base);
+                    let (n, nt) = var(w.narrow);
+                    Held::Wrapped(b, stride, bt, n, nt, w)
                 }
             });
         }
@@ -540,20 +620,62 @@ impl Lowering<'_, '_, '_> {
         Ok(())
     }
 
-    /// Abandons the chunk when `cond` (an `i8`) is true, unless the chunk
-    /// may have made something visible: then returns false and emits
-    /// nothing.
-    pub(super) fn bail_if(&mut self, cond: Value) -> R<bool> {
-        if self.sb()?.dirty {
-            return Ok(false);
+    /// Whether `v` is known to be a small value ([`Chunk::small`]) whose
+    /// type has at least 16 bits.
+    pub(super) fn small(&self, v: Value) -> bool {
+        self.ty(v).bits() >= 16 && self.kernel.borrow().simd.as_ref().is_some_and(|c| c.small.contains(&v))
+    }
+
+    /// Records that `v` is a small value ([`Chunk::small`]).
+    pub(super) fn mark_small(&mut self, v: Value) {
+        if let Some(c) = self.kernel.borrow_mut().simd.as_mut() {
+            c.small.insert(v);
         }
-        let Ok(bail) = self.bail_block() else {
-            return Ok(false);
+    }
+
+    /// A [`Wrap`] for widening the narrow affine sequence `narrow` with
+    /// stride `nstride`; None when its lanes cannot wrap.
+    pub(super) fn wrap_of(&self, narrow: Value, nstride: i64, signed: bool) -> Option<Wrap> {
+        (!(self.small(narrow) && nstride == 1)).then_some(Wrap {
+            narrow,
+            nstride,
+            signed,
+            scale: 1,
+        })
+    }
+
+    /// Whether the lanes `narrow + k * nstride` (k < 4) of a narrow
+    /// integer wrap around its width (as signed values if `signed`), as
+    /// an `i8`: None when they always may.
+    pub(super) fn wraps(&mut self, narrow: Value, nstride: i64, signed: bool) -> Option<Value> {
+        let bits = self.ty(narrow).bits();
+        let span = nstride.unsigned_abs().saturating_mul((LANES - 1) as u64);
+        let range = 1u64 << bits;
+        if span >= range / 2 {
+            return None;
+        }
+        let (lo, hi) = if signed {
+            (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+        } else {
+            (0, (range - 1) as i64)
         };
-        let cont = self.b.create_block();
-        self.b.ins().brif(cond, bail, &[], cont, &[]);
-        self.b.switch_to_block(cont);
-        Ok(true)
+        use cranelift_codegen::ir::condcodes::IntCC;
+        let (cc, limit) = if nstride >= 0 {
+            let cc = if signed {
+                IntCC::SignedGreaterThan
+            } else {
+                IntCC::UnsignedGreaterThan
+            };
+            (cc, hi - span as i64)
+        } else {
+            let cc = if signed {
+                IntCC::SignedLessThan
+            } else {
+                IntCC::UnsignedLessThan
+            };
+            (cc, lo + span as i64)
+        };
+        Some(self.b.ins().icmp_imm_s(cc, narrow, limit))
     }
 
     /// The block arguments for phi `phi` (varying) from shape `s`.

@@ -10,7 +10,7 @@ use cranelift_codegen::ir::{
 };
 use spirv::{Decoration, Op, OpenclStd100Op as Cl};
 
-use super::{bool_components, Shape};
+use super::{bool_components, Shape, Wrap};
 use crate::lower::{types, Lowering, R};
 
 /// The Cranelift comparison of a SPIR-V integer comparison.
@@ -226,28 +226,29 @@ impl Lowering<'_, '_, '_> {
     fn binary4(&mut self, op: Op, x: Shape, y: Shape, t: Clif) -> Option<Shape> {
         let xt = self.lane_type(x);
         // Affine sequences stay affine under adds, subtractions, and
-        // multiplications and left shifts by constants.
+        // multiplications and left shifts by constants (at most one
+        // operand may carry a wrap, which follows the arithmetic).
         let affine = |l: &Self, s: Shape| match s {
-            Shape::Affine { base, stride } => Some((base, stride)),
-            Shape::U(v) if l.ty(v).is_int() => Some((v, 0)),
+            Shape::Affine { base, stride, wrap } => Some((base, stride, wrap)),
+            Shape::U(v) if l.ty(v).is_int() => Some((v, 0, None)),
             _ => None,
         };
         if matches!(x, Shape::Affine { .. }) || matches!(y, Shape::Affine { .. }) {
-            if let (Some((xb, xs)), Some((yb, ys))) = (affine(self, x), affine(self, y)) {
+            if let (Some((xb, xs, xw)), Some((yb, ys, yw))) = (affine(self, x), affine(self, y)) {
+                let scaled = |w: Option<Wrap>, f: i64| {
+                    w.map(|w| Wrap {
+                        scale: w.scale.wrapping_mul(f),
+                        ..w
+                    })
+                };
                 match op {
-                    Op::IAdd => {
-                        let base = self.b.ins().iadd(xb, yb);
-                        return Some(Shape::Affine {
-                            base,
-                            stride: xs.wrapping_add(ys),
-                        });
-                    }
-                    Op::ISub => {
-                        let base = self.b.ins().isub(xb, yb);
-                        return Some(Shape::Affine {
-                            base,
-                            stride: xs.wrapping_sub(ys),
-                        });
+                    Op::IAdd | Op::ISub if xw.is_none() || yw.is_none() => {
+                        let (base, stride, wrap) = if op == Op::IAdd {
+                            (self.b.ins().iadd(xb, yb), xs.wrapping_add(ys), xw.or(yw))
+                        } else {
+                            (self.b.ins().isub(xb, yb), xs.wrapping_sub(ys), xw.or(scaled(yw, -1)))
+                        };
+                        return Some(Shape::Affine { base, stride, wrap });
                     }
                     Op::IMul | Op::ShiftLeftLogical if ys == 0 => {
                         if let Some(c) = self.iconst_of(yb) {
@@ -261,7 +262,30 @@ impl Lowering<'_, '_, '_> {
                             return Some(Shape::Affine {
                                 base,
                                 stride: xs.wrapping_mul(f),
+                                wrap: scaled(xw, f),
                             });
+                        }
+                    }
+                    // x & (2^n - 1) is x truncated to n bits and
+                    // zero-extended: affine, with a wrap.
+                    Op::BitwiseAnd if ys == 0 && xw.is_none() => {
+                        let narrow_ty = match self.iconst_of(yb) {
+                            Some(0xff) => Some(cl::I8),
+                            Some(0xffff) => Some(cl::I16),
+                            Some(0xffff_ffff) => Some(cl::I32),
+                            _ => None,
+                        };
+                        if let Some(nt) = narrow_ty.filter(|nt| nt.bits() < xt.bits()) {
+                            let narrow = self.b.ins().ireduce(nt, xb);
+                            if self.small(xb) {
+                                self.mark_small(narrow);
+                            }
+                            let base = self.b.ins().band(xb, yb);
+                            let wrap = self.wrap_of(narrow, xs, false);
+                            if wrap.is_none() {
+                                self.mark_small(base);
+                            }
+                            return Some(Shape::Affine { base, stride: xs, wrap });
                         }
                     }
                     Op::IMul if xs == 0 => {
@@ -270,6 +294,7 @@ impl Lowering<'_, '_, '_> {
                             return Some(Shape::Affine {
                                 base,
                                 stride: ys.wrapping_mul(c),
+                                wrap: scaled(yw, c),
                             });
                         }
                     }
@@ -363,7 +388,11 @@ impl Lowering<'_, '_, '_> {
                 let h = self.b.ins().splat(cl::I64X2, v);
                 [h, h]
             }
-            Shape::Affine { base, stride } => {
+            Shape::Affine {
+                base,
+                stride,
+                wrap: None,
+            } => {
                 let b = self.b.ins().splat(cl::I64X2, base);
                 let lo = self.vconst(cl::I64X2, &[0, stride as u64]);
                 let hi = self.vconst(
@@ -403,30 +432,52 @@ impl Lowering<'_, '_, '_> {
     /// component producing type `t`.
     fn unary4(&mut self, op: Op, x: Shape, t: Clif) -> R<Option<Shape>> {
         let xt = self.lane_type(x);
-        if let Shape::Affine { base, stride } = x {
+        if let Shape::Affine { base, stride, wrap } = x {
             match op {
                 Op::SNegate => {
                     let base = self.b.ins().ineg(base);
                     return Ok(Some(Shape::Affine {
                         base,
                         stride: stride.wrapping_neg(),
+                        wrap: wrap.map(|w| Wrap {
+                            scale: w.scale.wrapping_neg(),
+                            ..w
+                        }),
                     }));
                 }
-                Op::UConvert | Op::SConvert if t.bits() < xt.bits() => {
+                // Truncating keeps the lanes exact modulo the new width,
+                // wrapped or not (if no wider than the narrow sequence).
+                Op::UConvert | Op::SConvert
+                    if t.bits() < xt.bits() && wrap.is_none_or(|w| t.bits() <= self.ty(w.narrow).bits()) =>
+                {
+                    let small = self.small(base);
                     let base = self.b.ins().ireduce(t, base);
-                    return Ok(Some(Shape::Affine { base, stride }));
-                }
-                Op::UConvert | Op::SConvert if t.bits() > xt.bits() => {
-                    let signed = op == Op::SConvert;
-                    if !self.bail_unless_linear(base, stride, signed)? {
-                        return Ok(None);
+                    if small {
+                        self.mark_small(base);
                     }
-                    let base = if signed {
+                    return Ok(Some(Shape::Affine {
+                        base,
+                        stride,
+                        wrap: None,
+                    }));
+                }
+                // Widening: the lanes may wrap in the narrow type.
+                Op::UConvert | Op::SConvert if t.bits() > xt.bits() && wrap.is_none() => {
+                    let signed = op == Op::SConvert;
+                    let wide = if signed {
                         self.b.ins().sextend(t, base)
                     } else {
                         self.b.ins().uextend(t, base)
                     };
-                    return Ok(Some(Shape::Affine { base, stride }));
+                    let wrap = self.wrap_of(base, stride, signed);
+                    if wrap.is_none() {
+                        self.mark_small(wide);
+                    }
+                    return Ok(Some(Shape::Affine {
+                        base: wide,
+                        stride,
+                        wrap,
+                    }));
                 }
                 Op::UConvert
                 | Op::SConvert

@@ -1,0 +1,797 @@
+//! OpenCL.std extended instructions, driven by the table of
+//! `clift_builtins::opencl_std`: a row marked `Host` is a call per
+//! component to the table's function (with the table's C signature), a row
+//! marked `Inline` is emitted here as Cranelift instructions following its
+//! recipe, a `Mixed` row is both (the recipe around the host function), and
+//! a `Refused` row refuses the kernel at build with a log line naming the
+//! instruction and giving the table's reason.
+//!
+//! Values are scalarized ([`super::types`]), so every instruction works on
+//! the components of its operands. A scalar operand where the result is a
+//! vector (`ldexp(float4, int)`, `fclamp(float4, float, float)`) stands for
+//! every component.
+//!
+//! - **Pointer results** (fract, frexp, modf, remquo, sincos, lgamma_r): the
+//!   host function writes component `k` of its second result at the
+//!   pointer plus the byte offset of component `k` in the pointee type
+//!   (any storage class: every pointer is an address).
+//! - **Vector loads and stores** use the element alignment the spec
+//!   requires of `vloadn`/`vstoren` (no alignment is assumed).
+//! - **Doubles** are refused by name: Float64 is not advertised, so a
+//!   module that reaches code generation cannot have them, but a build log
+//!   naming the instruction is still the rule.
+
+use clift_builtins::opencl_std::{self as table, CType, HostFn, Impl, OpInfo, Scalar};
+use cranelift_codegen::ir::{
+    condcodes::{FloatCC, IntCC},
+    types as cl, InstBuilder, MemFlagsData, Type as Clif, Value,
+};
+use rspirv::dr::Operand;
+use spirv::{FPRoundingMode, OpenclStd100Op as Cl};
+
+use super::{types, Lowering, R};
+use crate::spirv::Id;
+
+/// The operands of one OpExtInst: the values of its id operands (empty for
+/// literals), the ids themselves, and its result's component types.
+struct Ops {
+    name: &'static str,
+    vals: Vec<Vec<Value>>,
+    ids: Vec<Option<Id>>,
+    out: Vec<Clif>,
+}
+
+impl Ops {
+    /// Component `k` of operand `j` (component 0 of a scalar operand).
+    fn lane(&self, j: usize, k: usize) -> R<Value> {
+        let v = self
+            .vals
+            .get(j)
+            .ok_or_else(|| format!("OpenCL.std {}: missing operand {j}", self.name))?;
+        let pick = if v.len() == 1 { 0 } else { k };
+        v.get(pick)
+            .copied()
+            .ok_or_else(|| format!("OpenCL.std {}: operand {j} has too few components", self.name))
+    }
+
+    /// Every component of operand `j`.
+    fn all(&self, j: usize) -> R<&[Value]> {
+        self.vals
+            .get(j)
+            .map(|v| v.as_slice())
+            .ok_or_else(|| format!("OpenCL.std {}: missing operand {j}", self.name))
+    }
+}
+
+/// The Cranelift type of a host function's C type.
+fn clif(t: CType) -> Clif {
+    match t {
+        CType::F32 => cl::F32,
+        CType::F64 => cl::F64,
+        CType::I32 | CType::U32 => cl::I32,
+        CType::I64 | CType::U64 | CType::Ptr => cl::I64,
+    }
+}
+
+/// The rounding-mode tag of [`HostFn::tag`].
+fn rounding_tag(r: FPRoundingMode) -> &'static str {
+    match r {
+        FPRoundingMode::RTE => "rte",
+        FPRoundingMode::RTZ => "rtz",
+        FPRoundingMode::RTP => "rtp",
+        FPRoundingMode::RTN => "rtn",
+    }
+}
+
+impl Lowering<'_, '_, '_> {
+    /// OpExtInst of OpenCL.std (the only set the front end accepts).
+    pub(super) fn opencl_std(&mut self, i: u32) -> R {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        let n = inst.lit(1).ok_or("missing instruction number")?;
+        let info = table::lookup(n).ok_or_else(|| format!("OpenCL.std has no instruction {n}"))?;
+        let name = info.name;
+        if let Impl::Refused(why) = info.imp {
+            return Err(format!("OpenCL.std {name} is not supported: {why}"));
+        }
+        self.ext_lower(i, info).map_err(|e| {
+            if e.contains("OpenCL.std") {
+                e
+            } else {
+                format!("OpenCL.std {name}: {e}")
+            }
+        })
+    }
+
+    fn ext_lower(&mut self, i: u32, info: &'static OpInfo) -> R {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        let name = info.name;
+        let ty = inst.result_type.ok_or("missing result type")?;
+        let id = inst.result_id.ok_or("missing result")?;
+        let out = types::components(m, ty)?;
+        let mut vals = Vec::new();
+        let mut ids = Vec::new();
+        for k in 2..inst.operands.len() {
+            match inst.id(k) {
+                Some(x) => {
+                    vals.push(self.get(x)?);
+                    ids.push(Some(x));
+                }
+                None => {
+                    vals.push(Vec::new());
+                    ids.push(None);
+                }
+            }
+        }
+        let has_f64 =
+            out.contains(&cl::F64) || vals.iter().flatten().any(|&v| self.b.func.dfg.value_type(v) == cl::F64);
+        if has_f64 {
+            return Err(format!(
+                "OpenCL.std {name} on double is not supported: the device does not advertise cl_khr_fp64 (no Float64)"
+            ));
+        }
+        let ops = Ops { name, vals, ids, out };
+        let v = match info.op {
+            Cl::vloadn | Cl::vload_half | Cl::vload_halfn | Cl::vloada_halfn => {
+                self.ext_load(info, inst.lit(4), &ops)?
+            }
+            Cl::vstoren
+            | Cl::vstore_half
+            | Cl::vstore_half_r
+            | Cl::vstore_halfn
+            | Cl::vstore_halfn_r
+            | Cl::vstorea_halfn
+            | Cl::vstorea_halfn_r => {
+                let mode = match inst.operands.get(5) {
+                    Some(Operand::FPRoundingMode(r)) => Some(*r),
+                    Some(_) => return Err(format!("OpenCL.std {name}: the rounding mode is not a literal")),
+                    None => None,
+                };
+                self.ext_store(info, mode, &ops)?;
+                Vec::new()
+            }
+            Cl::prefetch => Vec::new(),
+            Cl::shuffle | Cl::shuffle2 => self.ext_shuffle(info.op, &ops)?,
+            Cl::cross => self.ext_cross(&ops)?,
+            Cl::length | Cl::fast_length => {
+                let x = ops.all(0)?.to_vec();
+                vec![self.length(&x)?]
+            }
+            Cl::distance | Cl::fast_distance => {
+                let (a, b) = (ops.all(0)?.to_vec(), ops.all(1)?.to_vec());
+                if a.len() != b.len() {
+                    return Err("the points have different component counts".into());
+                }
+                let d = a
+                    .iter()
+                    .zip(&b)
+                    .map(|(&x, &y)| {
+                        let (x, y) = (self.b.ins().fpromote(cl::F64, x), self.b.ins().fpromote(cl::F64, y));
+                        self.b.ins().fsub(x, y)
+                    })
+                    .collect::<Vec<_>>();
+                let l = self.sum_sq_sqrt(&d);
+                vec![self.b.ins().fdemote(cl::F32, l)]
+            }
+            Cl::normalize | Cl::fast_normalize => self.ext_normalize(&ops)?,
+            _ => match info.imp {
+                Impl::Host(fns) => {
+                    let st = self.operand_scalar(&ops)?;
+                    let h = fns
+                        .iter()
+                        .find(|h| h.ty == st && h.tag.is_empty())
+                        .ok_or_else(|| format!("OpenCL.std {name} on {st:?} operands is not supported"))?;
+                    self.host_lanes(h, &ops)?
+                }
+                Impl::Inline(_) | Impl::Mixed(..) => {
+                    let mut v = Vec::with_capacity(ops.out.len());
+                    for (k, &t) in ops.out.iter().enumerate() {
+                        v.push(self.ext_lane(info, &ops, k, t)?);
+                    }
+                    v
+                }
+                Impl::Refused(why) => return Err(format!("OpenCL.std {name} is not supported: {why}")),
+            },
+        };
+        if v.len() != ops.out.len() {
+            return Err(format!(
+                "OpenCL.std {name}: {} components computed for a result of {}",
+                v.len(),
+                ops.out.len()
+            ));
+        }
+        self.values.insert(id, v);
+        Ok(())
+    }
+
+    /// The scalar type of the first non-pointer operand (what the table's
+    /// host functions are chosen by).
+    fn operand_scalar(&self, ops: &Ops) -> R<Scalar> {
+        let first = ops
+            .vals
+            .iter()
+            .zip(&ops.ids)
+            .find(|(_, id)| id.is_some_and(|x| self.m.type_of(x).and_then(|t| self.m.pointer(t)).is_none()))
+            .and_then(|(v, _)| v.first().copied())
+            .ok_or("no value operand")?;
+        match self.b.func.dfg.value_type(first) {
+            cl::F32 => Ok(Scalar::F32),
+            cl::F64 => Ok(Scalar::F64),
+            t => Err(format!("operands of type {t} have no host function")),
+        }
+    }
+
+    /// Calls host function `h` once per result component: value parameters
+    /// take the operands' components, a pointer parameter the address of
+    /// the component in its pointee.
+    fn host_lanes(&mut self, h: &HostFn, ops: &Ops) -> R<Vec<Value>> {
+        let (params, ret) = h.func.signature();
+        let cparams: Vec<Clif> = params.iter().map(|&p| clif(p)).collect();
+        let mut offsets: Vec<Vec<u64>> = Vec::with_capacity(params.len());
+        for (j, &p) in params.iter().enumerate() {
+            if p == CType::Ptr {
+                let id = ops.ids.get(j).copied().flatten().ok_or("missing pointer operand")?;
+                let pointee = self
+                    .m
+                    .type_of(id)
+                    .and_then(|t| self.m.pointer(t))
+                    .map(|(_, p)| p)
+                    .ok_or("the operand is not a pointer")?;
+                let offs: Vec<u64> = types::flatten(self.m, pointee)?.into_iter().map(|(_, o)| o).collect();
+                if offs.len() != ops.out.len() {
+                    return Err("the pointee does not match the result".into());
+                }
+                offsets.push(offs);
+            } else {
+                offsets.push(Vec::new());
+            }
+        }
+        let mut v = Vec::with_capacity(ops.out.len());
+        for k in 0..ops.out.len() {
+            let mut args = Vec::with_capacity(params.len());
+            for (j, &p) in params.iter().enumerate() {
+                let a = ops.lane(j, k)?;
+                if p == CType::Ptr {
+                    let off = offsets
+                        .get(j)
+                        .and_then(|o| o.get(k))
+                        .copied()
+                        .ok_or("no pointee offset")? as i64;
+                    args.push(if off == 0 { a } else { self.b.ins().iadd_imm_s(a, off) });
+                } else {
+                    let want = clif(p);
+                    let have = self.b.func.dfg.value_type(a);
+                    if have != want {
+                        return Err(format!("operand {j} is {have}, the host function takes {want}"));
+                    }
+                    args.push(a);
+                }
+            }
+            let r = self.call_host(h.func.addr(), &cparams, &[clif(ret)], &args);
+            v.push(*r.first().ok_or("the host function returned nothing")?);
+        }
+        Ok(v)
+    }
+
+    /// Component `k` (of type `t`) of an inline (or mixed) instruction.
+    fn ext_lane(&mut self, info: &OpInfo, ops: &Ops, k: usize, t: Clif) -> R<Value> {
+        let a = |j: usize| ops.lane(j, k);
+        let x = a(0)?;
+        Ok(match info.op {
+            // Math.
+            Cl::ceil => self.b.ins().ceil(x),
+            Cl::floor => self.b.ins().floor(x),
+            Cl::trunc => self.b.ins().trunc(x),
+            Cl::rint => self.b.ins().nearest(x),
+            Cl::fabs => self.b.ins().fabs(x),
+            Cl::copysign => self.b.ins().fcopysign(x, a(1)?),
+            Cl::sqrt | Cl::half_sqrt | Cl::native_sqrt => self.b.ins().sqrt(x),
+            Cl::fma | Cl::mad => self.b.ins().fma(x, a(1)?, a(2)?),
+            Cl::fmax | Cl::fmax_common => self.fmaxmin(x, a(1)?, true),
+            Cl::fmin | Cl::fmin_common => self.fmaxmin(x, a(1)?, false),
+            Cl::maxmag | Cl::minmag => {
+                let y = a(1)?;
+                let (ax, ay) = (self.b.ins().fabs(x), self.b.ins().fabs(y));
+                let max = info.op == Cl::maxmag;
+                let (px, py) = if max {
+                    (FloatCC::GreaterThan, FloatCC::LessThan)
+                } else {
+                    (FloatCC::LessThan, FloatCC::GreaterThan)
+                };
+                let pick_x = self.b.ins().fcmp(px, ax, ay);
+                let pick_y = self.b.ins().fcmp(py, ax, ay);
+                let r = self.fmaxmin(x, y, max);
+                let r = self.b.ins().select(pick_y, y, r);
+                self.b.ins().select(pick_x, x, r)
+            }
+            Cl::nan => {
+                let code = self.resize(x, cl::I32, false);
+                let payload = self.b.ins().band_imm_u(code, 0x3f_ffff);
+                let bits = self.b.ins().bor_imm_u(payload, 0x7fc0_0000);
+                self.b.ins().bitcast(cl::F32, MemFlagsData::new(), bits)
+            }
+            Cl::half_divide | Cl::native_divide => self.b.ins().fdiv(x, a(1)?),
+            Cl::half_recip | Cl::native_recip => {
+                let one = self.bits(t, 1f32.to_bits().into());
+                self.b.ins().fdiv(one, x)
+            }
+            // Common.
+            Cl::fclamp => {
+                let lo = self.fmaxmin(x, a(1)?, true);
+                self.fmaxmin(lo, a(2)?, false)
+            }
+            Cl::degrees | Cl::radians => {
+                let c = if info.op == Cl::degrees {
+                    180.0 / std::f64::consts::PI
+                } else {
+                    std::f64::consts::PI / 180.0
+                };
+                let wide = self.b.ins().fpromote(cl::F64, x);
+                let c = self.b.ins().f64const(c);
+                let p = self.b.ins().fmul(wide, c);
+                self.b.ins().fdemote(cl::F32, p)
+            }
+            Cl::mix => {
+                let (y, s) = (a(1)?, a(2)?);
+                let d = self.b.ins().fsub(y, x);
+                let p = self.b.ins().fmul(d, s);
+                self.b.ins().fadd(x, p)
+            }
+            Cl::step => {
+                // step(edge, x): 0.0 if x < edge, else 1.0.
+                let v = a(1)?;
+                let lt = self.b.ins().fcmp(FloatCC::LessThan, v, x);
+                let (zero, one) = (self.bits(t, 0), self.bits(t, 1f32.to_bits().into()));
+                self.b.ins().select(lt, zero, one)
+            }
+            Cl::smoothstep => {
+                let (e1, v) = (a(1)?, a(2)?);
+                let num = self.b.ins().fsub(v, x);
+                let den = self.b.ins().fsub(e1, x);
+                let q = self.b.ins().fdiv(num, den);
+                let (zero, one) = (self.bits(t, 0), self.bits(t, 1f32.to_bits().into()));
+                let q = self.fmaxmin(q, zero, true);
+                let q = self.fmaxmin(q, one, false);
+                let two = self.bits(t, 2f32.to_bits().into());
+                let three = self.bits(t, 3f32.to_bits().into());
+                let tq = self.b.ins().fmul(two, q);
+                let s = self.b.ins().fsub(three, tq);
+                let qq = self.b.ins().fmul(q, q);
+                self.b.ins().fmul(qq, s)
+            }
+            Cl::sign => {
+                let one = self.bits(t, 1f32.to_bits().into());
+                let s = self.b.ins().fcopysign(one, x);
+                let zero = self.bits(t, 0);
+                let is_zero = self.b.ins().fcmp(FloatCC::Equal, x, zero);
+                let s = self.b.ins().select(is_zero, x, s);
+                let nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
+                self.b.ins().select(nan, zero, s)
+            }
+            // Integer.
+            Cl::s_abs => {
+                let neg = self.b.ins().ineg(x);
+                let lt = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
+                self.b.ins().select(lt, neg, x)
+            }
+            Cl::u_abs => x,
+            Cl::s_abs_diff | Cl::u_abs_diff => {
+                let y = a(1)?;
+                let cc = if info.op == Cl::s_abs_diff {
+                    IntCC::SignedGreaterThan
+                } else {
+                    IntCC::UnsignedGreaterThan
+                };
+                let gt = self.b.ins().icmp(cc, x, y);
+                let d1 = self.b.ins().isub(x, y);
+                let d2 = self.b.ins().isub(y, x);
+                self.b.ins().select(gt, d1, d2)
+            }
+            Cl::u_add_sat => {
+                let s = self.b.ins().iadd(x, a(1)?);
+                let ovf = self.b.ins().icmp(IntCC::UnsignedLessThan, s, x);
+                let ones = self.bits(t, u64::MAX);
+                self.b.ins().select(ovf, ones, s)
+            }
+            Cl::u_sub_sat => {
+                let y = a(1)?;
+                let d = self.b.ins().isub(x, y);
+                let under = self.b.ins().icmp(IntCC::UnsignedLessThan, x, y);
+                let zero = self.bits(t, 0);
+                self.b.ins().select(under, zero, d)
+            }
+            Cl::s_add_sat | Cl::s_sub_sat => {
+                let y = a(1)?;
+                let (r, ovf_bits) = if info.op == Cl::s_add_sat {
+                    // Overflow: the sum's sign differs from both operands'.
+                    let s = self.b.ins().iadd(x, y);
+                    let sx = self.b.ins().bxor(s, x);
+                    let sy = self.b.ins().bxor(s, y);
+                    (s, self.b.ins().band(sx, sy))
+                } else {
+                    // Overflow: the operands' signs differ and the
+                    // difference's sign differs from x's.
+                    let d = self.b.ins().isub(x, y);
+                    let xy = self.b.ins().bxor(x, y);
+                    let xd = self.b.ins().bxor(x, d);
+                    (d, self.b.ins().band(xy, xd))
+                };
+                let ovf = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, ovf_bits, 0);
+                // The bound on x's side: MAX ^ (x >> (w - 1)) is MAX for
+                // x >= 0 and MIN for x < 0.
+                let w = i64::from(t.bits());
+                let sign = self.b.ins().sshr_imm_s(x, w - 1);
+                let max = self.bits(t, (1u64 << (w - 1)) - 1);
+                let bound = self.b.ins().bxor(max, sign);
+                self.b.ins().select(ovf, bound, r)
+            }
+            Cl::s_hadd | Cl::u_hadd | Cl::s_rhadd | Cl::u_rhadd => {
+                let y = a(1)?;
+                let signed = matches!(info.op, Cl::s_hadd | Cl::s_rhadd);
+                let (hx, hy) = if signed {
+                    (self.b.ins().sshr_imm_s(x, 1), self.b.ins().sshr_imm_s(y, 1))
+                } else {
+                    (self.b.ins().ushr_imm_s(x, 1), self.b.ins().ushr_imm_s(y, 1))
+                };
+                let low = if matches!(info.op, Cl::s_hadd | Cl::u_hadd) {
+                    self.b.ins().band(x, y)
+                } else {
+                    self.b.ins().bor(x, y)
+                };
+                let low = self.b.ins().band_imm_s(low, 1);
+                let s = self.b.ins().iadd(hx, hy);
+                self.b.ins().iadd(s, low)
+            }
+            Cl::s_clamp => {
+                let lo = self.b.ins().smax(x, a(1)?);
+                self.b.ins().smin(lo, a(2)?)
+            }
+            Cl::u_clamp => {
+                let lo = self.b.ins().umax(x, a(1)?);
+                self.b.ins().umin(lo, a(2)?)
+            }
+            Cl::s_max => self.b.ins().smax(x, a(1)?),
+            Cl::u_max => self.b.ins().umax(x, a(1)?),
+            Cl::s_min => self.b.ins().smin(x, a(1)?),
+            Cl::u_min => self.b.ins().umin(x, a(1)?),
+            Cl::clz | Cl::ctz => {
+                // Counted at 32 bits or more: a zero counts the width.
+                let w = t.bits();
+                if w >= 32 {
+                    if info.op == Cl::clz {
+                        self.b.ins().clz(x)
+                    } else {
+                        self.b.ins().ctz(x)
+                    }
+                } else {
+                    let wide = self.b.ins().uextend(cl::I32, x);
+                    let c = if info.op == Cl::clz {
+                        let c = self.b.ins().clz(wide);
+                        self.b.ins().iadd_imm_s(c, -(32 - i64::from(w)))
+                    } else {
+                        let stop = self.b.ins().bor_imm_u(wide, 1i64 << w);
+                        self.b.ins().ctz(stop)
+                    };
+                    self.b.ins().ireduce(t, c)
+                }
+            }
+            Cl::popcount => self.b.ins().popcnt(x),
+            Cl::rotate => self.b.ins().rotl(x, a(1)?),
+            Cl::s_mul_hi | Cl::u_mul_hi => self.mul_hi(x, a(1)?, info.op == Cl::s_mul_hi),
+            Cl::s_mad_hi | Cl::u_mad_hi => {
+                let h = self.mul_hi(x, a(1)?, info.op == Cl::s_mad_hi);
+                self.b.ins().iadd(h, a(2)?)
+            }
+            Cl::s_mad_sat | Cl::u_mad_sat => {
+                let signed = info.op == Cl::s_mad_sat;
+                let (y, z) = (a(1)?, a(2)?);
+                if t == cl::I64 {
+                    let st = if signed { Scalar::I64 } else { Scalar::U64 };
+                    let h = info.host_fn(st, "").ok_or("no 64-bit host function")?;
+                    let r = self.call_host(h.func.addr(), &[cl::I64; 3], &[cl::I64], &[x, y, z]);
+                    *r.first().ok_or("the host function returned nothing")?
+                } else {
+                    // Exact in 64 bits: |a * b + c| < 2^63 (signed) and
+                    // a * b + c < 2^64 (unsigned) for 32-bit operands.
+                    let w = t.bits();
+                    let (x, y, z) = (
+                        self.resize(x, cl::I64, signed),
+                        self.resize(y, cl::I64, signed),
+                        self.resize(z, cl::I64, signed),
+                    );
+                    let p = self.b.ins().imul(x, y);
+                    let s = self.b.ins().iadd(p, z);
+                    let s = if signed {
+                        let max = self.b.ins().iconst(cl::I64, (1i64 << (w - 1)) - 1);
+                        let min = self.b.ins().iconst(cl::I64, -(1i64 << (w - 1)));
+                        let s = self.b.ins().smin(s, max);
+                        self.b.ins().smax(s, min)
+                    } else {
+                        let max = self.b.ins().iconst(cl::I64, ((1u64 << w) - 1) as i64);
+                        self.b.ins().umin(s, max)
+                    };
+                    self.b.ins().ireduce(t, s)
+                }
+            }
+            Cl::s_mul24 | Cl::u_mul24 => self.b.ins().imul(x, a(1)?),
+            Cl::s_mad24 | Cl::u_mad24 => {
+                let p = self.b.ins().imul(x, a(1)?);
+                self.b.ins().iadd(p, a(2)?)
+            }
+            Cl::s_upsample | Cl::u_upsample => {
+                let lo = a(1)?;
+                let hi = self.resize(x, t, info.op == Cl::s_upsample);
+                let w = self.b.func.dfg.value_type(lo).bits();
+                let hi = self.b.ins().ishl_imm_s(hi, i64::from(w));
+                let lo = self.resize(lo, t, false);
+                self.b.ins().bor(hi, lo)
+            }
+            // Relational.
+            Cl::bitselect => {
+                // (a & ~c) | (b & c), on the bit patterns.
+                let it = cl::Type::int(t.bits() as u16).ok_or("no integer type of that width")?;
+                let mut bits = [x, a(1)?, a(2)?];
+                if t.is_float() {
+                    for v in &mut bits {
+                        *v = self.b.ins().bitcast(it, MemFlagsData::new(), *v);
+                    }
+                }
+                let keep = self.b.ins().band_not(bits[0], bits[2]);
+                let take = self.b.ins().band(bits[1], bits[2]);
+                let r = self.b.ins().bor(keep, take);
+                if t.is_float() {
+                    self.b.ins().bitcast(t, MemFlagsData::new(), r)
+                } else {
+                    r
+                }
+            }
+            Cl::select => {
+                // select(a, b, c): b where c (a scalar) is nonzero or c's
+                // component has its most significant bit set (a vector).
+                let c = a(2)?;
+                let cond = if ops.out.len() == 1 {
+                    self.b.ins().icmp_imm_s(IntCC::NotEqual, c, 0)
+                } else {
+                    self.b.ins().icmp_imm_s(IntCC::SignedLessThan, c, 0)
+                };
+                let b = a(1)?;
+                self.b.ins().select(cond, b, x)
+            }
+            _ => {
+                return Err(format!(
+                    "OpenCL.std {} is not supported by code generation yet",
+                    info.name
+                ))
+            }
+        })
+    }
+
+    /// C99's fmax/fmin: a NaN operand yields the other operand.
+    fn fmaxmin(&mut self, x: Value, y: Value, max: bool) -> Value {
+        let r = if max {
+            self.b.ins().fmax(x, y)
+        } else {
+            self.b.ins().fmin(x, y)
+        };
+        let xn = self.b.ins().fcmp(FloatCC::Unordered, x, x);
+        let yn = self.b.ins().fcmp(FloatCC::Unordered, y, y);
+        let r = self.b.ins().select(xn, y, r);
+        self.b.ins().select(yn, x, r)
+    }
+
+    /// The high half of the full product of `x` and `y`.
+    fn mul_hi(&mut self, x: Value, y: Value, signed: bool) -> Value {
+        let t = self.b.func.dfg.value_type(x);
+        if t == cl::I64 {
+            return if signed {
+                self.b.ins().smulhi(x, y)
+            } else {
+                self.b.ins().umulhi(x, y)
+            };
+        }
+        let (wx, wy) = (self.resize(x, cl::I64, signed), self.resize(y, cl::I64, signed));
+        let p = self.b.ins().imul(wx, wy);
+        let h = if signed {
+            self.b.ins().sshr_imm_s(p, i64::from(t.bits()))
+        } else {
+            self.b.ins().ushr_imm_s(p, i64::from(t.bits()))
+        };
+        self.b.ins().ireduce(t, h)
+    }
+
+    /// sqrt of the sum of the squares of f64 values.
+    fn sum_sq_sqrt(&mut self, d: &[Value]) -> Value {
+        let mut acc = None;
+        for &x in d {
+            let sq = self.b.ins().fmul(x, x);
+            acc = Some(match acc {
+                None => sq,
+                Some(s) => self.b.ins().fadd(s, sq),
+            });
+        }
+        let s = match acc {
+            Some(s) => s,
+            None => self.b.ins().f64const(0.0),
+        };
+        self.b.ins().sqrt(s)
+    }
+
+    /// length(x) of f32 components: in f64, where neither the squares nor
+    /// their sum can overflow or underflow, rounded once to f32 at the end.
+    fn length(&mut self, x: &[Value]) -> R<Value> {
+        let d: Vec<Value> = x.iter().map(|&v| self.b.ins().fpromote(cl::F64, v)).collect();
+        let l = self.sum_sq_sqrt(&d);
+        Ok(self.b.ins().fdemote(cl::F32, l))
+    }
+
+    /// normalize: zero vectors unchanged, infinite components first become
+    /// ±1 and the others ±0 (a NaN stays NaN, which makes every component
+    /// NaN), then each component over the length, in f64.
+    fn ext_normalize(&mut self, ops: &Ops) -> R<Vec<Value>> {
+        let x = ops.all(0)?.to_vec();
+        let zero = self.b.ins().f32const(0.0);
+        let one = self.b.ins().f32const(1.0);
+        let inf = self.b.ins().f32const(f32::INFINITY);
+        let mut any_inf = None;
+        let mut all_zero = None;
+        let mut is_inf = Vec::with_capacity(x.len());
+        for &v in &x {
+            let av = self.b.ins().fabs(v);
+            let i = self.b.ins().fcmp(FloatCC::Equal, av, inf);
+            let z = self.b.ins().fcmp(FloatCC::Equal, v, zero);
+            is_inf.push(i);
+            any_inf = Some(match any_inf {
+                None => i,
+                Some(a) => self.b.ins().bor(a, i),
+            });
+            all_zero = Some(match all_zero {
+                None => z,
+                Some(a) => self.b.ins().band(a, z),
+            });
+        }
+        let (Some(any_inf), Some(all_zero)) = (any_inf, all_zero) else {
+            return Err("normalize of no components".into());
+        };
+        let mut d = Vec::with_capacity(x.len());
+        for (&v, &i) in x.iter().zip(&is_inf) {
+            let unit = self.b.ins().fcopysign(one, v);
+            let other = self.b.ins().fmul(v, zero);
+            let other = self.b.ins().fcopysign(other, v);
+            let repl = self.b.ins().select(i, unit, other);
+            let v2 = self.b.ins().select(any_inf, repl, v);
+            d.push(self.b.ins().fpromote(cl::F64, v2));
+        }
+        let l = self.sum_sq_sqrt(&d);
+        let mut out = Vec::with_capacity(x.len());
+        for (&v, &w) in x.iter().zip(&d) {
+            let q = self.b.ins().fdiv(w, l);
+            let q = self.b.ins().fdemote(cl::F32, q);
+            out.push(self.b.ins().select(all_zero, v, q));
+        }
+        Ok(out)
+    }
+
+    /// cross of 3- or 4-component vectors (the fourth component 0).
+    fn ext_cross(&mut self, ops: &Ops) -> R<Vec<Value>> {
+        let (a, b) = (ops.all(0)?.to_vec(), ops.all(1)?.to_vec());
+        if a.len() < 3 || a.len() != b.len() || a.len() > 4 {
+            return Err("cross takes two 3- or 4-component vectors".into());
+        }
+        let mut out = Vec::with_capacity(a.len());
+        for (i, j) in [(1, 2), (2, 0), (0, 1)] {
+            let p = self.b.ins().fmul(a[i], b[j]);
+            let q = self.b.ins().fmul(a[j], b[i]);
+            out.push(self.b.ins().fsub(p, q));
+        }
+        if a.len() == 4 {
+            let t = self.b.func.dfg.value_type(a[0]);
+            out.push(self.zero(t));
+        }
+        Ok(out)
+    }
+
+    /// shuffle(x, mask) and shuffle2(x, y, mask): component `i` of the
+    /// result is component `mask[i]` of x (of x then y), counting only the
+    /// low bits of the mask that can index it.
+    fn ext_shuffle(&mut self, op: Cl, ops: &Ops) -> R<Vec<Value>> {
+        let mut src = ops.all(0)?.to_vec();
+        let mask_at = if op == Cl::shuffle2 {
+            src.extend_from_slice(ops.all(1)?);
+            2
+        } else {
+            1
+        };
+        let mask = ops.all(mask_at)?.to_vec();
+        if mask.len() != ops.out.len() || src.is_empty() {
+            return Err("the mask does not match the result".into());
+        }
+        let span = src.len().next_power_of_two();
+        let mut out = Vec::with_capacity(mask.len());
+        for &mk in &mask {
+            let idx = self.b.ins().band_imm_u(mk, span as i64 - 1);
+            let mut r = src[0];
+            for (j, &s) in src.iter().enumerate().skip(1) {
+                let hit = self.b.ins().icmp_imm_u(IntCC::Equal, idx, j as i64);
+                r = self.b.ins().select(hit, s, r);
+            }
+            out.push(r);
+        }
+        Ok(out)
+    }
+
+    /// The byte address `p + offset * stride` (offset a size_t).
+    fn ext_addr(&mut self, p: Value, offset: Value, stride: u64) -> Value {
+        let off = self.zext_i64(offset);
+        let scaled = self.b.ins().imul_imm_u(off, stride as i64);
+        self.b.ins().iadd(p, scaled)
+    }
+
+    /// vloadn, vload_half, vload_halfn, vloada_halfn.
+    fn ext_load(&mut self, info: &OpInfo, n_lit: Option<u32>, ops: &Ops) -> R<Vec<Value>> {
+        let n = ops.out.len();
+        if info.op == Cl::vload_half && n != 1 {
+            return Err("vload_half returns a scalar".into());
+        }
+        if info.op != Cl::vload_half && n_lit.is_some_and(|l| l as usize != n) {
+            return Err("the component count differs from the result's".into());
+        }
+        let (offset, p) = (ops.lane(0, 0)?, ops.lane(1, 0)?);
+        let flags = MemFlagsData::new();
+        let mut v = Vec::with_capacity(n);
+        if info.op == Cl::vloadn {
+            let t = *ops.out.first().ok_or("empty result")?;
+            let size = u64::from(t.bytes());
+            let base = self.ext_addr(p, offset, size * n as u64);
+            for k in 0..n {
+                v.push(self.b.ins().load(t, flags, base, (k as u64 * size) as i32));
+            }
+            return Ok(v);
+        }
+        let slots = if info.op == Cl::vloada_halfn && n == 3 { 4 } else { n };
+        let h = info.host_fn(Scalar::F32, "").ok_or("no half conversion")?;
+        let base = self.ext_addr(p, offset, 2 * slots as u64);
+        for k in 0..n {
+            let bits = self.b.ins().uload16(cl::I32, flags, base, (2 * k) as i32);
+            let r = self.call_host(h.func.addr(), &[cl::I32], &[cl::F32], &[bits]);
+            v.push(*r.first().ok_or("the host function returned nothing")?);
+        }
+        Ok(v)
+    }
+
+    /// vstoren and the vstore_half family.
+    fn ext_store(&mut self, info: &OpInfo, mode: Option<FPRoundingMode>, ops: &Ops) -> R {
+        let data = ops.all(0)?.to_vec();
+        let n = data.len();
+        let (offset, p) = (ops.lane(1, 0)?, ops.lane(2, 0)?);
+        let flags = MemFlagsData::new();
+        if info.op == Cl::vstoren {
+            let t = self.b.func.dfg.value_type(*data.first().ok_or("no data")?);
+            let size = u64::from(t.bytes());
+            let base = self.ext_addr(p, offset, size * n as u64);
+            for (k, &d) in data.iter().enumerate() {
+                self.b.ins().store(flags, d, base, (k as u64 * size) as i32);
+            }
+            return Ok(());
+        }
+        if matches!(info.op, Cl::vstore_half | Cl::vstore_half_r) && n != 1 {
+            return Err(format!("OpenCL.std {} stores a scalar", info.name));
+        }
+        let slots = if matches!(info.op, Cl::vstorea_halfn | Cl::vstorea_halfn_r) && n == 3 {
+            4
+        } else {
+            n
+        };
+        let tag = mode.map_or("rte", rounding_tag);
+        let h = info
+            .host_fn(Scalar::F32, tag)
+            .ok_or_else(|| format!("OpenCL.std {}: no conversion for rounding mode {tag}", info.name))?;
+        let base = self.ext_addr(p, offset, 2 * slots as u64);
+        for (k, &d) in data.iter().enumerate() {
+            let r = self.call_host(h.func.addr(), &[cl::F32], &[cl::I32], &[d]);
+            let bits = *r.first().ok_or("the host function returned nothing")?;
+            self.b.ins().istore16(flags, bits, base, (2 * k) as i32);
+        }
+        Ok(())
+    }
+}

@@ -317,3 +317,34 @@ fn values_kept_across_barriers() {
         }
     }
 }
+
+#[test]
+fn contiguous_accesses_through_indices_that_wrap() {
+    let n = 64usize;
+    let input: Vec<f32> = (0..65536).map(|i| i as f32).collect();
+    for k in [0u32, 65534, 65533, 65535, 100] {
+        for opt in Opt::BOTH {
+            for local in LOCALS {
+                let mut out = vec![0f32; n];
+                let mut out2 = vec![0u32; 65536];
+                let l = local.map(|l| [l]);
+                Kernel::new("simd", opt, "wrap_access")
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::output(&mut out2))
+                    .arg(Arg::value(k))
+                    .run(&[n], l.as_ref().map(|l| &l[..]));
+                for g in 0..n {
+                    let idx = (g as u32 + k) & 0xffff;
+                    assert_eq!(out[g], idx as f32, "{opt:?} {local:?} k {k}: out[{g}]");
+                    assert_eq!(out2[idx as usize], g as u32 + 1, "{opt:?} {local:?} k {k}: out2[{idx}]");
+                }
+                let written = out2.iter().filter(|&&v| v != 0).count();
+                assert_eq!(
+                    written, n,
+                    "{opt:?} {local:?} k {k}: only the indexed elements are written"
+                );
+            }
+        }
+    }
+}

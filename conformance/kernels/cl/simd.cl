@@ -136,3 +136,13 @@ kernel void barrier_shapes(global const float *in, global float *out, global lon
     out[g] = acc;
     out64[g] = big + (long)l * x;
 }
+
+// Contiguous loads and stores through a 16-bit index that wraps inside a
+// chunk (lanes 65534, 65535, 0, 1): the vector access is checked and the
+// wrapped lanes are gathered and scattered.
+kernel void wrap_access(global const float *in, global float *out, global uint *out2, uint k)
+{
+    size_t g = get_global_id(0);
+    out[g] = in[(ushort)(g + k)];
+    out2[(ushort)(g + k)] = (uint)g + 1u;
+}

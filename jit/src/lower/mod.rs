@@ -213,6 +213,15 @@ pub fn lower_body(
         None => 0,
     };
     let calls_helpers = kernel.borrow().calls_helpers;
+    if let Some(c) = kernel.borrow().simd.as_ref().filter(|c| !c.worth_it()) {
+        return Err(m.diag(
+            func.inst,
+            format!(
+                "the 4-lane body would run {} instructions lane by lane and only {} as vectors: kept scalar",
+                c.lane_ops, c.vector_ops
+            ),
+        ));
+    }
     Ok(Lowered {
         frame_size,
         calls_helpers,

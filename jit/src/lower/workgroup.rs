@@ -329,11 +329,7 @@ impl Group<'_> {
             None => None,
         };
         let fn_effects = || std::rc::Rc::new(super::simd::analysis::function_effects(env.m));
-        let chunk = (mode == Mode::ChunksOnly).then(|| super::simd::Chunk {
-            bail: None,
-            fn_effects: fn_effects(),
-            small: Default::default(),
-        });
+        let chunk = (mode == Mode::ChunksOnly).then(|| super::simd::Chunk::new(None, fn_effects()));
         let params = self.params.clone();
         let lowered = lower_body(env, func, b, wi, Exit::NextWorkItem(x_next), params, frame, chunk)?;
         if let Some(ch) = chunks {
@@ -342,11 +338,7 @@ impl Group<'_> {
                 local_id: [ch.x, y, z],
                 ..wi
             };
-            let chunk = super::simd::Chunk {
-                bail: Some(ch.bail),
-                fn_effects: fn_effects(),
-                small: Default::default(),
-            };
+            let chunk = super::simd::Chunk::new(Some(ch.bail), fn_effects());
             let params = self.params.clone();
             lower_body(env, func, b, wi, Exit::NextWorkItem(ch.next), params, None, Some(chunk))?;
         }

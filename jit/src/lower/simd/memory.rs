@@ -74,6 +74,7 @@ impl Lowering<'_, '_, '_> {
                 Some(w) => self.wraps(w.narrow, w.nstride, w.signed).map(Some),
             };
             if let (Some(vt), Some(check)) = (vt, check) {
+                self.count(true);
                 let Some(wrapped) = check else {
                     let v = self.b.ins().load(vt, MemFlagsData::new(), base, 0);
                     return self.set_shapes(id, vec![Shape::V(v)]);
@@ -161,6 +162,7 @@ impl Lowering<'_, '_, '_> {
                 Some(w) => self.wraps(w.narrow, w.nstride, w.signed).map(Some),
             };
             if let (Some(vt), Some(check)) = (vt, check) {
+                self.count(true);
                 let v = self.as_vec(*s, vt);
                 let Some(wrapped) = check else {
                     self.b.ins().store(MemFlagsData::new(), v, base, 0);

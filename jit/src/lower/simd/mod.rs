@@ -127,6 +127,30 @@ pub struct Chunk {
     /// (4096), lanes included (a chunk's local id along x, truncated or
     /// not): widened from 16 bits or more, their lanes never wrap.
     pub small: std::collections::HashSet<Value>,
+    /// Instructions lowered to 4-lane forms so far.
+    pub vector_ops: u32,
+    /// Instructions lowered lane by lane so far.
+    pub lane_ops: u32,
+}
+
+impl Chunk {
+    /// A fresh state for one 4-lane body.
+    pub fn new(bail: Option<Block>, fn_effects: Rc<Vec<bool>>) -> Chunk {
+        Chunk {
+            bail,
+            fn_effects,
+            small: Default::default(),
+            vector_ops: 0,
+            lane_ops: 0,
+        }
+    }
+
+    /// Whether the body is worth running: a 4-lane body that does most of
+    /// its work lane by lane (64-bit integer hashing, say) is slower than
+    /// the scalar one.
+    pub fn worth_it(&self) -> bool {
+        self.lane_ops <= self.vector_ops
+    }
 }
 
 /// Every local id is below this (the device's largest work-group size).
@@ -439,6 +463,18 @@ impl Lowering<'_, '_, '_> {
         v
     }
 
+    /// Counts an instruction lowered to a 4-lane form (`vector`) or lane
+    /// by lane ([`Chunk::worth_it`]).
+    pub(super) fn count(&self, vector: bool) {
+        if let Some(c) = self.kernel.borrow_mut().simd.as_mut() {
+            if vector {
+                c.vector_ops += 1;
+            } else {
+                c.lane_ops += 1;
+            }
+        }
+    }
+
     /// Lowers instruction `i` of a 4-lane body.
     pub(super) fn simd_inst(&mut self, i: u32) -> R {
         let m = self.m;
@@ -522,6 +558,7 @@ impl Lowering<'_, '_, '_> {
                     return self.scalar_inst(i);
                 }
                 if self.simd_op(i)? {
+                    self.count(true);
                     return Ok(());
                 }
                 self.per_lane(i)
@@ -731,6 +768,7 @@ impl Lowering<'_, '_, '_> {
     /// Instruction `i` once per lane through the scalar lowering, each
     /// varying operand replaced by the lane's value.
     pub(super) fn per_lane(&mut self, i: u32) -> R {
+        self.count(false);
         let m = self.m;
         let inst = &m.insts[i as usize];
         let ops = self.varying_operands(i);

@@ -348,3 +348,61 @@ fn contiguous_accesses_through_indices_that_wrap() {
         }
     }
 }
+
+#[test]
+fn masked_loops_keep_each_lanes_exit_values() {
+    let n = 203usize;
+    let cx: Vec<i32> = (0..n as i32).map(|i| (i * 37) % 601 - 300).collect();
+    for maxit in [0u32, 1, 7, 50] {
+        for opt in Opt::BOTH {
+            for local in LOCALS {
+                let mut iters = vec![u32::MAX; n];
+                let mut last = vec![i32::MIN; n];
+                let l = local.map(|l| [l]);
+                Kernel::new("simd", opt, "escape")
+                    .arg(Arg::input(&cx))
+                    .arg(Arg::output(&mut iters))
+                    .arg(Arg::output(&mut last))
+                    .arg(Arg::value(maxit))
+                    .run(&[n], l.as_ref().map(|l| &l[..]));
+                for i in 0..n {
+                    let (c, mut z, mut it) = (cx[i], 0i32, 0u32);
+                    loop {
+                        if it >= maxit {
+                            break;
+                        }
+                        let nz = z * z / 16 + c;
+                        if nz.abs() > 1000 {
+                            z = -nz;
+                            break;
+                        }
+                        z = nz;
+                        it += 1;
+                    }
+                    assert_eq!(iters[i], it, "{opt:?} {local:?} maxit {maxit}: iters[{i}]");
+                    assert_eq!(last[i], z, "{opt:?} {local:?} maxit {maxit}: last[{i}]");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn loops_with_side_effects_and_varying_exits() {
+    let n = 77usize;
+    let input: Vec<u32> = (0..n as u32).map(|i| i * 37 % 1000).collect();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let mut out = vec![0u32; n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "varying_loop_atomic")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let want = if input[i] > 1 { 31 - input[i].leading_zeros() } else { 0 };
+                assert_eq!(out[i], want, "{opt:?} {local:?}: out[{i}]");
+            }
+        }
+    }
+}

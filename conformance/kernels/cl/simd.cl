@@ -146,3 +146,38 @@ kernel void wrap_access(global const float *in, global float *out, global uint *
     out[g] = in[(ushort)(g + k)];
     out2[(ushort)(g + k)] = (uint)g + 1u;
 }
+
+// A loop whose exit differs between work-items and with a side effect
+// inside: not vectorized (a masked loop must not store).
+kernel void varying_loop_atomic(global const uint *in, global uint *out)
+{
+    size_t i = get_global_id(0);
+    uint x = in[i];
+    while (x > 1) {
+        atomic_inc(&out[i]);
+        x >>= 1;
+    }
+}
+
+// Loops whose lanes leave at different iterations through different
+// exits, with values from each (a masked loop): escape-time iteration
+// (in integers, so that the host reference is exact).
+kernel void escape(global const int *cx, global uint *iters, global int *last, uint maxit)
+{
+    size_t i = get_global_id(0);
+    int c = cx[i], z = 0;
+    uint it = 0;
+    for (;;) {
+        if (it >= maxit)
+            break;
+        int nz = z * z / 16 + c;
+        if (abs(nz) > 1000) {
+            z = -nz;
+            break;
+        }
+        z = nz;
+        it++;
+    }
+    iters[i] = it;
+    last[i] = z;
+}

@@ -309,7 +309,22 @@ impl Lowering<'_, '_, '_> {
             let fx = self.kernel.borrow().simd.as_ref().map(|c| c.fn_effects.clone());
             let fx = fx.ok_or_else(|| m.diag(func.inst, "a 4-lane body without its kernel's state"))?;
             let flags: Vec<bool> = func.params.iter().map(|&p| self.is_varying(p)).collect();
-            let may_vary = simd::analysis::may_vary(m, func, &flags);
+            let mut may_vary = simd::analysis::may_vary(m, func, &flags, &[]);
+            let loops = simd::analysis::masked_loops(m, func, &may_vary, &fx).map_err(|r| m.diag(func.inst, r))?;
+            if !loops.is_empty() {
+                let exit_phis: Vec<Id> = loops
+                    .iter()
+                    .flat_map(|l| {
+                        let blk = &func.blocks[l.exit as usize];
+                        blk.body()
+                            .map(|i| &m.insts[i as usize])
+                            .take_while(|inst| inst.op == Op::Phi)
+                            .filter_map(|inst| inst.result_id)
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
+                may_vary = simd::analysis::may_vary(m, func, &flags, &exit_phis);
+            }
             let dirty_in = simd::analysis::dirty_blocks(m, func, &fx);
             let in_cycle = simd::analysis::in_cycle(func);
             if let Some(s) = self.simd.as_deref_mut() {
@@ -317,6 +332,7 @@ impl Lowering<'_, '_, '_> {
                 s.dirty_in = dirty_in;
                 s.in_cycle = in_cycle;
             }
+            self.begin_masked_loops(loops).map_err(|r| m.diag(func.inst, r))?;
         }
         self.create_blocks()?;
         let entry = self
@@ -661,6 +677,9 @@ impl Lowering<'_, '_, '_> {
         let m = self.m;
         let info = m.info(label).ok_or("bad label")?;
         let bi = info.block as usize;
+        if self.simd.is_some() {
+            self.enter_masked_loop(bi as u32)?;
+        }
         let blk = self.func.blocks.get(bi).ok_or("bad label")?;
         let cb = self
             .blocks

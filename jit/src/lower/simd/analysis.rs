@@ -96,13 +96,16 @@ pub fn per_lane_always(m: &Module, i: u32) -> bool {
 /// The values of `func` that may differ between lanes, given which of its
 /// parameters do: a superset (a value the lowering finds uniform anyway is
 /// simply the same in every lane).
-pub fn may_vary(m: &Module, func: &Function, varying_params: &[bool]) -> HashSet<Id> {
+/// `also` are values known to vary besides (the phis after masked loops,
+/// whose lanes arrive from different iterations).
+pub fn may_vary(m: &Module, func: &Function, varying_params: &[bool], also: &[Id]) -> HashSet<Id> {
     let mut set: HashSet<Id> = func
         .params
         .iter()
         .zip(varying_params)
         .filter(|(_, &v)| v)
         .map(|(&p, _)| p)
+        .chain(also.iter().copied())
         .collect();
     let mut changed = true;
     while changed {
@@ -237,4 +240,213 @@ pub fn in_cycle(func: &Function) -> Vec<bool> {
             false
         })
         .collect()
+}
+
+/// A loop that a 4-lane body runs under a mask: the lanes leave it one by
+/// one (a varying exit) while the others go on; each lane's values for the
+/// exit block's phis are kept from the iteration it left in.
+#[derive(Debug, Clone)]
+pub struct MaskedLoop {
+    /// The loop's blocks (by index).
+    pub body: Vec<bool>,
+    /// Its header (the target of its back edges).
+    pub header: u32,
+    /// The one block its exits go to.
+    pub exit: u32,
+    /// Blocks just after it on the way to `exit` (see [`masked_loops`]).
+    pub tails: Vec<u32>,
+}
+
+/// Whether block `a` dominates block `b`.
+fn dominates(func: &Function, a: u32, b: u32) -> bool {
+    let mut x = b;
+    for _ in 0..func.blocks.len() + 1 {
+        if x == a {
+            return true;
+        }
+        match func.cfg.idom.get(x as usize) {
+            Some(&d) if d != x && (d as usize) < func.blocks.len() => x = d,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The natural loops of `func`: per header, the blocks of all its back
+/// edges' loops.
+fn natural_loops(func: &Function) -> Vec<(u32, Vec<bool>)> {
+    let n = func.blocks.len();
+    let mut loops: Vec<(u32, Vec<bool>)> = Vec::new();
+    for u in 0..n as u32 {
+        if !func.cfg.reachable.get(u as usize).copied().unwrap_or(false) {
+            continue;
+        }
+        for &h in &func.cfg.succs[u as usize] {
+            if !dominates(func, h, u) {
+                continue;
+            }
+            let idx = match loops.iter().position(|(x, _)| *x == h) {
+                Some(i) => i,
+                None => {
+                    loops.push((h, vec![false; n]));
+                    loops.len() - 1
+                }
+            };
+            let body = &mut loops[idx].1;
+            body[h as usize] = true;
+            let mut stack = vec![u];
+            while let Some(b) = stack.pop() {
+                if body[b as usize] {
+                    continue;
+                }
+                body[b as usize] = true;
+                stack.extend(func.cfg.preds[b as usize].iter().copied());
+            }
+        }
+    }
+    loops
+}
+
+/// The loops of `func` with an exit whose condition may vary between
+/// lanes, that a 4-lane body can run under a mask: a single exit block, no
+/// side effects, calls, returns or switches inside, no memory read through
+/// a pointer that may vary (the lanes that left go on computing, and must
+/// not read where they could fault), no other branch that may vary, and no
+/// value of the loop used after it except through the exit block's phis.
+/// A loop with a varying exit that cannot be masked is an error.
+pub fn masked_loops(
+    m: &Module,
+    func: &Function,
+    may_vary: &HashSet<Id>,
+    fn_effects: &[bool],
+) -> Result<Vec<MaskedLoop>, String> {
+    let varying_branch = |b: usize| {
+        let end = &m.insts[func.blocks[b].end as usize];
+        end.op == Op::BranchConditional && end.id(0).is_some_and(|c| may_vary.contains(&c))
+    };
+    let mut out: Vec<MaskedLoop> = Vec::new();
+    let loops = natural_loops(func);
+    let varying_exit = |body: &[bool]| {
+        (0..body.len()).any(|b| body[b] && varying_branch(b) && func.cfg.succs[b].iter().any(|&s| !body[s as usize]))
+    };
+    for (h, body) in &loops {
+        if !varying_exit(body) {
+            continue;
+        }
+        let why = |r: &str| format!("a loop whose exit differs between work-items is not vectorized: {r}");
+        // Masked loops do not nest.
+        if loops
+            .iter()
+            .any(|(h2, b2)| h2 != h && b2[*h as usize] && varying_exit(b2))
+        {
+            return Err(why("it is nested in another such loop"));
+        }
+        // Exit tails: blocks just outside the loop, entered only from one
+        // block of it, that go straight on to the exit block (a `break`
+        // with some work of its own). They run under the mask too.
+        let n = body.len();
+        let is_tail = |t: usize| {
+            !body[t]
+                && func.cfg.preds[t].len() == 1
+                && body[func.cfg.preds[t][0] as usize]
+                && m.insts[func.blocks[t].end as usize].op == Op::Branch
+                && func.blocks[t].body().all(|i| m.insts[i as usize].op != Op::Phi)
+        };
+        let tails: Vec<u32> = (0..n as u32).filter(|&t| is_tail(t as usize)).collect();
+        let mut region = body.clone();
+        for &t in &tails {
+            region[t as usize] = true;
+        }
+        let mut exit = None;
+        for b in 0..n {
+            if !region[b] {
+                continue;
+            }
+            for &s in &func.cfg.succs[b] {
+                if !region[s as usize] {
+                    if exit.is_some_and(|x| x != s) {
+                        return Err(why("it has more than one exit block"));
+                    }
+                    exit = Some(s);
+                }
+            }
+            for i in func.blocks[b].body() {
+                let inst = &m.insts[i as usize];
+                if side_effect(m, i, fn_effects) || per_lane_always(m, i) {
+                    return Err(why("it stores or has other side effects"));
+                }
+                match inst.op {
+                    Op::FunctionCall | Op::Switch | Op::Return | Op::ReturnValue | Op::Unreachable => {
+                        return Err(why(&format!("it contains {}", inst.opname())))
+                    }
+                    _ => {}
+                }
+                let reads_varying = inst.operands.iter().any(|o| match o {
+                    Operand::IdRef(x) => may_vary.contains(x) && m.type_of(*x).and_then(|t| m.pointer(t)).is_some(),
+                    _ => false,
+                }) && !matches!(
+                    inst.op,
+                    Op::AccessChain
+                        | Op::InBoundsAccessChain
+                        | Op::PtrAccessChain
+                        | Op::InBoundsPtrAccessChain
+                        | Op::Phi
+                        | Op::ConvertPtrToU
+                        | Op::PtrCastToGeneric
+                        | Op::GenericCastToPtr
+                        | Op::CopyObject
+                        | Op::Select
+                );
+                if reads_varying {
+                    return Err(why("it reads memory through a pointer that differs between work-items"));
+                }
+            }
+            if varying_branch(b) && func.cfg.succs[b].iter().all(|&s| body[s as usize]) {
+                return Err(why("a branch inside it differs between work-items"));
+            }
+        }
+        let exit = exit.ok_or_else(|| why("it has no exit"))?;
+        // A tail must lead to the exit block (not back into the loop).
+        if tails.iter().any(|&t| func.cfg.succs[t as usize] != [exit]) {
+            return Err(why("a block after it does not lead to its exit"));
+        }
+        // Values of the loop used after it (other than by the exit block's
+        // phis on the loop's edges) would see the last iteration's lanes.
+        let fi = m.info(func.id).map(|f| f.index);
+        for (b, blk) in func.blocks.iter().enumerate() {
+            if region[b] {
+                continue;
+            }
+            for i in blk.body() {
+                let inst = &m.insts[i as usize];
+                let phi_from_loop = |k: usize| {
+                    inst.op == Op::Phi
+                        && b as u32 == exit
+                        && k.is_multiple_of(2)
+                        && inst
+                            .id(k + 1)
+                            .and_then(|l| m.info(l))
+                            .is_some_and(|l| region.get(l.block as usize).copied().unwrap_or(false))
+                };
+                for (k, o) in inst.operands.iter().enumerate() {
+                    let Operand::IdRef(x) = o else { continue };
+                    let defined_in_loop = m.info(*x).is_some_and(|d| {
+                        d.kind == IdKind::Value
+                            && Some(d.func) == fi
+                            && region.get(d.block as usize).copied().unwrap_or(false)
+                    });
+                    if defined_in_loop && !phi_from_loop(k) {
+                        return Err(why("a value it computes is used after it"));
+                    }
+                }
+            }
+        }
+        out.push(MaskedLoop {
+            body: body.clone(),
+            header: *h,
+            exit,
+            tails,
+        });
+    }
+    Ok(out)
 }

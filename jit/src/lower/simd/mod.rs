@@ -26,6 +26,7 @@
 //! covers the rare 32-bit index whose lanes wrap around when widened.
 
 pub mod analysis;
+mod masked;
 mod memory;
 mod ops;
 
@@ -175,6 +176,8 @@ pub struct Body {
     /// The variables of the varying values kept across barriers (in a
     /// kernel with barriers; see [`super::barrier`]).
     pub kept: HashMap<Id, Vec<Held>>,
+    /// This body's masked loops.
+    pub masked: Vec<masked::MaskState>,
 }
 
 /// A varying value kept across barriers: the shape of each component,
@@ -503,6 +506,7 @@ impl Lowering<'_, '_, '_> {
             | Op::LifetimeStart
             | Op::LifetimeStop
             | Op::Undef => Ok(()),
+            Op::Branch | Op::BranchConditional if self.masked_exit(i)? => Ok(()),
             Op::Branch | Op::Return | Op::Unreachable => self.scalar_inst(i),
             Op::BranchConditional => self.simd_branch(i),
             Op::Switch => {

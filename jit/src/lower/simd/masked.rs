@@ -1,0 +1,324 @@
+//! Loops whose exits differ between lanes ([`analysis::masked_loops`]):
+//! the chunk runs the loop while any lane is still in it. An `active` mask
+//! says which lanes are; at each exit, the lanes leaving record their
+//! values for the exit block's phis (one accumulator per phi component,
+//! Cranelift variables, so SSA construction joins them around the loop)
+//! and drop out of `active`; the chunk leaves once no lane is active,
+//! passing the accumulators to the exit block. Lanes that left go on
+//! computing with the others (the loop has no side effects and reads no
+//! memory through pointers that differ between lanes, so this is
+//! harmless) and their results are ignored.
+
+use cranelift_codegen::ir::{types as cl, BlockArg, InstBuilder, MemFlagsData, Value};
+use cranelift_frontend::Variable;
+use spirv::Op;
+
+use super::analysis::MaskedLoop;
+use super::{kinds, Kind, LANES};
+use crate::lower::{Lowering, R};
+use crate::spirv::Id;
+
+/// The accumulator of one phi of a masked loop's exit block: per
+/// component, its kind and variables.
+pub type Accumulator = Vec<(Kind, Vec<Variable>)>;
+
+/// The lowering state of one masked loop.
+#[derive(Debug, Clone)]
+pub struct MaskState {
+    pub lp: MaskedLoop,
+    /// The lanes still in the loop (`i32x4` mask).
+    pub active: Variable,
+    /// Per phi of the exit block: its kinds and, per component, the
+    /// variables of its accumulator.
+    pub accs: Vec<(Id, Accumulator)>,
+    /// Per exit tail (block index): the lanes that entered it in this
+    /// iteration, and the block going on after it (made when the branch
+    /// to the tail is lowered).
+    pub tails: Vec<(u32, Variable, Option<cranelift_codegen::ir::Block>)>,
+}
+
+/// Where a branch from a masked loop's block goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Edge {
+    Stay,
+    Exit,
+    Tail(usize),
+}
+
+impl Lowering<'_, '_, '_> {
+    /// Declares the state of this body's masked loops.
+    pub(crate) fn begin_masked_loops(&mut self, loops: Vec<MaskedLoop>) -> R {
+        let mut states = Vec::with_capacity(loops.len());
+        for lp in loops {
+            let active = self.b.declare_var(cl::I32X4);
+            let mut accs = Vec::new();
+            let blk = &self.func.blocks[lp.exit as usize];
+            for i in blk.body() {
+                let inst = &self.m.insts[i as usize];
+                if inst.op != Op::Phi {
+                    break;
+                }
+                let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) else {
+                    continue;
+                };
+                let comps = kinds(self.m, ty)?
+                    .into_iter()
+                    .map(|k| {
+                        let vars = k.clif_types().into_iter().map(|t| self.b.declare_var(t)).collect();
+                        (k, vars)
+                    })
+                    .collect();
+                accs.push((id, comps));
+            }
+            let tails = lp
+                .tails
+                .iter()
+                .map(|&t| (t, self.b.declare_var(cl::I32X4), None))
+                .collect();
+            states.push(MaskState {
+                lp,
+                active,
+                accs,
+                tails,
+            });
+        }
+        self.sb()?.masked = states;
+        Ok(())
+    }
+
+    /// The index of the masked loop block `b` is in.
+    fn masked_loop_of(&self, b: u32) -> Option<usize> {
+        let s = self.simd.as_ref()?;
+        s.masked
+            .iter()
+            .position(|l| l.lp.body.get(b as usize).copied().unwrap_or(false))
+    }
+
+    /// The block index of the block being lowered.
+    fn current_block(&self) -> R<u32> {
+        self.m
+            .info(self.label)
+            .map(|x| x.block)
+            .ok_or_else(|| "bad label".to_string())
+    }
+
+    /// Before a branch to block `target`: entering a masked loop from
+    /// outside makes every lane active and clears the accumulators.
+    pub(crate) fn enter_masked_loop(&mut self, target: u32) -> R {
+        let Some(li) = self
+            .simd
+            .as_ref()
+            .and_then(|s| s.masked.iter().position(|l| l.lp.header == target))
+        else {
+            return Ok(());
+        };
+        let cur = self.current_block()?;
+        if self.masked_loop_of(cur) == Some(li) {
+            return Ok(());
+        }
+        let st = self.sb()?.masked[li].clone();
+        let ones = self.vconst(cl::I32X4, &[u64::MAX; LANES]);
+        self.b.def_var(st.active, ones);
+        for &(_, leave, _) in &st.tails {
+            let z = self.vconst(cl::I32X4, &[0; LANES]);
+            self.b.def_var(leave, z);
+        }
+        for (_, comps) in &st.accs {
+            for (k, vars) in comps {
+                for (&var, t) in vars.iter().zip(k.clif_types()) {
+                    let z = if t.is_vector() {
+                        self.vconst(t, &[0; LANES])
+                    } else {
+                        self.zero(t)
+                    };
+                    self.b.def_var(var, z);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether terminator `i` of the current block leaves a masked loop
+    /// (or ends one of its exit tails): then lowers it as such and returns
+    /// true.
+    pub(crate) fn masked_exit(&mut self, i: u32) -> R<bool> {
+        let cur = self.current_block()?;
+        if let Some((li, ti)) = self.simd.as_ref().and_then(|s| {
+            s.masked
+                .iter()
+                .enumerate()
+                .find_map(|(li, l)| l.tails.iter().position(|t| t.0 == cur).map(|ti| (li, ti)))
+        }) {
+            return self.tail_exit(li, ti).map(|()| true);
+        }
+        let Some(li) = self.masked_loop_of(cur) else {
+            return Ok(false);
+        };
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        let st = self.sb()?.masked[li].clone();
+        let edge = |l: Id| -> R<Edge> {
+            let b = m.info(l).map(|x| x.block).ok_or("bad label")?;
+            Ok(if b == st.lp.exit {
+                Edge::Exit
+            } else if let Some(t) = st.tails.iter().position(|t| t.0 == b) {
+                Edge::Tail(t)
+            } else {
+                Edge::Stay
+            })
+        };
+        // The lanes that go where (a mask; None for all of them), and the
+        // in-loop successor.
+        let (go, to, stay) = match inst.op {
+            Op::Branch => {
+                let t = inst.id(0).ok_or("missing target")?;
+                match edge(t)? {
+                    Edge::Stay => return Ok(false),
+                    e => (None, e, None),
+                }
+            }
+            Op::BranchConditional => {
+                let c = inst.id(0).ok_or("missing condition")?;
+                let (t, f) = (inst.id(1).ok_or("missing target")?, inst.id(2).ok_or("missing target")?);
+                match (edge(t)?, edge(f)?) {
+                    (Edge::Stay, Edge::Stay) => return Ok(false),
+                    (Edge::Exit, Edge::Exit) => (None, Edge::Exit, None),
+                    (Edge::Stay, e) | (e, Edge::Stay) => {
+                        let shape = *self.shapes(c)?.first().ok_or("an empty condition")?;
+                        let mask = self.as_mask(shape);
+                        let toward = edge(t)? != Edge::Stay;
+                        let go = if toward { mask } else { self.b.ins().bnot(mask) };
+                        (Some(go), e, Some(if toward { f } else { t }))
+                    }
+                    _ => return Err("a branch from a loop to two of its exits is not vectorized".into()),
+                }
+            }
+            _ => return Ok(false),
+        };
+        let active = self.b.use_var(st.active);
+        let leave = match go {
+            Some(g) => self.b.ins().band(g, active),
+            None => active,
+        };
+        let rest = self.b.ins().band_not(active, leave);
+        self.b.def_var(st.active, rest);
+        let out = self.b.create_block();
+        match to {
+            Edge::Exit => {
+                let label = self.label;
+                self.accumulate(&st, leave, label)?;
+                match stay {
+                    Some(s) => {
+                        let (sb, sargs) = self.target(s)?;
+                        let any = self.b.ins().vany_true(rest);
+                        self.b.ins().brif(any, sb, &sargs, out, &[]);
+                    }
+                    None => {
+                        self.b.ins().jump(out, &[]);
+                    }
+                }
+            }
+            Edge::Tail(ti) => {
+                // The tail runs for the leaving lanes, then `resume` goes on.
+                let (tail, var, _) = st.tails[ti];
+                self.b.def_var(var, leave);
+                let resume = self.b.create_block();
+                self.sb()?.masked[li].tails[ti].2 = Some(resume);
+                let stay_target = match stay {
+                    Some(s) => Some(self.target(s)?),
+                    None => None,
+                };
+                let tb = self.blocks[tail as usize].ok_or("the tail is unreachable")?;
+                let any_leave = self.b.ins().vany_true(leave);
+                self.b.ins().brif(any_leave, tb, &[], resume, &[]);
+                self.b.switch_to_block(resume);
+                match stay_target {
+                    Some((sb, sargs)) => {
+                        let any = self.b.ins().vany_true(rest);
+                        self.b.ins().brif(any, sb, &sargs, out, &[]);
+                    }
+                    None => {
+                        self.b.ins().jump(out, &[]);
+                    }
+                }
+            }
+            Edge::Stay => return Err("not an exit".into()),
+        }
+        self.b.switch_to_block(out);
+        self.jump_to_exit(&st)?;
+        Ok(true)
+    }
+
+    /// The end of exit tail `ti` of masked loop `li`: the lanes that came
+    /// through it record their exit values, and the loop goes on.
+    fn tail_exit(&mut self, li: usize, ti: usize) -> R {
+        let st = self.sb()?.masked[li].clone();
+        let (_, var, resume) = st.tails[ti];
+        let resume = resume.ok_or("an exit tail lowered before the branch to it")?;
+        let leave = self.b.use_var(var);
+        let label = self.label;
+        self.accumulate(&st, leave, label)?;
+        self.b.ins().jump(resume, &[]);
+        Ok(())
+    }
+
+    /// Records, in the lanes of `leave`, the values the exit block's phis
+    /// take from block `from`.
+    fn accumulate(&mut self, st: &MaskState, leave: Value, from: Id) -> R {
+        let m = self.m;
+        for (phi, comps) in &st.accs {
+            let pi = m.info(*phi).map(|x| x.def).ok_or("bad phi")?;
+            let p = &m.insts[pi as usize];
+            let n = p.operands.len() / 2;
+            let v = (0..n)
+                .find(|&k| p.id(2 * k + 1) == Some(from))
+                .and_then(|k| p.id(2 * k))
+                .ok_or("the exit phi has no value for this block")?;
+            let shapes = self.shapes(v)?;
+            for (s, (k, vars)) in shapes.into_iter().zip(comps) {
+                let new = self.in_kind(s, *k);
+                for (j, (&var, nv)) in vars.iter().zip(new).enumerate() {
+                    let old = self.b.use_var(var);
+                    let merged = self.select_lanes(leave, nv, old, *k, j);
+                    self.b.def_var(var, merged);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Jumps to the exit block with the accumulated values.
+    fn jump_to_exit(&mut self, st: &MaskState) -> R {
+        let mut args = Vec::new();
+        for (_, comps) in &st.accs {
+            for (_, vars) in comps {
+                for &var in vars {
+                    args.push(BlockArg::Value(self.b.use_var(var)));
+                }
+            }
+        }
+        let xb = self.blocks[st.lp.exit as usize].ok_or("the exit block is unreachable")?;
+        self.b.ins().jump(xb, &args);
+        Ok(())
+    }
+
+    /// Value `j` of a component of kind `k`: `new` in the lanes of `mask`,
+    /// `old` in the others.
+    fn select_lanes(&mut self, mask: Value, new: Value, old: Value, k: Kind, j: usize) -> Value {
+        match k {
+            Kind::Mask => self.b.ins().bitselect(mask, new, old),
+            Kind::Vec(vt) => {
+                let m = if vt == cl::I32X4 {
+                    mask
+                } else {
+                    self.b.ins().bitcast(vt, MemFlagsData::new(), mask)
+                };
+                self.b.ins().bitselect(m, new, old)
+            }
+            Kind::Lanes(_) => {
+                let l = self.b.ins().extractlane(mask, j as u8);
+                self.b.ins().select(l, new, old)
+            }
+        }
+    }
+}

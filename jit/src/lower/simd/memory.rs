@@ -36,6 +36,13 @@ impl Lowering<'_, '_, '_> {
                     self.mark_small(x);
                 }
             }
+            if analysis::varying_builtin(b) {
+                if let Some(&x) = vals.first().filter(|&&x| self.ty(x) == cl::I64) {
+                    if let Some(c) = self.kernel.borrow_mut().simd.as_mut() {
+                        c.ids.insert(x);
+                    }
+                }
+            }
             let shapes: Vec<Shape> = vals
                 .into_iter()
                 .enumerate()

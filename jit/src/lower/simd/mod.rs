@@ -128,6 +128,10 @@ pub struct Chunk {
     /// (4096), lanes included (a chunk's local id along x, truncated or
     /// not): widened from 16 bits or more, their lanes never wrap.
     pub small: std::collections::HashSet<Value>,
+    /// 64-bit ids whose chunk lanes never wrap around (global and local
+    /// ids as loaded: the runtime refuses an NDRange whose offset plus
+    /// size overflows `size_t`).
+    pub ids: std::collections::HashSet<Value>,
     /// Instructions lowered to 4-lane forms so far.
     pub vector_ops: u32,
     /// Instructions lowered lane by lane so far.
@@ -141,6 +145,7 @@ impl Chunk {
             bail,
             fn_effects,
             small: Default::default(),
+            ids: Default::default(),
             vector_ops: 0,
             lane_ops: 0,
         }
@@ -665,6 +670,11 @@ impl Lowering<'_, '_, '_> {
     /// type has at least 16 bits.
     pub(super) fn small(&self, v: Value) -> bool {
         self.ty(v).bits() >= 16 && self.kernel.borrow().simd.as_ref().is_some_and(|c| c.small.contains(&v))
+    }
+
+    /// Whether `v` is a 64-bit id whose lanes never wrap ([`Chunk::ids`]).
+    pub(super) fn is_id(&self, v: Value) -> bool {
+        self.kernel.borrow().simd.as_ref().is_some_and(|c| c.ids.contains(&v))
     }
 
     /// Records that `v` is a small value ([`Chunk::small`]).

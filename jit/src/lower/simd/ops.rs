@@ -414,6 +414,42 @@ impl Lowering<'_, '_, '_> {
     /// A comparison of 64-bit shapes, as two `i64x2` comparisons whose
     /// lanes are packed into one `i32x4` mask.
     fn compare64(&mut self, cc: IntCC, x: Shape, y: Shape) -> Shape {
+        // `id < n` (the usual guard), with lanes id + k that cannot wrap:
+        // lane k is true when k < n - id, so the mask compares [0, 1, 2,
+        // 3] with min(n - id, 4) (0 when id >= n).
+        let guard = match (cc, x, y) {
+            (
+                IntCC::UnsignedLessThan,
+                Shape::Affine {
+                    base,
+                    stride: 1,
+                    wrap: None,
+                },
+                Shape::U(n),
+            )
+            | (
+                IntCC::UnsignedGreaterThan,
+                Shape::U(n),
+                Shape::Affine {
+                    base,
+                    stride: 1,
+                    wrap: None,
+                },
+            ) if self.is_id(base) => Some((base, n)),
+            _ => None,
+        };
+        if let Some((base, n)) = guard {
+            let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, base, n);
+            let left = self.b.ins().isub(n, base);
+            let four = self.b.ins().iconst(cl::I64, super::LANES as i64);
+            let capped = self.b.ins().umin(left, four);
+            let zero = self.b.ins().iconst(cl::I64, 0);
+            let d = self.b.ins().select(inside, capped, zero);
+            let d = self.b.ins().ireduce(cl::I32, d);
+            let dv = self.b.ins().splat(cl::I32X4, d);
+            let lanes = self.vconst(cl::I32X4, &[0, 1, 2, 3]);
+            return Shape::Mask(self.b.ins().icmp(IntCC::UnsignedLessThan, lanes, dv));
+        }
         let [xl, xh] = self.halves64(x);
         let [yl, yh] = self.halves64(y);
         let lo = self.b.ins().icmp(cc, xl, yl);

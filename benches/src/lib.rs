@@ -12,6 +12,8 @@
 //! - `enqueue`: the cost of a command through the queue and scheduler:
 //!   markers and launches of an empty kernel, asynchronously (many enqueues
 //!   then one clFinish) and synchronously (clFinish after each).
+//! - `math`: the throughput of the common math built-ins (sin, cos, exp,
+//!   log, pow, sqrt, erf, rsqrt) in a kernel, elements per second.
 //!
 //! Kernel throughput is measured with `shared/clbench` against the peer
 //! runtimes (README, "Performance").

@@ -1,0 +1,59 @@
+//! Throughput of the common math built-ins in a kernel (issue 5): one
+//! launch of `y[i] = f(x[i])` over [`N`] floats in (0.1, 10) and a clFinish,
+//! per function (`conformance/kernels/cl/bench_math.cl`, clang -O2).
+//! Criterion reports elements per second.
+
+use std::ptr;
+
+use clift_conformance::exec::{corpus_spirv, Opt};
+use clift_conformance::*;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+const N: usize = 1 << 20;
+
+const FUNCTIONS: [&str; 8] = ["sin", "cos", "exp", "log", "pow", "sqrt", "erf", "rsqrt"];
+
+fn math(c: &mut Criterion) {
+    let ctx = context();
+    let q = queue(ctx, 0);
+    let p = il_program(ctx, &corpus_spirv("bench_math", Opt::O2));
+    check(build(p, ""));
+    let xs: Vec<u8> = (0..N)
+        .flat_map(|i| (0.1f32 + 9.9 * (i as f32 / N as f32)).to_ne_bytes())
+        .collect();
+    let x = buffer(ctx, CL_MEM_READ_WRITE, 4 * N);
+    let y = buffer(ctx, CL_MEM_READ_WRITE, 4 * N);
+    write_bytes(q, x, 0, &xs);
+    let mut group = c.benchmark_group("math");
+    group.throughput(Throughput::Elements(N as u64));
+    for f in FUNCTIONS {
+        let k = kernel(p, &format!("math_{f}"));
+        check(set_arg(k, 0, &x));
+        check(set_arg(k, 1, &y));
+        group.bench_function(f, |b| {
+            b.iter(|| {
+                // SAFETY: valid queue and kernel with both arguments set; N
+                // work-items, NULL local size, no events.
+                check(unsafe {
+                    clEnqueueNDRangeKernel(q, k, 1, ptr::null(), &N, ptr::null(), 0, ptr::null(), ptr::null_mut())
+                });
+                // SAFETY: valid queue.
+                check(unsafe { clFinish(q) });
+            })
+        });
+        // SAFETY: a valid kernel, released once.
+        unsafe { check(clReleaseKernel(k)) };
+    }
+    group.finish();
+    release_mem(x);
+    release_mem(y);
+    // SAFETY: valid handles, released once.
+    unsafe {
+        check(clReleaseProgram(p));
+        check(clReleaseCommandQueue(q));
+        check(clReleaseContext(ctx));
+    }
+}
+
+criterion_group!(benches, math);
+criterion_main!(benches);

@@ -1,0 +1,10 @@
+// Kernels of benches/benches/math.rs: the throughput of the common math
+// built-ins, one call per work-item (exec_builtins_* check their results).
+kernel void math_sin(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = sin(x[i]); }
+kernel void math_cos(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = cos(x[i]); }
+kernel void math_exp(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = exp(x[i]); }
+kernel void math_log(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = log(x[i]); }
+kernel void math_pow(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = pow(x[i], 1.37f); }
+kernel void math_sqrt(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = sqrt(x[i]); }
+kernel void math_erf(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = erf(x[i]); }
+kernel void math_rsqrt(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = rsqrt(x[i]); }

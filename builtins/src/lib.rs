@@ -3,11 +3,13 @@
 //! instruction whether the JIT emits it inline, calls one of the functions
 //! here, or refuses it), the `float` math library (`math_f32`), the
 //! `half` conversions of `vload_half`/`vstore_half` (`half`), the 64-bit
-//! `mad_sat` (`integer`), the float remainder of OpFRem (`frem`) and the
-//! copy of OpGroupAsyncCopy (`group_copy`).
+//! `mad_sat` (`integer`), the float remainder of OpFRem (`frem`), the
+//! copy of OpGroupAsyncCopy (`group_copy`), and printf's formatter and
+//! output buffer (`printf`).
 pub mod frem;
 pub mod group_copy;
 pub mod half;
 pub mod integer;
 pub mod math_f32;
 pub mod opencl_std;
+pub mod printf;

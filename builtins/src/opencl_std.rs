@@ -16,6 +16,7 @@ use crate::frem::{clift_frem_f32, clift_frem_f64};
 use crate::half::*;
 use crate::integer::*;
 use crate::math_f32::*;
+use crate::printf::{clift_printf, PrintfSink};
 
 /// The chapter of the OpenCL C built-in functions an instruction belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +70,8 @@ pub enum Scalar {
     I64,
     /// `unsigned long` operands.
     U64,
+    /// Any operands: a function not chosen by operand type (printf's).
+    Any,
 }
 
 /// A host function's address, typed by its C signature. The variant names
@@ -103,6 +106,8 @@ pub enum FnPtr {
     I64I64I64_I64(extern "C" fn(i64, i64, i64) -> i64),
     /// `ulong f(ulong, ulong, ulong)`.
     U64U64U64_U64(extern "C" fn(u64, u64, u64) -> u64),
+    /// `int f(sink *, const char *, ulong, const ulong *, ulong)`: printf.
+    PtrPtrU64PtrU64_I32(unsafe extern "C" fn(*const PrintfSink, *const u8, u64, *const u64, u64) -> i32),
 }
 
 impl FnPtr {
@@ -122,6 +127,7 @@ impl FnPtr {
             FnPtr::U32_F32(f) => f as usize,
             FnPtr::I64I64I64_I64(f) => f as usize,
             FnPtr::U64U64U64_U64(f) => f as usize,
+            FnPtr::PtrPtrU64PtrU64_I32(f) => f as usize,
         }
     }
 
@@ -142,6 +148,7 @@ impl FnPtr {
             FnPtr::U32_F32(_) => (&[U32], F32),
             FnPtr::I64I64I64_I64(_) => (&[I64, I64, I64], I64),
             FnPtr::U64U64U64_U64(_) => (&[U64, U64, U64], U64),
+            FnPtr::PtrPtrU64PtrU64_I32(_) => (&[Ptr, Ptr, U64, Ptr, U64], I32),
         }
     }
 }
@@ -702,9 +709,17 @@ pub static OPENCL_STD: &[OpInfo] = &[
         category: Category::Misc,
         operands: 1,
         variadic: true,
-        imp: Impl::Refused(
-            "printf is not implemented yet: it needs the per-work-item printf buffer the runtime \
-             prints when the kernel completes",
+        imp: Impl::Mixed(
+            "the format and each %s argument must be build-time addresses in a __constant variable \
+             (their bound is what is left of it); the arguments are packed into a stack buffer of \
+             8-byte words (a descriptor per argument, then its components) and clift_printf formats \
+             them into the launch's printf buffer (WorkGroupCtx::printf), returning 0 or -1",
+            &[HostFn {
+                ty: Scalar::Any,
+                tag: "",
+                symbol: "clift_printf",
+                func: FnPtr::PtrPtrU64PtrU64_I32(clift_printf),
+            }],
         ),
     },
     inline!(prefetch, Misc, 2, "nothing (a hint; the CPU's caches prefetch)"),

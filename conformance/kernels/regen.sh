@@ -6,7 +6,10 @@
 #   llvm-spirv-15 --spirv-max-version=1.0 f.bc -o f.spv
 # The tests read only the checked-in .spv files; run this after editing a
 # .cl file and check in what changes. `./regen.sh name...` regenerates only
-# the named files. Headers (cl/*.h) are only #included by .cl files (the
+# the named files. A .cl file may add clang flags with a line
+#   // regen.sh flags: <flags>
+# (printf.cl compiles without cl_khr_fp64, so its float arguments stay
+# float). Headers (cl/*.h) are only #included by .cl files (the
 # compiler runs inside cl/); they make no module of their own.
 #
 # Needs (Debian 12): apt-get install -y clang-15 llvm-spirv-15 spirv-tools
@@ -29,8 +32,10 @@ for O in 0 2; do
     mkdir -p "$d"
     for name in $names; do
         name=$(basename "$name" .cl)
+        flags=$(sed -n 's|^// regen.sh flags: ||p' "$here/cl/$name.cl" | head -n 1)
         # Compile from inside cl/ with a relative name, so nothing machine-specific lands in the module.
-        if ! (cd "$here/cl" && "$CLANG" -cl-std=CL2.0 -target spir64 -O"$O" -emit-llvm -c "$name.cl" -o "$tmp/$name.bc" &&
+        # shellcheck disable=SC2086 # $flags is a list of words
+        if ! (cd "$here/cl" && "$CLANG" -cl-std=CL2.0 -target spir64 $flags -O"$O" -emit-llvm -c "$name.cl" -o "$tmp/$name.bc" &&
             "$LLVM_SPIRV" --spirv-max-version=1.0 "$tmp/$name.bc" -o "$d/$name.spv"); then
             echo "FAIL $name -O$O" >&2
             fail=1

@@ -406,3 +406,61 @@ fn loops_with_side_effects_and_varying_exits() {
         }
     }
 }
+
+#[test]
+fn math_functions_four_lanes_per_call() {
+    let n = 301usize;
+    let x: Vec<f32> = (0..n).map(|i| (i as f32 - 150.0) * 0.37).collect();
+    let ulps = |a: f32, b: f32| {
+        if a == b || (a.is_nan() && b.is_nan()) {
+            0
+        } else {
+            (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs()
+        }
+    };
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let mut out = vec![0f32; 5 * n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "math4")
+                .arg(Arg::input(&x))
+                .arg(Arg::output(&mut out))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let v = x[i] as f64;
+                let want = [v.exp(), v.ln(), libm_erf(v), v.sin(), v.cos()].map(|w| w as f32);
+                for k in 0..5 {
+                    let got = out[5 * i + k];
+                    assert!(
+                        ulps(got, want[k]) <= 1,
+                        "{opt:?} {local:?}: function {k} of {}: {got} vs {}",
+                        x[i],
+                        want[k]
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// erf in double precision (Abramowitz and Stegun 7.1.26 is too coarse):
+/// the Maclaurin series below 3, 1 - erfc's continued fraction above.
+fn libm_erf(x: f64) -> f64 {
+    let a = x.abs();
+    let r = if a < 3.0 {
+        let (mut term, mut sum, mut k) = (a, a, 0.0);
+        while term.abs() > 1e-17 * sum.abs() {
+            k += 1.0;
+            term *= -a * a / k;
+            sum += term / (2.0 * k + 1.0);
+        }
+        sum * 2.0 / std::f64::consts::PI.sqrt()
+    } else {
+        let mut f = 0.0;
+        for k in (1..60).rev() {
+            f = (k as f64 / 2.0) / (a + f);
+        }
+        1.0 - (-a * a).exp() / std::f64::consts::PI.sqrt() / (a + f)
+    };
+    r.copysign(x)
+}

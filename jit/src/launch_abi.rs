@@ -28,6 +28,10 @@
 
 use crate::interface::KernelInfo;
 
+/// The printf buffer of a launch ([`WorkGroupCtx::printf`]) and the write
+/// the runtime prints it with.
+pub use clift_builtins::printf::{write_stdout, PrintfSink};
+
 /// One work-group's launch parameters. All sizes and ids are in work-items
 /// (or work-groups) per dimension; unused dimensions hold size 1, id 0.
 #[repr(C)]
@@ -63,6 +67,10 @@ pub struct WorkGroupCtx {
     pub private_arena: *mut u8,
     /// The private arena's size in bytes.
     pub private_arena_size: u64,
+    /// The launch's printf buffer, which every printf call of the kernel
+    /// appends its output to (the runtime prints it when the command
+    /// completes); null makes each call print at once.
+    pub printf: *const clift_builtins::printf::PrintfSink,
 }
 
 /// What the runtime needs to launch one compiled kernel.
@@ -112,6 +120,7 @@ pub mod ctx_offset {
     pub const LOCAL_ARENA_SIZE: i32 = offset_of!(WorkGroupCtx, local_arena_size) as i32;
     pub const PRIVATE_ARENA: i32 = offset_of!(WorkGroupCtx, private_arena) as i32;
     pub const PRIVATE_ARENA_SIZE: i32 = offset_of!(WorkGroupCtx, private_arena_size) as i32;
+    pub const PRINTF: i32 = offset_of!(WorkGroupCtx, printf) as i32;
 }
 
 /// Byte offsets of [`WorkItem`]'s fields, for generated code.

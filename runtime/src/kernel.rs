@@ -672,6 +672,7 @@ pub fn enqueue_ndrange(
         // Keeps the machine code alive while the command runs.
         let _code = code;
         launch.run(func, device.pool());
+        launch.flush_printf();
         Ok(())
     });
     queue.enqueue(command_type, wait, work)
@@ -711,6 +712,8 @@ struct Launch {
     global: [u64; 3],
     local: [u64; 3],
     num_groups: [u64; 3],
+    /// The output of the kernel's printf calls, printed when it completes.
+    printf: jit::launch_abi::PrintfSink,
 }
 
 impl Launch {
@@ -790,6 +793,7 @@ impl Launch {
             global: dims(global),
             local: dims(local),
             num_groups,
+            printf: jit::launch_abi::PrintfSink::new(device::PRINTF_BUFFER_SIZE),
         })
     }
 
@@ -846,6 +850,7 @@ impl Launch {
                 local_arena_size: (arena.len() * 128) as u64,
                 private_arena: private_ptr,
                 private_arena_size: (private.len() * 128) as u64,
+                printf: &self.printf,
             };
             // SAFETY: `func` is a work-group function of a finalized
             // `CompiledProgram` the command holds (`_code` in
@@ -857,13 +862,28 @@ impl Launch {
             // `MemObject` (and so its storage) `self` keeps alive, and of
             // this thread's arena slice for each `__local` argument, of the
             // size the application set. The arena and block live until
-            // after the call and are not shared with other threads.
+            // after the call and are not shared with other threads; the
+            // printf buffer lives in `self` and is shared behind its lock.
             // Work-groups may run concurrently: generated code is immutable
             // and keeps its state on its own stack.
             unsafe { func(&ctx) };
         }
         drop(arena);
         drop(private);
+    }
+
+    /// Prints what the kernel's printf calls wrote, once every work-group
+    /// has run: after what the application's C stdio buffers hold, so
+    /// its own output before the enqueue comes first.
+    fn flush_printf(&self) {
+        let out = self.printf.take();
+        if out.is_empty() {
+            return;
+        }
+        // SAFETY: fflush(NULL) flushes every C output stream of the
+        // process; it takes no pointer from us.
+        unsafe { libc::fflush(std::ptr::null_mut()) };
+        jit::launch_abi::write_stdout(&out);
     }
 
     /// Runs every work-group: in parallel on `pool`, each task with its own

@@ -181,3 +181,15 @@ kernel void escape(global const int *cx, global uint *iters, global int *last, u
     iters[i] = it;
     last[i] = z;
 }
+
+// Math built-ins with 4-lane host entry points (one call per chunk).
+kernel void math4(global const float *x, global float *out)
+{
+    size_t i = get_global_id(0);
+    float v = x[i];
+    out[5 * i] = exp(v);
+    out[5 * i + 1] = log(v);
+    out[5 * i + 2] = erf(v);
+    out[5 * i + 3] = sin(v);
+    out[5 * i + 4] = cos(v);
+}

@@ -17,20 +17,31 @@
 //!   (any storage class: every pointer is an address).
 //! - **Vector loads and stores** use the element alignment the spec
 //!   requires of `vloadn`/`vstoren` (no alignment is assumed).
+//! - **printf** packs its arguments into a stack buffer of 8-byte words
+//!   (`clift_builtins::printf::descriptor`, then the components) and calls
+//!   the table's host function with the launch's printf buffer
+//!   ([`crate::launch_abi::WorkGroupCtx::printf`]). The format, and each
+//!   pointer argument `%s` may print, must be an address known at build
+//!   inside a `__constant` program-scope variable: the host reads no more
+//!   than what is left of that variable.
 //! - **Doubles** are refused by name: Float64 is not advertised, so a
 //!   module that reaches code generation cannot have them, but a build log
 //!   naming the instruction is still the rule.
 
 use clift_builtins::opencl_std::{self as table, CType, HostFn, Impl, OpInfo, Scalar};
+use clift_builtins::printf::{descriptor, KIND_FLOAT, KIND_INT, KIND_PTR, KIND_STR};
 use cranelift_codegen::ir::{
     condcodes::{FloatCC, IntCC},
-    types as cl, InstBuilder, MemFlagsData, Type as Clif, Value,
+    types as cl, InstBuilder, InstructionData, MemFlagsData, Opcode, StackSlotData, StackSlotKind, Type as Clif, Value,
+    ValueDef,
 };
 use rspirv::dr::Operand;
-use spirv::{FPRoundingMode, OpenclStd100Op as Cl};
+use spirv::{FPRoundingMode, Op, OpenclStd100Op as Cl, StorageClass};
 
 use super::{types, Lowering, R};
-use crate::spirv::Id;
+use crate::globals::Root;
+use crate::launch_abi::ctx_offset;
+use crate::spirv::{Id, IdKind, Type};
 
 /// The operands of one OpExtInst: the values of its id operands (empty for
 /// literals), the ids themselves, and its result's component types.
@@ -152,6 +163,7 @@ impl Lowering<'_, '_, '_> {
                 Vec::new()
             }
             Cl::prefetch => Vec::new(),
+            Cl::printf => vec![self.ext_printf(info, &ops)?],
             Cl::shuffle | Cl::shuffle2 => self.ext_shuffle(info.op, &ops)?,
             Cl::cross => self.ext_cross(&ops)?,
             Cl::length | Cl::fast_length => {
@@ -793,5 +805,174 @@ impl Lowering<'_, '_, '_> {
             self.b.ins().istore16(flags, bits, base, (2 * k) as i32);
         }
         Ok(())
+    }
+}
+
+impl Lowering<'_, '_, '_> {
+    /// printf: packs the arguments and calls the host function, whose `int`
+    /// result (0 or -1) is printf's.
+    fn ext_printf(&mut self, info: &OpInfo, ops: &Ops) -> R<Value> {
+        let m = self.m;
+        let h = info.host_fn(Scalar::Any, "").ok_or("no host function")?;
+        let fmt = ops.lane(0, 0)?;
+        let fmt_bound = self.constant_bytes(ops.ids[0], fmt).ok_or(
+            "printf's format must be a string literal in the constant address space (an address known when the \
+             program is built)",
+        )?;
+        let mut words = Vec::new();
+        for j in 1..ops.vals.len() {
+            let id = ops.ids[j].ok_or("a printf argument is not a value")?;
+            let ty = m.type_of(id).ok_or("a printf argument without a type")?;
+            let (scalar, count) = match m.ty(ty) {
+                Some(Type::Vector { component, count }) => (*component, u64::from(*count)),
+                _ => (ty, 1),
+            };
+            let vals = ops.all(j)?.to_vec();
+            let desc = match m.ty(scalar) {
+                Some(Type::Int { width, .. }) => descriptor(KIND_INT, u64::from(*width / 8), count, 0),
+                Some(Type::Bool) => descriptor(KIND_INT, 1, count, 0),
+                Some(Type::Float { width }) => descriptor(KIND_FLOAT, u64::from(*width / 8), count, 0),
+                Some(Type::Pointer { .. }) if count == 1 => {
+                    match vals.first().and_then(|&v| self.constant_bytes(Some(id), v)) {
+                        Some(bound) => descriptor(KIND_STR, 8, 1, bound),
+                        None => descriptor(KIND_PTR, 8, 1, 0),
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "a printf argument of type {} is not supported",
+                        m.show_type(ty)
+                    ))
+                }
+            };
+            if vals.len() as u64 != count {
+                return Err("a printf argument's components do not match its type".into());
+            }
+            words.push(self.b.ins().iconst(cl::I64, desc as i64));
+            for v in vals {
+                words.push(self.word64(v));
+            }
+        }
+        let size = 8 * words.len().max(1) as u64;
+        self.take_stack(size)?;
+        let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            u32::try_from(size).map_err(|_| "too many printf arguments")?,
+            3,
+        ));
+        for (k, &w) in words.iter().enumerate() {
+            self.b.ins().stack_store(cl::I64, w, slot, (8 * k) as i32);
+        }
+        let args = self.b.ins().stack_addr(cl::I64, slot, 0);
+        let sink = self.ctx_word(ctx_offset::PRINTF);
+        let bound = self.b.ins().iconst(cl::I64, fmt_bound as i64);
+        let n = self.b.ins().iconst(cl::I64, words.len() as i64);
+        let r = self.call_host(h.func.addr(), &[cl::I64; 5], &[cl::I32], &[sink, fmt, bound, args, n]);
+        r.first()
+            .copied()
+            .ok_or_else(|| "the host function returned nothing".into())
+    }
+
+    /// `v`'s bits as an `i64` (integers zero-extended, floats bitcast).
+    fn word64(&mut self, v: Value) -> Value {
+        let t = self.b.func.dfg.value_type(v);
+        let v = match t {
+            cl::F32 => self.b.ins().bitcast(cl::I32, MemFlagsData::new(), v),
+            cl::F64 => self.b.ins().bitcast(cl::I64, MemFlagsData::new(), v),
+            _ => v,
+        };
+        if self.b.func.dfg.value_type(v) == cl::I64 {
+            v
+        } else {
+            self.b.ins().uextend(cl::I64, v)
+        }
+    }
+
+    /// If value `v` of id `id` is an address known at build inside an
+    /// initialized `__constant` program-scope variable (a string literal),
+    /// the bytes from it to the end of the variable. The address is found
+    /// from the SPIR-V (constant access chains and casts over the variable,
+    /// which holds even where the value itself was kept across a barrier),
+    /// else from the Cranelift value (a constant the caller passed to an
+    /// inlined function's parameter).
+    fn constant_bytes(&self, id: Option<Id>, v: Value) -> Option<u64> {
+        let addr = id
+            .and_then(|id| self.spirv_address(id))
+            .or_else(|| self.const_value(v, 0))?;
+        self.m.globals.iter().find_map(|g| {
+            if g.storage != StorageClass::UniformConstant || g.init.is_none() {
+                return None;
+            }
+            let start = *self.statics.global_addresses.get(&g.id)?;
+            let (_, pointee) = self.m.pointer(g.ty)?;
+            let size = self.m.layout(pointee)?.size;
+            let end = start.checked_add(size)?;
+            (start <= addr && addr < end).then(|| end - addr)
+        })
+    }
+
+    /// The address id `id` holds if it is a chain of constant access chains
+    /// and pointer casts over a program-scope variable.
+    fn spirv_address(&self, id: Id) -> Option<u64> {
+        let m = self.m;
+        let mut cur = id;
+        let mut off = 0u64;
+        for _ in 0..64 {
+            match m.kind(cur) {
+                IdKind::Global => return Some(self.statics.global_addresses.get(&cur)?.wrapping_add(off)),
+                IdKind::Constant => {
+                    let (Root::Variable(g), o) = crate::globals::pointer_parts(m, cur).ok()? else {
+                        return None;
+                    };
+                    return Some(self.statics.global_addresses.get(&g)?.wrapping_add(o).wrapping_add(off));
+                }
+                _ => {}
+            }
+            let inst = m.def(cur)?;
+            match inst.op {
+                Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain | Op::InBoundsPtrAccessChain => {
+                    let base = inst.id(0)?;
+                    let idx = (1..inst.operands.len())
+                        .map(|k| inst.id(k).and_then(|x| crate::globals::const_index(m, x).ok()))
+                        .collect::<Option<Vec<i64>>>()?;
+                    let ptr_chain = matches!(inst.op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
+                    let step = crate::globals::chain_offset(m, m.type_of(base)?, &idx, ptr_chain).ok()?;
+                    off = off.wrapping_add(step);
+                    cur = base;
+                }
+                Op::Bitcast | Op::PtrCastToGeneric | Op::GenericCastToPtr | Op::CopyObject => cur = inst.id(0)?,
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The value of `v` if the instructions defining it are integer
+    /// constants and additions of them (how addresses of program-scope
+    /// variables and constant access chains into them are lowered).
+    fn const_value(&self, v: Value, depth: u32) -> Option<u64> {
+        let dfg = &self.b.func.dfg;
+        let mut v = dfg.resolve_aliases(v);
+        let mut add = 0u64;
+        for _ in 0..64 {
+            let ValueDef::Result(inst, 0) = dfg.value_def(v) else {
+                return None;
+            };
+            match dfg.insts[inst] {
+                InstructionData::UnaryImm {
+                    opcode: Opcode::Iconst,
+                    imm,
+                } => return Some(add.wrapping_add(imm.bits() as u64)),
+                InstructionData::Binary {
+                    opcode: Opcode::Iadd,
+                    args: [a, b],
+                } if depth < 8 => {
+                    add = add.wrapping_add(self.const_value(b, depth + 1)?);
+                    v = dfg.resolve_aliases(a);
+                }
+                _ => return None,
+            }
+        }
+        None
     }
 }

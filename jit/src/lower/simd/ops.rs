@@ -6,7 +6,8 @@
 
 use cranelift_codegen::ir::{
     condcodes::{FloatCC, IntCC},
-    types as cl, ConstantData, Endianness, InstBuilder, InstructionData, MemFlagsData, Opcode, Type as Clif, Value,
+    types as cl, ConstantData, Endianness, InstBuilder, InstructionData, MemFlagsData, Opcode, StackSlotData,
+    StackSlotKind, Type as Clif, Value,
 };
 use spirv::{Decoration, Op, OpenclStd100Op as Cl};
 
@@ -583,6 +584,22 @@ impl Lowering<'_, '_, '_> {
     fn ext(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
         let vt = vec_of(t)?;
         let float = t == cl::F32;
+        // Host functions with a 4-lane entry point: one call per chunk.
+        if let (true, [x]) = (float, args) {
+            if let Some(addr) = clift_builtins::math_f32::four_lanes(&format!("{op:?}")) {
+                if self.lane_type(*x) != t {
+                    return None;
+                }
+                let v = self.as_vec(*x, cl::F32X4);
+                let slot = self
+                    .b
+                    .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 4));
+                self.b.ins().stack_store(cl::I64, v, slot, 0);
+                let p = self.b.ins().stack_addr(cl::I64, slot, 0);
+                self.call_host(addr, &[cl::I64], &[], &[p]);
+                return Some(Shape::V(self.b.ins().stack_load(cl::I64, cl::F32X4, slot, 0)));
+            }
+        }
         let known = if float {
             matches!(
                 op,

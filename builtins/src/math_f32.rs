@@ -85,6 +85,8 @@ via_f64! {
     clift_erfc_f32 => libm::erfc;
     /// `erf(x)`.
     clift_erf_f32 => libm::erf;
+    /// `exp(x)`.
+    clift_exp_f32 => libm::exp;
     /// `exp2(x)`.
     clift_exp2_f32 => libm::exp2;
     /// `exp10(x)`: exp10(±0) = 1, exp10(-inf) = +0, exp10(+inf) = +inf.
@@ -93,6 +95,8 @@ via_f64! {
     clift_expm1_f32 => libm::expm1;
     /// `lgamma(x)`.
     clift_lgamma_f32 => libm::lgamma;
+    /// `log(x)`.
+    clift_log_f32 => libm::log;
     /// `log2(x)`.
     clift_log2_f32 => libm::log2;
     /// `log10(x)`.
@@ -109,101 +113,6 @@ via_f64! {
     clift_tanh_f32 => libm::tanh;
     /// `tgamma(x)`.
     clift_tgamma_f32 => libm::tgamma;
-}
-
-/// `exp(x)`: x = n ln 2 + r with |r| <= ln 2 / 2, e^r by its Taylor
-/// polynomial of degree 11 in double precision (relative error below
-/// 1e-15), scaled by 2^n and rounded to `float` once. No call and no
-/// table, so that it is cheap per lane.
-pub extern "C" fn clift_exp_f32(x: f32) -> f32 {
-    if x.is_nan() {
-        return x;
-    }
-    // e^x overflows `float` above ln(FLT_MAX) = 88.7228390...; below
-    // -104 it is under half the smallest subnormal.
-    if x > 88.722_84 {
-        return f32::INFINITY;
-    }
-    if x < -104.0 {
-        return 0.0;
-    }
-    let xd = x as f64;
-    // Round to nearest by the 1.5 * 2^52 trick (|x log2 e| < 2^51): no
-    // call to `round`.
-    const SHIFT: f64 = 6_755_399_441_055_744.0;
-    let n = (xd * core::f64::consts::LOG2_E + SHIFT) - SHIFT;
-    let r = xd - n * core::f64::consts::LN_2;
-    // Horner over 1/k! for k = 11 down to 0.
-    let mut p = INV_FACTORIALS[11];
-    for &c in INV_FACTORIALS[..11].iter().rev() {
-        p = p * r + c;
-    }
-    let scale = f64::from_bits(((n as i64 + 1023) as u64) << 52);
-    f(p * scale)
-}
-
-/// 1/k! for k = 0 to 11.
-const INV_FACTORIALS: [f64; 12] = [
-    1.0,
-    1.0,
-    1.0 / 2.0,
-    1.0 / 6.0,
-    1.0 / 24.0,
-    1.0 / 120.0,
-    1.0 / 720.0,
-    1.0 / 5040.0,
-    1.0 / 40320.0,
-    1.0 / 362_880.0,
-    1.0 / 3_628_800.0,
-    1.0 / 39_916_800.0,
-];
-
-/// 1/(2k + 1) for k = 0 to 9.
-const INV_ODD: [f64; 10] = [
-    1.0,
-    1.0 / 3.0,
-    1.0 / 5.0,
-    1.0 / 7.0,
-    1.0 / 9.0,
-    1.0 / 11.0,
-    1.0 / 13.0,
-    1.0 / 15.0,
-    1.0 / 17.0,
-    1.0 / 19.0,
-];
-
-/// `log(x)`: x = m 2^e with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s)
-/// for s = (m - 1) / (m + 1) (|s| < 0.172) by its series to s^19, in
-/// double precision (relative error below 1e-15), plus e ln 2; rounded to
-/// `float` once. log(±0) = -inf, log(x < 0) = NaN, log(+inf) = +inf.
-pub extern "C" fn clift_log_f32(x: f32) -> f32 {
-    if x.is_nan() {
-        return x;
-    }
-    if x == 0.0 {
-        return f32::NEG_INFINITY;
-    }
-    if x < 0.0 {
-        return f32::NAN;
-    }
-    if x == f32::INFINITY {
-        return x;
-    }
-    let bits = (x as f64).to_bits();
-    let mut e = ((bits >> 52) & 0x7ff) as i64 - 1023;
-    let mut m = f64::from_bits((bits & ((1u64 << 52) - 1)) | (1023u64 << 52));
-    if m > core::f64::consts::SQRT_2 {
-        m *= 0.5;
-        e += 1;
-    }
-    let s = (m - 1.0) / (m + 1.0);
-    let s2 = s * s;
-    // 1 + s2/3 + s2^2/5 + ... + s2^9/19, by Horner.
-    let mut p = INV_ODD[9];
-    for &c in INV_ODD[..9].iter().rev() {
-        p = p * s2 + c;
-    }
-    f(e as f64 * core::f64::consts::LN_2 + 2.0 * s * p)
 }
 
 /// Applies `f` to the four floats at `p`, in place: the entry points that

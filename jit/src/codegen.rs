@@ -384,7 +384,7 @@ fn compile_selected(
         // that fail, the kernel is lowered again without one.
         let mut simd = info.is_some() && vectorize;
         if simd {
-            if let Err(why) = crate::lower::simd::analysis::eligible(m, f) {
+            if let Err(why) = crate::lower::simd::analysis::eligible(m, f, &barrier_fns) {
                 if let Some(d) = &dump {
                     d.scalar_reason(&dump_name, &why);
                 }

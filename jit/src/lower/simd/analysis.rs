@@ -18,10 +18,11 @@ use crate::validate::calls;
 const MAX_BLOCKS: usize = 512;
 
 /// Whether kernel function `root` (by index) and everything it calls may
-/// be vectorized: no Function variables or written by-value structs
-/// (private memory would need a copy per lane), no work-group collectives,
+/// be vectorized: no written by-value structs and no Function variables in
+/// functions with barriers (each lane's private copy is laid out only for
+/// the others), no work-group collectives,
 /// no functions only declared, and small enough CFGs.
-pub fn eligible(m: &Module, root: u32) -> Result<(), String> {
+pub fn eligible(m: &Module, root: u32, barrier_fns: &HashSet<u32>) -> Result<(), String> {
     // A struct passed by value that the kernel writes to is copied into
     // each work-item's private memory.
     let Some(kernel) = m.functions.get(root as usize) else {
@@ -48,8 +49,13 @@ pub fn eligible(m: &Module, root: u32) -> Result<(), String> {
         for b in &func.blocks {
             for i in b.body() {
                 let op = m.insts[i as usize].op;
-                if op == Op::Variable {
-                    return Err(format!("{} has private variables (OpVariable)", m.show(func.id)));
+                // Private variables of functions with barriers live in the
+                // work-item's frame, which 4-lane frames do not lay out.
+                if op == Op::Variable && barrier_fns.contains(&f) {
+                    return Err(format!(
+                        "{} has private variables (OpVariable) and barriers",
+                        m.show(func.id)
+                    ));
                 }
                 if crate::validate::memory::is_group_collective(op) {
                     return Err(format!("{} uses work-group collectives", m.show(func.id)));
@@ -130,8 +136,9 @@ pub fn may_vary(m: &Module, func: &Function, varying_params: &[bool], also: &[Id
                         ptr.is_some_and(|p| set.contains(&p) || builtin_of(m, p).is_some_and(varying_builtin))
                     }
                     // Results of calls depend on what the callee computes:
-                    // taken as varying.
-                    Op::FunctionCall => true,
+                    // taken as varying; a private variable has one copy
+                    // per lane.
+                    Op::FunctionCall | Op::Variable => true,
                     _ if per_lane_always(m, i) => true,
                     _ => ids().any(|x| set.contains(&x)),
                 };
@@ -168,6 +175,24 @@ pub fn side_effect(m: &Module, i: u32, fn_effects: &[bool]) -> bool {
     }
 }
 
+/// Whether instruction `i` may make something visible that a chunk
+/// abandoned afterwards could not take back: [`side_effect`], except
+/// stores and copies into private (Function) memory, which the scalar body
+/// that reruns the chunk's work-items does not share.
+pub fn visible_effect(m: &Module, i: u32, fn_effects: &[bool]) -> bool {
+    let inst = &m.insts[i as usize];
+    let private = |p: Option<Id>| {
+        matches!(
+            p.and_then(|p| m.type_of(p)).and_then(|t| m.pointer(t)),
+            Some((spirv::StorageClass::Function, _))
+        )
+    };
+    match inst.op {
+        Op::Store | Op::CopyMemory | Op::CopyMemorySized if private(inst.id(0)) => false,
+        _ => side_effect(m, i, fn_effects),
+    }
+}
+
 /// Per function of `m` (by index): whether calling it may have a side
 /// effect ([`side_effect`]).
 pub fn function_effects(m: &Module) -> Vec<bool> {
@@ -196,7 +221,7 @@ pub fn dirty_blocks(m: &Module, func: &Function, fn_effects: &[bool]) -> Vec<boo
     let has: Vec<bool> = func
         .blocks
         .iter()
-        .map(|b| b.body().any(|i| side_effect(m, i, fn_effects)))
+        .map(|b| b.body().any(|i| visible_effect(m, i, fn_effects)))
         .collect();
     let mut dirty_in = vec![false; n];
     let mut changed = true;

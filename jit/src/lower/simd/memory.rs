@@ -116,6 +116,54 @@ impl Lowering<'_, '_, '_> {
         self.set_shapes(id, shapes)
     }
 
+    /// OpVariable in Function storage: one copy per lane, side by side in
+    /// one stack slot, so that the pointer is affine with the variable's
+    /// size as stride (a scalar `int` or `float` variable is then read and
+    /// written as one vector).
+    pub(super) fn simd_variable(&mut self, i: u32) -> R {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        let ty = inst.result_type.ok_or("missing type")?;
+        let id = inst.result_id.ok_or("missing result")?;
+        let (storage, pointee) = m.pointer(ty).ok_or("not a pointer")?;
+        if storage != spirv::StorageClass::Function {
+            return Err(format!("{storage:?} variables in functions are not supported"));
+        }
+        let l = m
+            .layout(pointee)
+            .ok_or_else(|| format!("type {} has no size", m.show_type(pointee)))?;
+        let size = l.size.max(1);
+        let total = size
+            .checked_mul(LANES as u64)
+            .filter(|&t| t <= 1 << 24)
+            .ok_or("a private variable too large for four lanes")?;
+        self.take_stack(total)?;
+        let align = l.align.max(1).trailing_zeros().min(12) as u8;
+        let slot = self
+            .b
+            .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                total as u32,
+                align,
+            ));
+        let base = self.b.ins().stack_addr(cl::I64, slot, 0);
+        if let Some(init) = inst.id(1) {
+            for k in 0..LANES {
+                let a = self.b.ins().iadd_imm_s(base, (k as u64 * size) as i64);
+                self.store_value(a, init, false)?;
+            }
+        }
+        self.sb()?.varying.insert(
+            id,
+            vec![Shape::Affine {
+                base,
+                stride: size as i64,
+                wrap: None,
+            }],
+        );
+        Ok(())
+    }
+
     /// Each lane's address as a base and a constant offset.
     fn addresses(&mut self, p: Shape) -> R<[(Value, i32); LANES]> {
         Ok(match p {

@@ -489,7 +489,7 @@ impl Lowering<'_, '_, '_> {
         let inst = &m.insts[i as usize];
         let effect = {
             let fx = self.kernel.borrow().simd.as_ref().map(|c| c.fn_effects.clone());
-            fx.is_some_and(|fx| analysis::side_effect(m, i, &fx))
+            fx.is_some_and(|fx| analysis::visible_effect(m, i, &fx))
         };
         let r = self.simd_inst_inner(i, inst.op);
         if effect {
@@ -543,6 +543,7 @@ impl Lowering<'_, '_, '_> {
                 Ok(())
             }
             Op::ControlBarrier if self.frame_entry().is_some() => self.scalar_inst(i),
+            Op::Variable if !inst.result_id.is_some_and(|r| self.frame_vars.contains_key(&r)) => self.simd_variable(i),
             Op::Variable | Op::ControlBarrier => Err(format!("{} is not vectorized", inst.opname())),
             op if super::barrier::is_collective(op) => Err(format!("{} is not vectorized", inst.opname())),
             Op::Load => self.simd_load(i),

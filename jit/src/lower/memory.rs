@@ -383,27 +383,12 @@ impl Lowering<'_, '_, '_> {
         for k in 1..inst.operands.len() {
             let idx_id = inst.id(k).ok_or("bad index")?;
             let constant = m.kind(idx_id) == IdKind::Constant;
-            // The element operand of a Ptr chain steps over whole pointees.
-            let stride_ty = if ptr_chain && k == 1 {
-                cur
-            } else {
-                match m.ty(cur) {
-                    Some(Type::Struct { .. }) => {
-                        let (next, off) = crate::globals::step(m, cur, const_index(m, idx_id)?)?;
-                        fixed = fixed.wrapping_add(off);
-                        cur = next;
-                        continue;
-                    }
-                    Some(Type::Array { element, .. }) => {
-                        cur = *element;
-                        *element
-                    }
-                    Some(Type::Vector { component, .. }) => {
-                        cur = *component;
-                        *component
-                    }
-                    _ => return Err(format!("cannot index into {}", m.show_type(cur))),
+            let stride_ty = match chain_step(m, &mut cur, idx_id, ptr_chain && k == 1)? {
+                ChainStep::Member(off) => {
+                    fixed = fixed.wrapping_add(off);
+                    continue;
                 }
+                ChainStep::Element(ty) => ty,
             };
             let stride = types::size_of(m, stride_ty)?;
             if constant {
@@ -441,6 +426,39 @@ impl Lowering<'_, '_, '_> {
         } else {
             self.b.ins().uextend(cl::I64, v)
         }
+    }
+}
+
+/// What one index of an access chain does.
+pub(super) enum ChainStep {
+    /// Selects a struct member at this byte offset.
+    Member(u64),
+    /// Steps over elements of this type, as many as the index says.
+    Element(Id),
+}
+
+/// Index `idx_id` of an access chain at type `*cur` (advanced to the
+/// indexed part): `whole` for the element operand of a Ptr chain, which
+/// steps over whole pointees.
+pub(super) fn chain_step(m: &Module, cur: &mut Id, idx_id: Id, whole: bool) -> R<ChainStep> {
+    if whole {
+        return Ok(ChainStep::Element(*cur));
+    }
+    match m.ty(*cur) {
+        Some(Type::Struct { .. }) => {
+            let (next, off) = crate::globals::step(m, *cur, const_index(m, idx_id)?)?;
+            *cur = next;
+            Ok(ChainStep::Member(off))
+        }
+        Some(Type::Array { element, .. }) => {
+            *cur = *element;
+            Ok(ChainStep::Element(*element))
+        }
+        Some(Type::Vector { component, .. }) => {
+            *cur = *component;
+            Ok(ChainStep::Element(*component))
+        }
+        _ => Err(format!("cannot index into {}", m.show_type(*cur))),
     }
 }
 

@@ -70,37 +70,26 @@ impl Lowering<'_, '_, '_> {
         let comps = types::flatten(m, ty)?;
         let bools = bool_components(m, ty)?;
         // One vector load: a 32-bit scalar through a pointer moving by 4.
-        if let (Shape::Affine { base, stride: 4, wrap }, [(t, 0)]) = (p, comps.as_slice()) {
-            let vt = match *t {
-                cl::I32 => Some(cl::I32X4),
-                cl::F32 => Some(cl::F32X4),
-                _ => None,
-            };
-            let check = match wrap {
-                None => Some(None),
-                Some(w) => self.wraps(w.narrow, w.nstride, w.signed).map(Some),
-            };
-            if let (Some(vt), Some(check)) = (vt, check) {
-                self.count(true);
-                let Some(wrapped) = check else {
-                    let v = self.b.ins().load(vt, MemFlagsData::new(), base, 0);
-                    return self.set_shapes(id, vec![Shape::V(v)]);
-                };
-                // Lanes that wrapped are gathered.
-                let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
-                let v = self.b.append_block_param(join, vt);
-                self.b.ins().brif(wrapped, slow, &[], fast, &[]);
-                self.b.switch_to_block(fast);
-                let x = self.b.ins().load(vt, MemFlagsData::new(), base, 0);
-                self.b.ins().jump(join, &[BlockArg::Value(x)]);
-                self.b.switch_to_block(slow);
-                let addrs = self.lanes(p);
-                let lanes = addrs.map(|a| self.b.ins().load(*t, MemFlagsData::new(), a, 0));
-                let x = self.build(vt, lanes);
-                self.b.ins().jump(join, &[BlockArg::Value(x)]);
-                self.b.switch_to_block(join);
+        if let Some((base, t, vt, check)) = self.contiguous(p, &comps) {
+            self.count(true);
+            let Some(wrapped) = check else {
+                let v = self.b.ins().load(vt, MemFlagsData::new(), base, 0);
                 return self.set_shapes(id, vec![Shape::V(v)]);
-            }
+            };
+            // Lanes that wrapped are gathered.
+            let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+            let v = self.b.append_block_param(join, vt);
+            self.b.ins().brif(wrapped, slow, &[], fast, &[]);
+            self.b.switch_to_block(fast);
+            let x = self.b.ins().load(vt, MemFlagsData::new(), base, 0);
+            self.b.ins().jump(join, &[BlockArg::Value(x)]);
+            self.b.switch_to_block(slow);
+            let addrs = self.lanes(p);
+            let lanes = addrs.map(|a| self.b.ins().load(t, MemFlagsData::new(), a, 0));
+            let x = self.build(vt, lanes);
+            self.b.ins().jump(join, &[BlockArg::Value(x)]);
+            self.b.switch_to_block(join);
+            return self.set_shapes(id, vec![Shape::V(v)]);
         }
         // Gather, component by component.
         let addrs = self.addresses(p)?;
@@ -164,6 +153,30 @@ impl Lowering<'_, '_, '_> {
         Ok(())
     }
 
+    /// For a value of components `comps` through pointer `p`: when it is a
+    /// single 32-bit scalar and `p` moves by its size, the base address,
+    /// the scalar and vector types, and the wrap check to make first (an
+    /// `i8`, if `p` carries a [`Wrap`]).
+    fn contiguous(
+        &mut self,
+        p: Shape,
+        comps: &[(cl::Type, u64)],
+    ) -> Option<(Value, cl::Type, cl::Type, Option<Value>)> {
+        let (Shape::Affine { base, stride: 4, wrap }, [(t, 0)]) = (p, comps) else {
+            return None;
+        };
+        let vt = match *t {
+            cl::I32 => cl::I32X4,
+            cl::F32 => cl::F32X4,
+            _ => return None,
+        };
+        let check = match wrap {
+            None => None,
+            Some(w) => Some(self.wraps(w.narrow, w.nstride, w.signed)?),
+        };
+        Some((base, *t, vt, check))
+    }
+
     /// Each lane's address as a base and a constant offset.
     fn addresses(&mut self, p: Shape) -> R<[(Value, i32); LANES]> {
         Ok(match p {
@@ -206,39 +219,28 @@ impl Lowering<'_, '_, '_> {
         if shapes.len() != comps.len() {
             return Err(format!("{} does not match its type", m.show(val)));
         }
-        if let (Shape::Affine { base, stride: 4, wrap }, [(t, 0)], [s]) = (p, comps.as_slice(), shapes.as_slice()) {
-            let vt = match *t {
-                cl::I32 => Some(cl::I32X4),
-                cl::F32 => Some(cl::F32X4),
-                _ => None,
-            };
-            let check = match wrap {
-                None => Some(None),
-                Some(w) => self.wraps(w.narrow, w.nstride, w.signed).map(Some),
-            };
-            if let (Some(vt), Some(check)) = (vt, check) {
-                self.count(true);
-                let v = self.as_vec(*s, vt);
-                let Some(wrapped) = check else {
-                    self.b.ins().store(MemFlagsData::new(), v, base, 0);
-                    return Ok(());
-                };
-                // Lanes that wrapped are scattered.
-                let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
-                self.b.ins().brif(wrapped, slow, &[], fast, &[]);
-                self.b.switch_to_block(fast);
+        if let (Some((base, _, vt, check)), [s]) = (self.contiguous(p, &comps), shapes.as_slice()) {
+            self.count(true);
+            let v = self.as_vec(*s, vt);
+            let Some(wrapped) = check else {
                 self.b.ins().store(MemFlagsData::new(), v, base, 0);
-                self.b.ins().jump(join, &[]);
-                self.b.switch_to_block(slow);
-                let addrs = self.lanes(p);
-                for (k, a) in addrs.into_iter().enumerate() {
-                    let x = self.b.ins().extractlane(v, k as u8);
-                    self.b.ins().store(MemFlagsData::new(), x, a, 0);
-                }
-                self.b.ins().jump(join, &[]);
-                self.b.switch_to_block(join);
                 return Ok(());
+            };
+            // Lanes that wrapped are scattered.
+            let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(wrapped, slow, &[], fast, &[]);
+            self.b.switch_to_block(fast);
+            self.b.ins().store(MemFlagsData::new(), v, base, 0);
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(slow);
+            let addrs = self.lanes(p);
+            for (k, a) in addrs.into_iter().enumerate() {
+                let x = self.b.ins().extractlane(v, k as u8);
+                self.b.ins().store(MemFlagsData::new(), x, a, 0);
             }
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(join);
+            return Ok(());
         }
         // Scatter, lane by lane.
         let addrs = self.addresses(p)?;
@@ -281,25 +283,9 @@ impl Lowering<'_, '_, '_> {
         };
         for k in 1..inst.operands.len() {
             let idx_id = inst.id(k).ok_or("bad index")?;
-            let elem = if ptr_chain && k == 1 {
-                cur
-            } else {
-                match m.ty(cur) {
-                    Some(Type::Struct { .. }) => {
-                        let c = m.const_scalar(idx_id).ok_or("a struct index that is not a constant")?;
-                        cur = crate::globals::step(m, cur, c as i64)?.0;
-                        continue;
-                    }
-                    Some(Type::Array { element, .. }) => {
-                        cur = *element;
-                        *element
-                    }
-                    Some(Type::Vector { component, .. }) => {
-                        cur = *component;
-                        *component
-                    }
-                    _ => return Err(format!("cannot index into {}", m.show_type(cur))),
-                }
+            let elem = match crate::lower::memory::chain_step(m, &mut cur, idx_id, ptr_chain && k == 1)? {
+                crate::lower::memory::ChainStep::Member(_) => continue,
+                crate::lower::memory::ChainStep::Element(ty) => ty,
             };
             if !self.is_varying(idx_id) {
                 continue;

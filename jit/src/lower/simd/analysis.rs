@@ -113,6 +113,13 @@ pub fn may_vary(m: &Module, func: &Function, varying_params: &[bool], also: &[Id
         .map(|(&p, _)| p)
         .chain(also.iter().copied())
         .collect();
+    // A private variable whose address is only loaded from and stored to
+    // (directly) and that only ever receives values the same in every
+    // lane stays one variable shared by the lanes (an -O0 loop counter);
+    // any other has a copy per lane. Control flow is uniform within a
+    // chunk (see `super`), so which stores happen is the same in every
+    // lane too.
+    let escaping = escaping_variables(m, func);
     let mut changed = true;
     while changed {
         changed = false;
@@ -120,6 +127,15 @@ pub fn may_vary(m: &Module, func: &Function, varying_params: &[bool], also: &[Id
             let blk = &func.blocks[bi as usize];
             for i in blk.body() {
                 let inst = &m.insts[i as usize];
+                if inst.op == Op::Store {
+                    if let (Some(p), Some(v)) = (inst.id(0), inst.id(1)) {
+                        let var = m.def(p).is_some_and(|d| d.op == Op::Variable);
+                        if var && set.contains(&v) && set.insert(p) {
+                            changed = true;
+                        }
+                    }
+                    continue;
+                }
                 let Some(r) = inst.result_id else { continue };
                 if set.contains(&r) {
                     continue;
@@ -136,9 +152,9 @@ pub fn may_vary(m: &Module, func: &Function, varying_params: &[bool], also: &[Id
                         ptr.is_some_and(|p| set.contains(&p) || builtin_of(m, p).is_some_and(varying_builtin))
                     }
                     // Results of calls depend on what the callee computes:
-                    // taken as varying; a private variable has one copy
-                    // per lane.
-                    Op::FunctionCall | Op::Variable => true,
+                    // taken as varying.
+                    Op::FunctionCall => true,
+                    Op::Variable => escaping.contains(&r) || inst.id(1).is_some_and(|x| set.contains(&x)),
                     _ if per_lane_always(m, i) => true,
                     _ => ids().any(|x| set.contains(&x)),
                 };
@@ -150,6 +166,43 @@ pub fn may_vary(m: &Module, func: &Function, varying_params: &[bool], also: &[Id
         }
     }
     set
+}
+
+/// The private variables of `func` whose address is used other than as
+/// the pointer of an OpLoad or OpStore (or by lifetime markers).
+fn escaping_variables(m: &Module, func: &Function) -> HashSet<Id> {
+    let mut vars: HashSet<Id> = HashSet::new();
+    let mut escaping = HashSet::new();
+    for blk in &func.blocks {
+        for i in blk.body() {
+            let inst = &m.insts[i as usize];
+            if inst.op == Op::Variable {
+                if let Some(r) = inst.result_id {
+                    vars.insert(r);
+                }
+            }
+        }
+    }
+    for blk in &func.blocks {
+        for i in blk.body() {
+            let inst = &m.insts[i as usize];
+            for (k, o) in inst.operands.iter().enumerate() {
+                let Operand::IdRef(x) = o else { continue };
+                if !vars.contains(x) {
+                    continue;
+                }
+                let direct = match inst.op {
+                    Op::Load | Op::LifetimeStart | Op::LifetimeStop => k == 0,
+                    Op::Store => k == 0,
+                    _ => false,
+                };
+                if !direct {
+                    escaping.insert(*x);
+                }
+            }
+        }
+    }
+    escaping
 }
 
 /// Whether instruction `i` may make something visible outside the

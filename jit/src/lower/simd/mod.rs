@@ -543,6 +543,8 @@ impl Lowering<'_, '_, '_> {
                 Ok(())
             }
             Op::ControlBarrier if self.frame_entry().is_some() => self.scalar_inst(i),
+            // A variable the lanes share (see `analysis::may_vary`).
+            Op::Variable if self.shared_variable(inst.result_id) => self.scalar_inst(i),
             Op::Variable if !inst.result_id.is_some_and(|r| self.frame_vars.contains_key(&r)) => self.simd_variable(i),
             Op::Variable | Op::ControlBarrier => Err(format!("{} is not vectorized", inst.opname())),
             op if super::barrier::is_collective(op) => Err(format!("{} is not vectorized", inst.opname())),
@@ -574,6 +576,12 @@ impl Lowering<'_, '_, '_> {
                 self.per_lane(i)
             }
         }
+    }
+
+    /// Whether private variable `id` is one the lanes share: no copy per
+    /// lane ([`analysis::may_vary`]).
+    fn shared_variable(&self, id: Option<Id>) -> bool {
+        id.is_some_and(|r| self.simd.as_ref().is_some_and(|s| !s.may_vary.contains(&r)))
     }
 
     /// OpBranchConditional: on a varying condition, the side all lanes

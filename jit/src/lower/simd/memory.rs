@@ -71,7 +71,7 @@ impl Lowering<'_, '_, '_> {
         let bools = bool_components(m, ty)?;
         // One vector load: a 32-bit scalar through a pointer moving by 4.
         if let Some((base, t, vt, check)) = self.contiguous(p, &comps) {
-            self.count(true);
+            self.count_access(ptr);
             let Some(wrapped) = check else {
                 let v = self.b.ins().load(vt, MemFlagsData::new(), base, 0);
                 return self.set_shapes(id, vec![Shape::V(v)]);
@@ -177,6 +177,19 @@ impl Lowering<'_, '_, '_> {
         Some((base, *t, vt, check))
     }
 
+    /// Counts a vector access through pointer `ptr` as work done in 4
+    /// lanes, unless it reads or writes a private variable (-O0 keeps every
+    /// local in one: those accesses are overhead, not work).
+    fn count_access(&self, ptr: crate::spirv::Id) {
+        let private = matches!(
+            self.m.type_of(ptr).and_then(|t| self.m.pointer(t)),
+            Some((spirv::StorageClass::Function, _))
+        );
+        if !private {
+            self.count(true);
+        }
+    }
+
     /// Each lane's address as a base and a constant offset.
     fn addresses(&mut self, p: Shape) -> R<[(Value, i32); LANES]> {
         Ok(match p {
@@ -220,7 +233,7 @@ impl Lowering<'_, '_, '_> {
             return Err(format!("{} does not match its type", m.show(val)));
         }
         if let (Some((base, _, vt, check)), [s]) = (self.contiguous(p, &comps), shapes.as_slice()) {
-            self.count(true);
+            self.count_access(ptr);
             let v = self.as_vec(*s, vt);
             let Some(wrapped) = check else {
                 self.b.ins().store(MemFlagsData::new(), v, base, 0);

@@ -162,6 +162,10 @@ impl Chunk {
 /// Every local id is below this (the device's largest work-group size).
 pub const SMALL_LIMIT: u64 = 4096;
 
+/// How much more an instruction inside a loop counts than one outside
+/// when [`Chunk::worth_it`] weighs a 4-lane body.
+pub const LOOP_WEIGHT: u32 = 8;
+
 /// The 4-lane state of one body (the kernel's, or one inlined into it).
 #[derive(Debug, Default)]
 pub struct Body {
@@ -473,12 +477,19 @@ impl Lowering<'_, '_, '_> {
 
     /// Counts an instruction lowered to a 4-lane form (`vector`) or lane
     /// by lane ([`Chunk::worth_it`]).
+    /// Instructions in loops count [`LOOP_WEIGHT`] times.
     pub(super) fn count(&self, vector: bool) {
+        let in_loop = self
+            .m
+            .info(self.label)
+            .and_then(|l| self.simd.as_ref()?.in_cycle.get(l.block as usize).copied())
+            .unwrap_or(false);
+        let w = if in_loop { LOOP_WEIGHT } else { 1 };
         if let Some(c) = self.kernel.borrow_mut().simd.as_mut() {
             if vector {
-                c.vector_ops += 1;
+                c.vector_ops += w;
             } else {
-                c.lane_ops += 1;
+                c.lane_ops += w;
             }
         }
     }

@@ -68,6 +68,24 @@ use crate::spirv::{ConstValue, Function, Id, IdKind, Module};
 /// otherwise ask for millions (a 1,024-element constant stored many times).
 pub const MAX_FUNCTION_INSTS: usize = 1 << 19;
 
+/// Whether instruction `op` emits no code where it stands: phis (block
+/// parameters, made up front), merge and debug annotations, lifetime
+/// markers and OpUndef (materialized where used).
+pub(crate) fn lowers_to_nothing(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Phi
+            | Op::SelectionMerge
+            | Op::LoopMerge
+            | Op::Nop
+            | Op::Line
+            | Op::NoLine
+            | Op::LifetimeStart
+            | Op::LifetimeStop
+            | Op::Undef
+    )
+}
+
 /// What OpReturn does in the function being lowered.
 #[derive(Debug, Clone, Copy)]
 pub enum Exit {
@@ -583,15 +601,7 @@ impl Lowering<'_, '_, '_> {
     pub(crate) fn scalar_inst(&mut self, i: u32) -> R {
         let inst = &self.m.insts[i as usize];
         match inst.op {
-            Op::Phi
-            | Op::SelectionMerge
-            | Op::LoopMerge
-            | Op::Nop
-            | Op::Line
-            | Op::NoLine
-            | Op::LifetimeStart
-            | Op::LifetimeStop
-            | Op::Undef => Ok(()),
+            op if lowers_to_nothing(op) => Ok(()),
             Op::Branch => {
                 let t = inst.id(0).ok_or("missing target")?;
                 let (blk, args) = self.target(t)?;

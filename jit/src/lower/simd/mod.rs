@@ -513,15 +513,7 @@ impl Lowering<'_, '_, '_> {
         let m = self.m;
         let inst = &m.insts[i as usize];
         match op {
-            Op::Phi
-            | Op::SelectionMerge
-            | Op::LoopMerge
-            | Op::Nop
-            | Op::Line
-            | Op::NoLine
-            | Op::LifetimeStart
-            | Op::LifetimeStop
-            | Op::Undef => Ok(()),
+            op if super::lowers_to_nothing(op) => Ok(()),
             Op::Branch | Op::BranchConditional if self.masked_exit(i)? => Ok(()),
             Op::Branch | Op::Return | Op::Unreachable => self.scalar_inst(i),
             Op::BranchConditional => self.simd_branch(i),

@@ -21,6 +21,9 @@
 //! - [`spec`]: specialization constants applied and folded; [`layout`]:
 //!   OpenCL C sizes of every type.
 //! - [`kernels`]: what the API reports about kernels ([`KernelInfo`]).
+//! - [`link`](mod@link) (clLinkProgram): combines object modules, libraries and
+//!   IL programs into one module (imports resolved to exports, types and
+//!   constants merged), which then goes through [`build`] like any IL.
 //! - [`codegen`] (called by the runtime after [`front_end`]): [`compile`]
 //!   lowers every kernel ([`lower`]) to one Cranelift work-group function with the
 //!   [`launch_abi`] signature, in a JIT module owned by [`CompiledProgram`].
@@ -54,6 +57,7 @@ pub mod interface;
 pub mod kernels;
 pub mod launch_abi;
 pub mod layout;
+pub mod link;
 pub mod lower;
 pub mod spec;
 pub mod spirv;

@@ -1,12 +1,43 @@
 //! The static call graph: no recursion (OpenCL SPIR-V Environment:
 //! "Recursion is not supported. The static function call graph for an entry
 //! point must not contain cycles."), and no calls to functions without a
-//! body (imports: clift builds one module and does not link).
+//! body. A declaration decorated `LinkageAttributes Import` is an
+//! unresolved symbol of an object program: [`imports`] reports it, since
+//! only clLinkProgram (`crate::link`) can resolve it.
 
-use spirv::Op;
+use rspirv::dr::Operand;
+use spirv::{Decoration, LinkageType, Op};
 
 use super::Diags;
 use crate::spirv::{Module, NONE};
+
+/// The name a function is imported under, if it is a declaration decorated
+/// `LinkageAttributes "name" Import`.
+fn import_name(m: &Module, f: &crate::spirv::Function) -> Option<String> {
+    let dec = m.decoration(f.id, Decoration::LinkageAttributes)?;
+    match m.deco_params(dec) {
+        [Operand::LiteralString(n), Operand::LinkageType(LinkageType::Import), ..] if f.blocks.is_empty() => {
+            Some(n.clone())
+        }
+        _ => None,
+    }
+}
+
+/// Reports every imported function declaration: an unresolved symbol that
+/// only linking (clLinkProgram) can define.
+pub fn imports(m: &Module, d: &mut Diags) {
+    for f in &m.functions {
+        if let Some(name) = import_name(m, f) {
+            d.at(
+                m,
+                f.inst,
+                format!(
+                    "unresolved symbol \"{name}\": the function is imported (LinkageAttributes Import) and no module defines it; link it with clLinkProgram"
+                ),
+            );
+        }
+    }
+}
 
 /// Each function's calls: (callee function index, OpFunctionCall index),
 /// in instruction order.
@@ -56,12 +87,12 @@ pub fn check(m: &Module, d: &mut Diags) {
     for calls in &graph {
         for &(c, i) in calls {
             let callee = &m.functions[c as usize];
-            if callee.blocks.is_empty() {
+            if callee.blocks.is_empty() && import_name(m, callee).is_none() {
                 d.at(
                     m,
                     i,
                     format!(
-                        "{} has no body (an imported function): clift builds one module and does not link it to others",
+                        "{} has no body and is not an imported symbol (LinkageAttributes Import)",
                         m.show(callee.id)
                     ),
                 );

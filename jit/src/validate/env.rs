@@ -133,6 +133,7 @@ pub fn check(m: &Module, d: &mut Diags) {
     instruction_capabilities(m, &caps, d);
     type_rules(m, &caps, d);
     globals(m, d);
+    super::calls::imports(m, d);
     decorations(m, d);
     entry_points(m, d);
     execution_modes(m, d);
@@ -372,10 +373,16 @@ fn globals(m: &Module, d: &mut Diags) {
                     m.deco_params(dec).get(1),
                     Some(Operand::LinkageType(LinkageType::Import))
                 ) {
+                    let name = match m.deco_params(dec).first() {
+                        Some(Operand::LiteralString(n)) => n.as_str(),
+                        _ => "",
+                    };
                     d.at(
                         m,
                         i,
-                        "the variable is imported (LinkageAttributes Import): clift builds one module and does not link it to others",
+                        format!(
+                            "unresolved symbol \"{name}\": the variable is imported (LinkageAttributes Import) and no module defines it; link it with clLinkProgram"
+                        ),
                     );
                 }
             }

@@ -110,7 +110,7 @@ INVALID = {
          (CONSTS, CONSTS + "    %float_1 = OpConstant %float 1\n")]),
     "opcode_needs_1_1": ("OpSizeOf needs SPIR-V 1.1",
         [(KBODY, KBODY + "         %sz = OpSizeOf %uint %ptr\n")]),
-    "bodyless_call": ("has no body (an imported function)",
+    "bodyless_call": ("unresolved symbol \"ext\": the function is imported",
         [("               OpDecorate %gid Constant\n", "               OpDecorate %gid Constant\n               OpDecorate %ext LinkageAttributes \"ext\" Import\n"),
          ("     %kernel = OpFunction %void None %kfn\n", "        %ext = OpFunction %uint None %hfn\n         %ea = OpFunctionParameter %uint\n         %eb = OpFunctionParameter %uint\n               OpFunctionEnd\n     %kernel = OpFunction %void None %kfn\n"),
          ("%next = OpFunctionCall %uint %helper %sum %i", "%next = OpFunctionCall %uint %ext %sum %i")]),

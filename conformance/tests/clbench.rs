@@ -1,5 +1,6 @@
 //! Issue 4: the whole shared/clbench suite on clift through the loader, in
-//! SPIR-V mode, with the modules clang-15 made at -O0 and at -O2. clbench
+//! SPIR-V mode, with the modules clang-15 made at -O0 and at -O2, and
+//! (issue 6) in source mode, clift compiling clbench's OpenCL C. clbench
 //! checks every workload against its host reference (ref.c) and prints one
 //! TSV line per workload; every line must say PASS.
 //!
@@ -87,17 +88,23 @@ fn build_clbench(tag: &str) -> Bench {
     bench
 }
 
-/// Runs the suite on clift with `<clbench>/spv/<opt>`; returns (stdout,
-/// stderr). Kills clbench after `limit`.
+/// Runs the suite on clift with `<clbench>/spv/<opt>`, or with the OpenCL C
+/// of `<clbench>/kernels` when `opt` is "src"; returns (stdout, stderr).
+/// Kills clbench after `limit`.
 fn run_clbench(bench: &Bench, opt: &str, limit: Duration) -> (String, String) {
     let icd = bench.dir.join("clift.icd");
     std::fs::write(&icd, format!("{}\n", lib_path().display())).expect("write the .icd file");
-    let spv = bench.dir.join("spv").join(opt);
     let out_path = bench.dir.join(format!("out-{opt}.tsv"));
     let err_path = bench.dir.join(format!("err-{opt}.txt"));
-    let mut child = Command::new(bench.dir.join("clbench"))
-        .args(["-p", "clift", "-m", "spv", "-d"])
-        .arg(&spv)
+    let mut cmd = Command::new(bench.dir.join("clbench"));
+    if opt == "src" {
+        cmd.args(["-p", "clift", "-m", "src", "-k"])
+            .arg(bench.dir.join("kernels"));
+    } else {
+        cmd.args(["-p", "clift", "-m", "spv", "-d"])
+            .arg(bench.dir.join("spv").join(opt));
+    }
+    let mut child = cmd
         .args(["-s", "0.01", "-n", "1", "-b", "1", "-vv"])
         .env("OCL_ICD_VENDORS", &icd)
         .env_remove("CLBENCH_PLATFORM")
@@ -131,14 +138,14 @@ fn run_clbench(bench: &Bench, opt: &str, limit: Duration) -> (String, String) {
     (stdout, stderr)
 }
 
-/// The build logs clbench printed (with -vv) for `<file>.spv`, joined,
-/// without blank or repeated lines.
+/// The build logs clbench printed (with -vv) for `<file>.spv` (or `.cl`),
+/// joined, without blank or repeated lines.
 fn build_log(stderr: &str, file: &str) -> String {
-    let head = format!("/{file}.spv ----");
+    let heads = [format!("/{file}.spv ----"), format!("/{file}.cl ----")];
     let mut logs = String::new();
     let mut inside = false;
     for line in stderr.lines() {
-        if line.starts_with("---- build log for ") && line.ends_with(&head) {
+        if line.starts_with("---- build log for ") && heads.iter().any(|h| line.ends_with(h.as_str())) {
             inside = true;
         } else if line == "---- end build log ----" {
             inside = false;
@@ -207,4 +214,9 @@ fn clbench_passes_with_o0_spirv() {
 #[test]
 fn clbench_passes_with_o2_spirv() {
     check_suite("O2");
+}
+
+#[test]
+fn clbench_passes_from_opencl_c_source() {
+    check_suite("src");
 }

@@ -81,6 +81,9 @@ fn kernel(
     let findex = m.info(ep.function)?.index;
     let type_names = arg_strings(strings, "kernel_arg_type", &ep.name);
     let type_quals = arg_strings(strings, "kernel_arg_type_qual", &ep.name);
+    // clift's OpenCL C front end records the source's parameter names too
+    // (llvm-spirv names only some of a kernel's parameters).
+    let arg_names = arg_strings(strings, "kernel_arg_name", &ep.name);
     let mut args = Vec::with_capacity(f.params.len());
     for (k, &p) in f.params.iter().enumerate() {
         let ty = m.type_of(p)?;
@@ -157,7 +160,11 @@ fn kernel(
             address_qualifier: address,
             access_qualifier: access,
             type_qualifier: qual,
-            name: m.name(p).map(str::to_string),
+            name: arg_names
+                .as_ref()
+                .and_then(|n| n.get(k))
+                .cloned()
+                .or_else(|| m.name(p).map(str::to_string)),
             type_name: type_names.as_ref().and_then(|t| t.get(k)).cloned(),
         });
     }

@@ -766,9 +766,10 @@ impl Device {
             }
             CL_DEVICE_ENDIAN_LITTLE => InfoValue::bool(cfg!(target_endian = "little")),
             CL_DEVICE_AVAILABLE => InfoValue::bool(true),
-            // clift has no OpenCL C or SPIR-V compiler yet.
-            CL_DEVICE_COMPILER_AVAILABLE => InfoValue::bool(false),
-            CL_DEVICE_LINKER_AVAILABLE => InfoValue::bool(false),
+            // OpenCL C compiles when clang and llvm-spirv were found
+            // (crate::compiler); clift links SPIR-V itself.
+            CL_DEVICE_COMPILER_AVAILABLE => InfoValue::bool(crate::compiler::available()),
+            CL_DEVICE_LINKER_AVAILABLE => InfoValue::bool(true),
             CL_DEVICE_EXECUTION_CAPABILITIES => InfoValue::u64(EXECUTION_CAPABILITIES),
             // Also CL_DEVICE_QUEUE_PROPERTIES (the same enum value).
             CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => InfoValue::u64(crate::queue::SUPPORTED_QUEUE_PROPERTIES),

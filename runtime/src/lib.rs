@@ -5,6 +5,7 @@
 //! and arguments and calls in. Objects that the API hands out start with an
 //! [`object::ApiHeader`], so a handle is the address of the object itself.
 
+pub mod compiler;
 pub mod context;
 pub mod device;
 pub mod error;

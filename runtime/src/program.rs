@@ -19,6 +19,7 @@ use std::sync::{Arc, OnceLock};
 use clift_jit as jit;
 use parking_lot::Mutex;
 
+use crate::compiler;
 use crate::context::{Context, DestructorFn};
 use crate::device::Device;
 use crate::error::{fail, ClResult};
@@ -37,6 +38,8 @@ pub enum Origin {
     Il(Arc<[u8]>),
     /// clCreateProgramWithBinary: a clift binary per device.
     Binary,
+    /// clLinkProgram: linked from other programs' objects and libraries.
+    Linked,
 }
 
 // ---------------------------------------------------------------------------
@@ -46,6 +49,25 @@ pub enum Origin {
 /// The OpenCL C versions `-cl-std=` names ("Valid values are: CL1.1, CL1.2,
 /// CL2.0, CL3.0, CL3.1"). The option is ignored for programs created with IL.
 const CL_STD_VALUES: [&str; 5] = ["CL1.1", "CL1.2", "CL2.0", "CL3.0", "CL3.1"];
+
+/// The options handed to clang unchanged. (`-g` is not: it would make clang
+/// emit debug information; `-cl-no-subgroup-ifp` and `-cl-strict-aliasing`
+/// are hints clang-15 does not take.)
+const COMPILER_FLAGS: [&str; 13] = [
+    "-cl-opt-disable",
+    "-cl-mad-enable",
+    "-cl-no-signed-zeros",
+    "-cl-unsafe-math-optimizations",
+    "-cl-finite-math-only",
+    "-cl-fast-relaxed-math",
+    "-cl-uniform-work-group-size",
+    "-cl-single-precision-constant",
+    "-cl-denorms-are-zero",
+    "-cl-fp32-correctly-rounded-divide-sqrt",
+    "-cl-kernel-arg-info",
+    "-w",
+    "-Werror",
+];
 
 /// A build option string, checked and parsed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -62,6 +84,10 @@ pub struct ParsedOptions {
     pub defines: Vec<String>,
     /// `-I` directories. Ignored for programs created with IL.
     pub include_dirs: Vec<String>,
+    /// The options clang takes as they are (`-w`, `-Werror`, the `-cl-*`
+    /// math and optimisation options), in order. Ignored for programs
+    /// created with IL.
+    pub compiler_flags: Vec<String>,
 }
 
 /// Splits an option string into words at whitespace; double quotes group
@@ -116,6 +142,9 @@ pub fn parse_options(s: &str) -> Result<ParsedOptions, String> {
     let mut p = ParsedOptions::default();
     let mut it = words.into_iter();
     while let Some(w) = it.next() {
+        if COMPILER_FLAGS.contains(&w.as_str()) {
+            p.compiler_flags.push(w.clone());
+        }
         let b = &mut p.build;
         match w.as_str() {
             // Optimization options.
@@ -416,6 +445,9 @@ struct DeviceState {
     loaded: Option<(Arc<ProgramBinary>, Arc<[u8]>)>,
     /// The last successful build, while it is the device's current one.
     built: Option<Arc<Executable>>,
+    /// The compiled object (clCompileProgram) or library (clLinkProgram
+    /// -create-library) of the last successful compile or link, with its bytes.
+    object: Option<(Arc<ProgramBinary>, Vec<u8>)>,
 }
 
 impl Default for DeviceState {
@@ -428,6 +460,7 @@ impl Default for DeviceState {
             log: String::new(),
             loaded: None,
             built: None,
+            object: None,
         }
     }
 }
@@ -461,12 +494,98 @@ impl std::fmt::Debug for Program {
     }
 }
 
-/// What one device builds: the module, its spec constant values and options.
+/// Where a build, compile or link starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Work {
+    /// A SPIR-V module (IL, or an executable binary's).
+    Spirv(Arc<[u8]>),
+    /// OpenCL C, with embedded headers (include name, text).
+    Source {
+        text: Arc<str>,
+        headers: Arc<Vec<(String, String)>>,
+    },
+    /// Modules to link first.
+    Link(Vec<Arc<[u8]>>),
+}
+
+/// What a build, compile or link makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Goal {
+    /// A program executable (clBuildProgram, clLinkProgram).
+    Executable,
+    /// A compiled object (clCompileProgram).
+    Object,
+    /// A library (clLinkProgram -create-library).
+    Library,
+}
+
+/// What one device builds: the work, the goal, spec constant values and options.
+#[derive(Debug, PartialEq, Eq)]
 struct BuildInput {
-    spirv: Arc<[u8]>,
+    work: Work,
+    goal: Goal,
     options_text: String,
     options: ParsedOptions,
 }
+
+/// What a successful build, compile or link made.
+#[derive(Debug, Clone)]
+enum Product {
+    Executable(Arc<Executable>),
+    /// An object or library: the binary, its bytes, the log.
+    Object(Arc<ProgramBinary>, Vec<u8>, String),
+}
+
+/// clLinkProgram's options, checked.
+#[derive(Debug, Clone, Default)]
+pub struct LinkRequest {
+    /// The option string as given.
+    pub text: String,
+    /// `-create-library`.
+    pub create_library: bool,
+    /// `-enable-link-options` (with `-create-library`): the library's
+    /// users may apply their link options to it, which clift always does.
+    pub enable_link_options: bool,
+    /// The program linking options, as build options of the executable.
+    pub build: ParsedOptions,
+}
+
+/// Parses clLinkProgram's options: the library linking options and the
+/// program linking options of the spec's "Linker Options" section. `Err`
+/// means `CL_INVALID_LINKER_OPTIONS`.
+pub fn parse_link_options(s: &str) -> Result<LinkRequest, String> {
+    let mut r = LinkRequest {
+        text: s.to_string(),
+        ..LinkRequest::default()
+    };
+    let mut rest = Vec::new();
+    for w in split_words(s).ok_or_else(|| "unbalanced double quote".to_string())? {
+        match w.as_str() {
+            "-create-library" => r.create_library = true,
+            "-enable-link-options" => r.enable_link_options = true,
+            "-cl-denorms-are-zero"
+            | "-cl-no-signed-zeros"
+            | "-cl-unsafe-math-optimizations"
+            | "-cl-finite-math-only"
+            | "-cl-fast-relaxed-math"
+            | "-cl-no-subgroup-ifp" => rest.push(w),
+            _ => return Err(format!("unknown link option {w:?}")),
+        }
+    }
+    // "This option must be specified with the create-library option."
+    if r.enable_link_options && !r.create_library {
+        return Err("-enable-link-options needs -create-library".into());
+    }
+    r.build = parse_options(&rest.join(" "))?;
+    Ok(r)
+}
+
+/// A module clLinkProgram takes from one input program, with its
+/// specialization constant values.
+type LinkInput = (Arc<[u8]>, BTreeMap<u32, Vec<u8>>);
+
+/// Runs after a link started with a callback, with the new program.
+pub type LinkNotify = Box<dyn FnOnce(&Arc<Program>) + Send>;
 
 /// Runs after a build started with a callback, once status and log are set.
 pub type BuildNotify = Box<dyn FnOnce() + Send>;
@@ -608,6 +727,21 @@ impl Program {
 
     // -- building ------------------------------------------------------------
 
+    /// The device indices `devices` names (all of the program's when `None`;
+    /// `CL_INVALID_DEVICE` for one that is not the program's), sorted.
+    fn targets(&self, devices: Option<&[Arc<Device>]>) -> ClResult<Vec<usize>> {
+        let mut targets: Vec<usize> = match devices {
+            None => (0..self.devices.len()).collect(),
+            Some(list) => list
+                .iter()
+                .map(|d| self.index_of(d).ok_or(crate::ClError(CL_INVALID_DEVICE)))
+                .collect::<ClResult<_>>()?,
+        };
+        targets.sort_unstable();
+        targets.dedup();
+        Ok(targets)
+    }
+
     /// clBuildProgram for `devices` (all of the program's when `None`; each
     /// must be one of them) with `options` (`None` for a NULL pointer). With
     /// `notify`, the build runs on a new thread and `notify` follows it, once
@@ -621,16 +755,7 @@ impl Program {
     ) -> ClResult<()> {
         // CL_INVALID_DEVICE if any device in device_list is not in the list
         // of devices associated with program.
-        let mut targets: Vec<usize> = match devices {
-            None => (0..self.devices.len()).collect(),
-            Some(list) => list
-                .iter()
-                .map(|d| self.index_of(d).ok_or(crate::ClError(CL_INVALID_DEVICE)))
-                .collect::<ClResult<_>>()?,
-        };
-        targets.sort_unstable();
-        targets.dedup();
-
+        let targets = self.targets(devices)?;
         // What each device builds (binaries, options and compiler checked).
         let inputs: Vec<(usize, BuildInput)> = {
             let st = self.state.lock();
@@ -639,7 +764,91 @@ impl Program {
                 .map(|&i| self.build_input(&st.devices[i], options).map(|b| (i, b)))
                 .collect::<ClResult<_>>()?
         };
+        self.check_compiler(&targets, &inputs)?;
+        self.start(inputs, notify, CL_BUILD_PROGRAM_FAILURE)
+    }
 
+    /// clCompileProgram: source (with `headers`, include name and text) or
+    /// IL to a compiled object, for `devices`, with `options`.
+    pub fn compile(
+        self: &Arc<Self>,
+        devices: Option<&[Arc<Device>]>,
+        options: Option<&str>,
+        headers: Vec<(String, String)>,
+        notify: Option<BuildNotify>,
+    ) -> ClResult<()> {
+        // CL_INVALID_DEVICE if device in device_list is not in the list of
+        // devices associated with program.
+        let targets = self.targets(devices)?;
+        let options_text = options.unwrap_or("").to_string();
+        // CL_INVALID_COMPILER_OPTIONS if the compiler options specified by
+        // options are invalid.
+        let Ok(mut parsed) = parse_options(&options_text) else {
+            return fail(CL_INVALID_COMPILER_OPTIONS);
+        };
+        let work = match &self.origin {
+            Origin::Source(s) => Work::Source {
+                text: Arc::from(s.as_str()),
+                headers: Arc::new(headers),
+            },
+            Origin::Il(il) => {
+                parsed.build.spec_constants = self.spec_values.lock().clone();
+                Work::Spirv(il.clone())
+            }
+            // CL_INVALID_OPERATION if program has no source or IL available,
+            // i.e. it has not been created with clCreateProgramWithSource or
+            // clCreateProgramWithIL.
+            Origin::Binary | Origin::Linked => return fail(CL_INVALID_OPERATION),
+        };
+        let inputs: Vec<(usize, BuildInput)> = targets
+            .iter()
+            .map(|&i| {
+                (
+                    i,
+                    BuildInput {
+                        work: work.clone(),
+                        goal: Goal::Object,
+                        options_text: options_text.clone(),
+                        options: parsed.clone(),
+                    },
+                )
+            })
+            .collect();
+        self.check_compiler(&targets, &inputs)?;
+        self.start(inputs, notify, CL_COMPILE_PROGRAM_FAILURE)
+    }
+
+    /// CL_COMPILER_NOT_AVAILABLE if program is created with
+    /// clCreateProgramWithSource and a compiler is not available: the log
+    /// of each device says what to install.
+    fn check_compiler(&self, targets: &[usize], inputs: &[(usize, BuildInput)]) -> ClResult<()> {
+        if !inputs.iter().any(|(_, b)| matches!(b.work, Work::Source { .. })) {
+            return Ok(());
+        }
+        let Err(why) = compiler::tools() else {
+            return Ok(());
+        };
+        let mut st = self.state.lock();
+        if targets.iter().any(|&i| st.devices[i].status == CL_BUILD_IN_PROGRESS) {
+            return fail(CL_INVALID_OPERATION);
+        }
+        for &i in targets {
+            let d = &mut st.devices[i];
+            d.status = CL_BUILD_ERROR;
+            d.log = format!("{why}\n");
+        }
+        fail(CL_COMPILER_NOT_AVAILABLE)
+    }
+
+    /// Marks `inputs`' devices in progress (after the checks every build,
+    /// compile and link share) and runs them, on a new thread when there is
+    /// a `notify`; `failure` is the code a synchronous failure returns.
+    fn start(
+        self: &Arc<Self>,
+        inputs: Vec<(usize, BuildInput)>,
+        notify: Option<BuildNotify>,
+        failure: cl_int,
+    ) -> ClResult<()> {
         // Hold the state lock from the checks to the status change, so
         // concurrent builds and kernel creation see one or the other.
         {
@@ -647,7 +856,10 @@ impl Program {
             // CL_INVALID_OPERATION if the build of a program executable for
             // any of the devices listed in device_list by a previous call to
             // clBuildProgram for program has not completed.
-            if targets.iter().any(|&i| st.devices[i].status == CL_BUILD_IN_PROGRESS) {
+            if inputs
+                .iter()
+                .any(|(i, _)| st.devices[*i].status == CL_BUILD_IN_PROGRESS)
+            {
                 return fail(CL_INVALID_OPERATION);
             }
             // CL_INVALID_OPERATION if there are kernel objects attached to program.
@@ -660,6 +872,7 @@ impl Program {
                 d.options = input.options_text.clone();
                 d.log.clear();
                 d.built = None;
+                d.object = None;
             }
         }
 
@@ -668,10 +881,11 @@ impl Program {
                 if self.run_builds(inputs) {
                     Ok(())
                 } else {
-                    // CL_BUILD_PROGRAM_FAILURE if there is a failure to build
+                    // CL_BUILD_PROGRAM_FAILURE (CL_COMPILE_PROGRAM_FAILURE,
+                    // CL_LINK_PROGRAM_FAILURE) if there is a failure to build
                     // the program executable. This error will be returned if
                     // clBuildProgram does not return until the build has completed.
-                    fail(CL_BUILD_PROGRAM_FAILURE)
+                    fail(failure)
                 }
             }
             // "If pfn_notify is not NULL, clBuildProgram does not need to wait
@@ -706,23 +920,54 @@ impl Program {
     }
 
     /// What device `d` builds with `options`, checked in the spec's order:
-    /// the binary, the options, the compiler.
+    /// the binary, the options.
     fn build_input(&self, d: &DeviceState, options: Option<&str>) -> ClResult<BuildInput> {
-        let (spirv, spec, default_options) = match &self.origin {
-            Origin::Il(il) => (il.clone(), self.spec_values.lock().clone(), String::new()),
+        let (work, spec, default_options) = match &self.origin {
+            Origin::Il(il) => (Work::Spirv(il.clone()), self.spec_values.lock().clone(), String::new()),
             Origin::Binary => match &d.loaded {
-                // "If program is created with clCreateProgramWithBinary, then
-                // the program binary must be an executable binary (not a
-                // compiled binary or library)."
-                Some((bin, _)) if bin.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE => {
-                    (bin.spirv.clone(), bin.spec_constants.clone(), bin.options.clone())
-                }
+                Some((bin, _)) if bin.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE => (
+                    Work::Spirv(bin.spirv.clone()),
+                    bin.spec_constants.clone(),
+                    bin.options.clone(),
+                ),
+                // A compiled object or library is linked on its own into
+                // an executable (its imports must resolve within it).
+                Some((bin, _)) => (
+                    Work::Link(vec![bin.spirv.clone()]),
+                    bin.spec_constants.clone(),
+                    bin.options.clone(),
+                ),
                 // CL_INVALID_BINARY if program is created with
                 // clCreateProgramWithBinary and devices listed in device_list
                 // do not have a valid program binary loaded.
-                _ => return fail(CL_INVALID_BINARY),
+                None => return fail(CL_INVALID_BINARY),
             },
-            Origin::Source(_) => (Arc::from(&[][..]), BTreeMap::new(), String::new()),
+            Origin::Source(s) => (
+                Work::Source {
+                    text: Arc::from(s.as_str()),
+                    headers: Arc::new(Vec::new()),
+                },
+                BTreeMap::new(),
+                String::new(),
+            ),
+            // A linked program is rebuilt from its own binary.
+            Origin::Linked => match d
+                .built
+                .as_ref()
+                .map(|e| e.binary.clone())
+                .or_else(|| d.object.as_ref().map(|(b, _)| ProgramBinary::clone(b).to_bytes()))
+            {
+                Some(bytes) => {
+                    let bin = ProgramBinary::parse(&bytes)?;
+                    let work = if bin.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE {
+                        Work::Spirv(bin.spirv.clone())
+                    } else {
+                        Work::Link(vec![bin.spirv.clone()])
+                    };
+                    (work, bin.spec_constants.clone(), bin.options.clone())
+                }
+                None => return fail(CL_INVALID_BINARY),
+            },
         };
         // "If the program was created using clCreateProgramWithBinary and
         // options is a NULL pointer, the program will be built as if options
@@ -733,34 +978,27 @@ impl Program {
         let Ok(mut parsed) = parse_options(&options_text) else {
             return fail(CL_INVALID_BUILD_OPTIONS);
         };
-        // CL_COMPILER_NOT_AVAILABLE if program is created with
-        // clCreateProgramWithSource and a compiler is not available: clift has
-        // no OpenCL C front end yet (it arrives in a later issue).
-        if let Origin::Source(_) = self.origin {
-            return fail(CL_COMPILER_NOT_AVAILABLE);
-        }
         parsed.build.spec_constants = spec;
         Ok(BuildInput {
-            spirv,
+            work,
+            goal: Goal::Executable,
             options_text,
             options: parsed,
         })
     }
 
-    /// Runs the jit for each device (once per distinct input) and records
-    /// the results. Returns whether every build succeeded.
+    /// Runs the jit (and the compiler or linker) for each device, once per
+    /// distinct input, and records the results. Returns whether every
+    /// build succeeded.
     fn run_builds(&self, inputs: Vec<(usize, BuildInput)>) -> bool {
-        let mut done: Vec<(BuildInput, Result<Arc<Executable>, String>)> = Vec::new();
+        let mut done: Vec<(BuildInput, Result<Product, String>)> = Vec::new();
         let mut results = Vec::with_capacity(inputs.len());
         for (i, input) in inputs {
-            let known = done
-                .iter()
-                .find(|(b, _)| b.spirv == input.spirv && b.options == input.options)
-                .map(|(_, r)| r.clone());
+            let known = done.iter().find(|(b, _)| *b == input).map(|(_, r)| r.clone());
             let r = match known {
                 Some(r) => r,
                 None => {
-                    let r = compile(&input);
+                    let r = produce(&input);
                     done.push((input, r.clone()));
                     r
                 }
@@ -772,20 +1010,131 @@ impl Program {
         for (i, r) in results {
             let d = &mut st.devices[i];
             match r {
-                Ok(exe) => {
+                Ok(Product::Executable(exe)) => {
                     d.status = CL_BUILD_SUCCESS;
                     d.log.clone_from(&exe.log);
                     d.built = Some(exe);
+                }
+                Ok(Product::Object(bin, bytes, log)) => {
+                    d.status = CL_BUILD_SUCCESS;
+                    d.log = log;
+                    d.object = Some((bin, bytes));
                 }
                 Err(log) => {
                     ok = false;
                     d.status = CL_BUILD_ERROR;
                     d.log = log;
                     d.built = None;
+                    d.object = None;
                 }
             }
         }
         ok
+    }
+
+    // -- linking -------------------------------------------------------------
+
+    /// The compiled object or library of device `device`, for clLinkProgram:
+    /// `Ok(None)` when the program has none for it (nor IL to use as one);
+    /// `CL_INVALID_OPERATION` while a compile or build is in progress.
+    fn link_input(&self, device: &Arc<Device>) -> ClResult<Option<LinkInput>> {
+        let Some(i) = self.index_of(device) else {
+            return Ok(None);
+        };
+        let st = self.state.lock();
+        let d = &st.devices[i];
+        // CL_INVALID_OPERATION if the compilation or build of a program
+        // executable for any of the devices listed in device_list by a
+        // previous call to clCompileProgram or clBuildProgram for program
+        // has not completed.
+        if d.status == CL_BUILD_IN_PROGRESS {
+            return fail(CL_INVALID_OPERATION);
+        }
+        if let Some((bin, _)) = &d.object {
+            return Ok(Some((bin.spirv.clone(), bin.spec_constants.clone())));
+        }
+        if d.built.is_some() {
+            return Ok(None);
+        }
+        if let Some((bin, _)) = &d.loaded {
+            if bin.binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE {
+                return Ok(Some((bin.spirv.clone(), bin.spec_constants.clone())));
+            }
+            return Ok(None);
+        }
+        // An IL program is an object as it is.
+        if let Origin::Il(il) = &self.origin {
+            return Ok(Some((il.clone(), self.spec_values.lock().clone())));
+        }
+        Ok(None)
+    }
+
+    /// clLinkProgram, once the context, devices, inputs and options are
+    /// checked: a new program for `devices` holding the executable (or, with
+    /// `-create-library`, the library) linked from `inputs`. Without
+    /// `notify`, the second value is `CL_LINK_PROGRAM_FAILURE` when the link
+    /// failed (the program is returned all the same, with its log).
+    /// `register` runs once the program exists, before the link starts.
+    pub fn link(
+        context: &Arc<Context>,
+        devices: Vec<Arc<Device>>,
+        options: &LinkRequest,
+        inputs: &[Arc<Program>],
+        notify: Option<LinkNotify>,
+        register: impl FnOnce(&Arc<Program>),
+    ) -> ClResult<(Arc<Program>, cl_int)> {
+        let mut jobs = Vec::new();
+        for (i, d) in devices.iter().enumerate() {
+            let found: Vec<_> = inputs.iter().map(|p| p.link_input(d)).collect::<ClResult<_>>()?;
+            let have = found.iter().filter(|f| f.is_some()).count();
+            // "None of the programs contain a compiled binary or library for
+            // that device. In this case, no link is performed"; CL_INVALID_OPERATION
+            // if the rules for devices containing compiled binaries or
+            // libraries as described in input_programs argument above are not
+            // followed.
+            if have == 0 {
+                continue;
+            }
+            if have != found.len() {
+                return fail(CL_INVALID_OPERATION);
+            }
+            let mut spec = BTreeMap::new();
+            let mut modules = Vec::new();
+            for (m, s) in found.into_iter().flatten() {
+                modules.push(m);
+                spec.extend(s);
+            }
+            let mut parsed = options.build.clone();
+            parsed.build.spec_constants = spec;
+            jobs.push((
+                i,
+                BuildInput {
+                    work: Work::Link(modules),
+                    goal: if options.create_library {
+                        Goal::Library
+                    } else {
+                        Goal::Executable
+                    },
+                    options_text: options.text.clone(),
+                    options: parsed,
+                },
+            ));
+        }
+        let states = devices.iter().map(|_| DeviceState::default()).collect();
+        let program = Program::new(context.clone(), devices, Origin::Linked, states);
+        // The API layer gives the program its handle before a callback can
+        // see it.
+        register(&program);
+        let notify = notify.map(|f| {
+            let p = program.clone();
+            Box::new(move || f(&p)) as BuildNotify
+        });
+        let code = match program.start(jobs, notify, CL_LINK_PROGRAM_FAILURE) {
+            Ok(()) => CL_SUCCESS,
+            Err(e) if e.0 == CL_LINK_PROGRAM_FAILURE => e.0,
+            Err(e) => return Err(e),
+        };
+        Ok((program, code))
     }
 
     // -- executables and kernels ---------------------------------------------
@@ -892,10 +1241,11 @@ impl Program {
         let st = self.state.lock();
         st.devices
             .iter()
-            .map(|d| match (&d.built, &d.loaded) {
-                (Some(exe), _) => exe.binary.clone(),
-                (None, Some((_, bytes))) => bytes.to_vec(),
-                (None, None) => Vec::new(),
+            .map(|d| match (&d.built, &d.object, &d.loaded) {
+                (Some(exe), _, _) => exe.binary.clone(),
+                (None, Some((_, bytes)), _) => bytes.clone(),
+                (None, None, Some((_, bytes))) => bytes.to_vec(),
+                (None, None, None) => Vec::new(),
             })
             .collect()
     }
@@ -970,10 +1320,10 @@ impl Program {
             // CL_BUILD_NONE, an empty string is returned."
             CL_PROGRAM_BUILD_OPTIONS => InfoValue::string(&d.options),
             CL_PROGRAM_BUILD_LOG => InfoValue::string(&d.log),
-            CL_PROGRAM_BINARY_TYPE => InfoValue::u32(match (&d.built, &d.loaded) {
-                (Some(_), _) => CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
-                (None, Some((bin, _))) => bin.binary_type,
-                (None, None) => CL_PROGRAM_BINARY_TYPE_NONE,
+            CL_PROGRAM_BINARY_TYPE => InfoValue::u32(match (&d.built, &d.object, &d.loaded) {
+                (Some(_), _, _) => CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
+                (None, Some((bin, _)), _) | (None, None, Some((bin, _))) => bin.binary_type,
+                (None, None, None) => CL_PROGRAM_BINARY_TYPE_NONE,
             }),
             CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => {
                 InfoValue::usize(d.built.as_ref().map_or(0, |e| e.global_variable_total_size))
@@ -984,9 +1334,54 @@ impl Program {
     }
 }
 
-/// Runs the jit on one input; a panic in the jit becomes a failed build.
-fn compile(input: &BuildInput) -> Result<Arc<Executable>, String> {
-    let built = catch_unwind(AssertUnwindSafe(|| jit::front_end(&input.spirv, &input.options.build)));
+/// Makes what `input` asks for: compiles source, links modules, and runs
+/// the jit on the result when the goal is an executable. `Err` is the log.
+fn produce(input: &BuildInput) -> Result<Product, String> {
+    let (spirv, log) = match &input.work {
+        Work::Spirv(s) => (s.clone(), String::new()),
+        Work::Source { text, headers } => match compiler::compile(text, headers, &input.options) {
+            Ok(c) => (c.spirv, c.log),
+            Err(compiler::CompileError::NotAvailable(l) | compiler::CompileError::Failed(l)) => return Err(l),
+        },
+        Work::Link(modules) => {
+            let refs: Vec<&[u8]> = modules.iter().map(|m| &m[..]).collect();
+            let opts = jit::link::LinkOptions {
+                create_library: input.goal == Goal::Library,
+            };
+            match catch_unwind(AssertUnwindSafe(|| jit::link::link(&refs, &opts))) {
+                Ok(Ok(m)) => (Arc::from(m), String::new()),
+                Ok(Err(log)) => return Err(log),
+                Err(_) => return Err("internal error: the SPIR-V linker panicked\n".into()),
+            }
+        }
+    };
+    let binary_type = match input.goal {
+        Goal::Executable => {
+            return compile(&spirv, input).map(|mut exe| {
+                if !log.is_empty() {
+                    if let Some(e) = Arc::get_mut(&mut exe) {
+                        e.log.insert_str(0, &log);
+                    }
+                }
+                Product::Executable(exe)
+            });
+        }
+        Goal::Object => CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+        Goal::Library => CL_PROGRAM_BINARY_TYPE_LIBRARY,
+    };
+    let bin = ProgramBinary {
+        binary_type,
+        options: input.options_text.clone(),
+        spec_constants: input.options.build.spec_constants.clone(),
+        spirv,
+    };
+    let bytes = bin.to_bytes();
+    Ok(Product::Object(Arc::new(bin), bytes, log))
+}
+
+/// Runs the jit on one module; a panic in the jit becomes a failed build.
+fn compile(spirv: &Arc<[u8]>, input: &BuildInput) -> Result<Arc<Executable>, String> {
+    let built = catch_unwind(AssertUnwindSafe(|| jit::front_end(spirv, &input.options.build)));
     match built {
         Ok(Ok(front)) => {
             // Kernels code generation does not support yet keep the build
@@ -1002,7 +1397,7 @@ fn compile(input: &BuildInput) -> Result<Arc<Executable>, String> {
                 binary_type: CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
                 options: input.options_text.clone(),
                 spec_constants: input.options.build.spec_constants.clone(),
-                spirv: input.spirv.clone(),
+                spirv: spirv.clone(),
             };
             Ok(Arc::new(Executable {
                 kernels: module.kernels.into_iter().map(Arc::new).collect(),

@@ -1,8 +1,6 @@
-//! Program objects (API spec 5.8): SPIR-V programs, clift binaries, their
-//! builds and queries. OpenCL C source is accepted into a program object, but
-//! building it needs the OpenCL C front end, which arrives in a later issue:
-//! until then clBuildProgram and clCompileProgram answer
-//! CL_COMPILER_NOT_AVAILABLE for it and clLinkProgram CL_LINKER_NOT_AVAILABLE.
+//! Program objects (API spec 5.8): OpenCL C (compiled by the system's clang
+//! and llvm-spirv, `clift_runtime::compiler`), SPIR-V programs, clift
+//! binaries, their builds, separate compilation and linking, and queries.
 
 use std::ffi::{c_char, c_void};
 use std::sync::Arc;
@@ -10,7 +8,7 @@ use std::sync::Arc;
 use clift_runtime::context::Context;
 use clift_runtime::device::Device;
 use clift_runtime::error::{fail, ClResult};
-use clift_runtime::program::{parse_options, Program, ProgramBinary};
+use clift_runtime::program::{parse_link_options, Program, ProgramBinary};
 use opencl_sys::*;
 
 use crate::args::{self, UserData};
@@ -177,59 +175,6 @@ cl_entry_ptr! {
         fail(CL_INVALID_VALUE)
     }
 
-    fn clLinkProgram(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_programs: cl_uint, input_programs: *const cl_program, pfn_notify: ProgramNotify, user_data: *mut c_void; errcode_ret) {
-        // CL_INVALID_CONTEXT if context is not a valid context.
-        let ctx = handle::get::<Context>(context)?;
-        let devs = optional_devices(num_devices, device_list)?;
-        // CL_INVALID_VALUE if num_input_programs is zero and input_programs
-        // is NULL or if num_input_programs is zero and input_programs is not
-        // NULL or if num_input_programs is not zero and input_programs is NULL.
-        if num_input_programs == 0 || input_programs.is_null() {
-            return fail(CL_INVALID_VALUE);
-        }
-        // CL_INVALID_PROGRAM if programs specified in input_programs are not
-        // valid program objects.
-        let programs = handle::get_list::<Program>(input_programs, num_input_programs as usize, CL_INVALID_PROGRAM)?;
-        // CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL.
-        if pfn_notify.is_none() && !user_data.is_null() {
-            return fail(CL_INVALID_VALUE);
-        }
-        // CL_INVALID_DEVICE if any device in device_list is not in the list
-        // of devices associated with context.
-        if devs.iter().flatten().any(|d| !ctx.has_device(d)) {
-            return fail(CL_INVALID_DEVICE);
-        }
-        // CL_INVALID_CONTEXT if the context associated with programs in
-        // input_programs are not the same as context.
-        if programs.iter().any(|p| !Arc::ptr_eq(p.context(), &ctx)) {
-            return fail(CL_INVALID_CONTEXT);
-        }
-        // CL_INVALID_LINKER_OPTIONS if the linker options specified by
-        // options are invalid: the library options, and the program linking
-        // options of the spec's "Linker Options" section.
-        if let Some(opts) = options_arg(options, CL_INVALID_LINKER_OPTIONS)? {
-            for w in opts.split_whitespace() {
-                if !matches!(
-                    w,
-                    "-create-library"
-                        | "-enable-link-options"
-                        | "-cl-denorms-are-zero"
-                        | "-cl-no-signed-zeros"
-                        | "-cl-unsafe-math-optimizations"
-                        | "-cl-finite-math-only"
-                        | "-cl-fast-relaxed-math"
-                        | "-cl-no-subgroup-ifp"
-                ) {
-                    return fail(CL_INVALID_LINKER_OPTIONS);
-                }
-            }
-        }
-        // CL_LINKER_NOT_AVAILABLE if a linker is not available
-        // (CL_DEVICE_LINKER_AVAILABLE is CL_FALSE): separate compilation and
-        // linking arrive with the OpenCL C front end, in a later issue.
-        fail(CL_LINKER_NOT_AVAILABLE)
-    }
-
     fn clCreateProgramWithIL(context: cl_context, il: *const c_void, length: usize; errcode_ret) {
         // CL_INVALID_CONTEXT if context is not a valid context.
         let ctx = handle::get::<Context>(context)?;
@@ -246,6 +191,112 @@ cl_entry_ptr! {
         // does not contain well-formed intermediate language input.
         Ok(handle::register(Program::with_il(&ctx, bytes)?))
     }
+}
+
+/// clLinkProgram: written out rather than through `cl_entry_ptr!`, because
+/// a failed link still returns its program ("If the linking operation can
+/// begin, clLinkProgram returns a valid non-zero program object") along with
+/// CL_LINK_PROGRAM_FAILURE.
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub(crate) extern "C" fn clLinkProgram(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    num_input_programs: cl_uint,
+    input_programs: *const cl_program,
+    pfn_notify: ProgramNotify,
+    user_data: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    let body = || {
+        link_program(
+            context,
+            num_devices,
+            device_list,
+            options,
+            num_input_programs,
+            input_programs,
+            pfn_notify,
+            user_data,
+        )
+    };
+    let (program, code) = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
+        Ok(Ok((p, code))) => (p, code),
+        Ok(Err(e)) => (std::ptr::null_mut(), e.0),
+        Err(_) => (std::ptr::null_mut(), crate::entry::PANIC_CODE),
+    };
+    args::write_out(errcode_ret, code);
+    program
+}
+
+#[allow(clippy::too_many_arguments)]
+fn link_program(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    num_input_programs: cl_uint,
+    input_programs: *const cl_program,
+    pfn_notify: ProgramNotify,
+    user_data: *mut c_void,
+) -> ClResult<(cl_program, cl_int)> {
+    // CL_INVALID_CONTEXT if context is not a valid context.
+    let ctx = handle::get::<Context>(context)?;
+    let devs = optional_devices(num_devices, device_list)?;
+    // CL_INVALID_VALUE if num_input_programs is zero and input_programs
+    // is NULL or if num_input_programs is zero and input_programs is not
+    // NULL or if num_input_programs is not zero and input_programs is NULL.
+    if num_input_programs == 0 || input_programs.is_null() {
+        return fail(CL_INVALID_VALUE);
+    }
+    // CL_INVALID_PROGRAM if programs specified in input_programs are not
+    // valid program objects.
+    let programs = handle::get_list::<Program>(input_programs, num_input_programs as usize, CL_INVALID_PROGRAM)?;
+    // CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL.
+    if pfn_notify.is_none() && !user_data.is_null() {
+        return fail(CL_INVALID_VALUE);
+    }
+    // CL_INVALID_DEVICE if any device in device_list is not in the list
+    // of devices associated with context.
+    if devs.iter().flatten().any(|d| !ctx.has_device(d)) {
+        return fail(CL_INVALID_DEVICE);
+    }
+    // CL_INVALID_CONTEXT if the context associated with programs in
+    // input_programs are not the same as context.
+    if programs.iter().any(|p| !Arc::ptr_eq(p.context(), &ctx)) {
+        return fail(CL_INVALID_CONTEXT);
+    }
+    // CL_INVALID_LINKER_OPTIONS if the linker options specified by
+    // options are invalid: the library options, and the program linking
+    // options of the spec's "Linker Options" section. ("if options is a
+    // NULL pointer then it will have the same result as the empty string.")
+    let text = options_arg(options, CL_INVALID_LINKER_OPTIONS)?.unwrap_or_default();
+    let Ok(request) = parse_link_options(&text) else {
+        return fail(CL_INVALID_LINKER_OPTIONS);
+    };
+    // "The devices associated with the returned program object will be the
+    // list of devices specified by device_list or if device_list is NULL it
+    // will be the list of devices associated with context."
+    let devices = devs.unwrap_or_else(|| ctx.devices().to_vec());
+    let notify = pfn_notify.map(|f| {
+        let user = UserData(user_data);
+        Box::new(move |p: &Arc<Program>| {
+            let u = user;
+            let h = clift_runtime::object::handle_of(p) as cl_program;
+            // SAFETY: the application registered `f` for this call shape, to
+            // be called with the new program and user_data once the link is
+            // done, from any thread ("It is the application's responsibility
+            // to ensure that the callback function is thread-safe").
+            unsafe { f(h, u.0) };
+        }) as clift_runtime::program::LinkNotify
+    });
+    // The handle exists before a callback can run: the program is
+    // registered inside `link` through `register_first`.
+    let (program, code) = Program::link(&ctx, devices, &request, &programs, notify, |p| {
+        handle::register(p.clone());
+    })?;
+    Ok((clift_runtime::object::handle_of(&program) as cl_program, code))
 }
 
 cl_entry! {
@@ -348,22 +399,32 @@ cl_entry! {
         if devs.iter().flatten().any(|d| !p.has_device(d)) {
             return fail(CL_INVALID_DEVICE);
         }
-        // CL_INVALID_COMPILER_OPTIONS if the compiler options specified by
-        // options are invalid.
-        if let Some(opts) = options_arg(options, CL_INVALID_COMPILER_OPTIONS)? {
-            if parse_options(&opts).is_err() {
-                return fail(CL_INVALID_COMPILER_OPTIONS);
+        let notify = build_notify(program, pfn_notify, user_data)?;
+        // The embedded headers: each a program created with source, named
+        // by the matching header_include_names entry.
+        let mut headers = Vec::with_capacity(num_input_headers as usize);
+        if num_input_headers != 0 {
+            let progs = handle::get_list::<Program>(input_headers, num_input_headers as usize, CL_INVALID_PROGRAM)?;
+            let Some(names) = args::slice(header_include_names as *const *const c_char, num_input_headers as usize) else {
+                return fail(CL_INVALID_VALUE);
+            };
+            for (h, &name) in progs.iter().zip(names) {
+                let Some(name) = args::c_str(name).and_then(|c| c.to_str().ok()) else {
+                    return fail(CL_INVALID_VALUE);
+                };
+                let text = match h.origin() {
+                    clift_runtime::program::Origin::Source(s) => s.clone(),
+                    _ => String::new(),
+                };
+                headers.push((name.to_string(), text));
             }
         }
-        // CL_INVALID_OPERATION if program has no source or IL available,
-        // i.e. it has not been created with clCreateProgramWithSource or
-        // clCreateProgramWithIL.
-        if matches!(p.origin(), clift_runtime::program::Origin::Binary) {
-            return fail(CL_INVALID_OPERATION);
-        }
-        // CL_COMPILER_NOT_AVAILABLE if a compiler is not available: separate
-        // compilation arrives with the OpenCL C front end, in a later issue.
-        fail(CL_COMPILER_NOT_AVAILABLE)
+        // CL_INVALID_COMPILER_OPTIONS if the compiler options specified by
+        // options are invalid; CL_INVALID_OPERATION if program has no source
+        // or IL available; CL_COMPILER_NOT_AVAILABLE if a compiler is not
+        // available; the rest is checked by the program, atomically with the start.
+        let opts = options_arg(options, CL_INVALID_COMPILER_OPTIONS)?;
+        p.compile(devs.as_deref(), opts.as_deref(), headers, notify)
     }
 
     fn clUnloadPlatformCompiler(platform: cl_platform_id) {

@@ -1,0 +1,706 @@
+//! Issue 6: OpenCL C programs (clCreateProgramWithSource + clBuildProgram)
+//! through the loader, compiled by the system's clang and llvm-spirv: every
+//! build option with an observable effect, diagnostics in the build log,
+//! kernel argument information, the compiler cache (in child processes with
+//! a counting clang wrapper) and the missing-compiler path.
+
+use std::ffi::{c_char, c_void, CString};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::ptr;
+
+use clift_conformance::*;
+
+/// A program from `src` in `ctx`.
+fn source_program(ctx: cl_context, src: &str) -> cl_program {
+    let s = CString::new(src).expect("source without NUL");
+    let strings = [s.as_ptr()];
+    let mut err = 0;
+    // SAFETY: one NUL-terminated string; lengths NULL.
+    let p = unsafe { clCreateProgramWithSource(ctx, 1, strings.as_ptr() as *mut *const c_char, ptr::null(), &mut err) };
+    check(err);
+    p
+}
+
+/// Builds `src` with `options`: the program, clBuildProgram's code and the log.
+fn build_source(ctx: cl_context, src: &str, options: &str) -> (cl_program, cl_int, String) {
+    let p = source_program(ctx, src);
+    let rc = build(p, options);
+    let log = build_log(p, device());
+    (p, rc, log)
+}
+
+/// Builds `src` with `options`, panicking with the log on failure.
+fn built(ctx: cl_context, src: &str, options: &str) -> cl_program {
+    let (p, rc, log) = build_source(ctx, src, options);
+    assert_eq!(
+        rc,
+        CL_SUCCESS,
+        "build with {options:?} failed ({}):\n{log}",
+        error_name(rc)
+    );
+    p
+}
+
+/// Runs kernel `name` of `p` (one `global int*` argument) over `n`
+/// work-items with local size `local`; returns the enqueue code and the
+/// buffer's `n` ints.
+fn run_ints_local(ctx: cl_context, p: cl_program, name: &str, n: usize, local: Option<usize>) -> (cl_int, Vec<i32>) {
+    let q = queue(ctx, 0);
+    let k = kernel(p, name);
+    let m = buffer(ctx, CL_MEM_READ_WRITE, n * 4);
+    write_bytes(q, m, 0, &vec![0u8; n * 4]);
+    check(set_arg(k, 0, &m));
+    let global = [n];
+    let l = local.map(|l| [l]);
+    // SAFETY: valid handles; one dimension.
+    let rc = unsafe {
+        clEnqueueNDRangeKernel(
+            q,
+            k,
+            1,
+            ptr::null(),
+            global.as_ptr(),
+            l.as_ref().map_or(ptr::null(), |l| l.as_ptr()),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        )
+    };
+    let out = read_bytes(q, m, 0, n * 4)
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    release_mem(m);
+    // SAFETY: valid handles, released once.
+    unsafe {
+        check(clReleaseKernel(k));
+        check(clReleaseCommandQueue(q));
+    }
+    (rc, out)
+}
+
+fn run_ints(ctx: cl_context, p: cl_program, name: &str, n: usize) -> Vec<i32> {
+    let (rc, out) = run_ints_local(ctx, p, name, n, None);
+    check(rc);
+    out
+}
+
+fn release(p: cl_program) {
+    // SAFETY: a valid program, released once.
+    check(unsafe { clReleaseProgram(p) });
+}
+
+fn release_ctx(ctx: cl_context) {
+    // SAFETY: a valid context, released once.
+    check(unsafe { clReleaseContext(ctx) });
+}
+
+/// A fresh private folder under the temporary directory.
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("clift-src-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("create a temporary folder");
+    d
+}
+
+#[test]
+fn device_reports_a_compiler_and_a_linker() {
+    let d = device();
+    assert_eq!(device_value::<cl_bool>(d, CL_DEVICE_COMPILER_AVAILABLE), CL_TRUE);
+    assert_eq!(device_value::<cl_bool>(d, CL_DEVICE_LINKER_AVAILABLE), CL_TRUE);
+}
+
+#[test]
+fn a_source_program_builds_and_runs() {
+    let ctx = context();
+    let src = "kernel void sq(global int* o) { int i = get_global_id(0); o[i] = i * i; }";
+    let p = built(ctx, src, "");
+    assert_eq!(
+        build_value::<cl_build_status>(p, device(), CL_PROGRAM_BUILD_STATUS),
+        CL_BUILD_SUCCESS
+    );
+    assert_eq!(
+        build_value::<cl_program_binary_type>(p, device(), CL_PROGRAM_BINARY_TYPE),
+        CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+    );
+    assert_eq!(program_string(p, CL_PROGRAM_KERNEL_NAMES), "sq");
+    assert_eq!(program_string(p, CL_PROGRAM_SOURCE), src);
+    // CL_PROGRAM_IL of a source program: "param_value_size_ret will be set to 0".
+    assert_eq!(program_bytes(p, CL_PROGRAM_IL).unwrap().len(), 0);
+    let out = run_ints(ctx, p, "sq", 64);
+    assert!(out.iter().enumerate().all(|(i, &v)| v == (i * i) as i32), "{out:?}");
+
+    // The executable's binary round-trips through clCreateProgramWithBinary.
+    let bin = program_binary(p);
+    let q = binary_program(ctx, &bin).expect("the binary loads");
+    check(build(q, ""));
+    assert_eq!(run_ints(ctx, q, "sq", 8), [0, 1, 4, 9, 16, 25, 36, 49]);
+    // A corrupt binary gives CL_INVALID_BINARY.
+    let mut bad = bin.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0xff;
+    assert_eq!(binary_program(ctx, &bad).unwrap_err(), CL_INVALID_BINARY);
+    release(q);
+    release(p);
+    release_ctx(ctx);
+}
+
+/// CL_PROGRAM_BINARIES of a one-device program.
+fn program_binary(p: cl_program) -> Vec<u8> {
+    let sizes = program_bytes(p, CL_PROGRAM_BINARY_SIZES).unwrap();
+    let size = usize::from_ne_bytes(sizes[..8].try_into().unwrap());
+    let mut bin = vec![0u8; size];
+    let mut ptrs = [bin.as_mut_ptr()];
+    // SAFETY: one pointer to `size` writable bytes.
+    check(unsafe {
+        clGetProgramInfo(
+            p,
+            CL_PROGRAM_BINARIES,
+            8,
+            ptrs.as_mut_ptr().cast::<c_void>(),
+            ptr::null_mut(),
+        )
+    });
+    bin
+}
+
+/// clCreateProgramWithBinary for clift's device.
+fn binary_program(ctx: cl_context, bin: &[u8]) -> Result<cl_program, cl_int> {
+    let d = [device()];
+    let lens = [bin.len()];
+    let bins = [bin.as_ptr()];
+    let mut status = 0;
+    let mut err = 0;
+    // SAFETY: one device, one binary readable for its length.
+    let p = unsafe {
+        clCreateProgramWithBinary(
+            ctx,
+            1,
+            d.as_ptr(),
+            lens.as_ptr(),
+            bins.as_ptr() as *mut _,
+            &mut status,
+            &mut err,
+        )
+    };
+    if err == CL_SUCCESS {
+        Ok(p)
+    } else {
+        Err(err)
+    }
+}
+
+#[test]
+fn defines_are_macros_in_order() {
+    let ctx = context();
+    let src = "kernel void k(global int* o) { o[0] = VALUE; o[1] = TWO;\n\
+               #ifdef FLAG\n o[2] = FLAG;\n#else\n o[2] = -1;\n#endif\n }";
+    let p = built(ctx, src, "-D VALUE=42 -DTWO=2 -D FLAG");
+    let (rc, out) = run_ints_local(ctx, p, "k", 3, Some(1));
+    check(rc);
+    // `-D name` defines it as 1.
+    assert_eq!(out, [42, 2, 1]);
+    let q = built(ctx, src, "-D VALUE=(6*7+1) -D TWO=3");
+    let out = {
+        let (rc, v) = run_ints_local(ctx, q, "k", 3, Some(1));
+        check(rc);
+        v
+    };
+    // Only o[0..] of work-item 0..2 matter: every work-item writes the same.
+    assert_eq!(out, [43, 3, -1]);
+    // Without the macro the source does not compile: the log has clang's error.
+    let (r, rc, log) = build_source(ctx, src, "");
+    assert_eq!(rc, CL_BUILD_PROGRAM_FAILURE);
+    assert_eq!(
+        build_value::<cl_build_status>(r, device(), CL_PROGRAM_BUILD_STATUS),
+        CL_BUILD_ERROR
+    );
+    assert!(log.contains("VALUE") && log.contains("error"), "{log}");
+    for p in [p, q, r] {
+        release(p);
+    }
+    release_ctx(ctx);
+}
+
+#[test]
+fn include_dirs_are_searched() {
+    let ctx = context();
+    let dir = temp_dir("inc");
+    let spaced = dir.join("a dir");
+    std::fs::create_dir_all(&spaced).unwrap();
+    std::fs::write(dir.join("one.h"), "#define ONE 1\n").unwrap();
+    std::fs::write(spaced.join("two.h"), "#define TWO 2\n").unwrap();
+    let src = "#include \"one.h\"\n#include <two.h>\nkernel void k(global int* o) { o[0] = ONE * 10 + TWO; }";
+    let opts = format!("-I {} -I\"{}\"", dir.display(), spaced.display());
+    let p = built(ctx, src, &opts);
+    assert_eq!(run_ints(ctx, p, "k", 1), [12]);
+    let (q, rc, log) = build_source(ctx, src, "");
+    assert_eq!(rc, CL_BUILD_PROGRAM_FAILURE);
+    assert!(log.contains("one.h"), "{log}");
+    release(p);
+    release(q);
+    release_ctx(ctx);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn cl_std_selects_the_language_version() {
+    let ctx = context();
+    // __OPENCL_C_VERSION__ tells the version clang compiled for; CL1.2
+    // when -cl-std is absent ("the highest OpenCL C 1.x language version
+    // supported by each device").
+    let src = "kernel void k(global int* o) { o[0] = __OPENCL_C_VERSION__; }";
+    for (opts, v) in [
+        ("", 120),
+        ("-cl-std=CL1.1", 110),
+        ("-cl-std=CL1.2", 120),
+        ("-cl-std=CL2.0", 200),
+    ] {
+        let p = built(ctx, src, opts);
+        assert_eq!(run_ints(ctx, p, "k", 1), [v], "{opts:?}");
+        release(p);
+    }
+    // Program-scope global variables are OpenCL C 2.0.
+    let g = "global int counter = 5; kernel void k(global int* o) { o[0] = counter; }";
+    let p = built(ctx, g, "-cl-std=CL2.0");
+    assert_eq!(run_ints(ctx, p, "k", 1), [5]);
+    let (q, rc, log) = build_source(ctx, g, "-cl-std=CL1.2");
+    assert_eq!(rc, CL_BUILD_PROGRAM_FAILURE);
+    assert!(log.contains("error"), "{log}");
+    // Above the device's OpenCL C version the build fails, saying why.
+    let (r, rc, log) = build_source(ctx, src, "-cl-std=CL3.0");
+    assert_eq!(rc, CL_BUILD_PROGRAM_FAILURE);
+    assert!(log.contains("OpenCL C 2.0"), "{log}");
+    for p in [p, q, r] {
+        release(p);
+    }
+    release_ctx(ctx);
+}
+
+#[test]
+fn warnings_w_and_werror() {
+    let ctx = context();
+    let src = "#warning clift-test-warning\nkernel void k(global int* o) { o[0] = 1; }";
+    let (p, rc, log) = build_source(ctx, src, "");
+    check(rc);
+    assert!(log.contains("clift-test-warning"), "the warning is in the log:\n{log}");
+    let (q, rc, log) = build_source(ctx, src, "-w");
+    check(rc);
+    assert!(!log.contains("clift-test-warning"), "-w silences it:\n{log}");
+    let (r, rc, log) = build_source(ctx, src, "-Werror");
+    assert_eq!(rc, CL_BUILD_PROGRAM_FAILURE);
+    assert!(log.contains("clift-test-warning") && log.contains("error"), "{log}");
+    for p in [p, q, r] {
+        release(p);
+    }
+    release_ctx(ctx);
+}
+
+#[test]
+fn opt_disable_keeps_private_variables() {
+    let ctx = context();
+    let src = "kernel void k(global int* o) { int i = get_global_id(0); int a = i * 3; int b = a & 7; \
+               o[i] = a + b; }";
+    let fast = built(ctx, src, "");
+    let slow = built(ctx, src, "-cl-opt-disable");
+    let private = |p: cl_program| {
+        let k = kernel(p, "k");
+        let v: cl_ulong = work_group_value(k, CL_KERNEL_PRIVATE_MEM_SIZE);
+        // SAFETY: a valid kernel, released once.
+        check(unsafe { clReleaseKernel(k) });
+        v
+    };
+    // -O2 keeps the variables in registers; -O0 keeps every one in memory.
+    assert_eq!(private(fast), 0);
+    assert!(private(slow) >= 12, "{}", private(slow));
+    assert_eq!(run_ints(ctx, fast, "k", 8), run_ints(ctx, slow, "k", 8));
+    assert_eq!(run_ints(ctx, slow, "k", 4), [0, 6, 12, 9 + 1]);
+    release(fast);
+    release(slow);
+    release_ctx(ctx);
+}
+
+#[test]
+fn math_options_reach_the_compiler() {
+    let ctx = context();
+    // clang defines __FAST_RELAXED_MATH__ for -cl-fast-relaxed-math (and
+    // __FINITE_MATH_ONLY__ for the options that imply finite math).
+    let src = "kernel void k(global int* o) {\n#ifdef __FAST_RELAXED_MATH__\n o[0] = 1;\n#else\n o[0] = 0;\n#endif\n\
+               #if defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__\n o[1] = 1;\n#else\n o[1] = 0;\n#endif\n\
+               o[2] = (int)(sqrt((float)o[3] + 16.0f)); }";
+    let cases = [
+        ("", [0, 0]),
+        ("-cl-fast-relaxed-math", [1, 1]),
+        ("-cl-finite-math-only", [0, 1]),
+        ("-cl-mad-enable -cl-no-signed-zeros -cl-denorms-are-zero", [0, 0]),
+        ("-cl-unsafe-math-optimizations -cl-single-precision-constant", [0, 0]),
+        ("-cl-fp32-correctly-rounded-divide-sqrt -cl-no-subgroup-ifp -g", [0, 0]),
+        (
+            "-cl-std=CL2.0 -cl-uniform-work-group-size -cl-kernel-arg-info -cl-strict-aliasing",
+            [0, 0],
+        ),
+    ];
+    for (opts, want) in cases {
+        let p = built(ctx, src, opts);
+        let (rc, out) = run_ints_local(ctx, p, "k", 4, Some(4));
+        check(rc);
+        assert_eq!(out[..3], [want[0], want[1], 4], "{opts:?}");
+        release(p);
+    }
+    release_ctx(ctx);
+}
+
+#[test]
+fn uniform_work_group_size_is_enforced() {
+    let ctx = context();
+    let src = "kernel void k(global int* o) { o[get_global_id(0)] = get_local_size(0); }";
+    let p = built(ctx, src, "-cl-std=CL2.0");
+    let (rc, out) = run_ints_local(ctx, p, "k", 6, Some(4));
+    check(rc);
+    assert_eq!(out, [4, 4, 4, 4, 2, 2]);
+    let q = built(ctx, src, "-cl-std=CL2.0 -cl-uniform-work-group-size");
+    let (rc, _) = run_ints_local(ctx, q, "k", 6, Some(4));
+    assert_eq!(rc, CL_INVALID_WORK_GROUP_SIZE);
+    release(p);
+    release(q);
+    release_ctx(ctx);
+}
+
+#[test]
+fn kernel_argument_information() {
+    let ctx = context();
+    let src = "typedef struct { int a; float b; } pair_t;\n\
+               kernel void k(global const int* restrict src, global volatile uint4* dst, constant float* table, \
+               local char* scratch, int n, pair_t p) { }";
+    let with = built(ctx, src, "-cl-kernel-arg-info");
+    let k = kernel(with, "k");
+    let s = |i: cl_uint, param| {
+        // SAFETY: forwards the buffer protocol.
+        info_string(|sz, v, r| unsafe { clGetKernelArgInfo(k, i, param, sz, v, r) })
+    };
+    let v = |i: cl_uint, param| -> Vec<u8> {
+        // SAFETY: forwards the buffer protocol.
+        info_bytes(|sz, v, r| unsafe { clGetKernelArgInfo(k, i, param, sz, v, r) }).unwrap()
+    };
+    let u32v = |i, p| u32::from_ne_bytes(v(i, p)[..4].try_into().unwrap());
+    let u64v = |i, p| u64::from_ne_bytes(v(i, p)[..8].try_into().unwrap()) as u32;
+    let names: Vec<String> = (0..6).map(|i| s(i, CL_KERNEL_ARG_NAME)).collect();
+    assert_eq!(names, ["src", "dst", "table", "scratch", "n", "p"]);
+    let types: Vec<String> = (0..6).map(|i| s(i, CL_KERNEL_ARG_TYPE_NAME)).collect();
+    assert_eq!(types, ["int*", "uint4*", "float*", "char*", "int", "pair_t"]);
+    let addr: Vec<u32> = (0..6).map(|i| u32v(i, CL_KERNEL_ARG_ADDRESS_QUALIFIER)).collect();
+    assert_eq!(
+        addr,
+        [
+            CL_KERNEL_ARG_ADDRESS_GLOBAL,
+            CL_KERNEL_ARG_ADDRESS_GLOBAL,
+            CL_KERNEL_ARG_ADDRESS_CONSTANT,
+            CL_KERNEL_ARG_ADDRESS_LOCAL,
+            CL_KERNEL_ARG_ADDRESS_PRIVATE,
+            CL_KERNEL_ARG_ADDRESS_PRIVATE
+        ]
+    );
+    let quals: Vec<u32> = (0..6).map(|i| u64v(i, CL_KERNEL_ARG_TYPE_QUALIFIER)).collect();
+    assert_eq!(
+        quals,
+        [
+            CL_KERNEL_ARG_TYPE_CONST | CL_KERNEL_ARG_TYPE_RESTRICT,
+            CL_KERNEL_ARG_TYPE_VOLATILE,
+            CL_KERNEL_ARG_TYPE_CONST,
+            CL_KERNEL_ARG_TYPE_NONE,
+            CL_KERNEL_ARG_TYPE_NONE,
+            CL_KERNEL_ARG_TYPE_NONE
+        ]
+    );
+    for i in 0..6 {
+        assert_eq!(u32v(i, CL_KERNEL_ARG_ACCESS_QUALIFIER), CL_KERNEL_ARG_ACCESS_NONE);
+    }
+    // SAFETY: a valid kernel, released once.
+    check(unsafe { clReleaseKernel(k) });
+
+    // Without -cl-kernel-arg-info names and type names are not available.
+    let without = built(ctx, src, "");
+    let k = kernel(without, "k");
+    for param in [CL_KERNEL_ARG_NAME, CL_KERNEL_ARG_TYPE_NAME] {
+        let mut size = 0usize;
+        // SAFETY: a size slot only.
+        let rc = unsafe { clGetKernelArgInfo(k, 0, param, 0, ptr::null_mut(), &mut size) };
+        assert_eq!(rc, CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+    }
+    let mut q = 0u32;
+    // SAFETY: a 4-byte value slot.
+    check(unsafe {
+        clGetKernelArgInfo(
+            k,
+            2,
+            CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+            4,
+            (&mut q as *mut u32).cast(),
+            ptr::null_mut(),
+        )
+    });
+    assert_eq!(q, CL_KERNEL_ARG_ADDRESS_CONSTANT);
+    // SAFETY: a valid kernel, released once.
+    check(unsafe { clReleaseKernel(k) });
+    release(with);
+    release(without);
+    release_ctx(ctx);
+}
+
+#[test]
+fn unsupported_extensions_fail_in_the_compiler() {
+    let ctx = context();
+    // The device has no cl_khr_fp16: clang is told, so this fails to
+    // compile with clang's diagnostic instead of at code generation.
+    let src =
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\nkernel void k(global half* o) { half h = 1; o[0] = h + h; }";
+    let (p, rc, log) = build_source(ctx, src, "");
+    assert_eq!(rc, CL_BUILD_PROGRAM_FAILURE);
+    assert!(log.contains("cl_khr_fp16") || log.contains("half"), "{log}");
+    // An extension the device has compiles: 64-bit atomics.
+    let ok = "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n\
+              kernel void k(global long* o) { atom_add(o, 5); }";
+    let q = built(ctx, ok, "");
+    release(p);
+    release(q);
+    release_ctx(ctx);
+}
+
+#[test]
+fn division_and_remainder_of_the_same_operands() {
+    // clang -O2 turns x / y and x % y of the same operands into a `freeze`
+    // instruction llvm-spirv 15 cannot translate: clift rebuilds without
+    // that pass and says so in the log.
+    let ctx = context();
+    let src = "kernel void k(global int* o) { int i = get_global_id(0) + 100; int d = 7 - (int)get_global_id(0) % 3; \
+               o[get_global_id(0)] = (i / d) * 1000 + i % d; }";
+    let (p, rc, log) = build_source(ctx, src, "");
+    assert_eq!(rc, CL_SUCCESS, "{log}");
+    let out = run_ints(ctx, p, "k", 9);
+    let want: Vec<i32> = (0..9)
+        .map(|g: i32| {
+            let (i, d) = (g + 100, 7 - g % 3);
+            (i / d) * 1000 + i % d
+        })
+        .collect();
+    assert_eq!(out, want);
+    assert!(log.contains("freeze"), "the fallback is logged:\n{log}");
+    release(p);
+    release_ctx(ctx);
+}
+
+#[test]
+fn an_asynchronous_build_calls_back_once_done() {
+    extern "C" fn done(p: cl_program, user: *mut c_void) {
+        let status = build_value::<cl_build_status>(p, device(), CL_PROGRAM_BUILD_STATUS);
+        // SAFETY: `user` is the test's AtomicI32, alive until it sees the value.
+        let slot = unsafe { &*(user as *const std::sync::atomic::AtomicI32) };
+        slot.store(status, std::sync::atomic::Ordering::SeqCst);
+    }
+    let ctx = context();
+    let p = source_program(ctx, "kernel void k(global int* o) { o[0] = 3; }");
+    let slot = std::sync::atomic::AtomicI32::new(99);
+    // SAFETY: valid program; the callback and its user data outlive the build.
+    check(unsafe {
+        clBuildProgram(
+            p,
+            0,
+            ptr::null(),
+            ptr::null(),
+            Some(done),
+            &slot as *const _ as *mut c_void,
+        )
+    });
+    let start = std::time::Instant::now();
+    while slot.load(std::sync::atomic::Ordering::SeqCst) == 99 {
+        assert!(start.elapsed().as_secs() < 120, "no callback");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert_eq!(slot.load(std::sync::atomic::Ordering::SeqCst), CL_BUILD_SUCCESS);
+    assert_eq!(run_ints(ctx, p, "k", 1), [3]);
+    release(p);
+    release_ctx(ctx);
+}
+
+// ---------------------------------------------------------------------------
+// Child processes: the cache and the missing compiler
+// ---------------------------------------------------------------------------
+
+/// Runs this test binary's test `name` in a child process with `env`; the
+/// child runs its body only when CLIFT_TEST_CHILD is set. Returns its output.
+fn child(name: &str, env: &[(&str, &str)], remove: &[&str]) -> String {
+    let exe = std::env::current_exe().expect("test executable");
+    let mut cmd = Command::new(exe);
+    cmd.args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env("CLIFT_TEST_CHILD", "1")
+        .env("CLIFT_LIB", lib_path());
+    for k in remove {
+        cmd.env_remove(k);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run the child test");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "child {name} failed:\n{text}");
+    assert!(text.contains("1 passed"), "child {name} did not run:\n{text}");
+    text
+}
+
+fn in_child() -> bool {
+    std::env::var_os("CLIFT_TEST_CHILD").is_some()
+}
+
+/// The child of [`the_second_build_runs_no_compiler`]: builds and runs one
+/// program.
+#[test]
+fn child_build_once() {
+    if !in_child() {
+        return;
+    }
+    let ctx = context();
+    let p = built(
+        ctx,
+        "kernel void cached(global int* o) { o[get_global_id(0)] = 17 * (int)get_global_id(0); }",
+        "-D UNUSED=1",
+    );
+    assert_eq!(run_ints(ctx, p, "cached", 3), [0, 17, 34]);
+    println!("LOG<<{}>>", build_log(p, device()));
+    release(p);
+    release_ctx(ctx);
+}
+
+/// A clang wrapper that appends a line to `count` per run, then runs clang-15.
+fn counting_clang(dir: &Path) -> (PathBuf, PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let real = ["clang-15", "clang"]
+        .iter()
+        .find_map(|n| {
+            std::env::split_paths(&std::env::var_os("PATH")?)
+                .map(|d| d.join(n))
+                .find(|p| p.exists())
+        })
+        .expect("clang on PATH");
+    let count = dir.join("count");
+    let script = dir.join("clang-wrapper");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho run >> '{}'\nexec '{}' \"$@\"\n",
+            count.display(),
+            real.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    (script, count)
+}
+
+fn runs(count: &Path) -> usize {
+    std::fs::read_to_string(count).map_or(0, |s| s.lines().count())
+}
+
+#[test]
+fn the_second_build_runs_no_compiler() {
+    if in_child() {
+        return;
+    }
+    let dir = temp_dir("cache");
+    let cache = dir.join("cache");
+    let (clang, count) = counting_clang(&dir);
+    let env = [
+        ("CLIFT_CLANG", clang.to_str().unwrap()),
+        ("CLIFT_CACHE_DIR", cache.to_str().unwrap()),
+    ];
+    child("child_build_once", &env, &["CLIFT_CACHE"]);
+    let first = runs(&count);
+    // --version, then the compile.
+    assert!(first >= 2, "the first build compiles ({first} clang runs)");
+    let entries = std::fs::read_dir(&cache).unwrap().count();
+    assert_eq!(entries, 1, "one cache entry");
+    // Another process, the same source and options: no compile (clang
+    // runs only for --version, the cache key's compiler version).
+    child("child_build_once", &env, &["CLIFT_CACHE"]);
+    assert_eq!(runs(&count) - first, 1, "the second build ran clang only for --version");
+
+    // A damaged entry is ignored (and replaced).
+    let entry = std::fs::read_dir(&cache).unwrap().next().unwrap().unwrap().path();
+    let mut bytes = std::fs::read(&entry).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x5a;
+    std::fs::write(&entry, &bytes).unwrap();
+    let before = runs(&count);
+    child("child_build_once", &env, &["CLIFT_CACHE"]);
+    assert!(runs(&count) - before >= 2, "a damaged entry is not used");
+    let before = runs(&count);
+    child("child_build_once", &env, &["CLIFT_CACHE"]);
+    assert_eq!(runs(&count) - before, 1, "the replaced entry is used");
+
+    // CLIFT_CACHE=0 turns the cache off.
+    let off = [env[0], env[1], ("CLIFT_CACHE", "0")];
+    let before = runs(&count);
+    child("child_build_once", &off, &[]);
+    assert!(runs(&count) - before >= 2, "CLIFT_CACHE=0 compiles again");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The child of [`a_missing_compiler_is_reported`].
+#[test]
+fn child_without_compiler() {
+    if !in_child() {
+        return;
+    }
+    let d = device();
+    assert_eq!(device_value::<cl_bool>(d, CL_DEVICE_COMPILER_AVAILABLE), CL_FALSE);
+    assert_eq!(device_value::<cl_bool>(d, CL_DEVICE_LINKER_AVAILABLE), CL_TRUE);
+    let ctx = context();
+    let p = source_program(ctx, "kernel void k(global int* o) { o[0] = 1; }");
+    assert_eq!(build(p, ""), CL_COMPILER_NOT_AVAILABLE);
+    let log = build_log(p, d);
+    assert!(log.contains("apt-get install clang-15 llvm-spirv-15"), "{log}");
+    // SAFETY: valid program; no lists; no callback.
+    let rc = unsafe {
+        clCompileProgram(
+            p,
+            0,
+            ptr::null(),
+            ptr::null(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+            None,
+            ptr::null_mut(),
+        )
+    };
+    assert_eq!(rc, CL_COMPILER_NOT_AVAILABLE);
+    // Bad options are still reported first.
+    assert_eq!(build(p, "-cl-bogus"), CL_INVALID_BUILD_OPTIONS);
+    release(p);
+    release_ctx(ctx);
+}
+
+#[test]
+fn a_missing_compiler_is_reported() {
+    if in_child() {
+        return;
+    }
+    // No compiler on PATH, none named.
+    let empty = temp_dir("nopath");
+    child(
+        "child_without_compiler",
+        &[("PATH", empty.to_str().unwrap())],
+        &["CLIFT_CLANG", "CLIFT_LLVM_SPIRV"],
+    );
+    // A compiler named that does not exist.
+    child(
+        "child_without_compiler",
+        &[("CLIFT_CLANG", "/nonexistent/clang")],
+        &["CLIFT_LLVM_SPIRV"],
+    );
+    let _ = std::fs::remove_dir_all(empty);
+}

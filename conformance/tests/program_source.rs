@@ -235,6 +235,11 @@ fn include_dirs_are_searched() {
     let opts = format!("-I {} -I\"{}\"", dir.display(), spaced.display());
     let p = built(ctx, src, &opts);
     assert_eq!(run_ints(ctx, p, "k", 1), [12]);
+    // The compile cache notices a changed header in a -I folder.
+    std::fs::write(spaced.join("two.h"), "#define TWO 5\n").unwrap();
+    let p2 = built(ctx, src, &opts);
+    assert_eq!(run_ints(ctx, p2, "k", 1), [15]);
+    release(p2);
     let (q, rc, log) = build_source(ctx, src, "");
     assert_eq!(rc, CL_BUILD_PROGRAM_FAILURE);
     assert!(log.contains("one.h"), "{log}");
@@ -703,4 +708,58 @@ fn a_missing_compiler_is_reported() {
         &["CLIFT_LLVM_SPIRV"],
     );
     let _ = std::fs::remove_dir_all(empty);
+}
+
+/// The child of [`a_compiler_past_its_time_limit_is_killed`].
+#[test]
+fn child_slow_compiler() {
+    if !in_child() {
+        return;
+    }
+    let ctx = context();
+    let start = std::time::Instant::now();
+    let (p, rc, log) = build_source(ctx, "kernel void k(global int* o) { o[0] = 1; }", "");
+    assert_eq!(rc, CL_BUILD_PROGRAM_FAILURE);
+    assert!(
+        log.contains("was killed") && log.contains("CLIFT_COMPILER_TIMEOUT"),
+        "{log}"
+    );
+    assert!(
+        start.elapsed().as_secs() < 20,
+        "killed after the limit, not at the end of the run"
+    );
+    release(p);
+    release_ctx(ctx);
+}
+
+#[test]
+fn a_compiler_past_its_time_limit_is_killed() {
+    use std::os::unix::fs::PermissionsExt;
+    if in_child() {
+        return;
+    }
+    let dir = temp_dir("slow");
+    let (real, _) = counting_clang(&dir);
+    // Answers --version at once (through the counting wrapper), hangs on a
+    // compile.
+    let script = dir.join("slow-clang");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ncase \"$*\" in *--version*) exec '{}' \"$@\";; esac\nexec sleep 60\n",
+            real.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    child(
+        "child_slow_compiler",
+        &[
+            ("CLIFT_CLANG", script.to_str().unwrap()),
+            ("CLIFT_COMPILER_TIMEOUT", "2"),
+            ("CLIFT_CACHE", "0"),
+        ],
+        &[],
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }

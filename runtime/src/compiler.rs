@@ -332,8 +332,11 @@ fn clang_args(options: &ParsedOptions) -> Result<Vec<String>, String> {
     for d in &options.defines {
         a.extend(["-D".into(), d.clone()]);
     }
+    // clang runs in a private folder: relative -I folders are the
+    // application's working directory's.
+    let cwd = std::env::current_dir().unwrap_or_default();
     for i in &options.include_dirs {
-        a.extend(["-I".into(), i.clone()]);
+        a.extend(["-I".into(), cwd.join(i).to_string_lossy().into_owned()]);
     }
     a.extend(options.compiler_flags.iter().cloned());
     Ok(a)
@@ -352,9 +355,40 @@ pub fn compile(source: &str, headers: &[(String, String)], options: &ParsedOptio
     if let Some(hit) = cache::get(&key) {
         return Ok(hit);
     }
-    let out = compile_uncached(tools, source, headers, &args, options)?;
-    cache::put(&key, &out);
+    let (out, deps) = compile_uncached(tools, source, headers, &args, options)?;
+    cache::put(&key, &out, &deps);
     Ok(out)
+}
+
+/// The files of the `-I` folders a compile read, from clang's dependency
+/// file (`make` syntax: `target: dep dep \`, spaces in names escaped).
+fn included_files(deps: &str, include_dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let text = deps.replace("\\\n", " ");
+    let body = text.split_once(": ").map_or("", |(_, b)| b);
+    let mut files = Vec::new();
+    let mut cur = String::new();
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&' ') => {
+                cur.push(' ');
+                chars.next();
+            }
+            c if c.is_whitespace() => {
+                if !cur.is_empty() {
+                    files.push(PathBuf::from(std::mem::take(&mut cur)));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        files.push(PathBuf::from(cur));
+    }
+    files.retain(|f| include_dirs.iter().any(|d| f.starts_with(d)));
+    files.sort();
+    files.dedup();
+    files
 }
 
 /// The bytes a compile is cached under.
@@ -385,7 +419,7 @@ fn compile_uncached(
     headers: &[(String, String)],
     args: &[String],
     options: &ParsedOptions,
-) -> Result<Compiled, CompileError> {
+) -> Result<(Compiled, Vec<PathBuf>), CompileError> {
     let failed = |s: String| CompileError::Failed(s);
     let dir = TempDir::new().map_err(|e| failed(format!("cannot create a temporary directory: {e}\n")))?;
     // Embedded headers, in a folder searched first.
@@ -413,12 +447,18 @@ fn compile_uncached(
     let common = |extra: &[&str], out: &Path, emit_text: bool| -> Vec<String> {
         let mut a: Vec<String> = vec!["-target".into(), "spir64".into(), "-x".into(), "cl".into()];
         a.extend(extra.iter().map(|s| s.to_string()));
-        a.extend(["-Wno-unused-command-line-argument".into(), "-I".into(), path(&hdir)]);
+        // Relative to the private folder clang runs in, so diagnostics name
+        // `program.cl` and `headers/<name>`, the same in every run.
+        a.extend([
+            "-Wno-unused-command-line-argument".into(),
+            "-I".into(),
+            "headers".into(),
+        ]);
         a.extend(args.iter().cloned());
         a.extend([
             "-emit-llvm".into(),
             if emit_text { "-S".into() } else { "-c".into() },
-            path(&src),
+            "program.cl".into(),
             "-o".into(),
             path(out),
         ]);
@@ -438,12 +478,25 @@ fn compile_uncached(
         }
     };
 
-    // clang, then llvm-spirv.
-    let r = run(&tools.clang, &common(&[level], &bc, false), &dir, limit).map_err(|e| failed(format!("{e}\n")))?;
+    // clang, then llvm-spirv. With -I folders, clang lists what it read
+    // from them, so a cache entry can tell when one of those files changed.
+    let deps_file = dir.path.join("program.d");
+    let mut first: Vec<&str> = vec![level];
+    let deps_arg = path(&deps_file);
+    if !options.include_dirs.is_empty() {
+        first.extend(["-MD", "-MF", &deps_arg]);
+    }
+    let r = run(&tools.clang, &common(&first, &bc, false), &dir, limit).map_err(|e| failed(format!("{e}\n")))?;
     log.push_str(&r.text);
     if !r.success {
         return Err(failed(log));
     }
+    let include_dirs: Vec<PathBuf> = args
+        .windows(2)
+        .filter(|w| w[0] == "-I")
+        .map(|w| PathBuf::from(&w[1]))
+        .collect();
+    let deps = included_files(&std::fs::read_to_string(&deps_file).unwrap_or_default(), &include_dirs);
     let mut module = translate(&bc, &mut log)?;
     if let Err(text) = &module {
         if !text.contains("freeze") {
@@ -517,10 +570,13 @@ fn compile_uncached(
     if clift_jit::check_il(&spirv).is_err() {
         return Err(failed(format!("{log}llvm-spirv produced a module clift cannot read\n")));
     }
-    Ok(Compiled {
-        spirv: Arc::from(spirv),
-        log,
-    })
+    Ok((
+        Compiled {
+            spirv: Arc::from(spirv),
+            log,
+        },
+        deps,
+    ))
 }
 
 /// `opt`'s -O2 pipeline without div-rem-pairs, asked of `opt` once.
@@ -723,21 +779,32 @@ fn insert_strings(module: &[u8], strings: &[String]) -> Option<Vec<u8>> {
 // ---------------------------------------------------------------------------
 
 mod cache {
-    //! Memory and disk caches of compiled modules.
+    //! Memory and disk caches of compiled modules. An entry records the
+    //! files of `-I` folders its compile read, with a hash of each; it is
+    //! used only while every one still hashes the same.
 
     use super::*;
 
     /// First bytes of a disk entry.
-    const MAGIC: &[u8; 8] = b"CLIFTCC1";
+    const MAGIC: &[u8; 8] = b"CLIFTCC2";
     /// Entries kept in memory before the map is emptied.
     const MEMORY_ENTRIES: usize = 256;
+
+    /// A cached compile.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Entry {
+        pub spirv: Arc<[u8]>,
+        pub log: String,
+        /// Files read from `-I` folders, with the hash of their contents.
+        pub deps: Vec<(PathBuf, u64)>,
+    }
 
     fn enabled() -> bool {
         std::env::var("CLIFT_CACHE").map_or(true, |v| v.trim() != "0")
     }
 
-    /// Key bytes -> (module, log).
-    type Memory = Mutex<HashMap<Vec<u8>, (Arc<[u8]>, String)>>;
+    /// Key bytes -> entry.
+    type Memory = Mutex<HashMap<Vec<u8>, Entry>>;
 
     fn memory() -> &'static Memory {
         static MEM: OnceLock<Memory> = OnceLock::new();
@@ -765,16 +832,25 @@ mod cache {
         h
     }
 
+    /// The hash of a file's contents (`None` if it cannot be read).
+    fn file_hash(p: &Path) -> Option<u64> {
+        std::fs::read(p).ok().map(|b| fnv(&b, 0xcbf2_9ce4_8422_2325))
+    }
+
     fn file_for(key: &[u8]) -> Option<PathBuf> {
         let a = fnv(key, 0xcbf2_9ce4_8422_2325);
         let b = fnv(key, 0x8422_2325_cbf2_9ce4);
         dir().map(|d| d.join(format!("{a:016x}{b:016x}.spvc")))
     }
 
-    fn encode(key: &[u8], spirv: &[u8], log: &str) -> Vec<u8> {
-        let mut v = Vec::with_capacity(key.len() + spirv.len() + log.len() + 40);
+    fn encode(key: &[u8], e: &Entry) -> Vec<u8> {
+        let mut deps = String::new();
+        for (p, h) in &e.deps {
+            deps.push_str(&format!("{h:016x}\t{}\n", p.to_string_lossy()));
+        }
+        let mut v = Vec::with_capacity(key.len() + e.spirv.len() + e.log.len() + deps.len() + 48);
         v.extend_from_slice(MAGIC);
-        for part in [key, spirv, log.as_bytes()] {
+        for part in [key, &e.spirv[..], e.log.as_bytes(), deps.as_bytes()] {
             v.extend_from_slice(&(part.len() as u64).to_le_bytes());
             v.extend_from_slice(part);
         }
@@ -783,8 +859,8 @@ mod cache {
         v
     }
 
-    /// The entry's module and log if it is whole and holds `key`.
-    fn decode(bytes: &[u8], key: &[u8]) -> Option<(Vec<u8>, String)> {
+    /// The entry if it is whole and holds `key`.
+    fn decode(bytes: &[u8], key: &[u8]) -> Option<Entry> {
         let body_len = bytes.len().checked_sub(8)?;
         let (body, sum) = bytes.split_at(body_len);
         if u64::from_le_bytes(sum.try_into().ok()?) != fnv(body, 0xcbf2_9ce4_8422_2325) {
@@ -797,44 +873,69 @@ mod cache {
             rest = &rest[8 + n..];
             Some(p)
         };
-        let (k, spirv, log) = (part()?, part()?, part()?);
+        let (k, spirv, log, deps) = (part()?, part()?, part()?, part()?);
         if k != key || !rest.is_empty() {
             return None;
         }
         clift_jit::check_il(spirv).ok()?;
-        Some((spirv.to_vec(), String::from_utf8(log.to_vec()).ok()?))
+        let mut dep_list = Vec::new();
+        for line in std::str::from_utf8(deps).ok()?.lines() {
+            let (h, p) = line.split_once('\t')?;
+            dep_list.push((PathBuf::from(p), u64::from_str_radix(h, 16).ok()?));
+        }
+        Some(Entry {
+            spirv: Arc::from(spirv),
+            log: String::from_utf8(log.to_vec()).ok()?,
+            deps: dep_list,
+        })
+    }
+
+    /// Whether every file the entry's compile read is unchanged.
+    fn current(e: &Entry) -> bool {
+        e.deps.iter().all(|(p, h)| file_hash(p) == Some(*h))
     }
 
     pub fn get(key: &[u8]) -> Option<Compiled> {
         if !enabled() {
             return None;
         }
-        if let Some((spirv, log)) = memory().lock().get(key) {
-            return Some(Compiled {
-                spirv: spirv.clone(),
-                log: log.clone(),
-            });
-        }
-        let bytes = std::fs::read(file_for(key)?).ok()?;
-        let (spirv, log) = decode(&bytes, key)?;
-        let spirv: Arc<[u8]> = Arc::from(spirv);
-        remember(key, &spirv, &log);
-        Some(Compiled { spirv, log })
+        let found = memory().lock().get(key).cloned();
+        let entry = match found {
+            Some(e) => e,
+            None => {
+                let e = decode(&std::fs::read(file_for(key)?).ok()?, key)?;
+                remember(key, &e);
+                e
+            }
+        };
+        let fresh = current(&entry);
+        fresh.then_some(Compiled {
+            spirv: entry.spirv,
+            log: entry.log,
+        })
     }
 
-    fn remember(key: &[u8], spirv: &Arc<[u8]>, log: &str) {
+    fn remember(key: &[u8], e: &Entry) {
         let mut m = memory().lock();
         if m.len() >= MEMORY_ENTRIES {
             m.clear();
         }
-        m.insert(key.to_vec(), (spirv.clone(), log.to_string()));
+        m.insert(key.to_vec(), e.clone());
     }
 
-    pub fn put(key: &[u8], c: &Compiled) {
+    pub fn put(key: &[u8], c: &Compiled, deps: &[PathBuf]) {
         if !enabled() {
             return;
         }
-        remember(key, &c.spirv, &c.log);
+        let Some(deps) = deps.iter().map(|p| file_hash(p).map(|h| (p.clone(), h))).collect() else {
+            return;
+        };
+        let e = Entry {
+            spirv: c.spirv.clone(),
+            log: c.log.clone(),
+            deps,
+        };
+        remember(key, &e);
         let Some(file) = file_for(key) else { return };
         let Some(parent) = file.parent() else { return };
         if std::fs::create_dir_all(parent).is_err() {
@@ -848,7 +949,7 @@ mod cache {
             std::process::id(),
             N.fetch_add(1, Ordering::Relaxed)
         ));
-        if std::fs::write(&tmp, encode(key, &c.spirv, &c.log)).is_ok() && std::fs::rename(&tmp, &file).is_ok() {
+        if std::fs::write(&tmp, encode(key, &e)).is_ok() && std::fs::rename(&tmp, &file).is_ok() {
             return;
         }
         let _ = std::fs::remove_file(&tmp);
@@ -864,8 +965,13 @@ mod cache {
                 .iter()
                 .flat_map(|w| w.to_le_bytes())
                 .collect();
-            let e = encode(b"key", &spirv, "warning: x\n");
-            assert_eq!(decode(&e, b"key"), Some((spirv.clone(), "warning: x\n".to_string())));
+            let entry = Entry {
+                spirv: Arc::from(spirv),
+                log: "warning: x\n".into(),
+                deps: vec![(PathBuf::from("/inc/a b.h"), 0x1234)],
+            };
+            let e = encode(b"key", &entry);
+            assert_eq!(decode(&e, b"key"), Some(entry));
             assert_eq!(decode(&e, b"other"), None);
             for n in 0..e.len() {
                 assert_eq!(decode(&e[..n], b"key"), None, "truncated to {n}");
@@ -882,6 +988,15 @@ mod cache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn included_files_come_from_the_dependency_file() {
+        let d = "program.bc: program.cl headers/x.h /inc/one.h \\\n  /inc/a\\ dir/two.h /usr/lib/clang/15/include/opencl-c.h\n";
+        assert_eq!(
+            included_files(d, &[PathBuf::from("/inc")]),
+            [PathBuf::from("/inc/a dir/two.h"), PathBuf::from("/inc/one.h")]
+        );
+    }
 
     #[test]
     fn versions_are_read() {

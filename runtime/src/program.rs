@@ -1509,6 +1509,41 @@ mod tests {
     }
 
     #[test]
+    fn compiler_flags_keep_what_clang_takes_in_order() {
+        let p = parse_options("-Werror -cl-mad-enable -g -D X -cl-no-subgroup-ifp -w -cl-opt-disable").unwrap();
+        assert_eq!(p.compiler_flags, ["-Werror", "-cl-mad-enable", "-w", "-cl-opt-disable"]);
+        assert!(p.build.opt_disable && p.build.mad_enable);
+    }
+
+    #[test]
+    fn link_options() {
+        let r = parse_link_options("-create-library -enable-link-options -cl-fast-relaxed-math").unwrap();
+        assert!(r.create_library && r.enable_link_options);
+        assert!(r.build.build.fast_relaxed_math && r.build.build.finite_math_only);
+        let r = parse_link_options("").unwrap();
+        assert!(!r.create_library && r.build == ParsedOptions::default());
+        for ok in [
+            "-cl-denorms-are-zero -cl-no-signed-zeros",
+            "-cl-unsafe-math-optimizations -cl-finite-math-only -cl-no-subgroup-ifp",
+        ] {
+            assert!(parse_link_options(ok).is_ok(), "{ok:?}");
+        }
+        for bad in [
+            "-enable-link-options",
+            "-cl-mad-enable",
+            "-cl-opt-disable",
+            "-D X",
+            "-I dir",
+            "-cl-std=CL2.0",
+            "-w",
+            "-bogus",
+            "\"-create-library",
+        ] {
+            assert!(parse_link_options(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
     fn binaries_round_trip() {
         let b = sample();
         let bytes = b.to_bytes();

@@ -224,6 +224,11 @@ fn a_kernel_calls_functions_of_two_objects_and_a_library() {
         CL_BUILD_SUCCESS
     );
     assert_eq!(program_string(exe, CL_PROGRAM_KERNEL_NAMES), "calc");
+    // CL_INVALID_OPERATION if program was not created with
+    // clCreateProgramWithSource, clCreateProgramWithIL or
+    // clCreateProgramWithBinary; clCompileProgram: no source or IL.
+    assert_eq!(build(exe, ""), CL_INVALID_OPERATION);
+    assert_eq!(compile_with(lib, "", &[]), CL_INVALID_OPERATION);
     assert_eq!(run_ints(ctx, exe, "calc", 16), calc_expected(16));
     // The input order does not matter; link options are taken.
     let exe2 = linked(ctx, &[lib, b, a, main], "-cl-fast-relaxed-math -cl-no-signed-zeros");
@@ -296,9 +301,18 @@ fn embedded_headers_are_included_by_name() {
     assert!(build_log(lone, device()).contains("inc/defs.h"));
     // Compile options apply: -D.
     let d = source_program(ctx, "kernel void k(global int* o) { o[0] = V; }");
-    assert_eq!(compile_with(d, "-D V=9", &[]), CL_SUCCESS);
+    assert_eq!(compile_with(d, "-D V=9 -cl-kernel-arg-info", &[]), CL_SUCCESS);
     let exe2 = linked(ctx, &[d], "");
     assert_eq!(run_ints(ctx, exe2, "k", 1), [9]);
+    // Argument information compiled into an object survives the link.
+    let k = kernel(exe2, "k");
+    // SAFETY: forwards the buffer protocol.
+    let name = info_string(|sz, v, r| unsafe { clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sz, v, r) });
+    // SAFETY: forwards the buffer protocol.
+    let ty = info_string(|sz, v, r| unsafe { clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sz, v, r) });
+    assert_eq!((name.as_str(), ty.as_str()), ("o", "int*"));
+    // SAFETY: a valid kernel, released once.
+    check(unsafe { clReleaseKernel(k) });
     for p in [defs, more, sub, main, exe, lone, d, exe2] {
         release(p);
     }

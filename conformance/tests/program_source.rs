@@ -424,6 +424,57 @@ fn kernel_argument_information() {
     // SAFETY: a valid kernel, released once.
     check(unsafe { clReleaseKernel(k) });
 
+    // Pipes (OpenCL C 2.0): the pipe qualifier, access qualifiers, the
+    // packet type as the type name.
+    let pipes = built(
+        ctx,
+        "kernel void p(read_only pipe int in, write_only pipe float4 out, global int* restrict const g) { }",
+        "-cl-std=CL2.0 -cl-kernel-arg-info",
+    );
+    let k = kernel(pipes, "p");
+    let s = |i: cl_uint, param| {
+        // SAFETY: forwards the buffer protocol.
+        info_string(|sz, v, r| unsafe { clGetKernelArgInfo(k, i, param, sz, v, r) })
+    };
+    let v = |i: cl_uint, param| -> Vec<u8> {
+        // SAFETY: forwards the buffer protocol.
+        info_bytes(|sz, v, r| unsafe { clGetKernelArgInfo(k, i, param, sz, v, r) }).unwrap()
+    };
+    let u32v = |i, p| u32::from_ne_bytes(v(i, p)[..4].try_into().unwrap());
+    let u64v = |i, p| u64::from_ne_bytes(v(i, p)[..8].try_into().unwrap()) as u32;
+    assert_eq!(
+        (0..3).map(|i| s(i, CL_KERNEL_ARG_NAME)).collect::<Vec<_>>(),
+        ["in", "out", "g"]
+    );
+    assert_eq!(
+        (0..3).map(|i| s(i, CL_KERNEL_ARG_TYPE_NAME)).collect::<Vec<_>>(),
+        ["int", "float4", "int*"]
+    );
+    assert_eq!(
+        (0..3)
+            .map(|i| u32v(i, CL_KERNEL_ARG_ACCESS_QUALIFIER))
+            .collect::<Vec<_>>(),
+        [
+            CL_KERNEL_ARG_ACCESS_READ_ONLY,
+            CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
+            CL_KERNEL_ARG_ACCESS_NONE
+        ]
+    );
+    // A const pointer (not to const) is not CL_KERNEL_ARG_TYPE_CONST.
+    assert_eq!(
+        (0..3)
+            .map(|i| u64v(i, CL_KERNEL_ARG_TYPE_QUALIFIER))
+            .collect::<Vec<_>>(),
+        [
+            CL_KERNEL_ARG_TYPE_PIPE,
+            CL_KERNEL_ARG_TYPE_PIPE,
+            CL_KERNEL_ARG_TYPE_RESTRICT
+        ]
+    );
+    // SAFETY: a valid kernel, released once.
+    check(unsafe { clReleaseKernel(k) });
+    release(pipes);
+
     // Without -cl-kernel-arg-info names and type names are not available.
     let without = built(ctx, src, "");
     let k = kernel(without, "k");

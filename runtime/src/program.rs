@@ -756,6 +756,12 @@ impl Program {
         // CL_INVALID_DEVICE if any device in device_list is not in the list
         // of devices associated with program.
         let targets = self.targets(devices)?;
+        // CL_INVALID_OPERATION if program was not created with
+        // clCreateProgramWithSource, clCreateProgramWithIL or
+        // clCreateProgramWithBinary.
+        if matches!(self.origin, Origin::Linked) {
+            return fail(CL_INVALID_OPERATION);
+        }
         // What each device builds (binaries, options and compiler checked).
         let inputs: Vec<(usize, BuildInput)> = {
             let st = self.state.lock();
@@ -950,24 +956,8 @@ impl Program {
                 BTreeMap::new(),
                 String::new(),
             ),
-            // A linked program is rebuilt from its own binary.
-            Origin::Linked => match d
-                .built
-                .as_ref()
-                .map(|e| e.binary.clone())
-                .or_else(|| d.object.as_ref().map(|(b, _)| ProgramBinary::clone(b).to_bytes()))
-            {
-                Some(bytes) => {
-                    let bin = ProgramBinary::parse(&bytes)?;
-                    let work = if bin.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE {
-                        Work::Spirv(bin.spirv.clone())
-                    } else {
-                        Work::Link(vec![bin.spirv.clone()])
-                    };
-                    (work, bin.spec_constants.clone(), bin.options.clone())
-                }
-                None => return fail(CL_INVALID_BINARY),
-            },
+            // Refused by `build` before this.
+            Origin::Linked => return fail(CL_INVALID_OPERATION),
         };
         // "If the program was created using clCreateProgramWithBinary and
         // options is a NULL pointer, the program will be built as if options

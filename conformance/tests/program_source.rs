@@ -814,3 +814,45 @@ fn a_compiler_past_its_time_limit_is_killed() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The child of [`without_opt_the_freeze_fallback_is_o0`].
+#[test]
+fn child_freeze_without_opt() {
+    if !in_child() {
+        return;
+    }
+    let ctx = context();
+    let src = "kernel void k(global int* o) { int i = get_global_id(0) + 50; int d = 3 + (int)get_global_id(0); \
+               o[get_global_id(0)] = (i / d) * 100 + i % d; }";
+    let (p, rc, log) = build_source(ctx, src, "");
+    assert_eq!(rc, CL_SUCCESS, "{log}");
+    assert!(log.contains("rebuilt at -O0"), "{log}");
+    let want: Vec<i32> = (0..6)
+        .map(|g: i32| ((g + 50) / (3 + g)) * 100 + (g + 50) % (3 + g))
+        .collect();
+    assert_eq!(run_ints(ctx, p, "k", 6), want);
+    release(p);
+    release_ctx(ctx);
+}
+
+#[test]
+fn without_opt_the_freeze_fallback_is_o0() {
+    if in_child() {
+        return;
+    }
+    // A PATH holding clang-15 and llvm-spirv-15 but no opt.
+    let dir = temp_dir("noopt");
+    for tool in ["clang-15", "llvm-spirv-15"] {
+        let real = std::env::split_paths(&std::env::var_os("PATH").unwrap())
+            .map(|d| d.join(tool))
+            .find(|p| p.exists())
+            .unwrap_or_else(|| panic!("{tool} on PATH"));
+        std::os::unix::fs::symlink(real, dir.join(tool)).unwrap();
+    }
+    child(
+        "child_freeze_without_opt",
+        &[("PATH", dir.to_str().unwrap()), ("CLIFT_CACHE", "0")],
+        &["CLIFT_CLANG", "CLIFT_LLVM_SPIRV"],
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

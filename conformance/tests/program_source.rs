@@ -677,31 +677,49 @@ fn the_second_build_runs_no_compiler() {
     let first = runs(&count);
     // --version, then the compile.
     assert!(first >= 2, "the first build compiles ({first} clang runs)");
-    let entries = std::fs::read_dir(&cache).unwrap().count();
-    assert_eq!(entries, 1, "one cache entry");
-    // Another process, the same source and options: no compile (clang
-    // runs only for --version, the cache key's compiler version).
+    let spvc = |d: &Path| {
+        std::fs::read_dir(d)
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "spvc"))
+            .count()
+    };
+    assert_eq!(spvc(&cache), 1, "one cache entry");
+    // Another process, the same source and options: no clang run at all
+    // (the tools' --version answers are remembered with their identity).
     child("child_build_once", &env, &["CLIFT_CACHE"]);
-    assert_eq!(runs(&count) - first, 1, "the second build ran clang only for --version");
+    assert_eq!(runs(&count), first, "the second build ran no compiler");
 
     // A damaged entry is ignored (and replaced).
-    let entry = std::fs::read_dir(&cache).unwrap().next().unwrap().unwrap().path();
+    let entry = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "spvc"))
+        .unwrap();
     let mut bytes = std::fs::read(&entry).unwrap();
     let mid = bytes.len() / 2;
     bytes[mid] ^= 0x5a;
     std::fs::write(&entry, &bytes).unwrap();
     let before = runs(&count);
     child("child_build_once", &env, &["CLIFT_CACHE"]);
-    assert!(runs(&count) - before >= 2, "a damaged entry is not used");
+    assert_eq!(runs(&count) - before, 1, "a damaged entry is not used");
     let before = runs(&count);
     child("child_build_once", &env, &["CLIFT_CACHE"]);
-    assert_eq!(runs(&count) - before, 1, "the replaced entry is used");
+    assert_eq!(runs(&count), before, "the replaced entry is used");
 
-    // CLIFT_CACHE=0 turns the cache off.
+    // A changed compiler (here: its wrapper rewritten) is asked its
+    // version again, and the entry is still keyed by that version.
+    let script = std::fs::read_to_string(&clang).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&clang, format!("{script}\n")).unwrap();
+    let before = runs(&count);
+    child("child_build_once", &env, &["CLIFT_CACHE"]);
+    assert_eq!(runs(&count) - before, 1, "--version again, no compile");
+
+    // CLIFT_CACHE=0 turns the cache off (version memos included).
     let off = [env[0], env[1], ("CLIFT_CACHE", "0")];
     let before = runs(&count);
     child("child_build_once", &off, &[]);
-    assert!(runs(&count) - before >= 2, "CLIFT_CACHE=0 compiles again");
+    assert_eq!(runs(&count) - before, 2, "CLIFT_CACHE=0: --version and a compile");
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -116,11 +116,24 @@ fn is_executable(p: &Path) -> bool {
     std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-/// A tool's `--version` output, if it runs and exits successfully.
+/// A tool's `--version` output, if it runs and exits successfully. The
+/// answer is remembered in the cache folder with the executable's identity
+/// (path, device, inode, size, modification time), so later processes do
+/// not start the tool just to ask (each start loads all of LLVM).
 fn version_text(tool: &Path) -> Option<String> {
+    let memo = cache::version_memo(tool);
+    if let Some((_, Some(text))) = &memo {
+        return Some(text.clone());
+    }
     let dir = TempDir::new().ok()?;
     let out = run(tool, &["--version".into()], &dir, Duration::from_secs(20)).ok()?;
-    out.success.then_some(out.text)
+    if !out.success {
+        return None;
+    }
+    if let Some((file, _)) = memo {
+        cache::remember_version(&file, tool, &out.text);
+    }
+    Some(out.text)
 }
 
 /// The LLVM major version a `--version` text names ("clang version 15.0.6",
@@ -281,7 +294,7 @@ fn run(tool: &Path, args: &[String], dir: &TempDir, limit: Duration) -> Result<R
             }
             Ok(None) => {
                 std::thread::sleep(pause);
-                pause = (pause * 2).min(Duration::from_millis(20));
+                pause = (pause * 2).min(Duration::from_millis(4));
             }
             Err(e) => return Err(format!("waiting for {}: {e}", tool.display())),
         }
@@ -890,6 +903,64 @@ mod cache {
         })
     }
 
+    /// What identifies an executable's contents without reading it.
+    fn identity(tool: &Path) -> Option<String> {
+        use std::os::unix::fs::MetadataExt;
+        let real = std::fs::canonicalize(tool).ok()?;
+        let m = std::fs::metadata(&real).ok()?;
+        Some(format!(
+            "{}\n{} {} {} {} {}\n",
+            real.to_string_lossy(),
+            m.dev(),
+            m.ino(),
+            m.size(),
+            m.mtime(),
+            m.mtime_nsec()
+        ))
+    }
+
+    /// The memo file of `tool`'s `--version` output, and the output it holds
+    /// if the executable is still the one it was written for. `None` when
+    /// the cache is off or has no folder.
+    pub fn version_memo(tool: &Path) -> Option<(PathBuf, Option<String>)> {
+        if !enabled() {
+            return None;
+        }
+        let id = identity(tool)?;
+        let file = dir()?.join(format!("tool-{:016x}.txt", fnv(id.as_bytes(), 0xcbf2_9ce4_8422_2325)));
+        let text = std::fs::read_to_string(&file)
+            .ok()
+            .and_then(|t| t.strip_prefix(&id).map(str::to_string));
+        Some((file, text))
+    }
+
+    /// Records `tool`'s `--version` output in its memo file.
+    pub fn remember_version(file: &Path, tool: &Path, text: &str) {
+        let Some(id) = identity(tool) else { return };
+        let mut bytes = id.into_bytes();
+        bytes.extend_from_slice(text.as_bytes());
+        write_atomically(file, &bytes);
+    }
+
+    /// Writes `bytes` to a temporary name beside `file`, then renames it into
+    /// place, so a reader sees the old file, none, or the new one.
+    fn write_atomically(file: &Path, bytes: &[u8]) {
+        let Some(parent) = file.parent() else { return };
+        if std::fs::create_dir_all(parent).is_err() {
+            return;
+        }
+        static N: AtomicU64 = AtomicU64::new(0);
+        let tmp = parent.join(format!(
+            ".tmp-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        if std::fs::write(&tmp, bytes).is_ok() && std::fs::rename(&tmp, file).is_ok() {
+            return;
+        }
+        let _ = std::fs::remove_file(&tmp);
+    }
+
     /// Whether every file the entry's compile read is unchanged.
     fn current(e: &Entry) -> bool {
         e.deps.iter().all(|(p, h)| file_hash(p) == Some(*h))
@@ -936,23 +1007,9 @@ mod cache {
             deps,
         };
         remember(key, &e);
-        let Some(file) = file_for(key) else { return };
-        let Some(parent) = file.parent() else { return };
-        if std::fs::create_dir_all(parent).is_err() {
-            return;
+        if let Some(file) = file_for(key) {
+            write_atomically(&file, &encode(key, &e));
         }
-        // Written whole to a temporary name, then renamed into place, so a
-        // reader sees the old entry, none, or the new one.
-        static N: AtomicU64 = AtomicU64::new(0);
-        let tmp = parent.join(format!(
-            ".tmp-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        if std::fs::write(&tmp, encode(key, &e)).is_ok() && std::fs::rename(&tmp, &file).is_ok() {
-            return;
-        }
-        let _ = std::fs::remove_file(&tmp);
     }
 
     #[cfg(test)]

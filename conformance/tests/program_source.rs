@@ -810,13 +810,14 @@ fn a_compiler_past_its_time_limit_is_killed() {
     let dir = temp_dir("slow");
     let (real, _) = counting_clang(&dir);
     // Answers --version at once (through the counting wrapper), hangs on a
-    // compile.
+    // compile in a child of its own (killed with the script's process group).
     let script = dir.join("slow-clang");
     std::fs::write(
         &script,
         format!(
-            "#!/bin/sh\ncase \"$*\" in *--version*) exec '{}' \"$@\";; esac\nexec sleep 60\n",
-            real.display()
+            "#!/bin/sh\ncase \"$*\" in *--version*) exec '{}' \"$@\";; esac\nsleep 60 &\necho $! > '{}'\nwait\n",
+            real.display(),
+            dir.join("sleep.pid").display()
         ),
     )
     .unwrap();
@@ -830,6 +831,18 @@ fn a_compiler_past_its_time_limit_is_killed() {
         ],
         &[],
     );
+    // The script's own child went with it.
+    let pid = std::fs::read_to_string(dir.join("sleep.pid")).expect("the script ran");
+    let proc = PathBuf::from(format!("/proc/{}", pid.trim()));
+    let start = std::time::Instant::now();
+    while proc.exists() && std::fs::read_to_string(proc.join("stat")).is_ok_and(|s| !s.contains(") Z ")) {
+        assert!(
+            start.elapsed().as_secs() < 10,
+            "the compiler's child {} still runs",
+            pid.trim()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     let _ = std::fs::remove_dir_all(dir);
 }
 

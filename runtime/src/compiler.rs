@@ -270,8 +270,12 @@ fn run(tool: &Path, args: &[String], dir: &TempDir, limit: Duration) -> Result<R
     let out_path = dir.path.join(format!("out{n}.txt"));
     let err_path = dir.path.join(format!("err{n}.txt"));
     let open = |p: &Path| std::fs::File::create(p).map_err(|e| format!("cannot create {}: {e}", p.display()));
+    use std::os::unix::process::CommandExt;
+    // Its own process group, so a timeout ends whatever it started too
+    // (a wrapper script's children).
     let mut child = Command::new(tool)
         .args(args)
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(open(&out_path)?)
         .stderr(open(&err_path)?)
@@ -284,6 +288,12 @@ fn run(tool: &Path, args: &[String], dir: &TempDir, limit: Duration) -> Result<R
         match child.try_wait() {
             Ok(Some(s)) => break s,
             Ok(None) if start.elapsed() >= limit => {
+                if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+                    // SAFETY: kill(2) with a negative pid signals the process
+                    // group the child leads (process_group(0) above); the
+                    // child has not been waited for, so its id is not reused.
+                    unsafe { libc::kill(-pid, libc::SIGKILL) };
+                }
                 let _ = child.kill();
                 let _ = child.wait();
                 return Err(format!(

@@ -502,7 +502,10 @@ fn malformed_modules_are_named_in_the_log() {
 #[test]
 fn link_never_panics_on_garbage() {
     let inputs = [data("kernel"), data("lib_b"), data("lib_c"), data("lib_c2")];
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut seed: u64 = std::env::var("CLIFT_LINK_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x2545_f491_4f6c_dd1d);
     let mut rnd = move || {
         seed ^= seed << 13;
         seed ^= seed >> 7;
@@ -510,11 +513,42 @@ fn link_never_panics_on_garbage() {
         seed
     };
     let start = std::time::Instant::now();
-    for round in 0..3000 {
+    // CLIFT_LINK_FUZZ_ROUNDS runs more rounds (and lifts the time limit),
+    // CLIFT_LINK_FUZZ_SEED (nonzero) others.
+    let rounds: usize = std::env::var("CLIFT_LINK_FUZZ_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3000);
+    for round in 0..rounds {
         let mut mods: Vec<Vec<u8>> = inputs.iter().take(1 + round % 4).cloned().collect();
         let which = (rnd() as usize) % mods.len();
         let m = &mut mods[which];
-        match round % 4 {
+        match round % 5 {
+            // An operand word (never an instruction's first word) set to a
+            // small value, often an id: the module stays decodable.
+            4 => {
+                let words: Vec<u32> = m
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect();
+                let mut starts = Vec::new();
+                let mut at = 5;
+                while at < words.len() {
+                    starts.push(at);
+                    at += ((words[at] >> 16) as usize).max(1);
+                }
+                for _ in 0..1 + rnd() % 3 {
+                    let start = starts[(rnd() as usize) % starts.len()];
+                    let count = (words[start] >> 16) as usize;
+                    if count > 1 {
+                        let w = start + 1 + (rnd() as usize) % (count - 1);
+                        let v = (rnd() % (u64::from(words[3]) + 2)) as u32;
+                        if w < words.len() {
+                            m[w * 4..w * 4 + 4].copy_from_slice(&v.to_le_bytes());
+                        }
+                    }
+                }
+            }
             // Flip a few words after the header.
             0 | 1 => {
                 for _ in 0..1 + rnd() % 4 {
@@ -548,7 +582,11 @@ fn link_never_panics_on_garbage() {
         }
         let _ = linkage_symbols(refs[0]);
     }
-    assert!(start.elapsed().as_secs() < 120, "took {:?}", start.elapsed());
+    assert!(
+        rounds > 3000 || start.elapsed().as_secs() < 120,
+        "took {:?}",
+        start.elapsed()
+    );
 }
 
 #[test]

@@ -644,50 +644,87 @@ impl Lowering<'_, '_, '_> {
     /// length(x) of f32 components: in f64, where neither the squares nor
     /// their sum can overflow or underflow, rounded once to f32 at the end.
     /// Of f64 components: scaled as [`Self::scale_f64`] says, then scaled
-    /// back.
+    /// back; infinite if any component is.
     fn length(&mut self, x: &[Value]) -> R<Value> {
         if x.first().is_some_and(|&v| self.b.func.dfg.value_type(v) == cl::F64) {
             let (scaled, _, back) = self.scale_f64(x);
             let l = self.sum_sq_sqrt(&scaled);
-            return Ok(self.b.ins().fmul(l, back));
+            let l = self.b.ins().fmul(l, back);
+            // An infinite component makes the length infinite even beside
+            // a NaN (C's hypot rule).
+            let inf = self.b.ins().f64const(f64::INFINITY);
+            let mut any_inf = None;
+            for &v in x {
+                let a = self.b.ins().fabs(v);
+                let i = self.b.ins().fcmp(FloatCC::Equal, a, inf);
+                any_inf = Some(match any_inf {
+                    None => i,
+                    Some(p) => self.b.ins().bor(p, i),
+                });
+            }
+            return Ok(match any_inf {
+                Some(i) => self.b.ins().select(i, inf, l),
+                None => l,
+            });
         }
         let d: Vec<Value> = x.iter().map(|&v| self.b.ins().fpromote(cl::F64, v)).collect();
         let l = self.sum_sq_sqrt(&d);
         Ok(self.b.ins().fdemote(cl::F32, l))
     }
 
-    /// f64 components `x` multiplied by a power of two chosen from the
-    /// largest magnitude among them, so that their squares and the sum of
-    /// up to 16 squares neither overflow nor lose the largest to underflow:
-    /// 2^-600 when it is at least 2^500, 2^600 when it is below 2^-500,
-    /// else 1 (lanes more than 2^500 below the largest cannot change the
-    /// rounded length). Returns the scaled lanes, the factor and its
-    /// inverse (both exact powers of two).
+    /// f64 components `x` multiplied by a power of two that brings the
+    /// largest magnitude among them into [1, 4), so that their squares and
+    /// the sum of up to 16 squares neither overflow nor underflow (a lane
+    /// that still underflows is below 2^-1074 of the largest, where it
+    /// cannot change a rounded length or quotient). A largest magnitude
+    /// below DBL_MIN is first multiplied by 2^600, so the exponent field
+    /// is that of a normal number. Returns the scaled lanes, the factor
+    /// and its inverse (exact powers of two, the inverse possibly the
+    /// product of two).
     fn scale_f64(&mut self, x: &[Value]) -> (Vec<Value>, Value, Value) {
         let mut big = None;
         for &v in x {
             let a = self.b.ins().fabs(v);
             big = Some(match big {
                 None => a,
-                // fmax propagates a NaN, which then skips both scalings.
+                // fmax propagates a NaN, which then propagates anyway.
                 Some(m) => self.b.ins().fmax(m, a),
             });
         }
         let big = big.unwrap_or_else(|| self.b.ins().f64const(0.0));
-        let hi = self.b.ins().f64const(2f64.powi(500));
-        let lo = self.b.ins().f64const(2f64.powi(-500));
-        let is_hi = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, big, hi);
-        let is_lo = self.b.ins().fcmp(FloatCC::LessThan, big, lo);
-        let (down, up, one) = (
-            self.b.ins().f64const(2f64.powi(-600)),
+        let min_normal = self.b.ins().f64const(f64::MIN_POSITIVE);
+        let tiny = self.b.ins().fcmp(FloatCC::LessThan, big, min_normal);
+        let (up, down, one) = (
             self.b.ins().f64const(2f64.powi(600)),
+            self.b.ins().f64const(2f64.powi(-600)),
             self.b.ins().f64const(1.0),
         );
-        let f = self.b.ins().select(is_lo, up, one);
-        let f = self.b.ins().select(is_hi, down, f);
-        let inv = self.b.ins().select(is_lo, down, one);
-        let inv = self.b.ins().select(is_hi, up, inv);
-        let scaled = x.iter().map(|&v| self.b.ins().fmul(v, f)).collect();
+        let pre = self.b.ins().select(tiny, up, one);
+        let pre_inv = self.b.ins().select(tiny, down, one);
+        let big = self.b.ins().fmul(big, pre);
+        // The biased exponent, kept where both 2^-e and 2^e are normal.
+        let bits = self.b.ins().bitcast(cl::I64, MemFlagsData::new(), big);
+        let e = self.b.ins().ushr_imm_u(bits, 52);
+        let e = self.b.ins().band_imm_u(e, 0x7ff);
+        let lo = self.b.ins().iconst(cl::I64, 1);
+        let hi = self.b.ins().iconst(cl::I64, 2045);
+        let e = self.b.ins().smax(e, lo);
+        let e = self.b.ins().smin(e, hi);
+        let top = self.b.ins().iconst(cl::I64, 2046);
+        let neg_e = self.b.ins().isub(top, e);
+        let f_bits = self.b.ins().ishl_imm_u(neg_e, 52);
+        let f = self.b.ins().bitcast(cl::F64, MemFlagsData::new(), f_bits);
+        let inv_bits = self.b.ins().ishl_imm_u(e, 52);
+        let inv = self.b.ins().bitcast(cl::F64, MemFlagsData::new(), inv_bits);
+        let inv = self.b.ins().fmul(inv, pre_inv);
+        let scaled = x
+            .iter()
+            .map(|&v| {
+                let w = self.b.ins().fmul(v, pre);
+                self.b.ins().fmul(w, f)
+            })
+            .collect();
+        let f = self.b.ins().fmul(f, pre);
         (scaled, f, inv)
     }
 

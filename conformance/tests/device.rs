@@ -1478,9 +1478,13 @@ fn double_precision_queries() {
     });
     assert!(listed, "cl_khr_fp64 1.0.0 in CL_DEVICE_EXTENSIONS_WITH_VERSION");
     let cfg: cl_device_fp_config = device_value(d, CL_DEVICE_DOUBLE_FP_CONFIG);
-    let want = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
+    let want =
+        CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
     assert_eq!(cfg, want, "CL_DEVICE_DOUBLE_FP_CONFIG {cfg:#x}");
-    for q in [CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE] {
+    for q in [
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE,
+        CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE,
+    ] {
         let w: cl_uint = device_value(d, q);
         assert!(w >= 1, "double vector width {w}");
         let wf: cl_uint = device_value(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT);

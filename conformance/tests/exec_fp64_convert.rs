@@ -212,7 +212,11 @@ fn every_integer_type_to_double_every_mode() {
             for r in 0..5 {
                 for i in 0..n {
                     let low = (a[i] as i128) & ((1i128 << bits) - 1);
-                    let v = if signed && low >> (bits - 1) == 1 { low - (1i128 << bits) } else { low };
+                    let v = if signed && low >> (bits - 1) == 1 {
+                        low - (1i128 << bits)
+                    } else {
+                        low
+                    };
                     let want = int_to_double(v, FROM_INT_MODES[r]);
                     assert_eq!(
                         o[r * n + i].to_bits(),
@@ -408,13 +412,26 @@ fn double_vectors_to_half4_int4_ulong4_float4() {
             .arg(Arg::output(&mut oh))
             .run(&[n], Some(&[8]));
         for k in 0..4 * n {
-            assert!(same_half(oh[k], to_half(a[k], Mode::Rte)), "{opt:?} vstore_half4 of {:e}", a[k]);
+            assert!(
+                same_half(oh[k], to_half(a[k], Mode::Rte)),
+                "{opt:?} vstore_half4 of {:e}",
+                a[k]
+            );
             let z = oh[4 * n + k];
-            assert!(same_half(z, to_half(a[k], Mode::Rtz)), "{opt:?} vstore_half4_rtz of {:e}", a[k]);
+            assert!(
+                same_half(z, to_half(a[k], Mode::Rtz)),
+                "{opt:?} vstore_half4_rtz of {:e}",
+                a[k]
+            );
         }
         let b = to_int_inputs();
         let m = b.len() / 4;
-        let (mut oi, mut ou, mut of, mut od) = (vec![0i32; 4 * m], vec![0u64; 4 * m], vec![0f32; 4 * m], vec![0f64; 4 * m]);
+        let (mut oi, mut ou, mut of, mut od) = (
+            vec![0i32; 4 * m],
+            vec![0u64; 4 * m],
+            vec![0f32; 4 * m],
+            vec![0f64; 4 * m],
+        );
         Kernel::new("fp64_convert", opt, "vectors")
             .arg(Arg::input(&b))
             .arg(Arg::output(&mut oi))
@@ -424,14 +441,28 @@ fn double_vectors_to_half4_int4_ulong4_float4() {
             .run(&[m], Some(&[8]));
         for k in 0..4 * m {
             let x = b[k];
-            let wi = if x.is_nan() { 0 } else { x.round_ties_even().clamp(i32::MIN as f64, i32::MAX as f64) as i32 };
+            let wi = if x.is_nan() {
+                0
+            } else {
+                x.round_ties_even().clamp(i32::MIN as f64, i32::MAX as f64) as i32
+            };
             assert_eq!(oi[k], wi, "{opt:?} convert_int4_sat_rte of {x:e}");
-            let wu = if x.is_nan() { 0 } else { x.trunc().clamp(0.0, u64::MAX as f64) as u64 };
+            let wu = if x.is_nan() {
+                0
+            } else {
+                x.trunc().clamp(0.0, u64::MAX as f64) as u64
+            };
             assert_eq!(ou[k], wu, "{opt:?} convert_ulong4_sat of {x:e}");
             let wf = f32_round(x, Mode::Rtp);
-            assert!(of[k].to_bits() == wf.to_bits() || (wf.is_nan() && of[k].is_nan()), "{opt:?} convert_float4_rtp of {x:e}");
+            assert!(
+                of[k].to_bits() == wf.to_bits() || (wf.is_nan() && of[k].is_nan()),
+                "{opt:?} convert_float4_rtp of {x:e}"
+            );
             let wd = f64::from(wi) + f64::from(wf);
-            assert!(od[k].to_bits() == wd.to_bits() || (wd.is_nan() && od[k].is_nan()), "{opt:?} back to double4");
+            assert!(
+                od[k].to_bits() == wd.to_bits() || (wd.is_nan() && od[k].is_nan()),
+                "{opt:?} back to double4"
+            );
         }
     }
 }

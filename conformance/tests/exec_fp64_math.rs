@@ -131,7 +131,11 @@ fn sinpi_ref(x: f64) -> f64 {
     let (neg, r) = (r.is_sign_negative(), r.abs());
     let r = if r > 0.5 { 1.0 - r } else { r };
     let pi = std::f64::consts::PI;
-    let v = if r <= 0.25 { (pi * r).sin() } else { (pi * (0.5 - r)).cos() };
+    let v = if r <= 0.25 {
+        (pi * r).sin()
+    } else {
+        (pi * (0.5 - r)).cos()
+    };
     if neg {
         -v
     } else {
@@ -147,7 +151,11 @@ fn cospi_ref(x: f64) -> f64 {
     let r = mod2(x).abs();
     let (neg, r) = if r > 0.5 { (true, 1.0 - r) } else { (false, r) };
     let pi = std::f64::consts::PI;
-    let v = if r <= 0.25 { (pi * r).cos() } else { (pi * (0.5 - r)).sin() };
+    let v = if r <= 0.25 {
+        (pi * r).cos()
+    } else {
+        (pi * (0.5 - r)).sin()
+    };
     if neg {
         -v
     } else {
@@ -428,6 +436,12 @@ fn same(a: f64, b: f64) -> bool {
     a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
 }
 
+/// `same`, or both zeros of either sign (fract and modf, whose zero's sign
+/// the spec leaves open).
+fn same_or_zeros(a: f64, b: f64) -> bool {
+    same(a, b) || (a == 0.0 && b == 0.0)
+}
+
 /// Deterministic inputs: every special value, then random doubles (half
 /// of them in [-10, 10], the rest any finite bit pattern).
 fn inputs(len: usize, seed: u64) -> Vec<f64> {
@@ -556,7 +570,10 @@ fn math_every_function_on_double_and_double4() {
                     let got = out(r, p);
                     if let Some(want) = ref2(f, x, y) {
                         if !within(got, want, bound) {
-                            fail(format!("{f}({x:e}, {y:e}) = {got:e}, want {want:e} ({} ulp)", ulps(got, want)));
+                            fail(format!(
+                                "{f}({x:e}, {y:e}) = {got:e}, want {want:e} ({} ulp)",
+                                ulps(got, want)
+                            ));
                         }
                     }
                     r += 1;
@@ -600,7 +617,8 @@ fn math_every_function_on_double_and_double4() {
                     let e = kk.clamp(-2200, 2200);
                     x * 2f64.powi(e / 2) * 2f64.powi(e - e / 2)
                 };
-                if !same(ld, want) && !(want.is_finite() && want.abs() < f64::MIN_POSITIVE && within(ld, want, 0.5)) {
+                let denormal_ok = want.is_finite() && want.abs() < f64::MIN_POSITIVE && within(ld, want, 0.5);
+                if !same(ld, want) && !denormal_ok {
                     fail(format!("ldexp({x:e}, {kk}) = {ld:e}, want {want:e}"));
                 }
                 let pn = out(r + 1, p);
@@ -618,7 +636,11 @@ fn math_every_function_on_double_and_double4() {
                 };
                 // 1/k is rounded: the reference is exact only where the
                 // result's sensitivity to the exponent is small.
-                let slack = if want.is_finite() && want != 0.0 { want.abs().ln().abs() } else { 0.0 };
+                let slack = if want.is_finite() && want != 0.0 {
+                    want.abs().ln().abs()
+                } else {
+                    0.0
+                };
                 if !within(rn, want, 16.0 + slack) {
                     fail(format!("rootn({x:e}, {kk}) = {rn:e}, want {want:e}"));
                 }
@@ -656,7 +678,7 @@ fn math_every_function_on_double_and_double4() {
                     (out(r + 3, p), fr, "fract (local)"),
                 ];
                 for (got, want, what) in checks {
-                    if !same(got, want) && !(got == 0.0 && want == 0.0) {
+                    if !same_or_zeros(got, want) {
                         fail(format!("{what} of {x:e}: {got:e}, want {want:e}"));
                     }
                 }
@@ -673,7 +695,7 @@ fn math_every_function_on_double_and_double4() {
                     (out(r + 2, p), mf),
                     (g[lanes + p], tr),
                 ] {
-                    if !same(got, want) && !(got == 0.0 && want == 0.0) {
+                    if !same_or_zeros(got, want) {
                         fail(format!("modf({x:e}): {got:e}, want {want:e}"));
                     }
                 }
@@ -724,7 +746,7 @@ fn math_every_function_on_double_and_double4() {
                 }
                 r += 2;
                 // fract through a generic pointer to private memory.
-                if !same(out(r, p), fr) && !(out(r, p) == 0.0 && fr == 0.0) || !same(out(r + 1, p), fl) {
+                if !same_or_zeros(out(r, p), fr) || !same(out(r + 1, p), fl) {
                     fail(format!("fract (generic) of {x:e}: {:e} {:e}", out(r, p), out(r + 1, p)));
                 }
                 r += 2;
@@ -778,9 +800,14 @@ fn geometry_shuffles_and_vector_memory_on_double() {
     const N: usize = 64;
     let a = inputs(4 * N + 64, 3);
     // Mostly ordinary values for the geometric functions, specials first.
-    let mut b: Vec<f64> = inputs(4 * N + 64, 5).iter().map(|v| if v.abs() > 1e20 { v.sqrt() } else { *v }).collect();
+    let mut b: Vec<f64> = inputs(4 * N + 64, 5)
+        .iter()
+        .map(|v| if v.abs() > 1e20 { v.sqrt() } else { *v })
+        .collect();
     b[0] = 3.0;
-    let m: Vec<i64> = (0..4 * N as i64).map(|i| i.wrapping_mul(0x1234_5678_9abc_def1_i64).rotate_left(i as u32 % 64)).collect();
+    let m: Vec<i64> = (0..4 * N as i64)
+        .map(|i| i.wrapping_mul(0x1234_5678_9abc_def1_i64).rotate_left(i as u32 % 64))
+        .collect();
     for opt in Opt::BOTH {
         let mut o = vec![0f64; 64 * N];
         Kernel::new("fp64_math", opt, "geometry")
@@ -799,7 +826,11 @@ fn geometry_shuffles_and_vector_memory_on_double() {
             let x2 = &a[2 * i..2 * i + 2];
             let y2 = &b[2 * i..2 * i + 2];
             let cross = |x: &[f64], y: &[f64]| {
-                [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]]
+                [
+                    x[1] * y[2] - x[2] * y[1],
+                    x[2] * y[0] - x[0] * y[2],
+                    x[0] * y[1] - x[1] * y[0],
+                ]
             };
             let c4 = cross(x4, y4);
             let c3 = cross(x3, y3);
@@ -840,7 +871,17 @@ fn geometry_shuffles_and_vector_memory_on_double() {
                     }
                 }
             }
-            want.push((30, if a[i].is_nan() { f64::NAN } else if a[i] == 0.0 { a[i] } else { 1f64.copysign(a[i]) }, 0.0));
+            want.push((
+                30,
+                if a[i].is_nan() {
+                    f64::NAN
+                } else if a[i] == 0.0 {
+                    a[i]
+                } else {
+                    1f64.copysign(a[i])
+                },
+                0.0,
+            ));
             let m4 = &m[4 * i..4 * i + 4];
             for j in 0..4 {
                 want.push((32 + j, x4[(m4[j] & 3) as usize], 0.0));
@@ -866,7 +907,7 @@ fn geometry_shuffles_and_vector_memory_on_double() {
                 let got = p[k];
                 let ok = if bound == 0.0 {
                     same(got, w) || (k < 7 && (same(got, w) || ulps(got, w) <= 2.0 || (got - w).abs() <= 1e-300))
-                } else if k >= 7 && k <= 9 {
+                } else if (7..=9).contains(&k) {
                     // dot: within a few ulps of the largest product.
                     let big = match k {
                         7 => x4.iter().zip(y4).fold(0f64, |m, (p, q)| m.max((p * q).abs())),

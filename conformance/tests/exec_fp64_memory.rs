@@ -84,7 +84,10 @@ fn local_reduction_across_barriers() {
                 for l in 0..local {
                     let i = g * local + l;
                     assert!(same(o[2 * i], s[0]), "{opt:?} local {local}: sum of group {g} at {i}");
-                    assert!(same(o[2 * i + 1], a[i] * 3.0), "{opt:?} local {local}: kept value at {i}");
+                    assert!(
+                        same(o[2 * i + 1], a[i] * 3.0),
+                        "{opt:?} local {local}: kept value at {i}"
+                    );
                 }
             }
         }
@@ -118,18 +121,39 @@ fn work_group_collectives_on_double() {
                         same(got, want) || (got - want).abs() <= scale * 64.0 * f64::EPSILON
                     };
                     let scale: f64 = grp.iter().map(|v| v.abs()).sum();
-                    assert!(near(r(0), sum, scale), "{opt:?} reduce_add group {g}: {} want {sum}", r(0));
-                    assert!(same(r(1), min) || (r(1) == 0.0 && min == 0.0), "{opt:?} reduce_min group {g}");
+                    assert!(
+                        near(r(0), sum, scale),
+                        "{opt:?} reduce_add group {g}: {} want {sum}",
+                        r(0)
+                    );
+                    assert!(
+                        same(r(1), min) || (r(1) == 0.0 && min == 0.0),
+                        "{opt:?} reduce_min group {g}"
+                    );
                     assert_eq!(r(2), max, "{opt:?} reduce_max group {g}");
                     let inc: f64 = grp[..=l].iter().sum();
                     let exc: f64 = grp[..l].iter().sum();
                     let part: f64 = grp[..=l].iter().map(|v| v.abs()).sum();
-                    assert!(near(r(3), inc, part), "{opt:?} scan_inclusive_add at {i}: {} want {inc}", r(3));
-                    assert!(near(r(4), exc, part), "{opt:?} scan_exclusive_add at {i}: {} want {exc}", r(4));
+                    assert!(
+                        near(r(3), inc, part),
+                        "{opt:?} scan_inclusive_add at {i}: {} want {inc}",
+                        r(3)
+                    );
+                    assert!(
+                        near(r(4), exc, part),
+                        "{opt:?} scan_exclusive_add at {i}: {} want {exc}",
+                        r(4)
+                    );
                     let imin = grp[..=l].iter().copied().fold(f64::INFINITY, f64::min);
-                    assert!(same(r(5), imin) || (r(5) == 0.0 && imin == 0.0), "{opt:?} scan_inclusive_min at {i}");
+                    assert!(
+                        same(r(5), imin) || (r(5) == 0.0 && imin == 0.0),
+                        "{opt:?} scan_inclusive_min at {i}"
+                    );
                     let emax = grp[..l].iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    assert!(same(r(6), emax) || (r(6) == 0.0 && emax == 0.0), "{opt:?} scan_exclusive_max at {i}");
+                    assert!(
+                        same(r(6), emax) || (r(6) == 0.0 && emax == 0.0),
+                        "{opt:?} scan_exclusive_max at {i}"
+                    );
                     assert!(same(r(7), grp[3]), "{opt:?} broadcast at {i}");
                 }
             }
@@ -152,7 +176,10 @@ fn async_copies_of_doubles() {
             for g in 0..128 / local {
                 for l in 0..local {
                     let i = g * local + l;
-                    assert!(same(o[2 * i], a[g * local + local - 1 - l]), "{opt:?} local {local}: o[{i}].x");
+                    assert!(
+                        same(o[2 * i], a[g * local + local - 1 - l]),
+                        "{opt:?} local {local}: o[{i}].x"
+                    );
                     assert!(same(o[2 * i + 1], a[i] * 2.0), "{opt:?} local {local}: o[{i}].y");
                 }
             }
@@ -215,7 +242,11 @@ fn doubles_beside_four_lane_work_and_varying_branches() {
             for i in 0..N {
                 let x = a[i];
                 let r = if x > 0.0 { x.sqrt() } else { -x * 2.0 };
-                assert!(same(o[i], r + i as f64), "{opt:?} local {local:?}: branch o[{i}] = {}", o[i]);
+                assert!(
+                    same(o[i], r + i as f64),
+                    "{opt:?} local {local:?}: branch o[{i}] = {}",
+                    o[i]
+                );
             }
         }
     }
@@ -247,7 +278,11 @@ fn double_work_inside_a_four_lane_body() {
                 .run(&[G], l.as_ref().map(|l| &l[..]));
             for i in 0..G {
                 if i >= n as usize {
-                    assert_eq!((o[i], od[i]), (-1.0, -1.0), "{opt:?} {local:?}: item {i} past the guard");
+                    assert_eq!(
+                        (o[i], od[i]),
+                        (-1.0, -1.0),
+                        "{opt:?} {local:?}: item {i} past the guard"
+                    );
                     continue;
                 }
                 let x = a[i];
@@ -266,7 +301,11 @@ fn double_work_inside_a_four_lane_body() {
                 let wf = v * v + w - z + y * x;
                 // Float contraction is allowed: within a few ulps of v*v.
                 let tol = (v * v).abs().max(wf.abs()) * 1e-5;
-                assert!((o[i] - wf).abs() <= tol, "{opt:?} {local:?}: o[{i}] = {} want {wf}", o[i]);
+                assert!(
+                    (o[i] - wf).abs() <= tol,
+                    "{opt:?} {local:?}: o[{i}] = {} want {wf}",
+                    o[i]
+                );
             }
         }
     }

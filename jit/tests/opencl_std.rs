@@ -267,10 +267,21 @@ fn forms(op: Cl, category: Category, operands: usize) -> Vec<Form> {
             .collect(),
         // Vector loads and stores.
         vloadn => {
-            let mut v: Vec<Form> = [(F, 2), (F, 3), (F, 4), (D, 2), (D, 3), (I, 2), (I, 3), (I, 4), (C, 4), (L, 2)]
-                .iter()
-                .map(|&(e, n)| of(t(e.s, n), vec![A::Offset, A::Buf(e, Space::Global), A::Lit(n)]))
-                .collect();
+            let mut v: Vec<Form> = [
+                (F, 2),
+                (F, 3),
+                (F, 4),
+                (D, 2),
+                (D, 3),
+                (I, 2),
+                (I, 3),
+                (I, 4),
+                (C, 4),
+                (L, 2),
+            ]
+            .iter()
+            .map(|&(e, n)| of(t(e.s, n), vec![A::Offset, A::Buf(e, Space::Global), A::Lit(n)]))
+            .collect();
             for space in [Space::Private, Space::Generic] {
                 v.push(of(F4, vec![A::Offset, A::Buf(F, space), A::Lit(4)]));
             }
@@ -298,10 +309,15 @@ fn forms(op: Cl, category: Category, operands: usize) -> Vec<Form> {
             v.push(of(F4, vec![A::Offset, A::Buf(HALF, Space::Private), A::Lit(4)]));
             v
         }
-        vstore_half => [(F, Space::Global), (F, Space::Private), (F, Space::Generic), (D, Space::Global)]
-            .iter()
-            .map(|&(d, s)| void(vec![A::V(d), A::Offset, A::Buf(HALF, s)]))
-            .collect(),
+        vstore_half => [
+            (F, Space::Global),
+            (F, Space::Private),
+            (F, Space::Generic),
+            (D, Space::Global),
+        ]
+        .iter()
+        .map(|&(d, s)| void(vec![A::V(d), A::Offset, A::Buf(HALF, s)]))
+        .collect(),
         vstore_half_r => [F, D]
             .iter()
             .flat_map(|&d| {

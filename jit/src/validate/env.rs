@@ -218,72 +218,37 @@ fn type_rules(m: &Module, caps: &Caps, d: &mut Diags) {
                     32 => None,
                     64 => Some(Capability::Int64),
                     w => {
-                        d.at(
-                            m,
-                            i,
-                            format!("OpTypeInt width {w} is not supported (8, 16, 32 and 64 are)"),
-                        );
+                        d.at(m, i, format!("OpTypeInt width {w} is not supported (8, 16, 32 and 64 are)"));
                         continue;
                     }
                 };
                 if let Some(c) = need {
                     if !caps.has(c) {
-                        d.at(
-                            m,
-                            i,
-                            format!(
-                                "{width}-bit integers need the {c:?} capability, which the module does not declare"
-                            ),
-                        );
+                        d.at(m, i, format!("{width}-bit integers need the {c:?} capability, which the module does not declare"));
                     }
                 }
                 if *signed {
-                    d.at(
-                        m,
-                        i,
-                        "OpTypeInt must have Signedness 0 in OpenCL (no signedness semantics)",
-                    );
+                    d.at(m, i, "OpTypeInt must have Signedness 0 in OpenCL (no signedness semantics)");
                 }
             }
             Type::Float { width } => match width {
                 32 => {}
                 16 => {
                     if !caps.has(Capability::Float16Buffer) {
-                        d.at(
-                            m,
-                            i,
-                            "16-bit floats need the Float16Buffer capability, which the module does not declare",
-                        );
+                        d.at(m, i, "16-bit floats need the Float16Buffer capability, which the module does not declare");
                     }
                 }
-                64 => {
-                    if !caps.has(Capability::Float64) {
-                        d.at(
-                            m,
-                            i,
-                            "64-bit floats (double) need the Float64 capability, which the module does not declare",
-                        );
-                    }
-                }
-                w => d.at(
+                64 if !caps.has(Capability::Float64) => d.at(
                     m,
                     i,
-                    format!("OpTypeFloat width {w} is not supported (16, 32 and 64 are)"),
+                    "64-bit floats (double) need the Float64 capability (cl_khr_fp64), which the module does not declare",
                 ),
+                64 => {}
+                w => d.at(m, i, format!("OpTypeFloat width {w} is not supported (16, 32 and 64 are)")),
             },
             Type::Vector { component, count } => {
-                if !matches!(
-                    m.ty(*component),
-                    Some(Type::Bool | Type::Int { .. } | Type::Float { .. })
-                ) {
-                    d.at(
-                        m,
-                        i,
-                        format!(
-                            "vector component type {} must be a scalar (bool, integer or float)",
-                            m.show_type(*component)
-                        ),
-                    );
+                if !matches!(m.ty(*component), Some(Type::Bool | Type::Int { .. } | Type::Float { .. })) {
+                    d.at(m, i, format!("vector component type {} must be a scalar (bool, integer or float)", m.show_type(*component)));
                 }
                 match count {
                     2..=4 => {}
@@ -292,11 +257,7 @@ fn type_rules(m: &Module, caps: &Caps, d: &mut Diags) {
                             d.at(m, i, format!("{count}-component vectors need the Vector16 capability, which the module does not declare"));
                         }
                     }
-                    n => d.at(
-                        m,
-                        i,
-                        format!("vectors of {n} components are not supported (2, 3, 4, 8 and 16 are)"),
-                    ),
+                    n => d.at(m, i, format!("vectors of {n} components are not supported (2, 3, 4, 8 and 16 are)")),
                 }
             }
             Type::Pointer { storage, .. } => storage_class(m, caps, i, *storage, d),

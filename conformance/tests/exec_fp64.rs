@@ -2,9 +2,15 @@
 //! `kernels/cl/fp64_core.cl` at -O0 and -O2 — arithmetic on special and
 //! random values, every comparison and classification, double vectors of
 //! 2, 3, 4, 8 and 16 components, bitcasts, double kernel arguments and
-//! doubles inside by-value structs — each result checked against a host
-//! reference computed here with Rust's f64 (exact: IEEE arithmetic is
-//! correctly rounded on both sides).
+//! doubles inside by-value structs — and, from the hand-written module
+//! `kernels/spv/hand/fp64_core.spv`, OpFRem, OpFMod, OpVectorTimesScalar,
+//! OpLessOrGreater, OpOrdered, OpUnordered and the unordered comparisons;
+//! each result checked against a host reference computed here with Rust's
+//! f64 (exact: IEEE arithmetic is correctly rounded on both sides).
+
+// The references spell out IEEE comparisons with NaN operands: `!(a < b)`
+// is not `a >= b`, and `a < b || a > b` is not `a != b`.
+#![allow(clippy::neg_cmp_op_on_partial_ord, clippy::double_comparisons)]
 
 use clift_conformance::exec::{Arg, Kernel, Opt};
 
@@ -327,6 +333,97 @@ fn double_arguments_and_structs_by_value() {
                 0.1 + i as f64,
             ];
             check(&format!("{opt:?} args of item {i}"), &o[8 * i..8 * i + 8], &want);
+        }
+    }
+}
+
+/// The hand-written module of core instructions clang never emits
+/// (`kernels/spv/hand/fp64_core.spv`, from `fp64_core.py`).
+fn hand_module() -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/spv/hand/fp64_core.spv");
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// OpFRem (the sign of x, C's fmod) and OpFMod (the sign of y: a nonzero
+/// remainder of the other sign moves by y) on double and double vectors
+/// (3 components padded to 4), OpVectorTimesScalar, OpLessOrGreater,
+/// OpOrdered, OpUnordered and the unordered comparisons on double.
+#[test]
+fn hand_written_frem_fmod_vector_times_scalar_and_comparisons() {
+    const N: usize = 96;
+    let il = hand_module();
+    for (t, n) in [("f64", 1usize), ("v2f64", 2), ("v3f64", 3), ("v16f64", 16)] {
+        let slots = if n == 3 { 4 } else { n };
+        let a = inputs(N * slots, 21);
+        let mut b = inputs(N * slots, 23);
+        // Small divisors too, so that the quotient is not always huge.
+        for (k, v) in b.iter_mut().enumerate() {
+            if k % 3 == 0 {
+                *v = (k % 17) as f64 * 0.75 - 6.0;
+            }
+        }
+        for op in ["frem", "fmod"] {
+            let mut o = vec![0f64; N * slots];
+            Kernel::with_il(&il, &format!("{op}_{t}"), "")
+                .unwrap_or_else(|log| panic!("{op}_{t}: {log}"))
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut o))
+                .run(&[N], None);
+            for k in (0..N * slots).filter(|k| k % slots < n) {
+                let (x, y) = (a[k], b[k]);
+                let r = x % y;
+                let want = if op == "fmod" && r != 0.0 && r.is_sign_negative() != y.is_sign_negative() {
+                    r + y
+                } else {
+                    r
+                };
+                assert!(same(o[k], want), "{op}_{t}({x:e}, {y:e}) = {:e}, want {want:e}", o[k]);
+            }
+        }
+    }
+    for (t, n) in [("v2f64", 2usize), ("v4f64", 4), ("v16f64", 16)] {
+        let a = inputs(N * n, 25);
+        let s = inputs(N, 27);
+        let mut o = vec![0f64; N * n];
+        Kernel::with_il(&il, &format!("vectortimesscalar_{t}"), "")
+            .unwrap_or_else(|log| panic!("{t}: {log}"))
+            .arg(Arg::input(&a))
+            .arg(Arg::input(&s))
+            .arg(Arg::output(&mut o))
+            .run(&[N], None);
+        for k in 0..N * n {
+            let want = a[k] * s[k / n];
+            assert!(
+                same(o[k], want),
+                "vectortimesscalar_{t} [{k}]: {:e}, want {want:e}",
+                o[k]
+            );
+        }
+    }
+    let cmps: [(&str, fn(f64, f64) -> bool); 10] = [
+        ("lessorgreater", |x, y| x < y || x > y),
+        ("funordequal", |x, y| x.is_nan() || y.is_nan() || x == y),
+        ("funordnotequal", |x, y| x != y),
+        ("funordlessthan", |x, y| !(x >= y)),
+        ("funordlessthanequal", |x, y| !(x > y)),
+        ("funordgreaterthan", |x, y| !(x <= y)),
+        ("funordgreaterthanequal", |x, y| !(x < y)),
+        ("fordnotequal", |x, y| x < y || x > y),
+        ("ordered", |x, y| !x.is_nan() && !y.is_nan()),
+        ("unordered", |x, y| x.is_nan() || y.is_nan()),
+    ];
+    let (a, b) = (inputs(N, 29), inputs(N, 31));
+    for (name, f) in cmps {
+        let mut o = vec![0i32; N];
+        Kernel::with_il(&il, &format!("{name}_f64"), "")
+            .unwrap_or_else(|log| panic!("{name}: {log}"))
+            .arg(Arg::input(&a))
+            .arg(Arg::input(&b))
+            .arg(Arg::output(&mut o))
+            .run(&[N], None);
+        for k in 0..N {
+            assert_eq!(o[k], i32::from(f(a[k], b[k])), "{name}({:e}, {:e})", a[k], b[k]);
         }
     }
 }

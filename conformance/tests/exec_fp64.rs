@@ -337,6 +337,9 @@ fn double_arguments_and_structs_by_value() {
     }
 }
 
+/// A comparison's host reference.
+type Cmp = fn(f64, f64) -> bool;
+
 /// The hand-written module of core instructions clang never emits
 /// (`kernels/spv/hand/fp64_core.spv`, from `fp64_core.py`).
 fn hand_module() -> Vec<u8> {
@@ -401,7 +404,7 @@ fn hand_written_frem_fmod_vector_times_scalar_and_comparisons() {
             );
         }
     }
-    let cmps: [(&str, fn(f64, f64) -> bool); 10] = [
+    let cmps: [(&str, Cmp); 10] = [
         ("lessorgreater", |x, y| x < y || x > y),
         ("funordequal", |x, y| x.is_nan() || y.is_nan() || x == y),
         ("funordnotequal", |x, y| x != y),

@@ -310,3 +310,55 @@ fn double_work_inside_a_four_lane_body() {
         }
     }
 }
+
+#[test]
+fn sub_group_collectives_on_double() {
+    let mut a = values(96, 13);
+    a[10] = f64::NEG_INFINITY;
+    for opt in Opt::BOTH {
+        for local in [4usize, 32] {
+            let n = a.len();
+            let mut o = vec![0f64; 3 * n];
+            Kernel::new("fp64_memory", opt, "collectives_sub")
+                .arg(Arg::input(&a))
+                .arg(Arg::output(&mut o))
+                .run(&[n], Some(&[local]));
+            for g in 0..n / local {
+                let grp = &a[g * local..(g + 1) * local];
+                let max = grp.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                for l in 0..local {
+                    let i = g * local + l;
+                    assert!(same(o[i], max), "{opt:?} sub_group_reduce_max at {i}");
+                    let min = grp[..=l].iter().copied().fold(f64::INFINITY, f64::min);
+                    assert!(same(o[n + i], min), "{opt:?} sub_group_scan_inclusive_min at {i}");
+                    assert!(same(o[2 * n + i], grp[1]), "{opt:?} sub_group_broadcast at {i}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn struct_with_a_double_array_by_value() {
+    // struct { int n; double v[3]; }: n at 0, v at 8; 32 bytes.
+    let mut s = vec![0u8; 32];
+    s[0..4].copy_from_slice(&(-42i32).to_le_bytes());
+    for (k, v) in [1.5f64, -0.0, 1e-310].iter().enumerate() {
+        s[8 + 8 * k..16 + 8 * k].copy_from_slice(&v.to_le_bytes());
+    }
+    for opt in Opt::BOTH {
+        let mut o = vec![0f64; 4 * 6];
+        Kernel::new("fp64_memory", opt, "array_arg")
+            .arg(Arg::bytes(&s))
+            .arg(Arg::output(&mut o))
+            .run(&[6], None);
+        for i in 0..6 {
+            let mut v = [1.5f64, -0.0, 1e-310];
+            v[i % 3] *= 2.0;
+            let want = [-42.0, v[0], v[1], v[2]];
+            for k in 0..4 {
+                assert!(same(o[4 * i + k], want[k]), "{opt:?} item {i} field {k}: {}", o[4 * i + k]);
+            }
+        }
+    }
+}

@@ -98,3 +98,25 @@ kernel void simd_mostly_float(global const float *a, global const double *d, glo
     o[i] = v * v + w - z + y * x;
     od[i] = d[i] * 2.0 + (double)x * (double)x;
 }
+
+// Sub-group collectives on double (one sub-group per work-group in clift).
+kernel void collectives_sub(global const double *a, global double *o) {
+    size_t i = get_global_id(0), n = get_global_size(0);
+    double x = a[i];
+    o[0 * n + i] = sub_group_reduce_max(x);
+    o[1 * n + i] = sub_group_scan_inclusive_min(x);
+    o[2 * n + i] = sub_group_broadcast(x, 1);
+}
+
+// A struct holding an array of doubles, by value, and a double array in a
+// private struct copied whole.
+typedef struct { int n; double v[3]; } Arr;
+kernel void array_arg(Arr s, global double *o) {
+    size_t i = get_global_id(0);
+    Arr c = s;
+    c.v[i % 3] *= 2.0;
+    o[4 * i + 0] = (double)c.n;
+    o[4 * i + 1] = c.v[0];
+    o[4 * i + 2] = c.v[1];
+    o[4 * i + 3] = c.v[2];
+}

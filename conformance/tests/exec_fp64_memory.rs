@@ -258,9 +258,10 @@ fn acc_half(x: f64) -> f64 {
 
 #[test]
 fn double_work_inside_a_four_lane_body() {
-    // This kernel gets a 4-lane body at -O0 and -O2 (checked by hand with
-    // CLIFT_DUMP: the float work in f32x4, the double work lane by lane);
-    // simd_mix and simd_branch above are kept scalar by the worth-it rule.
+    // This kernel gets a 4-lane body at -O0 and -O2, the float work in
+    // f32x4 and the double work lane by lane (tests/exec_fp64_simd.rs
+    // checks that); simd_mix and simd_branch above are kept scalar by the
+    // worth-it rule.
     const G: usize = 1014;
     let n = 1000u32;
     let a: Vec<f32> = (0..G).map(|i| i as f32 * 0.01 - 3.0).collect();
@@ -357,7 +358,11 @@ fn struct_with_a_double_array_by_value() {
             v[i % 3] *= 2.0;
             let want = [-42.0, v[0], v[1], v[2]];
             for k in 0..4 {
-                assert!(same(o[4 * i + k], want[k]), "{opt:?} item {i} field {k}: {}", o[4 * i + k]);
+                assert!(
+                    same(o[4 * i + k], want[k]),
+                    "{opt:?} item {i} field {k}: {}",
+                    o[4 * i + k]
+                );
             }
         }
     }

@@ -430,3 +430,69 @@ fn hand_written_frem_fmod_vector_times_scalar_and_comparisons() {
         }
     }
 }
+
+/// Builds the hand-written `fp64_spec` module with the spec constant values
+/// `set` (id, bytes), runs it once and returns (o[0..3], l[0]).
+fn run_spec(set: &[(u32, Vec<u8>)]) -> ([f64; 3], i64) {
+    use clift_conformance::*;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/spv/hand/fp64_spec.spv");
+    let il = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let ctx = context();
+    let p = il_program(ctx, &il);
+    for (id, bytes) in set {
+        // SAFETY: `bytes` is readable for its length.
+        check(unsafe { clSetProgramSpecializationConstant(p, *id, bytes.len(), bytes.as_ptr().cast()) });
+    }
+    assert_eq!(build(p, ""), CL_SUCCESS, "build: {}", build_log(p, device()));
+    let k = kernel(p, "spec_double");
+    let q = queue(ctx, 0);
+    let (mo, ml) = (buffer(ctx, CL_MEM_READ_WRITE, 24), buffer(ctx, CL_MEM_READ_WRITE, 8));
+    check(set_arg(k, 0, &mo));
+    check(set_arg(k, 1, &ml));
+    let one = 1usize;
+    // SAFETY: valid handles; one work-item.
+    check(unsafe {
+        clEnqueueNDRangeKernel(
+            q,
+            k,
+            1,
+            std::ptr::null(),
+            &one,
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            std::ptr::null_mut(),
+        )
+    });
+    let (bo, bl) = (read_bytes(q, mo, 0, 24), read_bytes(q, ml, 0, 8));
+    release_mem(mo);
+    release_mem(ml);
+    // SAFETY: handles this function created, released once.
+    unsafe {
+        check(clReleaseKernel(k));
+        check(clReleaseCommandQueue(q));
+        check(clReleaseProgram(p));
+        check(clReleaseContext(ctx));
+    }
+    let o = std::array::from_fn(|x| f64::from_ne_bytes(bo[8 * x..8 * x + 8].try_into().unwrap()));
+    (o, i64::from_ne_bytes(bl[..8].try_into().unwrap()))
+}
+
+/// Double specialization constants: the module's defaults and values set
+/// by clSetProgramSpecializationConstant, folded through OpSpecConstantOp.
+#[test]
+fn double_specialization_constants() {
+    let (o, l) = run_spec(&[]);
+    assert_eq!((o, l), ([2.5, 6.25, 4.0], 2));
+    let d = -1.0e300f64 / 3.0;
+    let (o, l) = run_spec(&[(0, d.to_ne_bytes().to_vec()), (1, 0.1f32.to_ne_bytes().to_vec())]);
+    let want = [d, d * d, f64::from(0.1f32) + d];
+    assert!(o.iter().zip(&want).all(|(g, w)| same(*g, *w)), "{o:?} want {want:?}");
+    assert_eq!(l, i64::MIN, "ConvertFToS of {d:e} saturates");
+    let (o, l) = run_spec(&[(0, (-7.75f64).to_ne_bytes().to_vec())]);
+    assert!(
+        same(o[0], -7.75) && same(o[1], 60.0625) && same(o[2], 1.5 - 7.75),
+        "{o:?}"
+    );
+    assert_eq!(l, -7);
+}

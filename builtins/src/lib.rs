@@ -1,7 +1,7 @@
 //! Run-time helpers that JIT code calls through their addresses: the
 //! OpenCL.std instruction table (`opencl_std`, which says for every
 //! instruction whether the JIT emits it inline, calls one of the functions
-//! here, or refuses it), the `float` math library (`math_f32`), the
+//! here, or refuses it), the `float` and `double` math libraries (`math_f32`, `math_f64`), the
 //! `half` conversions of `vload_half`/`vstore_half` (`half`), the 64-bit
 //! `mad_sat` (`integer`), the float remainder of OpFRem (`frem`), the
 //! copy of OpGroupAsyncCopy (`group_copy`), and printf's formatter and
@@ -11,5 +11,6 @@ pub mod group_copy;
 pub mod half;
 pub mod integer;
 pub mod math_f32;
+pub mod math_f64;
 pub mod opencl_std;
 pub mod printf;

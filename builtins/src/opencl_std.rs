@@ -16,6 +16,7 @@ use crate::frem::{clift_frem_f32, clift_frem_f64};
 use crate::half::*;
 use crate::integer::*;
 use crate::math_f32::*;
+use crate::math_f64::*;
 use crate::printf::{clift_printf, PrintfSink};
 
 /// The chapter of the OpenCL C built-in functions an instruction belongs to.
@@ -94,8 +95,20 @@ pub enum FnPtr {
     F32PI32_F32(unsafe extern "C" fn(f32, *mut i32) -> f32),
     /// `float f(float, float, int *)`.
     F32F32PI32_F32(unsafe extern "C" fn(f32, f32, *mut i32) -> f32),
+    /// `double f(double)`.
+    F64_F64(extern "C" fn(f64) -> f64),
     /// `double f(double, double)`.
     F64F64_F64(extern "C" fn(f64, f64) -> f64),
+    /// `double f(double, int)`.
+    F64I32_F64(extern "C" fn(f64, i32) -> f64),
+    /// `int f(double)`.
+    F64_I32(extern "C" fn(f64) -> i32),
+    /// `double f(double, double *)`.
+    F64PF64_F64(unsafe extern "C" fn(f64, *mut f64) -> f64),
+    /// `double f(double, int *)`.
+    F64PI32_F64(unsafe extern "C" fn(f64, *mut i32) -> f64),
+    /// `double f(double, double, int *)`.
+    F64F64PI32_F64(unsafe extern "C" fn(f64, f64, *mut i32) -> f64),
     /// `unsigned f(float)`: float to half bits.
     F32_U32(extern "C" fn(f32) -> u32),
     /// `unsigned f(double)`: double to half bits.
@@ -121,7 +134,13 @@ impl FnPtr {
             FnPtr::F32PF32_F32(f) => f as usize,
             FnPtr::F32PI32_F32(f) => f as usize,
             FnPtr::F32F32PI32_F32(f) => f as usize,
+            FnPtr::F64_F64(f) => f as usize,
             FnPtr::F64F64_F64(f) => f as usize,
+            FnPtr::F64I32_F64(f) => f as usize,
+            FnPtr::F64_I32(f) => f as usize,
+            FnPtr::F64PF64_F64(f) => f as usize,
+            FnPtr::F64PI32_F64(f) => f as usize,
+            FnPtr::F64F64PI32_F64(f) => f as usize,
             FnPtr::F32_U32(f) => f as usize,
             FnPtr::F64_U32(f) => f as usize,
             FnPtr::U32_F32(f) => f as usize,
@@ -142,7 +161,13 @@ impl FnPtr {
             FnPtr::F32PF32_F32(_) => (&[F32, Ptr], F32),
             FnPtr::F32PI32_F32(_) => (&[F32, Ptr], F32),
             FnPtr::F32F32PI32_F32(_) => (&[F32, F32, Ptr], F32),
+            FnPtr::F64_F64(_) => (&[F64], F64),
             FnPtr::F64F64_F64(_) => (&[F64, F64], F64),
+            FnPtr::F64I32_F64(_) => (&[F64, I32], F64),
+            FnPtr::F64_I32(_) => (&[F64], I32),
+            FnPtr::F64PF64_F64(_) => (&[F64, Ptr], F64),
+            FnPtr::F64PI32_F64(_) => (&[F64, Ptr], F64),
+            FnPtr::F64F64PI32_F64(_) => (&[F64, F64, Ptr], F64),
             FnPtr::F32_U32(_) => (&[F32], U32),
             FnPtr::F64_U32(_) => (&[F64], U32),
             FnPtr::U32_F32(_) => (&[U32], F32),
@@ -219,22 +244,33 @@ impl OpInfo {
     }
 }
 
-/// A host-function list with one `float` entry.
-macro_rules! f32_host {
-    ($kind:ident, $f:ident) => {
-        &[HostFn {
-            ty: Scalar::F32,
+/// One host function entry: scalar type, C signature variant, function.
+macro_rules! host_fn {
+    ($ty:ident, $kind:ident, $f:ident) => {
+        HostFn {
+            ty: Scalar::$ty,
             tag: "",
             symbol: stringify!($f),
             func: FnPtr::$kind($f),
-        }]
+        }
     };
 }
 
-/// A row whose implementation is one `float` host function.
+/// A row whose implementation is host functions: one `float` function
+/// (the `half_` and `native_` forms, which OpenCL C has for `float` only),
+/// or a `float` and a `double` function, each given by its signature
+/// variant and name.
 macro_rules! host {
     ($op:ident, $cat:ident, $n:expr, $kind:ident, $f:ident) => {
-        row!($op, $cat, $n, Impl::Host(f32_host!($kind, $f)))
+        row!($op, $cat, $n, Impl::Host(&[host_fn!(F32, $kind, $f)]))
+    };
+    ($op:ident, $cat:ident, $n:expr, $kind:ident, $f:ident, $kind64:ident, $f64:ident) => {
+        row!(
+            $op,
+            $cat,
+            $n,
+            Impl::Host(&[host_fn!(F32, $kind, $f), host_fn!(F64, $kind64, $f64)])
+        )
     };
 }
 
@@ -346,31 +382,39 @@ const HALF_STORE_RECIPE: &str = "convert each lane with the function of the valu
 /// Every OpenCL.std instruction, in opcode order.
 pub static OPENCL_STD: &[OpInfo] = &[
     // Math.
-    host!(acos, Math, 1, F32_F32, clift_acos_f32),
-    host!(acosh, Math, 1, F32_F32, clift_acosh_f32),
-    host!(acospi, Math, 1, F32_F32, clift_acospi_f32),
-    host!(asin, Math, 1, F32_F32, clift_asin_f32),
-    host!(asinh, Math, 1, F32_F32, clift_asinh_f32),
-    host!(asinpi, Math, 1, F32_F32, clift_asinpi_f32),
-    host!(atan, Math, 1, F32_F32, clift_atan_f32),
-    host!(atan2, Math, 2, F32F32_F32, clift_atan2_f32),
-    host!(atanh, Math, 1, F32_F32, clift_atanh_f32),
-    host!(atanpi, Math, 1, F32_F32, clift_atanpi_f32),
-    host!(atan2pi, Math, 2, F32F32_F32, clift_atan2pi_f32),
-    host!(cbrt, Math, 1, F32_F32, clift_cbrt_f32),
+    host!(acos, Math, 1, F32_F32, clift_acos_f32, F64_F64, clift_acos_f64),
+    host!(acosh, Math, 1, F32_F32, clift_acosh_f32, F64_F64, clift_acosh_f64),
+    host!(acospi, Math, 1, F32_F32, clift_acospi_f32, F64_F64, clift_acospi_f64),
+    host!(asin, Math, 1, F32_F32, clift_asin_f32, F64_F64, clift_asin_f64),
+    host!(asinh, Math, 1, F32_F32, clift_asinh_f32, F64_F64, clift_asinh_f64),
+    host!(asinpi, Math, 1, F32_F32, clift_asinpi_f32, F64_F64, clift_asinpi_f64),
+    host!(atan, Math, 1, F32_F32, clift_atan_f32, F64_F64, clift_atan_f64),
+    host!(atan2, Math, 2, F32F32_F32, clift_atan2_f32, F64F64_F64, clift_atan2_f64),
+    host!(atanh, Math, 1, F32_F32, clift_atanh_f32, F64_F64, clift_atanh_f64),
+    host!(atanpi, Math, 1, F32_F32, clift_atanpi_f32, F64_F64, clift_atanpi_f64),
+    host!(
+        atan2pi,
+        Math,
+        2,
+        F32F32_F32,
+        clift_atan2pi_f32,
+        F64F64_F64,
+        clift_atan2pi_f64
+    ),
+    host!(cbrt, Math, 1, F32_F32, clift_cbrt_f32, F64_F64, clift_cbrt_f64),
     inline!(ceil, Math, 1, "ceil"),
     inline!(copysign, Math, 2, "fcopysign"),
-    host!(cos, Math, 1, F32_F32, clift_cos_f32),
-    host!(cosh, Math, 1, F32_F32, clift_cosh_f32),
-    host!(cospi, Math, 1, F32_F32, clift_cospi_f32),
-    host!(erfc, Math, 1, F32_F32, clift_erfc_f32),
-    host!(erf, Math, 1, F32_F32, clift_erf_f32),
-    host!(exp, Math, 1, F32_F32, clift_exp_f32),
-    host!(exp2, Math, 1, F32_F32, clift_exp2_f32),
-    host!(exp10, Math, 1, F32_F32, clift_exp10_f32),
-    host!(expm1, Math, 1, F32_F32, clift_expm1_f32),
+    host!(cos, Math, 1, F32_F32, clift_cos_f32, F64_F64, clift_cos_f64),
+    host!(cosh, Math, 1, F32_F32, clift_cosh_f32, F64_F64, clift_cosh_f64),
+    host!(cospi, Math, 1, F32_F32, clift_cospi_f32, F64_F64, clift_cospi_f64),
+    host!(erfc, Math, 1, F32_F32, clift_erfc_f32, F64_F64, clift_erfc_f64),
+    host!(erf, Math, 1, F32_F32, clift_erf_f32, F64_F64, clift_erf_f64),
+    host!(exp, Math, 1, F32_F32, clift_exp_f32, F64_F64, clift_exp_f64),
+    host!(exp2, Math, 1, F32_F32, clift_exp2_f32, F64_F64, clift_exp2_f64),
+    host!(exp10, Math, 1, F32_F32, clift_exp10_f32, F64_F64, clift_exp10_f64),
+    host!(expm1, Math, 1, F32_F32, clift_expm1_f32, F64_F64, clift_expm1_f64),
     inline!(fabs, Math, 1, "fabs"),
-    host!(fdim, Math, 2, F32F32_F32, clift_fdim_f32),
+    host!(fdim, Math, 2, F32F32_F32, clift_fdim_f32, F64F64_F64, clift_fdim_f64),
     inline!(floor, Math, 1, "floor"),
     inline!(
         fma,
@@ -385,32 +429,46 @@ pub static OPENCL_STD: &[OpInfo] = &[
         Math,
         2,
         Impl::Host(&[
-            HostFn {
-                ty: Scalar::F32,
-                tag: "",
-                symbol: "clift_frem_f32",
-                func: FnPtr::F32F32_F32(clift_frem_f32)
-            },
-            HostFn {
-                ty: Scalar::F64,
-                tag: "",
-                symbol: "clift_frem_f64",
-                func: FnPtr::F64F64_F64(clift_frem_f64)
-            },
+            host_fn!(F32, F32F32_F32, clift_frem_f32),
+            host_fn!(F64, F64F64_F64, clift_frem_f64),
         ])
     ),
-    host!(fract, Math, 2, F32PF32_F32, clift_fract_f32),
-    host!(frexp, Math, 2, F32PI32_F32, clift_frexp_f32),
-    host!(hypot, Math, 2, F32F32_F32, clift_hypot_f32),
-    host!(ilogb, Math, 1, F32_I32, clift_ilogb_f32),
-    host!(ldexp, Math, 2, F32I32_F32, clift_ldexp_f32),
-    host!(lgamma, Math, 1, F32_F32, clift_lgamma_f32),
-    host!(lgamma_r, Math, 2, F32PI32_F32, clift_lgamma_r_f32),
-    host!(log, Math, 1, F32_F32, clift_log_f32),
-    host!(log2, Math, 1, F32_F32, clift_log2_f32),
-    host!(log10, Math, 1, F32_F32, clift_log10_f32),
-    host!(log1p, Math, 1, F32_F32, clift_log1p_f32),
-    host!(logb, Math, 1, F32_F32, clift_logb_f32),
+    host!(
+        fract,
+        Math,
+        2,
+        F32PF32_F32,
+        clift_fract_f32,
+        F64PF64_F64,
+        clift_fract_f64
+    ),
+    host!(
+        frexp,
+        Math,
+        2,
+        F32PI32_F32,
+        clift_frexp_f32,
+        F64PI32_F64,
+        clift_frexp_f64
+    ),
+    host!(hypot, Math, 2, F32F32_F32, clift_hypot_f32, F64F64_F64, clift_hypot_f64),
+    host!(ilogb, Math, 1, F32_I32, clift_ilogb_f32, F64_I32, clift_ilogb_f64),
+    host!(ldexp, Math, 2, F32I32_F32, clift_ldexp_f32, F64I32_F64, clift_ldexp_f64),
+    host!(lgamma, Math, 1, F32_F32, clift_lgamma_f32, F64_F64, clift_lgamma_f64),
+    host!(
+        lgamma_r,
+        Math,
+        2,
+        F32PI32_F32,
+        clift_lgamma_r_f32,
+        F64PI32_F64,
+        clift_lgamma_r_f64
+    ),
+    host!(log, Math, 1, F32_F32, clift_log_f32, F64_F64, clift_log_f64),
+    host!(log2, Math, 1, F32_F32, clift_log2_f32, F64_F64, clift_log2_f64),
+    host!(log10, Math, 1, F32_F32, clift_log10_f32, F64_F64, clift_log10_f64),
+    host!(log1p, Math, 1, F32_F32, clift_log1p_f32, F64_F64, clift_log1p_f64),
+    host!(logb, Math, 1, F32_F32, clift_logb_f32, F64_F64, clift_logb_f64),
     inline!(
         mad,
         Math,
@@ -429,7 +487,7 @@ pub static OPENCL_STD: &[OpInfo] = &[
         2,
         "x if |x| < |y|, y if |y| < |x|, else fmin(x, y) with the fmin NaN rule"
     ),
-    host!(modf, Math, 2, F32PF32_F32, clift_modf_f32),
+    host!(modf, Math, 2, F32PF32_F32, clift_modf_f32, F64PF64_F64, clift_modf_f64),
     inline!(
         nan,
         Math,
@@ -437,25 +495,57 @@ pub static OPENCL_STD: &[OpInfo] = &[
         "bitcast of the quiet NaN with the code as payload: 0x7fc00000 | (nancode & 0x3fffff) \
          (f64: 0x7ff8000000000000 | (nancode & 0x7ffffffffffff))"
     ),
-    host!(nextafter, Math, 2, F32F32_F32, clift_nextafter_f32),
-    host!(pow, Math, 2, F32F32_F32, clift_pow_f32),
-    host!(pown, Math, 2, F32I32_F32, clift_pown_f32),
-    host!(powr, Math, 2, F32F32_F32, clift_powr_f32),
-    host!(remainder, Math, 2, F32F32_F32, clift_remainder_f32),
-    host!(remquo, Math, 3, F32F32PI32_F32, clift_remquo_f32),
+    host!(
+        nextafter,
+        Math,
+        2,
+        F32F32_F32,
+        clift_nextafter_f32,
+        F64F64_F64,
+        clift_nextafter_f64
+    ),
+    host!(pow, Math, 2, F32F32_F32, clift_pow_f32, F64F64_F64, clift_pow_f64),
+    host!(pown, Math, 2, F32I32_F32, clift_pown_f32, F64I32_F64, clift_pown_f64),
+    host!(powr, Math, 2, F32F32_F32, clift_powr_f32, F64F64_F64, clift_powr_f64),
+    host!(
+        remainder,
+        Math,
+        2,
+        F32F32_F32,
+        clift_remainder_f32,
+        F64F64_F64,
+        clift_remainder_f64
+    ),
+    host!(
+        remquo,
+        Math,
+        3,
+        F32F32PI32_F32,
+        clift_remquo_f32,
+        F64F64PI32_F64,
+        clift_remquo_f64
+    ),
     inline!(rint, Math, 1, "nearest (ties to even)"),
-    host!(rootn, Math, 2, F32I32_F32, clift_rootn_f32),
-    host!(round, Math, 1, F32_F32, clift_round_f32),
-    host!(rsqrt, Math, 1, F32_F32, clift_rsqrt_f32),
-    host!(sin, Math, 1, F32_F32, clift_sin_f32),
-    host!(sincos, Math, 2, F32PF32_F32, clift_sincos_f32),
-    host!(sinh, Math, 1, F32_F32, clift_sinh_f32),
-    host!(sinpi, Math, 1, F32_F32, clift_sinpi_f32),
+    host!(rootn, Math, 2, F32I32_F32, clift_rootn_f32, F64I32_F64, clift_rootn_f64),
+    host!(round, Math, 1, F32_F32, clift_round_f32, F64_F64, clift_round_f64),
+    host!(rsqrt, Math, 1, F32_F32, clift_rsqrt_f32, F64_F64, clift_rsqrt_f64),
+    host!(sin, Math, 1, F32_F32, clift_sin_f32, F64_F64, clift_sin_f64),
+    host!(
+        sincos,
+        Math,
+        2,
+        F32PF32_F32,
+        clift_sincos_f32,
+        F64PF64_F64,
+        clift_sincos_f64
+    ),
+    host!(sinh, Math, 1, F32_F32, clift_sinh_f32, F64_F64, clift_sinh_f64),
+    host!(sinpi, Math, 1, F32_F32, clift_sinpi_f32, F64_F64, clift_sinpi_f64),
     inline!(sqrt, Math, 1, "sqrt (correctly rounded)"),
-    host!(tan, Math, 1, F32_F32, clift_tan_f32),
-    host!(tanh, Math, 1, F32_F32, clift_tanh_f32),
-    host!(tanpi, Math, 1, F32_F32, clift_tanpi_f32),
-    host!(tgamma, Math, 1, F32_F32, clift_tgamma_f32),
+    host!(tan, Math, 1, F32_F32, clift_tan_f32, F64_F64, clift_tan_f64),
+    host!(tanh, Math, 1, F32_F32, clift_tanh_f32, F64_F64, clift_tanh_f64),
+    host!(tanpi, Math, 1, F32_F32, clift_tanpi_f32, F64_F64, clift_tanpi_f64),
+    host!(tgamma, Math, 1, F32_F32, clift_tgamma_f32, F64_F64, clift_tgamma_f64),
     inline!(trunc, Math, 1, "trunc"),
     // The half_ forms: the full-precision functions (the spec allows 8192
     // ulp; the edge cases are the full functions').
@@ -843,6 +933,32 @@ mod tests {
                 Impl::Inline(_) => {}
                 _ => assert!(row.host_fn(Scalar::F32, "").is_some(), "{}", row.name),
             }
+        }
+    }
+
+    /// OpenCL C has every math function for `double` too, except the
+    /// `half_` and `native_` forms: every math row with a `float` host
+    /// function has a `double` one, whose signature is the `float` one
+    /// with `float` replaced by `double`.
+    #[test]
+    fn every_float_math_host_function_has_a_double_one() {
+        let widen = |t: CType| if t == CType::F32 { CType::F64 } else { t };
+        for row in OPENCL_STD.iter().filter(|r| r.category == Category::Math) {
+            let Some(h32) = row.host_fn(Scalar::F32, "") else {
+                continue;
+            };
+            let h64 = row.host_fn(Scalar::F64, "");
+            if row.name.starts_with("half_") || row.name.starts_with("native_") {
+                assert!(h64.is_none(), "{} is float-only in OpenCL C", row.name);
+                continue;
+            }
+            let h64 = h64.unwrap_or_else(|| panic!("{} has no double host function", row.name));
+            let (p32, r32) = h32.func.signature();
+            let (p64, r64) = h64.func.signature();
+            let want: Vec<CType> = p32.iter().map(|&t| widen(t)).collect();
+            assert_eq!(p64, &want[..], "{}", row.name);
+            assert_eq!(r64, widen(r32), "{}", row.name);
+            assert!(h64.symbol.ends_with("_f64"), "{}", h64.symbol);
         }
     }
 

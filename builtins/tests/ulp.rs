@@ -1,45 +1,153 @@
-//! ULP harness for the `float` math functions of `clift_builtins::math_f32`.
+//! ULP harness for the `float` and `double` math functions of
+//! `clift_builtins::math_f32` and `clift_builtins::math_f64`.
 //!
 //! Each function is compared with MPFR (through rug/gmp-mpfr-sys, the
-//! system's libmpfr) evaluated at 160 bits from the exact `float` inputs:
-//! a different code path from the double-precision `libm` the functions
-//! use. Inputs: the special values (±0, ±inf, NaN, denormals, ±FLT_MIN,
-//! ±FLT_MAX, integers, halves, multiples of pi/2 and pi/4, the overflow and
-//! underflow thresholds) and their neighbours, their pairs for the
-//! two-argument functions, then random inputs, half of them uniform over
-//! all bit patterns (every magnitude equally) and half uniform over the
-//! function's interesting range.
+//! system's libmpfr) evaluated from the exact inputs at 160 bits for
+//! `float` and 192 bits for `double`: a different code path from the
+//! `libm` the functions use. Inputs: the special values (±0, ±inf, NaN,
+//! denormals, the smallest normal, the largest finite value, integers,
+//! halves, multiples of pi/2 and pi/4, the overflow and underflow
+//! thresholds) and their neighbours, their pairs for the two-argument
+//! functions, then random inputs, half of them uniform over all bit
+//! patterns (every magnitude equally) and half uniform over the function's
+//! interesting range.
 //!
 //! The error of a result is |result - exact| / ulp(exact), with ulp as the
-//! OpenCL spec defines it for `float` (2^-149 at the bottom, 2^104 above
-//! FLT_MAX). Where the exact result is NaN, an infinity or a zero, the
-//! result must be exactly that (with the sign of the zero): these are the
-//! C99 F.9 special values, which MPFR follows. The explicit OpenCL
-//! edge-case list is checked value by value in `edge_cases`.
+//! OpenCL spec defines it (for `float` 2^-149 at the bottom and 2^104
+//! above FLT_MAX; for `double` 2^-1074 and 2^971). Where the exact result
+//! is NaN, an infinity or a zero, the result must be exactly that (with
+//! the sign of the zero): these are the C99 F.9 special values, which MPFR
+//! follows. The explicit OpenCL edge-case list is checked value by value
+//! in `edge_cases_f32` and `edge_cases_f64`.
 //!
-//! `cargo test` (debug, CI) runs 20,000 random inputs per function;
-//! `CLIFT_ULP_FULL=1 cargo test --release -p clift-builtins --test ulp`
-//! runs 1,000,000 (or `CLIFT_ULP_N`). `CLIFT_ULP_REPORT=<file>` appends a
-//! line per function (name, max ulp, bound, worst input) to the file; add
-//! `-- --nocapture` to see them printed.
+//! `cargo test` (debug, CI) runs 20,000 random inputs per `float` function
+//! and 5,000 per `double` function; `CLIFT_ULP_FULL=1 cargo test --release
+//! -p clift-builtins --test ulp` runs 1,000,000 for both (or
+//! `CLIFT_ULP_N`). `CLIFT_ULP_REPORT=<file>` appends a line per function
+//! (name, max ulp, bound, worst input) to the file; add `-- --nocapture`
+//! to see them printed.
 
 use std::io::Write;
 
-use clift_builtins::frem::clift_frem_f32;
+use clift_builtins::frem::{clift_frem_f32, clift_frem_f64};
 use clift_builtins::math_f32::*;
+use clift_builtins::math_f64::*;
 use gmp_mpfr_sys::mpfr::{self, rnd_t};
 use rug::Float;
 
-const PREC: u32 = 160;
 const RNDN: rnd_t = rnd_t::RNDN;
 
-fn random_count() -> usize {
+/// The floating-point type under test: `f32` or `f64`.
+trait Fp: Copy + PartialEq + PartialOrd + std::fmt::Display + std::fmt::LowerExp + 'static {
+    /// The MPFR precision of the reference.
+    const PREC: u32;
+    /// Explicit mantissa bits (23, 52).
+    const MANT: i32;
+    /// The exponent of the smallest normal (-126, -1022).
+    const EMIN: i32;
+    /// The exponent of the largest finite value (127, 1023).
+    const EMAX: i32;
+    /// The default number of random inputs per function.
+    const DEFAULT_N: usize;
+    /// Suffix of the function names in reports ("" for f32, "_f64").
+    const SUFFIX: &'static str;
+    fn to_mp(self) -> Float;
+    fn from_mp(r: &Float) -> Self;
+    fn to_f64(self) -> f64;
+    fn from_f64(x: f64) -> Self;
+    fn to_bits64(self) -> u64;
+    fn from_bits64(b: u64) -> Self;
+    fn is_nan(self) -> bool;
+    fn is_infinite(self) -> bool;
+    fn is_sign_negative(self) -> bool;
+    fn floor(self) -> Self;
+}
+
+impl Fp for f32 {
+    const PREC: u32 = 160;
+    const MANT: i32 = 23;
+    const EMIN: i32 = -126;
+    const EMAX: i32 = 127;
+    const DEFAULT_N: usize = 20_000;
+    const SUFFIX: &'static str = "";
+    fn to_mp(self) -> Float {
+        Float::with_val(Self::PREC, self)
+    }
+    fn from_mp(r: &Float) -> Self {
+        r.to_f32()
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn from_f64(x: f64) -> Self {
+        x as f32
+    }
+    fn to_bits64(self) -> u64 {
+        self.to_bits() as u64
+    }
+    fn from_bits64(b: u64) -> Self {
+        f32::from_bits(b as u32)
+    }
+    fn is_nan(self) -> bool {
+        self.is_nan()
+    }
+    fn is_infinite(self) -> bool {
+        self.is_infinite()
+    }
+    fn is_sign_negative(self) -> bool {
+        self.is_sign_negative()
+    }
+    fn floor(self) -> Self {
+        self.floor()
+    }
+}
+
+impl Fp for f64 {
+    const PREC: u32 = 192;
+    const MANT: i32 = 52;
+    const EMIN: i32 = -1022;
+    const EMAX: i32 = 1023;
+    const DEFAULT_N: usize = 5_000;
+    const SUFFIX: &'static str = "_f64";
+    fn to_mp(self) -> Float {
+        Float::with_val(Self::PREC, self)
+    }
+    fn from_mp(r: &Float) -> Self {
+        r.to_f64()
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn from_f64(x: f64) -> Self {
+        x
+    }
+    fn to_bits64(self) -> u64 {
+        self.to_bits()
+    }
+    fn from_bits64(b: u64) -> Self {
+        f64::from_bits(b)
+    }
+    fn is_nan(self) -> bool {
+        self.is_nan()
+    }
+    fn is_infinite(self) -> bool {
+        self.is_infinite()
+    }
+    fn is_sign_negative(self) -> bool {
+        self.is_sign_negative()
+    }
+    fn floor(self) -> Self {
+        self.floor()
+    }
+}
+
+fn random_count<T: Fp>() -> usize {
     if let Some(n) = std::env::var("CLIFT_ULP_N").ok().and_then(|v| v.parse().ok()) {
         return n;
     }
     match std::env::var("CLIFT_ULP_FULL") {
         Ok(v) if !v.is_empty() && v != "0" => 1_000_000,
-        _ => 20_000,
+        _ => T::DEFAULT_N,
     }
 }
 
@@ -63,15 +171,15 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
-    fn bits(&mut self) -> f32 {
-        f32::from_bits(self.next() as u32)
+    fn bits<T: Fp>(&mut self) -> T {
+        T::from_bits64(self.next())
     }
-    fn uniform(&mut self, lo: f32, hi: f32) -> f32 {
+    fn uniform<T: Fp>(&mut self, lo: f64, hi: f64) -> T {
         let u = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
-        (lo as f64 + (hi as f64 - lo as f64) * u) as f32
+        T::from_f64(lo + (hi - lo) * u)
     }
     /// Half over all bit patterns, half uniform in [lo, hi].
-    fn input(&mut self, i: usize, (lo, hi): (f32, f32)) -> f32 {
+    fn input<T: Fp>(&mut self, i: usize, (lo, hi): (f64, f64)) -> T {
         if i.is_multiple_of(2) {
             self.bits()
         } else {
@@ -83,135 +191,164 @@ impl Rng {
     }
 }
 
-/// The core special values, both signs.
-fn core_specials() -> Vec<f32> {
-    let pos = [
-        0.0,
-        f32::INFINITY,
-        f32::NAN,
-        f32::from_bits(1),
-        f32::from_bits(0x007f_ffff),
-        f32::MIN_POSITIVE,
-        f32::MAX,
-        0.5,
-        1.0,
-        1.5,
-        2.0,
-        3.0,
-        10.0,
-        std::f32::consts::PI,
-        std::f32::consts::FRAC_PI_2,
-        1e-20,
-        1e20,
-    ];
-    pos.iter().flat_map(|&x| [x, -x]).collect()
+/// The core special values of each type, both signs.
+fn core_specials<T: Fp>() -> Vec<T> {
+    let mut pos: Vec<T> = [0.0, f64::INFINITY, f64::NAN, 0.5, 1.0, 1.5, 2.0, 3.0, 10.0, 1e-20, 1e20]
+        .iter()
+        .map(|&x| T::from_f64(x))
+        .collect();
+    let mant_mask = (1u64 << T::MANT) - 1;
+    pos.extend([
+        T::from_bits64(1),
+        T::from_bits64(mant_mask),
+        T::from_bits64(mant_mask + 1), // smallest normal
+        T::from_bits64(((((T::EMAX - T::EMIN) as u64) + 1) << T::MANT) | mant_mask), // largest finite
+        T::from_f64(std::f64::consts::PI),
+        T::from_f64(std::f64::consts::FRAC_PI_2),
+    ]);
+    pos.iter().flat_map(|&x| [x, T::from_f64(-x.to_f64())]).collect()
+}
+
+/// The values around which each type's functions change behaviour:
+/// overflow and underflow thresholds and the like.
+fn type_specials<T: Fp>() -> Vec<f64> {
+    if T::MANT == 23 {
+        vec![
+            1e-38,
+            1e-40,
+            1e30,
+            16_777_216.0,
+            8_388_607.5,
+            4_194_304.0 - 0.25,
+            88.722_84,
+            89.0,
+            87.336_55,
+            103.972_08,
+            104.0,
+            126.0,
+            127.0,
+            128.0,
+            149.0,
+            150.0,
+            38.53,
+            45.0,
+            35.04,
+            171.0,
+            2.457_024_7,
+        ]
+    } else {
+        vec![
+            1e-300,
+            1e-310,
+            1e100,
+            1e300,
+            9_007_199_254_740_992.0,
+            4_503_599_627_370_495.5,
+            2_251_799_813_685_248.0 - 0.25,
+            709.782_712_893_384,
+            710.0,
+            710.475_860_073_943_9,
+            -708.396_418_532_264_1,
+            745.133_219_101_941_2,
+            746.0,
+            308.254_715_559_916_7,
+            323.306_215_343_115_8,
+            1022.0,
+            1023.0,
+            1024.0,
+            1074.0,
+            1075.0,
+            27.226_017_111_108_366,
+            171.624_376_956_302_7,
+            172.0,
+            2.457_024_738_220_800_6,
+            1e15,
+        ]
+    }
 }
 
 /// Every special value, boundary and neighbour, both signs.
-fn specials() -> Vec<f32> {
-    let mut v = vec![
-        0.0f32,
-        f32::INFINITY,
-        f32::NAN,
-        f32::from_bits(1),
-        f32::from_bits(2),
-        f32::from_bits(0x007f_ffff),
-        f32::MIN_POSITIVE,
-        f32::MAX,
-        f32::EPSILON,
-        0.1,
-        0.3,
-        1e-5,
-        1e-20,
-        1e-38,
-        1e-40,
-        1e10,
-        1e20,
-        1e30,
-        16_777_216.0,
-        8_388_607.5,
-        4_194_304.0 - 0.25,
-        88.722_84,
-        89.0,
-        87.336_55,
-        103.972_08,
-        104.0,
-        126.0,
-        127.0,
-        128.0,
-        149.0,
-        150.0,
-        38.53,
-        45.0,
-        35.04,
-        171.0,
-        2.457_024_7,
-        3.0,
-    ];
+fn specials<T: Fp>() -> Vec<T> {
+    let mut v: Vec<f64> = vec![0.0, f64::INFINITY, f64::NAN, 0.1, 0.3, 1e-5, 1e-20, 1e10, 1e20, 3.0];
+    v.extend(type_specials::<T>());
+    let mut vt: Vec<T> = v.iter().map(|&x| T::from_f64(x)).collect();
+    let mant_mask = (1u64 << T::MANT) - 1;
+    vt.extend([
+        T::from_bits64(1),
+        T::from_bits64(2),
+        T::from_bits64(mant_mask),
+        T::from_bits64(mant_mask + 1),
+        T::from_bits64(((((T::EMAX - T::EMIN) as u64) + 1) << T::MANT) | mant_mask),
+        T::from_f64(2f64.powi(-T::MANT)), // epsilon
+    ]);
     for k in 0..=40 {
-        v.push(k as f32);
-        v.push(k as f32 + 0.5);
-        v.push(k as f32 * 0.25);
+        vt.push(T::from_f64(k as f64));
+        vt.push(T::from_f64(k as f64 + 0.5));
+        vt.push(T::from_f64(k as f64 * 0.25));
     }
     for k in 1..=64 {
-        v.push((k as f64 * std::f64::consts::FRAC_PI_2) as f32);
-        v.push((k as f64 * std::f64::consts::FRAC_PI_4) as f32);
+        vt.push(T::from_f64(k as f64 * std::f64::consts::FRAC_PI_2));
+        vt.push(T::from_f64(k as f64 * std::f64::consts::FRAC_PI_4));
     }
-    for e in [
-        -126, -100, -64, -24, -23, -12, -1, 12, 23, 24, 31, 32, 63, 64, 100, 126, 127,
-    ] {
-        v.push(2f32.powi(e));
+    let exps: &[i32] = if T::MANT == 23 {
+        &[
+            -126, -100, -64, -24, -23, -12, -1, 12, 23, 24, 31, 32, 63, 64, 100, 126, 127,
+        ]
+    } else {
+        &[
+            -1074, -1073, -1022, -1000, -512, -100, -53, -52, -26, -1, 26, 31, 32, 52, 53, 63, 64, 100, 512, 1000,
+            1022, 1023,
+        ]
+    };
+    for &e in exps {
+        vt.push(T::from_f64(2f64.powi(e)));
     }
     let mut out = Vec::new();
-    for x in v {
+    for x in vt {
         out.push(x);
-        if x.is_finite() {
-            for d in [1u32, 2] {
-                out.push(f32::from_bits(x.to_bits() + d));
-                if let Some(b) = x.to_bits().checked_sub(d) {
-                    out.push(f32::from_bits(b));
+        if !x.is_nan() && !x.is_infinite() {
+            for d in [1u64, 2] {
+                out.push(T::from_bits64(x.to_bits64() + d));
+                if let Some(b) = x.to_bits64().checked_sub(d) {
+                    out.push(T::from_bits64(b));
                 }
             }
         }
     }
-    let neg: Vec<f32> = out.iter().map(|x| -x).collect();
+    let neg: Vec<T> = out.iter().map(|x| T::from_f64(-x.to_f64())).collect();
     out.extend(neg);
     out
 }
 
-fn int_specials() -> Vec<i32> {
+fn int_specials<T: Fp>() -> Vec<i32> {
     let mut v: Vec<i32> = (-10..=10).collect();
-    v.extend([
-        i32::MIN,
-        i32::MIN + 1,
-        i32::MAX,
-        i32::MAX - 1,
-        127,
-        128,
-        -127,
-        -128,
-        149,
-        150,
-        -149,
-        -150,
-        1000,
-        -1000,
-    ]);
+    v.extend([i32::MIN, i32::MIN + 1, i32::MAX, i32::MAX - 1, 1000, -1000]);
+    if T::MANT == 23 {
+        v.extend([127, 128, -127, -128, 149, 150, -149, -150]);
+    } else {
+        v.extend([
+            1022, 1023, 1024, -1022, -1023, -1024, 1074, 1075, -1074, -1075, 2098, -2098, 2200, -2200,
+        ]);
+    }
     v
 }
 
 // -------------------------------------------------------------- reference
 
-fn fl(x: f32) -> Float {
-    Float::with_val(PREC, x)
+fn fl<T: Fp>(x: T) -> Float {
+    x.to_mp()
 }
 
-/// MPFR's one-argument function `$f` at `PREC` bits, as a closure of `f32`.
+/// MPFR's one-argument function `$f` at the type's precision, as a
+/// closure of `$t` (f32 by default).
 macro_rules! mp1 {
     ($f:ident) => {
-        |x: f32| -> Float {
+        mp1!($f, f32)
+    };
+    ($f:ident, $t:ty) => {
+        |x: $t| -> Float {
             let a = fl(x);
-            let mut r = Float::new(PREC);
+            let mut r = Float::new(<$t as Fp>::PREC);
             // SAFETY: `r` and `a` are initialised MPFR numbers owned by rug,
             // distinct, and live across the call.
             unsafe { mpfr::$f(r.as_raw_mut(), a.as_raw(), RNDN) };
@@ -223,9 +360,12 @@ macro_rules! mp1 {
 /// MPFR's two-argument function `$f`.
 macro_rules! mp2 {
     ($f:ident) => {
-        |x: f32, y: f32| -> Float {
+        mp2!($f, f32)
+    };
+    ($f:ident, $t:ty) => {
+        |x: $t, y: $t| -> Float {
             let (a, b) = (fl(x), fl(y));
-            let mut r = Float::new(PREC);
+            let mut r = Float::new(<$t as Fp>::PREC);
             // SAFETY: as in `mp1`.
             unsafe { mpfr::$f(r.as_raw_mut(), a.as_raw(), b.as_raw(), RNDN) };
             r
@@ -236,9 +376,12 @@ macro_rules! mp2 {
 /// MPFR's function `$f` of a number and a `long`.
 macro_rules! mpi {
     ($f:ident) => {
-        |x: f32, n: i32| -> Float {
+        mpi!($f, f32)
+    };
+    ($f:ident, $t:ty) => {
+        |x: $t, n: i32| -> Float {
             let a = fl(x);
-            let mut r = Float::new(PREC);
+            let mut r = Float::new(<$t as Fp>::PREC);
             // SAFETY: as in `mp1`.
             unsafe { mpfr::$f(r.as_raw_mut(), a.as_raw(), n as std::os::raw::c_long, RNDN) };
             r
@@ -249,7 +392,15 @@ macro_rules! mpi {
 /// The error of `got` in ulps of the exact value `r`; infinite when a
 /// NaN, infinity or zero (with its sign) the reference prescribes is
 /// missed.
-fn ulp_err(got: f32, r: &Float) -> f64 {
+fn ulp_err<T: Fp>(got: T, r: &Float) -> f64 {
+    ulp_err_floor(got, r, T::EMIN)
+}
+
+/// [`ulp_err`] with the ulp of values below 2^`emin` taken as that of
+/// 2^`emin`: with `emin` = 0, an absolute error in units of ulp(1) where
+/// |exact| < 1 (for lgamma, whose relative error near its zeros no
+/// double-precision algorithm bounds).
+fn ulp_err_floor<T: Fp>(got: T, r: &Float, emin: i32) -> f64 {
     if r.is_nan() {
         return if got.is_nan() { 0.0 } else { f64::INFINITY };
     }
@@ -260,35 +411,42 @@ fn ulp_err(got: f32, r: &Float) -> f64 {
         let same = got.is_infinite() && got.is_sign_negative() == r.is_sign_negative();
         return if same { 0.0 } else { f64::INFINITY };
     }
+    let tiny = 2f64.powi(emin.max(T::EMIN) - T::MANT);
     if r.is_zero() {
-        if got == 0.0 {
+        if got.to_f64() == 0.0 {
             return if got.is_sign_negative() == r.is_sign_negative() {
                 0.0
             } else {
                 f64::INFINITY
             };
         }
-        return got.abs() as f64 / f32::from_bits(1) as f64;
+        return got.to_f64().abs() / tiny;
     }
-    // r lies in [2^e, 2^(e+1)); a float there has ulp 2^(e-23), with e
-    // clamped to the float range (denormals, and beyond FLT_MAX).
-    let e = (r.get_exp().unwrap_or(0) - 1).clamp(-126, 127);
+    // r lies in [2^e, 2^(e+1)); there a value of the type has ulp
+    // 2^(e-MANT), with e clamped to the type's range (denormals, and
+    // beyond the largest finite value).
+    let e = (r.get_exp().unwrap_or(0) - 1).clamp(emin.max(T::EMIN), T::EMAX);
     let g = if got.is_infinite() {
-        if r.to_f32() == got {
+        if T::from_mp(r) == got {
             return 0.0; // the exact value rounds to this infinity
         }
-        Float::with_val(PREC, if got > 0.0 { 2f64.powi(128) } else { -(2f64.powi(128)) })
+        let big = Float::with_val(T::PREC, 1) << (T::EMAX + 1);
+        if got.is_sign_negative() {
+            -big
+        } else {
+            big
+        }
     } else {
         fl(got)
     };
-    let diff = Float::with_val(PREC, &g - r).abs();
-    (diff << (23 - e)).to_f64()
+    let diff = Float::with_val(T::PREC, &g - r).abs();
+    (diff << (T::MANT - e)).to_f64()
 }
 
 // ------------------------------------------------------------ bookkeeping
 
 struct Stats {
-    name: &'static str,
+    name: String,
     bound: f64,
     max: f64,
     worst: String,
@@ -297,9 +455,9 @@ struct Stats {
 }
 
 impl Stats {
-    fn new(name: &'static str, bound: f64) -> Stats {
+    fn new<T: Fp>(name: &str, bound: f64) -> Stats {
         Stats {
-            name,
+            name: format!("{name}{}", T::SUFFIX),
             bound,
             max: 0.0,
             worst: String::new(),
@@ -323,7 +481,7 @@ impl Stats {
 
     fn finish(self) {
         let line = format!(
-            "{:<10} max {:>10.4} ulp  bound {:<6} over {} inputs; worst: {}",
+            "{:<14} max {:>10.6} ulp  bound {:<6} over {} inputs; worst: {}",
             self.name, self.max, self.bound, self.count, self.worst
         );
         println!("{line}");
@@ -343,25 +501,41 @@ impl Stats {
     }
 }
 
-fn show(x: f32) -> String {
-    format!("{x:e} ({:#010x})", x.to_bits())
+fn show<T: Fp>(x: T) -> String {
+    if T::MANT == 23 {
+        format!("{x:e} ({:#010x})", x.to_bits64())
+    } else {
+        format!("{x:e} ({:#018x})", x.to_bits64())
+    }
 }
 
-fn check1(
+fn check1<T: Fp>(
     name: &'static str,
     bound: f64,
-    ours: extern "C" fn(f32) -> f32,
-    reference: impl Fn(f32) -> Float,
-    domain: (f32, f32),
+    ours: extern "C" fn(T) -> T,
+    reference: impl Fn(T) -> Float,
+    domain: (f64, f64),
 ) {
-    let mut st = Stats::new(name, bound);
-    let mut rng = Rng::new(name);
-    let n = random_count();
-    let inputs = specials().into_iter().chain((0..n).map(|i| rng.input(i, domain)));
+    check1_floor(name, bound, ours, reference, domain, T::EMIN);
+}
+
+/// [`check1`] with the errors measured by [`ulp_err_floor`].
+fn check1_floor<T: Fp>(
+    name: &'static str,
+    bound: f64,
+    ours: extern "C" fn(T) -> T,
+    reference: impl Fn(T) -> Float,
+    domain: (f64, f64),
+    emin: i32,
+) {
+    let mut st = Stats::new::<T>(name, bound);
+    let mut rng = Rng::new(&format!("{name}{}", T::SUFFIX));
+    let n = random_count::<T>();
+    let inputs = specials::<T>().into_iter().chain((0..n).map(|i| rng.input(i, domain)));
     for x in inputs {
         let got = ours(x);
         let r = reference(x);
-        let err = ulp_err(got, &r);
+        let err = ulp_err_floor(got, &r, emin);
         st.add(err, || {
             format!("{name}({}) = {} expected {}", show(x), show(got), r.to_f64())
         });
@@ -369,19 +543,19 @@ fn check1(
     st.finish();
 }
 
-fn check2(
+fn check2<T: Fp>(
     name: &'static str,
     bound: f64,
-    ours: extern "C" fn(f32, f32) -> f32,
-    reference: impl Fn(f32, f32) -> Float,
-    dx: (f32, f32),
-    dy: (f32, f32),
+    ours: extern "C" fn(T, T) -> T,
+    reference: impl Fn(T, T) -> Float,
+    dx: (f64, f64),
+    dy: (f64, f64),
 ) {
-    let mut st = Stats::new(name, bound);
-    let mut rng = Rng::new(name);
-    let core = core_specials();
-    let all = specials();
-    let mut pairs: Vec<(f32, f32)> = Vec::new();
+    let mut st = Stats::new::<T>(name, bound);
+    let mut rng = Rng::new(&format!("{name}{}", T::SUFFIX));
+    let core = core_specials::<T>();
+    let all = specials::<T>();
+    let mut pairs: Vec<(T, T)> = Vec::new();
     for &x in &core {
         for &y in &core {
             pairs.push((x, y));
@@ -392,7 +566,7 @@ fn check2(
         pairs.push((core[rng.next() as usize % core.len()], x));
         pairs.push((x, all[rng.next() as usize % all.len()]));
     }
-    let n = random_count();
+    let n = random_count::<T>();
     for i in 0..n {
         let (x, y) = match i % 4 {
             0 => (rng.bits(), rng.bits()),
@@ -419,23 +593,23 @@ fn check2(
     st.finish();
 }
 
-fn check_fi(
+fn check_fi<T: Fp>(
     name: &'static str,
     bound: f64,
-    ours: extern "C" fn(f32, i32) -> f32,
-    reference: impl Fn(f32, i32) -> Float,
-    dx: (f32, f32),
+    ours: extern "C" fn(T, i32) -> T,
+    reference: impl Fn(T, i32) -> Float,
+    dx: (f64, f64),
     dn: (i32, i32),
 ) {
-    let mut st = Stats::new(name, bound);
-    let mut rng = Rng::new(name);
+    let mut st = Stats::new::<T>(name, bound);
+    let mut rng = Rng::new(&format!("{name}{}", T::SUFFIX));
     let mut pairs = Vec::new();
-    for &x in &specials() {
-        for &n in &int_specials() {
+    for &x in &specials::<T>() {
+        for &n in &int_specials::<T>() {
             pairs.push((x, n));
         }
     }
-    for i in 0..random_count() {
+    for i in 0..random_count::<T>() {
         let x = rng.input(i, dx);
         let n = if i % 8 == 7 {
             rng.next() as i32
@@ -458,15 +632,15 @@ fn check_fi(
 // ----------------------------------------------------- one-argument tests
 
 macro_rules! one_arg {
-    ($($test:ident: $name:literal, $bound:expr, $ours:expr, $mp:ident, $domain:expr;)*) => {$(
+    ($t:ty; $($test:ident: $name:literal, $bound:expr, $ours:expr, $mp:ident, $domain:expr;)*) => {$(
         #[test]
         fn $test() {
-            check1($name, $bound, $ours, mp1!($mp), $domain);
+            check1::<$t>($name, $bound, $ours, mp1!($mp, $t), $domain);
         }
     )*};
 }
 
-one_arg! {
+one_arg! { f32;
     acos: "acos", 4.0, clift_acos_f32, acos, (-1.0, 1.0);
     acosh: "acosh", 4.0, clift_acosh_f32, acosh, (1.0, 1e4);
     acospi: "acospi", 5.0, clift_acospi_f32, acospi, (-1.0, 1.0);
@@ -500,60 +674,131 @@ one_arg! {
     round: "round", 0.0, clift_round_f32, rint_round, (-1e3, 1e3);
 }
 
+one_arg! { f64;
+    acos_f64: "acos", 4.0, clift_acos_f64, acos, (-1.0, 1.0);
+    acosh_f64: "acosh", 4.0, clift_acosh_f64, acosh, (1.0, 1e6);
+    acospi_f64: "acospi", 5.0, clift_acospi_f64, acospi, (-1.0, 1.0);
+    asin_f64: "asin", 4.0, clift_asin_f64, asin, (-1.0, 1.0);
+    asinh_f64: "asinh", 4.0, clift_asinh_f64, asinh, (-1e6, 1e6);
+    asinpi_f64: "asinpi", 5.0, clift_asinpi_f64, asinpi, (-1.0, 1.0);
+    atan_f64: "atan", 5.0, clift_atan_f64, atan, (-1e6, 1e6);
+    atanh_f64: "atanh", 5.0, clift_atanh_f64, atanh, (-1.0, 1.0);
+    atanpi_f64: "atanpi", 5.0, clift_atanpi_f64, atanpi, (-1e6, 1e6);
+    cbrt_f64: "cbrt", 2.0, clift_cbrt_f64, cbrt, (-1e6, 1e6);
+    cos_f64: "cos", 4.0, clift_cos_f64, cos, (-1e4, 1e4);
+    cosh_f64: "cosh", 4.0, clift_cosh_f64, cosh, (-711.0, 711.0);
+    cospi_f64: "cospi", 4.0, clift_cospi_f64, cospi, (-1e4, 1e4);
+    erfc_f64: "erfc", 16.0, clift_erfc_f64, erfc, (-6.0, 28.0);
+    erf_f64: "erf", 16.0, clift_erf_f64, erf, (-6.0, 6.0);
+    exp_f64: "exp", 3.0, clift_exp_f64, exp, (-746.0, 710.0);
+    exp2_f64: "exp2", 3.0, clift_exp2_f64, exp2, (-1076.0, 1025.0);
+    exp10_f64: "exp10", 3.0, clift_exp10_f64, exp10, (-324.0, 309.0);
+    expm1_f64: "expm1", 3.0, clift_expm1_f64, expm1, (-40.0, 710.0);
+    log_f64: "log", 3.0, clift_log_f64, log, (0.0, 1e4);
+    log2_f64: "log2", 3.0, clift_log2_f64, log2, (0.0, 1e4);
+    log10_f64: "log10", 3.0, clift_log10_f64, log10, (0.0, 1e4);
+    log1p_f64: "log1p", 2.0, clift_log1p_f64, log1p, (-1.0, 1e4);
+    sin_f64: "sin", 4.0, clift_sin_f64, sin, (-1e4, 1e4);
+    sinh_f64: "sinh", 4.0, clift_sinh_f64, sinh, (-711.0, 711.0);
+    sinpi_f64: "sinpi", 4.0, clift_sinpi_f64, sinpi, (-1e4, 1e4);
+    tan_f64: "tan", 5.0, clift_tan_f64, tan, (-1e4, 1e4);
+    tanh_f64: "tanh", 5.0, clift_tanh_f64, tanh, (-40.0, 40.0);
+    tanpi_f64: "tanpi", 6.0, clift_tanpi_f64, tanpi, (-1e4, 1e4);
+    tgamma_f64: "tgamma", 16.0, clift_tgamma_f64, gamma, (-180.0, 172.0);
+    round_f64: "round", 0.0, clift_round_f64, rint_round, (-1e6, 1e6);
+}
+
+fn lgamma_reference<T: Fp>(x: T) -> Float {
+    let a = fl(x);
+    let mut r = Float::new(T::PREC);
+    let mut sign = 0;
+    // SAFETY: as in `mp1`; `sign` is a live local.
+    unsafe { mpfr::lgamma(r.as_raw_mut(), &mut sign, a.as_raw(), RNDN) };
+    r
+}
+
 /// lgamma's accuracy is implementation-defined; 16 ulp (tgamma's bound)
-/// holds it to a useful standard and catches regressions.
+/// holds the `float` one to a useful standard and catches regressions.
 #[test]
 fn lgamma() {
-    let reference = |x: f32| {
-        let a = fl(x);
-        let mut r = Float::new(PREC);
-        let mut sign = 0;
-        // SAFETY: as in `mp1`; `sign` is a live local.
-        unsafe { mpfr::lgamma(r.as_raw_mut(), &mut sign, a.as_raw(), RNDN) };
-        r
-    };
-    check1("lgamma", 16.0, clift_lgamma_f32, reference, (-40.0, 40.0));
+    check1("lgamma", 16.0, clift_lgamma_f32, lgamma_reference, (-40.0, 40.0));
 }
+
+/// The `double` lgamma (libm's; its accuracy is implementation-defined).
+/// Near its zeros between the negative integers (-2.457..., -2.747...,
+/// -3.143..., ...) and next to the poles -n (n <= 17, where |lgamma| < 1
+/// at distance about 1/n! from the pole) the reflection lgamma(x) =
+/// log|pi / (x sin(pi x))| - lgamma(1 - x) cancels terms up to
+/// lgamma(18) ~ 31, so no double-precision evaluation bounds the relative
+/// error there. Where |lgamma(x)| < 1 the error is therefore measured in
+/// ulp of 1 (absolute, in units of 2^-52), elsewhere in ulp; the bound is
+/// `LGAMMA_F64_BOUND`.
+#[test]
+fn lgamma_f64() {
+    check1_floor(
+        "lgamma",
+        LGAMMA_F64_BOUND,
+        clift_lgamma_f64,
+        lgamma_reference,
+        (-180.0, 180.0),
+        0,
+    );
+}
+
+/// See `lgamma_f64`: about ulp(32) = 2^-47 of cancellation, in units of
+/// 2^-52, with margin.
+const LGAMMA_F64_BOUND: f64 = 64.0;
 
 /// rsqrt against 1 / sqrt(x) in MPFR (MPFR's rec_sqrt gives +inf for -0,
 /// where 1/sqrt(-0) is -inf).
-#[test]
-fn rsqrt() {
-    let reference = |x: f32| {
-        let s = mp1!(sqrt)(x);
-        Float::with_val(PREC, 1.0 / &s)
+fn rsqrt_test<T: Fp>(ours: extern "C" fn(T) -> T) {
+    let reference = |x: T| {
+        let a = fl(x);
+        let mut s = Float::new(T::PREC);
+        // SAFETY: as in `mp1`.
+        unsafe { mpfr::sqrt(s.as_raw_mut(), a.as_raw(), RNDN) };
+        Float::with_val(T::PREC, 1.0 / &s)
     };
-    check1("rsqrt", 2.0, clift_rsqrt_f32, reference, (0.0, 1e4));
+    check1("rsqrt", 2.0, ours, reference, (0.0, 1e4));
 }
 
 #[test]
-fn ilogb_logb() {
-    let mut st_i = Stats::new("ilogb", 0.0);
-    let mut st_l = Stats::new("logb", 0.0);
-    let mut rng = Rng::new("ilogb");
-    let inputs: Vec<f32> = specials()
+fn rsqrt() {
+    rsqrt_test(clift_rsqrt_f32);
+}
+
+#[test]
+fn rsqrt_f64() {
+    rsqrt_test(clift_rsqrt_f64);
+}
+
+fn ilogb_logb_test<T: Fp>(ilogb: extern "C" fn(T) -> i32, logb: extern "C" fn(T) -> T) {
+    let mut st_i = Stats::new::<T>("ilogb", 0.0);
+    let mut st_l = Stats::new::<T>("logb", 0.0);
+    let mut rng = Rng::new(&format!("ilogb{}", T::SUFFIX));
+    let inputs: Vec<T> = specials::<T>()
         .into_iter()
-        .chain((0..random_count()).map(|_| rng.bits()))
+        .chain((0..random_count::<T>()).map(|_| rng.bits()))
         .collect();
     for x in inputs {
         let a = fl(x);
         // The reference: MPFR's exponent (x = m 2^e, 0.5 <= |m| < 1).
         let (want_i, want_l) = if x.is_nan() {
-            (FP_ILOGBNAN, f32::NAN)
+            (FP_ILOGBNAN, f64::NAN)
         } else if x.is_infinite() {
-            (i32::MAX, f32::INFINITY)
-        } else if x == 0.0 {
-            (FP_ILOGB0, f32::NEG_INFINITY)
+            (i32::MAX, f64::INFINITY)
+        } else if x.to_f64() == 0.0 {
+            (FP_ILOGB0, f64::NEG_INFINITY)
         } else {
             let e = a.get_exp().unwrap_or(0) - 1;
-            (e, e as f32)
+            (e, e as f64)
         };
-        let got_i = clift_ilogb_f32(x);
+        let got_i = ilogb(x);
         st_i.add(if got_i == want_i { 0.0 } else { f64::INFINITY }, || {
             format!("ilogb({}) = {got_i}", show(x))
         });
-        let got_l = clift_logb_f32(x);
-        let ok = got_l.to_bits() == want_l.to_bits() || (got_l.is_nan() && want_l.is_nan());
+        let got_l = logb(x);
+        let ok = same(got_l, T::from_f64(want_l));
         st_l.add(if ok { 0.0 } else { f64::INFINITY }, || {
             format!("logb({}) = {got_l}", show(x))
         });
@@ -562,18 +807,28 @@ fn ilogb_logb() {
     st_l.finish();
 }
 
+#[test]
+fn ilogb_logb() {
+    ilogb_logb_test(clift_ilogb_f32, clift_logb_f32);
+}
+
+#[test]
+fn ilogb_logb_f64() {
+    ilogb_logb_test(clift_ilogb_f64, clift_logb_f64);
+}
+
 // ----------------------------------------------------- two-argument tests
 
 macro_rules! two_arg {
-    ($($test:ident: $name:literal, $bound:expr, $ours:expr, $mp:ident, $dx:expr, $dy:expr;)*) => {$(
+    ($t:ty; $($test:ident: $name:literal, $bound:expr, $ours:expr, $mp:ident, $dx:expr, $dy:expr;)*) => {$(
         #[test]
         fn $test() {
-            check2($name, $bound, $ours, mp2!($mp), $dx, $dy);
+            check2::<$t>($name, $bound, $ours, mp2!($mp, $t), $dx, $dy);
         }
     )*};
 }
 
-two_arg! {
+two_arg! { f32;
     atan2: "atan2", 6.0, clift_atan2_f32, atan2, (-10.0, 10.0), (-10.0, 10.0);
     atan2pi: "atan2pi", 6.0, clift_atan2pi_f32, atan2pi, (-10.0, 10.0), (-10.0, 10.0);
     fdim: "fdim", 0.5, clift_fdim_f32, dim, (-10.0, 10.0), (-10.0, 10.0);
@@ -583,34 +838,69 @@ two_arg! {
     remainder: "remainder", 0.0, clift_remainder_f32, remainder, (-100.0, 100.0), (-10.0, 10.0);
 }
 
+two_arg! { f64;
+    atan2_f64: "atan2", 6.0, clift_atan2_f64, atan2, (-10.0, 10.0), (-10.0, 10.0);
+    atan2pi_f64: "atan2pi", 6.0, clift_atan2pi_f64, atan2pi, (-10.0, 10.0), (-10.0, 10.0);
+    fdim_f64: "fdim", 0.5, clift_fdim_f64, dim, (-10.0, 10.0), (-10.0, 10.0);
+    fmod_f64: "fmod", 0.0, clift_frem_f64, fmod, (-100.0, 100.0), (-10.0, 10.0);
+    hypot_f64: "hypot", 4.0, clift_hypot_f64, hypot, (-1e4, 1e4), (-1e4, 1e4);
+    pow_f64: "pow", 16.0, clift_pow_f64, pow, (0.0, 10.0), (-300.0, 300.0);
+    remainder_f64: "remainder", 0.0, clift_remainder_f64, remainder, (-100.0, 100.0), (-10.0, 10.0);
+}
+
 /// powr against MPFR's (IEEE 754's) powr, except that OpenCL returns the
 /// NaN for powr(x, NaN) even when x is 1.
-#[test]
-fn powr() {
-    let reference = |x: f32, y: f32| {
+fn powr_test<T: Fp>(ours: extern "C" fn(T, T) -> T, dy: (f64, f64)) {
+    let reference = |x: T, y: T| {
         if x.is_nan() || y.is_nan() {
-            Float::with_val(PREC, f64::NAN)
+            Float::with_val(T::PREC, f64::NAN)
         } else {
-            mp2!(powr)(x, y)
+            let (a, b) = (fl(x), fl(y));
+            let mut r = Float::new(T::PREC);
+            // SAFETY: as in `mp1`.
+            unsafe { mpfr::powr(r.as_raw_mut(), a.as_raw(), b.as_raw(), RNDN) };
+            r
         }
     };
-    check2("powr", 16.0, clift_powr_f32, reference, (0.0, 10.0), (-40.0, 40.0));
+    check2("powr", 16.0, ours, reference, (0.0, 10.0), dy);
+}
+
+#[test]
+fn powr() {
+    powr_test(clift_powr_f32, (-40.0, 40.0));
+}
+
+#[test]
+fn powr_f64() {
+    powr_test(clift_powr_f64, (-300.0, 300.0));
 }
 
 /// pow with a negative base and integer exponents, which the random pairs
 /// above rarely produce.
-#[test]
-fn pow_negative_base() {
-    let mut rng = Rng::new("pow-");
-    let mut st = Stats::new("pow(-x,n)", 16.0);
-    let reference = mp2!(pow);
-    for _ in 0..random_count() / 4 {
-        let x = -rng.uniform(0.0, 4.0);
-        let y = rng.int(-80, 80) as f32;
-        let err = ulp_err(clift_pow_f32(x, y), &reference(x, y));
+fn pow_negative_base_test<T: Fp>(ours: extern "C" fn(T, T) -> T, ny: i32) {
+    let mut rng = Rng::new(&format!("pow-{}", T::SUFFIX));
+    let mut st = Stats::new::<T>("pow(-x,n)", 16.0);
+    for _ in 0..random_count::<T>() / 4 {
+        let x: T = T::from_f64(-rng.uniform::<T>(0.0, 4.0).to_f64());
+        let y = T::from_f64(rng.int(-ny, ny) as f64);
+        let (a, b) = (fl(x), fl(y));
+        let mut r = Float::new(T::PREC);
+        // SAFETY: as in `mp1`.
+        unsafe { mpfr::pow(r.as_raw_mut(), a.as_raw(), b.as_raw(), RNDN) };
+        let err = ulp_err(ours(x, y), &r);
         st.add(err, || format!("pow({}, {y})", show(x)));
     }
     st.finish();
+}
+
+#[test]
+fn pow_negative_base() {
+    pow_negative_base_test(clift_pow_f32, 80);
+}
+
+#[test]
+fn pow_negative_base_f64() {
+    pow_negative_base_test(clift_pow_f64, 600);
 }
 
 #[test]
@@ -620,7 +910,20 @@ fn nextafter() {
         "nextafter",
         0.0,
         clift_nextafter_f32,
-        |x, y| fl(libm::nextafterf(x, y)),
+        |x: f32, y: f32| fl(libm::nextafterf(x, y)),
+        (-10.0, 10.0),
+        (-10.0, 10.0),
+    );
+}
+
+#[test]
+fn nextafter_f64() {
+    // The reference is libm's nextafter, independent code.
+    check2(
+        "nextafter",
+        0.0,
+        clift_nextafter_f64,
+        |x: f64, y: f64| fl(libm::nextafter(x, y)),
         (-10.0, 10.0),
         (-10.0, 10.0),
     );
@@ -634,8 +937,32 @@ fn ldexp() {
 }
 
 #[test]
+fn ldexp_f64() {
+    check_fi(
+        "ldexp",
+        0.5,
+        clift_ldexp_f64,
+        mpi!(mul_2si, f64),
+        (-1e4, 1e4),
+        (-2200, 2200),
+    );
+}
+
+#[test]
 fn pown() {
     check_fi("pown", 16.0, clift_pown_f32, mpi!(pow_si), (-4.0, 4.0), (-60, 60));
+}
+
+#[test]
+fn pown_f64() {
+    check_fi(
+        "pown",
+        16.0,
+        clift_pown_f64,
+        mpi!(pow_si, f64),
+        (-4.0, 4.0),
+        (-500, 500),
+    );
 }
 
 #[test]
@@ -643,40 +970,61 @@ fn rootn() {
     check_fi("rootn", 16.0, clift_rootn_f32, mpi!(rootn_si), (-1e4, 1e4), (-20, 20));
 }
 
+#[test]
+fn rootn_f64() {
+    check_fi(
+        "rootn",
+        16.0,
+        clift_rootn_f64,
+        mpi!(rootn_si, f64),
+        (-1e4, 1e4),
+        (-40, 40),
+    );
+}
+
 // ------------------------------------------------ pointer-result tests
 
-fn inputs_for(name: &str, domain: (f32, f32)) -> Vec<f32> {
-    let mut rng = Rng::new(name);
-    specials()
+fn inputs_for<T: Fp>(name: &str, domain: (f64, f64)) -> Vec<T> {
+    let mut rng = Rng::new(&format!("{name}{}", T::SUFFIX));
+    specials::<T>()
         .into_iter()
-        .chain((0..random_count()).map(|i| rng.input(i, domain)))
+        .chain((0..random_count::<T>()).map(|i| rng.input(i, domain)))
         .collect()
 }
 
-fn same(a: f32, b: f32) -> bool {
-    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+fn same<T: Fp>(a: T, b: T) -> bool {
+    a.to_bits64() == b.to_bits64() || (a.is_nan() && b.is_nan())
 }
 
-#[test]
-fn fract() {
-    let mut st = Stats::new("fract", 0.5);
-    for x in inputs_for("fract", (-100.0, 100.0)) {
-        let mut ip = 0.0f32;
+/// The largest value below 1.
+fn below_one<T: Fp>() -> T {
+    T::from_bits64(T::from_f64(1.0).to_bits64() - 1)
+}
+
+fn fract_test<T: Fp>(ours: unsafe extern "C" fn(T, *mut T) -> T) {
+    let mut st = Stats::new::<T>("fract", 0.5);
+    for x in inputs_for::<T>("fract", (-100.0, 100.0)) {
+        let mut ip = T::from_f64(0.0);
         // SAFETY: `ip` is a live local.
-        let got = unsafe { clift_fract_f32(x, &mut ip) };
+        let got = unsafe { ours(x, &mut ip) };
         // Reference: floor and x - floor in MPFR, rounded once, clamped.
-        let fl_x = mp1!(rint_floor)(x);
+        let a = fl(x);
+        let mut fl_x = Float::new(T::PREC);
+        // SAFETY: as in `mp1`.
+        unsafe { mpfr::rint_floor(fl_x.as_raw_mut(), a.as_raw(), RNDN) };
         let (want, want_ip) = if x.is_nan() {
             (x, x)
         } else if x.is_infinite() {
-            (0.0f32.copysign(x), x)
-        } else if x == 0.0 {
+            (T::from_f64(0.0f64.copysign(x.to_f64())), x)
+        } else if x.to_f64() == 0.0 {
             (x, x)
         } else {
-            let frac = Float::with_val(PREC, &fl(x) - &fl_x).to_f32();
-            (frac.min(f32::from_bits(0x3f7f_ffff)), fl_x.to_f32())
+            let frac = T::from_mp(&Float::with_val(T::PREC, &a - &fl_x));
+            let frac = if frac >= below_one() { below_one() } else { frac };
+            (frac, T::from_mp(&fl_x))
         };
-        let ok = same(got, want) && same(ip, want_ip) && !(got >= 1.0 || got < 0.0 && got != 0.0);
+        let g = got.to_f64();
+        let ok = same(got, want) && same(ip, want_ip) && !(g >= 1.0 || g < 0.0 && g != 0.0);
         st.add(if ok { 0.0 } else { f64::INFINITY }, || {
             format!(
                 "fract({}) = {} {} expected {} {}",
@@ -692,18 +1040,27 @@ fn fract() {
 }
 
 #[test]
-fn frexp() {
-    let mut st = Stats::new("frexp", 0.0);
-    for x in inputs_for("frexp", (-100.0, 100.0)) {
+fn fract() {
+    fract_test(clift_fract_f32);
+}
+
+#[test]
+fn fract_f64() {
+    fract_test(clift_fract_f64);
+}
+
+fn frexp_test<T: Fp>(ours: unsafe extern "C" fn(T, *mut i32) -> T) {
+    let mut st = Stats::new::<T>("frexp", 0.0);
+    for x in inputs_for::<T>("frexp", (-100.0, 100.0)) {
         let mut e = 12345;
         // SAFETY: `e` is a live local.
-        let got = unsafe { clift_frexp_f32(x, &mut e) };
-        let (want, want_e) = if x == 0.0 || !x.is_finite() {
+        let got = unsafe { ours(x, &mut e) };
+        let (want, want_e) = if x.to_f64() == 0.0 || x.is_nan() || x.is_infinite() {
             (x, 0)
         } else {
             let a = fl(x);
             let ex = a.get_exp().unwrap_or(0);
-            (Float::with_val(PREC, &a >> ex).to_f32(), ex)
+            (T::from_mp(&Float::with_val(T::PREC, &a >> ex)), ex)
         };
         let ok = same(got, want) && e == want_e;
         st.add(if ok { 0.0 } else { f64::INFINITY }, || {
@@ -714,20 +1071,33 @@ fn frexp() {
 }
 
 #[test]
-fn modf() {
-    let mut st = Stats::new("modf", 0.0);
-    for x in inputs_for("modf", (-100.0, 100.0)) {
-        let mut ip = 0.0f32;
+fn frexp() {
+    frexp_test(clift_frexp_f32);
+}
+
+#[test]
+fn frexp_f64() {
+    frexp_test(clift_frexp_f64);
+}
+
+fn modf_test<T: Fp>(ours: unsafe extern "C" fn(T, *mut T) -> T) {
+    let mut st = Stats::new::<T>("modf", 0.0);
+    for x in inputs_for::<T>("modf", (-100.0, 100.0)) {
+        let mut ip = T::from_f64(0.0);
         // SAFETY: `ip` is a live local.
-        let got = unsafe { clift_modf_f32(x, &mut ip) };
-        let t = mp1!(rint_trunc)(x);
-        let want_ip = t.to_f32();
+        let got = unsafe { ours(x, &mut ip) };
+        let a = fl(x);
+        let mut t = Float::new(T::PREC);
+        // SAFETY: as in `mp1`.
+        unsafe { mpfr::rint_trunc(t.as_raw_mut(), a.as_raw(), RNDN) };
+        let want_ip = T::from_mp(&t);
         let want = if x.is_nan() {
             x
         } else if x.is_infinite() {
-            0.0f32.copysign(x)
+            T::from_f64(0.0f64.copysign(x.to_f64()))
         } else {
-            Float::with_val(PREC, &fl(x) - &t).to_f32().copysign(x)
+            let f = T::from_mp(&Float::with_val(T::PREC, &a - &t)).to_f64();
+            T::from_f64(f.copysign(x.to_f64()))
         };
         let ok = same(got, want) && same(ip, want_ip);
         st.add(if ok { 0.0 } else { f64::INFINITY }, || {
@@ -738,17 +1108,26 @@ fn modf() {
 }
 
 #[test]
-fn remquo() {
-    let mut st = Stats::new("remquo", 0.0);
-    let mut rng = Rng::new("remquo");
-    let core = core_specials();
+fn modf() {
+    modf_test(clift_modf_f32);
+}
+
+#[test]
+fn modf_f64() {
+    modf_test(clift_modf_f64);
+}
+
+fn remquo_test<T: Fp>(ours: unsafe extern "C" fn(T, T, *mut i32) -> T) {
+    let mut st = Stats::new::<T>("remquo", 0.0);
+    let mut rng = Rng::new(&format!("remquo{}", T::SUFFIX));
+    let core = core_specials::<T>();
     let mut pairs = Vec::new();
     for &x in &core {
         for &y in &core {
             pairs.push((x, y));
         }
     }
-    for i in 0..random_count() {
+    for i in 0..random_count::<T>() {
         pairs.push(if i % 2 == 0 {
             (rng.bits(), rng.bits())
         } else {
@@ -758,13 +1137,13 @@ fn remquo() {
     for (x, y) in pairs {
         let mut q = 12345;
         // SAFETY: `q` is a live local.
-        let got = unsafe { clift_remquo_f32(x, y, &mut q) };
+        let got = unsafe { ours(x, y, &mut q) };
         let (a, b) = (fl(x), fl(y));
-        let mut r = Float::new(PREC);
+        let mut r = Float::new(T::PREC);
         let mut rq: std::os::raw::c_long = 0;
         // SAFETY: as in `mp1`; `rq` is a live local.
         unsafe { mpfr::remquo(r.as_raw_mut(), &mut rq, a.as_raw(), b.as_raw(), RNDN) };
-        let special = x.is_nan() || y.is_nan() || x.is_infinite() || y == 0.0;
+        let special = x.is_nan() || y.is_nan() || x.is_infinite() || y.to_f64() == 0.0;
         let ok = if special {
             got.is_nan() && q == 0
         } else {
@@ -787,40 +1166,72 @@ fn remquo() {
 }
 
 #[test]
-fn sincos() {
-    let mut st = Stats::new("sincos", 4.0);
-    let (s, c) = (mp1!(sin), mp1!(cos));
-    for x in inputs_for("sincos", (-1e3, 1e3)) {
-        let mut cv = 0.0f32;
+fn remquo() {
+    remquo_test(clift_remquo_f32);
+}
+
+#[test]
+fn remquo_f64() {
+    remquo_test(clift_remquo_f64);
+}
+
+fn sincos_test<T: Fp>(ours: unsafe extern "C" fn(T, *mut T) -> T, domain: (f64, f64)) {
+    let mut st = Stats::new::<T>("sincos", 4.0);
+    for x in inputs_for::<T>("sincos", domain) {
+        let mut cv = T::from_f64(0.0);
         // SAFETY: `cv` is a live local.
-        let sv = unsafe { clift_sincos_f32(x, &mut cv) };
-        let err = ulp_err(sv, &s(x)).max(ulp_err(cv, &c(x)));
+        let sv = unsafe { ours(x, &mut cv) };
+        let a = fl(x);
+        let (mut s, mut c) = (Float::new(T::PREC), Float::new(T::PREC));
+        // SAFETY: as in `mp1`.
+        unsafe {
+            mpfr::sin(s.as_raw_mut(), a.as_raw(), RNDN);
+            mpfr::cos(c.as_raw_mut(), a.as_raw(), RNDN);
+        }
+        let err = ulp_err(sv, &s).max(ulp_err(cv, &c));
         st.add(err, || format!("sincos({}) = {} {}", show(x), show(sv), show(cv)));
     }
     st.finish();
 }
 
 #[test]
-fn lgamma_r() {
-    let mut st = Stats::new("lgamma_r", 16.0);
-    for x in inputs_for("lgamma_r", (-40.0, 40.0)) {
+fn sincos() {
+    sincos_test(clift_sincos_f32, (-1e3, 1e3));
+}
+
+#[test]
+fn sincos_f64() {
+    sincos_test(clift_sincos_f64, (-1e4, 1e4));
+}
+
+/// lgamma_r's value and sign; errors measured as by [`ulp_err_floor`]
+/// with `emin` (see `lgamma_f64`).
+fn lgamma_r_test<T: Fp>(ours: unsafe extern "C" fn(T, *mut i32) -> T, emin: i32, domain: (f64, f64)) {
+    let bound = if emin == 0 { LGAMMA_F64_BOUND } else { 16.0 };
+    let mut st = Stats::new::<T>("lgamma_r", bound);
+    for x in inputs_for::<T>("lgamma_r", domain) {
         let mut sg = 12345;
         // SAFETY: `sg` is a live local.
-        let got = unsafe { clift_lgamma_r_f32(x, &mut sg) };
+        let got = unsafe { ours(x, &mut sg) };
         let a = fl(x);
-        let mut r = Float::new(PREC);
+        let mut r = Float::new(T::PREC);
         let mut rs = 0;
         // SAFETY: as in `mp1`; `rs` is a live local.
         unsafe { mpfr::lgamma(r.as_raw_mut(), &mut rs, a.as_raw(), RNDN) };
-        let pole = x == 0.0 || (x < 0.0 && x == x.floor());
+        let xf = x.to_f64();
+        let pole = xf == 0.0 || (xf < 0.0 && x == x.floor());
         let sign_ok = if pole {
             sg == 0
-        } else if x.is_nan() || x == f32::NEG_INFINITY {
+        } else if x.is_nan() || xf == f64::NEG_INFINITY {
             true
         } else {
             sg == rs
         };
-        let err = if sign_ok { ulp_err(got, &r) } else { f64::INFINITY };
+        let err = if sign_ok {
+            ulp_err_floor(got, &r, emin)
+        } else {
+            f64::INFINITY
+        };
         st.add(err, || {
             format!(
                 "lgamma_r({}) = {} sign {sg} expected {} sign {rs}",
@@ -833,216 +1244,256 @@ fn lgamma_r() {
     st.finish();
 }
 
+#[test]
+fn lgamma_r() {
+    lgamma_r_test(clift_lgamma_r_f32, <f32 as Fp>::EMIN, (-40.0, 40.0));
+}
+
+#[test]
+fn lgamma_r_f64() {
+    lgamma_r_test(clift_lgamma_r_f64, 0, (-180.0, 180.0));
+}
+
 // ---------------------------------------------------------- edge cases
+
+/// The functions of one type that the edge-case list names.
+struct Lib<T: Fp> {
+    acospi: extern "C" fn(T) -> T,
+    asinpi: extern "C" fn(T) -> T,
+    atanpi: extern "C" fn(T) -> T,
+    sinpi: extern "C" fn(T) -> T,
+    cospi: extern "C" fn(T) -> T,
+    tanpi: extern "C" fn(T) -> T,
+    exp10: extern "C" fn(T) -> T,
+    round: extern "C" fn(T) -> T,
+    atan2pi: extern "C" fn(T, T) -> T,
+    fmod: extern "C" fn(T, T) -> T,
+    fdim: extern "C" fn(T, T) -> T,
+    pow: extern "C" fn(T, T) -> T,
+    powr: extern "C" fn(T, T) -> T,
+    nextafter: extern "C" fn(T, T) -> T,
+    pown: extern "C" fn(T, i32) -> T,
+    rootn: extern "C" fn(T, i32) -> T,
+    fract: unsafe extern "C" fn(T, *mut T) -> T,
+    frexp: unsafe extern "C" fn(T, *mut i32) -> T,
+    lgamma_r: unsafe extern "C" fn(T, *mut i32) -> T,
+    remquo: unsafe extern "C" fn(T, T, *mut i32) -> T,
+}
 
 /// The OpenCL "Edge Case Behavior" list and the C99 F.9 values it relies
 /// on, value by value: each must be produced exactly.
-#[test]
-fn edge_cases() {
-    let inf = f32::INFINITY;
-    let nan = f32::NAN;
+fn edge_cases<T: Fp>(lib: Lib<T>) {
+    let c = |x: f64| T::from_f64(x);
+    let inf = f64::INFINITY;
+    let nan = f64::NAN;
     let mut bad = Vec::new();
-    let mut expect = |what: String, got: f32, want: f32| {
-        if !same(got, want) {
-            bad.push(format!("{what} = {} expected {}", show(got), show(want)));
+    let mut expect = |what: String, got: T, want: f64| {
+        if !same(got, c(want)) {
+            bad.push(format!("{what}{} = {} expected {want:e}", T::SUFFIX, show(got)));
         }
     };
-    let finite_pos = [f32::from_bits(1), 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 1e10, f32::MAX];
+    let min_denorm = T::from_bits64(1).to_f64();
+    let max_denorm = T::from_bits64((1u64 << T::MANT) - 1).to_f64();
+    let min_normal = T::from_bits64(1u64 << T::MANT).to_f64();
+    let max = T::from_bits64(((((T::EMAX - T::EMIN) as u64) + 1) << T::MANT) | ((1u64 << T::MANT) - 1)).to_f64();
+    let p = 2f64.powi(T::MANT); // from here on every value is an integer
+    let finite_pos = [min_denorm, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 1e10, max];
     let ints = [
-        1.0f32,
+        1.0,
         2.0,
         3.0,
         4.0,
         5.0,
         100.0,
         101.0,
-        8_388_607.0,
-        8_388_608.0,
-        16_777_216.0,
-        3e38,
+        p - 1.0,
+        p,
+        2.0 * p,
+        c(1e300).to_f64().min(max),
     ];
-    let halves = [0.5f32, 1.5, 2.5, 3.5, 100.5, 8_388_607.5];
+    let halves = [0.5, 1.5, 2.5, 3.5, 100.5, p - 0.5];
 
-    expect("acospi(1)".into(), clift_acospi_f32(1.0), 0.0);
-    for x in [1.5f32, -1.5, 2.0, inf, -inf] {
-        expect(format!("acospi({x})"), clift_acospi_f32(x), nan);
-        expect(format!("asinpi({x})"), clift_asinpi_f32(x), nan);
+    expect("acospi(1)".into(), (lib.acospi)(c(1.0)), 0.0);
+    expect("acospi(-1)".into(), (lib.acospi)(c(-1.0)), 1.0);
+    for x in [1.5, -1.5, 2.0, inf, -inf] {
+        expect(format!("acospi({x})"), (lib.acospi)(c(x)), nan);
+        expect(format!("asinpi({x})"), (lib.asinpi)(c(x)), nan);
     }
-    for z in [0.0f32, -0.0] {
-        expect(format!("asinpi({z})"), clift_asinpi_f32(z), z);
-        expect(format!("atanpi({z})"), clift_atanpi_f32(z), z);
-        expect(format!("sinpi({z})"), clift_sinpi_f32(z), z);
-        expect(format!("tanpi({z})"), clift_tanpi_f32(z), z);
-        expect(format!("cospi({z})"), clift_cospi_f32(z), 1.0);
-        expect(format!("exp10({z})"), clift_exp10_f32(z), 1.0);
+    for z in [0.0f64, -0.0] {
+        expect(format!("asinpi({z})"), (lib.asinpi)(c(z)), z);
+        expect(format!("atanpi({z})"), (lib.atanpi)(c(z)), z);
+        expect(format!("sinpi({z})"), (lib.sinpi)(c(z)), z);
+        expect(format!("tanpi({z})"), (lib.tanpi)(c(z)), z);
+        expect(format!("cospi({z})"), (lib.cospi)(c(z)), 1.0);
+        expect(format!("exp10({z})"), (lib.exp10)(c(z)), 1.0);
         expect(
             format!("atan2pi({z}, -0)"),
-            clift_atan2pi_f32(z, -0.0),
-            1.0f32.copysign(z),
+            (lib.atan2pi)(c(z), c(-0.0)),
+            1.0f64.copysign(z),
         );
-        expect(format!("atan2pi({z}, +0)"), clift_atan2pi_f32(z, 0.0), z);
+        expect(format!("atan2pi({z}, +0)"), (lib.atan2pi)(c(z), c(0.0)), z);
         for &x in &finite_pos {
             expect(
                 format!("atan2pi({z}, -{x})"),
-                clift_atan2pi_f32(z, -x),
-                1.0f32.copysign(z),
+                (lib.atan2pi)(c(z), c(-x)),
+                1.0f64.copysign(z),
             );
-            expect(format!("atan2pi({z}, {x})"), clift_atan2pi_f32(z, x), z);
+            expect(format!("atan2pi({z}, {x})"), (lib.atan2pi)(c(z), c(x)), z);
         }
         for &y in &finite_pos {
-            expect(format!("atan2pi(-{y}, {z})"), clift_atan2pi_f32(-y, z), -0.5);
-            expect(format!("atan2pi({y}, {z})"), clift_atan2pi_f32(y, z), 0.5);
+            expect(format!("atan2pi(-{y}, {z})"), (lib.atan2pi)(c(-y), c(z)), -0.5);
+            expect(format!("atan2pi({y}, {z})"), (lib.atan2pi)(c(y), c(z)), 0.5);
         }
-        expect(format!("fmod({z}, NaN)"), clift_frem_f32(z, nan), nan);
-        expect(format!("powr({z}, -inf)"), clift_powr_f32(z, -inf), inf);
-        expect(format!("pow({z}, -inf)"), clift_pow_f32(z, -inf), inf);
-        expect(format!("powr({z}, +0)"), clift_powr_f32(z, 0.0), nan);
-        expect(format!("powr({z}, -0)"), clift_powr_f32(z, -0.0), nan);
+        expect(format!("fmod({z}, NaN)"), (lib.fmod)(c(z), c(nan)), nan);
+        expect(format!("powr({z}, -inf)"), (lib.powr)(c(z), c(-inf)), inf);
+        expect(format!("pow({z}, -inf)"), (lib.pow)(c(z), c(-inf)), inf);
+        expect(format!("powr({z}, +0)"), (lib.powr)(c(z), c(0.0)), nan);
+        expect(format!("powr({z}, -0)"), (lib.powr)(c(z), c(-0.0)), nan);
     }
-    expect("atanpi(inf)".into(), clift_atanpi_f32(inf), 0.5);
-    expect("atanpi(-inf)".into(), clift_atanpi_f32(-inf), -0.5);
+    expect("atanpi(inf)".into(), (lib.atanpi)(c(inf)), 0.5);
+    expect("atanpi(-inf)".into(), (lib.atanpi)(c(-inf)), -0.5);
     for &y in &finite_pos {
-        for s in [1.0f32, -1.0] {
-            expect(format!("atan2pi({}, -inf)", s * y), clift_atan2pi_f32(s * y, -inf), s);
+        for s in [1.0f64, -1.0] {
+            expect(format!("atan2pi({}, -inf)", s * y), (lib.atan2pi)(c(s * y), c(-inf)), s);
             expect(
                 format!("atan2pi({}, +inf)", s * y),
-                clift_atan2pi_f32(s * y, inf),
-                0.0f32.copysign(s),
+                (lib.atan2pi)(c(s * y), c(inf)),
+                0.0f64.copysign(s),
             );
         }
     }
-    for s in [1.0f32, -1.0] {
+    for s in [1.0f64, -1.0] {
         for &x in finite_pos.iter().chain(&[0.0]) {
             expect(
                 format!("atan2pi({}, {x})", s * inf),
-                clift_atan2pi_f32(s * inf, x),
+                (lib.atan2pi)(c(s * inf), c(x)),
                 0.5 * s,
             );
             expect(
                 format!("atan2pi({}, {})", s * inf, -x),
-                clift_atan2pi_f32(s * inf, -x),
+                (lib.atan2pi)(c(s * inf), c(-x)),
                 0.5 * s,
             );
         }
         expect(
             format!("atan2pi({}, -inf)", s * inf),
-            clift_atan2pi_f32(s * inf, -inf),
+            (lib.atan2pi)(c(s * inf), c(-inf)),
             0.75 * s,
         );
         expect(
             format!("atan2pi({}, inf)", s * inf),
-            clift_atan2pi_f32(s * inf, inf),
+            (lib.atan2pi)(c(s * inf), c(inf)),
             0.25 * s,
         );
     }
     for &h in &halves {
-        expect(format!("cospi({h})"), clift_cospi_f32(h), 0.0);
-        expect(format!("cospi(-{h})"), clift_cospi_f32(-h), 0.0);
+        expect(format!("cospi({h})"), (lib.cospi)(c(h)), 0.0);
+        expect(format!("cospi(-{h})"), (lib.cospi)(c(-h)), 0.0);
     }
     for x in [inf, -inf] {
-        expect(format!("cospi({x})"), clift_cospi_f32(x), nan);
-        expect(format!("sinpi({x})"), clift_sinpi_f32(x), nan);
-        expect(format!("tanpi({x})"), clift_tanpi_f32(x), nan);
+        expect(format!("cospi({x})"), (lib.cospi)(c(x)), nan);
+        expect(format!("sinpi({x})"), (lib.sinpi)(c(x)), nan);
+        expect(format!("tanpi({x})"), (lib.tanpi)(c(x)), nan);
     }
-    expect("exp10(-inf)".into(), clift_exp10_f32(-inf), 0.0);
-    expect("exp10(inf)".into(), clift_exp10_f32(inf), inf);
-    for &x in &[1.0f32, -1.0, 0.0, inf, -inf] {
-        expect(format!("fdim({x}, NaN)"), clift_fdim_f32(x, nan), nan);
-        expect(format!("fdim(NaN, {x})"), clift_fdim_f32(nan, x), nan);
+    expect("exp10(-inf)".into(), (lib.exp10)(c(-inf)), 0.0);
+    expect("exp10(inf)".into(), (lib.exp10)(c(inf)), inf);
+    for &x in &[1.0, -1.0, 0.0, inf, -inf] {
+        expect(format!("fdim({x}, NaN)"), (lib.fdim)(c(x), c(nan)), nan);
+        expect(format!("fdim(NaN, {x})"), (lib.fdim)(c(nan), c(x)), nan);
     }
     // fract
-    let mut ip = 7.0f32;
+    let mut ip = c(7.0);
     for (x, want, want_ip) in [
-        (0.0f32, 0.0f32, 0.0f32),
+        (0.0f64, 0.0f64, 0.0f64),
         (-0.0, -0.0, -0.0),
         (inf, 0.0, inf),
         (-inf, -0.0, -inf),
     ] {
         // SAFETY: `ip` is a live local.
-        let got = unsafe { clift_fract_f32(x, &mut ip) };
+        let got = unsafe { (lib.fract)(c(x), &mut ip) };
         expect(format!("fract({x})"), got, want);
         expect(format!("fract({x}) iptr"), ip, want_ip);
     }
     // SAFETY: as above.
-    let got = unsafe { clift_fract_f32(nan, &mut ip) };
+    let got = unsafe { (lib.fract)(c(nan), &mut ip) };
     expect("fract(NaN)".into(), got, nan);
     expect("fract(NaN) iptr".into(), ip, nan);
+    // SAFETY: as above.
+    let got = unsafe { (lib.fract)(c(-min_denorm), &mut ip) };
+    expect("fract(-min denormal)".into(), got, below_one::<T>().to_f64());
+    expect("fract(-min denormal) iptr".into(), ip, -1.0);
     // frexp
     for x in [inf, -inf, nan] {
         let mut e = 7;
         // SAFETY: `e` is a live local.
-        let got = unsafe { clift_frexp_f32(x, &mut e) };
+        let got = unsafe { (lib.frexp)(c(x), &mut e) };
         expect(format!("frexp({x})"), got, x);
-        expect(format!("frexp({x}) exp"), e as f32, 0.0);
+        expect(format!("frexp({x}) exp"), c(e as f64), 0.0);
     }
     // lgamma_r sign at zero and the negative integers
-    for x in [0.0f32, -0.0, -1.0, -2.0, -3.0, -100.0, -8_388_608.0] {
+    for x in [0.0, -0.0, -1.0, -2.0, -3.0, -100.0, -p] {
         let mut s = 7;
         // SAFETY: `s` is a live local.
-        unsafe { clift_lgamma_r_f32(x, &mut s) };
-        expect(format!("lgamma_r({x}) sign"), s as f32, 0.0);
+        unsafe { (lib.lgamma_r)(c(x), &mut s) };
+        expect(format!("lgamma_r({x}) sign"), c(s as f64), 0.0);
     }
     // nextafter through the denormals
-    expect(
-        "nextafter(-0, 1)".into(),
-        clift_nextafter_f32(-0.0, 1.0),
-        f32::from_bits(1),
-    );
+    expect("nextafter(-0, 1)".into(), (lib.nextafter)(c(-0.0), c(1.0)), min_denorm);
     expect(
         "nextafter(+0, -1)".into(),
-        clift_nextafter_f32(0.0, -1.0),
-        -f32::from_bits(1),
+        (lib.nextafter)(c(0.0), c(-1.0)),
+        -min_denorm,
     );
     expect(
         "nextafter(MIN, 0)".into(),
-        clift_nextafter_f32(f32::MIN_POSITIVE, 0.0),
-        f32::from_bits(0x007f_ffff),
+        (lib.nextafter)(c(min_normal), c(0.0)),
+        max_denorm,
     );
     // pown
-    for x in [0.0f32, -0.0, 1.0, -3.5, inf, -inf, nan] {
-        expect(format!("pown({x}, 0)"), clift_pown_f32(x, 0), 1.0);
+    for x in [0.0, -0.0, 1.0, -3.5, inf, -inf, nan] {
+        expect(format!("pown({x}, 0)"), (lib.pown)(c(x), 0), 1.0);
     }
-    for z in [0.0f32, -0.0] {
+    for z in [0.0f64, -0.0] {
         for n in [-1, -3, -5, i32::MIN + 1] {
-            expect(format!("pown({z}, {n})"), clift_pown_f32(z, n), inf.copysign(z));
-            expect(format!("rootn({z}, {n})"), clift_rootn_f32(z, n), inf.copysign(z));
+            expect(format!("pown({z}, {n})"), (lib.pown)(c(z), n), inf.copysign(z));
+            expect(format!("rootn({z}, {n})"), (lib.rootn)(c(z), n), inf.copysign(z));
         }
         for n in [-2, -4, i32::MIN] {
-            expect(format!("pown({z}, {n})"), clift_pown_f32(z, n), inf);
-            expect(format!("rootn({z}, {n})"), clift_rootn_f32(z, n), inf);
+            expect(format!("pown({z}, {n})"), (lib.pown)(c(z), n), inf);
+            expect(format!("rootn({z}, {n})"), (lib.rootn)(c(z), n), inf);
         }
         for n in [2, 4, i32::MAX - 1] {
-            expect(format!("pown({z}, {n})"), clift_pown_f32(z, n), 0.0);
-            expect(format!("rootn({z}, {n})"), clift_rootn_f32(z, n), 0.0);
+            expect(format!("pown({z}, {n})"), (lib.pown)(c(z), n), 0.0);
+            expect(format!("rootn({z}, {n})"), (lib.rootn)(c(z), n), 0.0);
         }
         for n in [1, 3, i32::MAX] {
-            expect(format!("pown({z}, {n})"), clift_pown_f32(z, n), z);
-            expect(format!("rootn({z}, {n})"), clift_rootn_f32(z, n), z);
+            expect(format!("pown({z}, {n})"), (lib.pown)(c(z), n), z);
+            expect(format!("rootn({z}, {n})"), (lib.rootn)(c(z), n), z);
         }
     }
     // powr
     for &x in &finite_pos {
-        expect(format!("powr({x}, 0)"), clift_powr_f32(x, 0.0), 1.0);
-        expect(format!("powr({x}, -0)"), clift_powr_f32(x, -0.0), 1.0);
-        expect(format!("powr(1, {x})"), clift_powr_f32(1.0, x), 1.0);
-        expect(format!("powr(1, -{x})"), clift_powr_f32(1.0, -x), 1.0);
-        expect(format!("powr(-{x}, 2)"), clift_powr_f32(-x, 2.0), nan);
-        for z in [0.0f32, -0.0] {
-            expect(format!("powr({z}, -{x})"), clift_powr_f32(z, -x), inf);
-            expect(format!("powr({z}, {x})"), clift_powr_f32(z, x), 0.0);
+        expect(format!("powr({x}, 0)"), (lib.powr)(c(x), c(0.0)), 1.0);
+        expect(format!("powr({x}, -0)"), (lib.powr)(c(x), c(-0.0)), 1.0);
+        expect(format!("powr(1, {x})"), (lib.powr)(c(1.0), c(x)), 1.0);
+        expect(format!("powr(1, -{x})"), (lib.powr)(c(1.0), c(-x)), 1.0);
+        expect(format!("powr(-{x}, 2)"), (lib.powr)(c(-x), c(2.0)), nan);
+        for z in [0.0f64, -0.0] {
+            expect(format!("powr({z}, -{x})"), (lib.powr)(c(z), c(-x)), inf);
+            expect(format!("powr({z}, {x})"), (lib.powr)(c(z), c(x)), 0.0);
         }
-        expect(format!("powr({x}, NaN)"), clift_powr_f32(x, nan), nan);
-        expect(format!("powr(NaN, {x})"), clift_powr_f32(nan, x), nan);
+        expect(format!("powr({x}, NaN)"), (lib.powr)(c(x), c(nan)), nan);
+        expect(format!("powr(NaN, {x})"), (lib.powr)(c(nan), c(x)), nan);
     }
-    expect("powr(0, inf)".into(), clift_powr_f32(0.0, inf), 0.0);
-    expect("powr(inf, 0)".into(), clift_powr_f32(inf, 0.0), nan);
-    expect("powr(inf, -0)".into(), clift_powr_f32(inf, -0.0), nan);
-    expect("powr(1, inf)".into(), clift_powr_f32(1.0, inf), nan);
-    expect("powr(1, -inf)".into(), clift_powr_f32(1.0, -inf), nan);
-    expect("powr(-inf, 2)".into(), clift_powr_f32(-inf, 2.0), nan);
+    expect("powr(0, inf)".into(), (lib.powr)(c(0.0), c(inf)), 0.0);
+    expect("powr(inf, 0)".into(), (lib.powr)(c(inf), c(0.0)), nan);
+    expect("powr(inf, -0)".into(), (lib.powr)(c(inf), c(-0.0)), nan);
+    expect("powr(1, inf)".into(), (lib.powr)(c(1.0), c(inf)), nan);
+    expect("powr(1, -inf)".into(), (lib.powr)(c(1.0), c(-inf)), nan);
+    expect("powr(-inf, 2)".into(), (lib.powr)(c(-inf), c(2.0)), nan);
     // remquo
     for (x, y) in [
-        (inf, 1.0f32),
+        (inf, 1.0f64),
         (-inf, 2.0),
         (1.0, 0.0),
         (1.0, -0.0),
@@ -1052,37 +1503,89 @@ fn edge_cases() {
     ] {
         let mut q = 7;
         // SAFETY: `q` is a live local.
-        let got = unsafe { clift_remquo_f32(x, y, &mut q) };
+        let got = unsafe { (lib.remquo)(c(x), c(y), &mut q) };
         expect(format!("remquo({x}, {y})"), got, nan);
-        expect(format!("remquo({x}, {y}) quo"), q as f32, 0.0);
+        expect(format!("remquo({x}, {y}) quo"), c(q as f64), 0.0);
     }
     // rootn
-    for x in [-1.0f32, -8.0, -inf] {
+    for x in [-1.0, -8.0, -inf] {
         for n in [2, 4, -2] {
-            expect(format!("rootn({x}, {n})"), clift_rootn_f32(x, n), nan);
+            expect(format!("rootn({x}, {n})"), (lib.rootn)(c(x), n), nan);
         }
     }
-    for x in [0.0f32, 1.0, 8.0, -8.0, inf] {
-        expect(format!("rootn({x}, 0)"), clift_rootn_f32(x, 0), nan);
+    for x in [0.0, 1.0, 8.0, -8.0, inf] {
+        expect(format!("rootn({x}, 0)"), (lib.rootn)(c(x), 0), nan);
     }
     // round, sinpi, tanpi
-    for x in [-0.25f32, -0.49999997, -f32::from_bits(1)] {
-        expect(format!("round({x})"), clift_round_f32(x), -0.0);
+    for x in [-0.25, -T::from_bits64(c(0.5).to_bits64() - 1).to_f64(), -min_denorm] {
+        expect(format!("round({x})"), (lib.round)(c(x)), -0.0);
     }
     for &n in &ints {
-        expect(format!("sinpi({n})"), clift_sinpi_f32(n), 0.0);
-        expect(format!("sinpi(-{n})"), clift_sinpi_f32(-n), -0.0);
-        let odd = n < 16_777_216.0 && (n as i64) % 2 == 1;
+        expect(format!("sinpi({n})"), (lib.sinpi)(c(n)), 0.0);
+        expect(format!("sinpi(-{n})"), (lib.sinpi)(c(-n)), -0.0);
+        let odd = n < 2.0 * p && (n as i64) % 2 == 1;
         let t = if odd { -0.0 } else { 0.0 };
-        expect(format!("tanpi({n})"), clift_tanpi_f32(n), t);
-        expect(format!("tanpi(-{n})"), clift_tanpi_f32(-n), -t);
+        expect(format!("tanpi({n})"), (lib.tanpi)(c(n)), t);
+        expect(format!("tanpi(-{n})"), (lib.tanpi)(c(-n)), -t);
     }
     for &h in &halves {
         let n = (h - 0.5) as i64; // h = n + 0.5
         let pole = if n % 2 == 0 { inf } else { -inf };
-        expect(format!("tanpi({h})"), clift_tanpi_f32(h), pole);
+        expect(format!("tanpi({h})"), (lib.tanpi)(c(h)), pole);
         // -h = -(n + 1) + 0.5: the parity of n + 1.
-        expect(format!("tanpi(-{h})"), clift_tanpi_f32(-h), -pole);
+        expect(format!("tanpi(-{h})"), (lib.tanpi)(c(-h)), -pole);
     }
     assert!(bad.is_empty(), "{} edge cases wrong:\n{}", bad.len(), bad.join("\n"));
+}
+
+#[test]
+fn edge_cases_f32() {
+    edge_cases(Lib::<f32> {
+        acospi: clift_acospi_f32,
+        asinpi: clift_asinpi_f32,
+        atanpi: clift_atanpi_f32,
+        sinpi: clift_sinpi_f32,
+        cospi: clift_cospi_f32,
+        tanpi: clift_tanpi_f32,
+        exp10: clift_exp10_f32,
+        round: clift_round_f32,
+        atan2pi: clift_atan2pi_f32,
+        fmod: clift_frem_f32,
+        fdim: clift_fdim_f32,
+        pow: clift_pow_f32,
+        powr: clift_powr_f32,
+        nextafter: clift_nextafter_f32,
+        pown: clift_pown_f32,
+        rootn: clift_rootn_f32,
+        fract: clift_fract_f32,
+        frexp: clift_frexp_f32,
+        lgamma_r: clift_lgamma_r_f32,
+        remquo: clift_remquo_f32,
+    });
+}
+
+#[test]
+fn edge_cases_f64() {
+    edge_cases(Lib::<f64> {
+        acospi: clift_acospi_f64,
+        asinpi: clift_asinpi_f64,
+        atanpi: clift_atanpi_f64,
+        sinpi: clift_sinpi_f64,
+        cospi: clift_cospi_f64,
+        tanpi: clift_tanpi_f64,
+        exp10: clift_exp10_f64,
+        round: clift_round_f64,
+        atan2pi: clift_atan2pi_f64,
+        fmod: clift_frem_f64,
+        fdim: clift_fdim_f64,
+        pow: clift_pow_f64,
+        powr: clift_powr_f64,
+        nextafter: clift_nextafter_f64,
+        pown: clift_pown_f64,
+        rootn: clift_rootn_f64,
+        fract: clift_fract_f64,
+        frexp: clift_frexp_f64,
+        lgamma_r: clift_lgamma_r_f64,
+        remquo: clift_remquo_f64,
+    });
 }

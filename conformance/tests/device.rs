@@ -508,15 +508,11 @@ fn limits_are_true_for_this_machine() {
     let wg: usize = device_value(d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
     assert!(sizes.iter().all(|&s| s <= wg));
 
-    // Double and half precision are not listed: "If double precision is not
-    // supported, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE must return 0. If
-    // the cl_khr_fp16 extension is not supported, ..._HALF must return 0."
+    // Double precision is listed (cl_khr_fp64, which kernels use through
+    // the Float64 capability: tests/exec_fp64*.rs); half precision is not:
+    // "If the cl_khr_fp16 extension is not supported, ..._HALF must return 0."
     let ext = device_string(d, CL_DEVICE_EXTENSIONS);
-    if !ext.split(' ').any(|e| e == "cl_khr_fp64") {
-        assert_eq!(device_value::<cl_device_fp_config>(d, CL_DEVICE_DOUBLE_FP_CONFIG), 0);
-        assert_eq!(device_value::<cl_uint>(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE), 0);
-        assert_eq!(device_value::<cl_uint>(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE), 0);
-    }
+    assert!(ext.split(' ').any(|e| e == "cl_khr_fp64"), "{ext}");
     if !ext.split(' ').any(|e| e == "cl_khr_fp16") {
         assert_eq!(device_value::<cl_uint>(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF), 0);
         assert_eq!(device_value::<cl_uint>(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF), 0);
@@ -1458,4 +1454,47 @@ fn sub_device_commands_run_only_on_its_cores() {
     assert_eq!(used.len(), subs.len(), "each one-CPU sub-device has its own CPU");
     assert!(used.iter().all(|c| cpus.contains(&(*c as usize))));
     release_all(&subs);
+}
+
+/// cl_khr_fp64: listed with its version, CL_DEVICE_DOUBLE_FP_CONFIG holds
+/// at least the minimum an OpenCL 2.0 or newer device with double must
+/// report ("CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN |
+/// CL_FP_DENORM") plus the directed rounding modes clift's conversions
+/// honour, and no CL_FP_SOFT_FLOAT or single-only bit; the double vector
+/// widths are non-zero ("If double precision is not supported, ... must
+/// return 0", so a device with double answers its width).
+#[test]
+fn double_precision_queries() {
+    let d = device();
+    let ext = device_string(d, CL_DEVICE_EXTENSIONS);
+    assert!(ext.split(' ').any(|e| e == "cl_khr_fp64"), "{ext}");
+    let bytes = dev_bytes(d, CL_DEVICE_EXTENSIONS_WITH_VERSION).unwrap();
+    let entry = std::mem::size_of::<cl_name_version>();
+    assert_eq!(bytes.len() % entry, 0);
+    let listed = bytes.chunks(entry).any(|c| {
+        let version = u32::from_ne_bytes(c[0..4].try_into().unwrap());
+        let name: Vec<u8> = c[4..].iter().copied().take_while(|&b| b != 0).collect();
+        name == b"cl_khr_fp64" && version == (1 << 22)
+    });
+    assert!(listed, "cl_khr_fp64 1.0.0 in CL_DEVICE_EXTENSIONS_WITH_VERSION");
+    let cfg: cl_device_fp_config = device_value(d, CL_DEVICE_DOUBLE_FP_CONFIG);
+    let want =
+        CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
+    assert_eq!(cfg, want, "CL_DEVICE_DOUBLE_FP_CONFIG {cfg:#x}");
+    for q in [
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE,
+        CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE,
+    ] {
+        let w: cl_uint = device_value(d, q);
+        assert!(w >= 1, "double vector width {w}");
+        let wf: cl_uint = device_value(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT);
+        assert!(w <= wf, "no more doubles than floats per register: {w} > {wf}");
+    }
+    // The platform lists every extension all its devices support.
+    let p = platform();
+    let pext = info_string(|n, v, r| {
+        // SAFETY: the caller's buffer of n bytes and size pointer.
+        unsafe { clGetPlatformInfo(p, CL_PLATFORM_EXTENSIONS, n, v, r) }
+    });
+    assert!(pext.split(' ').any(|e| e == "cl_khr_fp64"), "{pext}");
 }

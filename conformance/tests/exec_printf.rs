@@ -2,7 +2,10 @@
 //! every conversion with flags, width and precision, vectors of 2 to 16
 //! components with hh, h, hl and l, %s of literal strings, %%, printf's
 //! return value, whole lines from concurrent work-items, the printf buffer's
-//! capacity, and the immediate mode.
+//! capacity, and the immediate mode. `kernels/cl/printf_double.cl` is
+//! compiled the ordinary way (cl_khr_fp64 on, so clang promotes float
+//! arguments to double): the same float text, and double scalars and
+//! vectors (`%v2lf`...) with full precision.
 //!
 //! printf writes to the process's stdout, so each case runs in a child
 //! process: this test binary again, running only the `child` test with
@@ -42,6 +45,18 @@ const FLOATS: [f32; 16] = [
     1.0,
 ];
 
+/// The doubles of printf_double.cl's double_values and double_vectors.
+const DOUBLES: [f64; 8] = [
+    0.1,
+    1e300,
+    f64::MAX,
+    f64::MIN_POSITIVE,
+    4.9e-324,
+    -2.5,
+    1.0 / 3.0,
+    123_456_789.123_456_79,
+];
+
 const INTS: [i32; 16] = [
     -1,
     0,
@@ -77,8 +92,15 @@ fn run_case(case: &str) {
     let ints: [i32; 8] = [42, -5, 255, 0, 0x1ff, 0x18000, 7, b'A' as i32];
     let longs: [i64; 3] = [i64::MIN, -1, 123];
     let pair: [i32; 2] = [7, 8];
-    let k = Kernel::new("printf", opt, kernel);
+    let module = if name.starts_with("double_") {
+        "printf_double"
+    } else {
+        "printf"
+    };
+    let k = Kernel::new(module, opt, kernel);
     let k = match name {
+        "double_floats" => k.arg(Arg::input(&FLOATS)),
+        "double_values" | "double_vectors" => k.arg(Arg::input(&DOUBLES)),
         "integers" => k.arg(Arg::input(&ints)).arg(Arg::input(&longs)),
         "floats" => k.arg(Arg::input(&FLOATS)),
         "vectors" => k.arg(Arg::input(&INTS)).arg(Arg::input(&FLOATS)),
@@ -175,6 +197,46 @@ fn float_conversions() {
             "[0x1p+0|0x1p-1|0x1.fep+7|0X1.FEP+7|0x1.99999ap-4|0x2p+0|0x1.ap-4|-0x0p+0|      0x1p+0|0x1p-1   ]",
         ],
         &[0; 4],
+    );
+}
+
+#[test]
+fn float_arguments_promoted_to_double_print_the_same() {
+    check_case(
+        "double_floats",
+        &[
+            "[1.500000|2|2|1.|  -3.142|1.50    |-0003.14|-0.000000| 1.0|INF|0.1000000015|nan]",
+            "[1.234500e+03|1.23e+03|1.230000E-04|2e+00|1.e+00|  -3.142e+00|-0.000000e+00|+inf]",
+            "[100000|1e+06|0.0001|1e-05|1.5|-3.14|1.50000|INF|-003.14159|nan   |0.000123]",
+            "[0x1p+0|0x1p-1|0x1.fep+7|0X1.FEP+7|0x1.99999ap-4|0x2p+0|0x1.ap-4|-0x0p+0|      0x1p+0|0x1p-1   ]",
+        ],
+        &[0; 4],
+    );
+}
+
+/// The expected text is glibc's printf of the same values and formats.
+#[test]
+fn double_scalars_and_vectors() {
+    check_case(
+        "double_values",
+        &[
+            "[0.10000000000000001|1e+300|1.000000e+300|1.798e+308|0x1.999999999999ap-4|0x0.0000000000001p-1022|0X1P-1022]",
+            "[-2.500000|0.33333333333333331483|123456789.123457|-2.5e+00    |+123456789|2.22507E-308]",
+            "[100000000000000005250476025520442024870446858110815915491585411551180245798890819578637137508044786\
+             4043704443832883878176942523235360430575644792184786706982848387200926575803737830233794788090059368\
+             9532349707999450811190389676408800746527427801424945792587888200568428381156694721963868654594005401\
+             60]",
+        ],
+        &[0; 3],
+    );
+    check_case(
+        "double_vectors",
+        &[
+            "v2=-2.500000,0.333333 v4=1.000e-01,1.000e+300,1.798e+308,2.225e-308",
+            "v3=0.1,-2.5,1.23457e+08 v2a=0x1.999999999999ap-4,-0x1.4p+1",
+            "v8=1.00,2.00,3.00,4.00,5.00,6.00,7.00,8.50",
+        ],
+        &[0; 3],
     );
 }
 

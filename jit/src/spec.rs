@@ -230,6 +230,25 @@ fn from_f32(x: f32, w: u32) -> u64 {
     }
 }
 
+/// A float of width `w` (16, 32 or 64) as f64 (exact).
+fn to_f64(v: u64, w: u32) -> f64 {
+    if w == 64 {
+        f64::from_bits(v)
+    } else {
+        f64::from(to_f32(v, w))
+    }
+}
+
+/// `x` rounded to a float of width `w` (to nearest even), as bits.
+fn from_f64(x: f64, w: u32) -> u64 {
+    match w {
+        64 => x.to_bits(),
+        32 => u64::from((x as f32).to_bits()),
+        // Through f32: the one double rounding left, f64 -> half.
+        _ => from_f32(x as f32, w),
+    }
+}
+
 /// Folds constant `c` (an OpSpecConstantOp): `Ok(None)` leaves it an
 /// expression for the lowering.
 fn fold(m: &Module, c: usize) -> Result<Option<ConstValue>, String> {
@@ -446,6 +465,30 @@ fn fold(m: &Module, c: usize) -> Result<Option<ConstValue>, String> {
             }
             UConvert => a & m_r,
             SConvert => sa as u64 & m_r,
+            // Doubles (an operand or the result 64 bits wide) compute in
+            // f64: one rounding to the result's width.
+            FConvert | ConvertFToS | ConvertFToU | FNegate | FAdd | FSub | FMul | FDiv | FRem | FMod
+                if aw == 64 || rw == 64 =>
+            {
+                let (x, y) = (to_f64(a, aw), to_f64(b, aw));
+                match op {
+                    FConvert => from_f64(x, rw),
+                    ConvertFToS => (x as i64) as u64 & m_r,
+                    ConvertFToU => (x as u64) & m_r,
+                    FNegate => from_f64(-x, rw),
+                    FAdd => from_f64(x + y, rw),
+                    FSub => from_f64(x - y, rw),
+                    FMul => from_f64(x * y, rw),
+                    FDiv => from_f64(x / y, rw),
+                    FRem => from_f64(x % y, rw),
+                    _ => {
+                        let r = x % y;
+                        from_f64(if r != 0.0 && ((r < 0.0) != (y < 0.0)) { r + y } else { r }, rw)
+                    }
+                }
+            }
+            ConvertSToF if rw == 64 => (sa as f64).to_bits(),
+            ConvertUToF if rw == 64 => (a as f64).to_bits(),
             FConvert => from_f32(to_f32(a, aw), rw),
             ConvertFToS => (to_f32(a, aw) as i64) as u64 & m_r,
             ConvertFToU => (to_f32(a, aw) as u64) & m_r,

@@ -25,6 +25,8 @@ use spirv::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum S {
     F32,
+    /// cl_khr_fp64 (the Float64 capability).
+    F64,
     /// Only pointed to (Float16Buffer): the vload_half/vstore_half data.
     F16,
     I8,
@@ -48,6 +50,10 @@ const F: T = t(S::F32, 1);
 const F2: T = t(S::F32, 2);
 const F3: T = t(S::F32, 3);
 const F4: T = t(S::F32, 4);
+const D: T = t(S::F64, 1);
+const D2: T = t(S::F64, 2);
+const D3: T = t(S::F64, 3);
+const D4: T = t(S::F64, 4);
 const I: T = t(S::I32, 1);
 const I2: T = t(S::I32, 2);
 const I4: T = t(S::I32, 4);
@@ -58,19 +64,29 @@ const C: T = t(S::I8, 1);
 const HALF: T = t(S::F16, 1);
 
 /// The float forms every float instruction is tried on.
-const FLOATS: &[T] = &[F, F4];
+const FLOATS: &[T] = &[F, F4, D, D4];
 /// The integer forms every integer instruction is tried on.
 const INTS: &[T] = &[I, I4, L, SH, C];
 
 impl T {
-    /// The integer type of the same shape and width (an int for a float).
+    /// The integer type of the same shape and width (an int for a float;
+    /// also an int for a double, as ilogb, ldexp, frexp and remquo take).
     fn int(self) -> T {
         let s = match self.s {
-            S::F32 => S::I32,
+            S::F32 | S::F64 => S::I32,
             S::F16 => S::I16,
             s => s,
         };
         t(s, self.n)
+    }
+
+    /// The integer type of the same shape and width as a float type
+    /// (long for double: nan's code, select's condition).
+    fn same_width_int(self) -> T {
+        match self.s {
+            S::F64 => t(S::I64, self.n),
+            _ => self.int(),
+        }
     }
 
     /// Twice as wide (upsample's result).
@@ -88,6 +104,7 @@ impl T {
     fn show(self) -> String {
         let s = match self.s {
             S::F32 => "float",
+            S::F64 => "double",
             S::F16 => "half",
             S::I8 => "char",
             S::I16 => "short",
@@ -179,6 +196,9 @@ const OUT_FORMS: &[(T, Space)] = &[
     (F4, Space::Global),
     (F4, Space::Private),
     (F4, Space::Generic),
+    (D, Space::Global),
+    (D, Space::Private),
+    (D4, Space::Generic),
 ];
 
 /// Instructions writing a second result through their last operand: the
@@ -219,12 +239,19 @@ fn forms(op: Cl, category: Category, operands: usize) -> Vec<Form> {
         // Math with an int operand or result.
         ilogb => FLOATS.iter().map(|&t| of(t.int(), vec![A::V(t)])).collect(),
         ldexp | pown | rootn => FLOATS.iter().map(|&t| of(t, vec![A::V(t), A::V(t.int())])).collect(),
-        nan => FLOATS.iter().map(|&t| of(t, vec![A::V(t.int())])).collect(),
-        // Geometric.
-        cross => same(2, &[F3, F4]),
-        distance | fast_distance => [F, F2, F3, F4].iter().map(|&t| of(F, vec![A::V(t), A::V(t)])).collect(),
-        length | fast_length => [F, F2, F3, F4].iter().map(|&t| of(F, vec![A::V(t)])).collect(),
-        normalize | fast_normalize => same(1, &[F, F2, F3, F4]),
+        nan => FLOATS.iter().map(|&t| of(t, vec![A::V(t.same_width_int())])).collect(),
+        // Geometric (the fast_ forms are float only in OpenCL C; doubles
+        // are tried anyway).
+        cross => same(2, &[F3, F4, D3, D4]),
+        distance | fast_distance => [F, F2, F3, F4, D, D2, D3, D4]
+            .iter()
+            .map(|&v| of(t(v.s, 1), vec![A::V(v), A::V(v)]))
+            .collect(),
+        length | fast_length => [F, F2, F3, F4, D, D2, D3, D4]
+            .iter()
+            .map(|&v| of(t(v.s, 1), vec![A::V(v)]))
+            .collect(),
+        normalize | fast_normalize => same(1, &[F, F2, F3, F4, D, D2, D3, D4]),
         // Integer.
         s_mul24 | u_mul24 => same(2, &[I, I4]),
         s_mad24 | u_mad24 => same(3, &[I, I4]),
@@ -233,24 +260,35 @@ fn forms(op: Cl, category: Category, operands: usize) -> Vec<Form> {
             .map(|&t| of(t.wide(), vec![A::V(t), A::V(t)]))
             .collect(),
         // Relational.
-        bitselect => same(3, &[F, F4, I, I4, L, C]),
-        select => [F, F4, I, I4, L, t(S::I8, 4)]
+        bitselect => same(3, &[F, F4, D, D4, I, I4, L, C]),
+        select => [F, F4, D, D4, I, I4, L, t(S::I8, 4)]
             .iter()
-            .map(|&t| of(t, vec![A::V(t), A::V(t), A::V(t.int())]))
+            .map(|&t| of(t, vec![A::V(t), A::V(t), A::V(t.same_width_int())]))
             .collect(),
         // Vector loads and stores.
         vloadn => {
-            let mut v: Vec<Form> = [(F, 2), (F, 3), (F, 4), (I, 2), (I, 3), (I, 4), (C, 4), (L, 2)]
-                .iter()
-                .map(|&(e, n)| of(t(e.s, n), vec![A::Offset, A::Buf(e, Space::Global), A::Lit(n)]))
-                .collect();
+            let mut v: Vec<Form> = [
+                (F, 2),
+                (F, 3),
+                (F, 4),
+                (D, 2),
+                (D, 3),
+                (I, 2),
+                (I, 3),
+                (I, 4),
+                (C, 4),
+                (L, 2),
+            ]
+            .iter()
+            .map(|&(e, n)| of(t(e.s, n), vec![A::Offset, A::Buf(e, Space::Global), A::Lit(n)]))
+            .collect();
             for space in [Space::Private, Space::Generic] {
                 v.push(of(F4, vec![A::Offset, A::Buf(F, space), A::Lit(4)]));
             }
             v
         }
         vstoren => {
-            let mut v: Vec<Form> = [F2, F3, F4, I2, t(S::I32, 3), I4, t(S::I8, 4), t(S::I64, 2)]
+            let mut v: Vec<Form> = [F2, F3, F4, D2, D4, I2, t(S::I32, 3), I4, t(S::I8, 4), t(S::I64, 2)]
                 .iter()
                 .map(|&d| void(vec![A::V(d), A::Offset, A::Buf(t(d.s, 1), Space::Global)]))
                 .collect();
@@ -271,16 +309,25 @@ fn forms(op: Cl, category: Category, operands: usize) -> Vec<Form> {
             v.push(of(F4, vec![A::Offset, A::Buf(HALF, Space::Private), A::Lit(4)]));
             v
         }
-        vstore_half => [Space::Global, Space::Private, Space::Generic]
+        vstore_half => [
+            (F, Space::Global),
+            (F, Space::Private),
+            (F, Space::Generic),
+            (D, Space::Global),
+        ]
+        .iter()
+        .map(|&(d, s)| void(vec![A::V(d), A::Offset, A::Buf(HALF, s)]))
+        .collect(),
+        vstore_half_r => [F, D]
             .iter()
-            .map(|&s| void(vec![A::V(F), A::Offset, A::Buf(HALF, s)]))
-            .collect(),
-        vstore_half_r => MODES
-            .iter()
-            .map(|&r| void(vec![A::V(F), A::Offset, A::Buf(HALF, Space::Global), A::Mode(r)]))
+            .flat_map(|&d| {
+                MODES
+                    .iter()
+                    .map(move |&r| void(vec![A::V(d), A::Offset, A::Buf(HALF, Space::Global), A::Mode(r)]))
+            })
             .collect(),
         vstore_halfn | vstorea_halfn => {
-            let mut v: Vec<Form> = [F2, F3, F4]
+            let mut v: Vec<Form> = [F2, F3, F4, D3, D4]
                 .iter()
                 .map(|&d| void(vec![A::V(d), A::Offset, A::Buf(HALF, Space::Global)]))
                 .collect();
@@ -289,7 +336,7 @@ fn forms(op: Cl, category: Category, operands: usize) -> Vec<Form> {
         }
         vstore_halfn_r | vstorea_halfn_r => {
             let mut v = Vec::new();
-            for d in [F3, F4] {
+            for d in [F3, F4, D4] {
                 for r in MODES {
                     v.push(void(vec![A::V(d), A::Offset, A::Buf(HALF, Space::Global), A::Mode(r)]));
                 }
@@ -297,11 +344,11 @@ fn forms(op: Cl, category: Category, operands: usize) -> Vec<Form> {
             v
         }
         // Miscellaneous.
-        shuffle => [(F4, I4), (F4, I2), (F2, I4), (I4, I4), (I2, I2)]
+        shuffle => [(F4, I4), (F4, I2), (F2, I4), (D4, L4), (I4, I4), (I2, I2)]
             .iter()
             .map(|&(x, m)| of(t(x.s, m.n), vec![A::V(x), A::V(m)]))
             .collect(),
-        shuffle2 => [(F4, I4), (F2, I4), (I4, I2), (I2, I2)]
+        shuffle2 => [(F4, I4), (F2, I4), (D2, L4), (I4, I2), (I2, I2)]
             .iter()
             .map(|&(x, m)| of(t(x.s, m.n), vec![A::V(x), A::V(x), A::V(m)]))
             .collect(),
@@ -310,13 +357,15 @@ fn forms(op: Cl, category: Category, operands: usize) -> Vec<Form> {
             of(
                 I,
                 vec![
-                    A::Str("f=%f i=%d v=%v4f l=%ld c=%c s=%s\n"),
+                    A::Str("f=%f i=%d v=%v4f l=%ld c=%c s=%s d=%f dv=%v2lf\n"),
                     A::V(F),
                     A::V(I),
                     A::V(F4),
                     A::V(L),
                     A::V(C),
                     A::Str("abc"),
+                    A::V(D),
+                    A::V(D2),
                 ],
             ),
         ],
@@ -378,6 +427,10 @@ impl Gen {
     fn scalar(&mut self, s: S) -> Word {
         match s {
             S::F32 => self.b.type_float(32, None),
+            S::F64 => {
+                self.cap(Capability::Float64);
+                self.b.type_float(64, None)
+            }
             S::F16 => {
                 self.cap(Capability::Float16Buffer);
                 self.b.type_float(16, None)

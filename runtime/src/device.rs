@@ -27,10 +27,11 @@ pub const DEVICE_EXTENSIONS: &[&str] = &[
     "cl_khr_icd",
     "cl_khr_extended_versioning",
     "cl_khr_il_program",
+    "cl_khr_fp64",
 ];
 
 /// [`DEVICE_EXTENSIONS`] with their versions, for `*_EXTENSIONS_WITH_VERSION`.
-pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 10] = [
+pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 11] = [
     (make_version(1, 0, 0), "cl_khr_byte_addressable_store"),
     (make_version(1, 0, 0), "cl_khr_global_int32_base_atomics"),
     (make_version(1, 0, 0), "cl_khr_global_int32_extended_atomics"),
@@ -41,6 +42,7 @@ pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 10] = [
     (make_version(1, 0, 0), "cl_khr_icd"),
     (make_version(1, 0, 0), "cl_khr_extended_versioning"),
     (make_version(1, 0, 0), "cl_khr_il_program"),
+    (make_version(1, 0, 0), "cl_khr_fp64"),
 ];
 
 /// The OpenCL version the device implements.
@@ -139,9 +141,16 @@ pub const SINGLE_FP_CONFIG_BASE: cl_device_fp_config = CL_FP_DENORM
     | CL_FP_ROUND_TO_INF
     | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
 
-/// "Double precision is an optional feature so the mandated minimum double
-/// precision floating-point capability is 0." `cl_khr_fp64` is not listed yet.
-pub const DOUBLE_FP_CONFIG: cl_device_fp_config = 0;
+/// CL_DEVICE_DOUBLE_FP_CONFIG with `cl_khr_fp64`: "If double precision is
+/// supported by the device, then the minimum double precision
+/// floating-point capability for OpenCL 2.0 or newer devices is: CL_FP_FMA |
+/// CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM." clift also has
+/// the directed rounding modes (conversions honour all four). Its double
+/// `fma` is always correctly rounded (hardware fused multiply-add where
+/// the processor has it, else the C library's `fma`, which the spec's
+/// minimum leaves no choice but to report as `CL_FP_FMA` too).
+pub const DOUBLE_FP_CONFIG: cl_device_fp_config =
+    CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
 
 /// `cl_khr_fp16` is not listed, so half precision has no capabilities.
 pub const HALF_FP_CONFIG: cl_device_fp_config = 0;
@@ -260,9 +269,10 @@ fn vector_width(bytes: u32, size: u32) -> u32 {
     (bytes / size).max(1)
 }
 
-/// Native vector widths: (char, short, int, long, float), from the SIMD width.
-fn native_vector_widths() -> [u32; 5] {
-    static WIDTHS: OnceLock<[u32; 5]> = OnceLock::new();
+/// Native vector widths: (char, short, int, long, float, double), from the
+/// SIMD width.
+fn native_vector_widths() -> [u32; 6] {
+    static WIDTHS: OnceLock<[u32; 6]> = OnceLock::new();
     *WIDTHS.get_or_init(|| {
         let (small, int, float) = simd_bytes();
         [
@@ -271,6 +281,7 @@ fn native_vector_widths() -> [u32; 5] {
             vector_width(int, 4),
             vector_width(int, 8),
             vector_width(float, 4),
+            vector_width(float, 8),
         ]
     })
 }
@@ -651,7 +662,7 @@ impl Device {
     /// `clGetDeviceInfo`: every query of OpenCL 2.2 and of the extensions
     /// in [`DEVICE_EXTENSIONS`].
     pub fn info(&self, param: cl_device_info) -> ClResult<InfoValue> {
-        let [w_char, w_short, w_int, w_long, w_float] = native_vector_widths();
+        let [w_char, w_short, w_int, w_long, w_float, w_double] = native_vector_widths();
         let version = format!(
             "OpenCL {}.{} clift {}",
             DEVICE_VERSION.0,
@@ -673,12 +684,10 @@ impl Device {
             CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT | CL_DEVICE_NATIVE_VECTOR_WIDTH_INT => InfoValue::u32(w_int),
             CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG | CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG => InfoValue::u32(w_long),
             CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT => InfoValue::u32(w_float),
-            // "If double precision is not supported, ..._DOUBLE must return 0.
-            // If the cl_khr_fp16 extension is not supported, ..._HALF must return 0."
-            CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE
-            | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE
-            | CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF
-            | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => InfoValue::u32(0),
+            // cl_khr_fp64 is supported: the doubles a SIMD register holds.
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => InfoValue::u32(w_double),
+            // "If the cl_khr_fp16 extension is not supported, ..._HALF must return 0."
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => InfoValue::u32(0),
             // "Clock frequency of the device in MHz." 0 when the machine does not tell.
             CL_DEVICE_MAX_CLOCK_FREQUENCY => InfoValue::u32(topology::system().max_clock_mhz),
             // "Currently supported values are 32 or 64 bits."

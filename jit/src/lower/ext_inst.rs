@@ -24,9 +24,11 @@
 //!   pointer argument `%s` may print, must be an address known at build
 //!   inside a `__constant` program-scope variable: the host reads no more
 //!   than what is left of that variable.
-//! - **Doubles** are refused by name: Float64 is not advertised, so a
-//!   module that reaches code generation cannot have them, but a build log
-//!   naming the instruction is still the rule.
+//! - **Doubles** (cl_khr_fp64) take the same recipes with f64 constants;
+//!   where the f32 recipe computes in f64 to avoid overflow and underflow
+//!   (length, distance, normalize), the f64 one scales the components by a
+//!   power of two first. A host row without an F64 function refuses the
+//!   kernel by name (`OpenCL.std <name> on F64 operands is not supported`).
 
 use clift_builtins::opencl_std::{self as table, CType, HostFn, Impl, OpInfo, Scalar};
 use clift_builtins::printf::{descriptor, KIND_FLOAT, KIND_INT, KIND_PTR, KIND_STR};
@@ -135,13 +137,6 @@ impl Lowering<'_, '_, '_> {
                 }
             }
         }
-        let has_f64 =
-            out.contains(&cl::F64) || vals.iter().flatten().any(|&v| self.b.func.dfg.value_type(v) == cl::F64);
-        if has_f64 {
-            return Err(format!(
-                "OpenCL.std {name} on double is not supported: the device does not advertise cl_khr_fp64 (no Float64)"
-            ));
-        }
         let ops = Ops { name, vals, ids, out };
         let v = match info.op {
             Cl::vloadn | Cl::vload_half | Cl::vload_halfn | Cl::vloada_halfn => {
@@ -175,16 +170,23 @@ impl Lowering<'_, '_, '_> {
                 if a.len() != b.len() {
                     return Err("the points have different component counts".into());
                 }
-                let d = a
-                    .iter()
-                    .zip(&b)
-                    .map(|(&x, &y)| {
-                        let (x, y) = (self.b.ins().fpromote(cl::F64, x), self.b.ins().fpromote(cl::F64, y));
-                        self.b.ins().fsub(x, y)
-                    })
-                    .collect::<Vec<_>>();
-                let l = self.sum_sq_sqrt(&d);
-                vec![self.b.ins().fdemote(cl::F32, l)]
+                if a.first().is_some_and(|&v| self.b.func.dfg.value_type(v) == cl::F64) {
+                    // The difference of doubles overflows only where the
+                    // distance does.
+                    let d: Vec<Value> = a.iter().zip(&b).map(|(&x, &y)| self.b.ins().fsub(x, y)).collect();
+                    vec![self.length(&d)?]
+                } else {
+                    let d = a
+                        .iter()
+                        .zip(&b)
+                        .map(|(&x, &y)| {
+                            let (x, y) = (self.b.ins().fpromote(cl::F64, x), self.b.ins().fpromote(cl::F64, y));
+                            self.b.ins().fsub(x, y)
+                        })
+                        .collect::<Vec<_>>();
+                    let l = self.sum_sq_sqrt(&d);
+                    vec![self.b.ins().fdemote(cl::F32, l)]
+                }
             }
             Cl::normalize | Cl::fast_normalize => self.ext_normalize(&ops)?,
             _ => match info.imp {
@@ -317,6 +319,12 @@ impl Lowering<'_, '_, '_> {
                 let r = self.b.ins().select(pick_y, y, r);
                 self.b.ins().select(pick_x, x, r)
             }
+            Cl::nan if t == cl::F64 => {
+                let code = self.resize(x, cl::I64, false);
+                let payload = self.b.ins().band_imm_u(code, 0x7_ffff_ffff_ffff);
+                let bits = self.b.ins().bor_imm_u(payload, 0x7ff8_0000_0000_0000u64 as i64);
+                self.b.ins().bitcast(cl::F64, MemFlagsData::new(), bits)
+            }
             Cl::nan => {
                 let code = self.resize(x, cl::I32, false);
                 let payload = self.b.ins().band_imm_u(code, 0x3f_ffff);
@@ -325,7 +333,7 @@ impl Lowering<'_, '_, '_> {
             }
             Cl::half_divide | Cl::native_divide => self.b.ins().fdiv(x, a(1)?),
             Cl::half_recip | Cl::native_recip => {
-                let one = self.bits(t, 1f32.to_bits().into());
+                let one = self.fconst(t, 1.0);
                 self.b.ins().fdiv(one, x)
             }
             // Common.
@@ -339,10 +347,14 @@ impl Lowering<'_, '_, '_> {
                 } else {
                     std::f64::consts::PI / 180.0
                 };
-                let wide = self.b.ins().fpromote(cl::F64, x);
                 let c = self.b.ins().f64const(c);
-                let p = self.b.ins().fmul(wide, c);
-                self.b.ins().fdemote(cl::F32, p)
+                if t == cl::F64 {
+                    self.b.ins().fmul(x, c)
+                } else {
+                    let wide = self.b.ins().fpromote(cl::F64, x);
+                    let p = self.b.ins().fmul(wide, c);
+                    self.b.ins().fdemote(cl::F32, p)
+                }
             }
             Cl::mix => {
                 let (y, s) = (a(1)?, a(2)?);
@@ -354,7 +366,7 @@ impl Lowering<'_, '_, '_> {
                 // step(edge, x): 0.0 if x < edge, else 1.0.
                 let v = a(1)?;
                 let lt = self.b.ins().fcmp(FloatCC::LessThan, v, x);
-                let (zero, one) = (self.bits(t, 0), self.bits(t, 1f32.to_bits().into()));
+                let (zero, one) = (self.zero(t), self.fconst(t, 1.0));
                 self.b.ins().select(lt, zero, one)
             }
             Cl::smoothstep => {
@@ -362,18 +374,18 @@ impl Lowering<'_, '_, '_> {
                 let num = self.b.ins().fsub(v, x);
                 let den = self.b.ins().fsub(e1, x);
                 let q = self.b.ins().fdiv(num, den);
-                let (zero, one) = (self.bits(t, 0), self.bits(t, 1f32.to_bits().into()));
+                let (zero, one) = (self.zero(t), self.fconst(t, 1.0));
                 let q = self.fmaxmin(q, zero, true);
                 let q = self.fmaxmin(q, one, false);
-                let two = self.bits(t, 2f32.to_bits().into());
-                let three = self.bits(t, 3f32.to_bits().into());
+                let two = self.fconst(t, 2.0);
+                let three = self.fconst(t, 3.0);
                 let tq = self.b.ins().fmul(two, q);
                 let s = self.b.ins().fsub(three, tq);
                 let qq = self.b.ins().fmul(q, q);
                 self.b.ins().fmul(qq, s)
             }
             Cl::sign => {
-                let one = self.bits(t, 1f32.to_bits().into());
+                let one = self.fconst(t, 1.0);
                 let s = self.b.ins().fcopysign(one, x);
                 let zero = self.bits(t, 0);
                 let is_zero = self.b.ins().fcmp(FloatCC::Equal, x, zero);
@@ -631,10 +643,98 @@ impl Lowering<'_, '_, '_> {
 
     /// length(x) of f32 components: in f64, where neither the squares nor
     /// their sum can overflow or underflow, rounded once to f32 at the end.
+    /// Of f64 components: scaled as [`Self::scale_f64`] says, then scaled
+    /// back; infinite if any component is.
     fn length(&mut self, x: &[Value]) -> R<Value> {
+        if x.first().is_some_and(|&v| self.b.func.dfg.value_type(v) == cl::F64) {
+            let (scaled, _, back) = self.scale_f64(x);
+            let l = self.sum_sq_sqrt(&scaled);
+            let l = self.b.ins().fmul(l, back);
+            // An infinite component makes the length infinite even beside
+            // a NaN (C's hypot rule).
+            let inf = self.b.ins().f64const(f64::INFINITY);
+            let mut any_inf = None;
+            for &v in x {
+                let a = self.b.ins().fabs(v);
+                let i = self.b.ins().fcmp(FloatCC::Equal, a, inf);
+                any_inf = Some(match any_inf {
+                    None => i,
+                    Some(p) => self.b.ins().bor(p, i),
+                });
+            }
+            return Ok(match any_inf {
+                Some(i) => self.b.ins().select(i, inf, l),
+                None => l,
+            });
+        }
         let d: Vec<Value> = x.iter().map(|&v| self.b.ins().fpromote(cl::F64, v)).collect();
         let l = self.sum_sq_sqrt(&d);
         Ok(self.b.ins().fdemote(cl::F32, l))
+    }
+
+    /// f64 components `x` multiplied by a power of two that brings the
+    /// largest magnitude among them into [1, 4), so that their squares and
+    /// the sum of up to 16 squares neither overflow nor underflow (a lane
+    /// that still underflows is below 2^-1074 of the largest, where it
+    /// cannot change a rounded length or quotient). A largest magnitude
+    /// below DBL_MIN is first multiplied by 2^600, so the exponent field
+    /// is that of a normal number. Returns the scaled lanes, the factor
+    /// and its inverse (exact powers of two, the inverse possibly the
+    /// product of two).
+    fn scale_f64(&mut self, x: &[Value]) -> (Vec<Value>, Value, Value) {
+        let mut big = None;
+        for &v in x {
+            let a = self.b.ins().fabs(v);
+            big = Some(match big {
+                None => a,
+                // fmax propagates a NaN, which then propagates anyway.
+                Some(m) => self.b.ins().fmax(m, a),
+            });
+        }
+        let big = big.unwrap_or_else(|| self.b.ins().f64const(0.0));
+        let min_normal = self.b.ins().f64const(f64::MIN_POSITIVE);
+        let tiny = self.b.ins().fcmp(FloatCC::LessThan, big, min_normal);
+        let (up, down, one) = (
+            self.b.ins().f64const(2f64.powi(600)),
+            self.b.ins().f64const(2f64.powi(-600)),
+            self.b.ins().f64const(1.0),
+        );
+        let pre = self.b.ins().select(tiny, up, one);
+        let pre_inv = self.b.ins().select(tiny, down, one);
+        let big = self.b.ins().fmul(big, pre);
+        // The biased exponent, kept where both 2^-e and 2^e are normal.
+        let bits = self.b.ins().bitcast(cl::I64, MemFlagsData::new(), big);
+        let e = self.b.ins().ushr_imm_u(bits, 52);
+        let e = self.b.ins().band_imm_u(e, 0x7ff);
+        let lo = self.b.ins().iconst(cl::I64, 1);
+        let hi = self.b.ins().iconst(cl::I64, 2045);
+        let e = self.b.ins().smax(e, lo);
+        let e = self.b.ins().smin(e, hi);
+        let top = self.b.ins().iconst(cl::I64, 2046);
+        let neg_e = self.b.ins().isub(top, e);
+        let f_bits = self.b.ins().ishl_imm_u(neg_e, 52);
+        let f = self.b.ins().bitcast(cl::F64, MemFlagsData::new(), f_bits);
+        let inv_bits = self.b.ins().ishl_imm_u(e, 52);
+        let inv = self.b.ins().bitcast(cl::F64, MemFlagsData::new(), inv_bits);
+        let inv = self.b.ins().fmul(inv, pre_inv);
+        let scaled = x
+            .iter()
+            .map(|&v| {
+                let w = self.b.ins().fmul(v, pre);
+                self.b.ins().fmul(w, f)
+            })
+            .collect();
+        let f = self.b.ins().fmul(f, pre);
+        (scaled, f, inv)
+    }
+
+    /// A float constant of type `t` (f32 or f64) with value `v`.
+    fn fconst(&mut self, t: Clif, v: f64) -> Value {
+        if t == cl::F64 {
+            self.b.ins().f64const(v)
+        } else {
+            self.b.ins().f32const(v as f32)
+        }
     }
 
     /// normalize: zero vectors unchanged, infinite components first become
@@ -642,9 +742,10 @@ impl Lowering<'_, '_, '_> {
     /// NaN), then each component over the length, in f64.
     fn ext_normalize(&mut self, ops: &Ops) -> R<Vec<Value>> {
         let x = ops.all(0)?.to_vec();
-        let zero = self.b.ins().f32const(0.0);
-        let one = self.b.ins().f32const(1.0);
-        let inf = self.b.ins().f32const(f32::INFINITY);
+        let t = x.first().map_or(cl::F32, |&v| self.b.func.dfg.value_type(v));
+        let zero = self.fconst(t, 0.0);
+        let one = self.fconst(t, 1.0);
+        let inf = self.fconst(t, f64::INFINITY);
         let mut any_inf = None;
         let mut all_zero = None;
         let mut is_inf = Vec::with_capacity(x.len());
@@ -672,7 +773,23 @@ impl Lowering<'_, '_, '_> {
             let other = self.b.ins().fcopysign(other, v);
             let repl = self.b.ins().select(i, unit, other);
             let v2 = self.b.ins().select(any_inf, repl, v);
-            d.push(self.b.ins().fpromote(cl::F64, v2));
+            d.push(if t == cl::F64 {
+                v2
+            } else {
+                self.b.ins().fpromote(cl::F64, v2)
+            });
+        }
+        if t == cl::F64 {
+            // The quotients of the scaled lanes by their length: the
+            // scale cancels.
+            let (scaled, _, _) = self.scale_f64(&d);
+            let l = self.sum_sq_sqrt(&scaled);
+            let mut out = Vec::with_capacity(x.len());
+            for (&v, &w) in x.iter().zip(&scaled) {
+                let q = self.b.ins().fdiv(w, l);
+                out.push(self.b.ins().select(all_zero, v, q));
+            }
+            return Ok(out);
         }
         let l = self.sum_sq_sqrt(&d);
         let mut out = Vec::with_capacity(x.len());
@@ -795,12 +912,14 @@ impl Lowering<'_, '_, '_> {
             n
         };
         let tag = mode.map_or("rte", rounding_tag);
+        let dt = self.b.func.dfg.value_type(*data.first().ok_or("no data")?);
+        let st = if dt == cl::F64 { Scalar::F64 } else { Scalar::F32 };
         let h = info
-            .host_fn(Scalar::F32, tag)
+            .host_fn(st, tag)
             .ok_or_else(|| format!("OpenCL.std {}: no conversion for rounding mode {tag}", info.name))?;
         let base = self.ext_addr(p, offset, 2 * slots as u64);
         for (k, &d) in data.iter().enumerate() {
-            let r = self.call_host(h.func.addr(), &[cl::F32], &[cl::I32], &[d]);
+            let r = self.call_host(h.func.addr(), &[dt], &[cl::I32], &[d]);
             let bits = *r.first().ok_or("the host function returned nothing")?;
             self.b.ins().istore16(flags, bits, base, (2 * k) as i32);
         }

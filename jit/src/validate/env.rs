@@ -1,7 +1,7 @@
 //! The OpenCL SPIR-V environment rules (OpenCL SPIR-V Environment 2.2,
 //! "Validation Rules", "Kernels", "Required Capabilities", "Built-in
 //! Variables") for clift's device: OpenCL 2.2 full profile, 64 address bits,
-//! no images, no cl_khr_fp64 / cl_khr_fp16.
+//! cl_khr_fp64, no images, no cl_khr_fp16.
 
 use std::collections::{HashMap, HashSet};
 
@@ -15,12 +15,12 @@ use spirv::{
 use super::Diags;
 use crate::spirv::{ConstValue, IdKind, Module, Type, NONE};
 
-/// The capabilities clift's device advertises (OpenCL 2.2 full profile,
-/// without images, fp64 or fp16), with the SPIR-V version each needs.
+/// The capabilities clift's device advertises (OpenCL 2.2 full profile with
+/// cl_khr_fp64, without images or fp16), with the SPIR-V version each needs.
 fn advertised(c: Capability) -> Option<(u8, u8)> {
     use Capability::*;
     match c {
-        Addresses | Float16Buffer | Int8 | Int16 | Int64 | Int64Atomics | Kernel | Linkage | Vector16
+        Addresses | Float16Buffer | Float64 | Int8 | Int16 | Int64 | Int64Atomics | Kernel | Linkage | Vector16
         | GenericPointer | Groups | DeviceEnqueue | Pipes => Some((1, 0)),
         SubgroupDispatch | PipeStorage => Some((1, 1)),
         _ => None,
@@ -43,7 +43,6 @@ fn implied(c: Capability) -> &'static [Capability] {
 fn refusal(c: Capability) -> String {
     use Capability::*;
     let why = match c {
-        Float64 => "the device does not support double precision (cl_khr_fp64 is not advertised)",
         Float16 => "the device does not support half-precision arithmetic (cl_khr_fp16 is not advertised)",
         ImageBasic
         | ImageReadWrite
@@ -240,11 +239,12 @@ fn type_rules(m: &Module, caps: &Caps, d: &mut Diags) {
                         d.at(m, i, "16-bit floats need the Float16Buffer capability, which the module does not declare");
                     }
                 }
-                64 => d.at(
+                64 if !caps.has(Capability::Float64) => d.at(
                     m,
                     i,
-                    "64-bit floats (double) need the Float64 capability: the device does not support double precision (cl_khr_fp64 is not advertised)",
+                    "64-bit floats (double) need the Float64 capability (cl_khr_fp64), which the module does not declare",
                 ),
+                64 => {}
                 w => d.at(m, i, format!("OpTypeFloat width {w} is not supported (16, 32 and 64 are)")),
             },
             Type::Vector { component, count } => {

@@ -37,8 +37,6 @@ INVALID = {
         [("OpMemoryModel Physical64 OpenCL", "OpMemoryModel Physical64 GLSL450")]),
     "no_addresses_capability": ("Physical64 addressing model needs the Addresses capability",
         [("               OpCapability Addresses\n", "")]),
-    "cap_float64": ("capability Float64 is not supported: the device does not support double precision (cl_khr_fp64",
-        [(CAPS, CAPS + "               OpCapability Float64\n")]),
     "cap_float16": ("capability Float16 is not supported: the device does not support half-precision arithmetic (cl_khr_fp16",
         [(CAPS, CAPS + "               OpCapability Float16\n")]),
     "cap_image_basic": ("capability ImageBasic is not supported: the device does not support images",

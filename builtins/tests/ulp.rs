@@ -21,7 +21,7 @@
 //! in `edge_cases_f32` and `edge_cases_f64`.
 //!
 //! `cargo test` (debug, CI) runs 20,000 random inputs per `float` function
-//! and 5,000 per `double` function; `CLIFT_ULP_FULL=1 cargo test --release
+//! and 10,000 per `double` function; `CLIFT_ULP_FULL=1 cargo test --release
 //! -p clift-builtins --test ulp` runs 1,000,000 for both (or
 //! `CLIFT_ULP_N`). `CLIFT_ULP_REPORT=<file>` appends a line per function
 //! (name, max ulp, bound, worst input) to the file; add `-- --nocapture`
@@ -107,7 +107,7 @@ impl Fp for f64 {
     const MANT: i32 = 52;
     const EMIN: i32 = -1022;
     const EMAX: i32 = 1023;
-    const DEFAULT_N: usize = 5_000;
+    const DEFAULT_N: usize = 10_000;
     const SUFFIX: &'static str = "_f64";
     fn to_mp(self) -> Float {
         Float::with_val(Self::PREC, self)
@@ -480,9 +480,13 @@ impl Stats {
     }
 
     fn finish(self) {
+        // Six decimals rounded up, so that 0.500000 means at most 0.5
+        // (correctly rounded) and 0.500001 a result just past a halfway
+        // point.
+        let shown = (self.max * 1e6).ceil() / 1e6;
         let line = format!(
             "{:<14} max {:>10.6} ulp  bound {:<6} over {} inputs; worst: {}",
-            self.name, self.max, self.bound, self.count, self.worst
+            self.name, shown, self.bound, self.count, self.worst
         );
         println!("{line}");
         if let Ok(path) = std::env::var("CLIFT_ULP_REPORT") {
@@ -729,8 +733,8 @@ fn lgamma() {
 /// -3.143..., ...) and next to the poles -n (n <= 17, where |lgamma| < 1
 /// at distance about 1/n! from the pole) the reflection lgamma(x) =
 /// log|pi / (x sin(pi x))| - lgamma(1 - x) cancels terms up to
-/// lgamma(18) ~ 31, so no double-precision evaluation bounds the relative
-/// error there. Where |lgamma(x)| < 1 the error is therefore measured in
+/// lgamma(18) ~ 31, so libm's double evaluation does not bound the
+/// relative error there. Where |lgamma(x)| < 1 the error is therefore measured in
 /// ulp of 1 (absolute, in units of 2^-52), elsewhere in ulp; the bound is
 /// `LGAMMA_F64_BOUND`.
 #[test]

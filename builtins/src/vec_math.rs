@@ -23,11 +23,12 @@
 //!   bits, f = m - 1, s = f / (2 + f), log(m) = 2 atanh(s) =
 //!   2s + 2s z Q(z) with z = s^2 <= 0.0295 and Q of degree 4; plus e ln2.
 //! - `erf(x)`: odd; for a = |x| < 4 one polynomial of degree 9 per unit
-//!   interval, in t in [-0.5, 0.5]: erf(a) = a P0(a^2 - 0.5) on [0, 1)
+//!   interval, in t in [-0.5, 0.5]: erf(a) = a P0(a^2 - 0.5) on [0, 1]
 //!   (relative accuracy down to the denormals) and erf(a) = Pi(a - i - 0.5)
-//!   on [i, i + 1); 1 for a >= 4. The four coefficient sets are the columns
-//!   of one table, so four lanes in different intervals pick their
-//!   coefficients with one permute each.
+//!   on [i, i + 1] (i = round(a - 0.5), a tie to the even i); 1 for
+//!   a >= 4. The four coefficient sets are the columns of one table, so
+//!   four lanes in different intervals pick their coefficients with one
+//!   permute each.
 //!
 //! The polynomials interpolate the functions at Chebyshev nodes (computed
 //! with MPFR at 320 bits, monomial coefficients rounded to `f64`); their
@@ -63,8 +64,6 @@ pub(crate) trait Lanes: Copy {
     fn fma(self, b: Self, c: Self) -> Self;
     /// `|self|`.
     fn abs(self) -> Self;
-    /// `floor(self)`.
-    fn floor(self) -> Self;
     /// `self < o ? self : o` (so `o` when either is NaN).
     fn min(self, o: Self) -> Self;
     /// `self > o ? self : o` (so `o` when either is NaN).
@@ -73,6 +72,8 @@ pub(crate) trait Lanes: Copy {
     fn copysign(self, s: Self) -> Self;
     /// `self < o` (false for NaN).
     fn lt(self, o: Self) -> Self::Mask;
+    /// `self <= o` (false for NaN).
+    fn le(self, o: Self) -> Self::Mask;
     /// `self == o` (false for NaN).
     fn eq(self, o: Self) -> Self::Mask;
     /// `self` is NaN.
@@ -87,8 +88,8 @@ pub(crate) trait Lanes: Copy {
     /// [sqrt(1/2), sqrt(2)): `(e, m)`, both exact. Other lanes get
     /// arbitrary values (no trap, no panic).
     fn split_log(self) -> (Self, Self);
-    /// The erf interval index of `i` (an integer in 0..=3 as a double).
-    fn index(i: Self) -> Self::Index;
+    /// The erf interval index i in 0..=3 from `kd = i + 1.5 * 2^52`.
+    fn index(kd: Self) -> Self::Index;
     /// Column `idx` of a table row, per lane.
     fn pick(row: &[f64; 4], idx: Self::Index) -> Self;
 }
@@ -128,10 +129,6 @@ impl Lanes for f64 {
         f64::abs(self)
     }
     #[inline(always)]
-    fn floor(self) -> f64 {
-        f64::floor(self)
-    }
-    #[inline(always)]
     fn min(self, o: f64) -> f64 {
         if self < o {
             self
@@ -154,6 +151,10 @@ impl Lanes for f64 {
     #[inline(always)]
     fn lt(self, o: f64) -> bool {
         self < o
+    }
+    #[inline(always)]
+    fn le(self, o: f64) -> bool {
+        self <= o
     }
     #[inline(always)]
     fn eq(self, o: f64) -> bool {
@@ -188,10 +189,8 @@ impl Lanes for f64 {
         (e, m)
     }
     #[inline(always)]
-    fn index(i: f64) -> usize {
-        // A saturating conversion: NaN would give 0, but callers pass
-        // 0..=3.
-        i as usize & 3
+    fn index(kd: f64) -> usize {
+        kd.to_bits() as usize & 3
     }
     #[inline(always)]
     fn pick(row: &[f64; 4], idx: usize) -> f64 {
@@ -239,7 +238,7 @@ const LOG_POLY: [f64; 5] = [
 ];
 
 /// erf's polynomials: row k holds the coefficients of t^k for the
-/// intervals [0, 1) (of a P0(t), t = a^2 - 0.5), [1, 2), [2, 3) and [3, 4)
+/// intervals [0, 1] (of a P0(t), t = a^2 - 0.5), [1, 2], [2, 3] and [3, 4)
 /// (t = a - i - 0.5). Aligned so that a row is one 32-byte load.
 #[repr(C, align(32))]
 struct ErfTable([[f64; 4]; 10]);
@@ -384,18 +383,22 @@ pub(crate) fn log<V: Lanes>(x: V) -> V {
 #[inline(always)]
 pub(crate) fn erf<V: Lanes>(x: V) -> V {
     let a = x.abs();
-    // NaN and inf go to interval 3 and are replaced at the end.
-    let i = a.floor().min(V::splat(3.0));
-    let idx = V::index(i);
-    let first = i.eq(V::splat(0.0));
-    let t = V::select(
-        first,
-        a.fma(a, V::splat(-0.5)),
-        a.sub(i.add(V::splat(0.5))), // exact
-    );
+    // The interval: i = round(min(a - 0.5, 3)) (to nearest, ties to even,
+    // by the 1.5 * 2^52 trick), so that t = a - 0.5 - i is in [-0.5, 0.5]
+    // for a < 4; a <= 1 is interval 0; NaN and inf go to interval 3 and
+    // are replaced at the end.
+    let s = a.sub(V::splat(0.5)); // exact
+    let kd = s.min(V::splat(3.0)).add(V::splat(SHIFT));
+    let i = kd.sub(V::splat(SHIFT));
+    let idx = V::index(kd);
+    let first = a.le(V::splat(1.0));
+    let t = V::select(first, a.fma(a, V::splat(-0.5)), s.sub(i)); // s - i exact
+    let one = V::splat(1.0).copysign(x);
     let p = estrin(t, core::array::from_fn::<V, 10, _>(|k| V::pick(&ERF_POLY.0[k], idx)));
-    let v = V::select(first, a, V::splat(1.0)).mul(p);
-    let v = V::select(a.lt(V::splat(4.0)), v, V::splat(1.0)).copysign(x);
+    // Interval 0 is x P0(x^2) (odd: the sign comes with x), the others
+    // ±Pi(t).
+    let v = V::select(first, x, one).mul(p);
+    let v = V::select(a.lt(V::splat(4.0)), v, one);
     V::select(x.is_nan(), x.add(x), v)
 }
 
@@ -595,11 +598,6 @@ mod avx2 {
             V4(unsafe { _mm256_andnot_pd(_mm256_set1_pd(-0.0), self.0) })
         }
         #[inline(always)]
-        fn floor(self) -> V4 {
-            // SAFETY: AVX is available (see `V4`).
-            V4(unsafe { _mm256_round_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(self.0) })
-        }
-        #[inline(always)]
         fn min(self, o: V4) -> V4 {
             // vminpd returns its second operand unless the first is less.
             // SAFETY: AVX is available (see `V4`).
@@ -623,6 +621,11 @@ mod avx2 {
         fn lt(self, o: V4) -> __m256d {
             // SAFETY: AVX is available (see `V4`).
             unsafe { _mm256_cmp_pd::<_CMP_LT_OQ>(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn le(self, o: V4) -> __m256d {
+            // SAFETY: AVX is available (see `V4`).
+            unsafe { _mm256_cmp_pd::<_CMP_LE_OQ>(self.0, o.0) }
         }
         #[inline(always)]
         fn eq(self, o: V4) -> __m256d {
@@ -666,15 +669,13 @@ mod avx2 {
             }
         }
         #[inline(always)]
-        fn index(i: V4) -> __m256i {
+        fn index(kd: V4) -> __m256i {
             // Per 64-bit lane the vpermps indices (2i, 2i + 1), which move
-            // double i of a row there.
+            // double i of a row there: i is kd's low 32 bits.
             // SAFETY: AVX2 is available (see `V4`).
             unsafe {
-                let w = _mm256_cvtepu32_epi64(_mm256_cvttpd_epi32(i.0));
-                let d = _mm256_add_epi64(w, w);
-                let d1 = _mm256_add_epi64(d, _mm256_set1_epi64x(1));
-                _mm256_or_si256(d, _mm256_slli_epi64::<32>(d1))
+                let lo = _mm256_shuffle_epi32::<0b1010_0000>(_mm256_castpd_si256(kd.0));
+                _mm256_add_epi32(_mm256_add_epi32(lo, lo), _mm256_set_epi32(1, 0, 1, 0, 1, 0, 1, 0))
             }
         }
         #[inline(always)]

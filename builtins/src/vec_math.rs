@@ -11,8 +11,8 @@
 //! and the vector results are bitwise identical on every machine.
 //!
 //! A `float` argument converts to `f64` exactly (denormals become normal
-//! doubles), the function is evaluated with a relative error below about
-//! 2^-32, and the result is rounded to `float` once (which also produces
+//! doubles), the function is evaluated with a relative error below
+//! 2^-31, and the result is rounded to `float` once (which also produces
 //! denormal results and overflows correctly). The error is therefore at
 //! most 0.5 ulp plus a few thousandths of an ulp.
 //!
@@ -535,10 +535,10 @@ macro_rules! entry_points {
 }
 
 entry_points! {
-    /// `exp(x)`: at most 0.5 ulp plus about 2^-19 ulp (see the module
+    /// `exp(x)`: at most 0.5 ulp plus about 2^-15 ulp (see the module
     /// documentation).
     exp: clift_exp_f32, clift_exp_f32x4, clift_exp_v4, exp_fma1;
-    /// `log(x)`: at most 0.5 ulp plus about 2^-21 ulp.
+    /// `log(x)`: at most 0.5 ulp plus about 2^-19 ulp.
     log: clift_log_f32, clift_log_f32x4, clift_log_v4, log_fma1;
     /// `erf(x)`: at most 0.5 ulp plus about 0.005 ulp.
     erf: clift_erf_f32, clift_erf_f32x4, clift_erf_v4, erf_fma1;

@@ -5,7 +5,8 @@
 //! `half` conversions of `vload_half`/`vstore_half` (`half`), the 64-bit
 //! `mad_sat` (`integer`), the float remainder of OpFRem (`frem`), the
 //! copy of OpGroupAsyncCopy (`group_copy`), and printf's formatter and
-//! output buffer (`printf`).
+//! output buffer (`printf`), and `exp`, `log` and `erf` written once for
+//! one lane and for four SIMD lanes (`vec_math`).
 pub mod frem;
 pub mod group_copy;
 pub mod half;
@@ -14,3 +15,4 @@ pub mod math_f32;
 pub mod math_f64;
 pub mod opencl_std;
 pub mod printf;
+pub mod vec_math;

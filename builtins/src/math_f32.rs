@@ -83,10 +83,6 @@ via_f64! {
     clift_cosh_f32 => libm::cosh;
     /// `erfc(x)`.
     clift_erfc_f32 => libm::erfc;
-    /// `erf(x)`.
-    clift_erf_f32 => libm::erf;
-    /// `exp(x)`.
-    clift_exp_f32 => libm::exp;
     /// `exp2(x)`.
     clift_exp2_f32 => libm::exp2;
     /// `exp10(x)`: exp10(±0) = 1, exp10(-inf) = +0, exp10(+inf) = +inf.
@@ -95,8 +91,6 @@ via_f64! {
     clift_expm1_f32 => libm::expm1;
     /// `lgamma(x)`.
     clift_lgamma_f32 => libm::lgamma;
-    /// `log(x)`.
-    clift_log_f32 => libm::log;
     /// `log2(x)`.
     clift_log2_f32 => libm::log2;
     /// `log10(x)`.
@@ -144,10 +138,13 @@ macro_rules! x4 {
     )*};
 }
 
+pub use crate::vec_math::{
+    clift_erf_f32, clift_erf_f32x4, clift_exp_f32, clift_exp_f32x4, clift_log_f32, clift_log_f32x4,
+};
+#[cfg(target_arch = "x86_64")]
+pub use crate::vec_math::{clift_erf_v4, clift_exp_v4, clift_log_v4};
+
 x4! {
-    clift_exp_f32x4 => clift_exp_f32;
-    clift_log_f32x4 => clift_log_f32;
-    clift_erf_f32x4 => clift_erf_f32;
     clift_sin_f32x4 => clift_sin_f32;
     clift_cos_f32x4 => clift_cos_f32;
 }
@@ -164,6 +161,21 @@ pub fn four_lanes(name: &str) -> Option<usize> {
         _ => return None,
     };
     Some(f as usize)
+}
+
+/// The register form of one-argument `float` function `name`, where it has
+/// one (exp, log and erf on x86-64 System V): the address of an
+/// `extern "C" fn(__m128) -> __m128` that 4-lane kernel code calls with
+/// the four lanes in `xmm0` and gets them back there, bitwise the scalar
+/// function on each lane (see `crate::vec_math::register_form`).
+pub fn four_lanes_in_register(name: &str) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", not(windows)))]
+    return crate::vec_math::register_form(name);
+    #[cfg(not(all(target_arch = "x86_64", not(windows))))]
+    {
+        let _ = name;
+        None
+    }
 }
 
 /// `acosh(x)`: NaN for x < 1. (`libm::acosh` ignores the sign of large

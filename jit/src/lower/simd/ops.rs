@@ -586,7 +586,18 @@ impl Lowering<'_, '_, '_> {
         let float = t == cl::F32;
         // Host functions with a 4-lane entry point: one call per chunk.
         if let (true, [x]) = (float, args) {
-            if let Some(addr) = clift_builtins::math_f32::four_lanes(&format!("{op:?}")) {
+            let name = format!("{op:?}");
+            if let Some(addr) = clift_builtins::math_f32::four_lanes_in_register(&name) {
+                // The four lanes go in and come back in a vector register
+                // (x86-64 System V), no stack slot.
+                if self.lane_type(*x) != t {
+                    return None;
+                }
+                let v = self.as_vec(*x, cl::F32X4);
+                let r = self.call_host(addr, &[cl::F32X4], &[cl::F32X4], &[v]);
+                return Some(Shape::V(r[0]));
+            }
+            if let Some(addr) = clift_builtins::math_f32::four_lanes(&name) {
                 if self.lane_type(*x) != t {
                     return None;
                 }

@@ -1,0 +1,713 @@
+//! `exp`, `log` and `erf` of `float`, four lanes at a time.
+//!
+//! Each function is one algorithm written once, generic over [`Lanes`]: a
+//! set of `f64` lanes with IEEE operations and a fused multiply-add. It is
+//! instantiated for one `f64` (the scalar functions `clift_exp_f32`, ...,
+//! and the remainder lanes of a 4-lane kernel body) and, on x86-64 with
+//! AVX2 and FMA, for four `f64`s in one `__m256d` (the 4-lane entry points).
+//! Every operation is exact or rounded once (the multiply-adds are fused
+//! in both: the hardware instruction, or `f64::mul_add`, which is
+//! correctly rounded in software where the CPU has no FMA), so the scalar
+//! and the vector results are bitwise identical on every machine.
+//!
+//! A `float` argument converts to `f64` exactly (denormals become normal
+//! doubles), the function is evaluated with a relative error below
+//! 2^-31, and the result is rounded to `float` once (which also produces
+//! denormal results and overflows correctly). The error is therefore at
+//! most 0.5 ulp plus a few thousandths of an ulp.
+//!
+//! - `exp(x)`: x clamped to [-104, 89] (beyond, the `float` result is 0 or
+//!   inf anyway), x = k ln2 + r with k = round(x / ln2) and |r| <= 0.35,
+//!   e^r by a degree-8 polynomial, times 2^k built from k's bits.
+//! - `log(x)`: x = 2^e m with m in [sqrt(1/2), sqrt(2)) taken from the
+//!   bits, f = m - 1, s = f / (2 + f), log(m) = 2 atanh(s) =
+//!   2s + 2s z Q(z) with z = s^2 <= 0.0295 and Q of degree 4; plus e ln2.
+//! - `erf(x)`: odd; for a = |x| < 4 one polynomial of degree 9 per unit
+//!   interval, in t in [-0.5, 0.5]: erf(a) = a P0(a^2 - 0.5) on [0, 1]
+//!   (relative accuracy down to the denormals) and erf(a) = Pi(a - i - 0.5)
+//!   on [i, i + 1] (i = round(a - 0.5), a tie to the even i); 1 for
+//!   a >= 4. The four coefficient sets are the columns of one table, so
+//!   four lanes in different intervals pick their coefficients with one
+//!   permute each.
+//!
+//! The polynomials interpolate the functions at Chebyshev nodes (computed
+//! with MPFR at 320 bits, monomial coefficients rounded to `f64`); their
+//! maximum relative errors are 1.2e-12 (exp), 1e-13 (log) and 2.9e-10
+//! (erf).
+//!
+//! Special values are selected lane by lane at the end, so both forms
+//! compute them the same way: exp(NaN) = NaN, exp(-inf) = +0,
+//! exp(+inf) = +inf; log(±0) = -inf, log(x < 0) = NaN, log(+inf) = +inf,
+//! log(1) = +0; erf(±0) = ±0, erf(±inf) = ±1; a NaN argument is returned
+//! quieted, as `x + x` (not `x` itself: the compiler may fold the scalar
+//! form's float-double-float round trip of `x` away and return a
+//! signalling NaN unchanged, which the vector form would not).
+
+/// A set of `f64` lanes: what the algorithms below need. Implemented for
+/// `f64` (one lane) and, on x86-64, for AVX2's `__m256d`.
+pub(crate) trait Lanes: Copy {
+    /// Lane masks (all ones / all zeros per lane, or a `bool`).
+    type Mask: Copy;
+    /// The table column selected by an erf interval index, per lane.
+    type Index: Copy;
+    /// Every lane `x`.
+    fn splat(x: f64) -> Self;
+    /// `self + o`.
+    fn add(self, o: Self) -> Self;
+    /// `self - o`.
+    fn sub(self, o: Self) -> Self;
+    /// `self * o`.
+    fn mul(self, o: Self) -> Self;
+    /// `self / o`.
+    fn div(self, o: Self) -> Self;
+    /// `self * b + c`, rounded once.
+    fn fma(self, b: Self, c: Self) -> Self;
+    /// `|self|`.
+    fn abs(self) -> Self;
+    /// `self < o ? self : o` (so `o` when either is NaN).
+    fn min(self, o: Self) -> Self;
+    /// `self > o ? self : o` (so `o` when either is NaN).
+    fn max(self, o: Self) -> Self;
+    /// The magnitude of `self` (non-negative) with the sign of `s`.
+    fn copysign(self, s: Self) -> Self;
+    /// `self < o` (false for NaN).
+    fn lt(self, o: Self) -> Self::Mask;
+    /// `self <= o` (false for NaN).
+    fn le(self, o: Self) -> Self::Mask;
+    /// `self == o` (false for NaN).
+    fn eq(self, o: Self) -> Self::Mask;
+    /// `self` is NaN.
+    fn is_nan(self) -> Self::Mask;
+    /// Both masks.
+    fn and(a: Self::Mask, b: Self::Mask) -> Self::Mask;
+    /// `m ? a : b`, lane by lane.
+    fn select(m: Self::Mask, a: Self, b: Self) -> Self;
+    /// `2^k` from `kd = k + 1.5 * 2^52` (|k| < 1023): k is in kd's low bits.
+    fn pow2_from_shifted(kd: Self) -> Self;
+    /// For positive finite normal `self` = 2^e m with m in
+    /// [sqrt(1/2), sqrt(2)): `(e, m)`, both exact. Other lanes get
+    /// arbitrary values (no trap, no panic).
+    fn split_log(self) -> (Self, Self);
+    /// The erf interval index i in 0..=3 from `kd = i + 1.5 * 2^52`.
+    fn index(kd: Self) -> Self::Index;
+    /// Column `idx` of a table row, per lane.
+    fn pick(row: &[f64; 4], idx: Self::Index) -> Self;
+}
+
+/// One lane. `mul_add` is the fused multiply-add (the FMA instruction
+/// where the function is compiled with it, a correctly rounded software
+/// fused multiply-add otherwise).
+impl Lanes for f64 {
+    type Mask = bool;
+    type Index = usize;
+    #[inline(always)]
+    fn splat(x: f64) -> f64 {
+        x
+    }
+    #[inline(always)]
+    fn add(self, o: f64) -> f64 {
+        self + o
+    }
+    #[inline(always)]
+    fn sub(self, o: f64) -> f64 {
+        self - o
+    }
+    #[inline(always)]
+    fn mul(self, o: f64) -> f64 {
+        self * o
+    }
+    #[inline(always)]
+    fn div(self, o: f64) -> f64 {
+        self / o
+    }
+    #[inline(always)]
+    fn fma(self, b: f64, c: f64) -> f64 {
+        self.mul_add(b, c)
+    }
+    #[inline(always)]
+    fn abs(self) -> f64 {
+        f64::abs(self)
+    }
+    #[inline(always)]
+    fn min(self, o: f64) -> f64 {
+        if self < o {
+            self
+        } else {
+            o
+        }
+    }
+    #[inline(always)]
+    fn max(self, o: f64) -> f64 {
+        if self > o {
+            self
+        } else {
+            o
+        }
+    }
+    #[inline(always)]
+    fn copysign(self, s: f64) -> f64 {
+        f64::copysign(self, s)
+    }
+    #[inline(always)]
+    fn lt(self, o: f64) -> bool {
+        self < o
+    }
+    #[inline(always)]
+    fn le(self, o: f64) -> bool {
+        self <= o
+    }
+    #[inline(always)]
+    fn eq(self, o: f64) -> bool {
+        self == o
+    }
+    #[inline(always)]
+    fn is_nan(self) -> bool {
+        f64::is_nan(self)
+    }
+    #[inline(always)]
+    fn and(a: bool, b: bool) -> bool {
+        a & b
+    }
+    #[inline(always)]
+    fn select(m: bool, a: f64, b: f64) -> f64 {
+        if m {
+            a
+        } else {
+            b
+        }
+    }
+    #[inline(always)]
+    fn pow2_from_shifted(kd: f64) -> f64 {
+        f64::from_bits(kd.to_bits().wrapping_add(1023) << 52)
+    }
+    #[inline(always)]
+    fn split_log(self) -> (f64, f64) {
+        let u = self.to_bits();
+        let v = u.wrapping_sub(SQRT_HALF_MANT);
+        let m = f64::from_bits(u.wrapping_sub(v & EXP_MASK).wrapping_add(HALF_EXP));
+        let e = f64::from_bits((v >> 52) | TWO52_BITS) - E_OFFSET;
+        (e, m)
+    }
+    #[inline(always)]
+    fn index(kd: f64) -> usize {
+        kd.to_bits() as usize & 3
+    }
+    #[inline(always)]
+    fn pick(row: &[f64; 4], idx: usize) -> f64 {
+        row[idx & 3]
+    }
+}
+
+/// The mantissa bits of sqrt(1/2): subtracting them from a double's bits
+/// moves the exponent boundary from 1 to sqrt(1/2) (used by `split_log`).
+const SQRT_HALF_MANT: u64 = 0x0006_a09e_667f_3bcd;
+/// The sign and exponent field of a double.
+const EXP_MASK: u64 = 0xfff0_0000_0000_0000;
+/// The exponent field of 0.5 (biased exponent 1022).
+const HALF_EXP: u64 = 0x3fe0_0000_0000_0000;
+/// The bits of 2^52: OR-ing an integer n < 2^52 into them gives 2^52 + n.
+const TWO52_BITS: u64 = 0x4330_0000_0000_0000;
+/// 2^52 + 1022: the biased exponent field, read through [`TWO52_BITS`],
+/// minus this is the exponent of x relative to [sqrt(1/2), sqrt(2)).
+const E_OFFSET: f64 = 4_503_599_627_371_518.0;
+/// 1.5 * 2^52: adding it rounds a double of magnitude < 2^51 to an
+/// integer (to nearest, ties to even), which lands in the low bits.
+const SHIFT: f64 = 6_755_399_441_055_744.0;
+
+/// e^r for |r| <= 0.35, relative error 1.2e-12.
+const EXP_POLY: [f64; 9] = [
+    1.0,
+    0.999_999_999_978_128_8,
+    0.499_999_999_997_813_8,
+    0.166_666_669_047_003_34,
+    0.041_666_666_904_604_285,
+    0.008_333_263_396_367_235,
+    0.001_388_881_897_751_585_3,
+    0.000_199_173_517_075_333_56,
+    2.487_764_798_531_672e-5,
+];
+
+/// Q(z) = (atanh(s) / s - 1) / z for z = s^2 in [0, 0.0295], absolute
+/// error 3.7e-12 (so 1e-13 relative in log(m)).
+const LOG_POLY: [f64; 5] = [
+    0.333_333_333_336_913_84,
+    0.199_999_993_934_416_42,
+    0.142_858_783_340_731_57,
+    0.110_956_327_995_859_83,
+    0.096_826_392_108_786_12,
+];
+
+/// erf's polynomials: row k holds the coefficients of t^k for the
+/// intervals [0, 1] (of a P0(t), t = a^2 - 0.5), [1, 2], [2, 3] and [3, 4)
+/// (t = a - i - 0.5). Aligned so that a row is one 32-byte load.
+#[repr(C, align(32))]
+struct ErfTable([[f64; 4]; 10]);
+
+static ERF_POLY: ErfTable = ErfTable([
+    [
+        0.9654687386698853,
+        0.9661051463841244,
+        0.9995930481161879,
+        0.999999256893348,
+    ],
+    [
+        -0.2810721780454357,
+        0.11893028875994793,
+        0.0021782842454354076,
+        5.399427263846154e-06,
+    ],
+    [
+        0.07940998675233964,
+        -0.17839541546606563,
+        -0.005445737328999964,
+        -1.8896336830129245e-05,
+    ],
+    [
+        -0.01828388448885536,
+        0.13875209686532508,
+        0.008350086541338056,
+        4.229541188361464e-05,
+    ],
+    [
+        0.0034802746116926017,
+        -0.044599468498182596,
+        -0.00862151451669042,
+        -6.777099116813883e-05,
+    ],
+    [
+        -0.0005611894316361533,
+        -0.01486926067382483,
+        0.006117443103189499,
+        8.211951164433406e-05,
+    ],
+    [
+        7.82952074251537e-05,
+        0.019333558749802502,
+        -0.00280823902650405,
+        -7.714469612021704e-05,
+    ],
+    [
+        -9.61470206509922e-06,
+        -0.004709593935184524,
+        0.000541381603941271,
+        5.815416844702919e-05,
+    ],
+    [
+        1.0595273514173041e-06,
+        -0.0024021882670341764,
+        0.00030636597472052853,
+        -3.70394655480234e-05,
+    ],
+    [
+        -1.0469110332151208e-07,
+        0.0015553907845944762,
+        -0.00024593799388214076,
+        1.5531726095905007e-05,
+    ],
+]);
+
+/// The polynomial with coefficients `c` (of t^0, t^1, ..., t^(N-1), N <=
+/// 16) at `t` by Estrin's scheme: neighbouring coefficients pair up as
+/// `c[2i+1] t + c[2i]`, those pairs pair up with t^2, then with t^4, ...,
+/// so the chain of dependent operations is about log2(N) multiply-adds
+/// long instead of N - 1. The order of operations is fixed, so every
+/// [`Lanes`] type gets the same bits. (Written out level by level: the
+/// compiler keeps everything in registers.)
+#[inline(always)]
+fn estrin<V: Lanes, const N: usize>(t: V, c: [V; N]) -> V {
+    // Level by level into fixed arrays; each level's loop has a constant
+    // trip count, which the compiler unrolls.
+    #[inline(always)]
+    fn level<V: Lanes, const M: usize>(c: &[V; M], n: usize, power: V) -> [V; M] {
+        let mut out = *c;
+        let mut i = 0;
+        while 2 * i + 1 < n {
+            out[i] = c[2 * i + 1].fma(power, c[2 * i]);
+            i += 1;
+        }
+        if n % 2 == 1 {
+            out[n / 2] = c[n - 1];
+        }
+        out
+    }
+    let t2 = t.mul(t);
+    let t4 = t2.mul(t2);
+    let t8 = t4.mul(t4);
+    let c1 = level(&c, N, t);
+    let c2 = level(&c1, N.div_ceil(2), t2);
+    let c3 = level(&c2, N.div_ceil(4), t4);
+    let c4 = level(&c3, N.div_ceil(8), t8);
+    debug_assert!(N <= 16);
+    c4[0]
+}
+
+/// `exp` of `float` arguments held exactly in `f64` lanes.
+#[inline(always)]
+pub(crate) fn exp<V: Lanes>(x: V) -> V {
+    // NaN lanes become -104 here and are replaced at the end.
+    let xc = x.max(V::splat(-104.0)).min(V::splat(89.0));
+    let kd = xc.fma(V::splat(core::f64::consts::LOG2_E), V::splat(SHIFT));
+    let k = kd.sub(V::splat(SHIFT));
+    // |k| <= 150: r's error k * (ln2 - LN_2) is below 4e-15.
+    let r = k.fma(V::splat(-core::f64::consts::LN_2), xc);
+    let p = estrin(r, EXP_POLY.map(V::splat));
+    // 2^k is a normal double for k in [-150, 128]: the product is exact.
+    let v = p.mul(V::pow2_from_shifted(kd));
+    V::select(x.is_nan(), x.add(x), v)
+}
+
+/// `log` of `float` arguments held exactly in `f64` lanes.
+#[inline(always)]
+pub(crate) fn log<V: Lanes>(x: V) -> V {
+    let (e, m) = x.split_log();
+    let f = m.sub(V::splat(1.0)); // exact: m in [0.7, 1.5)
+    let s = f.div(f.add(V::splat(2.0)));
+    let z = s.mul(s);
+    let q = estrin(z, LOG_POLY.map(V::splat));
+    let s2 = s.add(s);
+    let l = s2.mul(z).fma(q, s2);
+    let v = e.fma(V::splat(core::f64::consts::LN_2), l);
+    // x > 0 and finite: v; +0 and -0: -inf; +inf: +inf; NaN: x; x < 0 and
+    // -inf: NaN.
+    let inf = V::splat(f64::INFINITY);
+    let zero = V::splat(0.0);
+    let special = V::select(
+        x.eq(zero),
+        V::splat(f64::NEG_INFINITY),
+        V::select(x.eq(inf), inf, V::select(x.is_nan(), x.add(x), V::splat(f64::NAN))),
+    );
+    V::select(V::and(zero.lt(x), x.lt(inf)), v, special)
+}
+
+/// `erf` of `float` arguments held exactly in `f64` lanes.
+#[inline(always)]
+pub(crate) fn erf<V: Lanes>(x: V) -> V {
+    let a = x.abs();
+    // The interval: i = round(min(a - 0.5, 3)) (to nearest, ties to even,
+    // by the 1.5 * 2^52 trick), so that t = a - 0.5 - i is in [-0.5, 0.5]
+    // for a < 4; a <= 1 is interval 0; NaN and inf go to interval 3 and
+    // are replaced at the end.
+    let s = a.sub(V::splat(0.5)); // exact
+    let kd = s.min(V::splat(3.0)).add(V::splat(SHIFT));
+    let i = kd.sub(V::splat(SHIFT));
+    let idx = V::index(kd);
+    let first = a.le(V::splat(1.0));
+    let t = V::select(first, a.fma(a, V::splat(-0.5)), s.sub(i)); // s - i exact
+    let one = V::splat(1.0).copysign(x);
+    let p = estrin(t, core::array::from_fn::<V, 10, _>(|k| V::pick(&ERF_POLY.0[k], idx)));
+    // Interval 0 is x P0(x^2) (odd: the sign comes with x), the others
+    // ±Pi(t).
+    let v = V::select(first, x, one).mul(p);
+    let v = V::select(a.lt(V::splat(4.0)), v, one);
+    V::select(x.is_nan(), x.add(x), v)
+}
+
+/// `exp`, `log` or `erf` (by OpenCL.std name) of `x` computed without the
+/// FMA instruction, as a CPU without FMA does (the fused multiply-adds in
+/// software): for tests, which check that it agrees bitwise with the
+/// entry points. `None` for other names.
+pub fn without_fma_instruction(name: &str, x: f32) -> Option<f32> {
+    let x = x as f64;
+    Some(match name {
+        "exp" => exp::<f64>(x),
+        "log" => log::<f64>(x),
+        "erf" => erf::<f64>(x),
+        _ => return None,
+    } as f32)
+}
+
+/// The address of the register form of `exp`, `log` or `erf` (by
+/// OpenCL.std name) for JIT code on x86-64 System V: an
+/// `extern "C" fn(__m128) -> __m128`, argument and result in `xmm0`. Where
+/// the CPU has AVX2 and FMA, the AVX2 function itself (no check per call),
+/// else the portable form, which applies the scalar function per lane.
+#[cfg(all(target_arch = "x86_64", not(windows)))]
+pub fn register_form(name: &str) -> Option<usize> {
+    #[allow(improper_ctypes_definitions)] // see `entry_points!`
+    type Reg = unsafe extern "C" fn(core::arch::x86_64::__m128) -> core::arch::x86_64::__m128;
+    let avx = has_avx2_fma();
+    let f: Reg = match (name, avx) {
+        ("exp", true) => avx2::exp,
+        ("log", true) => avx2::log,
+        ("erf", true) => avx2::erf,
+        ("exp", false) => clift_exp_v4,
+        ("log", false) => clift_log_v4,
+        ("erf", false) => clift_erf_v4,
+        _ => return None,
+    };
+    Some(f as usize)
+}
+
+/// Whether the CPU has AVX2 and FMA, detected once: 0 not yet known, 1
+/// no, 2 yes.
+#[cfg(target_arch = "x86_64")]
+static AVX2_FMA: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+
+/// Whether the AVX2 + FMA forms may run on this CPU (a relaxed load after
+/// the first call).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn has_avx2_fma() -> bool {
+    use core::sync::atomic::Ordering::Relaxed;
+    match AVX2_FMA.load(Relaxed) {
+        2 => true,
+        1 => false,
+        _ => {
+            let yes = is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
+            AVX2_FMA.store(if yes { 2 } else { 1 }, Relaxed);
+            yes
+        }
+    }
+}
+
+/// Defines the scalar and 4-lane entry points of one function.
+macro_rules! entry_points {
+    ($($(#[$doc:meta])* $kernel:ident: $scalar:ident, $x4:ident, $v4:ident, $fma1:ident;)*) => {$(
+        /// The scalar form compiled with the FMA instruction.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "fma")]
+        fn $fma1(x: f32) -> f32 {
+            $kernel::<f64>(x as f64) as f32
+        }
+
+        $(#[$doc])*
+        pub extern "C" fn $scalar(x: f32) -> f32 {
+            #[cfg(target_arch = "x86_64")]
+            if has_avx2_fma() {
+                // SAFETY: the CPU has FMA (checked at run time).
+                return unsafe { $fma1(x) };
+            }
+            $kernel::<f64>(x as f64) as f32
+        }
+
+        /// The function on four floats in place: bitwise the scalar
+        /// function on each.
+        ///
+        /// # Safety
+        /// `p` must be valid for reads and writes of four `f32`s (any
+        /// alignment).
+        pub unsafe extern "C" fn $x4(p: *mut f32) {
+            #[cfg(target_arch = "x86_64")]
+            if has_avx2_fma() {
+                // SAFETY: the CPU has AVX2 and FMA (checked at run time);
+                // the caller passes four readable and writable floats.
+                unsafe {
+                    let x = core::arch::x86_64::_mm_loadu_ps(p);
+                    core::arch::x86_64::_mm_storeu_ps(p, avx2::$kernel(x));
+                }
+                return;
+            }
+            for k in 0..4 {
+                // SAFETY: the caller passes four readable and writable
+                // floats.
+                unsafe {
+                    let x = p.add(k).read_unaligned();
+                    p.add(k).write_unaligned($scalar(x));
+                }
+            }
+        }
+
+        /// The function on the four floats of an SSE register (System V:
+        /// argument and result in `xmm0`): bitwise the scalar function on
+        /// each. The JIT calls this form on x86-64.
+        // `__m128` is an SSE vector, which the System V ABI passes and
+        // returns in `xmm0` (SSE is part of x86-64); the lint only says that
+        // Rust does not promise a C layout for SIMD types in general.
+        #[cfg(target_arch = "x86_64")]
+        #[allow(improper_ctypes_definitions)]
+        pub extern "C" fn $v4(x: core::arch::x86_64::__m128) -> core::arch::x86_64::__m128 {
+            if has_avx2_fma() {
+                // SAFETY: the CPU has AVX2 and FMA (checked at run time).
+                return unsafe { avx2::$kernel(x) };
+            }
+            let mut a = [0.0f32; 4];
+            // SAFETY: `a` holds four floats: unaligned 16-byte store and
+            // load (SSE is part of x86-64).
+            unsafe {
+                core::arch::x86_64::_mm_storeu_ps(a.as_mut_ptr(), x);
+                for v in &mut a {
+                    *v = $scalar(*v);
+                }
+                core::arch::x86_64::_mm_loadu_ps(a.as_ptr())
+            }
+        }
+    )*};
+}
+
+entry_points! {
+    /// `exp(x)`: at most 0.5 ulp plus about 2^-15 ulp (see the module
+    /// documentation).
+    exp: clift_exp_f32, clift_exp_f32x4, clift_exp_v4, exp_fma1;
+    /// `log(x)`: at most 0.5 ulp plus about 2^-19 ulp.
+    log: clift_log_f32, clift_log_f32x4, clift_log_v4, log_fma1;
+    /// `erf(x)`: at most 0.5 ulp plus about 0.005 ulp.
+    erf: clift_erf_f32, clift_erf_f32x4, clift_erf_v4, erf_fma1;
+}
+
+/// The AVX2 + FMA instantiation: four `f64` lanes in one `__m256d`.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use core::arch::x86_64::*;
+
+    use super::Lanes;
+
+    /// Four lanes. Values of this type exist only inside the
+    /// `#[target_feature(enable = "avx2,fma")]` functions below, which run
+    /// only after `has_avx2_fma` said yes: that is what makes the
+    /// intrinsics in its methods sound (the methods are always inlined
+    /// into those functions).
+    #[derive(Clone, Copy)]
+    pub(super) struct V4(__m256d);
+
+    impl Lanes for V4 {
+        type Mask = __m256d;
+        type Index = __m256i;
+        #[inline(always)]
+        fn splat(x: f64) -> V4 {
+            // SAFETY: AVX is available (see `V4`).
+            V4(unsafe { _mm256_set1_pd(x) })
+        }
+        #[inline(always)]
+        fn add(self, o: V4) -> V4 {
+            // SAFETY: AVX is available (see `V4`).
+            V4(unsafe { _mm256_add_pd(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: V4) -> V4 {
+            // SAFETY: AVX is available (see `V4`).
+            V4(unsafe { _mm256_sub_pd(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn mul(self, o: V4) -> V4 {
+            // SAFETY: AVX is available (see `V4`).
+            V4(unsafe { _mm256_mul_pd(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn div(self, o: V4) -> V4 {
+            // SAFETY: AVX is available (see `V4`).
+            V4(unsafe { _mm256_div_pd(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn fma(self, b: V4, c: V4) -> V4 {
+            // SAFETY: FMA is available (see `V4`).
+            V4(unsafe { _mm256_fmadd_pd(self.0, b.0, c.0) })
+        }
+        #[inline(always)]
+        fn abs(self) -> V4 {
+            // SAFETY: AVX is available (see `V4`).
+            V4(unsafe { _mm256_andnot_pd(_mm256_set1_pd(-0.0), self.0) })
+        }
+        #[inline(always)]
+        fn min(self, o: V4) -> V4 {
+            // vminpd returns its second operand unless the first is less.
+            // SAFETY: AVX is available (see `V4`).
+            V4(unsafe { _mm256_min_pd(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn max(self, o: V4) -> V4 {
+            // vmaxpd returns its second operand unless the first is greater.
+            // SAFETY: AVX is available (see `V4`).
+            V4(unsafe { _mm256_max_pd(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn copysign(self, s: V4) -> V4 {
+            // SAFETY: AVX is available (see `V4`).
+            V4(unsafe {
+                let sign = _mm256_set1_pd(-0.0);
+                _mm256_or_pd(_mm256_andnot_pd(sign, self.0), _mm256_and_pd(sign, s.0))
+            })
+        }
+        #[inline(always)]
+        fn lt(self, o: V4) -> __m256d {
+            // SAFETY: AVX is available (see `V4`).
+            unsafe { _mm256_cmp_pd::<_CMP_LT_OQ>(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn le(self, o: V4) -> __m256d {
+            // SAFETY: AVX is available (see `V4`).
+            unsafe { _mm256_cmp_pd::<_CMP_LE_OQ>(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn eq(self, o: V4) -> __m256d {
+            // SAFETY: AVX is available (see `V4`).
+            unsafe { _mm256_cmp_pd::<_CMP_EQ_OQ>(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn is_nan(self) -> __m256d {
+            // SAFETY: AVX is available (see `V4`).
+            unsafe { _mm256_cmp_pd::<_CMP_UNORD_Q>(self.0, self.0) }
+        }
+        #[inline(always)]
+        fn and(a: __m256d, b: __m256d) -> __m256d {
+            // SAFETY: AVX is available (see `V4`).
+            unsafe { _mm256_and_pd(a, b) }
+        }
+        #[inline(always)]
+        fn select(m: __m256d, a: V4, b: V4) -> V4 {
+            // SAFETY: AVX is available (see `V4`).
+            V4(unsafe { _mm256_blendv_pd(b.0, a.0, m) })
+        }
+        #[inline(always)]
+        fn pow2_from_shifted(kd: V4) -> V4 {
+            // SAFETY: AVX2 is available (see `V4`).
+            V4(unsafe {
+                let k = _mm256_add_epi64(_mm256_castpd_si256(kd.0), _mm256_set1_epi64x(1023));
+                _mm256_castsi256_pd(_mm256_slli_epi64::<52>(k))
+            })
+        }
+        #[inline(always)]
+        fn split_log(self) -> (V4, V4) {
+            // SAFETY: AVX2 is available (see `V4`).
+            unsafe {
+                let u = _mm256_castpd_si256(self.0);
+                let v = _mm256_sub_epi64(u, _mm256_set1_epi64x(super::SQRT_HALF_MANT as i64));
+                let hi = _mm256_and_si256(v, _mm256_set1_epi64x(super::EXP_MASK as i64));
+                let m = _mm256_add_epi64(_mm256_sub_epi64(u, hi), _mm256_set1_epi64x(super::HALF_EXP as i64));
+                let eb = _mm256_or_si256(_mm256_srli_epi64::<52>(v), _mm256_set1_epi64x(super::TWO52_BITS as i64));
+                let e = _mm256_sub_pd(_mm256_castsi256_pd(eb), _mm256_set1_pd(super::E_OFFSET));
+                (V4(e), V4(_mm256_castsi256_pd(m)))
+            }
+        }
+        #[inline(always)]
+        fn index(kd: V4) -> __m256i {
+            // Per 64-bit lane the vpermps indices (2i, 2i + 1), which move
+            // double i of a row there: i is kd's low 32 bits.
+            // SAFETY: AVX2 is available (see `V4`).
+            unsafe {
+                let lo = _mm256_shuffle_epi32::<0b1010_0000>(_mm256_castpd_si256(kd.0));
+                _mm256_add_epi32(_mm256_add_epi32(lo, lo), _mm256_set_epi32(1, 0, 1, 0, 1, 0, 1, 0))
+            }
+        }
+        #[inline(always)]
+        fn pick(row: &[f64; 4], idx: __m256i) -> V4 {
+            // SAFETY: AVX2 is available (see `V4`); `row` is four readable
+            // doubles.
+            V4(unsafe {
+                let r = _mm256_castpd_ps(_mm256_loadu_pd(row.as_ptr()));
+                _mm256_castps_pd(_mm256_permutevar8x32_ps(r, idx))
+            })
+        }
+    }
+
+    /// Defines the 4-lane form of a generic kernel.
+    macro_rules! x4 {
+        ($($name:ident),*) => {$(
+            /// The kernel on four floats; `extern "C"` so that JIT code
+            /// can call it directly with the argument and result in
+            /// `xmm0`.
+            ///
+            /// # Safety
+            /// The CPU must have AVX2 and FMA.
+            #[target_feature(enable = "avx2,fma")]
+            #[allow(improper_ctypes_definitions)] // see `entry_points!`
+            pub(super) unsafe extern "C" fn $name(x: __m128) -> __m128 {
+                let y = super::$name(V4(_mm256_cvtps_pd(x))).0;
+                // Rounds each lane to float once (round to nearest even,
+                // as the scalar `as f32`).
+                _mm256_cvtpd_ps(y)
+            }
+        )*};
+    }
+
+    x4!(exp, log, erf);
+}

@@ -1,0 +1,263 @@
+//! The SIMD `exp`, `log` and `erf` (`clift_builtins::vec_math`): the
+//! 4-lane entry points (in place through a pointer, and in an SSE register)
+//! must give bitwise the scalar functions' results lane by lane, and the
+//! scalar form without the FMA instruction (what a CPU without FMA runs)
+//! must too, on special values, denormals, interval and threshold
+//! boundaries with their neighbours, and random inputs. The accuracy
+//! against MPFR is `tests/ulp.rs`'s job; a few exact values are checked
+//! here.
+
+use clift_builtins::vec_math::*;
+
+type Scalar = extern "C" fn(f32) -> f32;
+type Four = unsafe extern "C" fn(*mut f32);
+
+const FUNCTIONS: [(&str, Scalar, Four); 3] = [
+    ("exp", clift_exp_f32, clift_exp_f32x4),
+    ("log", clift_log_f32, clift_log_f32x4),
+    ("erf", clift_erf_f32, clift_erf_f32x4),
+];
+
+/// splitmix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+/// Special values, boundaries of the algorithms (clamps, thresholds of
+/// overflow and underflow, erf's intervals, log's split at sqrt(1/2)) and
+/// ±4 ulp around each, then random bit patterns and random values in
+/// [-110, 110].
+fn inputs() -> Vec<f32> {
+    let base = [
+        0.0f32,
+        f32::INFINITY,
+        f32::NAN,
+        f32::from_bits(0x7fa0_0000), // a signalling NaN
+        f32::from_bits(0x7fc1_2345), // a NaN with a payload
+        f32::from_bits(1),
+        f32::from_bits(2),
+        f32::from_bits(0x007f_ffff),
+        f32::MIN_POSITIVE,
+        f32::MAX,
+        f32::EPSILON,
+        1e-30,
+        1e-8,
+        0.5,
+        1.0,
+        2.0,
+        3.0,
+        3.832_507,
+        3.9,
+        4.0,
+        5.0,
+        core::f32::consts::SQRT_2,
+        core::f32::consts::FRAC_1_SQRT_2,
+        core::f32::consts::LN_2,
+        core::f32::consts::E,
+        88.722_83,
+        88.722_84,
+        89.0,
+        -87.336_55,
+        -103.278_93,
+        -103.972_08,
+        -104.0,
+        -105.0,
+        1e10,
+        123_456.79,
+    ];
+    let mut v = Vec::new();
+    for b in base {
+        for s in [b, -b] {
+            if s.is_nan() {
+                v.push(s);
+                continue;
+            }
+            let bits = s.to_bits();
+            for d in -4i32..=4 {
+                v.push(f32::from_bits(bits.wrapping_add(d as u32)));
+            }
+        }
+    }
+    let n = if cfg!(debug_assertions) { 200_000 } else { 2_000_000 };
+    let mut r = Rng(0x5eed);
+    for i in 0..n {
+        let x = r.next();
+        v.push(if i % 2 == 0 {
+            f32::from_bits(x as u32)
+        } else {
+            (((x >> 11) as f64 / (1u64 << 53) as f64) * 220.0 - 110.0) as f32
+        });
+    }
+    while !v.len().is_multiple_of(4) {
+        v.push(1.0);
+    }
+    v
+}
+
+fn hex(x: f32) -> String {
+    format!("{x:e} ({:#010x})", x.to_bits())
+}
+
+#[test]
+fn four_lanes_equal_scalar_bitwise() {
+    let xs = inputs();
+    for (name, scalar, four) in FUNCTIONS {
+        let mut mismatches = 0usize;
+        let mut first = None;
+        for chunk in xs.chunks_exact(4) {
+            let mut lanes = [chunk[0], chunk[1], chunk[2], chunk[3]];
+            // SAFETY: four readable and writable floats.
+            unsafe { four(lanes.as_mut_ptr()) };
+            for (k, &x) in chunk.iter().enumerate() {
+                let want = scalar(x);
+                if lanes[k].to_bits() != want.to_bits() {
+                    mismatches += 1;
+                    first.get_or_insert((x, lanes[k], want));
+                }
+            }
+        }
+        if let Some((x, got, want)) = first {
+            panic!(
+                "{name}: {mismatches} lanes differ from the scalar function; first: {name}({}) = {} in 4 lanes, {} scalar",
+                hex(x),
+                hex(got),
+                hex(want)
+            );
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn register_form_equals_scalar_bitwise() {
+    use core::arch::x86_64::*;
+    #[allow(improper_ctypes_definitions)] // __m128 travels in xmm0 (System V)
+    type Reg = extern "C" fn(__m128) -> __m128;
+    let forms: [(&str, Scalar, Reg); 3] = [
+        ("exp", clift_exp_f32, clift_exp_v4),
+        ("log", clift_log_f32, clift_log_v4),
+        ("erf", clift_erf_f32, clift_erf_v4),
+    ];
+    // What the JIT calls: the AVX2 function itself where the CPU has it.
+    #[cfg(not(windows))]
+    let forms = forms.map(|(name, scalar, reg)| {
+        let addr = register_form(name).expect("exp, log and erf have a register form");
+        // SAFETY: `register_form` returns the address of an
+        // `extern "C" fn(__m128) -> __m128` that may run on this CPU.
+        let jit: Reg = unsafe { std::mem::transmute::<usize, Reg>(addr) };
+        assert!(register_form("sin").is_none());
+        [(name, scalar, reg), (name, scalar, jit)]
+    });
+    #[cfg(not(windows))]
+    let forms = forms.as_flattened();
+    let xs = inputs();
+    for &(name, scalar, reg) in forms.iter() {
+        for chunk in xs.chunks_exact(4) {
+            let mut out = [0.0f32; 4];
+            // SAFETY: SSE is part of x86-64; `chunk` and `out` hold four
+            // floats each (unaligned load and store).
+            unsafe { _mm_storeu_ps(out.as_mut_ptr(), reg(_mm_loadu_ps(chunk.as_ptr()))) };
+            for (k, &x) in chunk.iter().enumerate() {
+                let want = scalar(x);
+                assert_eq!(
+                    out[k].to_bits(),
+                    want.to_bits(),
+                    "{name}({}): {} in a register, {} scalar",
+                    hex(x),
+                    hex(out[k]),
+                    hex(want)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn without_fma_instruction_equals_scalar_bitwise() {
+    let xs = inputs();
+    // The software fused multiply-add is slow: every 7th input.
+    for (name, scalar, _) in FUNCTIONS {
+        for &x in xs.iter().step_by(7) {
+            let got = without_fma_instruction(name, x).unwrap();
+            let want = scalar(x);
+            assert_eq!(
+                got.to_bits(),
+                want.to_bits(),
+                "{name}({}): {} without FMA, {} scalar",
+                hex(x),
+                hex(got),
+                hex(want)
+            );
+        }
+    }
+    assert_eq!(without_fma_instruction("sin", 1.0), None);
+}
+
+#[test]
+fn exact_values() {
+    let same = |a: f32, b: f32| a.to_bits() == b.to_bits();
+    assert!(same(clift_exp_f32(0.0), 1.0));
+    assert!(same(clift_exp_f32(-0.0), 1.0));
+    assert!(same(clift_exp_f32(f32::INFINITY), f32::INFINITY));
+    assert!(same(clift_exp_f32(f32::NEG_INFINITY), 0.0));
+    assert!(same(clift_exp_f32(88.722_84), f32::INFINITY));
+    // Near overflow, through the denormals and at the underflow threshold
+    // (e^-103.972 is just below 2^-150: zero), as libm's double function
+    // rounded once, which is correctly rounded at these inputs.
+    for x in [
+        88.722_83f32,
+        88.0,
+        -87.5,
+        -90.0,
+        -100.0,
+        -103.0,
+        -103.278_93,
+        -103.9,
+        -103.972_08,
+    ] {
+        assert!(same(clift_exp_f32(x), libm::exp(x as f64) as f32), "exp({x})");
+    }
+    for x in [
+        f32::from_bits(1),
+        f32::from_bits(0x0012_3456),
+        1e-40,
+        3e38,
+        0.999_999_94,
+        1.000_000_1,
+    ] {
+        assert!(same(clift_log_f32(x), libm::log(x as f64) as f32), "log({x})");
+    }
+    for x in [1e-40f32, 1e-20, 0.3, 0.99, 1.01, 1.99, 2.5, 3.5, 3.8] {
+        assert!(same(clift_erf_f32(x), libm::erf(x as f64) as f32), "erf({x})");
+    }
+    assert!(same(clift_exp_f32(1.0), core::f32::consts::E));
+    assert!(clift_exp_f32(f32::NAN).is_nan());
+    assert!(same(clift_log_f32(1.0), 0.0));
+    assert!(same(clift_log_f32(0.0), f32::NEG_INFINITY));
+    assert!(same(clift_log_f32(-0.0), f32::NEG_INFINITY));
+    assert!(same(clift_log_f32(f32::INFINITY), f32::INFINITY));
+    assert!(clift_log_f32(-1.0).is_nan());
+    assert!(clift_log_f32(f32::NEG_INFINITY).is_nan());
+    assert!(clift_log_f32(f32::NAN).is_nan());
+    // log of the smallest denormal: -149 ln 2 = -103.27893...
+    assert!(same(clift_log_f32(f32::from_bits(1)), -103.278_93));
+    assert!(same(clift_erf_f32(0.0), 0.0));
+    assert!(same(clift_erf_f32(-0.0), -0.0));
+    assert!(same(clift_erf_f32(f32::INFINITY), 1.0));
+    assert!(same(clift_erf_f32(f32::NEG_INFINITY), -1.0));
+    assert!(same(clift_erf_f32(4.0), 1.0));
+    assert!(same(clift_erf_f32(-10.0), -1.0));
+    assert!(clift_erf_f32(f32::NAN).is_nan());
+    // erf(x) = 2x / sqrt(pi) for denormal x: 1.128 * 2^-149 rounds to 2^-149.
+    assert!(same(clift_erf_f32(f32::from_bits(1)), f32::from_bits(1)));
+    assert!(same(clift_erf_f32(f32::from_bits(100)), f32::from_bits(113)));
+    assert!(same(clift_erf_f32(1.0), 0.842_700_8));
+}

@@ -33,7 +33,8 @@
 //! The polynomials interpolate the functions at Chebyshev nodes (computed
 //! with MPFR at 320 bits, monomial coefficients rounded to `f64`); their
 //! maximum relative errors are 1.2e-12 (exp), 1e-13 (log) and 2.9e-10
-//! (erf).
+//! (erf). `examples/fit_vec_math.rs` regenerates them (its doc lists the
+//! commands).
 //!
 //! Special values are selected lane by lane at the end, so both forms
 //! compute them the same way: exp(NaN) = NaN, exp(-inf) = +0,

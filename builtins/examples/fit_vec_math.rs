@@ -1,0 +1,162 @@
+//! Regenerates the polynomial coefficients of `src/vec_math.rs`: the
+//! interpolating polynomial of a function at Chebyshev nodes, computed in
+//! MPFR (320 bits) and printed as `f64` monomial coefficients (lowest power
+//! first) with the largest error of the `f64` polynomial on 4,001 points.
+//!
+//! ```text
+//! cargo run --release -p clift-builtins --example fit_vec_math -- exp 8
+//! cargo run --release -p clift-builtins --example fit_vec_math -- log 4
+//! cargo run --release -p clift-builtins --example fit_vec_math -- erf0 9
+//! cargo run --release -p clift-builtins --example fit_vec_math -- erf1 9   # erf2, erf3 likewise
+//! ```
+//!
+//! - `exp n`: exp(t) on [-0.35, 0.35] (relative error).
+//! - `log n`: (atanh(sqrt(z)) / sqrt(z) - 1) / z on [0, 0.0295], the
+//!   polynomial in s^2 that `log` multiplies by s^3 (absolute error).
+//! - `erf0 n`: erf(sqrt(u)) / sqrt(u) with u = t + 0.5 on [-0.5, 0.5], that
+//!   is x P(x^2) on |x| < 1 (relative error).
+//! - `erfI n` (I = 1, 2, 3): erf(t + I + 0.5) on [-0.5, 0.5], the unit
+//!   interval [I, I + 1) of |x| (relative error).
+
+use rug::float::Constant;
+use rug::Float;
+
+/// MPFR precision of every computation, in bits.
+const PREC: u32 = 320;
+
+/// A function of the fit, its interval of the error scan, and whether the
+/// error is relative.
+type Target = (Box<dyn Fn(&Float) -> Float>, f64, f64, bool);
+
+fn big(x: f64) -> Float {
+    Float::with_val(PREC, x)
+}
+
+/// The polynomial of degree `n` interpolating `f` at the n + 1 Chebyshev
+/// nodes of [lo, hi]: solves the Vandermonde system by Gaussian elimination
+/// with partial pivoting in MPFR.
+fn fit(f: &dyn Fn(&Float) -> Float, lo: f64, hi: f64, n: usize) -> Vec<f64> {
+    let m = n + 1;
+    let pi = Float::with_val(PREC, Constant::Pi);
+    let mid = Float::with_val(PREC, (big(lo) + big(hi)) / 2u32);
+    let half = Float::with_val(PREC, (big(hi) - big(lo)) / 2u32);
+    let mut rows: Vec<Vec<Float>> = (0..m)
+        .map(|j| {
+            let angle = Float::with_val(PREC, &pi * (2 * j + 1) as u32) / (2 * m) as u32;
+            let t = Float::with_val(PREC, &mid + Float::with_val(PREC, &half * angle.cos()));
+            let mut row = Vec::with_capacity(m + 1);
+            let mut power = big(1.0);
+            for _ in 0..m {
+                row.push(power.clone());
+                power *= &t;
+            }
+            row.push(f(&t));
+            row
+        })
+        .collect();
+    for col in 0..m {
+        let pivot = (col..m)
+            .max_by(|&a, &b| rows[a][col].clone().abs().total_cmp(&rows[b][col].clone().abs()))
+            .unwrap_or(col);
+        rows.swap(col, pivot);
+        for r in 0..m {
+            if r == col {
+                continue;
+            }
+            let factor = Float::with_val(PREC, &rows[r][col] / &rows[col][col]);
+            let pivot_row = rows[col].clone();
+            for (x, p) in rows[r].iter_mut().zip(&pivot_row).skip(col) {
+                *x -= Float::with_val(PREC, p * &factor);
+            }
+        }
+    }
+    (0..m)
+        .map(|k| Float::with_val(PREC, &rows[k][m] / &rows[k][k]).to_f64())
+        .collect()
+}
+
+/// The polynomial in `f64` by Horner's rule with fused multiply-adds.
+fn horner(c: &[f64], t: f64) -> f64 {
+    c.iter().rev().fold(0.0, |acc, &k| acc.mul_add(t, k))
+}
+
+/// The largest error of `c` against `f` on 4,001 evenly spaced points of
+/// [lo, hi], relative or absolute.
+fn max_error(c: &[f64], f: &dyn Fn(&Float) -> Float, lo: f64, hi: f64, relative: bool) -> f64 {
+    (0..=4000)
+        .map(|i| {
+            let t = lo + (hi - lo) * f64::from(i) / 4000.0;
+            let exact = f(&big(t));
+            let d = Float::with_val(PREC, big(horner(c, t)) - &exact);
+            let d = if relative { d / exact } else { d };
+            d.to_f64().abs()
+        })
+        .fold(0.0, f64::max)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: fit_vec_math exp|log|erf0|erf1|erf2|erf3 <degree>";
+    let (Some(what), Some(n)) = (args.get(1), args.get(2).and_then(|n| n.parse::<usize>().ok())) else {
+        eprintln!("{usage}");
+        std::process::exit(2);
+    };
+    let (f, lo, hi, relative): Target = match what.as_str() {
+        "exp" => (
+            Box::new(|t: &Float| Float::with_val(PREC, t.exp_ref())),
+            -0.35,
+            0.35,
+            true,
+        ),
+        "log" => (
+            Box::new(|z: &Float| {
+                let s = Float::with_val(PREC, z.sqrt_ref());
+                let atanh = Float::with_val(PREC, s.atanh_ref());
+                (atanh / s - 1u32) / z.clone()
+            }),
+            1e-30,
+            0.0295,
+            false,
+        ),
+        "erf0" => (
+            Box::new(|t: &Float| {
+                let u = Float::with_val(PREC, t + 0.5f64);
+                let s = Float::with_val(PREC, u.sqrt_ref());
+                Float::with_val(PREC, s.erf_ref()) / s
+            }),
+            -0.4999999,
+            0.5,
+            true,
+        ),
+        other => match other.strip_prefix("erf").and_then(|i| i.parse::<u8>().ok()) {
+            Some(i @ 1..=3) => {
+                let centre = f64::from(i) + 0.5;
+                (
+                    Box::new(move |t: &Float| Float::with_val(PREC, Float::with_val(PREC, t + centre).erf_ref())),
+                    -0.5,
+                    0.5,
+                    true,
+                )
+            }
+            _ => {
+                eprintln!("{usage}");
+                std::process::exit(2);
+            }
+        },
+    };
+    // The fit itself runs on the closed interval the function is defined
+    // on; the error scan may stay just inside it (log and erf0 divide by
+    // zero at an end point).
+    let (fit_lo, fit_hi) = match what.as_str() {
+        "log" => (0.0, 0.0295),
+        "erf0" => (-0.5, 0.5),
+        _ => (lo, hi),
+    };
+    let c = fit(&*f, fit_lo, fit_hi, n);
+    println!("{c:?}");
+    println!(
+        "max {} error {:e}",
+        if relative { "relative" } else { "absolute" },
+        max_error(&c, &*f, lo, hi, relative)
+    );
+}

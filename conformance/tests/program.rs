@@ -10,6 +10,7 @@ use std::ptr;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
+use clift_conformance::programs::compile;
 use clift_conformance::*;
 
 /// The clbench workloads and their kernels, as CL_PROGRAM_KERNEL_NAMES lists them.
@@ -625,23 +626,8 @@ fn binaries_are_loaded_by_type_and_rebuilt_with_their_options() {
         }
         // clCompileProgram: "CL_INVALID_OPERATION if program has no source or
         // IL available".
-        // SAFETY: valid program; no lists; no callback.
-        expect_err(
-            unsafe {
-                clCompileProgram(
-                    p,
-                    0,
-                    ptr::null(),
-                    ptr::null(),
-                    0,
-                    ptr::null(),
-                    ptr::null_mut(),
-                    None,
-                    ptr::null_mut(),
-                )
-            },
-            CL_INVALID_OPERATION,
-        );
+        // NULL options; no lists; no callback.
+        expect_err(compile(p, None, &[]), CL_INVALID_OPERATION);
         release(p);
     }
     // Explicit options replace the binary's.

@@ -54,12 +54,14 @@ pub trait Float:
     /// Two exponent arguments beyond the type's range (for ldexp, pown,
     /// rootn).
     const BIG_K: [i32; 2];
-    /// Special input values: ±0, ±1, ±inf, NaN, ±MAX, ±MIN, denormals,
-    /// halves, integers.
-    const SPECIAL: [Self; 24];
+    /// Special input values of this type's own, after those of
+    /// [`special`].
+    const OWN_SPECIAL: [Self; 5];
 
     /// The value, exactly, as f64.
     fn to_f64(self) -> f64;
+    /// The f64 rounded to this type.
+    fn from_f64(d: f64) -> Self;
     /// The bits, widened.
     fn bits(self) -> u64;
     /// The value with these bits (narrowed).
@@ -92,35 +94,13 @@ impl Float for f32 {
     const SMOOTHSTEP_ABS: f64 = 1e-6;
     const HALF_AND_NATIVE: bool = true;
     const BIG_K: [i32; 2] = [130, -150];
-    const SPECIAL: [f32; 24] = [
-        0.0,
-        -0.0,
-        1.0,
-        -1.0,
-        0.5,
-        -0.5,
-        2.0,
-        -3.0,
-        1.5,
-        -2.5,
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-        f32::NAN,
-        f32::MAX,
-        -f32::MAX,
-        f32::MIN_POSITIVE,
-        -f32::MIN_POSITIVE,
-        f32::from_bits(1),
-        -f32::from_bits(0x7f_ffff),
-        100.0,
-        -88.5,
-        0.999_999_9,
-        1e-7,
-        1e10,
-    ];
+    const OWN_SPECIAL: [f32; 5] = [100.0, -88.5, 0.999_999_9, 1e-7, 1e10];
 
     fn to_f64(self) -> f64 {
         f64::from(self)
+    }
+    fn from_f64(d: f64) -> f32 {
+        d as f32
     }
     fn bits(self) -> u64 {
         u64::from(self.to_bits())
@@ -161,35 +141,13 @@ impl Float for f64 {
     const SMOOTHSTEP_ABS: f64 = 1e-14;
     const HALF_AND_NATIVE: bool = false;
     const BIG_K: [i32; 2] = [1030, -1100];
-    const SPECIAL: [f64; 24] = [
-        0.0,
-        -0.0,
-        1.0,
-        -1.0,
-        0.5,
-        -0.5,
-        2.0,
-        -3.0,
-        1.5,
-        -2.5,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        f64::NAN,
-        f64::MAX,
-        -f64::MAX,
-        f64::MIN_POSITIVE,
-        -f64::MIN_POSITIVE,
-        f64::from_bits(1),
-        -f64::from_bits(0xf_ffff_ffff_ffff),
-        100.0,
-        -700.5,
-        0.999_999_999_999_999_9,
-        1e-17,
-        1e300,
-    ];
+    const OWN_SPECIAL: [f64; 5] = [100.0, -700.5, 0.999_999_999_999_999_9, 1e-17, 1e300];
 
     fn to_f64(self) -> f64 {
         self
+    }
+    fn from_f64(d: f64) -> f64 {
+        d
     }
     fn bits(self) -> u64 {
         self.to_bits()
@@ -701,10 +659,44 @@ fn exact_or_zeros<T: Float>(got: T, want: f64) -> bool {
     within(got, want, 0.0) || (got.to_f64() == 0.0 && want == 0.0)
 }
 
+/// Special input values: ±0, ±1, halves, integers, ±inf, NaN, ±MAX, ±MIN,
+/// the smallest and (negated) the largest denormal, then `T`'s own.
+pub fn special<T: Float>() -> Vec<T> {
+    let common = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        2.0,
+        -3.0,
+        1.5,
+        -2.5,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        T::MAX,
+        -T::MAX,
+        T::MIN_POSITIVE,
+        -T::MIN_POSITIVE,
+    ];
+    let denormals = [
+        T::from_bits64(1),
+        T::from_bits64(T::SIGN_BIT | ((1u64 << T::FRACTION_BITS) - 1)),
+    ];
+    common
+        .into_iter()
+        .map(T::from_f64)
+        .chain(denormals)
+        .chain(T::OWN_SPECIAL)
+        .collect()
+}
+
 /// Deterministic inputs: the special values, then random values (half of
 /// them in [-10, 10], the rest any finite bit pattern).
 pub fn inputs<T: Float>(len: usize, seed: u64) -> Vec<T> {
-    let special = T::SPECIAL;
+    let special = special::<T>();
     let mut s = seed;
     let mut next = || {
         s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);

@@ -176,6 +176,29 @@ pub fn run_ints(ctx: cl_context, p: cl_program, name: &str, n: usize) -> Vec<i32
     out
 }
 
+/// CL_PROGRAM_BUILD_STATUS of `p` for clift's device.
+pub fn build_status(p: cl_program) -> cl_build_status {
+    build_value(p, device(), CL_PROGRAM_BUILD_STATUS)
+}
+
+/// CL_PROGRAM_BINARY_TYPE of `p` for clift's device.
+pub fn binary_type(p: cl_program) -> cl_program_binary_type {
+    build_value(p, device(), CL_PROGRAM_BINARY_TYPE)
+}
+
+/// `clGetKernelArgInfo` of argument `i` of `k` as a string (panics on error).
+pub fn arg_string(k: cl_kernel, i: cl_uint, param: cl_kernel_arg_info) -> String {
+    // SAFETY: forwards the buffer protocol of `info_string`.
+    info_string(|sz, v, r| unsafe { clGetKernelArgInfo(k, i, param, sz, v, r) })
+}
+
+/// `clGetKernelArgInfo` of argument `i` of `k` as a value of type `T`
+/// (panics on error or on a size other than `T`'s).
+pub fn arg_value<T: Copy>(k: cl_kernel, i: cl_uint, param: cl_kernel_arg_info) -> T {
+    // SAFETY: forwards the buffer protocol of `info_value`.
+    info_value(|sz, v, r| unsafe { clGetKernelArgInfo(k, i, param, sz, v, r) })
+}
+
 /// Releases a program (panics on error).
 pub fn release_program(p: cl_program) {
     // SAFETY: the caller passes a program it owns, released once.
@@ -229,7 +252,7 @@ impl StatusSlot {
 /// CL_PROGRAM_BUILD_STATUS, as observed from inside the callback, in the
 /// [`StatusSlot`] whose [`StatusSlot::user_data`] it is given.
 pub extern "C" fn record_status(p: cl_program, user: *mut c_void) {
-    let status = build_value::<cl_build_status>(p, device(), CL_PROGRAM_BUILD_STATUS);
+    let status = build_status(p);
     // SAFETY: `user` is a StatusSlot's AtomicI32, alive until it sees a value.
     let slot = unsafe { &*(user as *const AtomicI32) };
     slot.store(status, Ordering::SeqCst);

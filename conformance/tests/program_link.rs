@@ -14,10 +14,7 @@ fn object(ctx: cl_context, src: &str) -> cl_program {
     let p = source_program(ctx, src);
     let rc = compile(p, Some(""), &[]);
     assert_eq!(rc, CL_SUCCESS, "compile failed:\n{}", build_log(p, device()));
-    assert_eq!(
-        build_value::<cl_program_binary_type>(p, device(), CL_PROGRAM_BINARY_TYPE),
-        CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
-    );
+    assert_eq!(binary_type(p), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
     p
 }
 
@@ -47,10 +44,7 @@ fn a_kernel_calls_functions_of_two_objects_and_a_library() {
     let b = object(ctx, TWICE);
     let h = object(ctx, HUNDRED);
     let lib = linked(ctx, &[h], "-create-library");
-    assert_eq!(
-        build_value::<cl_program_binary_type>(lib, device(), CL_PROGRAM_BINARY_TYPE),
-        CL_PROGRAM_BINARY_TYPE_LIBRARY
-    );
+    assert_eq!(binary_type(lib), CL_PROGRAM_BINARY_TYPE_LIBRARY);
     // A library has no kernels to create.
     let mut n = 0usize;
     // SAFETY: a size slot only.
@@ -66,14 +60,8 @@ fn a_kernel_calls_functions_of_two_objects_and_a_library() {
     assert_eq!(rc, CL_INVALID_PROGRAM_EXECUTABLE);
 
     let exe = linked(ctx, &[main, a, b, lib], "");
-    assert_eq!(
-        build_value::<cl_program_binary_type>(exe, device(), CL_PROGRAM_BINARY_TYPE),
-        CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-    );
-    assert_eq!(
-        build_value::<cl_build_status>(exe, device(), CL_PROGRAM_BUILD_STATUS),
-        CL_BUILD_SUCCESS
-    );
+    assert_eq!(binary_type(exe), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    assert_eq!(build_status(exe), CL_BUILD_SUCCESS);
     assert_eq!(program_string(exe, CL_PROGRAM_KERNEL_NAMES), "calc");
     // CL_INVALID_OPERATION if program was not created with
     // clCreateProgramWithSource, clCreateProgramWithIL or
@@ -145,10 +133,7 @@ fn embedded_headers_are_included_by_name() {
         "#include \"inc/defs.h\"\nkernel void k(global int* o) { o[0] = SCALE; }",
     );
     assert_eq!(compile(lone, Some(""), &[]), CL_COMPILE_PROGRAM_FAILURE);
-    assert_eq!(
-        build_value::<cl_build_status>(lone, device(), CL_PROGRAM_BUILD_STATUS),
-        CL_BUILD_ERROR
-    );
+    assert_eq!(build_status(lone), CL_BUILD_ERROR);
     assert!(build_log(lone, device()).contains("inc/defs.h"));
     // Compile options apply: -D.
     let d = source_program(ctx, "kernel void k(global int* o) { o[0] = V; }");
@@ -157,10 +142,8 @@ fn embedded_headers_are_included_by_name() {
     assert_eq!(run_ints(ctx, exe2, "k", 1), [9]);
     // Argument information compiled into an object survives the link.
     let k = kernel(exe2, "k");
-    // SAFETY: forwards the buffer protocol.
-    let name = info_string(|sz, v, r| unsafe { clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sz, v, r) });
-    // SAFETY: forwards the buffer protocol.
-    let ty = info_string(|sz, v, r| unsafe { clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sz, v, r) });
+    let name = arg_string(k, 0, CL_KERNEL_ARG_NAME);
+    let ty = arg_string(k, 0, CL_KERNEL_ARG_TYPE_NAME);
     assert_eq!((name.as_str(), ty.as_str()), ("o", "int*"));
     // SAFETY: a valid kernel, released once.
     check(unsafe { clReleaseKernel(k) });
@@ -180,10 +163,7 @@ fn link_errors_name_the_symbols() {
     let (p, rc) = link(ctx, &[main, a, b], "");
     assert_eq!(rc, CL_LINK_PROGRAM_FAILURE);
     assert!(!p.is_null());
-    assert_eq!(
-        build_value::<cl_build_status>(p, device(), CL_PROGRAM_BUILD_STATUS),
-        CL_BUILD_ERROR
-    );
+    assert_eq!(build_status(p), CL_BUILD_ERROR);
     let log = build_log(p, device());
     assert!(log.contains("hundred"), "{log}");
     assert_eq!(program_bytes(p, CL_PROGRAM_BINARY_SIZES).unwrap(), 0usize.to_ne_bytes());
@@ -222,7 +202,7 @@ fn binaries_of_every_type_round_trip() {
     let reload = |p: cl_program, typ: cl_program_binary_type| {
         let bin = program_binary(p);
         let q = binary_program(ctx, &bin).expect("the binary loads");
-        assert_eq!(build_value::<cl_program_binary_type>(q, d, CL_PROGRAM_BINARY_TYPE), typ);
+        assert_eq!(binary_type(q), typ);
         // The reloaded program's binary is the same bytes.
         assert_eq!(program_binary(q), bin);
         // A damaged copy is refused.
@@ -253,10 +233,7 @@ fn binaries_of_every_type_round_trip() {
     let whole = object(ctx, "kernel void w(global int* o) { o[get_global_id(0)] = 5; }");
     let whole2 = reload(whole, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
     check(build(whole2, ""));
-    assert_eq!(
-        build_value::<cl_program_binary_type>(whole2, d, CL_PROGRAM_BINARY_TYPE),
-        CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-    );
+    assert_eq!(binary_type(whole2), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
     assert_eq!(run_ints(ctx, whole2, "w", 2), [5, 5]);
     assert_eq!(build(main2, ""), CL_BUILD_PROGRAM_FAILURE);
     assert!(build_log(main2, d).contains("add_one"), "{}", build_log(main2, d));
@@ -285,10 +262,7 @@ fn compile_and_link_error_codes() {
     // device. In this case, no link is performed": a program, no executable.
     let (p, rc) = link(ctx, &[none], "");
     check(rc);
-    assert_eq!(
-        build_value::<cl_build_status>(p, device(), CL_PROGRAM_BUILD_STATUS),
-        CL_BUILD_NONE
-    );
+    assert_eq!(build_status(p), CL_BUILD_NONE);
     release_program(p);
     // CL_INVALID_LINKER_OPTIONS.
     for bad in [
@@ -359,10 +333,7 @@ fn compile_and_link_error_codes() {
     // SAFETY: a valid kernel, released once.
     check(unsafe { clReleaseKernel(k) });
     check(compile(exe_src, Some(""), &[]));
-    assert_eq!(
-        build_value::<cl_program_binary_type>(exe_src, device(), CL_PROGRAM_BINARY_TYPE),
-        CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
-    );
+    assert_eq!(binary_type(exe_src), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
     // CL_INVALID_OPERATION for a program made from a binary (no source or IL).
     let bin = binary_program(ctx, &program_binary(main)).unwrap();
     assert_eq!(compile(bin, Some(""), &[]), CL_INVALID_OPERATION);

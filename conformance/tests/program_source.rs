@@ -51,14 +51,8 @@ fn a_source_program_builds_and_runs() {
     let ctx = context();
     let src = "kernel void sq(global int* o) { int i = get_global_id(0); o[i] = i * i; }";
     let p = built(ctx, src, "");
-    assert_eq!(
-        build_value::<cl_build_status>(p, device(), CL_PROGRAM_BUILD_STATUS),
-        CL_BUILD_SUCCESS
-    );
-    assert_eq!(
-        build_value::<cl_program_binary_type>(p, device(), CL_PROGRAM_BINARY_TYPE),
-        CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-    );
+    assert_eq!(build_status(p), CL_BUILD_SUCCESS);
+    assert_eq!(binary_type(p), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
     assert_eq!(program_string(p, CL_PROGRAM_KERNEL_NAMES), "sq");
     assert_eq!(program_string(p, CL_PROGRAM_SOURCE), src);
     // CL_PROGRAM_IL of a source program: "param_value_size_ret will be set to 0".
@@ -102,10 +96,7 @@ fn defines_are_macros_in_order() {
     // Without the macro the source does not compile: the log has clang's error.
     let (r, rc, log) = build_source(ctx, src, "");
     assert_eq!(rc, CL_BUILD_PROGRAM_FAILURE);
-    assert_eq!(
-        build_value::<cl_build_status>(r, device(), CL_PROGRAM_BUILD_STATUS),
-        CL_BUILD_ERROR
-    );
+    assert_eq!(build_status(r), CL_BUILD_ERROR);
     assert!(log.contains("VALUE") && log.contains("error"), "{log}");
     for p in [p, q, r] {
         release_program(p);
@@ -270,16 +261,10 @@ fn kernel_argument_information() {
                local char* scratch, int n, pair_t p) { }";
     let with = built(ctx, src, "-cl-kernel-arg-info");
     let k = kernel(with, "k");
-    let s = |i: cl_uint, param| {
-        // SAFETY: forwards the buffer protocol.
-        info_string(|sz, v, r| unsafe { clGetKernelArgInfo(k, i, param, sz, v, r) })
-    };
-    let v = |i: cl_uint, param| -> Vec<u8> {
-        // SAFETY: forwards the buffer protocol.
-        info_bytes(|sz, v, r| unsafe { clGetKernelArgInfo(k, i, param, sz, v, r) }).unwrap()
-    };
-    let u32v = |i, p| u32::from_ne_bytes(v(i, p)[..4].try_into().unwrap());
-    let u64v = |i, p| u64::from_ne_bytes(v(i, p)[..8].try_into().unwrap()) as u32;
+    let s = |i, param| arg_string(k, i, param);
+    // Address and access qualifiers are cl_uint, type qualifiers cl_bitfield.
+    let u32v = |i, param| arg_value::<cl_uint>(k, i, param);
+    let u64v = |i, param| arg_value::<cl_bitfield>(k, i, param) as u32;
     let names: Vec<String> = (0..6).map(|i| s(i, CL_KERNEL_ARG_NAME)).collect();
     assert_eq!(names, ["src", "dst", "table", "scratch", "n", "p"]);
     let types: Vec<String> = (0..6).map(|i| s(i, CL_KERNEL_ARG_TYPE_NAME)).collect();
@@ -322,16 +307,10 @@ fn kernel_argument_information() {
         "-cl-std=CL2.0 -cl-kernel-arg-info",
     );
     let k = kernel(pipes, "p");
-    let s = |i: cl_uint, param| {
-        // SAFETY: forwards the buffer protocol.
-        info_string(|sz, v, r| unsafe { clGetKernelArgInfo(k, i, param, sz, v, r) })
-    };
-    let v = |i: cl_uint, param| -> Vec<u8> {
-        // SAFETY: forwards the buffer protocol.
-        info_bytes(|sz, v, r| unsafe { clGetKernelArgInfo(k, i, param, sz, v, r) }).unwrap()
-    };
-    let u32v = |i, p| u32::from_ne_bytes(v(i, p)[..4].try_into().unwrap());
-    let u64v = |i, p| u64::from_ne_bytes(v(i, p)[..8].try_into().unwrap()) as u32;
+    let s = |i, param| arg_string(k, i, param);
+    // Address and access qualifiers are cl_uint, type qualifiers cl_bitfield.
+    let u32v = |i, param| arg_value::<cl_uint>(k, i, param);
+    let u64v = |i, param| arg_value::<cl_bitfield>(k, i, param) as u32;
     assert_eq!(
         (0..3).map(|i| s(i, CL_KERNEL_ARG_NAME)).collect::<Vec<_>>(),
         ["in", "out", "g"]

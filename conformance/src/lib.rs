@@ -10,7 +10,11 @@
 // validates; passing a bad one is what some tests are about.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
+pub mod dump;
 pub mod exec;
+pub mod half;
+pub mod math;
+pub mod programs;
 
 use std::ffi::c_void;
 use std::path::PathBuf;

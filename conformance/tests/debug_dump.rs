@@ -7,24 +7,12 @@
 //! own test process with a single test: no other test builds programs with
 //! dumps on or off behind its back.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::ptr;
 
+use clift_conformance::dump::Dumps;
 use clift_conformance::exec::{self, Opt};
 use clift_conformance::*;
-
-/// The folders under `root`, sorted.
-fn folders(root: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(root)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_dir())
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
-}
 
 fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
@@ -32,22 +20,14 @@ fn read(p: &Path) -> String {
 
 #[test]
 fn build_writes_spirv_clif_and_machine_code_per_kernel() {
-    let root = std::env::temp_dir().join(format!("clift-dump-test-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
     // Before the first OpenCL call (and so before any build): the variable
     // is read at each build.
-    std::env::set_var("CLIFT_DUMP", &root);
+    let mut dumps = Dumps::new("clift-dump-test");
     let ctx = context();
     let q = queue(ctx, 0);
 
-    let mut seen = Vec::new();
     for level in ["O0", "O2"] {
-        let p = il_program(ctx, &spirv(&format!("clbench/{level}/vadd")));
-        check(build(p, ""));
-        let dirs = folders(&root);
-        let new: Vec<&PathBuf> = dirs.iter().filter(|d| !seen.contains(*d)).collect();
-        assert_eq!(new.len(), 1, "{level}: one new folder per module, got {dirs:?}");
-        let dir = new[0].clone();
+        let (p, dir) = dumps.build(ctx, &spirv(&format!("clbench/{level}/vadd")), level);
         let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
         assert!(
             name.len() == 16 && name.chars().all(|c| c.is_ascii_hexdigit()),
@@ -128,17 +108,11 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             check(clReleaseKernel(k));
             check(clReleaseProgram(p));
         }
-        seen = dirs;
     }
     // Which kernels got a 4-lane body (jit/src/lower/simd), and why the
     // others did not: `<kernel>.scalar.txt`.
     for level in [Opt::O0, Opt::O2] {
-        let p = il_program(ctx, &exec::corpus_spirv("simd", level));
-        check(build(p, ""));
-        let dirs = folders(&root);
-        let new: Vec<&PathBuf> = dirs.iter().filter(|d| !seen.contains(*d)).collect();
-        assert_eq!(new.len(), 1, "{level:?}: one new folder, got {dirs:?}");
-        let dir = new[0].clone();
+        let (p, dir) = dumps.build(ctx, &exec::corpus_spirv("simd", level), &format!("{level:?}"));
         let guarded = read(&dir.join("guarded_add.opt.clif"));
         let scalar = |k: &str| std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok();
         match level {
@@ -167,16 +141,11 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         }
         // SAFETY: a valid program, released once.
         unsafe { check(clReleaseProgram(p)) };
-        seen = dirs;
     }
     // clbench's sgemm_naive at -O0: its loop counter is a private variable
     // the lanes share, so the loop's exit is the same in every lane.
-    let p = il_program(ctx, &spirv("clbench/O0/sgemm_naive"));
-    check(build(p, ""));
-    let dirs = folders(&root);
-    let new: Vec<&PathBuf> = dirs.iter().filter(|d| !seen.contains(*d)).collect();
-    assert_eq!(new.len(), 1, "one new folder, got {dirs:?}");
-    let sgemm = read(&new[0].join("sgemm_naive.opt.clif"));
+    let (p, dir) = dumps.build(ctx, &spirv("clbench/O0/sgemm_naive"), "sgemm_naive");
+    let sgemm = read(&dir.join("sgemm_naive.opt.clif"));
     assert!(sgemm.contains("f32x4"), "sgemm_naive runs 4 lanes at -O0: {sgemm}");
     // SAFETY: a valid program, released once.
     unsafe { check(clReleaseProgram(p)) };
@@ -185,5 +154,4 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         check(clReleaseCommandQueue(q));
         check(clReleaseContext(ctx));
     }
-    let _ = std::fs::remove_dir_all(&root);
 }

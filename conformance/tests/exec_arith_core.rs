@@ -12,6 +12,7 @@
 mod exec_arith_util;
 
 use clift_conformance::exec::Opt;
+use clift_conformance::math::{same, unordered_comparisons};
 use exec_arith_util::{from_bytes, mask, sx, to_bytes, Module};
 
 fn module() -> Module {
@@ -137,10 +138,6 @@ fn f(x: u64) -> f32 {
     f32::from_bits(x as u32)
 }
 
-fn same(a: f32, b: f32) -> bool {
-    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
-}
-
 #[test]
 fn frem_and_fmod() {
     let m = module();
@@ -251,19 +248,7 @@ fn vector_times_scalar() {
 fn float_comparisons() {
     let m = module();
     let (a, b) = pairs(&float_values(), 1, |_, y| y);
-    type Pred = fn(f32, f32) -> bool;
-    let cases: [(&str, Pred); 10] = [
-        ("lessorgreater", |x, y| x < y || x > y),
-        ("funordequal", |x, y| !(x < y || x > y)),
-        ("funordnotequal", |x, y| x != y),
-        ("funordlessthan", |x, y| !(x >= y)),
-        ("funordlessthanequal", |x, y| !(x > y)),
-        ("funordgreaterthan", |x, y| !(x <= y)),
-        ("funordgreaterthanequal", |x, y| !(x < y)),
-        ("fordnotequal", |x, y| x < y || x > y),
-        ("ordered", |x, y| !x.is_nan() && !y.is_nan()),
-        ("unordered", |x, y| x.is_nan() || y.is_nan()),
-    ];
+    let cases = unordered_comparisons::<f32>();
     for (op, want) in cases {
         let ob = m.run(
             &format!("{op}_f32"),

@@ -8,81 +8,8 @@
 //! double-precision reference.
 
 use clift_conformance::exec::{Arg, Kernel, Opt};
-
-#[derive(Clone, Copy, PartialEq)]
-enum Mode {
-    Rte,
-    Rtz,
-    Rtp,
-    Rtn,
-}
-
-/// f32 to half bits, rounded by `mode`.
-fn to_half(x: f32, mode: Mode) -> u16 {
-    let sign = if x.is_sign_negative() { 0x8000u16 } else { 0 };
-    if x.is_nan() {
-        return sign | 0x7e00;
-    }
-    let a = f64::from(x.abs());
-    if a.is_infinite() {
-        return sign | 0x7c00;
-    }
-    if a == 0.0 {
-        return sign;
-    }
-    let e = a.log2().floor() as i32;
-    let ulp = 2f64.powi(e.max(-14) - 10);
-    let q = a / ulp;
-    // Rounding the magnitude up or down, by the mode and the sign.
-    let neg = sign != 0;
-    let r = match mode {
-        Mode::Rtz => q.floor(),
-        Mode::Rtp if neg => q.floor(),
-        Mode::Rtp => q.ceil(),
-        Mode::Rtn if neg => q.ceil(),
-        Mode::Rtn => q.floor(),
-        Mode::Rte => q.round_ties_even(),
-    };
-    let v = r * ulp;
-    if v > 65504.0 {
-        let to_inf = match mode {
-            Mode::Rte => true,
-            Mode::Rtz => false,
-            Mode::Rtp => !neg,
-            Mode::Rtn => neg,
-        };
-        return sign | if to_inf { 0x7c00 } else { 0x7bff };
-    }
-    if v < 2f64.powi(-14) {
-        return sign | (v / 2f64.powi(-24)) as u16;
-    }
-    let e = v.log2().floor() as i32;
-    let m = (v / 2f64.powi(e - 10)) as u16 - 1024;
-    sign | (((e + 15) as u16) << 10) | m
-}
-
-/// Half bits to f32 (exact).
-fn from_half(h: u16) -> f32 {
-    let s = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let e = i32::from((h >> 10) & 0x1f);
-    let m = f64::from(h & 0x3ff);
-    let v = match e {
-        0 => m * 2f64.powi(-24),
-        31 if m == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
-        _ => (1.0 + m / 1024.0) * 2f64.powi(e - 15),
-    };
-    (s * v) as f32
-}
-
-fn same_half(a: u16, b: u16) -> bool {
-    let nan = |h: u16| h & 0x7c00 == 0x7c00 && h & 0x3ff != 0;
-    a == b || (nan(a) && nan(b))
-}
-
-fn same(a: f32, b: f32) -> bool {
-    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
-}
+use clift_conformance::half::{from_half, same_half, to_half, Rounding as Mode};
+use clift_conformance::math::same;
 
 /// Float inputs for the half tests: every exponent region of half
 /// (normal, denormal, underflow, overflow, ties) and random bit patterns.
@@ -146,7 +73,7 @@ fn half_loads_and_stores_every_rounding_mode() {
                 .run(&[items], None);
             for p in 0..lanes {
                 for (k, &mode) in modes.iter().enumerate() {
-                    let want = to_half(x[p], mode);
+                    let want = to_half(f64::from(x[p]), mode);
                     let got = h[k * lanes + p];
                     assert!(
                         same_half(got, want),
@@ -157,7 +84,7 @@ fn half_loads_and_stores_every_rounding_mode() {
                 }
                 // Loaded back from the rtz (scalar) or rtp (vector) stores.
                 let src = if width == 1 { 2 } else { 3 };
-                let want = from_half(h[src * lanes + p]);
+                let want = from_half(h[src * lanes + p]) as f32;
                 assert!(
                     same(f[p], want),
                     "{kernel} at {opt:?}: vload_half of {:#x}",
@@ -179,10 +106,22 @@ fn half_loads_and_stores_every_rounding_mode() {
             for c in 0..3 {
                 let v = x[3 * i + c];
                 let checks = [
-                    (h[3 * i + c], to_half(v, Mode::Rtn), "vstore_half3_rtn"),
-                    (h[3 * items + 4 * i + c], to_half(v, Mode::Rtp), "vstorea_half3_rtp"),
-                    (h[7 * items + 4 * i + c], to_half(v, Mode::Rtz), "vstorea_half4_rtz"),
-                    (h[11 * items + 4 * i + c], to_half(v, Mode::Rte), "vstorea_half3"),
+                    (h[3 * i + c], to_half(f64::from(v), Mode::Rtn), "vstore_half3_rtn"),
+                    (
+                        h[3 * items + 4 * i + c],
+                        to_half(f64::from(v), Mode::Rtp),
+                        "vstorea_half3_rtp",
+                    ),
+                    (
+                        h[7 * items + 4 * i + c],
+                        to_half(f64::from(v), Mode::Rtz),
+                        "vstorea_half4_rtz",
+                    ),
+                    (
+                        h[11 * items + 4 * i + c],
+                        to_half(f64::from(v), Mode::Rte),
+                        "vstorea_half3",
+                    ),
                 ];
                 for (got, want, what) in checks {
                     assert!(
@@ -190,16 +129,19 @@ fn half_loads_and_stores_every_rounding_mode() {
                         "{what} at {opt:?}: {v:e} -> {got:#x}, want {want:#x}"
                     );
                 }
-                assert!(same(f[3 * i + c], from_half(h[3 * i + c])), "vload_half3 at {opt:?}");
                 assert!(
-                    same(f[3 * items + 3 * i + c], from_half(h[3 * items + 4 * i + c])),
+                    same(f[3 * i + c], from_half(h[3 * i + c]) as f32),
+                    "vload_half3 at {opt:?}"
+                );
+                assert!(
+                    same(f[3 * items + 3 * i + c], from_half(h[3 * items + 4 * i + c]) as f32),
                     "vloada_half3 at {opt:?}"
                 );
             }
             assert_eq!(h[7 * items + 4 * i + 3], 0x3c00, "vstorea_half4_rtz of 1.0 at {opt:?}");
             for c in 0..4 {
                 assert!(
-                    same(f[6 * items + 4 * i + c], from_half(h[7 * items + 4 * i + c])),
+                    same(f[6 * items + 4 * i + c], from_half(h[7 * items + 4 * i + c]) as f32),
                     "vloada_half4 at {opt:?}"
                 );
             }

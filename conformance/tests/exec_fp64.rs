@@ -13,6 +13,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord, clippy::double_comparisons)]
 
 use clift_conformance::exec::{Arg, Kernel, Opt};
+use clift_conformance::math::{same, unordered_comparisons};
 
 /// Special values first (±0, ±1, ±inf, NaN, DBL_MAX, DBL_MIN, denormals,
 /// integers, halves), then random doubles: half in [-100, 100], half any
@@ -63,10 +64,6 @@ fn inputs(len: usize, seed: u64) -> Vec<f64> {
             }
         })
         .collect()
-}
-
-fn same(a: f64, b: f64) -> bool {
-    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
 }
 
 fn check(what: &str, got: &[f64], want: &[f64]) {
@@ -337,9 +334,6 @@ fn double_arguments_and_structs_by_value() {
     }
 }
 
-/// A comparison's host reference.
-type Cmp = fn(f64, f64) -> bool;
-
 /// The hand-written module of core instructions clang never emits
 /// (`kernels/spv/hand/fp64_core.spv`, from `fp64_core.py`).
 fn hand_module() -> Vec<u8> {
@@ -404,18 +398,7 @@ fn hand_written_frem_fmod_vector_times_scalar_and_comparisons() {
             );
         }
     }
-    let cmps: [(&str, Cmp); 10] = [
-        ("lessorgreater", |x, y| x < y || x > y),
-        ("funordequal", |x, y| x.is_nan() || y.is_nan() || x == y),
-        ("funordnotequal", |x, y| x != y),
-        ("funordlessthan", |x, y| !(x >= y)),
-        ("funordlessthanequal", |x, y| !(x > y)),
-        ("funordgreaterthan", |x, y| !(x <= y)),
-        ("funordgreaterthanequal", |x, y| !(x < y)),
-        ("fordnotequal", |x, y| x < y || x > y),
-        ("ordered", |x, y| !x.is_nan() && !y.is_nan()),
-        ("unordered", |x, y| x.is_nan() || y.is_nan()),
-    ];
+    let cmps = unordered_comparisons::<f64>();
     let (a, b) = (inputs(N, 29), inputs(N, 31));
     for (name, f) in cmps {
         let mut o = vec![0i32; N];

@@ -7,14 +7,7 @@
 //! bit, a reference computed here with exact integer arithmetic.
 
 use clift_conformance::exec::{Arg, Kernel, Opt};
-
-#[derive(Clone, Copy, PartialEq, Debug)]
-enum Mode {
-    Rte,
-    Rtz,
-    Rtp,
-    Rtn,
-}
+use clift_conformance::half::{same_half, to_half, Rounding as Mode};
 
 /// The modes of results 0..4 (the default of float to integer is rtz).
 const TO_INT_MODES: [Mode; 5] = [Mode::Rtz, Mode::Rte, Mode::Rtz, Mode::Rtp, Mode::Rtn];
@@ -257,55 +250,6 @@ fn f32_round(x: f64, mode: Mode) -> f32 {
             }
         }
     }
-}
-
-/// f64 to half bits rounded by `mode`, with exact arithmetic in f64 (the
-/// exponent read from the bits, so no logarithm can misjudge it).
-fn to_half(x: f64, mode: Mode) -> u16 {
-    let sign = if x.is_sign_negative() { 0x8000u16 } else { 0 };
-    if x.is_nan() {
-        return sign | 0x7e00;
-    }
-    let a = x.abs();
-    if a.is_infinite() {
-        return sign | 0x7c00;
-    }
-    if a == 0.0 {
-        return sign;
-    }
-    let exp = |v: f64| ((v.to_bits() >> 52) & 0x7ff) as i32 - 1023;
-    let ulp = 2f64.powi(exp(a).max(-14) - 10);
-    let q = a / ulp;
-    let neg = sign != 0;
-    let r = match mode {
-        Mode::Rtz => q.floor(),
-        Mode::Rtp if neg => q.floor(),
-        Mode::Rtp => q.ceil(),
-        Mode::Rtn if neg => q.ceil(),
-        Mode::Rtn => q.floor(),
-        Mode::Rte => q.round_ties_even(),
-    };
-    let v = r * ulp;
-    if v > 65504.0 {
-        let to_inf = match mode {
-            Mode::Rte => true,
-            Mode::Rtz => false,
-            Mode::Rtp => !neg,
-            Mode::Rtn => neg,
-        };
-        return sign | if to_inf { 0x7c00 } else { 0x7bff };
-    }
-    if v < 2f64.powi(-14) {
-        return sign | (v / 2f64.powi(-24)) as u16;
-    }
-    let e = exp(v);
-    let m = (v / 2f64.powi(e - 10)) as u16 - 1024;
-    sign | (((e + 15) as u16) << 10) | m
-}
-
-fn same_half(a: u16, b: u16) -> bool {
-    let nan = |h: u16| h & 0x7c00 == 0x7c00 && h & 0x3ff != 0;
-    a == b || (nan(a) && nan(b))
 }
 
 fn float_inputs() -> Vec<f64> {

@@ -186,32 +186,23 @@ fn integer_conversions() {
     );
 }
 
+/// What the kernel of `kernels/cl/printf_floats.h` prints, with float
+/// arguments or promoted to double.
+const FLOATS_TEXT: [&str; 4] = [
+    "[1.500000|2|2|1.|  -3.142|1.50    |-0003.14|-0.000000| 1.0|INF|0.1000000015|nan]",
+    "[1.234500e+03|1.23e+03|1.230000E-04|2e+00|1.e+00|  -3.142e+00|-0.000000e+00|+inf]",
+    "[100000|1e+06|0.0001|1e-05|1.5|-3.14|1.50000|INF|-003.14159|nan   |0.000123]",
+    "[0x1p+0|0x1p-1|0x1.fep+7|0X1.FEP+7|0x1.99999ap-4|0x2p+0|0x1.ap-4|-0x0p+0|      0x1p+0|0x1p-1   ]",
+];
+
 #[test]
 fn float_conversions() {
-    check_case(
-        "floats",
-        &[
-            "[1.500000|2|2|1.|  -3.142|1.50    |-0003.14|-0.000000| 1.0|INF|0.1000000015|nan]",
-            "[1.234500e+03|1.23e+03|1.230000E-04|2e+00|1.e+00|  -3.142e+00|-0.000000e+00|+inf]",
-            "[100000|1e+06|0.0001|1e-05|1.5|-3.14|1.50000|INF|-003.14159|nan   |0.000123]",
-            "[0x1p+0|0x1p-1|0x1.fep+7|0X1.FEP+7|0x1.99999ap-4|0x2p+0|0x1.ap-4|-0x0p+0|      0x1p+0|0x1p-1   ]",
-        ],
-        &[0; 4],
-    );
+    check_case("floats", &FLOATS_TEXT, &[0; 4]);
 }
 
 #[test]
 fn float_arguments_promoted_to_double_print_the_same() {
-    check_case(
-        "double_floats",
-        &[
-            "[1.500000|2|2|1.|  -3.142|1.50    |-0003.14|-0.000000| 1.0|INF|0.1000000015|nan]",
-            "[1.234500e+03|1.23e+03|1.230000E-04|2e+00|1.e+00|  -3.142e+00|-0.000000e+00|+inf]",
-            "[100000|1e+06|0.0001|1e-05|1.5|-3.14|1.50000|INF|-003.14159|nan   |0.000123]",
-            "[0x1p+0|0x1p-1|0x1.fep+7|0X1.FEP+7|0x1.99999ap-4|0x2p+0|0x1.ap-4|-0x0p+0|      0x1p+0|0x1p-1   ]",
-        ],
-        &[0; 4],
-    );
+    check_case("double_floats", &FLOATS_TEXT, &[0; 4]);
 }
 
 /// The expected text is glibc's printf of the same values and formats.

@@ -10,6 +10,7 @@ use std::ptr;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
+use clift_conformance::programs::{binary_type, build_status, compile};
 use clift_conformance::*;
 
 /// The clbench workloads and their kernels, as CL_PROGRAM_KERNEL_NAMES lists them.
@@ -43,10 +44,6 @@ fn create_il(ctx: cl_context, il: &[u8]) -> Result<cl_program, cl_int> {
 fn release(p: cl_program) {
     // SAFETY: a program handle the test owns.
     check(unsafe { clReleaseProgram(p) });
-}
-
-fn build_status(p: cl_program) -> cl_build_status {
-    build_value(p, device(), CL_PROGRAM_BUILD_STATUS)
 }
 
 fn build_string(p: cl_program, param: cl_program_build_info) -> String {
@@ -180,10 +177,7 @@ fn il_of_every_supported_version_and_byte_order_is_accepted() {
         assert_eq!(build_status(p), CL_BUILD_NONE);
         assert_eq!(build_string(p, CL_PROGRAM_BUILD_OPTIONS), "");
         assert_eq!(build_string(p, CL_PROGRAM_BUILD_LOG), "");
-        assert_eq!(
-            build_value::<cl_program_binary_type>(p, d, CL_PROGRAM_BINARY_TYPE),
-            CL_PROGRAM_BINARY_TYPE_NONE
-        );
+        assert_eq!(binary_type(p), CL_PROGRAM_BINARY_TYPE_NONE);
         // CL_INVALID_PROGRAM_EXECUTABLE ... and a successful program
         // executable has not been built for at least one device.
         for param in [
@@ -292,10 +286,7 @@ fn every_clbench_module_builds_with_its_kernels() {
                 program_value::<usize>(p, CL_PROGRAM_NUM_KERNELS),
                 kernels.split(';').count()
             );
-            assert_eq!(
-                build_value::<cl_program_binary_type>(p, d, CL_PROGRAM_BINARY_TYPE),
-                CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-            );
+            assert_eq!(binary_type(p), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
             assert!(program_value::<usize>(p, CL_PROGRAM_BINARY_SIZES) > 0);
             assert_eq!(
                 build_value::<usize>(p, d, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE),
@@ -436,10 +427,7 @@ fn a_failed_build_reports_its_log_and_leaves_no_executable() {
     expect_err(build(p, ""), CL_BUILD_PROGRAM_FAILURE);
     assert_eq!(build_status(p), CL_BUILD_ERROR);
     assert!(!build_log(p, d).trim().is_empty(), "the jit says why");
-    assert_eq!(
-        build_value::<cl_program_binary_type>(p, d, CL_PROGRAM_BINARY_TYPE),
-        CL_PROGRAM_BINARY_TYPE_NONE
-    );
+    assert_eq!(binary_type(p), CL_PROGRAM_BINARY_TYPE_NONE);
     assert_eq!(program_value::<usize>(p, CL_PROGRAM_BINARY_SIZES), 0);
     expect_err(program_err(p, CL_PROGRAM_NUM_KERNELS), CL_INVALID_PROGRAM_EXECUTABLE);
     let mut err = 0;
@@ -542,7 +530,6 @@ fn a_program_with_kernels_attached_cannot_be_rebuilt() {
 #[test]
 fn binaries_round_trip_through_create_with_binary() {
     let ctx = context();
-    let d = device();
     let p = built_program(ctx, "args", "-cl-mad-enable -D N=4");
     let bins = binaries(p);
     assert_eq!(bins.len(), 1);
@@ -552,10 +539,7 @@ fn binaries_round_trip_through_create_with_binary() {
     assert_eq!(status, CL_SUCCESS);
     // A loaded executable still needs clBuildProgram.
     assert_eq!(build_status(q), CL_BUILD_NONE);
-    assert_eq!(
-        build_value::<cl_program_binary_type>(q, d, CL_PROGRAM_BINARY_TYPE),
-        CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-    );
+    assert_eq!(binary_type(q), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
     assert_eq!(binaries(q), bins, "the loaded binary is returned as given");
     assert_eq!(program_bytes(q, CL_PROGRAM_IL).unwrap(), Vec::<u8>::new());
     assert_eq!(program_string(q, CL_PROGRAM_SOURCE), "");
@@ -594,7 +578,6 @@ fn binaries_round_trip_through_create_with_binary() {
 #[test]
 fn binaries_are_loaded_by_type_and_rebuilt_with_their_options() {
     let ctx = context();
-    let d = device();
     let il = spirv("minimal-1.0");
     // A binary of each type loads and builds: "the program binary must be
     // an executable binary" binds the application; clift links a compiled
@@ -609,7 +592,7 @@ fn binaries_are_loaded_by_type_and_rebuilt_with_their_options() {
         let (p, status) = create_binary(ctx, &bin);
         let p = p.expect("a well-formed binary");
         assert_eq!(status, CL_SUCCESS);
-        assert_eq!(build_value::<cl_program_binary_type>(p, d, CL_PROGRAM_BINARY_TYPE), typ);
+        assert_eq!(binary_type(p), typ);
         assert_eq!(program_value::<cl_uint>(p, CL_PROGRAM_NUM_DEVICES), 1);
         assert_eq!(program_value::<usize>(p, CL_PROGRAM_BINARY_SIZES), bin.len());
         // CL_INVALID_BINARY if program is created with
@@ -625,23 +608,8 @@ fn binaries_are_loaded_by_type_and_rebuilt_with_their_options() {
         }
         // clCompileProgram: "CL_INVALID_OPERATION if program has no source or
         // IL available".
-        // SAFETY: valid program; no lists; no callback.
-        expect_err(
-            unsafe {
-                clCompileProgram(
-                    p,
-                    0,
-                    ptr::null(),
-                    ptr::null(),
-                    0,
-                    ptr::null(),
-                    ptr::null_mut(),
-                    None,
-                    ptr::null_mut(),
-                )
-            },
-            CL_INVALID_OPERATION,
-        );
+        // NULL options; no lists; no callback.
+        expect_err(compile(p, None, &[]), CL_INVALID_OPERATION);
         release(p);
     }
     // Explicit options replace the binary's.

@@ -4,80 +4,18 @@
 //! binaries of every type through CL_PROGRAM_BINARIES and
 //! clCreateProgramWithBinary, and the calls' error codes.
 
-use std::ffi::{c_char, c_void, CString};
 use std::ptr;
-use std::sync::atomic::{AtomicI32, Ordering};
 
+use clift_conformance::programs::*;
 use clift_conformance::*;
-
-fn source_program(ctx: cl_context, src: &str) -> cl_program {
-    let s = CString::new(src).expect("source without NUL");
-    let strings = [s.as_ptr()];
-    let mut err = 0;
-    // SAFETY: one NUL-terminated string; lengths NULL.
-    let p = unsafe { clCreateProgramWithSource(ctx, 1, strings.as_ptr() as *mut *const c_char, ptr::null(), &mut err) };
-    check(err);
-    p
-}
-
-/// clCompileProgram with `options` and embedded headers (name, program).
-fn compile_with(p: cl_program, options: &str, headers: &[(&str, cl_program)]) -> cl_int {
-    let opts = CString::new(options).unwrap();
-    let names: Vec<CString> = headers.iter().map(|(n, _)| CString::new(*n).unwrap()).collect();
-    let name_ptrs: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
-    let progs: Vec<cl_program> = headers.iter().map(|(_, p)| *p).collect();
-    let (hp, np) = if headers.is_empty() {
-        (ptr::null(), ptr::null_mut())
-    } else {
-        (progs.as_ptr(), name_ptrs.as_ptr() as *mut *const c_char)
-    };
-    // SAFETY: valid lists of `headers.len()` entries (or NULL); no callback.
-    unsafe {
-        clCompileProgram(
-            p,
-            0,
-            ptr::null(),
-            opts.as_ptr(),
-            headers.len() as cl_uint,
-            hp,
-            np,
-            None,
-            ptr::null_mut(),
-        )
-    }
-}
 
 /// A compiled object from `src` (panics with the log on failure).
 fn object(ctx: cl_context, src: &str) -> cl_program {
     let p = source_program(ctx, src);
-    let rc = compile_with(p, "", &[]);
+    let rc = compile(p, Some(""), &[]);
     assert_eq!(rc, CL_SUCCESS, "compile failed:\n{}", build_log(p, device()));
-    assert_eq!(
-        build_value::<cl_program_binary_type>(p, device(), CL_PROGRAM_BINARY_TYPE),
-        CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
-    );
+    assert_eq!(binary_type(p), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
     p
-}
-
-/// clLinkProgram without a callback: the program (possibly NULL) and the code.
-fn link(ctx: cl_context, inputs: &[cl_program], options: &str) -> (cl_program, cl_int) {
-    let opts = CString::new(options).unwrap();
-    let mut err = 0;
-    // SAFETY: `inputs` holds `inputs.len()` handles; no callback.
-    let p = unsafe {
-        clLinkProgram(
-            ctx,
-            0,
-            ptr::null(),
-            opts.as_ptr(),
-            inputs.len() as cl_uint,
-            inputs.as_ptr(),
-            None,
-            ptr::null_mut(),
-            &mut err,
-        )
-    };
-    (p, err)
 }
 
 fn linked(ctx: cl_context, inputs: &[cl_program], options: &str) -> cl_program {
@@ -85,96 +23,6 @@ fn linked(ctx: cl_context, inputs: &[cl_program], options: &str) -> cl_program {
     assert!(!p.is_null(), "link returned no program ({})", error_name(rc));
     assert_eq!(rc, CL_SUCCESS, "link failed:\n{}", build_log(p, device()));
     p
-}
-
-/// Runs kernel `name` of `p` (one `global int*` argument) over `n` items.
-fn run_ints(ctx: cl_context, p: cl_program, name: &str, n: usize) -> Vec<i32> {
-    let q = queue(ctx, 0);
-    let k = kernel(p, name);
-    let m = buffer(ctx, CL_MEM_READ_WRITE, n * 4);
-    write_bytes(q, m, 0, &vec![0u8; n * 4]);
-    check(set_arg(k, 0, &m));
-    let global = [n];
-    // SAFETY: valid handles; one dimension.
-    check(unsafe {
-        clEnqueueNDRangeKernel(
-            q,
-            k,
-            1,
-            ptr::null(),
-            global.as_ptr(),
-            ptr::null(),
-            0,
-            ptr::null(),
-            ptr::null_mut(),
-        )
-    });
-    let out = read_bytes(q, m, 0, n * 4)
-        .chunks_exact(4)
-        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
-    release_mem(m);
-    // SAFETY: valid handles, released once.
-    unsafe {
-        check(clReleaseKernel(k));
-        check(clReleaseCommandQueue(q));
-    }
-    out
-}
-
-fn release(p: cl_program) {
-    // SAFETY: a valid program, released once.
-    check(unsafe { clReleaseProgram(p) });
-}
-
-fn release_ctx(ctx: cl_context) {
-    // SAFETY: a valid context, released once.
-    check(unsafe { clReleaseContext(ctx) });
-}
-
-fn program_binary(p: cl_program) -> Vec<u8> {
-    let sizes = program_bytes(p, CL_PROGRAM_BINARY_SIZES).unwrap();
-    let size = usize::from_ne_bytes(sizes[..8].try_into().unwrap());
-    assert!(size > 0, "a binary is available");
-    let mut bin = vec![0u8; size];
-    let mut ptrs = [bin.as_mut_ptr()];
-    // SAFETY: one pointer to `size` writable bytes.
-    check(unsafe {
-        clGetProgramInfo(
-            p,
-            CL_PROGRAM_BINARIES,
-            8,
-            ptrs.as_mut_ptr().cast::<c_void>(),
-            ptr::null_mut(),
-        )
-    });
-    bin
-}
-
-fn binary_program(ctx: cl_context, bin: &[u8]) -> Result<cl_program, cl_int> {
-    let d = [device()];
-    let lens = [bin.len()];
-    let bins = [bin.as_ptr()];
-    let (mut status, mut err) = (0, 0);
-    // SAFETY: one device, one binary readable for its length.
-    let p = unsafe {
-        clCreateProgramWithBinary(
-            ctx,
-            1,
-            d.as_ptr(),
-            lens.as_ptr(),
-            bins.as_ptr() as *mut _,
-            &mut status,
-            &mut err,
-        )
-    };
-    if err == CL_SUCCESS {
-        assert_eq!(status, CL_SUCCESS);
-        Ok(p)
-    } else {
-        assert_eq!(status, err);
-        Err(err)
-    }
 }
 
 const MAIN: &str = "int add_one(int x); int twice(int x); int hundred(int x);\n\
@@ -196,10 +44,7 @@ fn a_kernel_calls_functions_of_two_objects_and_a_library() {
     let b = object(ctx, TWICE);
     let h = object(ctx, HUNDRED);
     let lib = linked(ctx, &[h], "-create-library");
-    assert_eq!(
-        build_value::<cl_program_binary_type>(lib, device(), CL_PROGRAM_BINARY_TYPE),
-        CL_PROGRAM_BINARY_TYPE_LIBRARY
-    );
+    assert_eq!(binary_type(lib), CL_PROGRAM_BINARY_TYPE_LIBRARY);
     // A library has no kernels to create.
     let mut n = 0usize;
     // SAFETY: a size slot only.
@@ -215,28 +60,22 @@ fn a_kernel_calls_functions_of_two_objects_and_a_library() {
     assert_eq!(rc, CL_INVALID_PROGRAM_EXECUTABLE);
 
     let exe = linked(ctx, &[main, a, b, lib], "");
-    assert_eq!(
-        build_value::<cl_program_binary_type>(exe, device(), CL_PROGRAM_BINARY_TYPE),
-        CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-    );
-    assert_eq!(
-        build_value::<cl_build_status>(exe, device(), CL_PROGRAM_BUILD_STATUS),
-        CL_BUILD_SUCCESS
-    );
+    assert_eq!(binary_type(exe), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    assert_eq!(build_status(exe), CL_BUILD_SUCCESS);
     assert_eq!(program_string(exe, CL_PROGRAM_KERNEL_NAMES), "calc");
     // CL_INVALID_OPERATION if program was not created with
     // clCreateProgramWithSource, clCreateProgramWithIL or
     // clCreateProgramWithBinary; clCompileProgram: no source or IL.
     assert_eq!(build(exe, ""), CL_INVALID_OPERATION);
-    assert_eq!(compile_with(lib, "", &[]), CL_INVALID_OPERATION);
+    assert_eq!(compile(lib, Some(""), &[]), CL_INVALID_OPERATION);
     assert_eq!(run_ints(ctx, exe, "calc", 16), calc_expected(16));
     // The input order does not matter; link options are taken.
     let exe2 = linked(ctx, &[lib, b, a, main], "-cl-fast-relaxed-math -cl-no-signed-zeros");
     assert_eq!(run_ints(ctx, exe2, "calc", 4), calc_expected(4));
     for p in [main, a, b, h, lib, exe, exe2] {
-        release(p);
+        release_program(p);
     }
-    release_ctx(ctx);
+    release_context(ctx);
 }
 
 #[test]
@@ -257,9 +96,9 @@ fn il_programs_link_with_compiled_objects() {
     let exe = linked(ctx, &[main, il], "");
     assert_eq!(run_ints(ctx, exe, "k", 2), [42, 42]);
     for p in [a, il, main, exe] {
-        release(p);
+        release_program(p);
     }
-    release_ctx(ctx);
+    release_context(ctx);
 }
 
 /// The SPIR-V module inside a clift binary (format in runtime/src/program.rs).
@@ -280,9 +119,9 @@ fn embedded_headers_are_included_by_name() {
         ctx,
         "#include \"inc/defs.h\"\n#include \"lib/sub/scaled.h\"\nkernel void k(global int* o) { o[get_global_id(0)] = scaled(get_global_id(0)); }",
     );
-    let rc = compile_with(
+    let rc = compile(
         main,
-        "",
+        Some(""),
         &[("inc/defs.h", defs), ("inc/more.h", more), ("lib/sub/scaled.h", sub)],
     );
     assert_eq!(rc, CL_SUCCESS, "{}", build_log(main, device()));
@@ -293,30 +132,25 @@ fn embedded_headers_are_included_by_name() {
         ctx,
         "#include \"inc/defs.h\"\nkernel void k(global int* o) { o[0] = SCALE; }",
     );
-    assert_eq!(compile_with(lone, "", &[]), CL_COMPILE_PROGRAM_FAILURE);
-    assert_eq!(
-        build_value::<cl_build_status>(lone, device(), CL_PROGRAM_BUILD_STATUS),
-        CL_BUILD_ERROR
-    );
+    assert_eq!(compile(lone, Some(""), &[]), CL_COMPILE_PROGRAM_FAILURE);
+    assert_eq!(build_status(lone), CL_BUILD_ERROR);
     assert!(build_log(lone, device()).contains("inc/defs.h"));
     // Compile options apply: -D.
     let d = source_program(ctx, "kernel void k(global int* o) { o[0] = V; }");
-    assert_eq!(compile_with(d, "-D V=9 -cl-kernel-arg-info", &[]), CL_SUCCESS);
+    assert_eq!(compile(d, Some("-D V=9 -cl-kernel-arg-info"), &[]), CL_SUCCESS);
     let exe2 = linked(ctx, &[d], "");
     assert_eq!(run_ints(ctx, exe2, "k", 1), [9]);
     // Argument information compiled into an object survives the link.
     let k = kernel(exe2, "k");
-    // SAFETY: forwards the buffer protocol.
-    let name = info_string(|sz, v, r| unsafe { clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sz, v, r) });
-    // SAFETY: forwards the buffer protocol.
-    let ty = info_string(|sz, v, r| unsafe { clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sz, v, r) });
+    let name = arg_string(k, 0, CL_KERNEL_ARG_NAME);
+    let ty = arg_string(k, 0, CL_KERNEL_ARG_TYPE_NAME);
     assert_eq!((name.as_str(), ty.as_str()), ("o", "int*"));
     // SAFETY: a valid kernel, released once.
     check(unsafe { clReleaseKernel(k) });
     for p in [defs, more, sub, main, exe, lone, d, exe2] {
-        release(p);
+        release_program(p);
     }
-    release_ctx(ctx);
+    release_context(ctx);
 }
 
 #[test]
@@ -329,14 +163,11 @@ fn link_errors_name_the_symbols() {
     let (p, rc) = link(ctx, &[main, a, b], "");
     assert_eq!(rc, CL_LINK_PROGRAM_FAILURE);
     assert!(!p.is_null());
-    assert_eq!(
-        build_value::<cl_build_status>(p, device(), CL_PROGRAM_BUILD_STATUS),
-        CL_BUILD_ERROR
-    );
+    assert_eq!(build_status(p), CL_BUILD_ERROR);
     let log = build_log(p, device());
     assert!(log.contains("hundred"), "{log}");
     assert_eq!(program_bytes(p, CL_PROGRAM_BINARY_SIZES).unwrap(), 0usize.to_ne_bytes());
-    release(p);
+    release_program(p);
     // Duplicate: two definitions of add_one.
     let a2 = object(ctx, ADD_ONE);
     let h = object(ctx, HUNDRED);
@@ -344,18 +175,18 @@ fn link_errors_name_the_symbols() {
     assert_eq!(rc, CL_LINK_PROGRAM_FAILURE);
     let log = build_log(p, device());
     assert!(log.contains("add_one"), "{log}");
-    release(p);
+    release_program(p);
     // A library may leave symbols unresolved; the executable may not.
     let lib = linked(ctx, &[main, a], "-create-library");
     let (p, rc) = link(ctx, &[lib], "");
     assert_eq!(rc, CL_LINK_PROGRAM_FAILURE);
-    release(p);
+    release_program(p);
     let exe = linked(ctx, &[lib, b, h], "");
     assert_eq!(run_ints(ctx, exe, "calc", 3), calc_expected(3));
     for p in [main, a, b, a2, h, lib, exe] {
-        release(p);
+        release_program(p);
     }
-    release_ctx(ctx);
+    release_context(ctx);
 }
 
 #[test]
@@ -371,7 +202,7 @@ fn binaries_of_every_type_round_trip() {
     let reload = |p: cl_program, typ: cl_program_binary_type| {
         let bin = program_binary(p);
         let q = binary_program(ctx, &bin).expect("the binary loads");
-        assert_eq!(build_value::<cl_program_binary_type>(q, d, CL_PROGRAM_BINARY_TYPE), typ);
+        assert_eq!(binary_type(q), typ);
         // The reloaded program's binary is the same bytes.
         assert_eq!(program_binary(q), bin);
         // A damaged copy is refused.
@@ -402,17 +233,14 @@ fn binaries_of_every_type_round_trip() {
     let whole = object(ctx, "kernel void w(global int* o) { o[get_global_id(0)] = 5; }");
     let whole2 = reload(whole, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
     check(build(whole2, ""));
-    assert_eq!(
-        build_value::<cl_program_binary_type>(whole2, d, CL_PROGRAM_BINARY_TYPE),
-        CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-    );
+    assert_eq!(binary_type(whole2), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
     assert_eq!(run_ints(ctx, whole2, "w", 2), [5, 5]);
     assert_eq!(build(main2, ""), CL_BUILD_PROGRAM_FAILURE);
     assert!(build_log(main2, d).contains("add_one"), "{}", build_log(main2, d));
     for p in [main, a, b, h, lib, exe, main2, a2, b2, lib2, exe2, exe3, whole, whole2] {
-        release(p);
+        release_program(p);
     }
-    release_ctx(ctx);
+    release_context(ctx);
 }
 
 #[test]
@@ -434,11 +262,8 @@ fn compile_and_link_error_codes() {
     // device. In this case, no link is performed": a program, no executable.
     let (p, rc) = link(ctx, &[none], "");
     check(rc);
-    assert_eq!(
-        build_value::<cl_build_status>(p, device(), CL_PROGRAM_BUILD_STATUS),
-        CL_BUILD_NONE
-    );
-    release(p);
+    assert_eq!(build_status(p), CL_BUILD_NONE);
+    release_program(p);
     // CL_INVALID_LINKER_OPTIONS.
     for bad in [
         "-bogus",
@@ -498,51 +323,32 @@ fn compile_and_link_error_codes() {
     assert_eq!(err, CL_INVALID_VALUE);
     // clCompileProgram: CL_COMPILE_PROGRAM_FAILURE with clang's diagnostic.
     let broken = source_program(ctx, "int f( { }");
-    assert_eq!(compile_with(broken, "", &[]), CL_COMPILE_PROGRAM_FAILURE);
+    assert_eq!(compile(broken, Some(""), &[]), CL_COMPILE_PROGRAM_FAILURE);
     assert!(build_log(broken, device()).contains("error"));
     // CL_INVALID_COMPILER_OPTIONS.
-    assert_eq!(compile_with(broken, "-cl-bogus", &[]), CL_INVALID_COMPILER_OPTIONS);
+    assert_eq!(compile(broken, Some("-cl-bogus"), &[]), CL_INVALID_COMPILER_OPTIONS);
     // CL_INVALID_OPERATION if there are kernel objects attached to program.
     let k = kernel(exe_src, "e");
-    assert_eq!(compile_with(exe_src, "", &[]), CL_INVALID_OPERATION);
+    assert_eq!(compile(exe_src, Some(""), &[]), CL_INVALID_OPERATION);
     // SAFETY: a valid kernel, released once.
     check(unsafe { clReleaseKernel(k) });
-    check(compile_with(exe_src, "", &[]));
-    assert_eq!(
-        build_value::<cl_program_binary_type>(exe_src, device(), CL_PROGRAM_BINARY_TYPE),
-        CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
-    );
+    check(compile(exe_src, Some(""), &[]));
+    assert_eq!(binary_type(exe_src), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
     // CL_INVALID_OPERATION for a program made from a binary (no source or IL).
     let bin = binary_program(ctx, &program_binary(main)).unwrap();
-    assert_eq!(compile_with(bin, "", &[]), CL_INVALID_OPERATION);
+    assert_eq!(compile(bin, Some(""), &[]), CL_INVALID_OPERATION);
     for p in [main, none, exe_src, broken, bin] {
-        release(p);
+        release_program(p);
     }
-    release_ctx(ctx);
-}
-
-extern "C" fn record_status(p: cl_program, user: *mut c_void) {
-    let status = build_value::<cl_build_status>(p, device(), CL_PROGRAM_BUILD_STATUS);
-    // SAFETY: `user` is the test's AtomicI32, alive until it sees a value.
-    let slot = unsafe { &*(user as *const AtomicI32) };
-    slot.store(status, Ordering::SeqCst);
-}
-
-fn wait_for(slot: &AtomicI32) -> cl_int {
-    let start = std::time::Instant::now();
-    while slot.load(Ordering::SeqCst) == 99 {
-        assert!(start.elapsed().as_secs() < 120, "no callback");
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-    slot.load(Ordering::SeqCst)
+    release_context(ctx);
 }
 
 #[test]
 fn compile_and_link_call_back_when_done() {
     let ctx = context();
     let main = source_program(ctx, MAIN);
-    let slot = AtomicI32::new(99);
-    let user = &slot as *const AtomicI32 as *mut c_void;
+    let slot = StatusSlot::default();
+    let user = slot.user_data();
     // SAFETY: valid program; the callback and its data outlive the compile.
     check(unsafe {
         clCompileProgram(
@@ -557,12 +363,12 @@ fn compile_and_link_call_back_when_done() {
             user,
         )
     });
-    assert_eq!(wait_for(&slot), CL_BUILD_SUCCESS);
+    assert_eq!(slot.wait(), CL_BUILD_SUCCESS);
     let a = object(ctx, ADD_ONE);
     let b = object(ctx, TWICE);
     let h = object(ctx, HUNDRED);
     let inputs = [main, a, b, h];
-    slot.store(99, Ordering::SeqCst);
+    slot.reset();
     let mut err = -1;
     // SAFETY: four inputs; the callback and its data outlive the link.
     let exe = unsafe {
@@ -580,12 +386,12 @@ fn compile_and_link_call_back_when_done() {
     };
     check(err);
     assert!(!exe.is_null());
-    assert_eq!(wait_for(&slot), CL_BUILD_SUCCESS);
+    assert_eq!(slot.wait(), CL_BUILD_SUCCESS);
     assert_eq!(run_ints(ctx, exe, "calc", 3), calc_expected(3));
     // A failed link calls back too, with the error status; the call itself
     // returns CL_SUCCESS ("can return CL_SUCCESS ... if the linking
     // operation can begin").
-    slot.store(99, Ordering::SeqCst);
+    slot.reset();
     let short = [main, a];
     // SAFETY: two inputs; the callback and its data outlive the link.
     let bad = unsafe {
@@ -602,9 +408,9 @@ fn compile_and_link_call_back_when_done() {
         )
     };
     check(err);
-    assert_eq!(wait_for(&slot), CL_BUILD_ERROR);
+    assert_eq!(slot.wait(), CL_BUILD_ERROR);
     for p in [main, a, b, h, exe, bad] {
-        release(p);
+        release_program(p);
     }
-    release_ctx(ctx);
+    release_context(ctx);
 }

@@ -4,23 +4,12 @@
 //! kernel argument information, the compiler cache (in child processes with
 //! a counting clang wrapper) and the missing-compiler path.
 
-use std::ffi::{c_char, c_void, CString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::ptr;
 
+use clift_conformance::programs::*;
 use clift_conformance::*;
-
-/// A program from `src` in `ctx`.
-fn source_program(ctx: cl_context, src: &str) -> cl_program {
-    let s = CString::new(src).expect("source without NUL");
-    let strings = [s.as_ptr()];
-    let mut err = 0;
-    // SAFETY: one NUL-terminated string; lengths NULL.
-    let p = unsafe { clCreateProgramWithSource(ctx, 1, strings.as_ptr() as *mut *const c_char, ptr::null(), &mut err) };
-    check(err);
-    p
-}
 
 /// Builds `src` with `options`: the program, clBuildProgram's code and the log.
 fn build_source(ctx: cl_context, src: &str, options: &str) -> (cl_program, cl_int, String) {
@@ -40,60 +29,6 @@ fn built(ctx: cl_context, src: &str, options: &str) -> cl_program {
         error_name(rc)
     );
     p
-}
-
-/// Runs kernel `name` of `p` (one `global int*` argument) over `n`
-/// work-items with local size `local`; returns the enqueue code and the
-/// buffer's `n` ints.
-fn run_ints_local(ctx: cl_context, p: cl_program, name: &str, n: usize, local: Option<usize>) -> (cl_int, Vec<i32>) {
-    let q = queue(ctx, 0);
-    let k = kernel(p, name);
-    let m = buffer(ctx, CL_MEM_READ_WRITE, n * 4);
-    write_bytes(q, m, 0, &vec![0u8; n * 4]);
-    check(set_arg(k, 0, &m));
-    let global = [n];
-    let l = local.map(|l| [l]);
-    // SAFETY: valid handles; one dimension.
-    let rc = unsafe {
-        clEnqueueNDRangeKernel(
-            q,
-            k,
-            1,
-            ptr::null(),
-            global.as_ptr(),
-            l.as_ref().map_or(ptr::null(), |l| l.as_ptr()),
-            0,
-            ptr::null(),
-            ptr::null_mut(),
-        )
-    };
-    let out = read_bytes(q, m, 0, n * 4)
-        .chunks_exact(4)
-        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
-    release_mem(m);
-    // SAFETY: valid handles, released once.
-    unsafe {
-        check(clReleaseKernel(k));
-        check(clReleaseCommandQueue(q));
-    }
-    (rc, out)
-}
-
-fn run_ints(ctx: cl_context, p: cl_program, name: &str, n: usize) -> Vec<i32> {
-    let (rc, out) = run_ints_local(ctx, p, name, n, None);
-    check(rc);
-    out
-}
-
-fn release(p: cl_program) {
-    // SAFETY: a valid program, released once.
-    check(unsafe { clReleaseProgram(p) });
-}
-
-fn release_ctx(ctx: cl_context) {
-    // SAFETY: a valid context, released once.
-    check(unsafe { clReleaseContext(ctx) });
 }
 
 /// A fresh private folder under the temporary directory.
@@ -116,14 +51,8 @@ fn a_source_program_builds_and_runs() {
     let ctx = context();
     let src = "kernel void sq(global int* o) { int i = get_global_id(0); o[i] = i * i; }";
     let p = built(ctx, src, "");
-    assert_eq!(
-        build_value::<cl_build_status>(p, device(), CL_PROGRAM_BUILD_STATUS),
-        CL_BUILD_SUCCESS
-    );
-    assert_eq!(
-        build_value::<cl_program_binary_type>(p, device(), CL_PROGRAM_BINARY_TYPE),
-        CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-    );
+    assert_eq!(build_status(p), CL_BUILD_SUCCESS);
+    assert_eq!(binary_type(p), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
     assert_eq!(program_string(p, CL_PROGRAM_KERNEL_NAMES), "sq");
     assert_eq!(program_string(p, CL_PROGRAM_SOURCE), src);
     // CL_PROGRAM_IL of a source program: "param_value_size_ret will be set to 0".
@@ -141,54 +70,9 @@ fn a_source_program_builds_and_runs() {
     let mid = bad.len() / 2;
     bad[mid] ^= 0xff;
     assert_eq!(binary_program(ctx, &bad).unwrap_err(), CL_INVALID_BINARY);
-    release(q);
-    release(p);
-    release_ctx(ctx);
-}
-
-/// CL_PROGRAM_BINARIES of a one-device program.
-fn program_binary(p: cl_program) -> Vec<u8> {
-    let sizes = program_bytes(p, CL_PROGRAM_BINARY_SIZES).unwrap();
-    let size = usize::from_ne_bytes(sizes[..8].try_into().unwrap());
-    let mut bin = vec![0u8; size];
-    let mut ptrs = [bin.as_mut_ptr()];
-    // SAFETY: one pointer to `size` writable bytes.
-    check(unsafe {
-        clGetProgramInfo(
-            p,
-            CL_PROGRAM_BINARIES,
-            8,
-            ptrs.as_mut_ptr().cast::<c_void>(),
-            ptr::null_mut(),
-        )
-    });
-    bin
-}
-
-/// clCreateProgramWithBinary for clift's device.
-fn binary_program(ctx: cl_context, bin: &[u8]) -> Result<cl_program, cl_int> {
-    let d = [device()];
-    let lens = [bin.len()];
-    let bins = [bin.as_ptr()];
-    let mut status = 0;
-    let mut err = 0;
-    // SAFETY: one device, one binary readable for its length.
-    let p = unsafe {
-        clCreateProgramWithBinary(
-            ctx,
-            1,
-            d.as_ptr(),
-            lens.as_ptr(),
-            bins.as_ptr() as *mut _,
-            &mut status,
-            &mut err,
-        )
-    };
-    if err == CL_SUCCESS {
-        Ok(p)
-    } else {
-        Err(err)
-    }
+    release_program(q);
+    release_program(p);
+    release_context(ctx);
 }
 
 #[test]
@@ -212,15 +96,12 @@ fn defines_are_macros_in_order() {
     // Without the macro the source does not compile: the log has clang's error.
     let (r, rc, log) = build_source(ctx, src, "");
     assert_eq!(rc, CL_BUILD_PROGRAM_FAILURE);
-    assert_eq!(
-        build_value::<cl_build_status>(r, device(), CL_PROGRAM_BUILD_STATUS),
-        CL_BUILD_ERROR
-    );
+    assert_eq!(build_status(r), CL_BUILD_ERROR);
     assert!(log.contains("VALUE") && log.contains("error"), "{log}");
     for p in [p, q, r] {
-        release(p);
+        release_program(p);
     }
-    release_ctx(ctx);
+    release_context(ctx);
 }
 
 #[test]
@@ -239,13 +120,13 @@ fn include_dirs_are_searched() {
     std::fs::write(spaced.join("two.h"), "#define TWO 5\n").unwrap();
     let p2 = built(ctx, src, &opts);
     assert_eq!(run_ints(ctx, p2, "k", 1), [15]);
-    release(p2);
+    release_program(p2);
     let (q, rc, log) = build_source(ctx, src, "");
     assert_eq!(rc, CL_BUILD_PROGRAM_FAILURE);
     assert!(log.contains("one.h"), "{log}");
-    release(p);
-    release(q);
-    release_ctx(ctx);
+    release_program(p);
+    release_program(q);
+    release_context(ctx);
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -264,7 +145,7 @@ fn cl_std_selects_the_language_version() {
     ] {
         let p = built(ctx, src, opts);
         assert_eq!(run_ints(ctx, p, "k", 1), [v], "{opts:?}");
-        release(p);
+        release_program(p);
     }
     // Program-scope global variables are OpenCL C 2.0.
     let g = "global int counter = 5; kernel void k(global int* o) { o[0] = counter; }";
@@ -278,9 +159,9 @@ fn cl_std_selects_the_language_version() {
     assert_eq!(rc, CL_BUILD_PROGRAM_FAILURE);
     assert!(log.contains("OpenCL C 2.0"), "{log}");
     for p in [p, q, r] {
-        release(p);
+        release_program(p);
     }
-    release_ctx(ctx);
+    release_context(ctx);
 }
 
 #[test]
@@ -297,9 +178,9 @@ fn warnings_w_and_werror() {
     assert_eq!(rc, CL_BUILD_PROGRAM_FAILURE);
     assert!(log.contains("clift-test-warning") && log.contains("error"), "{log}");
     for p in [p, q, r] {
-        release(p);
+        release_program(p);
     }
-    release_ctx(ctx);
+    release_context(ctx);
 }
 
 #[test]
@@ -321,9 +202,9 @@ fn opt_disable_keeps_private_variables() {
     assert!(private(slow) >= 12, "{}", private(slow));
     assert_eq!(run_ints(ctx, fast, "k", 8), run_ints(ctx, slow, "k", 8));
     assert_eq!(run_ints(ctx, slow, "k", 4), [0, 6, 12, 9 + 1]);
-    release(fast);
-    release(slow);
-    release_ctx(ctx);
+    release_program(fast);
+    release_program(slow);
+    release_context(ctx);
 }
 
 #[test]
@@ -351,9 +232,9 @@ fn math_options_reach_the_compiler() {
         let (rc, out) = run_ints_local(ctx, p, "k", 4, Some(4));
         check(rc);
         assert_eq!(out[..3], [want[0], want[1], 4], "{opts:?}");
-        release(p);
+        release_program(p);
     }
-    release_ctx(ctx);
+    release_context(ctx);
 }
 
 #[test]
@@ -367,9 +248,9 @@ fn uniform_work_group_size_is_enforced() {
     let q = built(ctx, src, "-cl-std=CL2.0 -cl-uniform-work-group-size");
     let (rc, _) = run_ints_local(ctx, q, "k", 6, Some(4));
     assert_eq!(rc, CL_INVALID_WORK_GROUP_SIZE);
-    release(p);
-    release(q);
-    release_ctx(ctx);
+    release_program(p);
+    release_program(q);
+    release_context(ctx);
 }
 
 #[test]
@@ -380,16 +261,10 @@ fn kernel_argument_information() {
                local char* scratch, int n, pair_t p) { }";
     let with = built(ctx, src, "-cl-kernel-arg-info");
     let k = kernel(with, "k");
-    let s = |i: cl_uint, param| {
-        // SAFETY: forwards the buffer protocol.
-        info_string(|sz, v, r| unsafe { clGetKernelArgInfo(k, i, param, sz, v, r) })
-    };
-    let v = |i: cl_uint, param| -> Vec<u8> {
-        // SAFETY: forwards the buffer protocol.
-        info_bytes(|sz, v, r| unsafe { clGetKernelArgInfo(k, i, param, sz, v, r) }).unwrap()
-    };
-    let u32v = |i, p| u32::from_ne_bytes(v(i, p)[..4].try_into().unwrap());
-    let u64v = |i, p| u64::from_ne_bytes(v(i, p)[..8].try_into().unwrap()) as u32;
+    let s = |i, param| arg_string(k, i, param);
+    // Address and access qualifiers are cl_uint, type qualifiers cl_bitfield.
+    let u32v = |i, param| arg_value::<cl_uint>(k, i, param);
+    let u64v = |i, param| arg_value::<cl_bitfield>(k, i, param) as u32;
     let names: Vec<String> = (0..6).map(|i| s(i, CL_KERNEL_ARG_NAME)).collect();
     assert_eq!(names, ["src", "dst", "table", "scratch", "n", "p"]);
     let types: Vec<String> = (0..6).map(|i| s(i, CL_KERNEL_ARG_TYPE_NAME)).collect();
@@ -432,16 +307,10 @@ fn kernel_argument_information() {
         "-cl-std=CL2.0 -cl-kernel-arg-info",
     );
     let k = kernel(pipes, "p");
-    let s = |i: cl_uint, param| {
-        // SAFETY: forwards the buffer protocol.
-        info_string(|sz, v, r| unsafe { clGetKernelArgInfo(k, i, param, sz, v, r) })
-    };
-    let v = |i: cl_uint, param| -> Vec<u8> {
-        // SAFETY: forwards the buffer protocol.
-        info_bytes(|sz, v, r| unsafe { clGetKernelArgInfo(k, i, param, sz, v, r) }).unwrap()
-    };
-    let u32v = |i, p| u32::from_ne_bytes(v(i, p)[..4].try_into().unwrap());
-    let u64v = |i, p| u64::from_ne_bytes(v(i, p)[..8].try_into().unwrap()) as u32;
+    let s = |i, param| arg_string(k, i, param);
+    // Address and access qualifiers are cl_uint, type qualifiers cl_bitfield.
+    let u32v = |i, param| arg_value::<cl_uint>(k, i, param);
+    let u64v = |i, param| arg_value::<cl_bitfield>(k, i, param) as u32;
     assert_eq!(
         (0..3).map(|i| s(i, CL_KERNEL_ARG_NAME)).collect::<Vec<_>>(),
         ["in", "out", "g"]
@@ -473,7 +342,7 @@ fn kernel_argument_information() {
     );
     // SAFETY: a valid kernel, released once.
     check(unsafe { clReleaseKernel(k) });
-    release(pipes);
+    release_program(pipes);
 
     // Without -cl-kernel-arg-info names and type names are not available.
     let without = built(ctx, src, "");
@@ -499,9 +368,9 @@ fn kernel_argument_information() {
     assert_eq!(q, CL_KERNEL_ARG_ADDRESS_CONSTANT);
     // SAFETY: a valid kernel, released once.
     check(unsafe { clReleaseKernel(k) });
-    release(with);
-    release(without);
-    release_ctx(ctx);
+    release_program(with);
+    release_program(without);
+    release_context(ctx);
 }
 
 #[test]
@@ -518,9 +387,9 @@ fn unsupported_extensions_fail_in_the_compiler() {
     let ok = "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n\
               kernel void k(global long* o) { atom_add(o, 5); }";
     let q = built(ctx, ok, "");
-    release(p);
-    release(q);
-    release_ctx(ctx);
+    release_program(p);
+    release_program(q);
+    release_context(ctx);
 }
 
 #[test]
@@ -542,41 +411,21 @@ fn division_and_remainder_of_the_same_operands() {
         .collect();
     assert_eq!(out, want);
     assert!(log.contains("freeze"), "the fallback is logged:\n{log}");
-    release(p);
-    release_ctx(ctx);
+    release_program(p);
+    release_context(ctx);
 }
 
 #[test]
 fn an_asynchronous_build_calls_back_once_done() {
-    extern "C" fn done(p: cl_program, user: *mut c_void) {
-        let status = build_value::<cl_build_status>(p, device(), CL_PROGRAM_BUILD_STATUS);
-        // SAFETY: `user` is the test's AtomicI32, alive until it sees the value.
-        let slot = unsafe { &*(user as *const std::sync::atomic::AtomicI32) };
-        slot.store(status, std::sync::atomic::Ordering::SeqCst);
-    }
     let ctx = context();
     let p = source_program(ctx, "kernel void k(global int* o) { o[0] = 3; }");
-    let slot = std::sync::atomic::AtomicI32::new(99);
+    let slot = StatusSlot::default();
     // SAFETY: valid program; the callback and its user data outlive the build.
-    check(unsafe {
-        clBuildProgram(
-            p,
-            0,
-            ptr::null(),
-            ptr::null(),
-            Some(done),
-            &slot as *const _ as *mut c_void,
-        )
-    });
-    let start = std::time::Instant::now();
-    while slot.load(std::sync::atomic::Ordering::SeqCst) == 99 {
-        assert!(start.elapsed().as_secs() < 120, "no callback");
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    assert_eq!(slot.load(std::sync::atomic::Ordering::SeqCst), CL_BUILD_SUCCESS);
+    check(unsafe { clBuildProgram(p, 0, ptr::null(), ptr::null(), Some(record_status), slot.user_data()) });
+    assert_eq!(slot.wait(), CL_BUILD_SUCCESS);
     assert_eq!(run_ints(ctx, p, "k", 1), [3]);
-    release(p);
-    release_ctx(ctx);
+    release_program(p);
+    release_context(ctx);
 }
 
 // ---------------------------------------------------------------------------
@@ -627,8 +476,8 @@ fn child_build_once() {
     );
     assert_eq!(run_ints(ctx, p, "cached", 3), [0, 17, 34]);
     println!("LOG<<{}>>", build_log(p, device()));
-    release(p);
-    release_ctx(ctx);
+    release_program(p);
+    release_context(ctx);
 }
 
 /// A clang wrapper that appends a line to `count` per run, then runs clang-15.
@@ -737,25 +586,13 @@ fn child_without_compiler() {
     assert_eq!(build(p, ""), CL_COMPILER_NOT_AVAILABLE);
     let log = build_log(p, d);
     assert!(log.contains("apt-get install clang-15 llvm-spirv-15"), "{log}");
-    // SAFETY: valid program; no lists; no callback.
-    let rc = unsafe {
-        clCompileProgram(
-            p,
-            0,
-            ptr::null(),
-            ptr::null(),
-            0,
-            ptr::null(),
-            ptr::null_mut(),
-            None,
-            ptr::null_mut(),
-        )
-    };
+    // NULL options; no lists; no callback.
+    let rc = compile(p, None, &[]);
     assert_eq!(rc, CL_COMPILER_NOT_AVAILABLE);
     // Bad options are still reported first.
     assert_eq!(build(p, "-cl-bogus"), CL_INVALID_BUILD_OPTIONS);
-    release(p);
-    release_ctx(ctx);
+    release_program(p);
+    release_context(ctx);
 }
 
 #[test]
@@ -797,8 +634,8 @@ fn child_slow_compiler() {
         start.elapsed().as_secs() < 20,
         "killed after the limit, not at the end of the run"
     );
-    release(p);
-    release_ctx(ctx);
+    release_program(p);
+    release_context(ctx);
 }
 
 #[test]
@@ -862,8 +699,8 @@ fn child_freeze_without_opt() {
         .map(|g: i32| ((g + 50) / (3 + g)) * 100 + (g + 50) % (3 + g))
         .collect();
     assert_eq!(run_ints(ctx, p, "k", 6), want);
-    release(p);
-    release_ctx(ctx);
+    release_program(p);
+    release_context(ctx);
 }
 
 #[test]

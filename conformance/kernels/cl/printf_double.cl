@@ -5,16 +5,8 @@
 
 // The floats kernel of printf.cl, whose float arguments are now promoted
 // to double: the text must be the same.
-kernel void double_floats(global const float *f, global int *ret)
-{
-    ret[0] = printf("[%f|%.0f|%.0f|%#.0f|%8.3f|%-8.2f|%08.2f|%+f|% .1f|%F|%.10f|%f]\n", f[0], f[13], f[0], f[15],
-                    f[1], f[0], f[1], f[11], f[15], f[9], f[8], f[10]);
-    ret[1] = printf("[%e|%.2e|%E|%.0e|%#.0e|%12.3e|%e|%+e]\n", f[2], f[2], f[3], f[13], f[15], f[1], f[11], f[9]);
-    ret[2] = printf("[%g|%g|%g|%g|%g|%.3g|%#g|%G|%010g|%-6g|%g]\n", f[4], f[5], f[6], f[7], f[0], f[1], f[0], f[9],
-                    f[1], f[10], f[3]);
-    ret[3] = printf("[%a|%a|%a|%A|%a|%.0a|%.1a|%a|%12a|%-9a]\n", f[15], f[14], f[12], f[12], f[8], f[0], f[8], f[11],
-                    f[15], f[14]);
-}
+#include "printf_floats.h"
+PRINTF_FLOATS(double_floats)
 
 // d = {0.1, 1e300, DBL_MAX, DBL_MIN, 4.9e-324, -2.5, 1/3, 123456789.123456789}
 kernel void double_values(global const double *d, global int *ret)

@@ -1,0 +1,59 @@
+//! `CLIFT_DUMP` for the tests that read clift's debug dumps
+//! (`debug_dump.rs`, `exec_fp64_simd.rs`): each clBuildProgram writes one
+//! new folder under the dump root, which [`Dumps::build`] finds.
+//!
+//! The variable is read at each build, but set here before the first
+//! OpenCL call, so a test using this must be the only test of its process.
+
+use std::path::{Path, PathBuf};
+
+use crate::*;
+
+/// A dump root of this process and the folders already seen in it.
+pub struct Dumps {
+    root: PathBuf,
+    seen: Vec<PathBuf>,
+}
+
+impl Dumps {
+    /// A fresh root `<tmp>/<tag>-<pid>`, named by `CLIFT_DUMP` from now on.
+    pub fn new(tag: &str) -> Dumps {
+        let root = std::env::temp_dir().join(format!("{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::env::set_var("CLIFT_DUMP", &root);
+        Dumps { root, seen: Vec::new() }
+    }
+
+    /// Builds `il` in `ctx` with no options (panics on failure) and returns
+    /// the program and the one folder the build added (panics, naming
+    /// `what`, unless there is exactly one).
+    pub fn build(&mut self, ctx: cl_context, il: &[u8], what: &str) -> (cl_program, PathBuf) {
+        let p = il_program(ctx, il);
+        check(build(p, ""));
+        let dirs = folders(&self.root);
+        let new: Vec<&PathBuf> = dirs.iter().filter(|d| !self.seen.contains(*d)).collect();
+        assert_eq!(new.len(), 1, "{what}: one new folder per module, got {dirs:?}");
+        let dir = new[0].clone();
+        self.seen = dirs;
+        (p, dir)
+    }
+}
+
+impl Drop for Dumps {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+/// The folders under `root`, sorted.
+fn folders(root: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}

@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 
-use spirv::{Op, StorageClass};
+use spirv::{Decoration, Op, StorageClass};
 
 use crate::lower::types;
 use crate::spirv::{ConstValue, Id, IdKind, Module, Type};
@@ -81,7 +81,9 @@ impl ProgramData {
         let mut places = Vec::new();
         let mut at = 0u64;
         for g in &m.globals {
-            if !is_program_scope(g.storage) {
+            // Built-in variables (UniformConstant ones from old translators
+            // included) have no storage: their loads read the work-item.
+            if !is_program_scope(g.storage) || m.decoration(g.id, Decoration::BuiltIn).is_some() {
                 continue;
             }
             let (_, pointee) = m

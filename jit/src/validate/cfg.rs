@@ -195,13 +195,12 @@ fn function(m: &Module, fi: u32, d: &mut Diags) -> Cfg {
                     );
                     continue;
                 }
-                Op::Variable if b != 0 => {
-                    d.at(
-                        m,
-                        i,
-                        "an OpVariable in a function must be in the function's first block",
-                    );
-                }
+                // SPIR-V asks for Function variables at the start of the
+                // first block, but llvm-spirv 15 puts the temporary of a
+                // memcpy between address spaces (global to local) where
+                // the copy is. A variable is lowered where it stands (a
+                // stack slot; its initializer stored each time it runs),
+                // so one in a later block is accepted.
                 _ => {}
             }
             phis_done = true;

@@ -519,11 +519,14 @@ fn decorations(m: &Module, d: &mut Diags) {
                     d.at(m, dec.inst, format!("BuiltIn {b:?} is not an OpenCL built-in variable"));
                     continue;
                 };
-                if g.storage != StorageClass::Input {
+                // Older SPIRV-LLVM-Translator versions put built-in variables
+                // in UniformConstant (pyopencl's own test module does);
+                // they are read the same way, so both are accepted.
+                if !matches!(g.storage, StorageClass::Input | StorageClass::UniformConstant) {
                     d.at(
                         m,
                         g.inst,
-                        format!("built-in variable {b:?} must be in the Input storage class"),
+                        format!("built-in variable {b:?} must be in the Input (or UniformConstant) storage class"),
                     );
                     continue;
                 }

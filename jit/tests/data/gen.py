@@ -198,8 +198,6 @@ INVALID = {
         [("%ptr = OpInBoundsPtrAccessChain %ptr_g_uint %out %id0", "%ptr = OpInBoundsPtrAccessChain %ptr_g_uint %out %id0\n         %bad = OpIAdd %uint %inc %uint_1")]),
     "use_before_def": ("is used before its definition in the same block",
         [("        %inc = OpIAdd %uint %i %uint_1\n", "        %early = OpIAdd %uint %inc2 %uint_1\n        %inc2 = OpIAdd %uint %i %uint_1\n        %inc = OpIAdd %uint %i %uint_1\n")]),
-    "variable_not_in_entry": ("must be in the function's first block",
-        [("        %pre = OpLabel\n", "        %pre = OpLabel\n       %late = OpVariable %ptr_f_uint Function\n")]),
     "return_value_in_void": ("OpReturnValue in a function that returns void",
         [("               OpReturn\n", "               OpReturnValue %uint_0\n")]),
     "undefined_id": ("is used but never defined",

@@ -6,7 +6,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 cargo build --release -p clift-icd
 out="$root/target/release"
-gcc -O2 -Wall -o "$out/clift-demo" conformance/c/demo.c -lOpenCL
+gcc -O2 -Wall -o "$out/clift-demo" conformance/c/demo.c -lOpenCL -lm
 icd="$out/clift.icd"
 echo "$out/libclift.so" > "$icd"
 OCL_ICD_VENDORS="$icd" "$out/clift-demo"

@@ -19,6 +19,7 @@ fn c_demo_runs_on_clift() {
         .arg(&exe)
         .arg(root.join("c/demo.c"))
         .arg("-lOpenCL")
+        .arg("-lm")
         .output()
         .expect("gcc must be installed");
     assert!(cc.status.success(), "gcc: {}", String::from_utf8_lossy(&cc.stderr));
@@ -33,6 +34,7 @@ fn c_demo_runs_on_clift() {
     );
     assert!(stdout.contains("platform: clift"), "{stdout}");
     assert!(stdout.contains("read back intact"), "{stdout}");
+    assert!(stdout.contains("every result matches the host"), "{stdout}");
     assert!(stdout.trim_end().ends_with("PASS"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }

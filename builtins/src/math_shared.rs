@@ -1,0 +1,643 @@
+//! What the `float` and `double` math libraries (`math_f32`, `math_f64`)
+//! share: the functions whose logic is the same for both types (special
+//! values, bit manipulation, exact reductions), written once over the
+//! private trait [`MathFloat`], and the `extern "C"` entry points of both
+//! types that call them, which `math_f32` and `math_f64` re-export under
+//! their usual paths.
+//!
+//! What differs between the types lives in the two `MathFloat`
+//! implementations: `float` evaluates in double and rounds once (see
+//! `math_f32`), `double` calls `libm` or carries extra precision in
+//! double-double steps (see `math_f64`). The generic code only does what
+//! is exact in either type: comparisons, sign changes, Sterbenz
+//! subtractions, `fmod` by 2, and integer work on the bits.
+
+use core::ops::{Add, Div, Neg, Rem, Sub};
+
+/// `ilogb(0)`: clang's `opencl-c-base.h` defines `FP_ILOGB0` as `INT_MIN`.
+pub const FP_ILOGB0: i32 = i32::MIN;
+/// `ilogb(NaN)`: clang's `opencl-c-base.h` defines `FP_ILOGBNAN` as
+/// `INT_MAX`.
+pub const FP_ILOGBNAN: i32 = i32::MAX;
+
+/// `f32` or `f64`: the format, and the operations whose algorithm differs
+/// between the two types.
+pub(crate) trait MathFloat:
+    Copy
+    + PartialOrd
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + Rem<Output = Self>
+{
+    /// Explicit mantissa bits (23, 52).
+    const MANT: u32;
+    /// Exponent bias (127, 1023).
+    const BIAS: i32;
+    /// The sign bit of [`MathFloat::to_bits64`].
+    const SIGN: u64;
+    /// 0.
+    const ZERO: Self;
+    /// 0.5.
+    const HALF: Self;
+    /// 1.
+    const ONE: Self;
+    /// 2.
+    const TWO: Self;
+    /// +inf.
+    const INFINITY: Self;
+    /// -inf.
+    const NEG_INFINITY: Self;
+    /// The default quiet NaN.
+    const NAN: Self;
+
+    /// The bits, zero-extended to 64.
+    fn to_bits64(self) -> u64;
+    /// The value of the low bits of `b` (the type's width).
+    fn from_bits64(b: u64) -> Self;
+    /// An integer of at most 11 bits, exactly.
+    fn from_exponent(e: i32) -> Self;
+    /// Whether NaN.
+    fn is_nan(self) -> bool;
+    /// Whether ±inf.
+    fn is_infinite(self) -> bool;
+    /// Whether neither NaN nor infinite.
+    fn is_finite(self) -> bool;
+    /// Whether the sign bit is set.
+    fn is_sign_negative(self) -> bool;
+    /// |x|.
+    fn abs(self) -> Self;
+    /// |x| with the sign of `sign`.
+    fn copysign(self, sign: Self) -> Self;
+    /// `floor(x)`, exact.
+    fn floor(self) -> Self;
+    /// `trunc(x)`, exact.
+    fn trunc(self) -> Self;
+
+    /// `sin(x)` of the type's entry point `sin`.
+    fn sin(self) -> Self;
+    /// `cos(x)` of the type's entry point `cos`.
+    fn cos(self) -> Self;
+    /// `acosh(x)` for x >= 1 or NaN.
+    fn acosh_libm(self) -> Self;
+    /// `pow(x, y)`.
+    fn pow(self, y: Self) -> Self;
+    /// `hypot(x, y)` for x and y not infinite.
+    fn hypot_libm(self, y: Self) -> Self;
+    /// `remquo(x, y)` for finite x and nonzero y, no NaN: (remainder, low
+    /// 31 bits of the quotient with its sign).
+    fn remquo_libm(self, y: Self) -> (Self, i32);
+    /// (`lgamma(x)`, `libm`'s sign of Γ(x)).
+    fn lgamma_r_libm(self) -> (Self, i32);
+    /// `sin(pi r)` for `r` in (0, 0.5].
+    fn sinpi_kernel(r: Self) -> Self;
+    /// `cos(pi r)` for `r` in [0, 0.5).
+    fn cospi_kernel(r: Self) -> Self;
+    /// `tan(pi r)` for `r` in (0, 1) other than 0.5.
+    fn tanpi_kernel(r: Self) -> Self;
+    /// `x^(1/n)` for finite x > 0 and n other than 0, 1 and -1.
+    fn rootn_kernel(x: Self, n: i32) -> Self;
+}
+
+/// The NaN result of an invalid argument: `x` itself when it is a NaN,
+/// else the default quiet NaN.
+#[inline(always)]
+pub(crate) fn nan_of<T: MathFloat>(x: T) -> T {
+    if x.is_nan() {
+        x
+    } else {
+        T::NAN
+    }
+}
+
+/// The unbiased exponent of a finite nonzero `x` (denormals included).
+pub(crate) fn exponent<T: MathFloat>(x: T) -> i32 {
+    let mag = x.to_bits64() & !T::SIGN;
+    let e = (mag >> T::MANT) as i32;
+    if e == 0 {
+        // Denormal: 2^(1 - bias) * 0.m, the exponent of its leading one
+        // (the bits above the mantissa field count as leading zeros).
+        (1 - T::BIAS) - (mag.leading_zeros() as i32 - (64 - T::MANT) as i32) - 1
+    } else {
+        e - T::BIAS
+    }
+}
+
+fn acosh<T: MathFloat>(x: T) -> T {
+    if x < T::ONE {
+        return T::NAN;
+    }
+    x.acosh_libm()
+}
+
+fn sinpi<T: MathFloat>(x: T) -> T {
+    if !x.is_finite() {
+        return nan_of(x);
+    }
+    // x mod 2 is exact, and so is each reflection below (Sterbenz).
+    let mut r = x.abs() % T::TWO;
+    let mut neg = x.is_sign_negative();
+    if r >= T::ONE {
+        r = r - T::ONE; // sin(pi (r + 1)) = -sin(pi r)
+        neg = !neg;
+    }
+    if r > T::HALF {
+        r = T::ONE - r; // sin(pi (1 - r)) = sin(pi r)
+    }
+    if r == T::ZERO {
+        return T::ZERO.copysign(x); // integers and ±0: the sign of x
+    }
+    let v = T::sinpi_kernel(r);
+    if neg {
+        -v
+    } else {
+        v
+    }
+}
+
+fn cospi<T: MathFloat>(x: T) -> T {
+    if !x.is_finite() {
+        return nan_of(x);
+    }
+    let mut r = x.abs() % T::TWO;
+    if r > T::ONE {
+        r = T::TWO - r; // cos(pi (2 - r)) = cos(pi r)
+    }
+    let mut neg = false;
+    if r > T::HALF {
+        r = T::ONE - r; // cos(pi (1 - r)) = -cos(pi r)
+        neg = true;
+    }
+    if r == T::HALF {
+        return T::ZERO; // n + 0.5: +0 whatever the sign
+    }
+    let v = T::cospi_kernel(r);
+    if neg {
+        -v
+    } else {
+        v
+    }
+}
+
+fn tanpi<T: MathFloat>(x: T) -> T {
+    if !x.is_finite() {
+        return nan_of(x);
+    }
+    let mut r = x.abs() % T::TWO;
+    // The period is 1; the half [1, 2) only changes the signs of the zeros
+    // and infinities (odd n).
+    let odd = r >= T::ONE;
+    if odd {
+        r = r - T::ONE;
+    }
+    let v = if r == T::ZERO {
+        if odd {
+            -T::ZERO
+        } else {
+            T::ZERO
+        }
+    } else if r == T::HALF {
+        if odd {
+            T::NEG_INFINITY
+        } else {
+            T::INFINITY
+        }
+    } else {
+        T::tanpi_kernel(r)
+    };
+    if x.is_sign_negative() {
+        -v
+    } else {
+        v
+    }
+}
+
+fn fdim<T: MathFloat>(x: T, y: T) -> T {
+    if x.is_nan() || y.is_nan() {
+        return x + y; // one of the NaN operands
+    }
+    if x > y {
+        x - y
+    } else {
+        T::ZERO
+    }
+}
+
+fn hypot<T: MathFloat>(x: T, y: T) -> T {
+    if x.is_infinite() || y.is_infinite() {
+        return T::INFINITY;
+    }
+    x.hypot_libm(y)
+}
+
+fn ilogb<T: MathFloat>(x: T) -> i32 {
+    if x.is_nan() {
+        return FP_ILOGBNAN;
+    }
+    if x.is_infinite() {
+        return i32::MAX;
+    }
+    if x == T::ZERO {
+        return FP_ILOGB0;
+    }
+    exponent(x)
+}
+
+fn logb<T: MathFloat>(x: T) -> T {
+    if x.is_nan() {
+        return x;
+    }
+    if x.is_infinite() {
+        return T::INFINITY;
+    }
+    if x == T::ZERO {
+        return T::NEG_INFINITY;
+    }
+    T::from_exponent(exponent(x))
+}
+
+fn nextafter<T: MathFloat>(x: T, y: T) -> T {
+    if x.is_nan() || y.is_nan() {
+        return x + y;
+    }
+    if x == y {
+        return y;
+    }
+    if x == T::ZERO {
+        return T::from_bits64(1).copysign(y);
+    }
+    let bits = x.to_bits64();
+    // Away from zero when y lies beyond x, else toward zero.
+    let away = (y > x) == (x > T::ZERO);
+    T::from_bits64(if away { bits + 1 } else { bits - 1 })
+}
+
+fn powr<T: MathFloat>(x: T, y: T) -> T {
+    if x.is_nan() || y.is_nan() {
+        return x + y;
+    }
+    if x < T::ZERO {
+        return T::NAN;
+    }
+    if x == T::ZERO {
+        return if y == T::ZERO {
+            T::NAN
+        } else if y < T::ZERO {
+            T::INFINITY
+        } else {
+            T::ZERO
+        };
+    }
+    if x == T::INFINITY {
+        return if y == T::ZERO {
+            T::NAN
+        } else if y < T::ZERO {
+            T::ZERO
+        } else {
+            T::INFINITY
+        };
+    }
+    if x == T::ONE {
+        return if y.is_infinite() { T::NAN } else { T::ONE };
+    }
+    x.pow(y)
+}
+
+fn rootn<T: MathFloat>(x: T, n: i32) -> T {
+    if n == 0 || x.is_nan() {
+        return x + T::NAN;
+    }
+    let odd = n & 1 != 0;
+    if x < T::ZERO && !odd {
+        return T::NAN;
+    }
+    if x == T::ZERO {
+        let zero_sign = if odd { x } else { T::ZERO };
+        return if n < 0 {
+            T::INFINITY.copysign(zero_sign)
+        } else {
+            T::ZERO.copysign(zero_sign)
+        };
+    }
+    let ax = x.abs();
+    let v = if ax.is_infinite() {
+        if n > 0 {
+            T::INFINITY
+        } else {
+            T::ZERO
+        }
+    } else if n == 1 {
+        ax
+    } else if n == -1 {
+        // Correctly rounded in either type (for `float`, the same as the
+        // quotient in double rounded once: 53 >= 2 * 24 + 2).
+        T::ONE / ax
+    } else {
+        T::rootn_kernel(ax, n)
+    };
+    if x < T::ZERO {
+        -v
+    } else {
+        v
+    }
+}
+
+fn fract<T: MathFloat>(x: T) -> (T, T) {
+    if x.is_nan() {
+        return (x, x);
+    }
+    if x.is_infinite() {
+        return (T::ZERO.copysign(x), x);
+    }
+    let fl = x.floor();
+    if x == T::ZERO {
+        return (x, fl); // floor(±0) = ±0
+    }
+    // x - floor(x) is rounded once; it may round up to 1.0 for tiny
+    // negative x, which the clamp turns into the largest value below 1.
+    let below_one = T::from_bits64(T::ONE.to_bits64() - 1);
+    let d = x - fl;
+    (if d < below_one { d } else { below_one }, fl)
+}
+
+fn frexp<T: MathFloat>(x: T) -> (T, i32) {
+    if x == T::ZERO || !x.is_finite() {
+        return (x, 0);
+    }
+    let e = exponent(x) + 1;
+    // x / 2^e, exact: build the mantissa from the bits of the normalised
+    // value, with the exponent of 0.5.
+    let bits = x.to_bits64();
+    let sign = bits & T::SIGN;
+    let mag = bits & !T::SIGN;
+    let mant_mask = (1u64 << T::MANT) - 1;
+    let m = if mag >> T::MANT == 0 {
+        // Denormal: shift the leading one into the implicit bit position.
+        let shift = mag.leading_zeros() - (63 - T::MANT);
+        (mag << shift) & mant_mask
+    } else {
+        mag & mant_mask
+    };
+    (T::from_bits64(sign | (((T::BIAS - 1) as u64) << T::MANT) | m), e)
+}
+
+fn modf<T: MathFloat>(x: T) -> (T, T) {
+    let t = x.trunc();
+    let frac = if x.is_infinite() { T::ZERO } else { x - t };
+    (frac.copysign(x), t)
+}
+
+fn remquo<T: MathFloat>(x: T, y: T) -> (T, i32) {
+    if x.is_nan() || y.is_nan() {
+        return (x + y, 0);
+    }
+    if x.is_infinite() || y == T::ZERO {
+        return (T::NAN, 0);
+    }
+    x.remquo_libm(y)
+}
+
+fn sincos<T: MathFloat>(x: T) -> (T, T) {
+    (x.sin(), x.cos())
+}
+
+fn lgamma_r<T: MathFloat>(x: T) -> (T, i32) {
+    let (v, s) = x.lgamma_r_libm();
+    let pole = x == T::ZERO || (x < T::ZERO && x == x.floor());
+    // Γ has no sign at -inf (lgamma(-inf) = +inf); report 0 like a pole.
+    let sign = if pole || x.is_nan() || x == T::NEG_INFINITY {
+        0
+    } else {
+        s
+    };
+    (v, sign)
+}
+
+/// The C type of an entry point's parameter or result: `T` (the float
+/// type) or `i32`.
+macro_rules! c_type {
+    (T, $t:ty) => {
+        $t
+    };
+    (i32, $t:ty) => {
+        i32
+    };
+}
+
+/// Defines the `float` and the `double` entry point of each function (the
+/// two names given) from one generic function and one doc comment:
+/// `fn(args) -> result = generic` returns the generic function's value;
+/// `fn(args; out) -> T = generic` returns the first element of its pair
+/// and stores the second through the out-pointer `out`.
+macro_rules! entry_points {
+    () => {};
+    (
+        $(#[$doc:meta])*
+        $n32:ident, $n64:ident: fn($($a:ident: $at:ident),*) -> $r:ident = $g:ident;
+        $($rest:tt)*
+    ) => {
+        $(#[$doc])*
+        pub extern "C" fn $n32($($a: c_type!($at, f32)),*) -> c_type!($r, f32) {
+            $g($($a),*)
+        }
+        $(#[$doc])*
+        pub extern "C" fn $n64($($a: c_type!($at, f64)),*) -> c_type!($r, f64) {
+            $g($($a),*)
+        }
+        entry_points!($($rest)*);
+    };
+    (
+        $(#[$doc:meta])*
+        $n32:ident, $n64:ident: fn($($a:ident: $at:ident),*; $out:ident: $ot:ident) -> T = $g:ident;
+        $($rest:tt)*
+    ) => {
+        $(#[$doc])*
+        pub unsafe extern "C" fn $n32($($a: f32,)* $out: *mut c_type!($ot, f32)) -> f32 {
+            let (value, stored) = $g($($a),*);
+            // SAFETY: the caller guarantees the out-pointer is valid for a
+            // write.
+            unsafe { $out.write_unaligned(stored) };
+            value
+        }
+        $(#[$doc])*
+        pub unsafe extern "C" fn $n64($($a: f64,)* $out: *mut c_type!($ot, f64)) -> f64 {
+            let (value, stored) = $g($($a),*);
+            // SAFETY: as above.
+            unsafe { $out.write_unaligned(stored) };
+            value
+        }
+        entry_points!($($rest)*);
+    };
+}
+
+entry_points! {
+    /// `acosh(x)`: NaN for x < 1. (`libm::acosh` ignores the sign of large
+    /// negative arguments, so those are answered here.)
+    clift_acosh_f32, clift_acosh_f64: fn(x: T) -> T = acosh;
+    /// `sinpi(x) = sin(pi x)`, reduced exactly (x mod 2 is exact):
+    /// sinpi(±0) = ±0, sinpi(+n) = +0, sinpi(-n) = -0 for integers n,
+    /// sinpi(±inf) = NaN.
+    clift_sinpi_f32, clift_sinpi_f64: fn(x: T) -> T = sinpi;
+    /// `cospi(x) = cos(pi x)`: cospi(±0) = 1, cospi(n + 0.5) = +0,
+    /// cospi(±inf) = NaN.
+    clift_cospi_f32, clift_cospi_f64: fn(x: T) -> T = cospi;
+    /// `tanpi(x) = tan(pi x)`: tanpi(±0) = ±0, tanpi(±inf) = NaN,
+    /// tanpi(n) = copysign(0, n) for even n and copysign(0, -n) for odd n,
+    /// tanpi(n + 0.5) = +inf for even n and -inf for odd n. All of these
+    /// follow from tanpi being odd and the rules for x >= 0.
+    clift_tanpi_f32, clift_tanpi_f64: fn(x: T) -> T = tanpi;
+    /// `fdim(x, y)`: x - y when x > y, else +0; NaN when either is NaN.
+    clift_fdim_f32, clift_fdim_f64: fn(x: T, y: T) -> T = fdim;
+    /// `hypot(x, y)`: hypot(±inf, y) = +inf even when y is NaN.
+    clift_hypot_f32, clift_hypot_f64: fn(x: T, y: T) -> T = hypot;
+    /// `ilogb(x)`: the unbiased exponent, also of denormals; `FP_ILOGB0`
+    /// for ±0, `FP_ILOGBNAN` for NaN, `INT_MAX` for ±inf.
+    clift_ilogb_f32, clift_ilogb_f64: fn(x: T) -> i32 = ilogb;
+    /// `logb(x)`: the exponent as a value of x's type; logb(±0) = -inf,
+    /// logb(±inf) = +inf, logb(NaN) = NaN.
+    clift_logb_f32, clift_logb_f64: fn(x: T) -> T = logb;
+    /// `nextafter(x, y)`: the next value of x's type after x toward y,
+    /// through the denormals: nextafter(±0, y > 0) is the smallest
+    /// positive denormal, nextafter(±0, y < 0) the smallest negative one;
+    /// nextafter(x, x) = y (C99).
+    clift_nextafter_f32, clift_nextafter_f64: fn(x: T, y: T) -> T = nextafter;
+    /// `powr(x, y) = exp(y log x)` for x >= 0, with the OpenCL rules:
+    /// powr(x, ±0) = 1 for finite x > 0; powr(±0, y) = +inf for finite
+    /// y < 0; powr(±0, -inf) = +inf; powr(±0, y) = +0 for y > 0;
+    /// powr(+1, y) = 1 for finite y; NaN for x < 0, powr(±0, ±0),
+    /// powr(+inf, ±0), powr(+1, ±inf); a NaN operand is returned.
+    clift_powr_f32, clift_powr_f64: fn(x: T, y: T) -> T = powr;
+    /// `rootn(x, n) = x^(1/n)`: rootn(x, 0) = NaN; NaN for x < 0 and even
+    /// n; rootn(±0, n) = ±inf for odd n < 0, +inf for even n < 0, +0 for
+    /// even n > 0, ±0 for odd n > 0. Negative x with odd n is
+    /// -rootn(-x, n). (How each type computes the root: the
+    /// `rootn_kernel` of its module.)
+    clift_rootn_f32, clift_rootn_f64: fn(x: T, n: i32) -> T = rootn;
+    /// `fract(x, iptr)`: returns `fmin(x - floor(x), the largest value
+    /// below 1)` and stores `floor(x)`. fract(±0) = ±0 with ±0 stored;
+    /// fract(±inf) = ±0 with ±inf stored; fract(NaN) = the NaN with NaN
+    /// stored.
+    ///
+    /// # Safety
+    /// `iptr` must be valid for writing a value of x's type.
+    clift_fract_f32, clift_fract_f64: fn(x: T; iptr: T) -> T = fract;
+    /// `frexp(x, exp)`: returns the mantissa in [0.5, 1) with x's sign and
+    /// stores the exponent; frexp(±0) = ±0 with 0, frexp(±inf) = ±inf with
+    /// 0, frexp(NaN) = the NaN with 0. Denormals are normalised.
+    ///
+    /// # Safety
+    /// `exp` must be valid for writing an `i32`.
+    clift_frexp_f32, clift_frexp_f64: fn(x: T; exp: i32) -> T = frexp;
+    /// `modf(x, iptr)`: stores `trunc(x)` and returns
+    /// `copysign(isinf(x) ? 0 : x - trunc(x), x)`, as the OpenCL spec
+    /// defines.
+    ///
+    /// # Safety
+    /// `iptr` must be valid for writing a value of x's type.
+    clift_modf_f32, clift_modf_f64: fn(x: T; iptr: T) -> T = modf;
+    /// `remquo(x, y, quo)`: returns `remainder(x, y)` and stores the low 31
+    /// bits of the integral quotient x/y with its sign (OpenCL asks for at
+    /// least 7). Returns a NaN and stores 0 when x is ±inf, y is 0, or
+    /// either is NaN.
+    ///
+    /// # Safety
+    /// `quo` must be valid for writing an `i32`.
+    clift_remquo_f32, clift_remquo_f64: fn(x: T, y: T; quo: i32) -> T = remquo;
+    /// `sincos(x, cosval)`: returns `sin(x)` and stores `cos(x)`, the
+    /// values of the type's `sin` and `cos`.
+    ///
+    /// # Safety
+    /// `cosval` must be valid for writing a value of x's type.
+    clift_sincos_f32, clift_sincos_f64: fn(x: T; cosval: T) -> T = sincos;
+    /// `lgamma_r(x, signp)`: returns `lgamma(x)` and stores the sign of
+    /// Γ(x) (1 or -1), or 0 when x is zero, a negative integer, -inf or
+    /// NaN.
+    ///
+    /// # Safety
+    /// `signp` must be valid for writing an `i32`.
+    clift_lgamma_r_f32, clift_lgamma_r_f64: fn(x: T; signp: i32) -> T = lgamma_r;
+}
+
+/// Defines the `float` and `double` entry points of `libm` functions of
+/// one or two arguments whose double implementation already has the C99
+/// special values: the `double` one is the `libm` function, the `float`
+/// one evaluates it at the exact double value of its arguments and rounds
+/// once.
+macro_rules! via_libm {
+    () => {};
+    ($(#[$doc:meta])* $n32:ident, $n64:ident: fn($($a:ident),+) = $f:path; $($rest:tt)*) => {
+        $(#[$doc])*
+        pub extern "C" fn $n32($($a: f32),+) -> f32 {
+            $f($($a as f64),+) as f32
+        }
+        $(#[$doc])*
+        pub extern "C" fn $n64($($a: f64),+) -> f64 {
+            $f($($a),+)
+        }
+        via_libm!($($rest)*);
+    };
+}
+
+via_libm! {
+    /// `acos(x)`.
+    clift_acos_f32, clift_acos_f64: fn(x) = libm::acos;
+    /// `asin(x)`.
+    clift_asin_f32, clift_asin_f64: fn(x) = libm::asin;
+    /// `asinh(x)`.
+    clift_asinh_f32, clift_asinh_f64: fn(x) = libm::asinh;
+    /// `atan(x)`.
+    clift_atan_f32, clift_atan_f64: fn(x) = libm::atan;
+    /// `atanh(x)`.
+    clift_atanh_f32, clift_atanh_f64: fn(x) = libm::atanh;
+    /// `cbrt(x)`.
+    clift_cbrt_f32, clift_cbrt_f64: fn(x) = libm::cbrt;
+    /// `cos(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
+    clift_cos_f32, clift_cos_f64: fn(x) = libm::cos;
+    /// `cosh(x)`.
+    clift_cosh_f32, clift_cosh_f64: fn(x) = libm::cosh;
+    /// `erfc(x)`.
+    clift_erfc_f32, clift_erfc_f64: fn(x) = libm::erfc;
+    /// `exp2(x)`.
+    clift_exp2_f32, clift_exp2_f64: fn(x) = libm::exp2;
+    /// `expm1(x)`.
+    clift_expm1_f32, clift_expm1_f64: fn(x) = libm::expm1;
+    /// `lgamma(x)` (accuracy implementation-defined for `double`).
+    clift_lgamma_f32, clift_lgamma_f64: fn(x) = libm::lgamma;
+    /// `log2(x)`.
+    clift_log2_f32, clift_log2_f64: fn(x) = libm::log2;
+    /// `log10(x)`.
+    clift_log10_f32, clift_log10_f64: fn(x) = libm::log10;
+    /// `log1p(x)`.
+    clift_log1p_f32, clift_log1p_f64: fn(x) = libm::log1p;
+    /// `sin(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
+    clift_sin_f32, clift_sin_f64: fn(x) = libm::sin;
+    /// `sinh(x)`.
+    clift_sinh_f32, clift_sinh_f64: fn(x) = libm::sinh;
+    /// `tan(x)`.
+    clift_tan_f32, clift_tan_f64: fn(x) = libm::tan;
+    /// `tanh(x)`.
+    clift_tanh_f32, clift_tanh_f64: fn(x) = libm::tanh;
+    /// `tgamma(x)`.
+    clift_tgamma_f32, clift_tgamma_f64: fn(x) = libm::tgamma;
+    /// `atan2(y, x)`.
+    clift_atan2_f32, clift_atan2_f64: fn(y, x) = libm::atan2;
+    /// `pow(x, y)` (C99 F.9.4.4, and pow(±0, -inf) = +inf).
+    clift_pow_f32, clift_pow_f64: fn(x, y) = libm::pow;
+    /// `remainder(x, y)`: exact (IEEE remainder, quotient rounded to
+    /// even).
+    clift_remainder_f32, clift_remainder_f64: fn(x, y) = libm::remainder;
+}
+
+/// `pown(x, n)`: pow with an integer exponent, which double represents
+/// exactly, so C99's pow rules for integer y give the OpenCL rules:
+/// pown(x, 0) = 1 for any x, pown(±0, n) = ±inf for odd n < 0, +inf for
+/// even n < 0, +0 for even n > 0, ±0 for odd n > 0.
+pub extern "C" fn clift_pown_f32(x: f32, n: i32) -> f32 {
+    libm::pow(x as f64, n as f64) as f32
+}
+
+/// `pown(x, n)`: see [`clift_pown_f32`].
+pub extern "C" fn clift_pown_f64(x: f64, n: i32) -> f64 {
+    libm::pow(x, n as f64)
+}

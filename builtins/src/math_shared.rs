@@ -20,9 +20,9 @@ pub const FP_ILOGB0: i32 = i32::MIN;
 /// `INT_MAX`.
 pub const FP_ILOGBNAN: i32 = i32::MAX;
 
-/// `f32` or `f64`: the format, and the operations whose algorithm differs
-/// between the two types.
-pub(crate) trait MathFloat:
+/// The format of `f32` or `f64`: constants, bits, and the operations that
+/// are exact (and spelled the same) in both.
+pub(crate) trait Format:
     Copy
     + PartialOrd
     + Add<Output = Self>
@@ -35,7 +35,7 @@ pub(crate) trait MathFloat:
     const MANT: u32;
     /// Exponent bias (127, 1023).
     const BIAS: i32;
-    /// The sign bit of [`MathFloat::to_bits64`].
+    /// The sign bit of [`Format::to_bits64`].
     const SIGN: u64;
     /// 0.
     const ZERO: Self;
@@ -70,6 +70,61 @@ pub(crate) trait MathFloat:
     fn abs(self) -> Self;
     /// |x| with the sign of `sign`.
     fn copysign(self, sign: Self) -> Self;
+}
+
+/// Implements [`Format`] for a primitive float type with bits `$bits`.
+macro_rules! impl_format {
+    ($t:ident, $bits:ident, mant: $mant:expr, bias: $bias:expr) => {
+        impl Format for $t {
+            const MANT: u32 = $mant;
+            const BIAS: i32 = $bias;
+            const SIGN: u64 = 1 << ($bits::BITS - 1);
+            const ZERO: $t = 0.0;
+            const HALF: $t = 0.5;
+            const ONE: $t = 1.0;
+            const TWO: $t = 2.0;
+            const INFINITY: $t = $t::INFINITY;
+            const NEG_INFINITY: $t = $t::NEG_INFINITY;
+            const NAN: $t = $t::NAN;
+
+            fn to_bits64(self) -> u64 {
+                self.to_bits() as u64
+            }
+            fn from_bits64(b: u64) -> $t {
+                $t::from_bits(b as $bits)
+            }
+            fn from_exponent(e: i32) -> $t {
+                e as $t
+            }
+            fn is_nan(self) -> bool {
+                $t::is_nan(self)
+            }
+            fn is_infinite(self) -> bool {
+                $t::is_infinite(self)
+            }
+            fn is_finite(self) -> bool {
+                $t::is_finite(self)
+            }
+            fn is_sign_negative(self) -> bool {
+                $t::is_sign_negative(self)
+            }
+            fn abs(self) -> $t {
+                $t::abs(self)
+            }
+            fn copysign(self, sign: $t) -> $t {
+                $t::copysign(self, sign)
+            }
+        }
+    };
+}
+
+impl_format!(f32, u32, mant: 23, bias: 127);
+impl_format!(f64, u64, mant: 52, bias: 1023);
+
+/// The operations whose algorithm differs between `f32` (evaluated in
+/// double, rounded once: `math_f32`) and `f64` (`libm` and double-double
+/// steps: `math_f64`), which implement this trait.
+pub(crate) trait MathFloat: Format {
     /// `floor(x)`, exact.
     fn floor(self) -> Self;
     /// `trunc(x)`, exact.
@@ -640,4 +695,124 @@ pub extern "C" fn clift_pown_f32(x: f32, n: i32) -> f32 {
 /// `pown(x, n)`: see [`clift_pown_f32`].
 pub extern "C" fn clift_pown_f64(x: f64, n: i32) -> f64 {
     libm::pow(x, n as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A literal of either type.
+    trait Lit: MathFloat + core::fmt::Debug {
+        fn lit(x: f64) -> Self;
+    }
+
+    impl Lit for f32 {
+        fn lit(x: f64) -> f32 {
+            x as f32
+        }
+    }
+
+    impl Lit for f64 {
+        fn lit(x: f64) -> f64 {
+            x
+        }
+    }
+
+    fn same<T: Lit>(a: T, b: f64) -> bool {
+        let b = T::lit(b);
+        a.to_bits64() == b.to_bits64() || (a.is_nan() && b.is_nan())
+    }
+
+    /// The smallest positive denormal.
+    fn min_denormal<T: Lit>() -> T {
+        T::from_bits64(1)
+    }
+
+    fn pi_functions_zeros_and_poles<T: Lit>() {
+        let two_p = 2f64.powi(T::MANT as i32 + 1); // 2^p, p the precision: even
+        let max = T::from_bits64(((2 * T::BIAS as u64) << T::MANT) | ((1 << T::MANT) - 1));
+        for n in [1.0, 2.0, 3.0, 4.0, 1e7, two_p] {
+            assert!(same(sinpi(T::lit(n)), 0.0), "sinpi({n})");
+            assert!(same(sinpi(T::lit(-n)), -0.0), "sinpi(-{n})");
+        }
+        assert!(same(sinpi(max), 0.0));
+        for h in [0.5, 1.5, 2.5, -0.5, -1.5, two_p / 4.0 - 0.5] {
+            assert!(same(cospi(T::lit(h)), 0.0), "cospi({h})");
+        }
+        for (x, want) in [
+            (0.5, f64::INFINITY),
+            (1.5, f64::NEG_INFINITY),
+            (-0.5, f64::NEG_INFINITY),
+            (-1.5, f64::INFINITY),
+            (1.0, -0.0),
+            (2.0, 0.0),
+            (-1.0, 0.0),
+            (-2.0, -0.0),
+        ] {
+            assert!(same(tanpi(T::lit(x)), want), "tanpi({x})");
+        }
+        assert!(same(sinpi(T::HALF), 1.0));
+        assert!(same(cospi(T::ONE), -1.0));
+        assert!(sinpi(T::INFINITY).is_nan());
+    }
+
+    fn exact_functions_and_denormals<T: Lit>() {
+        let tiny = min_denormal::<T>();
+        let e_tiny = 1 - T::BIAS - T::MANT as i32; // -149, -1074
+        assert_eq!(frexp(T::ONE), (T::HALF, 1));
+        assert_eq!(frexp(T::lit(-3.0)), (T::lit(-0.75), 2));
+        assert_eq!(frexp(tiny), (T::HALF, e_tiny + 1));
+        assert_eq!(frexp(T::INFINITY), (T::INFINITY, 0));
+        assert_eq!(ilogb(tiny), e_tiny);
+        assert_eq!(ilogb(T::ZERO), FP_ILOGB0);
+        assert_eq!(ilogb(T::NAN), FP_ILOGBNAN);
+        // The largest exponent a denormal has: 2^-BIAS.
+        assert_eq!(logb(T::from_bits64(1 << (T::MANT - 1))), T::from_exponent(-T::BIAS));
+        assert_eq!(nextafter(-T::ZERO, T::ONE).to_bits64(), tiny.to_bits64());
+        assert_eq!(nextafter(T::ZERO, -T::ONE).to_bits64(), (-tiny).to_bits64());
+        assert_eq!(nextafter(tiny, T::ZERO).to_bits64(), 0);
+        let below_one = T::from_bits64(T::ONE.to_bits64() - 1);
+        assert_eq!(fract(-tiny), (below_one, -T::ONE));
+    }
+
+    fn pointer_results<T: Lit>() {
+        assert_eq!(remquo(T::lit(7.0), T::TWO), (-T::ONE, 4));
+        let (r, q) = remquo(T::INFINITY, T::TWO);
+        assert!(r.is_nan() && q == 0);
+        assert_eq!(lgamma_r(T::lit(-2.0)), (T::INFINITY, 0));
+        assert_eq!(lgamma_r(T::lit(-2.5)).1, -1);
+        assert_eq!(lgamma_r(T::NEG_INFINITY).1, 0);
+        let (v, s) = lgamma_r(T::lit(-2.5));
+        assert!(v < T::lit(-0.056) && v > T::lit(-0.057) && s == -1);
+    }
+
+    fn power_rules<T: Lit>() {
+        assert!(same(rootn(T::lit(-8.0), 3), -2.0));
+        assert!(rootn(T::lit(-8.0), 2).is_nan());
+        assert!(rootn(T::lit(8.0), 0).is_nan());
+        assert!(same(rootn(-T::ZERO, -3), f64::NEG_INFINITY));
+        assert!(same(rootn(-T::ZERO, 2), 0.0));
+        assert!(same(rootn(T::lit(0.25), -1), 4.0));
+        assert!(same(rootn(T::NEG_INFINITY, 3), f64::NEG_INFINITY));
+        assert!(powr(-T::ONE, T::TWO).is_nan());
+        assert!(powr(T::ONE, T::INFINITY).is_nan());
+        assert!(same(powr(-T::ZERO, T::lit(3.0)), 0.0));
+        assert!(same(powr(T::ZERO, T::NEG_INFINITY), f64::INFINITY));
+    }
+
+    #[test]
+    fn shared_rules_f32() {
+        pi_functions_zeros_and_poles::<f32>();
+        exact_functions_and_denormals::<f32>();
+        pointer_results::<f32>();
+        power_rules::<f32>();
+    }
+
+    #[test]
+    fn shared_rules_f64() {
+        pi_functions_zeros_and_poles::<f64>();
+        exact_functions_and_denormals::<f64>();
+        pointer_results::<f64>();
+        power_rules::<f64>();
+    }
 }

@@ -53,37 +53,10 @@ fn f(x: f64) -> f32 {
 /// The `float` side of the functions `math_shared` writes once: the
 /// double-precision evaluations, rounded once.
 impl MathFloat for f32 {
-    fn floor(self) -> f32 {
-        libm::floorf(self)
-    }
-    fn trunc(self) -> f32 {
-        libm::truncf(self)
-    }
-    fn sin(self) -> f32 {
-        clift_sin_f32(self)
-    }
-    fn cos(self) -> f32 {
-        clift_cos_f32(self)
-    }
-    fn acosh_libm(self) -> f32 {
-        f(libm::acosh(self as f64))
-    }
-    fn pow(self, y: f32) -> f32 {
-        f(libm::pow(self as f64, y as f64))
-    }
     /// In double the squares are exact and cannot overflow.
-    fn hypot_libm(self, y: f32) -> f32 {
+    fn hypot_kernel(self, y: f32) -> f32 {
         let (a, b) = (self as f64, y as f64);
         f((a * a + b * b).sqrt())
-    }
-    /// The remainder is exact in double, and so is its rounding to `float`.
-    fn remquo_libm(self, y: f32) -> (f32, i32) {
-        let (r, q) = libm::remquo(self as f64, y as f64);
-        (f(r), q)
-    }
-    fn lgamma_r_libm(self) -> (f32, i32) {
-        let (v, s) = libm::lgamma_r(self as f64);
-        (f(v), s)
     }
     /// Reduced further so that the argument of the double function is at
     /// most pi/4.
@@ -258,10 +231,7 @@ pub extern "C" fn clift_rsqrt_f32(x: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn same(a: f32, b: f32) -> bool {
-        a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
-    }
+    use crate::math_shared::same;
 
     // The rules `math_shared` implements for both types are tested there.
 

@@ -259,32 +259,8 @@ pub extern "C" fn clift_rsqrt_f64(x: f64) -> f64 {
 /// The `double` side of the functions `math_shared` writes once: `libm`,
 /// and the double-double kernels above.
 impl MathFloat for f64 {
-    fn floor(self) -> f64 {
-        libm::floor(self)
-    }
-    fn trunc(self) -> f64 {
-        libm::trunc(self)
-    }
-    fn sin(self) -> f64 {
-        libm::sin(self)
-    }
-    fn cos(self) -> f64 {
-        libm::cos(self)
-    }
-    fn acosh_libm(self) -> f64 {
-        libm::acosh(self)
-    }
-    fn pow(self, y: f64) -> f64 {
-        libm::pow(self, y)
-    }
-    fn hypot_libm(self, y: f64) -> f64 {
+    fn hypot_kernel(self, y: f64) -> f64 {
         libm::hypot(self, y)
-    }
-    fn remquo_libm(self, y: f64) -> (f64, i32) {
-        libm::remquo(self, y)
-    }
-    fn lgamma_r_libm(self) -> (f64, i32) {
-        libm::lgamma_r(self)
     }
     fn sinpi_kernel(r: f64) -> f64 {
         sinpi_kernel(r)
@@ -322,10 +298,7 @@ impl MathFloat for f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn same(a: f64, b: f64) -> bool {
-        a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
-    }
+    use crate::math_shared::same;
 
     // The rules `math_shared` implements for both types are tested there;
     // these are the double-double kernels and the `double`-only functions.

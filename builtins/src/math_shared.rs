@@ -20,8 +20,10 @@ pub const FP_ILOGB0: i32 = i32::MIN;
 /// `INT_MAX`.
 pub const FP_ILOGBNAN: i32 = i32::MAX;
 
-/// The format of `f32` or `f64`: constants, bits, and the operations that
-/// are exact (and spelled the same) in both.
+/// The format of `f32` or `f64`: constants, bits, the operations that are
+/// exact in both, and the conversions from and to double through which the
+/// shared functions call `libm`'s double functions (for `float`, that is
+/// evaluating in double and rounding once; for `double`, nothing).
 pub(crate) trait Format:
     Copy
     + PartialOrd
@@ -70,11 +72,20 @@ pub(crate) trait Format:
     fn abs(self) -> Self;
     /// |x| with the sign of `sign`.
     fn copysign(self, sign: Self) -> Self;
+    /// `floor(x)`, exact.
+    fn floor(self) -> Self;
+    /// `trunc(x)`, exact.
+    fn trunc(self) -> Self;
+    /// The same value as a double (exact).
+    fn widen(self) -> f64;
+    /// A double rounded to the type (to nearest even; exact for `f64`).
+    fn narrow(x: f64) -> Self;
 }
 
-/// Implements [`Format`] for a primitive float type with bits `$bits`.
+/// Implements [`Format`] for a primitive float type with bits `$bits`
+/// and `libm`'s exact `floor` and `trunc` of the type.
 macro_rules! impl_format {
-    ($t:ident, $bits:ident, mant: $mant:expr, bias: $bias:expr) => {
+    ($t:ident, $bits:ident, mant: $mant:expr, bias: $bias:expr, floor: $floor:path, trunc: $trunc:path) => {
         impl Format for $t {
             const MANT: u32 = $mant;
             const BIAS: i32 = $bias;
@@ -114,37 +125,31 @@ macro_rules! impl_format {
             fn copysign(self, sign: $t) -> $t {
                 $t::copysign(self, sign)
             }
+            fn floor(self) -> $t {
+                $floor(self)
+            }
+            fn trunc(self) -> $t {
+                $trunc(self)
+            }
+            fn widen(self) -> f64 {
+                self as f64
+            }
+            fn narrow(x: f64) -> $t {
+                x as $t
+            }
         }
     };
 }
 
-impl_format!(f32, u32, mant: 23, bias: 127);
-impl_format!(f64, u64, mant: 52, bias: 1023);
+impl_format!(f32, u32, mant: 23, bias: 127, floor: libm::floorf, trunc: libm::truncf);
+impl_format!(f64, u64, mant: 52, bias: 1023, floor: libm::floor, trunc: libm::trunc);
 
-/// The operations whose algorithm differs between `f32` (evaluated in
-/// double, rounded once: `math_f32`) and `f64` (`libm` and double-double
-/// steps: `math_f64`), which implement this trait.
+/// The kernels whose algorithm differs between `f32` (evaluated in double
+/// and rounded once: `math_f32`) and `f64` (`libm` and double-double steps:
+/// `math_f64`), which implement this trait.
 pub(crate) trait MathFloat: Format {
-    /// `floor(x)`, exact.
-    fn floor(self) -> Self;
-    /// `trunc(x)`, exact.
-    fn trunc(self) -> Self;
-
-    /// `sin(x)` of the type's entry point `sin`.
-    fn sin(self) -> Self;
-    /// `cos(x)` of the type's entry point `cos`.
-    fn cos(self) -> Self;
-    /// `acosh(x)` for x >= 1 or NaN.
-    fn acosh_libm(self) -> Self;
-    /// `pow(x, y)`.
-    fn pow(self, y: Self) -> Self;
     /// `hypot(x, y)` for x and y not infinite.
-    fn hypot_libm(self, y: Self) -> Self;
-    /// `remquo(x, y)` for finite x and nonzero y, no NaN: (remainder, low
-    /// 31 bits of the quotient with its sign).
-    fn remquo_libm(self, y: Self) -> (Self, i32);
-    /// (`lgamma(x)`, `libm`'s sign of Γ(x)).
-    fn lgamma_r_libm(self) -> (Self, i32);
+    fn hypot_kernel(self, y: Self) -> Self;
     /// `sin(pi r)` for `r` in (0, 0.5].
     fn sinpi_kernel(r: Self) -> Self;
     /// `cos(pi r)` for `r` in [0, 0.5).
@@ -183,7 +188,7 @@ fn acosh<T: MathFloat>(x: T) -> T {
     if x < T::ONE {
         return T::NAN;
     }
-    x.acosh_libm()
+    T::narrow(libm::acosh(x.widen()))
 }
 
 fn sinpi<T: MathFloat>(x: T) -> T {
@@ -283,7 +288,7 @@ fn hypot<T: MathFloat>(x: T, y: T) -> T {
     if x.is_infinite() || y.is_infinite() {
         return T::INFINITY;
     }
-    x.hypot_libm(y)
+    x.hypot_kernel(y)
 }
 
 fn ilogb<T: MathFloat>(x: T) -> i32 {
@@ -356,7 +361,7 @@ fn powr<T: MathFloat>(x: T, y: T) -> T {
     if x == T::ONE {
         return if y.is_infinite() { T::NAN } else { T::ONE };
     }
-    x.pow(y)
+    T::narrow(libm::pow(x.widen(), y.widen()))
 }
 
 fn rootn<T: MathFloat>(x: T, n: i32) -> T {
@@ -450,15 +455,17 @@ fn remquo<T: MathFloat>(x: T, y: T) -> (T, i32) {
     if x.is_infinite() || y == T::ZERO {
         return (T::NAN, 0);
     }
-    x.remquo_libm(y)
+    let (r, q) = libm::remquo(x.widen(), y.widen());
+    (T::narrow(r), q) // the remainder is exact, also rounded to `float`
 }
 
 fn sincos<T: MathFloat>(x: T) -> (T, T) {
-    (x.sin(), x.cos())
+    let x = x.widen();
+    (T::narrow(libm::sin(x)), T::narrow(libm::cos(x)))
 }
 
 fn lgamma_r<T: MathFloat>(x: T) -> (T, i32) {
-    let (v, s) = x.lgamma_r_libm();
+    let (v, s) = libm::lgamma_r(x.widen());
     let pole = x == T::ZERO || (x < T::ZERO && x == x.floor());
     // Γ has no sign at -inf (lgamma(-inf) = +inf); report 0 like a pole.
     let sign = if pole || x.is_nan() || x == T::NEG_INFINITY {
@@ -466,7 +473,7 @@ fn lgamma_r<T: MathFloat>(x: T) -> (T, i32) {
     } else {
         s
     };
-    (v, sign)
+    (T::narrow(v), sign)
 }
 
 /// The C type of an entry point's parameter or result: `T` (the float
@@ -697,6 +704,13 @@ pub extern "C" fn clift_pown_f64(x: f64, n: i32) -> f64 {
     libm::pow(x, n as f64)
 }
 
+/// Whether `a` and `b` are the same value: the same bits, or both NaN
+/// (for the unit tests of both types).
+#[cfg(test)]
+pub(crate) fn same<T: Format>(a: T, b: T) -> bool {
+    a.to_bits64() == b.to_bits64() || (a.is_nan() && b.is_nan())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -718,9 +732,8 @@ mod tests {
         }
     }
 
-    fn same<T: Lit>(a: T, b: f64) -> bool {
-        let b = T::lit(b);
-        a.to_bits64() == b.to_bits64() || (a.is_nan() && b.is_nan())
+    fn same_as<T: Lit>(a: T, b: f64) -> bool {
+        same(a, T::lit(b))
     }
 
     /// The smallest positive denormal.
@@ -732,12 +745,12 @@ mod tests {
         let two_p = 2f64.powi(T::MANT as i32 + 1); // 2^p, p the precision: even
         let max = T::from_bits64(((2 * T::BIAS as u64) << T::MANT) | ((1 << T::MANT) - 1));
         for n in [1.0, 2.0, 3.0, 4.0, 1e7, two_p] {
-            assert!(same(sinpi(T::lit(n)), 0.0), "sinpi({n})");
-            assert!(same(sinpi(T::lit(-n)), -0.0), "sinpi(-{n})");
+            assert!(same_as(sinpi(T::lit(n)), 0.0), "sinpi({n})");
+            assert!(same_as(sinpi(T::lit(-n)), -0.0), "sinpi(-{n})");
         }
-        assert!(same(sinpi(max), 0.0));
+        assert!(same_as(sinpi(max), 0.0));
         for h in [0.5, 1.5, 2.5, -0.5, -1.5, two_p / 4.0 - 0.5] {
-            assert!(same(cospi(T::lit(h)), 0.0), "cospi({h})");
+            assert!(same_as(cospi(T::lit(h)), 0.0), "cospi({h})");
         }
         for (x, want) in [
             (0.5, f64::INFINITY),
@@ -749,10 +762,10 @@ mod tests {
             (-1.0, 0.0),
             (-2.0, -0.0),
         ] {
-            assert!(same(tanpi(T::lit(x)), want), "tanpi({x})");
+            assert!(same_as(tanpi(T::lit(x)), want), "tanpi({x})");
         }
-        assert!(same(sinpi(T::HALF), 1.0));
-        assert!(same(cospi(T::ONE), -1.0));
+        assert!(same_as(sinpi(T::HALF), 1.0));
+        assert!(same_as(cospi(T::ONE), -1.0));
         assert!(sinpi(T::INFINITY).is_nan());
     }
 
@@ -787,17 +800,17 @@ mod tests {
     }
 
     fn power_rules<T: Lit>() {
-        assert!(same(rootn(T::lit(-8.0), 3), -2.0));
+        assert!(same_as(rootn(T::lit(-8.0), 3), -2.0));
         assert!(rootn(T::lit(-8.0), 2).is_nan());
         assert!(rootn(T::lit(8.0), 0).is_nan());
-        assert!(same(rootn(-T::ZERO, -3), f64::NEG_INFINITY));
-        assert!(same(rootn(-T::ZERO, 2), 0.0));
-        assert!(same(rootn(T::lit(0.25), -1), 4.0));
-        assert!(same(rootn(T::NEG_INFINITY, 3), f64::NEG_INFINITY));
+        assert!(same_as(rootn(-T::ZERO, -3), f64::NEG_INFINITY));
+        assert!(same_as(rootn(-T::ZERO, 2), 0.0));
+        assert!(same_as(rootn(T::lit(0.25), -1), 4.0));
+        assert!(same_as(rootn(T::NEG_INFINITY, 3), f64::NEG_INFINITY));
         assert!(powr(-T::ONE, T::TWO).is_nan());
         assert!(powr(T::ONE, T::INFINITY).is_nan());
-        assert!(same(powr(-T::ZERO, T::lit(3.0)), 0.0));
-        assert!(same(powr(T::ZERO, T::NEG_INFINITY), f64::INFINITY));
+        assert!(same_as(powr(-T::ZERO, T::lit(3.0)), 0.0));
+        assert!(same_as(powr(T::ZERO, T::NEG_INFINITY), f64::INFINITY));
     }
 
     #[test]

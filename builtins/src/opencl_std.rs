@@ -151,7 +151,7 @@ impl FnPtr {
     }
 
     /// The parameter types and the result type.
-    pub fn signature(self) -> (&'static [CType], CType) {
+    pub const fn signature(self) -> (&'static [CType], CType) {
         use CType::*;
         match self {
             FnPtr::F32_F32(_) => (&[F32], F32),
@@ -261,54 +261,26 @@ macro_rules! host_fn {
 }
 
 /// A math row whose implementation is host functions, given by the
-/// `float` function's signature variant (which fixes the operand count and
-/// the `double` variant) and name: one `float` function (the `half_` and
-/// `native_` forms, which OpenCL C has for `float` only), or a `float` and
-/// a `double` function.
+/// `float` function's signature variant (whose parameters are the
+/// operands, and which fixes the `double` variant) and name: one `float`
+/// function (the `half_` and `native_` forms, which OpenCL C has for
+/// `float` only), or a `float` and a `double` function.
 macro_rules! math {
-    ($op:ident, $kind:ident, $f:ident) => {
-        row!($op, Math, operands!($kind), Impl::Host(&[host_fn!(F32, $kind, $f)]))
-    };
-    ($op:ident, $kind:ident, $f:ident, $f64:ident) => {
+    ($op:ident, $kind:ident, $f:ident $(, $f64:ident)?) => {
         row!(
             $op,
             Math,
-            operands!($kind),
+            FnPtr::$kind($f).signature().0.len() as u8,
             Impl::Host(&[
                 host_fn!(F32, $kind, $f),
-                HostFn {
+                $(HostFn {
                     ty: Scalar::F64,
                     tag: "",
                     symbol: stringify!($f64),
                     func: widened!($kind, $f64),
-                },
+                },)?
             ])
         )
-    };
-}
-
-/// The operand count of a `float` math signature variant: its parameters.
-macro_rules! operands {
-    (F32_F32) => {
-        1
-    };
-    (F32_I32) => {
-        1
-    };
-    (F32F32_F32) => {
-        2
-    };
-    (F32I32_F32) => {
-        2
-    };
-    (F32PF32_F32) => {
-        2
-    };
-    (F32PI32_F32) => {
-        2
-    };
-    (F32F32PI32_F32) => {
-        3
     };
 }
 

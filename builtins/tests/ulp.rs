@@ -109,8 +109,10 @@ macro_rules! impl_fp {
     };
 }
 
-impl_fp!(f32, bits: u32, prec: 160, mant: 23, emin: -126, emax: 127, default_n: 20_000, suffix: "", from_mp: to_f32);
-impl_fp!(f64, bits: u64, prec: 192, mant: 52, emin: -1022, emax: 1023, default_n: 10_000, suffix: "_f64", from_mp: to_f64);
+impl_fp!(f32, bits: u32, prec: 160, mant: 23, emin: -126, emax: 127,
+        default_n: 20_000, suffix: "", from_mp: to_f32);
+impl_fp!(f64, bits: u64, prec: 192, mant: 52, emin: -1022, emax: 1023,
+        default_n: 10_000, suffix: "_f64", from_mp: to_f64);
 
 fn random_count<T: Fp>() -> usize {
     if let Some(n) = std::env::var("CLIFT_ULP_N").ok().and_then(|v| v.parse().ok()) {
@@ -597,6 +599,24 @@ fn check_fi<T: Fp>(
 
 // ----------------------------------------------------- one-argument tests
 
+/// A `float` and a `double` test per row, each `$check` of the type's
+/// function against the same MPFR function (`$mp` of `$f`) with the same
+/// bound: per type the function and the domains of the random inputs.
+macro_rules! against_mpfr {
+    ($check:ident, $mp:ident: $($test:ident, $test64:ident: $name:literal, $bound:expr, $f:ident;
+       $ours:expr, $($d:expr),+; $ours64:expr, $($d64:expr),+;)*) => {$(
+        #[test]
+        fn $test() {
+            $check::<f32>($name, $bound, $ours, $mp!($f, f32), $($d),+);
+        }
+
+        #[test]
+        fn $test64() {
+            $check::<f64>($name, $bound, $ours64, $mp!($f, f64), $($d64),+);
+        }
+    )*};
+}
+
 /// A `float` test and a `double` test, each one call.
 macro_rules! per_type {
     ($test:ident, $test64:ident: $call:expr, $call64:expr;) => {
@@ -612,25 +632,7 @@ macro_rules! per_type {
     };
 }
 
-/// A `float` and a `double` test of a one-argument function against the
-/// same MPFR function with the same bound: per type the function and the
-/// domain of the random inputs.
-macro_rules! one_arg {
-    ($($test:ident, $test64:ident: $name:literal, $bound:expr, $mp:ident;
-       $ours:expr, $domain:expr; $ours64:expr, $domain64:expr;)*) => {$(
-        #[test]
-        fn $test() {
-            check1::<f32>($name, $bound, $ours, mp1!($mp, f32), $domain);
-        }
-
-        #[test]
-        fn $test64() {
-            check1::<f64>($name, $bound, $ours64, mp1!($mp, f64), $domain64);
-        }
-    )*};
-}
-
-one_arg! {
+against_mpfr! { check1, mp1:
     acos, acos_f64: "acos", 4.0, acos; clift_acos_f32, (-1.0, 1.0); clift_acos_f64, (-1.0, 1.0);
     acosh, acosh_f64: "acosh", 4.0, acosh; clift_acosh_f32, (1.0, 1e4); clift_acosh_f64, (1.0, 1e6);
     acospi, acospi_f64: "acospi", 5.0, acospi; clift_acospi_f32, (-1.0, 1.0); clift_acospi_f64, (-1.0, 1.0);
@@ -767,32 +769,21 @@ per_type! {
 
 // ----------------------------------------------------- two-argument tests
 
-/// A `float` and a `double` test of a two-argument function against the
-/// same MPFR function with the same bound: per type the function and the
-/// domains of the random inputs.
-macro_rules! two_arg {
-    ($($test:ident, $test64:ident: $name:literal, $bound:expr, $mp:ident;
-       $ours:expr, $dx:expr, $dy:expr; $ours64:expr, $dx64:expr, $dy64:expr;)*) => {$(
-        #[test]
-        fn $test() {
-            check2::<f32>($name, $bound, $ours, mp2!($mp, f32), $dx, $dy);
-        }
-
-        #[test]
-        fn $test64() {
-            check2::<f64>($name, $bound, $ours64, mp2!($mp, f64), $dx64, $dy64);
-        }
-    )*};
-}
-
-two_arg! {
-    atan2, atan2_f64: "atan2", 6.0, atan2; clift_atan2_f32, (-10.0, 10.0), (-10.0, 10.0); clift_atan2_f64, (-10.0, 10.0), (-10.0, 10.0);
-    atan2pi, atan2pi_f64: "atan2pi", 6.0, atan2pi; clift_atan2pi_f32, (-10.0, 10.0), (-10.0, 10.0); clift_atan2pi_f64, (-10.0, 10.0), (-10.0, 10.0);
-    fdim, fdim_f64: "fdim", 0.5, dim; clift_fdim_f32, (-10.0, 10.0), (-10.0, 10.0); clift_fdim_f64, (-10.0, 10.0), (-10.0, 10.0);
-    fmod, fmod_f64: "fmod", 0.0, fmod; clift_frem_f32, (-100.0, 100.0), (-10.0, 10.0); clift_frem_f64, (-100.0, 100.0), (-10.0, 10.0);
-    hypot, hypot_f64: "hypot", 4.0, hypot; clift_hypot_f32, (-1e4, 1e4), (-1e4, 1e4); clift_hypot_f64, (-1e4, 1e4), (-1e4, 1e4);
-    pow, pow_f64: "pow", 16.0, pow; clift_pow_f32, (0.0, 10.0), (-40.0, 40.0); clift_pow_f64, (0.0, 10.0), (-300.0, 300.0);
-    remainder, remainder_f64: "remainder", 0.0, remainder; clift_remainder_f32, (-100.0, 100.0), (-10.0, 10.0); clift_remainder_f64, (-100.0, 100.0), (-10.0, 10.0);
+against_mpfr! { check2, mp2:
+    atan2, atan2_f64: "atan2", 6.0, atan2;
+        clift_atan2_f32, (-10.0, 10.0), (-10.0, 10.0); clift_atan2_f64, (-10.0, 10.0), (-10.0, 10.0);
+    atan2pi, atan2pi_f64: "atan2pi", 6.0, atan2pi;
+        clift_atan2pi_f32, (-10.0, 10.0), (-10.0, 10.0); clift_atan2pi_f64, (-10.0, 10.0), (-10.0, 10.0);
+    fdim, fdim_f64: "fdim", 0.5, dim;
+        clift_fdim_f32, (-10.0, 10.0), (-10.0, 10.0); clift_fdim_f64, (-10.0, 10.0), (-10.0, 10.0);
+    fmod, fmod_f64: "fmod", 0.0, fmod;
+        clift_frem_f32, (-100.0, 100.0), (-10.0, 10.0); clift_frem_f64, (-100.0, 100.0), (-10.0, 10.0);
+    hypot, hypot_f64: "hypot", 4.0, hypot;
+        clift_hypot_f32, (-1e4, 1e4), (-1e4, 1e4); clift_hypot_f64, (-1e4, 1e4), (-1e4, 1e4);
+    pow, pow_f64: "pow", 16.0, pow;
+        clift_pow_f32, (0.0, 10.0), (-40.0, 40.0); clift_pow_f64, (0.0, 10.0), (-300.0, 300.0);
+    remainder, remainder_f64: "remainder", 0.0, remainder;
+        clift_remainder_f32, (-100.0, 100.0), (-10.0, 10.0); clift_remainder_f64, (-100.0, 100.0), (-10.0, 10.0);
 }
 
 /// powr against MPFR's (IEEE 754's) powr, except that OpenCL returns the
@@ -854,25 +845,7 @@ const D10: (f64, f64) = (-10.0, 10.0);
 
 // ------------------------------------------------- float, int arguments
 
-/// A `float` and a `double` test of a function of a number and an `int`
-/// against the same MPFR function of a number and a `long`, with the same
-/// bound: per type the function and the domains of the random inputs.
-macro_rules! float_int {
-    ($($test:ident, $test64:ident: $name:literal, $bound:expr, $mp:ident;
-       $ours:expr, $dx:expr, $dn:expr; $ours64:expr, $dx64:expr, $dn64:expr;)*) => {$(
-        #[test]
-        fn $test() {
-            check_fi::<f32>($name, $bound, $ours, mpi!($mp, f32), $dx, $dn);
-        }
-
-        #[test]
-        fn $test64() {
-            check_fi::<f64>($name, $bound, $ours64, mpi!($mp, f64), $dx64, $dn64);
-        }
-    )*};
-}
-
-float_int! {
+against_mpfr! { check_fi, mpi:
     ldexp, ldexp_f64: "ldexp", 0.5, mul_2si;
         clift_ldexp_f32, (-1e4, 1e4), (-300, 300); clift_ldexp_f64, (-1e4, 1e4), (-2200, 2200);
     pown, pown_f64: "pown", 16.0, pow_si;

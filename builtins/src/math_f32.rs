@@ -19,9 +19,10 @@
 //! `frexp`, `nextafter`, `lgamma_r`'s sign), the function handles those
 //! values itself, and its comment quotes the rule. Most of those rules are
 //! the same for `double`: `crate::math_shared` writes them once for both
-//! types, with the `MathFloat` implementation below supplying the
-//! double-precision evaluations, and this module re-exports its `float`
-//! entry points.
+//! types and lists the entry points both types have, which
+//! `shared_entry_points!(f32)` defines here; the `MathFloat`
+//! implementation below supplies the kernels that `float` evaluates in
+//! double.
 //!
 //! `fmod` is `crate::frem::clift_frem_f32`, which OpFRem already uses.
 //!
@@ -34,15 +35,9 @@
 use core::f64::consts::PI;
 
 use crate::math_shared::MathFloat;
-pub use crate::math_shared::{
-    clift_acos_f32, clift_acosh_f32, clift_asin_f32, clift_asinh_f32, clift_atan2_f32, clift_atan_f32, clift_atanh_f32,
-    clift_cbrt_f32, clift_cos_f32, clift_cosh_f32, clift_cospi_f32, clift_erfc_f32, clift_exp2_f32, clift_expm1_f32,
-    clift_fdim_f32, clift_fract_f32, clift_frexp_f32, clift_hypot_f32, clift_ilogb_f32, clift_lgamma_f32,
-    clift_lgamma_r_f32, clift_log10_f32, clift_log1p_f32, clift_log2_f32, clift_logb_f32, clift_modf_f32,
-    clift_nextafter_f32, clift_pow_f32, clift_pown_f32, clift_powr_f32, clift_remainder_f32, clift_remquo_f32,
-    clift_rootn_f32, clift_sin_f32, clift_sincos_f32, clift_sinh_f32, clift_sinpi_f32, clift_tan_f32, clift_tanh_f32,
-    clift_tanpi_f32, clift_tgamma_f32, FP_ILOGB0, FP_ILOGBNAN,
-};
+pub use crate::math_shared::{FP_ILOGB0, FP_ILOGBNAN};
+
+crate::math_shared::shared_entry_points!(f32);
 
 /// Rounds a double-precision result to `float` (round to nearest even).
 #[inline(always)]
@@ -132,7 +127,7 @@ unsafe fn lanes4(p: *mut f32, f: extern "C" fn(f32) -> f32) {
 /// Defines `clift_<name>_f32x4(p)`: [`lanes4`] of the one-argument function.
 macro_rules! x4 {
     ($($name:ident => $f:ident;)*) => {$(
-        /// The function on four lanes in place (see [`lanes4`]).
+        /// The function on four lanes in place (see `lanes4`).
         ///
         /// # Safety
         /// `p` must be valid for reads and writes of four `f32`s.

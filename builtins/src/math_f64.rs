@@ -33,21 +33,14 @@
 //! `tests/ulp.rs` measures every function against MPFR.
 //!
 //! The special values, reductions and bit manipulations that are the same
-//! for `float` are written once in `crate::math_shared`, whose `double`
-//! entry points this module re-exports; the `MathFloat` implementation
-//! below supplies what is particular to `double` (the `libm` calls and the
-//! double-double kernels).
+//! for `float` are written once in `crate::math_shared`, which also lists
+//! the entry points both types have (`shared_entry_points!(f64)` defines
+//! them here); the `MathFloat` implementation below supplies the
+//! double-double kernels.
 
-pub use crate::math_shared::{
-    clift_acos_f64, clift_acosh_f64, clift_asin_f64, clift_asinh_f64, clift_atan2_f64, clift_atan_f64, clift_atanh_f64,
-    clift_cbrt_f64, clift_cos_f64, clift_cosh_f64, clift_cospi_f64, clift_erfc_f64, clift_exp2_f64, clift_expm1_f64,
-    clift_fdim_f64, clift_fract_f64, clift_frexp_f64, clift_hypot_f64, clift_ilogb_f64, clift_lgamma_f64,
-    clift_lgamma_r_f64, clift_log10_f64, clift_log1p_f64, clift_log2_f64, clift_logb_f64, clift_modf_f64,
-    clift_nextafter_f64, clift_pow_f64, clift_pown_f64, clift_powr_f64, clift_remainder_f64, clift_remquo_f64,
-    clift_rootn_f64, clift_sin_f64, clift_sincos_f64, clift_sinh_f64, clift_sinpi_f64, clift_tan_f64, clift_tanh_f64,
-    clift_tanpi_f64, clift_tgamma_f64,
-};
 use crate::math_shared::{exponent, MathFloat};
+
+crate::math_shared::shared_entry_points!(f64);
 
 /// `pi` as a double-double: `PI_HI + PI_LO` is pi to about 2^-107.
 const PI_HI: f64 = core::f64::consts::PI;

@@ -1,16 +1,21 @@
 //! What the `float` and `double` math libraries (`math_f32`, `math_f64`)
 //! share: the functions whose logic is the same for both types (special
-//! values, bit manipulation, exact reductions), written once over the
-//! private trait [`MathFloat`], and the `extern "C"` entry points of both
-//! types that call them, which `math_f32` and `math_f64` re-export under
-//! their usual paths.
+//! values, bit manipulation, exact reductions, and the `libm` calls that
+//! `float` rounds once), written once over the private traits [`Format`]
+//! and [`MathFloat`], and one list of their `extern "C"` entry points,
+//! which `math_f32` and `math_f64` each define for their type with
+//! [`shared_entry_points`] (the names and signatures the JIT and the
+//! OpenCL.std table use).
 //!
 //! What differs between the types lives in the two `MathFloat`
 //! implementations: `float` evaluates in double and rounds once (see
-//! `math_f32`), `double` calls `libm` or carries extra precision in
-//! double-double steps (see `math_f64`). The generic code only does what
-//! is exact in either type: comparisons, sign changes, Sterbenz
-//! subtractions, `fmod` by 2, and integer work on the bits.
+//! `math_f32`), `double` carries extra precision in double-double steps
+//! (see `math_f64`). Functions whose algorithms differ throughout (the
+//! `pi` inverse trigonometric functions, `exp10`, `ldexp`, `rsqrt`) stay
+//! in those modules. The generic code only does what is exact in either
+//! type: comparisons, sign changes, Sterbenz subtractions, `fmod` by 2,
+//! `floor`, `trunc`, integer work on the bits, and one rounding of a
+//! `libm` result.
 
 use core::ops::{Add, Div, Neg, Rem, Sub};
 
@@ -163,7 +168,7 @@ pub(crate) trait MathFloat: Format {
 /// The NaN result of an invalid argument: `x` itself when it is a NaN,
 /// else the default quiet NaN.
 #[inline(always)]
-pub(crate) fn nan_of<T: MathFloat>(x: T) -> T {
+pub(crate) fn nan_of<T: Format>(x: T) -> T {
     if x.is_nan() {
         x
     } else {
@@ -172,7 +177,7 @@ pub(crate) fn nan_of<T: MathFloat>(x: T) -> T {
 }
 
 /// The unbiased exponent of a finite nonzero `x` (denormals included).
-pub(crate) fn exponent<T: MathFloat>(x: T) -> i32 {
+pub(crate) fn exponent<T: Format>(x: T) -> i32 {
     let mag = x.to_bits64() & !T::SIGN;
     let e = (mag >> T::MANT) as i32;
     if e == 0 {
@@ -184,14 +189,14 @@ pub(crate) fn exponent<T: MathFloat>(x: T) -> i32 {
     }
 }
 
-fn acosh<T: MathFloat>(x: T) -> T {
+pub(crate) fn acosh<T: Format>(x: T) -> T {
     if x < T::ONE {
         return T::NAN;
     }
     T::narrow(libm::acosh(x.widen()))
 }
 
-fn sinpi<T: MathFloat>(x: T) -> T {
+pub(crate) fn sinpi<T: MathFloat>(x: T) -> T {
     if !x.is_finite() {
         return nan_of(x);
     }
@@ -216,7 +221,7 @@ fn sinpi<T: MathFloat>(x: T) -> T {
     }
 }
 
-fn cospi<T: MathFloat>(x: T) -> T {
+pub(crate) fn cospi<T: MathFloat>(x: T) -> T {
     if !x.is_finite() {
         return nan_of(x);
     }
@@ -240,7 +245,7 @@ fn cospi<T: MathFloat>(x: T) -> T {
     }
 }
 
-fn tanpi<T: MathFloat>(x: T) -> T {
+pub(crate) fn tanpi<T: MathFloat>(x: T) -> T {
     if !x.is_finite() {
         return nan_of(x);
     }
@@ -273,7 +278,7 @@ fn tanpi<T: MathFloat>(x: T) -> T {
     }
 }
 
-fn fdim<T: MathFloat>(x: T, y: T) -> T {
+pub(crate) fn fdim<T: Format>(x: T, y: T) -> T {
     if x.is_nan() || y.is_nan() {
         return x + y; // one of the NaN operands
     }
@@ -284,14 +289,14 @@ fn fdim<T: MathFloat>(x: T, y: T) -> T {
     }
 }
 
-fn hypot<T: MathFloat>(x: T, y: T) -> T {
+pub(crate) fn hypot<T: MathFloat>(x: T, y: T) -> T {
     if x.is_infinite() || y.is_infinite() {
         return T::INFINITY;
     }
     x.hypot_kernel(y)
 }
 
-fn ilogb<T: MathFloat>(x: T) -> i32 {
+pub(crate) fn ilogb<T: Format>(x: T) -> i32 {
     if x.is_nan() {
         return FP_ILOGBNAN;
     }
@@ -304,7 +309,7 @@ fn ilogb<T: MathFloat>(x: T) -> i32 {
     exponent(x)
 }
 
-fn logb<T: MathFloat>(x: T) -> T {
+pub(crate) fn logb<T: Format>(x: T) -> T {
     if x.is_nan() {
         return x;
     }
@@ -317,7 +322,7 @@ fn logb<T: MathFloat>(x: T) -> T {
     T::from_exponent(exponent(x))
 }
 
-fn nextafter<T: MathFloat>(x: T, y: T) -> T {
+pub(crate) fn nextafter<T: Format>(x: T, y: T) -> T {
     if x.is_nan() || y.is_nan() {
         return x + y;
     }
@@ -333,7 +338,12 @@ fn nextafter<T: MathFloat>(x: T, y: T) -> T {
     T::from_bits64(if away { bits + 1 } else { bits - 1 })
 }
 
-fn powr<T: MathFloat>(x: T, y: T) -> T {
+/// `pown(x, n) = pow(x, n)`: an `int` converts to double exactly.
+pub(crate) fn pown<T: Format>(x: T, n: i32) -> T {
+    T::narrow(libm::pow(x.widen(), n as f64))
+}
+
+pub(crate) fn powr<T: Format>(x: T, y: T) -> T {
     if x.is_nan() || y.is_nan() {
         return x + y;
     }
@@ -364,7 +374,7 @@ fn powr<T: MathFloat>(x: T, y: T) -> T {
     T::narrow(libm::pow(x.widen(), y.widen()))
 }
 
-fn rootn<T: MathFloat>(x: T, n: i32) -> T {
+pub(crate) fn rootn<T: MathFloat>(x: T, n: i32) -> T {
     if n == 0 || x.is_nan() {
         return x + T::NAN;
     }
@@ -403,7 +413,7 @@ fn rootn<T: MathFloat>(x: T, n: i32) -> T {
     }
 }
 
-fn fract<T: MathFloat>(x: T) -> (T, T) {
+pub(crate) fn fract<T: Format>(x: T) -> (T, T) {
     if x.is_nan() {
         return (x, x);
     }
@@ -421,7 +431,7 @@ fn fract<T: MathFloat>(x: T) -> (T, T) {
     (if d < below_one { d } else { below_one }, fl)
 }
 
-fn frexp<T: MathFloat>(x: T) -> (T, i32) {
+pub(crate) fn frexp<T: Format>(x: T) -> (T, i32) {
     if x == T::ZERO || !x.is_finite() {
         return (x, 0);
     }
@@ -442,13 +452,13 @@ fn frexp<T: MathFloat>(x: T) -> (T, i32) {
     (T::from_bits64(sign | (((T::BIAS - 1) as u64) << T::MANT) | m), e)
 }
 
-fn modf<T: MathFloat>(x: T) -> (T, T) {
+pub(crate) fn modf<T: Format>(x: T) -> (T, T) {
     let t = x.trunc();
     let frac = if x.is_infinite() { T::ZERO } else { x - t };
     (frac.copysign(x), t)
 }
 
-fn remquo<T: MathFloat>(x: T, y: T) -> (T, i32) {
+pub(crate) fn remquo<T: Format>(x: T, y: T) -> (T, i32) {
     if x.is_nan() || y.is_nan() {
         return (x + y, 0);
     }
@@ -459,12 +469,12 @@ fn remquo<T: MathFloat>(x: T, y: T) -> (T, i32) {
     (T::narrow(r), q) // the remainder is exact, also rounded to `float`
 }
 
-fn sincos<T: MathFloat>(x: T) -> (T, T) {
+pub(crate) fn sincos<T: Format>(x: T) -> (T, T) {
     let x = x.widen();
     (T::narrow(libm::sin(x)), T::narrow(libm::cos(x)))
 }
 
-fn lgamma_r<T: MathFloat>(x: T) -> (T, i32) {
+pub(crate) fn lgamma_r<T: Format>(x: T) -> (T, i32) {
     let (v, s) = libm::lgamma_r(x.widen());
     let pole = x == T::ZERO || (x < T::ZERO && x == x.floor());
     // Γ has no sign at -inf (lgamma(-inf) = +inf); report 0 like a pole.
@@ -477,7 +487,7 @@ fn lgamma_r<T: MathFloat>(x: T) -> (T, i32) {
 }
 
 /// The C type of an entry point's parameter or result: `T` (the float
-/// type) or `i32`.
+/// type `$t`) or `i32`.
 macro_rules! c_type {
     (T, $t:ty) => {
         $t
@@ -487,222 +497,218 @@ macro_rules! c_type {
     };
 }
 
-/// Defines the `float` and the `double` entry point of each function (the
-/// two names given) from one generic function and one doc comment:
+/// Defines one entry point, of float type `$t`:
 /// `fn(args) -> result = generic` returns the generic function's value;
 /// `fn(args; out) -> T = generic` returns the first element of its pair
-/// and stores the second through the out-pointer `out`.
-macro_rules! entry_points {
-    () => {};
-    (
-        $(#[$doc:meta])*
-        $n32:ident, $n64:ident: fn($($a:ident: $at:ident),*) -> $r:ident = $g:ident;
-        $($rest:tt)*
-    ) => {
+/// and stores the second through the out-pointer `out`;
+/// `= libm_function(args)` evaluates the `libm` double function at the
+/// arguments' double values and rounds the result to `$t` once.
+macro_rules! entry_point {
+    ($(#[$doc:meta])* $name:ident, $t:ident, ($($a:ident: $at:ident),*) -> $r:ident = $g:ident) => {
         $(#[$doc])*
-        pub extern "C" fn $n32($($a: c_type!($at, f32)),*) -> c_type!($r, f32) {
-            $g($($a),*)
+        pub extern "C" fn $name(
+            $($a: $crate::math_shared::c_type!($at, $t)),*
+        ) -> $crate::math_shared::c_type!($r, $t) {
+            $crate::math_shared::$g($($a),*)
         }
-        $(#[$doc])*
-        pub extern "C" fn $n64($($a: c_type!($at, f64)),*) -> c_type!($r, f64) {
-            $g($($a),*)
-        }
-        entry_points!($($rest)*);
     };
-    (
-        $(#[$doc:meta])*
-        $n32:ident, $n64:ident: fn($($a:ident: $at:ident),*; $out:ident: $ot:ident) -> T = $g:ident;
-        $($rest:tt)*
-    ) => {
+    ($(#[$doc:meta])* $name:ident, $t:ident, ($($a:ident: $at:ident),*; $out:ident: $ot:ident) -> T = $g:ident) => {
         $(#[$doc])*
-        pub unsafe extern "C" fn $n32($($a: f32,)* $out: *mut c_type!($ot, f32)) -> f32 {
-            let (value, stored) = $g($($a),*);
+        pub unsafe extern "C" fn $name(
+            $($a: $t,)* $out: *mut $crate::math_shared::c_type!($ot, $t)
+        ) -> $t {
+            let (value, stored) = $crate::math_shared::$g($($a),*);
             // SAFETY: the caller guarantees the out-pointer is valid for a
             // write.
             unsafe { $out.write_unaligned(stored) };
             value
         }
+    };
+    ($(#[$doc:meta])* $name:ident, $t:ident, libm $f:ident, ($($a:ident),+)) => {
         $(#[$doc])*
-        pub unsafe extern "C" fn $n64($($a: f64,)* $out: *mut c_type!($ot, f64)) -> f64 {
-            let (value, stored) = $g($($a),*);
-            // SAFETY: as above.
-            unsafe { $out.write_unaligned(stored) };
-            value
+        pub extern "C" fn $name($($a: $t),+) -> $t {
+            use $crate::math_shared::Format;
+            <$t>::narrow(libm::$f($($a.widen()),+))
         }
-        entry_points!($($rest)*);
     };
 }
 
-entry_points! {
-    /// `acosh(x)`: NaN for x < 1. (`libm::acosh` ignores the sign of large
-    /// negative arguments, so those are answered here.)
-    clift_acosh_f32, clift_acosh_f64: fn(x: T) -> T = acosh;
-    /// `sinpi(x) = sin(pi x)`, reduced exactly (x mod 2 is exact):
-    /// sinpi(±0) = ±0, sinpi(+n) = +0, sinpi(-n) = -0 for integers n,
-    /// sinpi(±inf) = NaN.
-    clift_sinpi_f32, clift_sinpi_f64: fn(x: T) -> T = sinpi;
-    /// `cospi(x) = cos(pi x)`: cospi(±0) = 1, cospi(n + 0.5) = +0,
-    /// cospi(±inf) = NaN.
-    clift_cospi_f32, clift_cospi_f64: fn(x: T) -> T = cospi;
-    /// `tanpi(x) = tan(pi x)`: tanpi(±0) = ±0, tanpi(±inf) = NaN,
-    /// tanpi(n) = copysign(0, n) for even n and copysign(0, -n) for odd n,
-    /// tanpi(n + 0.5) = +inf for even n and -inf for odd n. All of these
-    /// follow from tanpi being odd and the rules for x >= 0.
-    clift_tanpi_f32, clift_tanpi_f64: fn(x: T) -> T = tanpi;
-    /// `fdim(x, y)`: x - y when x > y, else +0; NaN when either is NaN.
-    clift_fdim_f32, clift_fdim_f64: fn(x: T, y: T) -> T = fdim;
-    /// `hypot(x, y)`: hypot(±inf, y) = +inf even when y is NaN.
-    clift_hypot_f32, clift_hypot_f64: fn(x: T, y: T) -> T = hypot;
-    /// `ilogb(x)`: the unbiased exponent, also of denormals; `FP_ILOGB0`
-    /// for ±0, `FP_ILOGBNAN` for NaN, `INT_MAX` for ±inf.
-    clift_ilogb_f32, clift_ilogb_f64: fn(x: T) -> i32 = ilogb;
-    /// `logb(x)`: the exponent as a value of x's type; logb(±0) = -inf,
-    /// logb(±inf) = +inf, logb(NaN) = NaN.
-    clift_logb_f32, clift_logb_f64: fn(x: T) -> T = logb;
-    /// `nextafter(x, y)`: the next value of x's type after x toward y,
-    /// through the denormals: nextafter(±0, y > 0) is the smallest
-    /// positive denormal, nextafter(±0, y < 0) the smallest negative one;
-    /// nextafter(x, x) = y (C99).
-    clift_nextafter_f32, clift_nextafter_f64: fn(x: T, y: T) -> T = nextafter;
-    /// `powr(x, y) = exp(y log x)` for x >= 0, with the OpenCL rules:
-    /// powr(x, ±0) = 1 for finite x > 0; powr(±0, y) = +inf for finite
-    /// y < 0; powr(±0, -inf) = +inf; powr(±0, y) = +0 for y > 0;
-    /// powr(+1, y) = 1 for finite y; NaN for x < 0, powr(±0, ±0),
-    /// powr(+inf, ±0), powr(+1, ±inf); a NaN operand is returned.
-    clift_powr_f32, clift_powr_f64: fn(x: T, y: T) -> T = powr;
-    /// `rootn(x, n) = x^(1/n)`: rootn(x, 0) = NaN; NaN for x < 0 and even
-    /// n; rootn(±0, n) = ±inf for odd n < 0, +inf for even n < 0, +0 for
-    /// even n > 0, ±0 for odd n > 0. Negative x with odd n is
-    /// -rootn(-x, n). (How each type computes the root: the
-    /// `rootn_kernel` of its module.)
-    clift_rootn_f32, clift_rootn_f64: fn(x: T, n: i32) -> T = rootn;
-    /// `fract(x, iptr)`: returns `fmin(x - floor(x), the largest value
-    /// below 1)` and stores `floor(x)`. fract(±0) = ±0 with ±0 stored;
-    /// fract(±inf) = ±0 with ±inf stored; fract(NaN) = the NaN with NaN
-    /// stored.
-    ///
-    /// # Safety
-    /// `iptr` must be valid for writing a value of x's type.
-    clift_fract_f32, clift_fract_f64: fn(x: T; iptr: T) -> T = fract;
-    /// `frexp(x, exp)`: returns the mantissa in [0.5, 1) with x's sign and
-    /// stores the exponent; frexp(±0) = ±0 with 0, frexp(±inf) = ±inf with
-    /// 0, frexp(NaN) = the NaN with 0. Denormals are normalised.
-    ///
-    /// # Safety
-    /// `exp` must be valid for writing an `i32`.
-    clift_frexp_f32, clift_frexp_f64: fn(x: T; exp: i32) -> T = frexp;
-    /// `modf(x, iptr)`: stores `trunc(x)` and returns
-    /// `copysign(isinf(x) ? 0 : x - trunc(x), x)`, as the OpenCL spec
-    /// defines.
-    ///
-    /// # Safety
-    /// `iptr` must be valid for writing a value of x's type.
-    clift_modf_f32, clift_modf_f64: fn(x: T; iptr: T) -> T = modf;
-    /// `remquo(x, y, quo)`: returns `remainder(x, y)` and stores the low 31
-    /// bits of the integral quotient x/y with its sign (OpenCL asks for at
-    /// least 7). Returns a NaN and stores 0 when x is ±inf, y is 0, or
-    /// either is NaN.
-    ///
-    /// # Safety
-    /// `quo` must be valid for writing an `i32`.
-    clift_remquo_f32, clift_remquo_f64: fn(x: T, y: T; quo: i32) -> T = remquo;
-    /// `sincos(x, cosval)`: returns `sin(x)` and stores `cos(x)`, the
-    /// values of the type's `sin` and `cos`.
-    ///
-    /// # Safety
-    /// `cosval` must be valid for writing a value of x's type.
-    clift_sincos_f32, clift_sincos_f64: fn(x: T; cosval: T) -> T = sincos;
-    /// `lgamma_r(x, signp)`: returns `lgamma(x)` and stores the sign of
-    /// Γ(x) (1 or -1), or 0 when x is zero, a negative integer, -inf or
-    /// NaN.
-    ///
-    /// # Safety
-    /// `signp` must be valid for writing an `i32`.
-    clift_lgamma_r_f32, clift_lgamma_r_f64: fn(x: T; signp: i32) -> T = lgamma_r;
-}
-
-/// Defines the `float` and `double` entry points of `libm` functions of
-/// one or two arguments whose double implementation already has the C99
-/// special values: the `double` one is the `libm` function, the `float`
-/// one evaluates it at the exact double value of its arguments and rounds
-/// once.
-macro_rules! via_libm {
-    () => {};
-    ($(#[$doc:meta])* $n32:ident, $n64:ident: fn($($a:ident),+) = $f:path; $($rest:tt)*) => {
-        $(#[$doc])*
-        pub extern "C" fn $n32($($a: f32),+) -> f32 {
-            $f($($a as f64),+) as f32
-        }
-        $(#[$doc])*
-        pub extern "C" fn $n64($($a: f64),+) -> f64 {
-            $f($($a),+)
-        }
-        via_libm!($($rest)*);
+/// Defines the entry points of float type `$t` (`f32` or `f64`) of a list
+/// whose rows name each function's `float` and `double` entry point, one
+/// doc comment for both.
+macro_rules! entry_points {
+    ($t:ident;) => {};
+    (f32; $(#[$doc:meta])* $n32:ident, $n64:ident: fn $sig:tt -> $r:ident = $g:ident; $($rest:tt)*) => {
+        $crate::math_shared::entry_point!($(#[$doc])* $n32, f32, $sig -> $r = $g);
+        $crate::math_shared::entry_points!(f32; $($rest)*);
+    };
+    (f64; $(#[$doc:meta])* $n32:ident, $n64:ident: fn $sig:tt -> $r:ident = $g:ident; $($rest:tt)*) => {
+        $crate::math_shared::entry_point!($(#[$doc])* $n64, f64, $sig -> $r = $g);
+        $crate::math_shared::entry_points!(f64; $($rest)*);
+    };
+    (f32; $(#[$doc:meta])* $n32:ident, $n64:ident = libm::$f:ident $args:tt; $($rest:tt)*) => {
+        $crate::math_shared::entry_point!($(#[$doc])* $n32, f32, libm $f, $args);
+        $crate::math_shared::entry_points!(f32; $($rest)*);
+    };
+    (f64; $(#[$doc:meta])* $n32:ident, $n64:ident = libm::$f:ident $args:tt; $($rest:tt)*) => {
+        $crate::math_shared::entry_point!($(#[$doc])* $n64, f64, libm $f, $args);
+        $crate::math_shared::entry_points!(f64; $($rest)*);
     };
 }
 
-via_libm! {
-    /// `acos(x)`.
-    clift_acos_f32, clift_acos_f64: fn(x) = libm::acos;
-    /// `asin(x)`.
-    clift_asin_f32, clift_asin_f64: fn(x) = libm::asin;
-    /// `asinh(x)`.
-    clift_asinh_f32, clift_asinh_f64: fn(x) = libm::asinh;
-    /// `atan(x)`.
-    clift_atan_f32, clift_atan_f64: fn(x) = libm::atan;
-    /// `atanh(x)`.
-    clift_atanh_f32, clift_atanh_f64: fn(x) = libm::atanh;
-    /// `cbrt(x)`.
-    clift_cbrt_f32, clift_cbrt_f64: fn(x) = libm::cbrt;
-    /// `cos(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
-    clift_cos_f32, clift_cos_f64: fn(x) = libm::cos;
-    /// `cosh(x)`.
-    clift_cosh_f32, clift_cosh_f64: fn(x) = libm::cosh;
-    /// `erfc(x)`.
-    clift_erfc_f32, clift_erfc_f64: fn(x) = libm::erfc;
-    /// `exp2(x)`.
-    clift_exp2_f32, clift_exp2_f64: fn(x) = libm::exp2;
-    /// `expm1(x)`.
-    clift_expm1_f32, clift_expm1_f64: fn(x) = libm::expm1;
-    /// `lgamma(x)` (accuracy implementation-defined for `double`).
-    clift_lgamma_f32, clift_lgamma_f64: fn(x) = libm::lgamma;
-    /// `log2(x)`.
-    clift_log2_f32, clift_log2_f64: fn(x) = libm::log2;
-    /// `log10(x)`.
-    clift_log10_f32, clift_log10_f64: fn(x) = libm::log10;
-    /// `log1p(x)`.
-    clift_log1p_f32, clift_log1p_f64: fn(x) = libm::log1p;
-    /// `sin(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
-    clift_sin_f32, clift_sin_f64: fn(x) = libm::sin;
-    /// `sinh(x)`.
-    clift_sinh_f32, clift_sinh_f64: fn(x) = libm::sinh;
-    /// `tan(x)`.
-    clift_tan_f32, clift_tan_f64: fn(x) = libm::tan;
-    /// `tanh(x)`.
-    clift_tanh_f32, clift_tanh_f64: fn(x) = libm::tanh;
-    /// `tgamma(x)`.
-    clift_tgamma_f32, clift_tgamma_f64: fn(x) = libm::tgamma;
-    /// `atan2(y, x)`.
-    clift_atan2_f32, clift_atan2_f64: fn(y, x) = libm::atan2;
-    /// `pow(x, y)` (C99 F.9.4.4, and pow(±0, -inf) = +inf).
-    clift_pow_f32, clift_pow_f64: fn(x, y) = libm::pow;
-    /// `remainder(x, y)`: exact (IEEE remainder, quotient rounded to
-    /// even).
-    clift_remainder_f32, clift_remainder_f64: fn(x, y) = libm::remainder;
+/// Defines, in the module that invokes it, the `extern "C"` entry points
+/// of float type `$t` (`f32` in `math_f32`, `f64` in `math_f64`) of every
+/// function the two types share: those written once in this module, and
+/// the `libm` functions whose double implementation already has the C99
+/// special values (the `double` entry point is the `libm` function, the
+/// `float` one evaluates it at the exact double value of its arguments and
+/// rounds once).
+macro_rules! shared_entry_points {
+    ($t:ident) => {
+        $crate::math_shared::entry_points! { $t;
+        /// `acosh(x)`: NaN for x < 1. (`libm::acosh` ignores the sign of large
+        /// negative arguments, so those are answered here.)
+        clift_acosh_f32, clift_acosh_f64: fn(x: T) -> T = acosh;
+        /// `sinpi(x) = sin(pi x)`, reduced exactly (x mod 2 is exact):
+        /// sinpi(±0) = ±0, sinpi(+n) = +0, sinpi(-n) = -0 for integers n,
+        /// sinpi(±inf) = NaN.
+        clift_sinpi_f32, clift_sinpi_f64: fn(x: T) -> T = sinpi;
+        /// `cospi(x) = cos(pi x)`: cospi(±0) = 1, cospi(n + 0.5) = +0,
+        /// cospi(±inf) = NaN.
+        clift_cospi_f32, clift_cospi_f64: fn(x: T) -> T = cospi;
+        /// `tanpi(x) = tan(pi x)`: tanpi(±0) = ±0, tanpi(±inf) = NaN,
+        /// tanpi(n) = copysign(0, n) for even n and copysign(0, -n) for odd n,
+        /// tanpi(n + 0.5) = +inf for even n and -inf for odd n. All of these
+        /// follow from tanpi being odd and the rules for x >= 0.
+        clift_tanpi_f32, clift_tanpi_f64: fn(x: T) -> T = tanpi;
+        /// `fdim(x, y)`: x - y when x > y, else +0; NaN when either is NaN.
+        clift_fdim_f32, clift_fdim_f64: fn(x: T, y: T) -> T = fdim;
+        /// `hypot(x, y)`: hypot(±inf, y) = +inf even when y is NaN.
+        clift_hypot_f32, clift_hypot_f64: fn(x: T, y: T) -> T = hypot;
+        /// `ilogb(x)`: the unbiased exponent, also of denormals; `FP_ILOGB0`
+        /// for ±0, `FP_ILOGBNAN` for NaN, `INT_MAX` for ±inf.
+        clift_ilogb_f32, clift_ilogb_f64: fn(x: T) -> i32 = ilogb;
+        /// `logb(x)`: the exponent as a value of x's type; logb(±0) = -inf,
+        /// logb(±inf) = +inf, logb(NaN) = NaN.
+        clift_logb_f32, clift_logb_f64: fn(x: T) -> T = logb;
+        /// `nextafter(x, y)`: the next value of x's type after x toward y,
+        /// through the denormals: nextafter(±0, y > 0) is the smallest
+        /// positive denormal, nextafter(±0, y < 0) the smallest negative one;
+        /// nextafter(x, x) = y (C99).
+        clift_nextafter_f32, clift_nextafter_f64: fn(x: T, y: T) -> T = nextafter;
+        /// `pown(x, n)`: pow with an integer exponent, which double
+        /// represents exactly, so C99's pow rules for integer y give the
+        /// OpenCL rules: pown(x, 0) = 1 for any x, pown(±0, n) = ±inf for
+        /// odd n < 0, +inf for even n < 0, +0 for even n > 0, ±0 for odd
+        /// n > 0.
+        clift_pown_f32, clift_pown_f64: fn(x: T, n: i32) -> T = pown;
+        /// `powr(x, y) = exp(y log x)` for x >= 0, with the OpenCL rules:
+        /// powr(x, ±0) = 1 for finite x > 0; powr(±0, y) = +inf for finite
+        /// y < 0; powr(±0, -inf) = +inf; powr(±0, y) = +0 for y > 0;
+        /// powr(+1, y) = 1 for finite y; NaN for x < 0, powr(±0, ±0),
+        /// powr(+inf, ±0), powr(+1, ±inf); a NaN operand is returned.
+        clift_powr_f32, clift_powr_f64: fn(x: T, y: T) -> T = powr;
+        /// `rootn(x, n) = x^(1/n)`: rootn(x, 0) = NaN; NaN for x < 0 and even
+        /// n; rootn(±0, n) = ±inf for odd n < 0, +inf for even n < 0, +0 for
+        /// even n > 0, ±0 for odd n > 0. Negative x with odd n is
+        /// -rootn(-x, n). (How each type computes the root: the
+        /// `rootn_kernel` of its module.)
+        clift_rootn_f32, clift_rootn_f64: fn(x: T, n: i32) -> T = rootn;
+        /// `fract(x, iptr)`: returns `fmin(x - floor(x), the largest value
+        /// below 1)` and stores `floor(x)`. fract(±0) = ±0 with ±0 stored;
+        /// fract(±inf) = ±0 with ±inf stored; fract(NaN) = the NaN with NaN
+        /// stored.
+        ///
+        /// # Safety
+        /// `iptr` must be valid for writing a value of x's type.
+        clift_fract_f32, clift_fract_f64: fn(x: T; iptr: T) -> T = fract;
+        /// `frexp(x, exp)`: returns the mantissa in [0.5, 1) with x's sign and
+        /// stores the exponent; frexp(±0) = ±0 with 0, frexp(±inf) = ±inf with
+        /// 0, frexp(NaN) = the NaN with 0. Denormals are normalised.
+        ///
+        /// # Safety
+        /// `exp` must be valid for writing an `i32`.
+        clift_frexp_f32, clift_frexp_f64: fn(x: T; exp: i32) -> T = frexp;
+        /// `modf(x, iptr)`: stores `trunc(x)` and returns
+        /// `copysign(isinf(x) ? 0 : x - trunc(x), x)`, as the OpenCL spec
+        /// defines.
+        ///
+        /// # Safety
+        /// `iptr` must be valid for writing a value of x's type.
+        clift_modf_f32, clift_modf_f64: fn(x: T; iptr: T) -> T = modf;
+        /// `remquo(x, y, quo)`: returns `remainder(x, y)` and stores the low 31
+        /// bits of the integral quotient x/y with its sign (OpenCL asks for at
+        /// least 7). Returns a NaN and stores 0 when x is ±inf, y is 0, or
+        /// either is NaN.
+        ///
+        /// # Safety
+        /// `quo` must be valid for writing an `i32`.
+        clift_remquo_f32, clift_remquo_f64: fn(x: T, y: T; quo: i32) -> T = remquo;
+        /// `sincos(x, cosval)`: returns `sin(x)` and stores `cos(x)`, the
+        /// values of the type's `sin` and `cos`.
+        ///
+        /// # Safety
+        /// `cosval` must be valid for writing a value of x's type.
+        clift_sincos_f32, clift_sincos_f64: fn(x: T; cosval: T) -> T = sincos;
+        /// `lgamma_r(x, signp)`: returns `lgamma(x)` and stores the sign of
+        /// Γ(x) (1 or -1), or 0 when x is zero, a negative integer, -inf or
+        /// NaN.
+        ///
+        /// # Safety
+        /// `signp` must be valid for writing an `i32`.
+        clift_lgamma_r_f32, clift_lgamma_r_f64: fn(x: T; signp: i32) -> T = lgamma_r;
+        /// `acos(x)`.
+        clift_acos_f32, clift_acos_f64 = libm::acos(x);
+        /// `asin(x)`.
+        clift_asin_f32, clift_asin_f64 = libm::asin(x);
+        /// `asinh(x)`.
+        clift_asinh_f32, clift_asinh_f64 = libm::asinh(x);
+        /// `atan(x)`.
+        clift_atan_f32, clift_atan_f64 = libm::atan(x);
+        /// `atanh(x)`.
+        clift_atanh_f32, clift_atanh_f64 = libm::atanh(x);
+        /// `cbrt(x)`.
+        clift_cbrt_f32, clift_cbrt_f64 = libm::cbrt(x);
+        /// `cos(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
+        clift_cos_f32, clift_cos_f64 = libm::cos(x);
+        /// `cosh(x)`.
+        clift_cosh_f32, clift_cosh_f64 = libm::cosh(x);
+        /// `erfc(x)`.
+        clift_erfc_f32, clift_erfc_f64 = libm::erfc(x);
+        /// `exp2(x)`.
+        clift_exp2_f32, clift_exp2_f64 = libm::exp2(x);
+        /// `expm1(x)`.
+        clift_expm1_f32, clift_expm1_f64 = libm::expm1(x);
+        /// `lgamma(x)` (accuracy implementation-defined for `double`).
+        clift_lgamma_f32, clift_lgamma_f64 = libm::lgamma(x);
+        /// `log2(x)`.
+        clift_log2_f32, clift_log2_f64 = libm::log2(x);
+        /// `log10(x)`.
+        clift_log10_f32, clift_log10_f64 = libm::log10(x);
+        /// `log1p(x)`.
+        clift_log1p_f32, clift_log1p_f64 = libm::log1p(x);
+        /// `sin(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
+        clift_sin_f32, clift_sin_f64 = libm::sin(x);
+        /// `sinh(x)`.
+        clift_sinh_f32, clift_sinh_f64 = libm::sinh(x);
+        /// `tan(x)`.
+        clift_tan_f32, clift_tan_f64 = libm::tan(x);
+        /// `tanh(x)`.
+        clift_tanh_f32, clift_tanh_f64 = libm::tanh(x);
+        /// `tgamma(x)`.
+        clift_tgamma_f32, clift_tgamma_f64 = libm::tgamma(x);
+        /// `atan2(y, x)`.
+        clift_atan2_f32, clift_atan2_f64 = libm::atan2(y, x);
+        /// `pow(x, y)` (C99 F.9.4.4, and pow(±0, -inf) = +inf).
+        clift_pow_f32, clift_pow_f64 = libm::pow(x, y);
+        /// `remainder(x, y)`: exact (IEEE remainder, quotient rounded to
+        /// even).
+        clift_remainder_f32, clift_remainder_f64 = libm::remainder(x, y);
+        }
+    };
 }
 
-/// `pown(x, n)`: pow with an integer exponent, which double represents
-/// exactly, so C99's pow rules for integer y give the OpenCL rules:
-/// pown(x, 0) = 1 for any x, pown(±0, n) = ±inf for odd n < 0, +inf for
-/// even n < 0, +0 for even n > 0, ±0 for odd n > 0.
-pub extern "C" fn clift_pown_f32(x: f32, n: i32) -> f32 {
-    libm::pow(x as f64, n as f64) as f32
-}
-
-/// `pown(x, n)`: see [`clift_pown_f32`].
-pub extern "C" fn clift_pown_f64(x: f64, n: i32) -> f64 {
-    libm::pow(x, n as f64)
-}
+pub(crate) use {c_type, entry_point, entry_points, shared_entry_points};
 
 /// Whether `a` and `b` are the same value: the same bits, or both NaN
 /// (for the unit tests of both types).

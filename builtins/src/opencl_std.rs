@@ -260,53 +260,22 @@ macro_rules! host_fn {
     };
 }
 
-/// A math row whose implementation is host functions, given by the
-/// `float` function's signature variant (whose parameters are the
-/// operands, and which fixes the `double` variant) and name: one `float`
-/// function (the `half_` and `native_` forms, which OpenCL C has for
-/// `float` only), or a `float` and a `double` function.
+/// A math row whose implementation is host functions, each given by its
+/// signature variant (whose parameters are the operands) and name: one
+/// `float` function (the `half_` and `native_` forms, which OpenCL C has
+/// for `float` only), or a `float` and a `double` function (a unit test
+/// checks that the `double` signature is the `float` one widened).
 macro_rules! math {
-    ($op:ident, $kind:ident, $f:ident $(, $f64:ident)?) => {
+    ($op:ident, $kind:ident, $f:ident $(, $kind64:ident, $f64:ident)?) => {
         row!(
             $op,
             Math,
             FnPtr::$kind($f).signature().0.len() as u8,
             Impl::Host(&[
                 host_fn!(F32, $kind, $f),
-                $(HostFn {
-                    ty: Scalar::F64,
-                    tag: "",
-                    symbol: stringify!($f64),
-                    func: widened!($kind, $f64),
-                },)?
+                $(host_fn!(F64, $kind64, $f64),)?
             ])
         )
-    };
-}
-
-/// `FnPtr` of the `double` signature variant of a `float` math one (every
-/// `float` replaced by `double`) holding `$f`.
-macro_rules! widened {
-    (F32_F32, $f:ident) => {
-        FnPtr::F64_F64($f)
-    };
-    (F32_I32, $f:ident) => {
-        FnPtr::F64_I32($f)
-    };
-    (F32F32_F32, $f:ident) => {
-        FnPtr::F64F64_F64($f)
-    };
-    (F32I32_F32, $f:ident) => {
-        FnPtr::F64I32_F64($f)
-    };
-    (F32PF32_F32, $f:ident) => {
-        FnPtr::F64PF64_F64($f)
-    };
-    (F32PI32_F32, $f:ident) => {
-        FnPtr::F64PI32_F64($f)
-    };
-    (F32F32PI32_F32, $f:ident) => {
-        FnPtr::F64F64PI32_F64($f)
     };
 }
 
@@ -363,31 +332,31 @@ const HALF_STORE_RECIPE: &str = "convert each lane with the function of the valu
 /// Every OpenCL.std instruction, in opcode order.
 pub static OPENCL_STD: &[OpInfo] = &[
     // Math.
-    math!(acos, F32_F32, clift_acos_f32, clift_acos_f64),
-    math!(acosh, F32_F32, clift_acosh_f32, clift_acosh_f64),
-    math!(acospi, F32_F32, clift_acospi_f32, clift_acospi_f64),
-    math!(asin, F32_F32, clift_asin_f32, clift_asin_f64),
-    math!(asinh, F32_F32, clift_asinh_f32, clift_asinh_f64),
-    math!(asinpi, F32_F32, clift_asinpi_f32, clift_asinpi_f64),
-    math!(atan, F32_F32, clift_atan_f32, clift_atan_f64),
-    math!(atan2, F32F32_F32, clift_atan2_f32, clift_atan2_f64),
-    math!(atanh, F32_F32, clift_atanh_f32, clift_atanh_f64),
-    math!(atanpi, F32_F32, clift_atanpi_f32, clift_atanpi_f64),
-    math!(atan2pi, F32F32_F32, clift_atan2pi_f32, clift_atan2pi_f64),
-    math!(cbrt, F32_F32, clift_cbrt_f32, clift_cbrt_f64),
+    math!(acos, F32_F32, clift_acos_f32, F64_F64, clift_acos_f64),
+    math!(acosh, F32_F32, clift_acosh_f32, F64_F64, clift_acosh_f64),
+    math!(acospi, F32_F32, clift_acospi_f32, F64_F64, clift_acospi_f64),
+    math!(asin, F32_F32, clift_asin_f32, F64_F64, clift_asin_f64),
+    math!(asinh, F32_F32, clift_asinh_f32, F64_F64, clift_asinh_f64),
+    math!(asinpi, F32_F32, clift_asinpi_f32, F64_F64, clift_asinpi_f64),
+    math!(atan, F32_F32, clift_atan_f32, F64_F64, clift_atan_f64),
+    math!(atan2, F32F32_F32, clift_atan2_f32, F64F64_F64, clift_atan2_f64),
+    math!(atanh, F32_F32, clift_atanh_f32, F64_F64, clift_atanh_f64),
+    math!(atanpi, F32_F32, clift_atanpi_f32, F64_F64, clift_atanpi_f64),
+    math!(atan2pi, F32F32_F32, clift_atan2pi_f32, F64F64_F64, clift_atan2pi_f64),
+    math!(cbrt, F32_F32, clift_cbrt_f32, F64_F64, clift_cbrt_f64),
     inline!(ceil, Math, 1, "ceil"),
     inline!(copysign, Math, 2, "fcopysign"),
-    math!(cos, F32_F32, clift_cos_f32, clift_cos_f64),
-    math!(cosh, F32_F32, clift_cosh_f32, clift_cosh_f64),
-    math!(cospi, F32_F32, clift_cospi_f32, clift_cospi_f64),
-    math!(erfc, F32_F32, clift_erfc_f32, clift_erfc_f64),
-    math!(erf, F32_F32, clift_erf_f32, clift_erf_f64),
-    math!(exp, F32_F32, clift_exp_f32, clift_exp_f64),
-    math!(exp2, F32_F32, clift_exp2_f32, clift_exp2_f64),
-    math!(exp10, F32_F32, clift_exp10_f32, clift_exp10_f64),
-    math!(expm1, F32_F32, clift_expm1_f32, clift_expm1_f64),
+    math!(cos, F32_F32, clift_cos_f32, F64_F64, clift_cos_f64),
+    math!(cosh, F32_F32, clift_cosh_f32, F64_F64, clift_cosh_f64),
+    math!(cospi, F32_F32, clift_cospi_f32, F64_F64, clift_cospi_f64),
+    math!(erfc, F32_F32, clift_erfc_f32, F64_F64, clift_erfc_f64),
+    math!(erf, F32_F32, clift_erf_f32, F64_F64, clift_erf_f64),
+    math!(exp, F32_F32, clift_exp_f32, F64_F64, clift_exp_f64),
+    math!(exp2, F32_F32, clift_exp2_f32, F64_F64, clift_exp2_f64),
+    math!(exp10, F32_F32, clift_exp10_f32, F64_F64, clift_exp10_f64),
+    math!(expm1, F32_F32, clift_expm1_f32, F64_F64, clift_expm1_f64),
     inline!(fabs, Math, 1, "fabs"),
-    math!(fdim, F32F32_F32, clift_fdim_f32, clift_fdim_f64),
+    math!(fdim, F32F32_F32, clift_fdim_f32, F64F64_F64, clift_fdim_f64),
     inline!(floor, Math, 1, "floor"),
     inline!(
         fma,
@@ -397,27 +366,25 @@ pub static OPENCL_STD: &[OpInfo] = &[
     ),
     inline!(fmax, Math, 2, FMINMAX),
     inline!(fmin, Math, 2, FMINMAX),
-    row!(
-        fmod,
-        Math,
-        2,
-        Impl::Host(&[
-            host_fn!(F32, F32F32_F32, clift_frem_f32),
-            host_fn!(F64, F64F64_F64, clift_frem_f64),
-        ])
+    math!(fmod, F32F32_F32, clift_frem_f32, F64F64_F64, clift_frem_f64),
+    math!(fract, F32PF32_F32, clift_fract_f32, F64PF64_F64, clift_fract_f64),
+    math!(frexp, F32PI32_F32, clift_frexp_f32, F64PI32_F64, clift_frexp_f64),
+    math!(hypot, F32F32_F32, clift_hypot_f32, F64F64_F64, clift_hypot_f64),
+    math!(ilogb, F32_I32, clift_ilogb_f32, F64_I32, clift_ilogb_f64),
+    math!(ldexp, F32I32_F32, clift_ldexp_f32, F64I32_F64, clift_ldexp_f64),
+    math!(lgamma, F32_F32, clift_lgamma_f32, F64_F64, clift_lgamma_f64),
+    math!(
+        lgamma_r,
+        F32PI32_F32,
+        clift_lgamma_r_f32,
+        F64PI32_F64,
+        clift_lgamma_r_f64
     ),
-    math!(fract, F32PF32_F32, clift_fract_f32, clift_fract_f64),
-    math!(frexp, F32PI32_F32, clift_frexp_f32, clift_frexp_f64),
-    math!(hypot, F32F32_F32, clift_hypot_f32, clift_hypot_f64),
-    math!(ilogb, F32_I32, clift_ilogb_f32, clift_ilogb_f64),
-    math!(ldexp, F32I32_F32, clift_ldexp_f32, clift_ldexp_f64),
-    math!(lgamma, F32_F32, clift_lgamma_f32, clift_lgamma_f64),
-    math!(lgamma_r, F32PI32_F32, clift_lgamma_r_f32, clift_lgamma_r_f64),
-    math!(log, F32_F32, clift_log_f32, clift_log_f64),
-    math!(log2, F32_F32, clift_log2_f32, clift_log2_f64),
-    math!(log10, F32_F32, clift_log10_f32, clift_log10_f64),
-    math!(log1p, F32_F32, clift_log1p_f32, clift_log1p_f64),
-    math!(logb, F32_F32, clift_logb_f32, clift_logb_f64),
+    math!(log, F32_F32, clift_log_f32, F64_F64, clift_log_f64),
+    math!(log2, F32_F32, clift_log2_f32, F64_F64, clift_log2_f64),
+    math!(log10, F32_F32, clift_log10_f32, F64_F64, clift_log10_f64),
+    math!(log1p, F32_F32, clift_log1p_f32, F64_F64, clift_log1p_f64),
+    math!(logb, F32_F32, clift_logb_f32, F64_F64, clift_logb_f64),
     inline!(
         mad,
         Math,
@@ -436,7 +403,7 @@ pub static OPENCL_STD: &[OpInfo] = &[
         2,
         "x if |x| < |y|, y if |y| < |x|, else fmin(x, y) with the fmin NaN rule"
     ),
-    math!(modf, F32PF32_F32, clift_modf_f32, clift_modf_f64),
+    math!(modf, F32PF32_F32, clift_modf_f32, F64PF64_F64, clift_modf_f64),
     inline!(
         nan,
         Math,
@@ -444,25 +411,43 @@ pub static OPENCL_STD: &[OpInfo] = &[
         "bitcast of the quiet NaN with the code as payload: 0x7fc00000 | (nancode & 0x3fffff) \
          (f64: 0x7ff8000000000000 | (nancode & 0x7ffffffffffff))"
     ),
-    math!(nextafter, F32F32_F32, clift_nextafter_f32, clift_nextafter_f64),
-    math!(pow, F32F32_F32, clift_pow_f32, clift_pow_f64),
-    math!(pown, F32I32_F32, clift_pown_f32, clift_pown_f64),
-    math!(powr, F32F32_F32, clift_powr_f32, clift_powr_f64),
-    math!(remainder, F32F32_F32, clift_remainder_f32, clift_remainder_f64),
-    math!(remquo, F32F32PI32_F32, clift_remquo_f32, clift_remquo_f64),
+    math!(
+        nextafter,
+        F32F32_F32,
+        clift_nextafter_f32,
+        F64F64_F64,
+        clift_nextafter_f64
+    ),
+    math!(pow, F32F32_F32, clift_pow_f32, F64F64_F64, clift_pow_f64),
+    math!(pown, F32I32_F32, clift_pown_f32, F64I32_F64, clift_pown_f64),
+    math!(powr, F32F32_F32, clift_powr_f32, F64F64_F64, clift_powr_f64),
+    math!(
+        remainder,
+        F32F32_F32,
+        clift_remainder_f32,
+        F64F64_F64,
+        clift_remainder_f64
+    ),
+    math!(
+        remquo,
+        F32F32PI32_F32,
+        clift_remquo_f32,
+        F64F64PI32_F64,
+        clift_remquo_f64
+    ),
     inline!(rint, Math, 1, "nearest (ties to even)"),
-    math!(rootn, F32I32_F32, clift_rootn_f32, clift_rootn_f64),
-    math!(round, F32_F32, clift_round_f32, clift_round_f64),
-    math!(rsqrt, F32_F32, clift_rsqrt_f32, clift_rsqrt_f64),
-    math!(sin, F32_F32, clift_sin_f32, clift_sin_f64),
-    math!(sincos, F32PF32_F32, clift_sincos_f32, clift_sincos_f64),
-    math!(sinh, F32_F32, clift_sinh_f32, clift_sinh_f64),
-    math!(sinpi, F32_F32, clift_sinpi_f32, clift_sinpi_f64),
+    math!(rootn, F32I32_F32, clift_rootn_f32, F64I32_F64, clift_rootn_f64),
+    math!(round, F32_F32, clift_round_f32, F64_F64, clift_round_f64),
+    math!(rsqrt, F32_F32, clift_rsqrt_f32, F64_F64, clift_rsqrt_f64),
+    math!(sin, F32_F32, clift_sin_f32, F64_F64, clift_sin_f64),
+    math!(sincos, F32PF32_F32, clift_sincos_f32, F64PF64_F64, clift_sincos_f64),
+    math!(sinh, F32_F32, clift_sinh_f32, F64_F64, clift_sinh_f64),
+    math!(sinpi, F32_F32, clift_sinpi_f32, F64_F64, clift_sinpi_f64),
     inline!(sqrt, Math, 1, "sqrt (correctly rounded)"),
-    math!(tan, F32_F32, clift_tan_f32, clift_tan_f64),
-    math!(tanh, F32_F32, clift_tanh_f32, clift_tanh_f64),
-    math!(tanpi, F32_F32, clift_tanpi_f32, clift_tanpi_f64),
-    math!(tgamma, F32_F32, clift_tgamma_f32, clift_tgamma_f64),
+    math!(tan, F32_F32, clift_tan_f32, F64_F64, clift_tan_f64),
+    math!(tanh, F32_F32, clift_tanh_f32, F64_F64, clift_tanh_f64),
+    math!(tanpi, F32_F32, clift_tanpi_f32, F64_F64, clift_tanpi_f64),
+    math!(tgamma, F32_F32, clift_tgamma_f32, F64_F64, clift_tgamma_f64),
     inline!(trunc, Math, 1, "trunc"),
     // The half_ forms: the full-precision functions (the spec allows 8192
     // ulp; the edge cases are the full functions').

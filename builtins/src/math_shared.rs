@@ -566,144 +566,144 @@ macro_rules! entry_points {
 macro_rules! shared_entry_points {
     ($t:ident) => {
         $crate::math_shared::entry_points! { $t;
-        /// `acosh(x)`: NaN for x < 1. (`libm::acosh` ignores the sign of large
-        /// negative arguments, so those are answered here.)
-        clift_acosh_f32, clift_acosh_f64: fn(x: T) -> T = acosh;
-        /// `sinpi(x) = sin(pi x)`, reduced exactly (x mod 2 is exact):
-        /// sinpi(±0) = ±0, sinpi(+n) = +0, sinpi(-n) = -0 for integers n,
-        /// sinpi(±inf) = NaN.
-        clift_sinpi_f32, clift_sinpi_f64: fn(x: T) -> T = sinpi;
-        /// `cospi(x) = cos(pi x)`: cospi(±0) = 1, cospi(n + 0.5) = +0,
-        /// cospi(±inf) = NaN.
-        clift_cospi_f32, clift_cospi_f64: fn(x: T) -> T = cospi;
-        /// `tanpi(x) = tan(pi x)`: tanpi(±0) = ±0, tanpi(±inf) = NaN,
-        /// tanpi(n) = copysign(0, n) for even n and copysign(0, -n) for odd n,
-        /// tanpi(n + 0.5) = +inf for even n and -inf for odd n. All of these
-        /// follow from tanpi being odd and the rules for x >= 0.
-        clift_tanpi_f32, clift_tanpi_f64: fn(x: T) -> T = tanpi;
-        /// `fdim(x, y)`: x - y when x > y, else +0; NaN when either is NaN.
-        clift_fdim_f32, clift_fdim_f64: fn(x: T, y: T) -> T = fdim;
-        /// `hypot(x, y)`: hypot(±inf, y) = +inf even when y is NaN.
-        clift_hypot_f32, clift_hypot_f64: fn(x: T, y: T) -> T = hypot;
-        /// `ilogb(x)`: the unbiased exponent, also of denormals; `FP_ILOGB0`
-        /// for ±0, `FP_ILOGBNAN` for NaN, `INT_MAX` for ±inf.
-        clift_ilogb_f32, clift_ilogb_f64: fn(x: T) -> i32 = ilogb;
-        /// `logb(x)`: the exponent as a value of x's type; logb(±0) = -inf,
-        /// logb(±inf) = +inf, logb(NaN) = NaN.
-        clift_logb_f32, clift_logb_f64: fn(x: T) -> T = logb;
-        /// `nextafter(x, y)`: the next value of x's type after x toward y,
-        /// through the denormals: nextafter(±0, y > 0) is the smallest
-        /// positive denormal, nextafter(±0, y < 0) the smallest negative one;
-        /// nextafter(x, x) = y (C99).
-        clift_nextafter_f32, clift_nextafter_f64: fn(x: T, y: T) -> T = nextafter;
-        /// `pown(x, n)`: pow with an integer exponent, which double
-        /// represents exactly, so C99's pow rules for integer y give the
-        /// OpenCL rules: pown(x, 0) = 1 for any x, pown(±0, n) = ±inf for
-        /// odd n < 0, +inf for even n < 0, +0 for even n > 0, ±0 for odd
-        /// n > 0.
-        clift_pown_f32, clift_pown_f64: fn(x: T, n: i32) -> T = pown;
-        /// `powr(x, y) = exp(y log x)` for x >= 0, with the OpenCL rules:
-        /// powr(x, ±0) = 1 for finite x > 0; powr(±0, y) = +inf for finite
-        /// y < 0; powr(±0, -inf) = +inf; powr(±0, y) = +0 for y > 0;
-        /// powr(+1, y) = 1 for finite y; NaN for x < 0, powr(±0, ±0),
-        /// powr(+inf, ±0), powr(+1, ±inf); a NaN operand is returned.
-        clift_powr_f32, clift_powr_f64: fn(x: T, y: T) -> T = powr;
-        /// `rootn(x, n) = x^(1/n)`: rootn(x, 0) = NaN; NaN for x < 0 and even
-        /// n; rootn(±0, n) = ±inf for odd n < 0, +inf for even n < 0, +0 for
-        /// even n > 0, ±0 for odd n > 0. Negative x with odd n is
-        /// -rootn(-x, n). (How each type computes the root: the
-        /// `rootn_kernel` of its module.)
-        clift_rootn_f32, clift_rootn_f64: fn(x: T, n: i32) -> T = rootn;
-        /// `fract(x, iptr)`: returns `fmin(x - floor(x), the largest value
-        /// below 1)` and stores `floor(x)`. fract(±0) = ±0 with ±0 stored;
-        /// fract(±inf) = ±0 with ±inf stored; fract(NaN) = the NaN with NaN
-        /// stored.
-        ///
-        /// # Safety
-        /// `iptr` must be valid for writing a value of x's type.
-        clift_fract_f32, clift_fract_f64: fn(x: T; iptr: T) -> T = fract;
-        /// `frexp(x, exp)`: returns the mantissa in [0.5, 1) with x's sign and
-        /// stores the exponent; frexp(±0) = ±0 with 0, frexp(±inf) = ±inf with
-        /// 0, frexp(NaN) = the NaN with 0. Denormals are normalised.
-        ///
-        /// # Safety
-        /// `exp` must be valid for writing an `i32`.
-        clift_frexp_f32, clift_frexp_f64: fn(x: T; exp: i32) -> T = frexp;
-        /// `modf(x, iptr)`: stores `trunc(x)` and returns
-        /// `copysign(isinf(x) ? 0 : x - trunc(x), x)`, as the OpenCL spec
-        /// defines.
-        ///
-        /// # Safety
-        /// `iptr` must be valid for writing a value of x's type.
-        clift_modf_f32, clift_modf_f64: fn(x: T; iptr: T) -> T = modf;
-        /// `remquo(x, y, quo)`: returns `remainder(x, y)` and stores the low 31
-        /// bits of the integral quotient x/y with its sign (OpenCL asks for at
-        /// least 7). Returns a NaN and stores 0 when x is ±inf, y is 0, or
-        /// either is NaN.
-        ///
-        /// # Safety
-        /// `quo` must be valid for writing an `i32`.
-        clift_remquo_f32, clift_remquo_f64: fn(x: T, y: T; quo: i32) -> T = remquo;
-        /// `sincos(x, cosval)`: returns `sin(x)` and stores `cos(x)`, the
-        /// values of the type's `sin` and `cos`.
-        ///
-        /// # Safety
-        /// `cosval` must be valid for writing a value of x's type.
-        clift_sincos_f32, clift_sincos_f64: fn(x: T; cosval: T) -> T = sincos;
-        /// `lgamma_r(x, signp)`: returns `lgamma(x)` and stores the sign of
-        /// Γ(x) (1 or -1), or 0 when x is zero, a negative integer, -inf or
-        /// NaN.
-        ///
-        /// # Safety
-        /// `signp` must be valid for writing an `i32`.
-        clift_lgamma_r_f32, clift_lgamma_r_f64: fn(x: T; signp: i32) -> T = lgamma_r;
-        /// `acos(x)`.
-        clift_acos_f32, clift_acos_f64 = libm::acos(x);
-        /// `asin(x)`.
-        clift_asin_f32, clift_asin_f64 = libm::asin(x);
-        /// `asinh(x)`.
-        clift_asinh_f32, clift_asinh_f64 = libm::asinh(x);
-        /// `atan(x)`.
-        clift_atan_f32, clift_atan_f64 = libm::atan(x);
-        /// `atanh(x)`.
-        clift_atanh_f32, clift_atanh_f64 = libm::atanh(x);
-        /// `cbrt(x)`.
-        clift_cbrt_f32, clift_cbrt_f64 = libm::cbrt(x);
-        /// `cos(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
-        clift_cos_f32, clift_cos_f64 = libm::cos(x);
-        /// `cosh(x)`.
-        clift_cosh_f32, clift_cosh_f64 = libm::cosh(x);
-        /// `erfc(x)`.
-        clift_erfc_f32, clift_erfc_f64 = libm::erfc(x);
-        /// `exp2(x)`.
-        clift_exp2_f32, clift_exp2_f64 = libm::exp2(x);
-        /// `expm1(x)`.
-        clift_expm1_f32, clift_expm1_f64 = libm::expm1(x);
-        /// `lgamma(x)` (accuracy implementation-defined for `double`).
-        clift_lgamma_f32, clift_lgamma_f64 = libm::lgamma(x);
-        /// `log2(x)`.
-        clift_log2_f32, clift_log2_f64 = libm::log2(x);
-        /// `log10(x)`.
-        clift_log10_f32, clift_log10_f64 = libm::log10(x);
-        /// `log1p(x)`.
-        clift_log1p_f32, clift_log1p_f64 = libm::log1p(x);
-        /// `sin(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
-        clift_sin_f32, clift_sin_f64 = libm::sin(x);
-        /// `sinh(x)`.
-        clift_sinh_f32, clift_sinh_f64 = libm::sinh(x);
-        /// `tan(x)`.
-        clift_tan_f32, clift_tan_f64 = libm::tan(x);
-        /// `tanh(x)`.
-        clift_tanh_f32, clift_tanh_f64 = libm::tanh(x);
-        /// `tgamma(x)`.
-        clift_tgamma_f32, clift_tgamma_f64 = libm::tgamma(x);
-        /// `atan2(y, x)`.
-        clift_atan2_f32, clift_atan2_f64 = libm::atan2(y, x);
-        /// `pow(x, y)` (C99 F.9.4.4, and pow(±0, -inf) = +inf).
-        clift_pow_f32, clift_pow_f64 = libm::pow(x, y);
-        /// `remainder(x, y)`: exact (IEEE remainder, quotient rounded to
-        /// even).
-        clift_remainder_f32, clift_remainder_f64 = libm::remainder(x, y);
+            /// `acosh(x)`: NaN for x < 1. (`libm::acosh` ignores the sign of large
+            /// negative arguments, so those are answered here.)
+            clift_acosh_f32, clift_acosh_f64: fn(x: T) -> T = acosh;
+            /// `sinpi(x) = sin(pi x)`, reduced exactly (x mod 2 is exact):
+            /// sinpi(±0) = ±0, sinpi(+n) = +0, sinpi(-n) = -0 for integers n,
+            /// sinpi(±inf) = NaN.
+            clift_sinpi_f32, clift_sinpi_f64: fn(x: T) -> T = sinpi;
+            /// `cospi(x) = cos(pi x)`: cospi(±0) = 1, cospi(n + 0.5) = +0,
+            /// cospi(±inf) = NaN.
+            clift_cospi_f32, clift_cospi_f64: fn(x: T) -> T = cospi;
+            /// `tanpi(x) = tan(pi x)`: tanpi(±0) = ±0, tanpi(±inf) = NaN,
+            /// tanpi(n) = copysign(0, n) for even n and copysign(0, -n) for odd n,
+            /// tanpi(n + 0.5) = +inf for even n and -inf for odd n. All of these
+            /// follow from tanpi being odd and the rules for x >= 0.
+            clift_tanpi_f32, clift_tanpi_f64: fn(x: T) -> T = tanpi;
+            /// `fdim(x, y)`: x - y when x > y, else +0; NaN when either is NaN.
+            clift_fdim_f32, clift_fdim_f64: fn(x: T, y: T) -> T = fdim;
+            /// `hypot(x, y)`: hypot(±inf, y) = +inf even when y is NaN.
+            clift_hypot_f32, clift_hypot_f64: fn(x: T, y: T) -> T = hypot;
+            /// `ilogb(x)`: the unbiased exponent, also of denormals; `FP_ILOGB0`
+            /// for ±0, `FP_ILOGBNAN` for NaN, `INT_MAX` for ±inf.
+            clift_ilogb_f32, clift_ilogb_f64: fn(x: T) -> i32 = ilogb;
+            /// `logb(x)`: the exponent as a value of x's type; logb(±0) = -inf,
+            /// logb(±inf) = +inf, logb(NaN) = NaN.
+            clift_logb_f32, clift_logb_f64: fn(x: T) -> T = logb;
+            /// `nextafter(x, y)`: the next value of x's type after x toward y,
+            /// through the denormals: nextafter(±0, y > 0) is the smallest
+            /// positive denormal, nextafter(±0, y < 0) the smallest negative one;
+            /// nextafter(x, x) = y (C99).
+            clift_nextafter_f32, clift_nextafter_f64: fn(x: T, y: T) -> T = nextafter;
+            /// `pown(x, n)`: pow with an integer exponent, which double
+            /// represents exactly, so C99's pow rules for integer y give the
+            /// OpenCL rules: pown(x, 0) = 1 for any x, pown(±0, n) = ±inf for
+            /// odd n < 0, +inf for even n < 0, +0 for even n > 0, ±0 for odd
+            /// n > 0.
+            clift_pown_f32, clift_pown_f64: fn(x: T, n: i32) -> T = pown;
+            /// `powr(x, y) = exp(y log x)` for x >= 0, with the OpenCL rules:
+            /// powr(x, ±0) = 1 for finite x > 0; powr(±0, y) = +inf for finite
+            /// y < 0; powr(±0, -inf) = +inf; powr(±0, y) = +0 for y > 0;
+            /// powr(+1, y) = 1 for finite y; NaN for x < 0, powr(±0, ±0),
+            /// powr(+inf, ±0), powr(+1, ±inf); a NaN operand is returned.
+            clift_powr_f32, clift_powr_f64: fn(x: T, y: T) -> T = powr;
+            /// `rootn(x, n) = x^(1/n)`: rootn(x, 0) = NaN; NaN for x < 0 and even
+            /// n; rootn(±0, n) = ±inf for odd n < 0, +inf for even n < 0, +0 for
+            /// even n > 0, ±0 for odd n > 0. Negative x with odd n is
+            /// -rootn(-x, n). (How each type computes the root: the
+            /// `rootn_kernel` of its module.)
+            clift_rootn_f32, clift_rootn_f64: fn(x: T, n: i32) -> T = rootn;
+            /// `fract(x, iptr)`: returns `fmin(x - floor(x), the largest value
+            /// below 1)` and stores `floor(x)`. fract(±0) = ±0 with ±0 stored;
+            /// fract(±inf) = ±0 with ±inf stored; fract(NaN) = the NaN with NaN
+            /// stored.
+            ///
+            /// # Safety
+            /// `iptr` must be valid for writing a value of x's type.
+            clift_fract_f32, clift_fract_f64: fn(x: T; iptr: T) -> T = fract;
+            /// `frexp(x, exp)`: returns the mantissa in [0.5, 1) with x's sign and
+            /// stores the exponent; frexp(±0) = ±0 with 0, frexp(±inf) = ±inf with
+            /// 0, frexp(NaN) = the NaN with 0. Denormals are normalised.
+            ///
+            /// # Safety
+            /// `exp` must be valid for writing an `i32`.
+            clift_frexp_f32, clift_frexp_f64: fn(x: T; exp: i32) -> T = frexp;
+            /// `modf(x, iptr)`: stores `trunc(x)` and returns
+            /// `copysign(isinf(x) ? 0 : x - trunc(x), x)`, as the OpenCL spec
+            /// defines.
+            ///
+            /// # Safety
+            /// `iptr` must be valid for writing a value of x's type.
+            clift_modf_f32, clift_modf_f64: fn(x: T; iptr: T) -> T = modf;
+            /// `remquo(x, y, quo)`: returns `remainder(x, y)` and stores the low 31
+            /// bits of the integral quotient x/y with its sign (OpenCL asks for at
+            /// least 7). Returns a NaN and stores 0 when x is ±inf, y is 0, or
+            /// either is NaN.
+            ///
+            /// # Safety
+            /// `quo` must be valid for writing an `i32`.
+            clift_remquo_f32, clift_remquo_f64: fn(x: T, y: T; quo: i32) -> T = remquo;
+            /// `sincos(x, cosval)`: returns `sin(x)` and stores `cos(x)`, the
+            /// values of the type's `sin` and `cos`.
+            ///
+            /// # Safety
+            /// `cosval` must be valid for writing a value of x's type.
+            clift_sincos_f32, clift_sincos_f64: fn(x: T; cosval: T) -> T = sincos;
+            /// `lgamma_r(x, signp)`: returns `lgamma(x)` and stores the sign of
+            /// Γ(x) (1 or -1), or 0 when x is zero, a negative integer, -inf or
+            /// NaN.
+            ///
+            /// # Safety
+            /// `signp` must be valid for writing an `i32`.
+            clift_lgamma_r_f32, clift_lgamma_r_f64: fn(x: T; signp: i32) -> T = lgamma_r;
+            /// `acos(x)`.
+            clift_acos_f32, clift_acos_f64 = libm::acos(x);
+            /// `asin(x)`.
+            clift_asin_f32, clift_asin_f64 = libm::asin(x);
+            /// `asinh(x)`.
+            clift_asinh_f32, clift_asinh_f64 = libm::asinh(x);
+            /// `atan(x)`.
+            clift_atan_f32, clift_atan_f64 = libm::atan(x);
+            /// `atanh(x)`.
+            clift_atanh_f32, clift_atanh_f64 = libm::atanh(x);
+            /// `cbrt(x)`.
+            clift_cbrt_f32, clift_cbrt_f64 = libm::cbrt(x);
+            /// `cos(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
+            clift_cos_f32, clift_cos_f64 = libm::cos(x);
+            /// `cosh(x)`.
+            clift_cosh_f32, clift_cosh_f64 = libm::cosh(x);
+            /// `erfc(x)`.
+            clift_erfc_f32, clift_erfc_f64 = libm::erfc(x);
+            /// `exp2(x)`.
+            clift_exp2_f32, clift_exp2_f64 = libm::exp2(x);
+            /// `expm1(x)`.
+            clift_expm1_f32, clift_expm1_f64 = libm::expm1(x);
+            /// `lgamma(x)` (accuracy implementation-defined for `double`).
+            clift_lgamma_f32, clift_lgamma_f64 = libm::lgamma(x);
+            /// `log2(x)`.
+            clift_log2_f32, clift_log2_f64 = libm::log2(x);
+            /// `log10(x)`.
+            clift_log10_f32, clift_log10_f64 = libm::log10(x);
+            /// `log1p(x)`.
+            clift_log1p_f32, clift_log1p_f64 = libm::log1p(x);
+            /// `sin(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
+            clift_sin_f32, clift_sin_f64 = libm::sin(x);
+            /// `sinh(x)`.
+            clift_sinh_f32, clift_sinh_f64 = libm::sinh(x);
+            /// `tan(x)`.
+            clift_tan_f32, clift_tan_f64 = libm::tan(x);
+            /// `tanh(x)`.
+            clift_tanh_f32, clift_tanh_f64 = libm::tanh(x);
+            /// `tgamma(x)`.
+            clift_tgamma_f32, clift_tgamma_f64 = libm::tgamma(x);
+            /// `atan2(y, x)`.
+            clift_atan2_f32, clift_atan2_f64 = libm::atan2(y, x);
+            /// `pow(x, y)` (C99 F.9.4.4, and pow(±0, -inf) = +inf).
+            clift_pow_f32, clift_pow_f64 = libm::pow(x, y);
+            /// `remainder(x, y)`: exact (IEEE remainder, quotient rounded to
+            /// even).
+            clift_remainder_f32, clift_remainder_f64 = libm::remainder(x, y);
         }
     };
 }

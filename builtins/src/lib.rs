@@ -1,18 +1,20 @@
 //! Run-time helpers that JIT code calls through their addresses: the
 //! OpenCL.std instruction table (`opencl_std`, which says for every
 //! instruction whether the JIT emits it inline, calls one of the functions
-//! here, or refuses it), the `float` and `double` math libraries (`math_f32`, `math_f64`), the
-//! `half` conversions of `vload_half`/`vstore_half` (`half`), the 64-bit
-//! `mad_sat` (`integer`), the float remainder of OpFRem (`frem`), the
-//! copy of OpGroupAsyncCopy (`group_copy`), and printf's formatter and
-//! output buffer (`printf`), and `exp`, `log` and `erf` written once for
-//! one lane and for four SIMD lanes (`vec_math`).
+//! here, or refuses it), the `float` and `double` math libraries
+//! (`math_f32`, `math_f64`, with what they share written once in
+//! `math_shared`), the `half` conversions of `vload_half`/`vstore_half`
+//! (`half`), the 64-bit `mad_sat` (`integer`), the float remainder of
+//! OpFRem (`frem`), the copy of OpGroupAsyncCopy (`group_copy`), and
+//! printf's formatter and output buffer (`printf`), and `exp`, `log` and
+//! `erf` written once for one lane and for four SIMD lanes (`vec_math`).
 pub mod frem;
 pub mod group_copy;
 pub mod half;
 pub mod integer;
 pub mod math_f32;
 pub mod math_f64;
+mod math_shared;
 pub mod opencl_std;
 pub mod printf;
 pub mod vec_math;

@@ -151,7 +151,7 @@ impl FnPtr {
     }
 
     /// The parameter types and the result type.
-    pub fn signature(self) -> (&'static [CType], CType) {
+    pub const fn signature(self) -> (&'static [CType], CType) {
         use CType::*;
         match self {
             FnPtr::F32_F32(_) => (&[F32], F32),
@@ -244,32 +244,37 @@ impl OpInfo {
     }
 }
 
-/// One host function entry: scalar type, C signature variant, function.
+/// One host function entry: scalar type, C signature variant, function,
+/// and the tag (see [`HostFn::tag`]; none by default).
 macro_rules! host_fn {
     ($ty:ident, $kind:ident, $f:ident) => {
+        host_fn!($ty, $kind, $f, "")
+    };
+    ($ty:ident, $kind:ident, $f:ident, $tag:literal) => {
         HostFn {
             ty: Scalar::$ty,
-            tag: "",
+            tag: $tag,
             symbol: stringify!($f),
             func: FnPtr::$kind($f),
         }
     };
 }
 
-/// A row whose implementation is host functions: one `float` function
-/// (the `half_` and `native_` forms, which OpenCL C has for `float` only),
-/// or a `float` and a `double` function, each given by its signature
-/// variant and name.
-macro_rules! host {
-    ($op:ident, $cat:ident, $n:expr, $kind:ident, $f:ident) => {
-        row!($op, $cat, $n, Impl::Host(&[host_fn!(F32, $kind, $f)]))
-    };
-    ($op:ident, $cat:ident, $n:expr, $kind:ident, $f:ident, $kind64:ident, $f64:ident) => {
+/// A math row whose implementation is host functions, each given by its
+/// signature variant (whose parameters are the operands) and name: one
+/// `float` function (the `half_` and `native_` forms, which OpenCL C has
+/// for `float` only), or a `float` and a `double` function (a unit test
+/// checks that the `double` signature is the `float` one widened).
+macro_rules! math {
+    ($op:ident, $kind:ident, $f:ident $(, $kind64:ident, $f64:ident)?) => {
         row!(
             $op,
-            $cat,
-            $n,
-            Impl::Host(&[host_fn!(F32, $kind, $f), host_fn!(F64, $kind64, $f64)])
+            Math,
+            FnPtr::$kind($f).signature().0.len() as u8,
+            Impl::Host(&[
+                host_fn!(F32, $kind, $f),
+                $(host_fn!(F64, $kind64, $f64),)?
+            ])
         )
     };
 }
@@ -299,77 +304,22 @@ const FMINMAX: &str = "a NaN operand yields the other operand: \
     select(fcmp uno y y, x, select(fcmp uno x x, y, fmax/fmin(x, y)))";
 
 const HALF_STORE_RTE: &[HostFn] = &[
-    HostFn {
-        ty: Scalar::F32,
-        tag: "rte",
-        symbol: "clift_f32_to_half_rte",
-        func: FnPtr::F32_U32(clift_f32_to_half_rte),
-    },
-    HostFn {
-        ty: Scalar::F64,
-        tag: "rte",
-        symbol: "clift_f64_to_half_rte",
-        func: FnPtr::F64_U32(clift_f64_to_half_rte),
-    },
+    host_fn!(F32, F32_U32, clift_f32_to_half_rte, "rte"),
+    host_fn!(F64, F64_U32, clift_f64_to_half_rte, "rte"),
 ];
 
 const HALF_STORE_ALL: &[HostFn] = &[
-    HostFn {
-        ty: Scalar::F32,
-        tag: "rte",
-        symbol: "clift_f32_to_half_rte",
-        func: FnPtr::F32_U32(clift_f32_to_half_rte),
-    },
-    HostFn {
-        ty: Scalar::F32,
-        tag: "rtz",
-        symbol: "clift_f32_to_half_rtz",
-        func: FnPtr::F32_U32(clift_f32_to_half_rtz),
-    },
-    HostFn {
-        ty: Scalar::F32,
-        tag: "rtp",
-        symbol: "clift_f32_to_half_rtp",
-        func: FnPtr::F32_U32(clift_f32_to_half_rtp),
-    },
-    HostFn {
-        ty: Scalar::F32,
-        tag: "rtn",
-        symbol: "clift_f32_to_half_rtn",
-        func: FnPtr::F32_U32(clift_f32_to_half_rtn),
-    },
-    HostFn {
-        ty: Scalar::F64,
-        tag: "rte",
-        symbol: "clift_f64_to_half_rte",
-        func: FnPtr::F64_U32(clift_f64_to_half_rte),
-    },
-    HostFn {
-        ty: Scalar::F64,
-        tag: "rtz",
-        symbol: "clift_f64_to_half_rtz",
-        func: FnPtr::F64_U32(clift_f64_to_half_rtz),
-    },
-    HostFn {
-        ty: Scalar::F64,
-        tag: "rtp",
-        symbol: "clift_f64_to_half_rtp",
-        func: FnPtr::F64_U32(clift_f64_to_half_rtp),
-    },
-    HostFn {
-        ty: Scalar::F64,
-        tag: "rtn",
-        symbol: "clift_f64_to_half_rtn",
-        func: FnPtr::F64_U32(clift_f64_to_half_rtn),
-    },
+    host_fn!(F32, F32_U32, clift_f32_to_half_rte, "rte"),
+    host_fn!(F32, F32_U32, clift_f32_to_half_rtz, "rtz"),
+    host_fn!(F32, F32_U32, clift_f32_to_half_rtp, "rtp"),
+    host_fn!(F32, F32_U32, clift_f32_to_half_rtn, "rtn"),
+    host_fn!(F64, F64_U32, clift_f64_to_half_rte, "rte"),
+    host_fn!(F64, F64_U32, clift_f64_to_half_rtz, "rtz"),
+    host_fn!(F64, F64_U32, clift_f64_to_half_rtp, "rtp"),
+    host_fn!(F64, F64_U32, clift_f64_to_half_rtn, "rtn"),
 ];
 
-const HALF_LOAD: &[HostFn] = &[HostFn {
-    ty: Scalar::F32,
-    tag: "",
-    symbol: "clift_half_to_f32",
-    func: FnPtr::U32_F32(clift_half_to_f32),
-}];
+const HALF_LOAD: &[HostFn] = &[host_fn!(F32, U32_F32, clift_half_to_f32)];
 
 const HALF_LOAD_RECIPE: &str = "load the u16 at p + 2 * offset (vload_halfn: + 2 * n * offset; \
     vloada_halfn: + 2 * m * offset with m = 4 for n = 3, else n), uextend to i32, \
@@ -382,39 +332,31 @@ const HALF_STORE_RECIPE: &str = "convert each lane with the function of the valu
 /// Every OpenCL.std instruction, in opcode order.
 pub static OPENCL_STD: &[OpInfo] = &[
     // Math.
-    host!(acos, Math, 1, F32_F32, clift_acos_f32, F64_F64, clift_acos_f64),
-    host!(acosh, Math, 1, F32_F32, clift_acosh_f32, F64_F64, clift_acosh_f64),
-    host!(acospi, Math, 1, F32_F32, clift_acospi_f32, F64_F64, clift_acospi_f64),
-    host!(asin, Math, 1, F32_F32, clift_asin_f32, F64_F64, clift_asin_f64),
-    host!(asinh, Math, 1, F32_F32, clift_asinh_f32, F64_F64, clift_asinh_f64),
-    host!(asinpi, Math, 1, F32_F32, clift_asinpi_f32, F64_F64, clift_asinpi_f64),
-    host!(atan, Math, 1, F32_F32, clift_atan_f32, F64_F64, clift_atan_f64),
-    host!(atan2, Math, 2, F32F32_F32, clift_atan2_f32, F64F64_F64, clift_atan2_f64),
-    host!(atanh, Math, 1, F32_F32, clift_atanh_f32, F64_F64, clift_atanh_f64),
-    host!(atanpi, Math, 1, F32_F32, clift_atanpi_f32, F64_F64, clift_atanpi_f64),
-    host!(
-        atan2pi,
-        Math,
-        2,
-        F32F32_F32,
-        clift_atan2pi_f32,
-        F64F64_F64,
-        clift_atan2pi_f64
-    ),
-    host!(cbrt, Math, 1, F32_F32, clift_cbrt_f32, F64_F64, clift_cbrt_f64),
+    math!(acos, F32_F32, clift_acos_f32, F64_F64, clift_acos_f64),
+    math!(acosh, F32_F32, clift_acosh_f32, F64_F64, clift_acosh_f64),
+    math!(acospi, F32_F32, clift_acospi_f32, F64_F64, clift_acospi_f64),
+    math!(asin, F32_F32, clift_asin_f32, F64_F64, clift_asin_f64),
+    math!(asinh, F32_F32, clift_asinh_f32, F64_F64, clift_asinh_f64),
+    math!(asinpi, F32_F32, clift_asinpi_f32, F64_F64, clift_asinpi_f64),
+    math!(atan, F32_F32, clift_atan_f32, F64_F64, clift_atan_f64),
+    math!(atan2, F32F32_F32, clift_atan2_f32, F64F64_F64, clift_atan2_f64),
+    math!(atanh, F32_F32, clift_atanh_f32, F64_F64, clift_atanh_f64),
+    math!(atanpi, F32_F32, clift_atanpi_f32, F64_F64, clift_atanpi_f64),
+    math!(atan2pi, F32F32_F32, clift_atan2pi_f32, F64F64_F64, clift_atan2pi_f64),
+    math!(cbrt, F32_F32, clift_cbrt_f32, F64_F64, clift_cbrt_f64),
     inline!(ceil, Math, 1, "ceil"),
     inline!(copysign, Math, 2, "fcopysign"),
-    host!(cos, Math, 1, F32_F32, clift_cos_f32, F64_F64, clift_cos_f64),
-    host!(cosh, Math, 1, F32_F32, clift_cosh_f32, F64_F64, clift_cosh_f64),
-    host!(cospi, Math, 1, F32_F32, clift_cospi_f32, F64_F64, clift_cospi_f64),
-    host!(erfc, Math, 1, F32_F32, clift_erfc_f32, F64_F64, clift_erfc_f64),
-    host!(erf, Math, 1, F32_F32, clift_erf_f32, F64_F64, clift_erf_f64),
-    host!(exp, Math, 1, F32_F32, clift_exp_f32, F64_F64, clift_exp_f64),
-    host!(exp2, Math, 1, F32_F32, clift_exp2_f32, F64_F64, clift_exp2_f64),
-    host!(exp10, Math, 1, F32_F32, clift_exp10_f32, F64_F64, clift_exp10_f64),
-    host!(expm1, Math, 1, F32_F32, clift_expm1_f32, F64_F64, clift_expm1_f64),
+    math!(cos, F32_F32, clift_cos_f32, F64_F64, clift_cos_f64),
+    math!(cosh, F32_F32, clift_cosh_f32, F64_F64, clift_cosh_f64),
+    math!(cospi, F32_F32, clift_cospi_f32, F64_F64, clift_cospi_f64),
+    math!(erfc, F32_F32, clift_erfc_f32, F64_F64, clift_erfc_f64),
+    math!(erf, F32_F32, clift_erf_f32, F64_F64, clift_erf_f64),
+    math!(exp, F32_F32, clift_exp_f32, F64_F64, clift_exp_f64),
+    math!(exp2, F32_F32, clift_exp2_f32, F64_F64, clift_exp2_f64),
+    math!(exp10, F32_F32, clift_exp10_f32, F64_F64, clift_exp10_f64),
+    math!(expm1, F32_F32, clift_expm1_f32, F64_F64, clift_expm1_f64),
     inline!(fabs, Math, 1, "fabs"),
-    host!(fdim, Math, 2, F32F32_F32, clift_fdim_f32, F64F64_F64, clift_fdim_f64),
+    math!(fdim, F32F32_F32, clift_fdim_f32, F64F64_F64, clift_fdim_f64),
     inline!(floor, Math, 1, "floor"),
     inline!(
         fma,
@@ -424,51 +366,25 @@ pub static OPENCL_STD: &[OpInfo] = &[
     ),
     inline!(fmax, Math, 2, FMINMAX),
     inline!(fmin, Math, 2, FMINMAX),
-    row!(
-        fmod,
-        Math,
-        2,
-        Impl::Host(&[
-            host_fn!(F32, F32F32_F32, clift_frem_f32),
-            host_fn!(F64, F64F64_F64, clift_frem_f64),
-        ])
-    ),
-    host!(
-        fract,
-        Math,
-        2,
-        F32PF32_F32,
-        clift_fract_f32,
-        F64PF64_F64,
-        clift_fract_f64
-    ),
-    host!(
-        frexp,
-        Math,
-        2,
-        F32PI32_F32,
-        clift_frexp_f32,
-        F64PI32_F64,
-        clift_frexp_f64
-    ),
-    host!(hypot, Math, 2, F32F32_F32, clift_hypot_f32, F64F64_F64, clift_hypot_f64),
-    host!(ilogb, Math, 1, F32_I32, clift_ilogb_f32, F64_I32, clift_ilogb_f64),
-    host!(ldexp, Math, 2, F32I32_F32, clift_ldexp_f32, F64I32_F64, clift_ldexp_f64),
-    host!(lgamma, Math, 1, F32_F32, clift_lgamma_f32, F64_F64, clift_lgamma_f64),
-    host!(
+    math!(fmod, F32F32_F32, clift_frem_f32, F64F64_F64, clift_frem_f64),
+    math!(fract, F32PF32_F32, clift_fract_f32, F64PF64_F64, clift_fract_f64),
+    math!(frexp, F32PI32_F32, clift_frexp_f32, F64PI32_F64, clift_frexp_f64),
+    math!(hypot, F32F32_F32, clift_hypot_f32, F64F64_F64, clift_hypot_f64),
+    math!(ilogb, F32_I32, clift_ilogb_f32, F64_I32, clift_ilogb_f64),
+    math!(ldexp, F32I32_F32, clift_ldexp_f32, F64I32_F64, clift_ldexp_f64),
+    math!(lgamma, F32_F32, clift_lgamma_f32, F64_F64, clift_lgamma_f64),
+    math!(
         lgamma_r,
-        Math,
-        2,
         F32PI32_F32,
         clift_lgamma_r_f32,
         F64PI32_F64,
         clift_lgamma_r_f64
     ),
-    host!(log, Math, 1, F32_F32, clift_log_f32, F64_F64, clift_log_f64),
-    host!(log2, Math, 1, F32_F32, clift_log2_f32, F64_F64, clift_log2_f64),
-    host!(log10, Math, 1, F32_F32, clift_log10_f32, F64_F64, clift_log10_f64),
-    host!(log1p, Math, 1, F32_F32, clift_log1p_f32, F64_F64, clift_log1p_f64),
-    host!(logb, Math, 1, F32_F32, clift_logb_f32, F64_F64, clift_logb_f64),
+    math!(log, F32_F32, clift_log_f32, F64_F64, clift_log_f64),
+    math!(log2, F32_F32, clift_log2_f32, F64_F64, clift_log2_f64),
+    math!(log10, F32_F32, clift_log10_f32, F64_F64, clift_log10_f64),
+    math!(log1p, F32_F32, clift_log1p_f32, F64_F64, clift_log1p_f64),
+    math!(logb, F32_F32, clift_logb_f32, F64_F64, clift_logb_f64),
     inline!(
         mad,
         Math,
@@ -487,7 +403,7 @@ pub static OPENCL_STD: &[OpInfo] = &[
         2,
         "x if |x| < |y|, y if |y| < |x|, else fmin(x, y) with the fmin NaN rule"
     ),
-    host!(modf, Math, 2, F32PF32_F32, clift_modf_f32, F64PF64_F64, clift_modf_f64),
+    math!(modf, F32PF32_F32, clift_modf_f32, F64PF64_F64, clift_modf_f64),
     inline!(
         nan,
         Math,
@@ -495,90 +411,76 @@ pub static OPENCL_STD: &[OpInfo] = &[
         "bitcast of the quiet NaN with the code as payload: 0x7fc00000 | (nancode & 0x3fffff) \
          (f64: 0x7ff8000000000000 | (nancode & 0x7ffffffffffff))"
     ),
-    host!(
+    math!(
         nextafter,
-        Math,
-        2,
         F32F32_F32,
         clift_nextafter_f32,
         F64F64_F64,
         clift_nextafter_f64
     ),
-    host!(pow, Math, 2, F32F32_F32, clift_pow_f32, F64F64_F64, clift_pow_f64),
-    host!(pown, Math, 2, F32I32_F32, clift_pown_f32, F64I32_F64, clift_pown_f64),
-    host!(powr, Math, 2, F32F32_F32, clift_powr_f32, F64F64_F64, clift_powr_f64),
-    host!(
+    math!(pow, F32F32_F32, clift_pow_f32, F64F64_F64, clift_pow_f64),
+    math!(pown, F32I32_F32, clift_pown_f32, F64I32_F64, clift_pown_f64),
+    math!(powr, F32F32_F32, clift_powr_f32, F64F64_F64, clift_powr_f64),
+    math!(
         remainder,
-        Math,
-        2,
         F32F32_F32,
         clift_remainder_f32,
         F64F64_F64,
         clift_remainder_f64
     ),
-    host!(
+    math!(
         remquo,
-        Math,
-        3,
         F32F32PI32_F32,
         clift_remquo_f32,
         F64F64PI32_F64,
         clift_remquo_f64
     ),
     inline!(rint, Math, 1, "nearest (ties to even)"),
-    host!(rootn, Math, 2, F32I32_F32, clift_rootn_f32, F64I32_F64, clift_rootn_f64),
-    host!(round, Math, 1, F32_F32, clift_round_f32, F64_F64, clift_round_f64),
-    host!(rsqrt, Math, 1, F32_F32, clift_rsqrt_f32, F64_F64, clift_rsqrt_f64),
-    host!(sin, Math, 1, F32_F32, clift_sin_f32, F64_F64, clift_sin_f64),
-    host!(
-        sincos,
-        Math,
-        2,
-        F32PF32_F32,
-        clift_sincos_f32,
-        F64PF64_F64,
-        clift_sincos_f64
-    ),
-    host!(sinh, Math, 1, F32_F32, clift_sinh_f32, F64_F64, clift_sinh_f64),
-    host!(sinpi, Math, 1, F32_F32, clift_sinpi_f32, F64_F64, clift_sinpi_f64),
+    math!(rootn, F32I32_F32, clift_rootn_f32, F64I32_F64, clift_rootn_f64),
+    math!(round, F32_F32, clift_round_f32, F64_F64, clift_round_f64),
+    math!(rsqrt, F32_F32, clift_rsqrt_f32, F64_F64, clift_rsqrt_f64),
+    math!(sin, F32_F32, clift_sin_f32, F64_F64, clift_sin_f64),
+    math!(sincos, F32PF32_F32, clift_sincos_f32, F64PF64_F64, clift_sincos_f64),
+    math!(sinh, F32_F32, clift_sinh_f32, F64_F64, clift_sinh_f64),
+    math!(sinpi, F32_F32, clift_sinpi_f32, F64_F64, clift_sinpi_f64),
     inline!(sqrt, Math, 1, "sqrt (correctly rounded)"),
-    host!(tan, Math, 1, F32_F32, clift_tan_f32, F64_F64, clift_tan_f64),
-    host!(tanh, Math, 1, F32_F32, clift_tanh_f32, F64_F64, clift_tanh_f64),
-    host!(tanpi, Math, 1, F32_F32, clift_tanpi_f32, F64_F64, clift_tanpi_f64),
-    host!(tgamma, Math, 1, F32_F32, clift_tgamma_f32, F64_F64, clift_tgamma_f64),
+    math!(tan, F32_F32, clift_tan_f32, F64_F64, clift_tan_f64),
+    math!(tanh, F32_F32, clift_tanh_f32, F64_F64, clift_tanh_f64),
+    math!(tanpi, F32_F32, clift_tanpi_f32, F64_F64, clift_tanpi_f64),
+    math!(tgamma, F32_F32, clift_tgamma_f32, F64_F64, clift_tgamma_f64),
     inline!(trunc, Math, 1, "trunc"),
     // The half_ forms: the full-precision functions (the spec allows 8192
     // ulp; the edge cases are the full functions').
-    host!(half_cos, Math, 1, F32_F32, clift_cos_f32),
+    math!(half_cos, F32_F32, clift_cos_f32),
     inline!(half_divide, Math, 2, "fdiv"),
-    host!(half_exp, Math, 1, F32_F32, clift_exp_f32),
-    host!(half_exp2, Math, 1, F32_F32, clift_exp2_f32),
-    host!(half_exp10, Math, 1, F32_F32, clift_exp10_f32),
-    host!(half_log, Math, 1, F32_F32, clift_log_f32),
-    host!(half_log2, Math, 1, F32_F32, clift_log2_f32),
-    host!(half_log10, Math, 1, F32_F32, clift_log10_f32),
-    host!(half_powr, Math, 2, F32F32_F32, clift_powr_f32),
+    math!(half_exp, F32_F32, clift_exp_f32),
+    math!(half_exp2, F32_F32, clift_exp2_f32),
+    math!(half_exp10, F32_F32, clift_exp10_f32),
+    math!(half_log, F32_F32, clift_log_f32),
+    math!(half_log2, F32_F32, clift_log2_f32),
+    math!(half_log10, F32_F32, clift_log10_f32),
+    math!(half_powr, F32F32_F32, clift_powr_f32),
     inline!(half_recip, Math, 1, "fdiv(1.0, x)"),
-    host!(half_rsqrt, Math, 1, F32_F32, clift_rsqrt_f32),
-    host!(half_sin, Math, 1, F32_F32, clift_sin_f32),
+    math!(half_rsqrt, F32_F32, clift_rsqrt_f32),
+    math!(half_sin, F32_F32, clift_sin_f32),
     inline!(half_sqrt, Math, 1, "sqrt"),
-    host!(half_tan, Math, 1, F32_F32, clift_tan_f32),
+    math!(half_tan, F32_F32, clift_tan_f32),
     // The native_ forms: implementation-defined accuracy; the full
     // functions for now.
-    host!(native_cos, Math, 1, F32_F32, clift_cos_f32),
+    math!(native_cos, F32_F32, clift_cos_f32),
     inline!(native_divide, Math, 2, "fdiv"),
-    host!(native_exp, Math, 1, F32_F32, clift_exp_f32),
-    host!(native_exp2, Math, 1, F32_F32, clift_exp2_f32),
-    host!(native_exp10, Math, 1, F32_F32, clift_exp10_f32),
-    host!(native_log, Math, 1, F32_F32, clift_log_f32),
-    host!(native_log2, Math, 1, F32_F32, clift_log2_f32),
-    host!(native_log10, Math, 1, F32_F32, clift_log10_f32),
-    host!(native_powr, Math, 2, F32F32_F32, clift_powr_f32),
+    math!(native_exp, F32_F32, clift_exp_f32),
+    math!(native_exp2, F32_F32, clift_exp2_f32),
+    math!(native_exp10, F32_F32, clift_exp10_f32),
+    math!(native_log, F32_F32, clift_log_f32),
+    math!(native_log2, F32_F32, clift_log2_f32),
+    math!(native_log10, F32_F32, clift_log10_f32),
+    math!(native_powr, F32F32_F32, clift_powr_f32),
     inline!(native_recip, Math, 1, "fdiv(1.0, x)"),
-    host!(native_rsqrt, Math, 1, F32_F32, clift_rsqrt_f32),
-    host!(native_sin, Math, 1, F32_F32, clift_sin_f32),
+    math!(native_rsqrt, F32_F32, clift_rsqrt_f32),
+    math!(native_sin, F32_F32, clift_sin_f32),
     inline!(native_sqrt, Math, 1, "sqrt"),
-    host!(native_tan, Math, 1, F32_F32, clift_tan_f32),
+    math!(native_tan, F32_F32, clift_tan_f32),
     // Common.
     inline!(
         fclamp,
@@ -685,12 +587,7 @@ pub static OPENCL_STD: &[OpInfo] = &[
         Impl::Mixed(
             "8/16/32-bit: uextend to i64, a * b + c, umin with the maximum, ireduce; 64-bit: the host \
              function",
-            &[HostFn {
-                ty: Scalar::U64,
-                tag: "",
-                symbol: "clift_mad_sat_u64",
-                func: FnPtr::U64U64U64_U64(clift_mad_sat_u64)
-            }]
+            &[host_fn!(U64, U64U64U64_U64, clift_mad_sat_u64)]
         )
     ),
     row!(
@@ -700,12 +597,7 @@ pub static OPENCL_STD: &[OpInfo] = &[
         Impl::Mixed(
             "8/16/32-bit: sextend to i64, a * b + c, clamp to the range, ireduce; 64-bit: the host \
              function",
-            &[HostFn {
-                ty: Scalar::I64,
-                tag: "",
-                symbol: "clift_mad_sat_i64",
-                func: FnPtr::I64I64I64_I64(clift_mad_sat_i64)
-            }]
+            &[host_fn!(I64, I64I64I64_I64, clift_mad_sat_i64)]
         )
     ),
     inline!(s_max, Integer, 2, "smax"),
@@ -804,12 +696,7 @@ pub static OPENCL_STD: &[OpInfo] = &[
              (their bound is what is left of it); the arguments are packed into a stack buffer of \
              8-byte words (a descriptor per argument, then its components) and clift_printf formats \
              them into the launch's printf buffer (WorkGroupCtx::printf), returning 0 or -1",
-            &[HostFn {
-                ty: Scalar::Any,
-                tag: "",
-                symbol: "clift_printf",
-                func: FnPtr::PtrPtrU64PtrU64_I32(clift_printf),
-            }],
+            &[host_fn!(Any, PtrPtrU64PtrU64_I32, clift_printf)],
         ),
     },
     inline!(prefetch, Misc, 2, "nothing (a hint; the CPU's caches prefetch)"),

@@ -63,83 +63,56 @@ trait Fp: Copy + PartialEq + PartialOrd + std::fmt::Display + std::fmt::LowerExp
     fn floor(self) -> Self;
 }
 
-impl Fp for f32 {
-    const PREC: u32 = 160;
-    const MANT: i32 = 23;
-    const EMIN: i32 = -126;
-    const EMAX: i32 = 127;
-    const DEFAULT_N: usize = 20_000;
-    const SUFFIX: &'static str = "";
-    fn to_mp(self) -> Float {
-        Float::with_val(Self::PREC, self)
-    }
-    fn from_mp(r: &Float) -> Self {
-        r.to_f32()
-    }
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    fn from_f64(x: f64) -> Self {
-        x as f32
-    }
-    fn to_bits64(self) -> u64 {
-        self.to_bits() as u64
-    }
-    fn from_bits64(b: u64) -> Self {
-        f32::from_bits(b as u32)
-    }
-    fn is_nan(self) -> bool {
-        self.is_nan()
-    }
-    fn is_infinite(self) -> bool {
-        self.is_infinite()
-    }
-    fn is_sign_negative(self) -> bool {
-        self.is_sign_negative()
-    }
-    fn floor(self) -> Self {
-        self.floor()
-    }
+/// Implements [`Fp`] for a primitive float type: the constants, and the
+/// conversions and predicates that are the type's own.
+macro_rules! impl_fp {
+    ($t:ident, bits: $bits:ty, prec: $prec:expr, mant: $mant:expr, emin: $emin:expr, emax: $emax:expr,
+     default_n: $n:expr, suffix: $suffix:expr, from_mp: $from_mp:ident) => {
+        impl Fp for $t {
+            const PREC: u32 = $prec;
+            const MANT: i32 = $mant;
+            const EMIN: i32 = $emin;
+            const EMAX: i32 = $emax;
+            const DEFAULT_N: usize = $n;
+            const SUFFIX: &'static str = $suffix;
+            fn to_mp(self) -> Float {
+                Float::with_val(Self::PREC, self)
+            }
+            fn from_mp(r: &Float) -> Self {
+                r.$from_mp()
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            fn from_f64(x: f64) -> Self {
+                x as $t
+            }
+            fn to_bits64(self) -> u64 {
+                self.to_bits() as u64
+            }
+            fn from_bits64(b: u64) -> Self {
+                $t::from_bits(b as $bits)
+            }
+            fn is_nan(self) -> bool {
+                $t::is_nan(self)
+            }
+            fn is_infinite(self) -> bool {
+                $t::is_infinite(self)
+            }
+            fn is_sign_negative(self) -> bool {
+                $t::is_sign_negative(self)
+            }
+            fn floor(self) -> Self {
+                $t::floor(self)
+            }
+        }
+    };
 }
 
-impl Fp for f64 {
-    const PREC: u32 = 192;
-    const MANT: i32 = 52;
-    const EMIN: i32 = -1022;
-    const EMAX: i32 = 1023;
-    const DEFAULT_N: usize = 10_000;
-    const SUFFIX: &'static str = "_f64";
-    fn to_mp(self) -> Float {
-        Float::with_val(Self::PREC, self)
-    }
-    fn from_mp(r: &Float) -> Self {
-        r.to_f64()
-    }
-    fn to_f64(self) -> f64 {
-        self
-    }
-    fn from_f64(x: f64) -> Self {
-        x
-    }
-    fn to_bits64(self) -> u64 {
-        self.to_bits()
-    }
-    fn from_bits64(b: u64) -> Self {
-        f64::from_bits(b)
-    }
-    fn is_nan(self) -> bool {
-        self.is_nan()
-    }
-    fn is_infinite(self) -> bool {
-        self.is_infinite()
-    }
-    fn is_sign_negative(self) -> bool {
-        self.is_sign_negative()
-    }
-    fn floor(self) -> Self {
-        self.floor()
-    }
-}
+impl_fp!(f32, bits: u32, prec: 160, mant: 23, emin: -126, emax: 127,
+        default_n: 20_000, suffix: "", from_mp: to_f32);
+impl_fp!(f64, bits: u64, prec: 192, mant: 52, emin: -1022, emax: 1023,
+        default_n: 10_000, suffix: "_f64", from_mp: to_f64);
 
 fn random_count<T: Fp>() -> usize {
     if let Some(n) = std::env::var("CLIFT_ULP_N").ok().and_then(|v| v.parse().ok()) {
@@ -340,11 +313,8 @@ fn fl<T: Fp>(x: T) -> Float {
 }
 
 /// MPFR's one-argument function `$f` at the type's precision, as a
-/// closure of `$t` (f32 by default).
+/// closure of `$t`.
 macro_rules! mp1 {
-    ($f:ident) => {
-        mp1!($f, f32)
-    };
     ($f:ident, $t:ty) => {
         |x: $t| -> Float {
             let a = fl(x);
@@ -359,9 +329,6 @@ macro_rules! mp1 {
 
 /// MPFR's two-argument function `$f`.
 macro_rules! mp2 {
-    ($f:ident) => {
-        mp2!($f, f32)
-    };
     ($f:ident, $t:ty) => {
         |x: $t, y: $t| -> Float {
             let (a, b) = (fl(x), fl(y));
@@ -375,9 +342,6 @@ macro_rules! mp2 {
 
 /// MPFR's function `$f` of a number and a `long`.
 macro_rules! mpi {
-    ($f:ident) => {
-        mpi!($f, f32)
-    };
     ($f:ident, $t:ty) => {
         |x: $t, n: i32| -> Float {
             let a = fl(x);
@@ -635,81 +599,71 @@ fn check_fi<T: Fp>(
 
 // ----------------------------------------------------- one-argument tests
 
-macro_rules! one_arg {
-    ($t:ty; $($test:ident: $name:literal, $bound:expr, $ours:expr, $mp:ident, $domain:expr;)*) => {$(
+/// A `float` and a `double` test per row, each `$check` of the type's
+/// function against the same MPFR function (`$mp` of `$f`) with the same
+/// bound: per type the function and the domains of the random inputs.
+macro_rules! against_mpfr {
+    ($check:ident, $mp:ident: $($test:ident, $test64:ident: $name:literal, $bound:expr, $f:ident;
+       $ours:expr, $($d:expr),+; $ours64:expr, $($d64:expr),+;)*) => {$(
         #[test]
         fn $test() {
-            check1::<$t>($name, $bound, $ours, mp1!($mp, $t), $domain);
+            $check::<f32>($name, $bound, $ours, $mp!($f, f32), $($d),+);
+        }
+
+        #[test]
+        fn $test64() {
+            $check::<f64>($name, $bound, $ours64, $mp!($f, f64), $($d64),+);
         }
     )*};
 }
 
-one_arg! { f32;
-    acos: "acos", 4.0, clift_acos_f32, acos, (-1.0, 1.0);
-    acosh: "acosh", 4.0, clift_acosh_f32, acosh, (1.0, 1e4);
-    acospi: "acospi", 5.0, clift_acospi_f32, acospi, (-1.0, 1.0);
-    asin: "asin", 4.0, clift_asin_f32, asin, (-1.0, 1.0);
-    asinh: "asinh", 4.0, clift_asinh_f32, asinh, (-1e4, 1e4);
-    asinpi: "asinpi", 5.0, clift_asinpi_f32, asinpi, (-1.0, 1.0);
-    atan: "atan", 5.0, clift_atan_f32, atan, (-1e4, 1e4);
-    atanh: "atanh", 5.0, clift_atanh_f32, atanh, (-1.0, 1.0);
-    atanpi: "atanpi", 5.0, clift_atanpi_f32, atanpi, (-1e4, 1e4);
-    cbrt: "cbrt", 2.0, clift_cbrt_f32, cbrt, (-1e6, 1e6);
-    cos: "cos", 4.0, clift_cos_f32, cos, (-1e3, 1e3);
-    cosh: "cosh", 4.0, clift_cosh_f32, cosh, (-90.0, 90.0);
-    cospi: "cospi", 4.0, clift_cospi_f32, cospi, (-1e3, 1e3);
-    erfc: "erfc", 16.0, clift_erfc_f32, erfc, (-5.0, 12.0);
-    erf: "erf", 16.0, clift_erf_f32, erf, (-5.0, 5.0);
-    exp: "exp", 3.0, clift_exp_f32, exp, (-104.0, 89.0);
-    exp2: "exp2", 3.0, clift_exp2_f32, exp2, (-150.0, 129.0);
-    exp10: "exp10", 3.0, clift_exp10_f32, exp10, (-46.0, 39.0);
-    expm1: "expm1", 3.0, clift_expm1_f32, expm1, (-20.0, 89.0);
-    log: "log", 3.0, clift_log_f32, log, (0.0, 1e4);
-    log2: "log2", 3.0, clift_log2_f32, log2, (0.0, 1e4);
-    log10: "log10", 3.0, clift_log10_f32, log10, (0.0, 1e4);
-    log1p: "log1p", 2.0, clift_log1p_f32, log1p, (-1.0, 1e4);
-    sin: "sin", 4.0, clift_sin_f32, sin, (-1e3, 1e3);
-    sinh: "sinh", 4.0, clift_sinh_f32, sinh, (-90.0, 90.0);
-    sinpi: "sinpi", 4.0, clift_sinpi_f32, sinpi, (-1e3, 1e3);
-    tan: "tan", 5.0, clift_tan_f32, tan, (-1e3, 1e3);
-    tanh: "tanh", 5.0, clift_tanh_f32, tanh, (-20.0, 20.0);
-    tanpi: "tanpi", 6.0, clift_tanpi_f32, tanpi, (-1e3, 1e3);
-    tgamma: "tgamma", 16.0, clift_tgamma_f32, gamma, (-40.0, 36.0);
-    round: "round", 0.0, clift_round_f32, rint_round, (-1e3, 1e3);
+/// A `float` test and a `double` test, each one call.
+macro_rules! per_type {
+    ($test:ident, $test64:ident: $call:expr, $call64:expr;) => {
+        #[test]
+        fn $test() {
+            $call;
+        }
+
+        #[test]
+        fn $test64() {
+            $call64;
+        }
+    };
 }
 
-one_arg! { f64;
-    acos_f64: "acos", 4.0, clift_acos_f64, acos, (-1.0, 1.0);
-    acosh_f64: "acosh", 4.0, clift_acosh_f64, acosh, (1.0, 1e6);
-    acospi_f64: "acospi", 5.0, clift_acospi_f64, acospi, (-1.0, 1.0);
-    asin_f64: "asin", 4.0, clift_asin_f64, asin, (-1.0, 1.0);
-    asinh_f64: "asinh", 4.0, clift_asinh_f64, asinh, (-1e6, 1e6);
-    asinpi_f64: "asinpi", 5.0, clift_asinpi_f64, asinpi, (-1.0, 1.0);
-    atan_f64: "atan", 5.0, clift_atan_f64, atan, (-1e6, 1e6);
-    atanh_f64: "atanh", 5.0, clift_atanh_f64, atanh, (-1.0, 1.0);
-    atanpi_f64: "atanpi", 5.0, clift_atanpi_f64, atanpi, (-1e6, 1e6);
-    cbrt_f64: "cbrt", 2.0, clift_cbrt_f64, cbrt, (-1e6, 1e6);
-    cos_f64: "cos", 4.0, clift_cos_f64, cos, (-1e4, 1e4);
-    cosh_f64: "cosh", 4.0, clift_cosh_f64, cosh, (-711.0, 711.0);
-    cospi_f64: "cospi", 4.0, clift_cospi_f64, cospi, (-1e4, 1e4);
-    erfc_f64: "erfc", 16.0, clift_erfc_f64, erfc, (-6.0, 28.0);
-    erf_f64: "erf", 16.0, clift_erf_f64, erf, (-6.0, 6.0);
-    exp_f64: "exp", 3.0, clift_exp_f64, exp, (-746.0, 710.0);
-    exp2_f64: "exp2", 3.0, clift_exp2_f64, exp2, (-1076.0, 1025.0);
-    exp10_f64: "exp10", 3.0, clift_exp10_f64, exp10, (-324.0, 309.0);
-    expm1_f64: "expm1", 3.0, clift_expm1_f64, expm1, (-40.0, 710.0);
-    log_f64: "log", 3.0, clift_log_f64, log, (0.0, 1e4);
-    log2_f64: "log2", 3.0, clift_log2_f64, log2, (0.0, 1e4);
-    log10_f64: "log10", 3.0, clift_log10_f64, log10, (0.0, 1e4);
-    log1p_f64: "log1p", 2.0, clift_log1p_f64, log1p, (-1.0, 1e4);
-    sin_f64: "sin", 4.0, clift_sin_f64, sin, (-1e4, 1e4);
-    sinh_f64: "sinh", 4.0, clift_sinh_f64, sinh, (-711.0, 711.0);
-    sinpi_f64: "sinpi", 4.0, clift_sinpi_f64, sinpi, (-1e4, 1e4);
-    tan_f64: "tan", 5.0, clift_tan_f64, tan, (-1e4, 1e4);
-    tanh_f64: "tanh", 5.0, clift_tanh_f64, tanh, (-40.0, 40.0);
-    tanpi_f64: "tanpi", 6.0, clift_tanpi_f64, tanpi, (-1e4, 1e4);
-    tgamma_f64: "tgamma", 16.0, clift_tgamma_f64, gamma, (-180.0, 172.0);
-    round_f64: "round", 0.0, clift_round_f64, rint_round, (-1e6, 1e6);
+against_mpfr! { check1, mp1:
+    acos, acos_f64: "acos", 4.0, acos; clift_acos_f32, (-1.0, 1.0); clift_acos_f64, (-1.0, 1.0);
+    acosh, acosh_f64: "acosh", 4.0, acosh; clift_acosh_f32, (1.0, 1e4); clift_acosh_f64, (1.0, 1e6);
+    acospi, acospi_f64: "acospi", 5.0, acospi; clift_acospi_f32, (-1.0, 1.0); clift_acospi_f64, (-1.0, 1.0);
+    asin, asin_f64: "asin", 4.0, asin; clift_asin_f32, (-1.0, 1.0); clift_asin_f64, (-1.0, 1.0);
+    asinh, asinh_f64: "asinh", 4.0, asinh; clift_asinh_f32, (-1e4, 1e4); clift_asinh_f64, (-1e6, 1e6);
+    asinpi, asinpi_f64: "asinpi", 5.0, asinpi; clift_asinpi_f32, (-1.0, 1.0); clift_asinpi_f64, (-1.0, 1.0);
+    atan, atan_f64: "atan", 5.0, atan; clift_atan_f32, (-1e4, 1e4); clift_atan_f64, (-1e6, 1e6);
+    atanh, atanh_f64: "atanh", 5.0, atanh; clift_atanh_f32, (-1.0, 1.0); clift_atanh_f64, (-1.0, 1.0);
+    atanpi, atanpi_f64: "atanpi", 5.0, atanpi; clift_atanpi_f32, (-1e4, 1e4); clift_atanpi_f64, (-1e6, 1e6);
+    cbrt, cbrt_f64: "cbrt", 2.0, cbrt; clift_cbrt_f32, (-1e6, 1e6); clift_cbrt_f64, (-1e6, 1e6);
+    cos, cos_f64: "cos", 4.0, cos; clift_cos_f32, (-1e3, 1e3); clift_cos_f64, (-1e4, 1e4);
+    cosh, cosh_f64: "cosh", 4.0, cosh; clift_cosh_f32, (-90.0, 90.0); clift_cosh_f64, (-711.0, 711.0);
+    cospi, cospi_f64: "cospi", 4.0, cospi; clift_cospi_f32, (-1e3, 1e3); clift_cospi_f64, (-1e4, 1e4);
+    erfc, erfc_f64: "erfc", 16.0, erfc; clift_erfc_f32, (-5.0, 12.0); clift_erfc_f64, (-6.0, 28.0);
+    erf, erf_f64: "erf", 16.0, erf; clift_erf_f32, (-5.0, 5.0); clift_erf_f64, (-6.0, 6.0);
+    exp, exp_f64: "exp", 3.0, exp; clift_exp_f32, (-104.0, 89.0); clift_exp_f64, (-746.0, 710.0);
+    exp2, exp2_f64: "exp2", 3.0, exp2; clift_exp2_f32, (-150.0, 129.0); clift_exp2_f64, (-1076.0, 1025.0);
+    exp10, exp10_f64: "exp10", 3.0, exp10; clift_exp10_f32, (-46.0, 39.0); clift_exp10_f64, (-324.0, 309.0);
+    expm1, expm1_f64: "expm1", 3.0, expm1; clift_expm1_f32, (-20.0, 89.0); clift_expm1_f64, (-40.0, 710.0);
+    log, log_f64: "log", 3.0, log; clift_log_f32, (0.0, 1e4); clift_log_f64, (0.0, 1e4);
+    log2, log2_f64: "log2", 3.0, log2; clift_log2_f32, (0.0, 1e4); clift_log2_f64, (0.0, 1e4);
+    log10, log10_f64: "log10", 3.0, log10; clift_log10_f32, (0.0, 1e4); clift_log10_f64, (0.0, 1e4);
+    log1p, log1p_f64: "log1p", 2.0, log1p; clift_log1p_f32, (-1.0, 1e4); clift_log1p_f64, (-1.0, 1e4);
+    sin, sin_f64: "sin", 4.0, sin; clift_sin_f32, (-1e3, 1e3); clift_sin_f64, (-1e4, 1e4);
+    sinh, sinh_f64: "sinh", 4.0, sinh; clift_sinh_f32, (-90.0, 90.0); clift_sinh_f64, (-711.0, 711.0);
+    sinpi, sinpi_f64: "sinpi", 4.0, sinpi; clift_sinpi_f32, (-1e3, 1e3); clift_sinpi_f64, (-1e4, 1e4);
+    tan, tan_f64: "tan", 5.0, tan; clift_tan_f32, (-1e3, 1e3); clift_tan_f64, (-1e4, 1e4);
+    tanh, tanh_f64: "tanh", 5.0, tanh; clift_tanh_f32, (-20.0, 20.0); clift_tanh_f64, (-40.0, 40.0);
+    tanpi, tanpi_f64: "tanpi", 6.0, tanpi; clift_tanpi_f32, (-1e3, 1e3); clift_tanpi_f64, (-1e4, 1e4);
+    tgamma, tgamma_f64: "tgamma", 16.0, gamma; clift_tgamma_f32, (-40.0, 36.0); clift_tgamma_f64, (-180.0, 172.0);
+    round, round_f64: "round", 0.0, rint_round; clift_round_f32, (-1e3, 1e3); clift_round_f64, (-1e6, 1e6);
 }
 
 fn lgamma_reference<T: Fp>(x: T) -> Float {
@@ -766,14 +720,10 @@ fn rsqrt_test<T: Fp>(ours: extern "C" fn(T) -> T) {
     check1("rsqrt", 2.0, ours, reference, (0.0, 1e4));
 }
 
-#[test]
-fn rsqrt() {
-    rsqrt_test(clift_rsqrt_f32);
-}
-
-#[test]
-fn rsqrt_f64() {
-    rsqrt_test(clift_rsqrt_f64);
+per_type! {
+    rsqrt, rsqrt_f64:
+        rsqrt_test(clift_rsqrt_f32),
+        rsqrt_test(clift_rsqrt_f64);
 }
 
 fn ilogb_logb_test<T: Fp>(ilogb: extern "C" fn(T) -> i32, logb: extern "C" fn(T) -> T) {
@@ -811,45 +761,29 @@ fn ilogb_logb_test<T: Fp>(ilogb: extern "C" fn(T) -> i32, logb: extern "C" fn(T)
     st_l.finish();
 }
 
-#[test]
-fn ilogb_logb() {
-    ilogb_logb_test(clift_ilogb_f32, clift_logb_f32);
-}
-
-#[test]
-fn ilogb_logb_f64() {
-    ilogb_logb_test(clift_ilogb_f64, clift_logb_f64);
+per_type! {
+    ilogb_logb, ilogb_logb_f64:
+        ilogb_logb_test(clift_ilogb_f32, clift_logb_f32),
+        ilogb_logb_test(clift_ilogb_f64, clift_logb_f64);
 }
 
 // ----------------------------------------------------- two-argument tests
 
-macro_rules! two_arg {
-    ($t:ty; $($test:ident: $name:literal, $bound:expr, $ours:expr, $mp:ident, $dx:expr, $dy:expr;)*) => {$(
-        #[test]
-        fn $test() {
-            check2::<$t>($name, $bound, $ours, mp2!($mp, $t), $dx, $dy);
-        }
-    )*};
-}
-
-two_arg! { f32;
-    atan2: "atan2", 6.0, clift_atan2_f32, atan2, (-10.0, 10.0), (-10.0, 10.0);
-    atan2pi: "atan2pi", 6.0, clift_atan2pi_f32, atan2pi, (-10.0, 10.0), (-10.0, 10.0);
-    fdim: "fdim", 0.5, clift_fdim_f32, dim, (-10.0, 10.0), (-10.0, 10.0);
-    fmod: "fmod", 0.0, clift_frem_f32, fmod, (-100.0, 100.0), (-10.0, 10.0);
-    hypot: "hypot", 4.0, clift_hypot_f32, hypot, (-1e4, 1e4), (-1e4, 1e4);
-    pow: "pow", 16.0, clift_pow_f32, pow, (0.0, 10.0), (-40.0, 40.0);
-    remainder: "remainder", 0.0, clift_remainder_f32, remainder, (-100.0, 100.0), (-10.0, 10.0);
-}
-
-two_arg! { f64;
-    atan2_f64: "atan2", 6.0, clift_atan2_f64, atan2, (-10.0, 10.0), (-10.0, 10.0);
-    atan2pi_f64: "atan2pi", 6.0, clift_atan2pi_f64, atan2pi, (-10.0, 10.0), (-10.0, 10.0);
-    fdim_f64: "fdim", 0.5, clift_fdim_f64, dim, (-10.0, 10.0), (-10.0, 10.0);
-    fmod_f64: "fmod", 0.0, clift_frem_f64, fmod, (-100.0, 100.0), (-10.0, 10.0);
-    hypot_f64: "hypot", 4.0, clift_hypot_f64, hypot, (-1e4, 1e4), (-1e4, 1e4);
-    pow_f64: "pow", 16.0, clift_pow_f64, pow, (0.0, 10.0), (-300.0, 300.0);
-    remainder_f64: "remainder", 0.0, clift_remainder_f64, remainder, (-100.0, 100.0), (-10.0, 10.0);
+against_mpfr! { check2, mp2:
+    atan2, atan2_f64: "atan2", 6.0, atan2;
+        clift_atan2_f32, (-10.0, 10.0), (-10.0, 10.0); clift_atan2_f64, (-10.0, 10.0), (-10.0, 10.0);
+    atan2pi, atan2pi_f64: "atan2pi", 6.0, atan2pi;
+        clift_atan2pi_f32, (-10.0, 10.0), (-10.0, 10.0); clift_atan2pi_f64, (-10.0, 10.0), (-10.0, 10.0);
+    fdim, fdim_f64: "fdim", 0.5, dim;
+        clift_fdim_f32, (-10.0, 10.0), (-10.0, 10.0); clift_fdim_f64, (-10.0, 10.0), (-10.0, 10.0);
+    fmod, fmod_f64: "fmod", 0.0, fmod;
+        clift_frem_f32, (-100.0, 100.0), (-10.0, 10.0); clift_frem_f64, (-100.0, 100.0), (-10.0, 10.0);
+    hypot, hypot_f64: "hypot", 4.0, hypot;
+        clift_hypot_f32, (-1e4, 1e4), (-1e4, 1e4); clift_hypot_f64, (-1e4, 1e4), (-1e4, 1e4);
+    pow, pow_f64: "pow", 16.0, pow;
+        clift_pow_f32, (0.0, 10.0), (-40.0, 40.0); clift_pow_f64, (0.0, 10.0), (-300.0, 300.0);
+    remainder, remainder_f64: "remainder", 0.0, remainder;
+        clift_remainder_f32, (-100.0, 100.0), (-10.0, 10.0); clift_remainder_f64, (-100.0, 100.0), (-10.0, 10.0);
 }
 
 /// powr against MPFR's (IEEE 754's) powr, except that OpenCL returns the
@@ -869,14 +803,10 @@ fn powr_test<T: Fp>(ours: extern "C" fn(T, T) -> T, dy: (f64, f64)) {
     check2("powr", 16.0, ours, reference, (0.0, 10.0), dy);
 }
 
-#[test]
-fn powr() {
-    powr_test(clift_powr_f32, (-40.0, 40.0));
-}
-
-#[test]
-fn powr_f64() {
-    powr_test(clift_powr_f64, (-300.0, 300.0));
+per_type! {
+    powr, powr_f64:
+        powr_test(clift_powr_f32, (-40.0, 40.0)),
+        powr_test(clift_powr_f64, (-300.0, 300.0));
 }
 
 /// pow with a negative base and integer exponents, which the random pairs
@@ -897,93 +827,31 @@ fn pow_negative_base_test<T: Fp>(ours: extern "C" fn(T, T) -> T, ny: i32) {
     st.finish();
 }
 
-#[test]
-fn pow_negative_base() {
-    pow_negative_base_test(clift_pow_f32, 80);
+per_type! {
+    pow_negative_base, pow_negative_base_f64:
+        pow_negative_base_test(clift_pow_f32, 80),
+        pow_negative_base_test(clift_pow_f64, 600);
 }
 
-#[test]
-fn pow_negative_base_f64() {
-    pow_negative_base_test(clift_pow_f64, 600);
+// The reference is libm's nextafterf and nextafter, independent code.
+per_type! {
+    nextafter, nextafter_f64:
+        check2("nextafter", 0.0, clift_nextafter_f32, |x: f32, y: f32| fl(libm::nextafterf(x, y)), D10, D10),
+        check2("nextafter", 0.0, clift_nextafter_f64, |x: f64, y: f64| fl(libm::nextafter(x, y)), D10, D10);
 }
 
-#[test]
-fn nextafter() {
-    // The reference is libm's nextafterf, independent code.
-    check2(
-        "nextafter",
-        0.0,
-        clift_nextafter_f32,
-        |x: f32, y: f32| fl(libm::nextafterf(x, y)),
-        (-10.0, 10.0),
-        (-10.0, 10.0),
-    );
-}
-
-#[test]
-fn nextafter_f64() {
-    // The reference is libm's nextafter, independent code.
-    check2(
-        "nextafter",
-        0.0,
-        clift_nextafter_f64,
-        |x: f64, y: f64| fl(libm::nextafter(x, y)),
-        (-10.0, 10.0),
-        (-10.0, 10.0),
-    );
-}
+/// The domain of nextafter's random inputs.
+const D10: (f64, f64) = (-10.0, 10.0);
 
 // ------------------------------------------------- float, int arguments
 
-#[test]
-fn ldexp() {
-    check_fi("ldexp", 0.5, clift_ldexp_f32, mpi!(mul_2si), (-1e4, 1e4), (-300, 300));
-}
-
-#[test]
-fn ldexp_f64() {
-    check_fi(
-        "ldexp",
-        0.5,
-        clift_ldexp_f64,
-        mpi!(mul_2si, f64),
-        (-1e4, 1e4),
-        (-2200, 2200),
-    );
-}
-
-#[test]
-fn pown() {
-    check_fi("pown", 16.0, clift_pown_f32, mpi!(pow_si), (-4.0, 4.0), (-60, 60));
-}
-
-#[test]
-fn pown_f64() {
-    check_fi(
-        "pown",
-        16.0,
-        clift_pown_f64,
-        mpi!(pow_si, f64),
-        (-4.0, 4.0),
-        (-500, 500),
-    );
-}
-
-#[test]
-fn rootn() {
-    check_fi("rootn", 16.0, clift_rootn_f32, mpi!(rootn_si), (-1e4, 1e4), (-20, 20));
-}
-
-#[test]
-fn rootn_f64() {
-    check_fi(
-        "rootn",
-        16.0,
-        clift_rootn_f64,
-        mpi!(rootn_si, f64),
-        (-1e4, 1e4),
-        (-40, 40),
-    );
+against_mpfr! { check_fi, mpi:
+    ldexp, ldexp_f64: "ldexp", 0.5, mul_2si;
+        clift_ldexp_f32, (-1e4, 1e4), (-300, 300); clift_ldexp_f64, (-1e4, 1e4), (-2200, 2200);
+    pown, pown_f64: "pown", 16.0, pow_si;
+        clift_pown_f32, (-4.0, 4.0), (-60, 60); clift_pown_f64, (-4.0, 4.0), (-500, 500);
+    rootn, rootn_f64: "rootn", 16.0, rootn_si;
+        clift_rootn_f32, (-1e4, 1e4), (-20, 20); clift_rootn_f64, (-1e4, 1e4), (-40, 40);
 }
 
 // ------------------------------------------------ pointer-result tests
@@ -1043,14 +911,10 @@ fn fract_test<T: Fp>(ours: unsafe extern "C" fn(T, *mut T) -> T) {
     st.finish();
 }
 
-#[test]
-fn fract() {
-    fract_test(clift_fract_f32);
-}
-
-#[test]
-fn fract_f64() {
-    fract_test(clift_fract_f64);
+per_type! {
+    fract, fract_f64:
+        fract_test(clift_fract_f32),
+        fract_test(clift_fract_f64);
 }
 
 fn frexp_test<T: Fp>(ours: unsafe extern "C" fn(T, *mut i32) -> T) {
@@ -1074,14 +938,10 @@ fn frexp_test<T: Fp>(ours: unsafe extern "C" fn(T, *mut i32) -> T) {
     st.finish();
 }
 
-#[test]
-fn frexp() {
-    frexp_test(clift_frexp_f32);
-}
-
-#[test]
-fn frexp_f64() {
-    frexp_test(clift_frexp_f64);
+per_type! {
+    frexp, frexp_f64:
+        frexp_test(clift_frexp_f32),
+        frexp_test(clift_frexp_f64);
 }
 
 fn modf_test<T: Fp>(ours: unsafe extern "C" fn(T, *mut T) -> T) {
@@ -1111,14 +971,10 @@ fn modf_test<T: Fp>(ours: unsafe extern "C" fn(T, *mut T) -> T) {
     st.finish();
 }
 
-#[test]
-fn modf() {
-    modf_test(clift_modf_f32);
-}
-
-#[test]
-fn modf_f64() {
-    modf_test(clift_modf_f64);
+per_type! {
+    modf, modf_f64:
+        modf_test(clift_modf_f32),
+        modf_test(clift_modf_f64);
 }
 
 fn remquo_test<T: Fp>(ours: unsafe extern "C" fn(T, T, *mut i32) -> T) {
@@ -1169,14 +1025,10 @@ fn remquo_test<T: Fp>(ours: unsafe extern "C" fn(T, T, *mut i32) -> T) {
     st.finish();
 }
 
-#[test]
-fn remquo() {
-    remquo_test(clift_remquo_f32);
-}
-
-#[test]
-fn remquo_f64() {
-    remquo_test(clift_remquo_f64);
+per_type! {
+    remquo, remquo_f64:
+        remquo_test(clift_remquo_f32),
+        remquo_test(clift_remquo_f64);
 }
 
 fn sincos_test<T: Fp>(ours: unsafe extern "C" fn(T, *mut T) -> T, domain: (f64, f64)) {
@@ -1198,14 +1050,10 @@ fn sincos_test<T: Fp>(ours: unsafe extern "C" fn(T, *mut T) -> T, domain: (f64, 
     st.finish();
 }
 
-#[test]
-fn sincos() {
-    sincos_test(clift_sincos_f32, (-1e3, 1e3));
-}
-
-#[test]
-fn sincos_f64() {
-    sincos_test(clift_sincos_f64, (-1e4, 1e4));
+per_type! {
+    sincos, sincos_f64:
+        sincos_test(clift_sincos_f32, (-1e3, 1e3)),
+        sincos_test(clift_sincos_f64, (-1e4, 1e4));
 }
 
 /// lgamma_r's value and sign; errors measured as by [`ulp_err_floor`]
@@ -1248,14 +1096,10 @@ fn lgamma_r_test<T: Fp>(ours: unsafe extern "C" fn(T, *mut i32) -> T, emin: i32,
     st.finish();
 }
 
-#[test]
-fn lgamma_r() {
-    lgamma_r_test(clift_lgamma_r_f32, <f32 as Fp>::EMIN, (-40.0, 40.0));
-}
-
-#[test]
-fn lgamma_r_f64() {
-    lgamma_r_test(clift_lgamma_r_f64, 0, (-180.0, 180.0));
+per_type! {
+    lgamma_r, lgamma_r_f64:
+        lgamma_r_test(clift_lgamma_r_f32, <f32 as Fp>::EMIN, (-40.0, 40.0)),
+        lgamma_r_test(clift_lgamma_r_f64, 0, (-180.0, 180.0));
 }
 
 // ---------------------------------------------------------- edge cases
@@ -1542,54 +1386,41 @@ fn edge_cases<T: Fp>(lib: Lib<T>) {
     assert!(bad.is_empty(), "{} edge cases wrong:\n{}", bad.len(), bad.join("\n"));
 }
 
-#[test]
-fn edge_cases_f32() {
-    edge_cases(Lib::<f32> {
-        acospi: clift_acospi_f32,
-        asinpi: clift_asinpi_f32,
-        atanpi: clift_atanpi_f32,
-        sinpi: clift_sinpi_f32,
-        cospi: clift_cospi_f32,
-        tanpi: clift_tanpi_f32,
-        exp10: clift_exp10_f32,
-        round: clift_round_f32,
-        atan2pi: clift_atan2pi_f32,
-        fmod: clift_frem_f32,
-        fdim: clift_fdim_f32,
-        pow: clift_pow_f32,
-        powr: clift_powr_f32,
-        nextafter: clift_nextafter_f32,
-        pown: clift_pown_f32,
-        rootn: clift_rootn_f32,
-        fract: clift_fract_f32,
-        frexp: clift_frexp_f32,
-        lgamma_r: clift_lgamma_r_f32,
-        remquo: clift_remquo_f32,
-    });
+/// The edge-case tests of both types, from the `float` and the `double`
+/// function of each field of [`Lib`].
+macro_rules! edge_case_tests {
+    ($($field:ident: $f32:expr, $f64:expr;)*) => {
+        #[test]
+        fn edge_cases_f32() {
+            edge_cases(Lib::<f32> { $($field: $f32,)* });
+        }
+
+        #[test]
+        fn edge_cases_f64() {
+            edge_cases(Lib::<f64> { $($field: $f64,)* });
+        }
+    };
 }
 
-#[test]
-fn edge_cases_f64() {
-    edge_cases(Lib::<f64> {
-        acospi: clift_acospi_f64,
-        asinpi: clift_asinpi_f64,
-        atanpi: clift_atanpi_f64,
-        sinpi: clift_sinpi_f64,
-        cospi: clift_cospi_f64,
-        tanpi: clift_tanpi_f64,
-        exp10: clift_exp10_f64,
-        round: clift_round_f64,
-        atan2pi: clift_atan2pi_f64,
-        fmod: clift_frem_f64,
-        fdim: clift_fdim_f64,
-        pow: clift_pow_f64,
-        powr: clift_powr_f64,
-        nextafter: clift_nextafter_f64,
-        pown: clift_pown_f64,
-        rootn: clift_rootn_f64,
-        fract: clift_fract_f64,
-        frexp: clift_frexp_f64,
-        lgamma_r: clift_lgamma_r_f64,
-        remquo: clift_remquo_f64,
-    });
+edge_case_tests! {
+    acospi: clift_acospi_f32, clift_acospi_f64;
+    asinpi: clift_asinpi_f32, clift_asinpi_f64;
+    atanpi: clift_atanpi_f32, clift_atanpi_f64;
+    sinpi: clift_sinpi_f32, clift_sinpi_f64;
+    cospi: clift_cospi_f32, clift_cospi_f64;
+    tanpi: clift_tanpi_f32, clift_tanpi_f64;
+    exp10: clift_exp10_f32, clift_exp10_f64;
+    round: clift_round_f32, clift_round_f64;
+    atan2pi: clift_atan2pi_f32, clift_atan2pi_f64;
+    fmod: clift_frem_f32, clift_frem_f64;
+    fdim: clift_fdim_f32, clift_fdim_f64;
+    pow: clift_pow_f32, clift_pow_f64;
+    powr: clift_powr_f32, clift_powr_f64;
+    nextafter: clift_nextafter_f32, clift_nextafter_f64;
+    pown: clift_pown_f32, clift_pown_f64;
+    rootn: clift_rootn_f32, clift_rootn_f64;
+    fract: clift_fract_f32, clift_fract_f64;
+    frexp: clift_frexp_f32, clift_frexp_f64;
+    lgamma_r: clift_lgamma_r_f32, clift_lgamma_r_f64;
+    remquo: clift_remquo_f32, clift_remquo_f64;
 }

@@ -1113,7 +1113,15 @@ impl Lowering<'_, '_, '_> {
                 return Err("a printf argument's components do not match its type".into());
             }
             words.push(self.b.ins().iconst(cl::I64, desc as i64));
+            let half = matches!(m.ty(scalar), Some(Type::Float { width: 16 }));
             for v in vals {
+                // A half travels as its 16-bit encoding.
+                let v = if half {
+                    let h = half::to_bits(self.b, v);
+                    self.b.ins().uextend(cl::I64, h)
+                } else {
+                    v
+                };
                 words.push(self.word64(v));
             }
         }

@@ -230,7 +230,6 @@ mod tests {
 
     use super::*;
     use cranelift_codegen::ir::{AbiParam, Function, Signature, UserFuncName};
-    use cranelift_codegen::isa::CallConv;
     use cranelift_codegen::settings::{self, Configurable};
     use cranelift_frontend::FunctionBuilderContext;
     use cranelift_jit::{JITBuilder, JITModule};
@@ -244,7 +243,7 @@ mod tests {
         ret: cl::Type,
         body: fn(&mut FunctionBuilder, Value) -> Value,
     ) -> *const u8 {
-        let mut sig = Signature::new(CallConv::SystemV);
+        let mut sig = Signature::new(module.isa().default_call_conv());
         sig.params.push(AbiParam::new(param));
         sig.returns.push(AbiParam::new(ret));
         let id = module.declare_function(name, Linkage::Local, &sig).unwrap();
@@ -281,17 +280,17 @@ mod tests {
             b.ins().uextend(cl::I32, h)
         });
         let round = jit(&mut module, "round", cl::F32, cl::F32, round_rte);
+        type FromBits = extern "C" fn(u32) -> f32;
+        type ToBits = extern "C" fn(f32) -> u32;
+        type Round = extern "C" fn(f32) -> f32;
         // SAFETY: the functions were just compiled with these signatures
-        // (SystemV, one scalar in, one out) and live as long as `module`.
-        let (from, to, round): (
-            extern "C" fn(u32) -> f32,
-            extern "C" fn(f32) -> u32,
-            extern "C" fn(f32) -> f32,
-        ) = unsafe {
+        // (the host's C convention, one scalar in, one out) and live as long as `module`,
+        // which outlives every call below.
+        let (from, to, round) = unsafe {
             (
-                std::mem::transmute(from),
-                std::mem::transmute(to),
-                std::mem::transmute(round),
+                std::mem::transmute::<*const u8, FromBits>(from),
+                std::mem::transmute::<*const u8, ToBits>(to),
+                std::mem::transmute::<*const u8, Round>(round),
             )
         };
         use clift_builtins::half::{f64_to_half, half_to_f32, Rounding};

@@ -5,7 +5,10 @@
 //! type, float and double in every rounding mode (with saturation),
 //! bitcasts, half kernel arguments, halves in by-value and global structs,
 //! private, local and generic memory, work-group and sub-group collectives
-//! (exec_fp16_simd.rs: the 4-lane vectorizer) — each
+//! (exec_fp16_simd.rs: the 4-lane vectorizer); from the hand-written
+//! modules `kernels/spv/hand/fp16_core.spv` (with the Float16 capability)
+//! and `fp16_spec.spv`, OpFRem, OpFMod, OpVectorTimesScalar, the ordered
+//! and unordered comparisons and half specialization constants — each
 //! result checked against a host reference computed here (the exact
 //! result rounded once to half: +, -, *, /, sqrt and fma are correctly
 //! rounded in half).
@@ -541,4 +544,164 @@ fn collectives() {
             }
         }
     }
+}
+
+/// The hand-written module of core instructions clang never emits on half
+/// (`kernels/spv/hand/fp16_core.spv`, from `fp16_core.py`; it declares the
+/// Float16 capability where llvm-spirv declares Float16Buffer).
+fn hand_module() -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/spv/hand/fp16_core.spv");
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A comparison's host reference.
+type Cmp = fn(f64, f64) -> bool;
+
+/// OpFRem (the sign of x, C's fmod) and OpFMod (the sign of y) on half and
+/// half vectors (3 components padded to 4), OpVectorTimesScalar,
+/// OpLessOrGreater, OpOrdered, OpUnordered and the unordered comparisons.
+#[test]
+fn hand_written_frem_fmod_vector_times_scalar_and_comparisons() {
+    const N: usize = 96;
+    let il = hand_module();
+    for (t, n) in [("f16", 1usize), ("v2f16", 2), ("v3f16", 3), ("v16f16", 16)] {
+        let slots = if n == 3 { 4 } else { n };
+        let a = inputs(N * slots, 21);
+        let mut b = inputs(N * slots, 23);
+        for (k, v) in b.iter_mut().enumerate() {
+            if k % 3 == 0 {
+                *v = narrow((k % 17) as f64 * 0.75 - 6.0, Mode::Rte);
+            }
+        }
+        for op in ["frem", "fmod"] {
+            let mut o = vec![0u16; N * slots];
+            Kernel::with_il(&il, &format!("{op}_{t}"), "")
+                .unwrap_or_else(|log| panic!("{op}_{t}: {log}"))
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut o))
+                .run(&[N], None);
+            for k in (0..N * slots).filter(|k| k % slots < n) {
+                let (x, y) = (widen(a[k]), widen(b[k]));
+                let r = x % y;
+                let want = if op == "fmod" && r != 0.0 && r.is_sign_negative() != y.is_sign_negative() {
+                    r + y
+                } else {
+                    r
+                };
+                let want = narrow(want, Mode::Rte);
+                assert!(same(o[k], want), "{op}_{t}({x:e}, {y:e}) = {:#x}, want {want:#x}", o[k]);
+            }
+        }
+    }
+    for (t, n) in [("v2f16", 2usize), ("v4f16", 4), ("v16f16", 16)] {
+        let a = inputs(N * n, 25);
+        let s = inputs(N, 27);
+        let mut o = vec![0u16; N * n];
+        Kernel::with_il(&il, &format!("vectortimesscalar_{t}"), "")
+            .unwrap_or_else(|log| panic!("{t}: {log}"))
+            .arg(Arg::input(&a))
+            .arg(Arg::input(&s))
+            .arg(Arg::output(&mut o))
+            .run(&[N], None);
+        for k in 0..N * n {
+            let want = narrow(widen(a[k]) * widen(s[k / n]), Mode::Rte);
+            assert!(
+                same(o[k], want),
+                "vectortimesscalar_{t} [{k}]: {:#x}, want {want:#x}",
+                o[k]
+            );
+        }
+    }
+    let cmps: [(&str, Cmp); 10] = [
+        ("lessorgreater", |x, y| x < y || x > y),
+        ("funordequal", |x, y| x.is_nan() || y.is_nan() || x == y),
+        ("funordnotequal", |x, y| x != y),
+        ("funordlessthan", |x, y| !(x >= y)),
+        ("funordlessthanequal", |x, y| !(x > y)),
+        ("funordgreaterthan", |x, y| !(x <= y)),
+        ("funordgreaterthanequal", |x, y| !(x < y)),
+        ("fordnotequal", |x, y| x < y || x > y),
+        ("ordered", |x, y| !x.is_nan() && !y.is_nan()),
+        ("unordered", |x, y| x.is_nan() || y.is_nan()),
+    ];
+    let (a, b) = (inputs(N, 29), inputs(N, 31));
+    for (name, f) in cmps {
+        let mut o = vec![0i32; N];
+        Kernel::with_il(&il, &format!("{name}_f16"), "")
+            .unwrap_or_else(|log| panic!("{name}: {log}"))
+            .arg(Arg::input(&a))
+            .arg(Arg::input(&b))
+            .arg(Arg::output(&mut o))
+            .run(&[N], None);
+        for k in 0..N {
+            let (x, y) = (widen(a[k]), widen(b[k]));
+            assert_eq!(o[k], i32::from(f(x, y)), "{name}({x:e}, {y:e})");
+        }
+    }
+}
+
+/// Builds the hand-written `fp16_spec` module with the spec constant values
+/// `set` (id, bytes), runs it once and returns (o[0..3], l[0]).
+fn run_spec(set: &[(u32, Vec<u8>)]) -> ([u16; 3], i64) {
+    use clift_conformance::*;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/spv/hand/fp16_spec.spv");
+    let il = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let ctx = context();
+    let p = il_program(ctx, &il);
+    for (id, bytes) in set {
+        // SAFETY: `bytes` is readable for its length.
+        check(unsafe { clSetProgramSpecializationConstant(p, *id, bytes.len(), bytes.as_ptr().cast()) });
+    }
+    assert_eq!(build(p, ""), CL_SUCCESS, "build: {}", build_log(p, device()));
+    let k = kernel(p, "spec_half");
+    let q = queue(ctx, 0);
+    let (mo, ml) = (buffer(ctx, CL_MEM_READ_WRITE, 6), buffer(ctx, CL_MEM_READ_WRITE, 8));
+    check(set_arg(k, 0, &mo));
+    check(set_arg(k, 1, &ml));
+    let one = 1usize;
+    // SAFETY: valid handles; one work-item.
+    check(unsafe {
+        clEnqueueNDRangeKernel(
+            q,
+            k,
+            1,
+            std::ptr::null(),
+            &one,
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            std::ptr::null_mut(),
+        )
+    });
+    let (bo, bl) = (read_bytes(q, mo, 0, 6), read_bytes(q, ml, 0, 8));
+    release_mem(mo);
+    release_mem(ml);
+    // SAFETY: handles this function created, released once.
+    unsafe {
+        check(clReleaseKernel(k));
+        check(clReleaseCommandQueue(q));
+        check(clReleaseProgram(p));
+        check(clReleaseContext(ctx));
+    }
+    let o = std::array::from_fn(|x| u16::from_ne_bytes([bo[2 * x], bo[2 * x + 1]]));
+    (o, i64::from_ne_bytes(bl[..8].try_into().unwrap()))
+}
+
+/// Half specialization constants: the module's defaults and values set by
+/// clSetProgramSpecializationConstant (2 bytes), folded through
+/// OpSpecConstantOp.
+#[test]
+fn half_specialization_constants() {
+    let h = |x: f64| narrow(x, Mode::Rte);
+    let (o, l) = run_spec(&[]);
+    assert_eq!((o, l), ([h(2.5), h(6.25), h(4.0)], 2));
+    let (o, l) = run_spec(&[
+        (0, h(-300.5).to_ne_bytes().to_vec()),
+        (1, 0.1f32.to_ne_bytes().to_vec()),
+    ]);
+    // -300.5 * -300.5 overflows half; half(0.1f) + -300.5 rounds once more.
+    let want = [h(-300.5), 0x7c00, h(rte(f64::from(0.1f32)) - 300.5)];
+    assert_eq!(o, want, "{o:x?} want {want:x?}");
+    assert_eq!(l, -300);
 }

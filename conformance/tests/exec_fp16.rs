@@ -705,3 +705,53 @@ fn half_specialization_constants() {
     assert_eq!(o, want, "{o:x?} want {want:x?}");
     assert_eq!(l, -300);
 }
+
+/// Program-scope half variables (a __constant table, a __global half the
+/// kernel updates) and a function on half vectors.
+#[test]
+fn program_scope_variables_and_functions() {
+    const N: usize = 64;
+    let a = inputs(N, 37);
+    let table = [1.0, -2.5, 65504.0, 2f64.powi(-24)];
+    let h = |v: f64| narrow(v, Mode::Rte);
+    for opt in Opt::BOTH {
+        let first = Kernel::new("fp16_core", opt, "program_scope");
+        // The second launch (same program) sees acc * 3.
+        let second = first.sibling("program_scope");
+        for (launch, k, acc) in [(0, first, 0.75f64), (1, second, 2.25)] {
+            let mut o = vec![0u16; 4 * N];
+            // One work-item per launch: it reads acc before writing it.
+            k.arg(Arg::input(&a)).arg(Arg::output(&mut o)).run(&[1], Some(&[1]));
+            let x = widen(a[0]);
+            let want = [
+                h(table[0] * x),
+                h(acc + x),
+                h(rte(x * 2.0) + acc),
+                h(rte(table[0] * 2.0) + acc),
+            ];
+            for (r, w) in want.iter().enumerate() {
+                assert!(
+                    same(o[r], *w),
+                    "{opt:?} launch {launch} result {r}: {:#x} want {w:#x}",
+                    o[r]
+                );
+            }
+        }
+        // Every table entry, in one launch of a fresh program.
+        let mut o = vec![0u16; 4 * N];
+        Kernel::new("fp16_core", opt, "program_scope")
+            .arg(Arg::input(&a))
+            .arg(Arg::output(&mut o))
+            .run(&[N], Some(&[16]));
+        for i in 0..N {
+            let want = h(table[i % 4] * widen(a[i]));
+            assert!(
+                same(o[i], want),
+                "{opt:?} table[{}] * {:e}: {:#x} want {want:#x}",
+                i % 4,
+                widen(a[i]),
+                o[i]
+            );
+        }
+    }
+}

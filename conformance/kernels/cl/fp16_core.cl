@@ -200,3 +200,23 @@ kernel void simd(global const half *a, global const half *b, global half *o, int
     if (i < len)
         o[i] = a[i] * b[i] + a[i];
 }
+
+// Program-scope half variables: a __constant table (initializer bytes
+// written at build) and a __global half updated by the kernel; a helper
+// function taking and returning half vectors.
+constant half table[4] = {1.0h, -2.5h, 65504.0h, 0x1p-24h};
+global half acc = 0.75h;
+
+half2 twice_plus(half2 v, half s) { return v * (half)2.0h + s; }
+
+kernel void program_scope(global const half *a_, global half *o) {
+    size_t i = get_global_id(0), n = get_global_size(0);
+    half a = a_[i];
+    o[0 * n + i] = table[i % 4] * a;
+    o[1 * n + i] = acc + a;
+    half2 t = twice_plus((half2)(a, table[i % 4]), acc);
+    o[2 * n + i] = t.x;
+    o[3 * n + i] = t.y;
+    if (i == 0)
+        acc = acc * (half)3.0h;
+}

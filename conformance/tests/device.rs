@@ -508,15 +508,22 @@ fn limits_are_true_for_this_machine() {
     let wg: usize = device_value(d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
     assert!(sizes.iter().all(|&s| s <= wg));
 
-    // Double precision is listed (cl_khr_fp64, which kernels use through
-    // the Float64 capability: tests/exec_fp64*.rs); half precision is not:
-    // "If the cl_khr_fp16 extension is not supported, ..._HALF must return 0."
+    // Double and half precision are listed (cl_khr_fp64 and cl_khr_fp16,
+    // which kernels use through the Float64 and Float16 capabilities:
+    // tests/exec_fp64*.rs, tests/exec_fp16*.rs).
     let ext = device_string(d, CL_DEVICE_EXTENSIONS);
     assert!(ext.split(' ').any(|e| e == "cl_khr_fp64"), "{ext}");
-    if !ext.split(' ').any(|e| e == "cl_khr_fp16") {
-        assert_eq!(device_value::<cl_uint>(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF), 0);
-        assert_eq!(device_value::<cl_uint>(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF), 0);
-    }
+    assert!(ext.split(' ').any(|e| e == "cl_khr_fp16"), "{ext}");
+    // With cl_khr_fp16 the half widths are nonzero, and the half config is
+    // at least CL_FP_ROUND_TO_ZERO or CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN;
+    // clift's is round to nearest with infinities, NaNs and denormals (its
+    // conversions honour every rounding mode, its fma is correctly rounded).
+    assert!(device_value::<cl_uint>(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF) > 0);
+    assert!(device_value::<cl_uint>(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF) > 0);
+    let half: cl_device_fp_config = device_value(d, CL_DEVICE_HALF_FP_CONFIG);
+    let want = CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM | CL_FP_FMA;
+    assert_eq!(half & want, want, "{half:#x}");
+    assert_eq!(half & CL_FP_SOFT_FLOAT, 0);
 
     // Images are not supported: every image limit is 0 ("the value is 0 otherwise").
     if device_value::<cl_bool>(d, CL_DEVICE_IMAGE_SUPPORT) == CL_FALSE {

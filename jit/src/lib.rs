@@ -43,8 +43,10 @@
 //!   every scope and memory-semantics operand is a 32-bit integer constant
 //!   with a value OpenCL allows;
 //! - no recursion, no calls to functions without a body;
-//! - only opcodes in [`spirv::ops::support`]; no images, doubles or half
-//!   arithmetic; integer widths 8/16/32/64, vectors of 2/3/4/8/16;
+//! - only opcodes in [`spirv::ops::support`]; no images; doubles with
+//!   Float64, halves with Float16 (or Float16Buffer, as llvm-spirv
+//!   declares half arithmetic); integer widths 8/16/32/64, vectors of
+//!   2/3/4/8/16;
 //! - every constant is folded ([`spirv::ConstValue`]) except pointer
 //!   expressions over module variables, and every sized type has a
 //!   [`spirv::Layout`].

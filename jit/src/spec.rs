@@ -244,8 +244,11 @@ fn from_f64(x: f64, w: u32) -> u64 {
     match w {
         64 => x.to_bits(),
         32 => u64::from((x as f32).to_bits()),
-        // Through f32: the one double rounding left, f64 -> half.
-        _ => from_f32(x as f32, w),
+        // Once, straight from the double.
+        _ => u64::from(clift_builtins::half::f64_to_half(
+            x,
+            clift_builtins::half::Rounding::Rte,
+        )),
     }
 }
 

@@ -27,7 +27,7 @@ enum S {
     F32,
     /// cl_khr_fp64 (the Float64 capability).
     F64,
-    /// Only pointed to (Float16Buffer): the vload_half/vstore_half data.
+    /// cl_khr_fp16: the vload_half/vstore_half data, and half values.
     F16,
     I8,
     I16,
@@ -62,29 +62,31 @@ const L4: T = t(S::I64, 4);
 const SH: T = t(S::I16, 1);
 const C: T = t(S::I8, 1);
 const HALF: T = t(S::F16, 1);
+const H4: T = t(S::F16, 4);
 
 /// The float forms every float instruction is tried on.
-const FLOATS: &[T] = &[F, F4, D, D4];
+const FLOATS: &[T] = &[F, F4, D, D4, HALF, H4];
 /// The integer forms every integer instruction is tried on.
 const INTS: &[T] = &[I, I4, L, SH, C];
 
 impl T {
-    /// The integer type of the same shape and width (an int for a float;
-    /// also an int for a double, as ilogb, ldexp, frexp and remquo take).
+    /// The integer type of the same shape (an int for a float, a double
+    /// and a half, as ilogb, ldexp, frexp and remquo take).
     fn int(self) -> T {
         let s = match self.s {
-            S::F32 | S::F64 => S::I32,
-            S::F16 => S::I16,
+            S::F32 | S::F64 | S::F16 => S::I32,
             s => s,
         };
         t(s, self.n)
     }
 
     /// The integer type of the same shape and width as a float type
-    /// (long for double: nan's code, select's condition).
+    /// (long for double, short for half: nan's code, select's condition,
+    /// a private half buffer's elements).
     fn same_width_int(self) -> T {
         match self.s {
             S::F64 => t(S::I64, self.n),
+            S::F16 => t(S::I16, self.n),
             _ => self.int(),
         }
     }
@@ -546,7 +548,7 @@ impl Gen {
                 A::Buf(t, Space::Private | Space::Generic) => {
                     // Float16Buffer allows no half arrays: a private
                     // half buffer is an array of shorts.
-                    let e = self.ty(if t.s == S::F16 { t.int() } else { t });
+                    let e = self.ty(if t.s == S::F16 { t.same_width_int() } else { t });
                     let n = self.constant(S::I32, 16);
                     let arr = self.b.type_array(e, n);
                     let p = self.ptr(StorageClass::Function, arr);
@@ -586,7 +588,7 @@ impl Gen {
                 A::Offset => Operand::IdRef(if private_buf { self.constant(S::I64, 0) } else { gid }),
                 A::Buf(_, Space::Global) => Operand::IdRef(params.next().expect("buffer parameter")),
                 A::Buf(t, space) => {
-                    let stored = if t.s == S::F16 { t.int() } else { t };
+                    let stored = if t.s == S::F16 { t.same_width_int() } else { t };
                     let e = self.ty(stored);
                     let pt = self.ptr(StorageClass::Function, e);
                     let zero = self.constant(S::I32, 0);

@@ -28,10 +28,11 @@ pub const DEVICE_EXTENSIONS: &[&str] = &[
     "cl_khr_extended_versioning",
     "cl_khr_il_program",
     "cl_khr_fp64",
+    "cl_khr_fp16",
 ];
 
 /// [`DEVICE_EXTENSIONS`] with their versions, for `*_EXTENSIONS_WITH_VERSION`.
-pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 11] = [
+pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 12] = [
     (make_version(1, 0, 0), "cl_khr_byte_addressable_store"),
     (make_version(1, 0, 0), "cl_khr_global_int32_base_atomics"),
     (make_version(1, 0, 0), "cl_khr_global_int32_extended_atomics"),
@@ -43,6 +44,7 @@ pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 11] = [
     (make_version(1, 0, 0), "cl_khr_extended_versioning"),
     (make_version(1, 0, 0), "cl_khr_il_program"),
     (make_version(1, 0, 0), "cl_khr_fp64"),
+    (make_version(1, 0, 0), "cl_khr_fp16"),
 ];
 
 /// The OpenCL version the device implements.
@@ -152,8 +154,13 @@ pub const SINGLE_FP_CONFIG_BASE: cl_device_fp_config = CL_FP_DENORM
 pub const DOUBLE_FP_CONFIG: cl_device_fp_config =
     CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
 
-/// `cl_khr_fp16` is not listed, so half precision has no capabilities.
-pub const HALF_FP_CONFIG: cl_device_fp_config = 0;
+/// CL_DEVICE_HALF_FP_CONFIG with `cl_khr_fp16` (the minimum is
+/// CL_FP_ROUND_TO_ZERO, or CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN). Half
+/// arithmetic rounds to nearest even, keeps infinities, NaNs and
+/// denormals, and conversions to half honour all four rounding modes; half
+/// `fma` is correctly rounded (computed in double, rounded once).
+pub const HALF_FP_CONFIG: cl_device_fp_config =
+    CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
 
 /// "The mandated minimum capability is: CL_EXEC_KERNEL." clift also runs
 /// native kernels (`clEnqueueNativeKernel`) on its worker threads.
@@ -686,8 +693,8 @@ impl Device {
             CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT => InfoValue::u32(w_float),
             // cl_khr_fp64 is supported: the doubles a SIMD register holds.
             CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => InfoValue::u32(w_double),
-            // "If the cl_khr_fp16 extension is not supported, ..._HALF must return 0."
-            CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => InfoValue::u32(0),
+            // cl_khr_fp16 is supported: as many halves as 16-bit lanes.
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => InfoValue::u32(w_short),
             // "Clock frequency of the device in MHz." 0 when the machine does not tell.
             CL_DEVICE_MAX_CLOCK_FREQUENCY => InfoValue::u32(topology::system().max_clock_mhz),
             // "Currently supported values are 32 or 64 bits."

@@ -133,7 +133,11 @@ impl Lowering<'_, '_, '_> {
             let off = self.b.ins().imul(k, frame_size);
             let at = self.b.ins().iadd(private, off);
             let xk = self.b.ins().load(t, flags, at, slot);
-            let next = self.apply(op, acc, xk)?;
+            let mut next = self.apply(op, acc, xk)?;
+            if op == Op::GroupFAdd && super::half::is_half(m, ty) {
+                // Each half addition rounds, as a half sum would.
+                next = super::half::round_rte(self.b, next);
+            }
             match operation {
                 GroupOperation::InclusiveScan => {
                     self.b.ins().store(flags, next, at, slot);

@@ -77,9 +77,56 @@ impl Lowering<'_, '_, '_> {
             return Err("a conversion without a result".into());
         };
         let out = types::components(m, ty)?;
-        let x = self.get(inst.id(0).ok_or("missing operand")?)?;
-        let v = if inst.op == Op::Bitcast {
+        let src = inst.id(0).ok_or("missing operand")?;
+        let x = self.get(src)?;
+        let half_in = m.type_of(src).is_some_and(|t| super::half::is_half(m, t));
+        let half_out = super::half::is_half(m, ty);
+        let v = if inst.op == Op::Bitcast && (half_in || half_out) {
+            // Through the 16-bit encodings: halves become i16 first, and
+            // i16 results become halves.
+            let x: Vec<Value> = if half_in {
+                x.iter().map(|&v| super::half::to_bits(self.b, v)).collect()
+            } else {
+                x
+            };
+            let want: Vec<Clif> = if half_out {
+                vec![cl::I16; out.len()]
+            } else {
+                out.clone()
+            };
+            let r = self.repack(&x, &want)?;
+            if half_out {
+                r.into_iter().map(|v| super::half::from_bits(self.b, v)).collect()
+            } else {
+                r
+            }
+        } else if inst.op == Op::Bitcast {
             self.repack(&x, &out)?
+        } else if half_out && matches!(inst.op, Op::FConvert | Op::ConvertSToF | Op::ConvertUToF) {
+            if x.len() != out.len() {
+                return Err("the operand and the result have different component counts".into());
+            }
+            let mode = match rounding(m, id).unwrap_or(Round::Rte) {
+                Round::Rte => 0,
+                Round::Rtz => 1,
+                Round::Rtp => 2,
+                Round::Rtn => 3,
+            };
+            let mut v = Vec::with_capacity(out.len());
+            for &xk in &x {
+                let xt = self.b.func.dfg.value_type(xk);
+                v.push(if xt == cl::F64 {
+                    // Once, straight from the double.
+                    self.f64_to_half(xk, mode)?
+                } else {
+                    // An integer below 2^24 converts to f32 exactly; one at
+                    // or above it overflows half in every mode as its f32
+                    // does. A float or half is already an f32.
+                    let f = self.convert1(inst.op, xk, cl::F32, false, None)?;
+                    self.round_half_mode(f, mode)?
+                });
+            }
+            v
         } else {
             if x.len() != out.len() {
                 return Err("the operand and the result have different component counts".into());

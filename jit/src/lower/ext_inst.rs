@@ -40,7 +40,7 @@ use cranelift_codegen::ir::{
 use rspirv::dr::Operand;
 use spirv::{FPRoundingMode, Op, OpenclStd100Op as Cl, StorageClass};
 
-use super::{types, Lowering, R};
+use super::{half, types, Lowering, R};
 use crate::globals::Root;
 use crate::launch_abi::ctx_offset;
 use crate::spirv::{Id, IdKind, Type};
@@ -52,6 +52,9 @@ struct Ops {
     vals: Vec<Vec<Value>>,
     ids: Vec<Option<Id>>,
     out: Vec<Clif>,
+    /// The result or the first value operand is half (cl_khr_fp16): the
+    /// f32 values hold halves.
+    half: bool,
 }
 
 impl Ops {
@@ -137,8 +140,29 @@ impl Lowering<'_, '_, '_> {
                 }
             }
         }
-        let ops = Ops { name, vals, ids, out };
-        let v = match info.op {
+        let half_out = half::is_half(m, ty);
+        let half_in = ids
+            .iter()
+            .flatten()
+            .find(|&&x| m.type_of(x).and_then(|t| m.pointer(t)).is_none())
+            .and_then(|&x| m.type_of(x))
+            .is_some_and(|t| half::is_half(m, t));
+        let ops = Ops {
+            name,
+            vals,
+            ids,
+            out,
+            half: half_out || half_in,
+        };
+        if ops.half && (name.starts_with("half_") || name.starts_with("native_")) {
+            return Err(format!(
+                "OpenCL.std {name} is not supported on half operands: the half_ and native_ forms are float-only"
+            ));
+        }
+        let mut v = match info.op {
+            Cl::fma | Cl::mad if ops.half => self.half_fma(&ops)?,
+            Cl::nextafter if ops.half => self.half_nextafter(&ops)?,
+            Cl::bitselect if ops.half => self.half_bitselect(&ops)?,
             Cl::vloadn | Cl::vload_half | Cl::vload_halfn | Cl::vloada_halfn => {
                 self.ext_load(info, inst.lit(4), &ops)?
             }
@@ -208,6 +232,19 @@ impl Lowering<'_, '_, '_> {
                 Impl::Refused(why) => return Err(format!("OpenCL.std {name} is not supported: {why}")),
             },
         };
+        if half_out {
+            // The general rule for half: the float row computed on the
+            // operands widened to float, rounded once to half.
+            self.round_half(&mut v);
+            if info.op == Cl::fract {
+                // fract's bound is the largest half below 1 (0x1.ffcp-1),
+                // which float's 0x1.fffffep-1 rounds above.
+                let top = self.b.ins().f32const(f32::from_bits(0x3f7f_e000));
+                for x in &mut v {
+                    *x = self.b.ins().fmin(*x, top);
+                }
+            }
+        }
         if v.len() != ops.out.len() {
             return Err(format!(
                 "OpenCL.std {name}: {} components computed for a result of {}",
@@ -243,6 +280,9 @@ impl Lowering<'_, '_, '_> {
         let (params, ret) = h.func.signature();
         let cparams: Vec<Clif> = params.iter().map(|&p| clif(p)).collect();
         let mut offsets: Vec<Vec<u64>> = Vec::with_capacity(params.len());
+        // Pointer parameters whose pointee is half: the host function writes
+        // a float into a stack slot, stored from there as a half.
+        let mut half_ptr: Vec<usize> = Vec::new();
         for (j, &p) in params.iter().enumerate() {
             if p == CType::Ptr {
                 let id = ops.ids.get(j).copied().flatten().ok_or("missing pointer operand")?;
@@ -252,16 +292,20 @@ impl Lowering<'_, '_, '_> {
                     .and_then(|t| self.m.pointer(t))
                     .map(|(_, p)| p)
                     .ok_or("the operand is not a pointer")?;
-                let offs: Vec<u64> = types::flatten(self.m, pointee)?.into_iter().map(|(_, o)| o).collect();
-                if offs.len() != ops.out.len() {
+                let comps = types::flatten(self.m, pointee)?;
+                if comps.len() != ops.out.len() {
                     return Err("the pointee does not match the result".into());
                 }
-                offsets.push(offs);
+                if comps.iter().any(|&(t, _)| t == cl::F16) {
+                    half_ptr.push(j);
+                }
+                offsets.push(comps.into_iter().map(|(_, o)| o).collect());
             } else {
                 offsets.push(Vec::new());
             }
         }
         let mut v = Vec::with_capacity(ops.out.len());
+        let mut half_back: Vec<(Value, Value)> = Vec::new();
         for k in 0..ops.out.len() {
             let mut args = Vec::with_capacity(params.len());
             for (j, &p) in params.iter().enumerate() {
@@ -272,7 +316,17 @@ impl Lowering<'_, '_, '_> {
                         .and_then(|o| o.get(k))
                         .copied()
                         .ok_or("no pointee offset")? as i64;
-                    args.push(if off == 0 { a } else { self.b.ins().iadd_imm_s(a, off) });
+                    let at = if off == 0 { a } else { self.b.ins().iadd_imm_s(a, off) };
+                    if half_ptr.contains(&j) {
+                        let slot =
+                            self.b
+                                .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 4, 2));
+                        let tmp = self.b.ins().stack_addr(cl::I64, slot, 0);
+                        half_back.push((tmp, at));
+                        args.push(tmp);
+                    } else {
+                        args.push(at);
+                    }
                 } else {
                     let want = clif(p);
                     let have = self.b.func.dfg.value_type(a);
@@ -284,6 +338,12 @@ impl Lowering<'_, '_, '_> {
             }
             let r = self.call_host(h.func.addr(), &cparams, &[clif(ret)], &args);
             v.push(*r.first().ok_or("the host function returned nothing")?);
+            for (tmp, at) in half_back.drain(..) {
+                let flags = MemFlagsData::new();
+                let f = self.b.ins().load(cl::F32, flags, tmp, 0);
+                let f = half::round_rte(self.b, f);
+                half::store(self.b, flags, f, at, 0);
+            }
         }
         Ok(v)
     }
@@ -591,6 +651,77 @@ impl Lowering<'_, '_, '_> {
         })
     }
 
+    /// fma and mad of halves: the product is exact in f64 and the sum is
+    /// rounded there once, then once more to half; the f64 sum is exact
+    /// whenever a half midpoint could be at stake, so the result is the
+    /// correctly rounded half fma.
+    fn half_fma(&mut self, ops: &Ops) -> R<Vec<Value>> {
+        let mut v = Vec::with_capacity(ops.out.len());
+        for k in 0..ops.out.len() {
+            let [x, y, z] = [0, 1, 2].map(|j| ops.lane(j, k));
+            let (x, y, z) = (x?, y?, z?);
+            let (x, y, z) = (
+                self.b.ins().fpromote(cl::F64, x),
+                self.b.ins().fpromote(cl::F64, y),
+                self.b.ins().fpromote(cl::F64, z),
+            );
+            let p = self.b.ins().fmul(x, y);
+            let s = self.b.ins().fadd(p, z);
+            v.push(self.f64_to_half(s, 0)?);
+        }
+        Ok(v)
+    }
+
+    /// nextafter of halves: one step of the 16-bit encoding toward `y`.
+    fn half_nextafter(&mut self, ops: &Ops) -> R<Vec<Value>> {
+        let mut v = Vec::with_capacity(ops.out.len());
+        for k in 0..ops.out.len() {
+            let (x, y) = (ops.lane(0, k)?, ops.lane(1, k)?);
+            let hx = half::to_bits(self.b, x);
+            let hx = self.b.ins().uextend(cl::I32, hx);
+            // Away from zero when y is beyond x on x's side.
+            let lt = self.b.ins().fcmp(FloatCC::LessThan, x, y);
+            let zero = self.b.ins().f32const(0.0);
+            let neg = self.b.ins().fcmp(FloatCC::LessThan, x, zero);
+            let away = self.b.ins().bxor(lt, neg);
+            let up = self.b.ins().iadd_imm_s(hx, 1);
+            let down = self.b.ins().iadd_imm_s(hx, -1);
+            let stepped = self.b.ins().select(away, up, down);
+            let r = half::from_bits(self.b, stepped);
+            // From a zero: the smallest denormal with y's sign.
+            let tiny = self.b.ins().f32const(2f32.powi(-24));
+            let tiny = self.b.ins().fcopysign(tiny, y);
+            let is_zero = self.b.ins().fcmp(FloatCC::Equal, x, zero);
+            let r = self.b.ins().select(is_zero, tiny, r);
+            // Equal: y; a NaN operand: a NaN.
+            let eq = self.b.ins().fcmp(FloatCC::Equal, x, y);
+            let r = self.b.ins().select(eq, y, r);
+            let uno = self.b.ins().fcmp(FloatCC::Unordered, x, y);
+            let nan = self.b.ins().fadd(x, y);
+            v.push(self.b.ins().select(uno, nan, r));
+        }
+        Ok(v)
+    }
+
+    /// bitselect of halves, on their 16-bit encodings.
+    fn half_bitselect(&mut self, ops: &Ops) -> R<Vec<Value>> {
+        let mut v = Vec::with_capacity(ops.out.len());
+        for k in 0..ops.out.len() {
+            let [a, b, c] = [0, 1, 2].map(|j| ops.lane(j, k));
+            let (a, b, c) = (a?, b?, c?);
+            let (a, b, c) = (
+                half::to_bits(self.b, a),
+                half::to_bits(self.b, b),
+                half::to_bits(self.b, c),
+            );
+            let keep = self.b.ins().band_not(a, c);
+            let take = self.b.ins().band(b, c);
+            let r = self.b.ins().bor(keep, take);
+            v.push(half::from_bits(self.b, r));
+        }
+        Ok(v)
+    }
+
     /// C99's fmax/fmin: a NaN operand yields the other operand.
     fn fmaxmin(&mut self, x: Value, y: Value, max: bool) -> Value {
         let r = if max {
@@ -868,6 +999,13 @@ impl Lowering<'_, '_, '_> {
         let (offset, p) = (ops.lane(0, 0)?, ops.lane(1, 0)?);
         let flags = MemFlagsData::new();
         let mut v = Vec::with_capacity(n);
+        if info.op == Cl::vloadn && ops.half {
+            let base = self.ext_addr(p, offset, 2 * n as u64);
+            for k in 0..n {
+                v.push(half::load(self.b, flags, base, (2 * k) as i32));
+            }
+            return Ok(v);
+        }
         if info.op == Cl::vloadn {
             let t = *ops.out.first().ok_or("empty result")?;
             let size = u64::from(t.bytes());
@@ -894,6 +1032,13 @@ impl Lowering<'_, '_, '_> {
         let n = data.len();
         let (offset, p) = (ops.lane(1, 0)?, ops.lane(2, 0)?);
         let flags = MemFlagsData::new();
+        if info.op == Cl::vstoren && ops.half {
+            let base = self.ext_addr(p, offset, 2 * n as u64);
+            for (k, &d) in data.iter().enumerate() {
+                half::store(self.b, flags, d, base, (2 * k) as i32);
+            }
+            return Ok(());
+        }
         if info.op == Cl::vstoren {
             let t = self.b.func.dfg.value_type(*data.first().ok_or("no data")?);
             let size = u64::from(t.bytes());
@@ -968,7 +1113,15 @@ impl Lowering<'_, '_, '_> {
                 return Err("a printf argument's components do not match its type".into());
             }
             words.push(self.b.ins().iconst(cl::I64, desc as i64));
+            let half = matches!(m.ty(scalar), Some(Type::Float { width: 16 }));
             for v in vals {
+                // A half travels as its 16-bit encoding.
+                let v = if half {
+                    let h = half::to_bits(self.b, v);
+                    self.b.ins().uextend(cl::I64, h)
+                } else {
+                    v
+                };
                 words.push(self.word64(v));
             }
         }

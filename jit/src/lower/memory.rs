@@ -167,7 +167,11 @@ impl Lowering<'_, '_, '_> {
         }
         for (t, off) in comps {
             let off = i32::try_from(off).map_err(|_| "the value is too large")?;
-            v.push(self.b.ins().load(t, MemFlagsData::new(), addr, off));
+            v.push(if t == cl::F16 {
+                super::half::load(self.b, MemFlagsData::new(), addr, off)
+            } else {
+                self.b.ins().load(t, MemFlagsData::new(), addr, off)
+            });
         }
         if volatile {
             self.b.ins().sequence_point();
@@ -193,9 +197,13 @@ impl Lowering<'_, '_, '_> {
         if volatile {
             self.b.ins().sequence_point();
         }
-        for ((_, off), v) in comps.into_iter().zip(vals) {
+        for ((t, off), v) in comps.into_iter().zip(vals) {
             let off = i32::try_from(off).map_err(|_| "the value is too large")?;
-            self.b.ins().store(MemFlagsData::new(), v, addr, off);
+            if t == cl::F16 {
+                super::half::store(self.b, MemFlagsData::new(), v, addr, off);
+            } else {
+                self.b.ins().store(MemFlagsData::new(), v, addr, off);
+            }
         }
         if volatile {
             self.b.ins().sequence_point();

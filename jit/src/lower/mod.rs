@@ -37,6 +37,7 @@ mod collective;
 mod composite;
 mod convert;
 mod ext_inst;
+pub(crate) mod half;
 mod inline;
 pub(crate) mod memory;
 mod relational;
@@ -575,6 +576,15 @@ impl Lowering<'_, '_, '_> {
         let comps = types::components(self.m, c.ty)?;
         match &c.value {
             ConstValue::Bool(v) => Ok(vec![self.b.ins().iconst(cl::I8, i64::from(*v))]),
+            // A half constant holds its 16 bits; registers hold its f32.
+            ConstValue::Scalar(bits) if comps.len() == 1 && half::is_half(self.m, c.ty) => {
+                Ok(vec![self.bits(comps[0], half::widen_const(*bits))])
+            }
+            ConstValue::Vector(v) if v.len() == comps.len() && half::is_half(self.m, c.ty) => Ok(comps
+                .iter()
+                .zip(v)
+                .map(|(&t, &x)| self.bits(t, half::widen_const(x)))
+                .collect()),
             ConstValue::Scalar(bits) if comps.len() == 1 => Ok(vec![self.bits(comps[0], *bits)]),
             ConstValue::Vector(v) if v.len() == comps.len() => {
                 Ok(comps.iter().zip(v).map(|(&t, &x)| self.bits(t, x)).collect())
@@ -599,6 +609,23 @@ impl Lowering<'_, '_, '_> {
 
     /// Lowers instruction `i` of the current block for one work-item.
     pub(crate) fn scalar_inst(&mut self, i: u32) -> R {
+        self.scalar_inst_unrounded(i)?;
+        // Half results are computed in f32 and rounded here once (`half`).
+        let inst = &self.m.insts[i as usize];
+        if half::rounds(inst.op) {
+            if let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) {
+                if half::is_half(self.m, ty) {
+                    if let Some(mut v) = self.values.remove(&id) {
+                        self.round_half(&mut v);
+                        self.values.insert(id, v);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn scalar_inst_unrounded(&mut self, i: u32) -> R {
         let inst = &self.m.insts[i as usize];
         match inst.op {
             op if lowers_to_nothing(op) => Ok(()),

@@ -46,9 +46,13 @@ impl Lowering<'_, '_, '_> {
                 x.iter().zip(&y).map(|(&a, &b)| self.b.ins().fcmp(cc, a, b)).collect()
             }
             op => {
+                // A half's smallest normal is 2^-14 (its f32 is normal below).
+                let half = m
+                    .type_of(inst.id(0).ok_or("missing operand")?)
+                    .is_some_and(|t| super::half::is_half(m, t));
                 let mut v = Vec::with_capacity(x.len());
                 for &c in &x {
-                    v.push(self.classify(op, c)?);
+                    v.push(self.classify(op, c, half)?);
                 }
                 v
             }
@@ -60,10 +64,16 @@ impl Lowering<'_, '_, '_> {
         Ok(())
     }
 
-    /// OpIsNan, OpIsInf, OpIsFinite, OpIsNormal or OpSignBitSet of one float.
-    fn classify(&mut self, op: Op, x: Value) -> R<Value> {
+    /// OpIsNan, OpIsInf, OpIsFinite, OpIsNormal or OpSignBitSet of one float
+    /// (`half`: an f32 holding a half).
+    fn classify(&mut self, op: Op, x: Value, half: bool) -> R<Value> {
         let t = self.b.func.dfg.value_type(x);
         let (inf, min_normal, it) = match t {
+            cl::F32 if half => (
+                u64::from(f32::INFINITY.to_bits()),
+                u64::from(2f32.powi(-14).to_bits()),
+                cl::I32,
+            ),
             cl::F32 => (
                 u64::from(f32::INFINITY.to_bits()),
                 u64::from(f32::MIN_POSITIVE.to_bits()),

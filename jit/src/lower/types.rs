@@ -39,7 +39,8 @@ pub fn scalar(m: &Module, ty: Id) -> Result<Clif, String> {
             64 => Ok(types::I64),
             w => Err(format!("{w}-bit integers are not supported")),
         },
-        Some(Type::Float { width: 32 }) => Ok(types::F32),
+        // A half is an f32 holding a binary16 value (`super::half`).
+        Some(Type::Float { width: 16 | 32 }) => Ok(types::F32),
         Some(Type::Float { width: 64 }) => Ok(types::F64),
         // Events (OpGroupAsyncCopy's) carry nothing: copies complete when
         // the group arrives at them.
@@ -51,13 +52,34 @@ pub fn scalar(m: &Module, ty: Id) -> Result<Clif, String> {
     }
 }
 
+/// The type of scalar type `ty` in memory: [`scalar`]'s, except `F16` for a
+/// half (16 bits in memory, an `f32` in registers), which every user of
+/// [`flatten`] loads and stores through `super::half`.
+pub fn mem_scalar(m: &Module, ty: Id) -> Result<Clif, String> {
+    match m.ty(ty) {
+        Some(Type::Float { width: 16 }) => Ok(types::F16),
+        _ => scalar(m, ty),
+    }
+}
+
+/// The register type of memory type `t` (see [`mem_scalar`]).
+pub fn reg(t: Clif) -> Clif {
+    if t == types::F16 {
+        types::F32
+    } else {
+        t
+    }
+}
+
 /// The Cranelift types of the components of a value of type `ty` (empty for
 /// void).
 pub fn components(m: &Module, ty: Id) -> Result<Vec<Clif>, String> {
     match m.ty(ty) {
         Some(Type::Void) => Ok(Vec::new()),
         Some(Type::Vector { component, count }) => Ok(vec![scalar(m, *component)?; *count as usize]),
-        Some(Type::Array { .. } | Type::Struct { .. }) => Ok(flatten(m, ty)?.into_iter().map(|(t, _)| t).collect()),
+        Some(Type::Array { .. } | Type::Struct { .. }) => {
+            Ok(flatten(m, ty)?.into_iter().map(|(t, _)| reg(t)).collect())
+        }
         _ => Ok(vec![scalar(m, ty)?]),
     }
 }
@@ -73,7 +95,8 @@ pub fn count(m: &Module, ty: Id) -> Result<usize, String> {
 }
 
 /// The components of a value of type `ty` with their byte offsets from the
-/// start of the value in memory (OpenCL C layout).
+/// start of the value in memory (OpenCL C layout) and their memory types
+/// ([`mem_scalar`]: `F16` for a half).
 pub fn flatten(m: &Module, ty: Id) -> Result<Vec<(Clif, u64)>, String> {
     let mut out = Vec::new();
     flatten_into(m, ty, 0, 0, &mut out, &mut 0)?;
@@ -115,7 +138,7 @@ fn flatten_into(
     }
     match m.ty(ty) {
         Some(Type::Vector { component, count }) => {
-            let t = scalar(m, *component)?;
+            let t = mem_scalar(m, *component)?;
             let csz = size_of(m, *component)?;
             if out.len() + *count as usize > MAX_COMPONENTS {
                 return Err(too_large(m, ty));
@@ -155,7 +178,7 @@ fn flatten_into(
             if out.len() >= MAX_COMPONENTS {
                 return Err(too_large(m, ty));
             }
-            out.push((scalar(m, ty)?, base));
+            out.push((mem_scalar(m, ty)?, base));
         }
     }
     Ok(())

@@ -443,7 +443,13 @@ fn kernel_params(
                 let comps = types::flatten(m, ty).map_err(|r| m.diag_id(p, r))?;
                 comps
                     .into_iter()
-                    .map(|(t, c)| b.ins().load(t, trusted, args_base, off + c as i32))
+                    .map(|(t, c)| {
+                        if t == cl::F16 {
+                            super::half::load(b, trusted, args_base, off + c as i32)
+                        } else {
+                            b.ins().load(t, trusted, args_base, off + c as i32)
+                        }
+                    })
                     .collect()
             }
         };

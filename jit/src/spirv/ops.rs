@@ -19,7 +19,7 @@ pub enum Support {
 
 /// Whether clift takes `op`. The set is the core instructions of SPIR-V
 /// 1.0-1.2 that the OpenCL environment allows with the capabilities clift
-/// advertises (Addresses, Float16Buffer, Int8, Int16, Int64, Kernel, Linkage,
+/// advertises (Addresses, Float16Buffer, Float16, Float64, Int8, Int16, Int64, Kernel, Linkage,
 /// Vector16, GenericPointer, Groups, DeviceEnqueue, Pipes, SubgroupDispatch,
 /// PipeStorage); the lowering handles exactly this set.
 pub fn support(op: Op) -> Support {

@@ -1,7 +1,7 @@
 //! The OpenCL SPIR-V environment rules (OpenCL SPIR-V Environment 2.2,
 //! "Validation Rules", "Kernels", "Required Capabilities", "Built-in
 //! Variables") for clift's device: OpenCL 2.2 full profile, 64 address bits,
-//! cl_khr_fp64, no images, no cl_khr_fp16.
+//! cl_khr_fp64, cl_khr_fp16, no images.
 
 use std::collections::{HashMap, HashSet};
 
@@ -16,12 +16,12 @@ use super::Diags;
 use crate::spirv::{ConstValue, IdKind, Module, Type, NONE};
 
 /// The capabilities clift's device advertises (OpenCL 2.2 full profile with
-/// cl_khr_fp64, without images or fp16), with the SPIR-V version each needs.
+/// cl_khr_fp64 and cl_khr_fp16, without images), with the SPIR-V version each needs.
 fn advertised(c: Capability) -> Option<(u8, u8)> {
     use Capability::*;
     match c {
-        Addresses | Float16Buffer | Float64 | Int8 | Int16 | Int64 | Int64Atomics | Kernel | Linkage | Vector16
-        | GenericPointer | Groups | DeviceEnqueue | Pipes => Some((1, 0)),
+        Addresses | Float16Buffer | Float16 | Float64 | Int8 | Int16 | Int64 | Int64Atomics | Kernel | Linkage
+        | Vector16 | GenericPointer | Groups | DeviceEnqueue | Pipes => Some((1, 0)),
         SubgroupDispatch | PipeStorage => Some((1, 1)),
         _ => None,
     }
@@ -43,7 +43,6 @@ fn implied(c: Capability) -> &'static [Capability] {
 fn refusal(c: Capability) -> String {
     use Capability::*;
     let why = match c {
-        Float16 => "the device does not support half-precision arithmetic (cl_khr_fp16 is not advertised)",
         ImageBasic
         | ImageReadWrite
         | ImageMipmap
@@ -234,9 +233,12 @@ fn type_rules(m: &Module, caps: &Caps, d: &mut Diags) {
             }
             Type::Float { width } => match width {
                 32 => {}
+                // With cl_khr_fp16 half values are allowed under Float16 or
+                // Float16Buffer: llvm-spirv declares only Float16Buffer for
+                // OpenCL C half arithmetic (spirv-val accepts that too).
                 16 => {
-                    if !caps.has(Capability::Float16Buffer) {
-                        d.at(m, i, "16-bit floats need the Float16Buffer capability, which the module does not declare");
+                    if !caps.has(Capability::Float16Buffer) && !caps.has(Capability::Float16) {
+                        d.at(m, i, "16-bit floats need the Float16Buffer or Float16 capability, which the module does not declare");
                     }
                 }
                 64 if !caps.has(Capability::Float64) => d.at(
@@ -268,33 +270,7 @@ fn type_rules(m: &Module, caps: &Caps, d: &mut Diags) {
             return;
         }
     }
-    // A 16-bit float (without the Float16 capability, which the device does
-    // not have) may only be pointed to.
-    let is_half = |id: u32| matches!(m.ty(id), Some(Type::Float { width: 16 }));
-    for t in &m.types {
-        let uses_half = match &t.ty {
-            Type::Vector { component, .. } => is_half(*component),
-            Type::Array { element, .. } => is_half(*element),
-            Type::Struct { members } => members.iter().any(|&x| is_half(x)),
-            Type::Function { ret, params } => is_half(*ret) || params.iter().any(|&x| is_half(x)),
-            _ => false,
-        };
-        if uses_half {
-            d.at(m, t.inst, HALF_RULE);
-        }
-    }
-    for (i, inst) in m.insts.iter().enumerate() {
-        if inst.result_type.is_some_and(is_half) {
-            d.at(m, i as u32, HALF_RULE);
-        }
-        if d.full() {
-            return;
-        }
-    }
 }
-
-/// The rule broken by a half value.
-const HALF_RULE: &str = "half values need the Float16 capability: the device does not support half-precision arithmetic (cl_khr_fp16 is not advertised); a 16-bit float may only be pointed to (Float16Buffer)";
 
 fn storage_class(m: &Module, caps: &Caps, i: u32, s: StorageClass, d: &mut Diags) {
     use StorageClass::*;

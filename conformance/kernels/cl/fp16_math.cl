@@ -1,0 +1,144 @@
+// OpenCL.std math, common and float relational built-ins on half and
+// half4 (cl_khr_fp16): work-item i reads a[i], b[i], c[i], k[i] and
+// writes result r of function number r to o[r * n + i] (the order of the
+// F1/F2/F3 lists of tests/exec_fp16_math.rs). Pointer-result functions
+// write their second result through private, local, global and generic
+// pointers. Made from fp64_math.cl (no half_ or native_ forms: float only
+// in OpenCL C); keep in sync with the test.
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+
+#define MATH(T, IT, UT, LT, ULT) \
+    kernel void math_##T(global const T *a_, global const T *b_, global const T *c_, \
+                         global const IT *k_, global T *o, global IT *oi, \
+                         global T *g, global IT *gi, local T *l, local IT *li) { \
+        size_t i = get_global_id(0), n = get_global_size(0), j = get_local_id(0); \
+        T a = a_[i], b = b_[i], c = c_[i]; IT k = k_[i]; size_t r = 0; \
+        o[r++ * n + i] = acos(a); \
+        o[r++ * n + i] = acosh(a); \
+        o[r++ * n + i] = acospi(a); \
+        o[r++ * n + i] = asin(a); \
+        o[r++ * n + i] = asinh(a); \
+        o[r++ * n + i] = asinpi(a); \
+        o[r++ * n + i] = atan(a); \
+        o[r++ * n + i] = atanh(a); \
+        o[r++ * n + i] = atanpi(a); \
+        o[r++ * n + i] = cbrt(a); \
+        o[r++ * n + i] = ceil(a); \
+        o[r++ * n + i] = cos(a); \
+        o[r++ * n + i] = cosh(a); \
+        o[r++ * n + i] = cospi(a); \
+        o[r++ * n + i] = erfc(a); \
+        o[r++ * n + i] = erf(a); \
+        o[r++ * n + i] = exp(a); \
+        o[r++ * n + i] = exp2(a); \
+        o[r++ * n + i] = exp10(a); \
+        o[r++ * n + i] = expm1(a); \
+        o[r++ * n + i] = fabs(a); \
+        o[r++ * n + i] = floor(a); \
+        o[r++ * n + i] = lgamma(a); \
+        o[r++ * n + i] = log(a); \
+        o[r++ * n + i] = log2(a); \
+        o[r++ * n + i] = log10(a); \
+        o[r++ * n + i] = log1p(a); \
+        o[r++ * n + i] = logb(a); \
+        o[r++ * n + i] = rint(a); \
+        o[r++ * n + i] = round(a); \
+        o[r++ * n + i] = rsqrt(a); \
+        o[r++ * n + i] = sin(a); \
+        o[r++ * n + i] = sinh(a); \
+        o[r++ * n + i] = sinpi(a); \
+        o[r++ * n + i] = sqrt(a); \
+        o[r++ * n + i] = tan(a); \
+        o[r++ * n + i] = tanh(a); \
+        o[r++ * n + i] = tanpi(a); \
+        o[r++ * n + i] = tgamma(a); \
+        o[r++ * n + i] = trunc(a); \
+        o[r++ * n + i] = degrees(a); \
+        o[r++ * n + i] = radians(a); \
+        o[r++ * n + i] = sign(a); \
+        o[r++ * n + i] = atan2(a, b); \
+        o[r++ * n + i] = atan2pi(a, b); \
+        o[r++ * n + i] = copysign(a, b); \
+        o[r++ * n + i] = fdim(a, b); \
+        o[r++ * n + i] = fmax(a, b); \
+        o[r++ * n + i] = fmin(a, b); \
+        o[r++ * n + i] = fmod(a, b); \
+        o[r++ * n + i] = hypot(a, b); \
+        o[r++ * n + i] = maxmag(a, b); \
+        o[r++ * n + i] = minmag(a, b); \
+        o[r++ * n + i] = nextafter(a, b); \
+        o[r++ * n + i] = pow(a, b); \
+        o[r++ * n + i] = powr(a, b); \
+        o[r++ * n + i] = remainder(a, b); \
+        o[r++ * n + i] = step(a, b); \
+        o[r++ * n + i] = max(a, b); \
+        o[r++ * n + i] = min(a, b); \
+        o[r++ * n + i] = fma(a, b, c); \
+        o[r++ * n + i] = mad(a, b, c); \
+        o[r++ * n + i] = mix(a, b, c); \
+        o[r++ * n + i] = smoothstep(a, b, c); \
+        o[r++ * n + i] = clamp(a, b, c); \
+        o[r++ * n + i] = ldexp(a, k); \
+        o[r++ * n + i] = pown(a, k); \
+        o[r++ * n + i] = rootn(a, k); \
+        o[r++ * n + i] = nan(as_##ULT(convert_##LT(k))); \
+        o[r++ * n + i] = bitselect(a, b, c); \
+        o[r++ * n + i] = select(a, b, convert_##LT(k)); \
+        size_t q = 0; T p; IT pi_; \
+        o[r++ * n + i] = fract(a, &p); o[r++ * n + i] = p; \
+        o[r++ * n + i] = fract(a, &g[q++ * n + i]); \
+        o[r++ * n + i] = fract(a, &l[j]); o[r++ * n + i] = l[j]; \
+        o[r++ * n + i] = modf(a, &p); o[r++ * n + i] = p; \
+        o[r++ * n + i] = modf(a, &g[q++ * n + i]); \
+        o[r++ * n + i] = sincos(a, &p); o[r++ * n + i] = p; \
+        o[r++ * n + i] = sincos(a, &l[j]); o[r++ * n + i] = l[j]; \
+        o[r++ * n + i] = frexp(a, &pi_); oi[0 * n + i] = pi_; \
+        o[r++ * n + i] = frexp(a, &gi[0 * n + i]); \
+        o[r++ * n + i] = remquo(a, b, &pi_); oi[1 * n + i] = pi_; \
+        o[r++ * n + i] = remquo(a, b, &li[j]); oi[2 * n + i] = li[j]; \
+        o[r++ * n + i] = lgamma_r(a, &pi_); oi[3 * n + i] = pi_; \
+        o[r++ * n + i] = lgamma_r(a, &gi[1 * n + i]); \
+        generic T *gp = &p; o[r++ * n + i] = fract(a, gp); o[r++ * n + i] = p; \
+        oi[4 * n + i] = ilogb(a); \
+    }
+
+MATH(half, int, uint, short, ushort)
+MATH(half4, int4, uint4, short4, ushort4)
+
+// Geometric functions, shuffles and vector loads and stores on half.
+kernel void geometry(global const half *a, global const half *b, global half *o, global const short *m) {
+    size_t i = get_global_id(0), n = get_global_size(0);
+    half4 x4 = vload4(i, a), y4 = vload4(i, b);
+    half3 x3 = vload3(i, a), y3 = vload3(i, b);
+    half2 x2 = vload2(i, a), y2 = vload2(i, b);
+    half x1 = a[i], y1 = b[i];
+    global half *p = o + 64 * i;
+    vstore4(cross(x4, y4), 0, p);
+    vstore3(cross(x3, y3), 0, p + 4);
+    p[7] = dot(x4, y4);
+    p[8] = dot(x3, y3);
+    p[9] = dot(x2, y2);
+    p[10] = dot(x1, y1);
+    p[11] = length(x4);
+    p[12] = length(x3);
+    p[13] = length(x2);
+    p[14] = length(x1);
+    p[15] = distance(x4, y4);
+    p[16] = distance(x3, y3);
+    p[17] = distance(x2, y2);
+    p[18] = distance(x1, y1);
+    vstore4(normalize(x4), 0, p + 20);
+    vstore3(normalize(x3), 0, p + 24);
+    vstore2(normalize(x2), 0, p + 28);
+    p[30] = normalize(x1);
+    short4 m4 = vload4(i, m);
+    vstore4(shuffle(x4, as_ushort4(m4)), 0, p + 32);
+    half8 s8 = shuffle2(x4, y4, as_ushort8((short8)(m4, m4 >> 3)));
+    vstore8(s8, 0, p + 36);
+    vstore4(bitselect(x4, y4, as_half4(m4)), 0, p + 44);
+    vstore4(select(x4, y4, m4), 0, p + 48);
+    vstore2(shuffle(x2, as_ushort2(m4.s12)), 0, p + 52);
+    half16 w = vload16(0, a + 16 * (i % 4));
+    p[54] = w.s0 + w.sf;
+    vstore3(vload3(0, a + i) * 2.0h, 0, p + 55);
+}

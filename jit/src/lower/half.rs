@@ -1,0 +1,342 @@
+//! Half precision (cl_khr_fp16). A `half` value lives in registers as an
+//! `f32` that is always exactly a binary16 value; memory holds the 16-bit
+//! format. So:
+//!
+//! - loads widen the 16 bits to `f32` ([`load`]) and stores narrow them
+//!   ([`store`]), both exactly and inline;
+//! - every instruction that computes a new half value (OpFAdd ... OpFMod,
+//!   OpFConvert, OpConvertSToF, OpVectorTimesScalar, OpDot, OpenCL.std)
+//!   computes in `f32` and rounds the result once to half ([`round_rte`],
+//!   round to nearest even, keeping NaNs, infinities, signed zeros and
+//!   half denormals). For +, -, *, / and sqrt this is the correctly rounded
+//!   half result, since `f32`'s 24 bits are at least 2 * 11 + 2 (the
+//!   double rounding is innocuous); fma computes in f64 and rounds once
+//!   from there;
+//! - comparisons, selects, copies and conversions to other types use the
+//!   `f32` as it is (it is the half's exact value); only the bit-level
+//!   operations (OpBitcast, bitselect, nextafter, isnormal) go through the
+//!   16-bit encoding.
+
+use cranelift_codegen::ir::{
+    condcodes::{FloatCC, IntCC},
+    types as cl, InstBuilder, MemFlagsData, Value,
+};
+use cranelift_frontend::FunctionBuilder;
+
+use spirv::Op;
+
+use super::{Lowering, R};
+use crate::spirv::{Id, Module, Type};
+
+/// Whether scalar or vector type `ty` has half components.
+pub fn is_half(m: &Module, ty: Id) -> bool {
+    match m.ty(ty) {
+        Some(Type::Float { width: 16 }) => true,
+        Some(Type::Vector { component, .. }) => matches!(m.ty(*component), Some(Type::Float { width: 16 })),
+        _ => false,
+    }
+}
+
+/// Whether type `ty` holds half values: a half, a vector of halves, or an
+/// array or struct with one among its members (not a pointer to them).
+pub fn holds_half(m: &Module, ty: Id) -> bool {
+    let mut todo = vec![ty];
+    let mut seen = 0;
+    while let Some(t) = todo.pop() {
+        seen += 1;
+        if seen > 4096 {
+            // Deeper than any real type: say yes (the caller then keeps
+            // to the plainer path).
+            return true;
+        }
+        match m.ty(t) {
+            Some(Type::Float { width: 16 }) => return true,
+            Some(Type::Vector { component, .. }) => todo.push(*component),
+            Some(Type::Array { element, .. }) => todo.push(*element),
+            Some(Type::Struct { members }) => todo.extend(members.iter().copied()),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether instruction `op` computes a new float value that, for a half
+/// result, must be rounded to half afterwards (OpenCL.std, conversions and
+/// collectives round by themselves).
+pub fn rounds(op: Op) -> bool {
+    matches!(
+        op,
+        Op::FAdd | Op::FSub | Op::FMul | Op::FDiv | Op::FRem | Op::FMod | Op::VectorTimesScalar | Op::Dot
+    )
+}
+
+/// The f32 bits of a half constant's 16 bits.
+pub fn widen_const(bits: u64) -> u64 {
+    u64::from(clift_builtins::half::half_to_f32(bits as u16).to_bits())
+}
+
+fn f32c(b: &mut FunctionBuilder, x: f32) -> Value {
+    b.ins().f32const(x)
+}
+
+/// `x` (an `f32`) rounded to the nearest half value (ties to even), as an
+/// `f32`: overflow gives the infinity of `x`'s sign, NaNs stay NaNs.
+pub fn round_rte(b: &mut FunctionBuilder, x: Value) -> Value {
+    let flags = MemFlagsData::new();
+    let bits = b.ins().bitcast(cl::I32, flags, x);
+    // Normal halves: keep 11 significant bits of the f32's 24, rounding the
+    // 13 dropped ones to nearest even (a carry moves into the exponent).
+    let lsb = b.ins().ushr_imm_u(bits, 13);
+    let lsb = b.ins().band_imm_u(lsb, 1);
+    let r = b.ins().iadd_imm_s(bits, 0x0fff);
+    let r = b.ins().iadd(r, lsb);
+    let r = b.ins().band_imm_u(r, 0xffff_e000);
+    let rn = b.ins().bitcast(cl::F32, flags, r);
+    let arn = b.ins().fabs(rn);
+    let max = f32c(b, 65504.0);
+    let big = b.ins().fcmp(FloatCC::GreaterThan, arn, max);
+    let inf = f32c(b, f32::INFINITY);
+    let inf = b.ins().fcopysign(inf, x);
+    let rn = b.ins().select(big, inf, rn);
+    // Below 2^-14 (half denormals and zero): a multiple of 2^-24, which is
+    // the f32 ulp in [0.5, 1): (|x| + 0.5) - 0.5 rounds to it, to nearest
+    // even; the sign is put back (zeros keep theirs).
+    let a = b.ins().fabs(x);
+    let half = f32c(b, 0.5);
+    let d = b.ins().fadd(a, half);
+    let d = b.ins().fsub(d, half);
+    let d = b.ins().fcopysign(d, x);
+    let min_normal = f32c(b, f32::from_bits(0x3880_0000)); // 2^-14
+    let small = b.ins().fcmp(FloatCC::LessThan, a, min_normal);
+    let r = b.ins().select(small, d, rn);
+    let nan = b.ins().fcmp(FloatCC::Unordered, x, x);
+    b.ins().select(nan, x, r)
+}
+
+/// The half encoded in the low 16 bits of `h` (an `i16` or `i32`) as an
+/// `f32`, exactly.
+pub fn from_bits(b: &mut FunctionBuilder, h: Value) -> Value {
+    let flags = MemFlagsData::new();
+    let h = if b.func.dfg.value_type(h) == cl::I32 {
+        h
+    } else {
+        b.ins().uextend(cl::I32, h)
+    };
+    let mag = b.ins().band_imm_u(h, 0x7fff);
+    let sign = b.ins().band_imm_u(h, 0x8000);
+    let sign = b.ins().ishl_imm_u(sign, 16);
+    let shifted = b.ins().ishl_imm_u(mag, 13);
+    // Normals and denormals: the shifted bits are the value times 2^-112
+    // (an f32 denormal for a half denormal); the product is exact.
+    let f = b.ins().bitcast(cl::F32, flags, shifted);
+    let scale = f32c(b, f32::from_bits(0x7780_0000)); // 2^112
+    let f = b.ins().fmul(f, scale);
+    let fb = b.ins().bitcast(cl::I32, flags, f);
+    // Infinities and NaNs: the payload moves up, the exponent is all ones.
+    let special = b.ins().bor_imm_u(shifted, 0x7f80_0000);
+    let is_special = b.ins().icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, mag, 0x7c00);
+    let r = b.ins().select(is_special, special, fb);
+    let r = b.ins().bor(r, sign);
+    b.ins().bitcast(cl::F32, flags, r)
+}
+
+/// The 16-bit encoding (an `i16`) of `x`, an `f32` holding a half value.
+/// A NaN stays a (quiet) NaN.
+pub fn to_bits(b: &mut FunctionBuilder, x: Value) -> Value {
+    let flags = MemFlagsData::new();
+    let bits = b.ins().bitcast(cl::I32, flags, x);
+    let sign = b.ins().ushr_imm_u(bits, 16);
+    let sign = b.ins().band_imm_u(sign, 0x8000);
+    let abits = b.ins().band_imm_u(bits, 0x7fff_ffff);
+    let a = b.ins().bitcast(cl::F32, flags, abits);
+    let scale = f32c(b, f32::from_bits(0x0780_0000)); // 2^-112
+    let s = b.ins().fmul(a, scale);
+    let sb = b.ins().bitcast(cl::I32, flags, s);
+    let m = b.ins().ushr_imm_u(sb, 13);
+    let payload = b.ins().ushr_imm_u(abits, 13);
+    let payload = b.ins().band_imm_u(payload, 0x3ff);
+    let is_nan = b.ins().icmp_imm_u(IntCC::UnsignedGreaterThan, abits, 0x7f80_0000);
+    let quiet = b.ins().iconst(cl::I32, 0x7e00);
+    let inf = b.ins().iconst(cl::I32, 0x7c00);
+    let top = b.ins().select(is_nan, quiet, inf);
+    let special = b.ins().bor(top, payload);
+    let is_special = b
+        .ins()
+        .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, abits, 0x7f80_0000);
+    let r = b.ins().select(is_special, special, m);
+    let r = b.ins().bor(r, sign);
+    b.ins().ireduce(cl::I16, r)
+}
+
+/// Loads the half at `addr + off` as an `f32`.
+pub fn load(b: &mut FunctionBuilder, flags: MemFlagsData, addr: Value, off: i32) -> Value {
+    let h = b.ins().uload16(cl::I32, flags, addr, off);
+    from_bits(b, h)
+}
+
+/// Stores `x` (an `f32` holding a half value) as a half at `addr + off`.
+pub fn store(b: &mut FunctionBuilder, flags: MemFlagsData, x: Value, addr: Value, off: i32) {
+    let h = to_bits(b, x);
+    b.ins().store(flags, h, addr, off);
+}
+
+impl Lowering<'_, '_, '_> {
+    /// Rounds every component of `v` to half (round to nearest even).
+    pub(super) fn round_half(&mut self, v: &mut [Value]) {
+        for x in v {
+            if self.b.func.dfg.value_type(*x) == cl::F32 {
+                *x = round_rte(self.b, *x);
+            }
+        }
+    }
+
+    /// `x` (an `f32`) rounded to half in `mode` (SPIR-V FPRoundingMode
+    /// 0..=3; RTE inline, the others through the table's conversions).
+    pub(super) fn round_half_mode(&mut self, x: Value, mode: u32) -> R<Value> {
+        use clift_builtins::half as h;
+        let f: extern "C" fn(f32) -> u32 = match mode {
+            0 => return Ok(round_rte(self.b, x)),
+            1 => h::clift_f32_to_half_rtz,
+            2 => h::clift_f32_to_half_rtp,
+            3 => h::clift_f32_to_half_rtn,
+            _ => return Err(format!("rounding mode {mode} does not exist")),
+        };
+        let r = self.call_host(f as usize, &[cl::F32], &[cl::I32], &[x]);
+        let bits = *r.first().ok_or("the conversion returned nothing")?;
+        Ok(from_bits(self.b, bits))
+    }
+
+    /// `x` (an `f64`) rounded once to half in `mode`, as an `f32`.
+    pub(super) fn f64_to_half(&mut self, x: Value, mode: u32) -> R<Value> {
+        use clift_builtins::half as h;
+        let f: extern "C" fn(f64) -> u32 = match mode {
+            0 => h::clift_f64_to_half_rte,
+            1 => h::clift_f64_to_half_rtz,
+            2 => h::clift_f64_to_half_rtp,
+            3 => h::clift_f64_to_half_rtn,
+            _ => return Err(format!("rounding mode {mode} does not exist")),
+        };
+        let r = self.call_host(f as usize, &[cl::F64], &[cl::I32], &[x]);
+        let bits = *r.first().ok_or("the conversion returned nothing")?;
+        Ok(from_bits(self.b, bits))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The inline sequences against the builtins' reference conversions,
+    //! compiled and run through Cranelift's JIT over every half and many
+    //! floats around every half.
+
+    use super::*;
+    use cranelift_codegen::ir::{AbiParam, Function, Signature, UserFuncName};
+    use cranelift_codegen::settings::{self, Configurable};
+    use cranelift_frontend::FunctionBuilderContext;
+    use cranelift_jit::{JITBuilder, JITModule};
+    use cranelift_module::{Linkage, Module as _};
+
+    /// Compiles `body` as `fn(param) -> ret` and returns its address.
+    fn jit(
+        module: &mut JITModule,
+        name: &str,
+        param: cl::Type,
+        ret: cl::Type,
+        body: fn(&mut FunctionBuilder, Value) -> Value,
+    ) -> *const u8 {
+        let mut sig = Signature::new(module.isa().default_call_conv());
+        sig.params.push(AbiParam::new(param));
+        sig.returns.push(AbiParam::new(ret));
+        let id = module.declare_function(name, Linkage::Local, &sig).unwrap();
+        let mut ctx = module.make_context();
+        ctx.func = Function::with_name_signature(UserFuncName::default(), sig);
+        let mut fctx = FunctionBuilderContext::new();
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        let blk = b.create_block();
+        b.append_block_params_for_function_params(blk);
+        b.switch_to_block(blk);
+        b.seal_block(blk);
+        let x = b.block_params(blk)[0];
+        let r = body(&mut b, x);
+        b.ins().return_(&[r]);
+        let config = module.isa().frontend_config();
+        b.finalize(config);
+        module.define_function(id, &mut ctx).unwrap();
+        module.finalize_definitions().unwrap();
+        module.get_finalized_function(id)
+    }
+
+    #[test]
+    fn inline_conversions_match_the_reference() {
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").unwrap();
+        let isa = cranelift_native::builder()
+            .unwrap()
+            .finish(settings::Flags::new(flags))
+            .unwrap();
+        let mut module = JITModule::new(JITBuilder::with_isa(isa, cranelift_module::default_libcall_names()));
+        let from = jit(&mut module, "from", cl::I32, cl::F32, from_bits);
+        let to = jit(&mut module, "to", cl::F32, cl::I32, |b, x| {
+            let h = to_bits(b, x);
+            b.ins().uextend(cl::I32, h)
+        });
+        let round = jit(&mut module, "round", cl::F32, cl::F32, round_rte);
+        type FromBits = extern "C" fn(u32) -> f32;
+        type ToBits = extern "C" fn(f32) -> u32;
+        type Round = extern "C" fn(f32) -> f32;
+        // SAFETY: the functions were just compiled with these signatures
+        // (the host's C convention, one scalar in, one out) and live as long as `module`,
+        // which outlives every call below.
+        let (from, to, round) = unsafe {
+            (
+                std::mem::transmute::<*const u8, FromBits>(from),
+                std::mem::transmute::<*const u8, ToBits>(to),
+                std::mem::transmute::<*const u8, Round>(round),
+            )
+        };
+        use clift_builtins::half::{f64_to_half, half_to_f32, Rounding};
+        for h in 0..=u16::MAX {
+            let want = half_to_f32(h);
+            let got = from(u32::from(h));
+            if want.is_nan() {
+                assert!(got.is_nan(), "{h:#x}");
+                assert_eq!(to(got) & 0x7e00, 0x7e00, "{h:#x}");
+                continue;
+            }
+            assert_eq!(got.to_bits(), want.to_bits(), "from {h:#x}");
+            assert_eq!(to(got), u32::from(h), "to {h:#x}");
+            // Floats around the half: every one rounds as the reference.
+            let base = want.to_bits();
+            for d in [
+                0i64, 1, -1, 0xfff, 0x1000, 0x1001, -0xfff, -0x1000, -0x1001, 0x1fff, 0x7ff, 12345,
+            ] {
+                let bits = base as i64 + d;
+                if !(0..=u32::MAX as i64).contains(&bits) {
+                    continue;
+                }
+                let x = f32::from_bits(bits as u32);
+                let r = round(x);
+                if x.is_nan() {
+                    assert!(r.is_nan());
+                    continue;
+                }
+                let want = half_to_f32(f64_to_half(f64::from(x), Rounding::Rte));
+                assert_eq!(r.to_bits(), want.to_bits(), "round {x:e} ({:#x})", x.to_bits());
+            }
+        }
+        for x in [
+            1e-30f32,
+            -1e-30,
+            1e30,
+            -1e30,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            65519.0,
+            65520.0,
+            -65520.0,
+        ] {
+            let want = half_to_f32(f64_to_half(f64::from(x), Rounding::Rte));
+            assert_eq!(round(x).to_bits(), want.to_bits(), "{x:e}");
+        }
+        drop(module);
+    }
+}

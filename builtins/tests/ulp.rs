@@ -1,5 +1,8 @@
 //! ULP harness for the `float` and `double` math functions of
-//! `clift_builtins::math_f32` and `clift_builtins::math_f64`.
+//! `clift_builtins::math_f32` and `clift_builtins::math_f64`, and for the
+//! `half` ones (cl_khr_fp16) as the JIT computes them: the `float`
+//! function on the operands widened to `float`, rounded once to half (the
+//! `H` type and the `h_*` wrappers at the end; reference MPFR at 64 bits).
 //!
 //! Each function is compared with MPFR (through rug/gmp-mpfr-sys, the
 //! system's libmpfr) evaluated from the exact inputs at 160 bits for
@@ -20,16 +23,18 @@
 //! follows. The explicit OpenCL edge-case list is checked value by value
 //! in `edge_cases_f32` and `edge_cases_f64`.
 //!
-//! `cargo test` (debug, CI) runs 20,000 random inputs per `float` function
-//! and 10,000 per `double` function; `CLIFT_ULP_FULL=1 cargo test --release
-//! -p clift-builtins --test ulp` runs 1,000,000 for both (or
-//! `CLIFT_ULP_N`). `CLIFT_ULP_REPORT=<file>` appends a line per function
+//! `cargo test` (debug, CI) runs 20,000 random inputs per `float` function,
+//! 10,000 per `double` function and 5,000 per two- or three-argument
+//! `half` function (every one of the 65,536 halves for the one-argument
+//! ones, always); `CLIFT_ULP_FULL=1 cargo test --release -p clift-builtins
+//! --test ulp` runs 1,000,000 for all (or `CLIFT_ULP_N`). `CLIFT_ULP_REPORT=<file>` appends a line per function
 //! (name, max ulp, bound, worst input) to the file; add `-- --nocapture`
 //! to see them printed.
 
 use std::io::Write;
 
 use clift_builtins::frem::{clift_frem_f32, clift_frem_f64};
+use clift_builtins::half::{clift_f32_to_half_rte, clift_f64_to_half_rte, f64_to_half, half_to_f32, Rounding};
 use clift_builtins::math_f32::*;
 use clift_builtins::math_f64::*;
 use gmp_mpfr_sys::mpfr::{self, rnd_t};
@@ -114,6 +119,117 @@ impl_fp!(f32, bits: u32, prec: 160, mant: 23, emin: -126, emax: 127,
 impl_fp!(f64, bits: u64, prec: 192, mant: 52, emin: -1022, emax: 1023,
         default_n: 10_000, suffix: "_f64", from_mp: to_f64);
 
+/// A `half` value (cl_khr_fp16), by its 16-bit encoding. clift computes
+/// every half math function as the `float` one on the operands widened to
+/// `float`, rounded once to half (see `jit/src/lower/half.rs`); the
+/// wrappers below (`h_*`) do exactly that with the same builtins
+/// functions, so that the harness measures what kernels get.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+struct H(u16);
+
+impl H {
+    /// The value as the `f32` the JIT keeps in registers (exact).
+    fn f(self) -> f32 {
+        half_to_f32(self.0)
+    }
+    /// The JIT's rounding of an `f32` result to half (to nearest even).
+    fn round(x: f32) -> H {
+        H(clift_f32_to_half_rte(x) as u16)
+    }
+}
+
+impl PartialEq for H {
+    fn eq(&self, o: &H) -> bool {
+        self.f() == o.f()
+    }
+}
+
+impl PartialOrd for H {
+    fn partial_cmp(&self, o: &H) -> Option<std::cmp::Ordering> {
+        self.f().partial_cmp(&o.f())
+    }
+}
+
+impl std::fmt::Display for H {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.f(), f)
+    }
+}
+
+impl std::fmt::LowerExp for H {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::LowerExp::fmt(&self.f(), f)
+    }
+}
+
+impl Fp for H {
+    const PREC: u32 = 64;
+    const MANT: i32 = 10;
+    const EMIN: i32 = -14;
+    const EMAX: i32 = 15;
+    const DEFAULT_N: usize = 5_000;
+    const SUFFIX: &'static str = "_f16";
+    fn to_mp(self) -> Float {
+        Float::with_val(Self::PREC, self.f())
+    }
+    /// `r` rounded once to half, to nearest even: to 11 significant bits
+    /// from 2^-14 up, to a multiple of 2^-24 below (denormals); the result
+    /// is then exact in `f64`, and at or above 65520 rounds to infinity.
+    fn from_mp(r: &Float) -> H {
+        if r.is_nan() {
+            return H(0x7e00);
+        }
+        let small = Float::with_val(Self::PREC, r.abs_ref()) < Float::with_val(Self::PREC, 2f64.powi(-14));
+        let v = if small {
+            let mut scaled = Float::with_val(Self::PREC, r << 24).round_even();
+            scaled >>= 24;
+            let v = scaled.to_f64();
+            if v == 0.0 && r.is_sign_negative() {
+                -0.0
+            } else {
+                v
+            }
+        } else {
+            Float::with_val(11, r).to_f64()
+        };
+        H(f64_to_half(v, Rounding::Rte))
+    }
+    fn to_f64(self) -> f64 {
+        self.f() as f64
+    }
+    fn from_f64(x: f64) -> H {
+        H(f64_to_half(x, Rounding::Rte))
+    }
+    fn to_bits64(self) -> u64 {
+        self.0 as u64
+    }
+    fn from_bits64(b: u64) -> H {
+        H(b as u16)
+    }
+    fn is_nan(self) -> bool {
+        self.f().is_nan()
+    }
+    fn is_infinite(self) -> bool {
+        self.f().is_infinite()
+    }
+    fn is_sign_negative(self) -> bool {
+        self.f().is_sign_negative()
+    }
+    fn floor(self) -> H {
+        H::round(self.f().floor())
+    }
+}
+
+/// The bound of a test for `float` or `double` (`wide`) or for `half`.
+fn by_type<T: Fp>(wide: f64, half: f64) -> f64 {
+    if T::MANT == 10 {
+        half
+    } else {
+        wide
+    }
+}
+
 fn random_count<T: Fp>() -> usize {
     if let Some(n) = std::env::var("CLIFT_ULP_N").ok().and_then(|v| v.parse().ok()) {
         return n;
@@ -185,7 +301,32 @@ fn core_specials<T: Fp>() -> Vec<T> {
 /// The values around which each type's functions change behaviour:
 /// overflow and underflow thresholds and the like.
 fn type_specials<T: Fp>() -> Vec<f64> {
-    if T::MANT == 23 {
+    if T::MANT == 10 {
+        vec![
+            65504.0,
+            65519.0,
+            65520.0,
+            2048.0,
+            1024.0,
+            1023.5,
+            512.0 - 0.25,
+            11.089_867,
+            11.1,
+            -16.635_532,
+            -17.328_68,
+            -9.704,
+            -10.4,
+            4.816_2,
+            15.0,
+            16.0,
+            24.0,
+            25.0,
+            8.6,
+            9.0,
+            2.457_024_7,
+            6.103_515_6e-5,
+        ]
+    } else if T::MANT == 23 {
         vec![
             1e-38,
             1e-40,
@@ -263,7 +404,9 @@ fn specials<T: Fp>() -> Vec<T> {
         vt.push(T::from_f64(k as f64 * std::f64::consts::FRAC_PI_2));
         vt.push(T::from_f64(k as f64 * std::f64::consts::FRAC_PI_4));
     }
-    let exps: &[i32] = if T::MANT == 23 {
+    let exps: &[i32] = if T::MANT == 10 {
+        &[-24, -23, -14, -13, -11, -10, -5, -1, 5, 10, 11, 12, 14, 15]
+    } else if T::MANT == 23 {
         &[
             -126, -100, -64, -24, -23, -12, -1, 12, 23, 24, 31, 32, 63, 64, 100, 126, 127,
         ]
@@ -290,13 +433,20 @@ fn specials<T: Fp>() -> Vec<T> {
     }
     let neg: Vec<T> = out.iter().map(|x| T::from_f64(-x.to_f64())).collect();
     out.extend(neg);
+    if T::MANT == 10 {
+        // Many of the values above coincide in half.
+        out.sort_by_key(|x| x.to_bits64());
+        out.dedup_by_key(|x| x.to_bits64());
+    }
     out
 }
 
 fn int_specials<T: Fp>() -> Vec<i32> {
     let mut v: Vec<i32> = (-10..=10).collect();
     v.extend([i32::MIN, i32::MIN + 1, i32::MAX, i32::MAX - 1, 1000, -1000]);
-    if T::MANT == 23 {
+    if T::MANT == 10 {
+        v.extend([15, 16, -14, -15, -24, -25, 40, -40]);
+    } else if T::MANT == 23 {
         v.extend([127, 128, -127, -128, 149, 150, -149, -150]);
     } else {
         v.extend([
@@ -470,7 +620,9 @@ impl Stats {
 }
 
 fn show<T: Fp>(x: T) -> String {
-    if T::MANT == 23 {
+    if T::MANT == 10 {
+        format!("{x:e} ({:#06x})", x.to_bits64())
+    } else if T::MANT == 23 {
         format!("{x:e} ({:#010x})", x.to_bits64())
     } else {
         format!("{x:e} ({:#018x})", x.to_bits64())
@@ -497,10 +649,7 @@ fn check1_floor<T: Fp>(
     emin: i32,
 ) {
     let mut st = Stats::new::<T>(name, bound);
-    let mut rng = Rng::new(&format!("{name}{}", T::SUFFIX));
-    let n = random_count::<T>();
-    let inputs = specials::<T>().into_iter().chain((0..n).map(|i| rng.input(i, domain)));
-    for x in inputs {
+    for x in inputs_for::<T>(name, domain) {
         let got = ours(x);
         let r = reference(x);
         let err = ulp_err_floor(got, &r, emin);
@@ -717,7 +866,7 @@ fn rsqrt_test<T: Fp>(ours: extern "C" fn(T) -> T) {
         unsafe { mpfr::sqrt(s.as_raw_mut(), a.as_raw(), RNDN) };
         Float::with_val(T::PREC, 1.0 / &s)
     };
-    check1("rsqrt", 2.0, ours, reference, (0.0, 1e4));
+    check1("rsqrt", by_type::<T>(2.0, 1.0), ours, reference, (0.0, 1e4));
 }
 
 per_type! {
@@ -730,10 +879,14 @@ fn ilogb_logb_test<T: Fp>(ilogb: extern "C" fn(T) -> i32, logb: extern "C" fn(T)
     let mut st_i = Stats::new::<T>("ilogb", 0.0);
     let mut st_l = Stats::new::<T>("logb", 0.0);
     let mut rng = Rng::new(&format!("ilogb{}", T::SUFFIX));
-    let inputs: Vec<T> = specials::<T>()
-        .into_iter()
-        .chain((0..random_count::<T>()).map(|_| rng.bits()))
-        .collect();
+    let inputs: Vec<T> = if T::MANT == 10 {
+        inputs_for::<T>("ilogb", (-1e4, 1e4))
+    } else {
+        specials::<T>()
+            .into_iter()
+            .chain((0..random_count::<T>()).map(|_| rng.bits()))
+            .collect()
+    };
     for x in inputs {
         let a = fl(x);
         // The reference: MPFR's exponent (x = m 2^e, 0.5 <= |m| < 1).
@@ -800,7 +953,7 @@ fn powr_test<T: Fp>(ours: extern "C" fn(T, T) -> T, dy: (f64, f64)) {
             r
         }
     };
-    check2("powr", 16.0, ours, reference, (0.0, 10.0), dy);
+    check2("powr", by_type::<T>(16.0, 4.0), ours, reference, (0.0, 10.0), dy);
 }
 
 per_type! {
@@ -813,7 +966,7 @@ per_type! {
 /// above rarely produce.
 fn pow_negative_base_test<T: Fp>(ours: extern "C" fn(T, T) -> T, ny: i32) {
     let mut rng = Rng::new(&format!("pow-{}", T::SUFFIX));
-    let mut st = Stats::new::<T>("pow(-x,n)", 16.0);
+    let mut st = Stats::new::<T>("pow(-x,n)", by_type::<T>(16.0, 4.0));
     for _ in 0..random_count::<T>() / 4 {
         let x: T = T::from_f64(-rng.uniform::<T>(0.0, 4.0).to_f64());
         let y = T::from_f64(rng.int(-ny, ny) as f64);
@@ -856,7 +1009,12 @@ against_mpfr! { check_fi, mpi:
 
 // ------------------------------------------------ pointer-result tests
 
+/// The inputs of a one-argument test: every value for `half`; the special
+/// values and `random_count` random ones for the wider types.
 fn inputs_for<T: Fp>(name: &str, domain: (f64, f64)) -> Vec<T> {
+    if T::MANT == 10 {
+        return (0..=0xffffu64).map(T::from_bits64).collect();
+    }
     let mut rng = Rng::new(&format!("{name}{}", T::SUFFIX));
     specials::<T>()
         .into_iter()
@@ -1032,7 +1190,7 @@ per_type! {
 }
 
 fn sincos_test<T: Fp>(ours: unsafe extern "C" fn(T, *mut T) -> T, domain: (f64, f64)) {
-    let mut st = Stats::new::<T>("sincos", 4.0);
+    let mut st = Stats::new::<T>("sincos", by_type::<T>(4.0, 2.0));
     for x in inputs_for::<T>("sincos", domain) {
         let mut cv = T::from_f64(0.0);
         // SAFETY: `cv` is a live local.
@@ -1059,7 +1217,11 @@ per_type! {
 /// lgamma_r's value and sign; errors measured as by [`ulp_err_floor`]
 /// with `emin` (see `lgamma_f64`).
 fn lgamma_r_test<T: Fp>(ours: unsafe extern "C" fn(T, *mut i32) -> T, emin: i32, domain: (f64, f64)) {
-    let bound = if emin == 0 { LGAMMA_F64_BOUND } else { 16.0 };
+    let bound = if emin == 0 {
+        LGAMMA_F64_BOUND
+    } else {
+        by_type::<T>(16.0, HALF_LGAMMA_BOUND)
+    };
     let mut st = Stats::new::<T>("lgamma_r", bound);
     for x in inputs_for::<T>("lgamma_r", domain) {
         let mut sg = 12345;
@@ -1145,7 +1307,7 @@ fn edge_cases<T: Fp>(lib: Lib<T>) {
     let min_normal = T::from_bits64(1u64 << T::MANT).to_f64();
     let max = T::from_bits64(((((T::EMAX - T::EMIN) as u64) + 1) << T::MANT) | ((1u64 << T::MANT) - 1)).to_f64();
     let p = 2f64.powi(T::MANT); // from here on every value is an integer
-    let finite_pos = [min_denorm, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 1e10, max];
+    let finite_pos = [min_denorm, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 1e10f64.min(max), max];
     let ints = [
         1.0,
         2.0,
@@ -1423,4 +1585,377 @@ edge_case_tests! {
     frexp: clift_frexp_f32, clift_frexp_f64;
     lgamma_r: clift_lgamma_r_f32, clift_lgamma_r_f64;
     remquo: clift_remquo_f32, clift_remquo_f64;
+}
+
+// ---------------------------------------------------------------- half
+
+/// `half` wrappers: the `float` function (a builtins host function, or
+/// the IEEE operation an inline recipe emits) on the widened operands,
+/// its result rounded once to half, as `jit/src/lower/ext_inst.rs` does.
+macro_rules! half_fns {
+    ($($kind:ident $h:ident = $f:expr;)*) => {$(half_fns!(@ $kind $h $f);)*};
+    (@ f1 $h:ident $f:expr) => {
+        extern "C" fn $h(x: H) -> H {
+            H::round(($f)(x.f()))
+        }
+    };
+    (@ f2 $h:ident $f:expr) => {
+        extern "C" fn $h(x: H, y: H) -> H {
+            H::round(($f)(x.f(), y.f()))
+        }
+    };
+    (@ fi $h:ident $f:expr) => {
+        extern "C" fn $h(x: H, n: i32) -> H {
+            H::round(($f)(x.f(), n))
+        }
+    };
+    (@ ptr $h:ident $f:expr) => {
+        /// The host function writes a `float` through the pointer; the
+        /// JIT rounds it to half on the way to the half pointee.
+        unsafe extern "C" fn $h(x: H, p: *mut H) -> H {
+            let mut t = 0f32;
+            // SAFETY: `t` is a live local.
+            let r = unsafe { ($f)(x.f(), &mut t) };
+            // SAFETY: the caller passes a valid pointer to a half.
+            unsafe { *p = H::round(t) };
+            H::round(r)
+        }
+    };
+    (@ pint $h:ident $f:expr) => {
+        unsafe extern "C" fn $h(x: H, p: *mut i32) -> H {
+            // SAFETY: the caller passes a valid pointer to an int.
+            H::round(unsafe { ($f)(x.f(), p) })
+        }
+    };
+}
+
+half_fns! {
+    f1 h_acos = clift_acos_f32; f1 h_acosh = clift_acosh_f32; f1 h_acospi = clift_acospi_f32;
+    f1 h_asin = clift_asin_f32; f1 h_asinh = clift_asinh_f32; f1 h_asinpi = clift_asinpi_f32;
+    f1 h_atan = clift_atan_f32; f1 h_atanh = clift_atanh_f32; f1 h_atanpi = clift_atanpi_f32;
+    f1 h_cbrt = clift_cbrt_f32; f1 h_cos = clift_cos_f32; f1 h_cosh = clift_cosh_f32;
+    f1 h_cospi = clift_cospi_f32; f1 h_erfc = clift_erfc_f32; f1 h_erf = clift_erf_f32;
+    f1 h_exp = clift_exp_f32; f1 h_exp2 = clift_exp2_f32; f1 h_exp10 = clift_exp10_f32;
+    f1 h_expm1 = clift_expm1_f32; f1 h_log = clift_log_f32; f1 h_log2 = clift_log2_f32;
+    f1 h_log10 = clift_log10_f32; f1 h_log1p = clift_log1p_f32; f1 h_sin = clift_sin_f32;
+    f1 h_sinh = clift_sinh_f32; f1 h_sinpi = clift_sinpi_f32; f1 h_tan = clift_tan_f32;
+    f1 h_tanh = clift_tanh_f32; f1 h_tanpi = clift_tanpi_f32; f1 h_tgamma = clift_tgamma_f32;
+    f1 h_round = clift_round_f32; f1 h_rsqrt = clift_rsqrt_f32; f1 h_lgamma = clift_lgamma_f32;
+    f1 h_logb = clift_logb_f32;
+    // Inline recipes: Cranelift's sqrt, ceil, floor, trunc, nearest and
+    // fabs are these IEEE operations.
+    f1 h_sqrt = f32::sqrt; f1 h_ceil = f32::ceil; f1 h_floor = f32::floor;
+    f1 h_trunc = f32::trunc; f1 h_rint = f32::round_ties_even; f1 h_fabs = f32::abs;
+    // degrees and radians: the product in f64, rounded to float, then half.
+    f1 h_degrees = |x: f32| (x as f64 * (180.0 / std::f64::consts::PI)) as f32;
+    f1 h_radians = |x: f32| (x as f64 * (std::f64::consts::PI / 180.0)) as f32;
+    f2 h_atan2 = clift_atan2_f32; f2 h_atan2pi = clift_atan2pi_f32; f2 h_fdim = clift_fdim_f32;
+    f2 h_fmod = clift_frem_f32; f2 h_hypot = clift_hypot_f32; f2 h_pow = clift_pow_f32;
+    f2 h_powr = clift_powr_f32; f2 h_remainder = clift_remainder_f32;
+    f2 h_copysign = f32::copysign;
+    fi h_ldexp = clift_ldexp_f32; fi h_pown = clift_pown_f32; fi h_rootn = clift_rootn_f32;
+    ptr h_modf = clift_modf_f32; ptr h_sincos = clift_sincos_f32;
+    pint h_frexp = clift_frexp_f32; pint h_lgamma_r = clift_lgamma_r_f32;
+}
+
+/// fract: the general rule, then the minimum with the largest half below
+/// 1 (`fmin`, which keeps a NaN).
+unsafe extern "C" fn h_fract(x: H, p: *mut H) -> H {
+    let mut t = 0f32;
+    // SAFETY: `t` is a live local.
+    let r = unsafe { clift_fract_f32(x.f(), &mut t) };
+    // SAFETY: the caller passes a valid pointer to a half.
+    unsafe { *p = H::round(t) };
+    let r = H::round(r);
+    let top = below_one::<H>();
+    if r > top {
+        top
+    } else {
+        r
+    }
+}
+
+unsafe extern "C" fn h_remquo(x: H, y: H, q: *mut i32) -> H {
+    // SAFETY: the caller passes a valid pointer to an int.
+    H::round(unsafe { clift_remquo_f32(x.f(), y.f(), q) })
+}
+
+/// fma and mad: the product exact in f64, the sum rounded there, then to
+/// half (the JIT's `half_fma`).
+extern "C" fn h_fma(x: H, y: H, z: H) -> H {
+    let (x, y, z) = (x.f() as f64, y.f() as f64, z.f() as f64);
+    H(clift_f64_to_half_rte(x * y + z) as u16)
+}
+
+/// nextafter: one step of the 16-bit encoding toward `y`, as the JIT's
+/// `half_nextafter` emits it.
+extern "C" fn h_nextafter(x: H, y: H) -> H {
+    let (xf, yf) = (x.f(), y.f());
+    if xf.is_nan() || yf.is_nan() {
+        return H::round(xf + yf);
+    }
+    if xf == yf {
+        return y;
+    }
+    if xf == 0.0 {
+        return H::round(2f32.powi(-24).copysign(yf));
+    }
+    let away = (xf < yf) != (xf < 0.0);
+    H(if away { x.0.wrapping_add(1) } else { x.0.wrapping_sub(1) })
+}
+
+/// The half bound of the implementation-defined lgamma and lgamma_r:
+/// tgamma's.
+const HALF_LGAMMA_BOUND: f64 = 4.0;
+
+/// One-argument half tests of every input against MPFR.
+macro_rules! half_against_mpfr {
+    ($check:ident, $mp:ident: $($test:ident: $name:literal, $bound:expr, $f:ident, $ours:expr, $($d:expr),+;)*) => {$(
+        #[test]
+        fn $test() {
+            $check::<H>($name, $bound, $ours, $mp!($f, H), $($d),+);
+        }
+    )*};
+}
+
+const D0: (f64, f64) = (0.0, 0.0);
+
+half_against_mpfr! { check1, mp1:
+    acos_f16: "acos", 2.0, acos, h_acos, D0;
+    acosh_f16: "acosh", 2.0, acosh, h_acosh, D0;
+    acospi_f16: "acospi", 2.0, acospi, h_acospi, D0;
+    asin_f16: "asin", 2.0, asin, h_asin, D0;
+    asinh_f16: "asinh", 2.0, asinh, h_asinh, D0;
+    asinpi_f16: "asinpi", 2.0, asinpi, h_asinpi, D0;
+    atan_f16: "atan", 2.0, atan, h_atan, D0;
+    atanh_f16: "atanh", 2.0, atanh, h_atanh, D0;
+    atanpi_f16: "atanpi", 2.0, atanpi, h_atanpi, D0;
+    cbrt_f16: "cbrt", 2.0, cbrt, h_cbrt, D0;
+    ceil_f16: "ceil", 0.0, rint_ceil, h_ceil, D0;
+    cos_f16: "cos", 2.0, cos, h_cos, D0;
+    cosh_f16: "cosh", 2.0, cosh, h_cosh, D0;
+    cospi_f16: "cospi", 2.0, cospi, h_cospi, D0;
+    erfc_f16: "erfc", 4.0, erfc, h_erfc, D0;
+    erf_f16: "erf", 4.0, erf, h_erf, D0;
+    exp_f16: "exp", 2.0, exp, h_exp, D0;
+    exp2_f16: "exp2", 2.0, exp2, h_exp2, D0;
+    exp10_f16: "exp10", 2.0, exp10, h_exp10, D0;
+    expm1_f16: "expm1", 2.0, expm1, h_expm1, D0;
+    fabs_f16: "fabs", 0.0, abs, h_fabs, D0;
+    floor_f16: "floor", 0.0, rint_floor, h_floor, D0;
+    log_f16: "log", 2.0, log, h_log, D0;
+    log2_f16: "log2", 2.0, log2, h_log2, D0;
+    log10_f16: "log10", 2.0, log10, h_log10, D0;
+    log1p_f16: "log1p", 2.0, log1p, h_log1p, D0;
+    rint_f16: "rint", 0.0, rint, h_rint, D0;
+    round_f16: "round", 0.0, rint_round, h_round, D0;
+    sin_f16: "sin", 2.0, sin, h_sin, D0;
+    sinh_f16: "sinh", 2.0, sinh, h_sinh, D0;
+    sinpi_f16: "sinpi", 2.0, sinpi, h_sinpi, D0;
+    sqrt_f16: "sqrt", 1.5, sqrt, h_sqrt, D0;
+    tan_f16: "tan", 2.5, tan, h_tan, D0;
+    tanh_f16: "tanh", 2.0, tanh, h_tanh, D0;
+    tanpi_f16: "tanpi", 2.0, tanpi, h_tanpi, D0;
+    tgamma_f16: "tgamma", 4.0, gamma, h_tgamma, D0;
+    trunc_f16: "trunc", 0.0, rint_trunc, h_trunc, D0;
+}
+
+/// x * 180 / pi or x * pi / 180 in MPFR.
+fn degrees_radians_reference(x: H, degrees: bool) -> Float {
+    let pi = Float::with_val(H::PREC, rug::float::Constant::Pi);
+    let a = fl(x);
+    if degrees {
+        Float::with_val(H::PREC, a * 180u32) / pi
+    } else {
+        Float::with_val(H::PREC, a * pi) / 180u32
+    }
+}
+
+#[test]
+fn degrees_radians_f16() {
+    check1("degrees", 2.0, h_degrees, |x| degrees_radians_reference(x, true), D0);
+    check1("radians", 2.0, h_radians, |x| degrees_radians_reference(x, false), D0);
+}
+
+#[test]
+fn lgamma_f16() {
+    check1("lgamma", HALF_LGAMMA_BOUND, h_lgamma, lgamma_reference, D0);
+}
+
+#[test]
+fn rsqrt_f16() {
+    rsqrt_test(h_rsqrt);
+}
+
+#[test]
+fn ilogb_logb_f16() {
+    /// ilogb: the host function's integer result needs no rounding.
+    extern "C" fn h_ilogb(x: H) -> i32 {
+        clift_ilogb_f32(x.f())
+    }
+    ilogb_logb_test(h_ilogb, h_logb);
+}
+
+half_against_mpfr! { check2, mp2:
+    atan2_f16: "atan2", 2.0, atan2, h_atan2, D10, D10;
+    atan2pi_f16: "atan2pi", 2.0, atan2pi, h_atan2pi, D10, D10;
+    fdim_f16: "fdim", 0.5, dim, h_fdim, D10, D10;
+    fmod_f16: "fmod", 0.0, fmod, h_fmod, (-100.0, 100.0), D10;
+    hypot_f16: "hypot", 2.0, hypot, h_hypot, (-1e3, 1e3), (-1e3, 1e3);
+    pow_f16: "pow", 4.0, pow, h_pow, (0.0, 10.0), (-10.0, 10.0);
+    remainder_f16: "remainder", 0.0, remainder, h_remainder, (-100.0, 100.0), D10;
+}
+
+/// copysign against the magnitude of `x` with the sign bit of `y`'s
+/// encoding (MPFR does not keep the sign of a NaN read from a float).
+#[test]
+fn copysign_f16() {
+    let reference = |x: H, y: H| -> Float {
+        let a = Float::with_val(H::PREC, fl(x).abs_ref());
+        if y.0 & 0x8000 != 0 {
+            -a
+        } else {
+            a
+        }
+    };
+    check2("copysign", 0.0, h_copysign, reference, D10, D10);
+}
+
+#[test]
+fn powr_f16() {
+    powr_test(h_powr, (-10.0, 10.0));
+}
+
+#[test]
+fn pow_negative_base_f16() {
+    pow_negative_base_test(h_pow, 20);
+}
+
+/// nextafter against rounding `x` nudged by 2^-30 (below every half ulp,
+/// and exact in f64 next to every finite half) toward `y`, toward `y`.
+#[test]
+fn nextafter_f16() {
+    let reference = |x: H, y: H| -> Float {
+        let (a, b) = (x.to_f64(), y.to_f64());
+        let r = if a.is_nan() || b.is_nan() {
+            f64::NAN
+        } else if a == b {
+            b
+        } else if a.is_infinite() {
+            65504f64.copysign(a)
+        } else if a < b {
+            H(f64_to_half(a + 2f64.powi(-30), Rounding::Rtp)).to_f64()
+        } else {
+            H(f64_to_half(a - 2f64.powi(-30), Rounding::Rtn)).to_f64()
+        };
+        Float::with_val(H::PREC, r)
+    };
+    check2("nextafter", 0.0, h_nextafter, reference, D10, D10);
+}
+
+half_against_mpfr! { check_fi, mpi:
+    ldexp_f16: "ldexp", 0.5, mul_2si, h_ldexp, (-1e3, 1e3), (-40, 40);
+    pown_f16: "pown", 4.0, pow_si, h_pown, (-4.0, 4.0), (-20, 20);
+    rootn_f16: "rootn", 4.0, rootn_si, h_rootn, (-1e3, 1e3), (-20, 20);
+}
+
+/// fma (and mad, the same code) against MPFR's fma: the special values'
+/// triples, then random ones, a third of them with `z` near `-x * y`.
+#[test]
+fn fma_f16() {
+    let mut st = Stats::new::<H>("fma", 0.5);
+    let mut rng = Rng::new("fma_f16");
+    let core = core_specials::<H>();
+    let mut triples = Vec::new();
+    for &x in &core {
+        for &y in &core {
+            for &z in &core {
+                triples.push((x, y, z));
+            }
+        }
+    }
+    for i in 0..random_count::<H>() {
+        let (x, y): (H, H) = (rng.bits(), rng.bits());
+        let z = match i % 3 {
+            0 => rng.bits(),
+            1 => rng.uniform(-100.0, 100.0),
+            _ => H::from_f64(-(x.to_f64() * y.to_f64())),
+        };
+        triples.push((x, y, z));
+    }
+    for (x, y, z) in triples {
+        let got = h_fma(x, y, z);
+        let (a, b, c) = (fl(x), fl(y), fl(z));
+        let mut r = Float::new(H::PREC);
+        // SAFETY: as in `mp1`.
+        unsafe { mpfr::fma(r.as_raw_mut(), a.as_raw(), b.as_raw(), c.as_raw(), RNDN) };
+        let err = ulp_err(got, &r);
+        st.add(err, || {
+            format!(
+                "fma({}, {}, {}) = {} expected {}",
+                show(x),
+                show(y),
+                show(z),
+                show(got),
+                r.to_f64()
+            )
+        });
+    }
+    st.finish();
+}
+
+#[test]
+fn fract_f16() {
+    fract_test(h_fract);
+}
+
+#[test]
+fn frexp_f16() {
+    frexp_test(h_frexp);
+}
+
+#[test]
+fn modf_f16() {
+    modf_test(h_modf);
+}
+
+#[test]
+fn remquo_f16() {
+    remquo_test(h_remquo);
+}
+
+#[test]
+fn sincos_f16() {
+    sincos_test(h_sincos, D0);
+}
+
+#[test]
+fn lgamma_r_f16() {
+    lgamma_r_test(h_lgamma_r, H::EMIN, D0);
+}
+
+#[test]
+fn edge_cases_f16() {
+    edge_cases(Lib::<H> {
+        acospi: h_acospi,
+        asinpi: h_asinpi,
+        atanpi: h_atanpi,
+        sinpi: h_sinpi,
+        cospi: h_cospi,
+        tanpi: h_tanpi,
+        exp10: h_exp10,
+        round: h_round,
+        atan2pi: h_atan2pi,
+        fmod: h_fmod,
+        fdim: h_fdim,
+        pow: h_pow,
+        powr: h_powr,
+        nextafter: h_nextafter,
+        pown: h_pown,
+        rootn: h_rootn,
+        fract: h_fract,
+        frexp: h_frexp,
+        lgamma_r: h_lgamma_r,
+        remquo: h_remquo,
+    });
 }

@@ -5,14 +5,14 @@
 //!
 //! ```text
 //! cargo run --release -p clift-builtins --example fit_vec_math -- exp 8
-//! cargo run --release -p clift-builtins --example fit_vec_math -- log 4
+//! cargo run --release -p clift-builtins --example fit_vec_math -- log 11
 //! cargo run --release -p clift-builtins --example fit_vec_math -- erf0 7
 //! cargo run --release -p clift-builtins --example fit_vec_math -- erf1 7   # erf2, erf3 likewise
 //! ```
 //!
 //! - `exp n`: exp(t) on [-0.35, 0.35] (relative error).
-//! - `log n`: (atanh(sqrt(z)) / sqrt(z) - 1) / z on [0, 0.0295], the
-//!   polynomial in s^2 that `log` multiplies by s^3 (absolute error).
+//! - `log n`: log(1 + f) / f on [sqrt(1/2) - 1, sqrt(2) - 1], the
+//!   polynomial that `log` multiplies by f = m - 1 (relative error).
 //! - `erf0 n`: erf(sqrt(u)) / sqrt(u) with u = t + ERF_B^2 / 2 for t in
 //!   [-ERF_B^2 / 2, ERF_B^2 / 2] (and a little beyond), that is x P(x^2)
 //!   on |x| <= ERF_B (relative error).
@@ -119,14 +119,16 @@ fn main() {
             true,
         ),
         "log" => (
-            Box::new(|z: &Float| {
-                let s = Float::with_val(PREC, z.sqrt_ref());
-                let atanh = Float::with_val(PREC, s.atanh_ref());
-                (atanh / s - 1u32) / z.clone()
+            Box::new(|f: &Float| {
+                if f.is_zero() {
+                    return big(1.0);
+                }
+                let l = Float::with_val(PREC, f.ln_1p_ref());
+                l / f.clone()
             }),
-            1e-30,
-            0.0295,
-            false,
+            core::f64::consts::FRAC_1_SQRT_2 - 1.0,
+            core::f64::consts::SQRT_2 - 1.0,
+            true,
         ),
         "erf0" => {
             // x P(x^2) on |x| <= ERF_B (plus a margin for the rounding of
@@ -163,7 +165,6 @@ fn main() {
     // on; the error scan may stay just inside it (log and erf0 divide by
     // zero at an end point).
     let (fit_lo, fit_hi) = match what.as_str() {
-        "log" => (0.0, 0.0295),
         "erf0" => (-ERF_B * ERF_B / 2.0, hi),
         _ => (lo, hi),
     };

@@ -21,8 +21,8 @@
 //!   inf anyway), x = k ln2 + r with k = round(x / ln2) and |r| <= 0.35,
 //!   e^r by a degree-8 polynomial, times 2^k built from k's bits.
 //! - `log(x)`: x = 2^e m with m in [sqrt(1/2), sqrt(2)) taken from the
-//!   bits, f = m - 1, s = f / (2 + f), log(m) = 2 atanh(s) =
-//!   2s + 2s z Q(z) with z = s^2 <= 0.0295 and Q of degree 4; plus e ln2.
+//!   bits, f = m - 1, log(m) = f P(f) with P of degree 11 (no division);
+//!   plus e ln2.
 //! - `erf(x)`: odd; for a = |x| < 4 one polynomial of degree 7 per
 //!   interval: erf(a) = a P0(a^2 - 0.78125) on [0, 1.25] (relative
 //!   accuracy down to the denormals) and erf(a) = Pi(a - 2.625) on the
@@ -35,7 +35,7 @@
 //!
 //! The polynomials interpolate the functions at Chebyshev nodes (computed
 //! with MPFR at 320 bits, monomial coefficients rounded to `f64`); their
-//! maximum relative errors are 1.2e-12 (exp), 1e-13 (log) and 9e-9
+//! maximum relative errors are 1.2e-12 (exp), 1.2e-10 (log) and 9e-9
 //! (erf). `examples/fit_vec_math.rs` regenerates them (its doc lists the
 //! commands).
 //!
@@ -62,8 +62,6 @@ pub(crate) trait Lanes: Copy {
     fn sub(self, o: Self) -> Self;
     /// `self * o`.
     fn mul(self, o: Self) -> Self;
-    /// `self / o`.
-    fn div(self, o: Self) -> Self;
     /// `self * b + c`, rounded once.
     fn fma(self, b: Self, c: Self) -> Self;
     /// `|self|`.
@@ -118,10 +116,6 @@ impl Lanes for f64 {
     #[inline(always)]
     fn mul(self, o: f64) -> f64 {
         self * o
-    }
-    #[inline(always)]
-    fn div(self, o: f64) -> f64 {
-        self / o
     }
     #[inline(always)]
     fn fma(self, b: f64, c: f64) -> f64 {
@@ -226,14 +220,21 @@ const EXP_POLY: [f64; 9] = [
     2.487_764_798_531_672e-5,
 ];
 
-/// Q(z) = (atanh(s) / s - 1) / z for z = s^2 in [0, 0.0295], absolute
-/// error 3.7e-12 (so 1e-13 relative in log(m)).
-const LOG_POLY: [f64; 5] = [
-    0.333_333_333_336_913_84,
-    0.199_999_993_934_416_42,
-    0.142_858_783_340_731_57,
-    0.110_956_327_995_859_83,
-    0.096_826_392_108_786_12,
+/// P(f) = log(1 + f) / f for f in [sqrt(1/2) - 1, sqrt(2) - 1], relative
+/// error 1.2e-10.
+const LOG_POLY: [f64; 12] = [
+    1.000000000048012,
+    -0.5000000030845538,
+    0.3333333084628052,
+    -0.24999936585814816,
+    0.2000016963794254,
+    -0.16670383652377296,
+    0.14283798395270253,
+    -0.12410885665961421,
+    0.11042736039719009,
+    -0.10898112577877182,
+    0.10636542375579949,
+    -0.058456713350896326,
 ];
 
 /// The bound of erf's first interval: |x| <= ERF_B, by x P0(x^2).
@@ -357,12 +358,8 @@ pub(crate) fn exp<V: Lanes>(x: V) -> V {
 pub(crate) fn log<V: Lanes>(x: V) -> V {
     let (e, m) = x.split_log();
     let f = m.sub(V::splat(1.0)); // exact: m in [0.7, 1.5)
-    let s = f.div(f.add(V::splat(2.0)));
-    let z = s.mul(s);
-    let q = estrin(z, LOG_POLY.map(V::splat));
-    let s2 = s.add(s);
-    let l = s2.mul(z).fma(q, s2);
-    let v = e.fma(V::splat(core::f64::consts::LN_2), l);
+    let p = estrin(f, core::array::from_fn::<V, 12, _>(|k| V::splat(LOG_POLY[k])));
+    let v = e.fma(V::splat(core::f64::consts::LN_2), f.mul(p));
     // x > 0 and finite: v; +0 and -0: -inf; +inf: +inf; NaN: x; x < 0 and
     // -inf: NaN.
     let inf = V::splat(f64::INFINITY);
@@ -575,11 +572,6 @@ mod avx2 {
         fn mul(self, o: V4) -> V4 {
             // SAFETY: AVX is available (see `V4`).
             V4(unsafe { _mm256_mul_pd(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn div(self, o: V4) -> V4 {
-            // SAFETY: AVX is available (see `V4`).
-            V4(unsafe { _mm256_div_pd(self.0, o.0) })
         }
         #[inline(always)]
         fn fma(self, b: V4, c: V4) -> V4 {

@@ -4,7 +4,7 @@
 //! first) with the largest error of the `f64` polynomial on 4,001 points.
 //!
 //! ```text
-//! cargo run --release -p clift-builtins --example fit_vec_math -- exp 8
+//! cargo run --release -p clift-builtins --example fit_vec_math -- exp 7
 //! cargo run --release -p clift-builtins --example fit_vec_math -- log 11
 //! cargo run --release -p clift-builtins --example fit_vec_math -- erf0 7
 //! cargo run --release -p clift-builtins --example fit_vec_math -- erf1 7   # erf2, erf3 likewise

@@ -4,22 +4,32 @@
 //! first) with the largest error of the `f64` polynomial on 4,001 points.
 //!
 //! ```text
-//! cargo run --release -p clift-builtins --example fit_vec_math -- exp 8
-//! cargo run --release -p clift-builtins --example fit_vec_math -- log 4
-//! cargo run --release -p clift-builtins --example fit_vec_math -- erf0 9
-//! cargo run --release -p clift-builtins --example fit_vec_math -- erf1 9   # erf2, erf3 likewise
+//! cargo run --release -p clift-builtins --example fit_vec_math -- exp 7
+//! cargo run --release -p clift-builtins --example fit_vec_math -- log 11
+//! cargo run --release -p clift-builtins --example fit_vec_math -- erf0 7
+//! cargo run --release -p clift-builtins --example fit_vec_math -- erf1 7   # erf2, erf3 likewise
 //! ```
 //!
 //! - `exp n`: exp(t) on [-0.35, 0.35] (relative error).
-//! - `log n`: (atanh(sqrt(z)) / sqrt(z) - 1) / z on [0, 0.0295], the
-//!   polynomial in s^2 that `log` multiplies by s^3 (absolute error).
-//! - `erf0 n`: erf(sqrt(u)) / sqrt(u) with u = t + 0.5 on [-0.5, 0.5], that
-//!   is x P(x^2) on |x| < 1 (relative error).
-//! - `erfI n` (I = 1, 2, 3): erf(t + I + 0.5) on [-0.5, 0.5], the unit
-//!   interval [I, I + 1) of |x| (relative error).
+//! - `log n`: log(1 + f) / f on [sqrt(1/2) - 1, sqrt(2) - 1], the
+//!   polynomial that `log` multiplies by f = m - 1 (relative error).
+//! - `erf0 n`: erf(sqrt(u)) / sqrt(u) with u = t + ERF_B^2 / 2 for t in
+//!   [-ERF_B^2 / 2, ERF_B^2 / 2] (and a little beyond), that is x P(x^2)
+//!   on |x| <= ERF_B (relative error).
+//! - `erfI n` (I = 1, 2, 3): erf(t + ERF_C) on the interval
+//!   [ERF_B + (I - 1) ERF_W, ERF_B + I ERF_W] of |x|, shifted by ERF_C
+//!   (relative error).
 
 use rug::float::Constant;
 use rug::Float;
+
+/// erf's first interval is |x| <= ERF_B (`vec_math::ERF_B`).
+const ERF_B: f64 = 1.25;
+/// The width of erf's other three intervals, [ERF_B, 4) split in three
+/// (`vec_math::ERF_W`).
+const ERF_W: f64 = (4.0 - ERF_B) / 3.0;
+/// The common centre of erf's intervals 1 to 3 (`vec_math::ERF_C`).
+const ERF_C: f64 = (4.0 + ERF_B) / 2.0;
 
 /// MPFR precision of every computation, in bits.
 const PREC: u32 = 320;
@@ -109,32 +119,39 @@ fn main() {
             true,
         ),
         "log" => (
-            Box::new(|z: &Float| {
-                let s = Float::with_val(PREC, z.sqrt_ref());
-                let atanh = Float::with_val(PREC, s.atanh_ref());
-                (atanh / s - 1u32) / z.clone()
+            Box::new(|f: &Float| {
+                if f.is_zero() {
+                    return big(1.0);
+                }
+                let l = Float::with_val(PREC, f.ln_1p_ref());
+                l / f.clone()
             }),
-            1e-30,
-            0.0295,
-            false,
-        ),
-        "erf0" => (
-            Box::new(|t: &Float| {
-                let u = Float::with_val(PREC, t + 0.5f64);
-                let s = Float::with_val(PREC, u.sqrt_ref());
-                Float::with_val(PREC, s.erf_ref()) / s
-            }),
-            -0.4999999,
-            0.5,
+            core::f64::consts::FRAC_1_SQRT_2 - 1.0,
+            core::f64::consts::SQRT_2 - 1.0,
             true,
         ),
+        "erf0" => {
+            // x P(x^2) on |x| <= ERF_B (plus a margin for the rounding of
+            // the interval choice), in t = x^2 - ERF_B^2 / 2.
+            let half = ERF_B * ERF_B / 2.0;
+            (
+                Box::new(move |t: &Float| {
+                    let u = Float::with_val(PREC, t + half);
+                    let s = Float::with_val(PREC, u.sqrt_ref());
+                    Float::with_val(PREC, s.erf_ref()) / s
+                }),
+                -half * 0.9999999,
+                (ERF_B + 1e-3) * (ERF_B + 1e-3) - half,
+                true,
+            )
+        }
         other => match other.strip_prefix("erf").and_then(|i| i.parse::<u8>().ok()) {
             Some(i @ 1..=3) => {
-                let centre = f64::from(i) + 0.5;
+                let lo = ERF_B + f64::from(i - 1) * ERF_W - ERF_C;
                 (
-                    Box::new(move |t: &Float| Float::with_val(PREC, Float::with_val(PREC, t + centre).erf_ref())),
-                    -0.5,
-                    0.5,
+                    Box::new(|t: &Float| Float::with_val(PREC, Float::with_val(PREC, t + ERF_C).erf_ref())),
+                    lo - 1e-9,
+                    lo + ERF_W + 1e-9,
                     true,
                 )
             }
@@ -148,8 +165,7 @@ fn main() {
     // on; the error scan may stay just inside it (log and erf0 divide by
     // zero at an end point).
     let (fit_lo, fit_hi) = match what.as_str() {
-        "log" => (0.0, 0.0295),
-        "erf0" => (-0.5, 0.5),
+        "erf0" => (-ERF_B * ERF_B / 2.0, hi),
         _ => (lo, hi),
     };
     let c = fit(&*f, fit_lo, fit_hi, n);

@@ -12,27 +12,30 @@
 //!
 //! A `float` argument converts to `f64` exactly (denormals become normal
 //! doubles), the function is evaluated with a relative error below
-//! 2^-31, and the result is rounded to `float` once (which also produces
-//! denormal results and overflows correctly). The error is therefore at
-//! most 0.5 ulp plus a few thousandths of an ulp.
+//! 2^-31 (exp, log) or 2^-26.7 (erf), and the result is rounded to
+//! `float` once (which also produces denormal results and overflows
+//! correctly). The error is therefore at most 0.5 ulp plus a few
+//! thousandths of an ulp (exp, log) or 0.15 ulp (erf).
 //!
 //! - `exp(x)`: x clamped to [-104, 89] (beyond, the `float` result is 0 or
 //!   inf anyway), x = k ln2 + r with k = round(x / ln2) and |r| <= 0.35,
-//!   e^r by a degree-8 polynomial, times 2^k built from k's bits.
+//!   e^r by a degree-7 polynomial, times 2^k built from k's bits.
 //! - `log(x)`: x = 2^e m with m in [sqrt(1/2), sqrt(2)) taken from the
-//!   bits, f = m - 1, s = f / (2 + f), log(m) = 2 atanh(s) =
-//!   2s + 2s z Q(z) with z = s^2 <= 0.0295 and Q of degree 4; plus e ln2.
-//! - `erf(x)`: odd; for a = |x| < 4 one polynomial of degree 9 per unit
-//!   interval, in t in [-0.5, 0.5]: erf(a) = a P0(a^2 - 0.5) on [0, 1]
-//!   (relative accuracy down to the denormals) and erf(a) = Pi(a - i - 0.5)
-//!   on [i, i + 1] (i = round(a - 0.5), a tie to the even i); 1 for
-//!   a >= 4. The four coefficient sets are the columns of one table, so
-//!   four lanes in different intervals pick their coefficients with one
-//!   permute each.
+//!   bits, f = m - 1, log(m) = f P(f) with P of degree 11 (no division);
+//!   plus e ln2.
+//! - `erf(x)`: odd; for a = |x| < 4 one polynomial of degree 7 per
+//!   interval: erf(a) = a P0(a^2 - 0.78125) on [0, 1.25] (relative
+//!   accuracy down to the denormals) and erf(a) = Pi(a - 2.625) on the
+//!   three intervals of width 11/12 that split (1.25, 4) (i = the number
+//!   of the bounds 1.25, 2.1667, 3.0833 that a exceeds); 1 for a >= 4.
+//!   The four coefficient sets are the columns of one table, so four
+//!   lanes in different intervals pick their coefficients with one
+//!   permute each; the variable does not depend on the interval, so the
+//!   comparisons, the permutes and the variable run side by side.
 //!
 //! The polynomials interpolate the functions at Chebyshev nodes (computed
 //! with MPFR at 320 bits, monomial coefficients rounded to `f64`); their
-//! maximum relative errors are 1.2e-12 (exp), 1e-13 (log) and 2.9e-10
+//! maximum relative errors are 6e-11 (exp), 1.2e-10 (log) and 9e-9
 //! (erf). `examples/fit_vec_math.rs` regenerates them (its doc lists the
 //! commands).
 //!
@@ -59,8 +62,6 @@ pub(crate) trait Lanes: Copy {
     fn sub(self, o: Self) -> Self;
     /// `self * o`.
     fn mul(self, o: Self) -> Self;
-    /// `self / o`.
-    fn div(self, o: Self) -> Self;
     /// `self * b + c`, rounded once.
     fn fma(self, b: Self, c: Self) -> Self;
     /// `|self|`.
@@ -73,8 +74,6 @@ pub(crate) trait Lanes: Copy {
     fn copysign(self, s: Self) -> Self;
     /// `self < o` (false for NaN).
     fn lt(self, o: Self) -> Self::Mask;
-    /// `self <= o` (false for NaN).
-    fn le(self, o: Self) -> Self::Mask;
     /// `self == o` (false for NaN).
     fn eq(self, o: Self) -> Self::Mask;
     /// `self` is NaN.
@@ -89,8 +88,9 @@ pub(crate) trait Lanes: Copy {
     /// [sqrt(1/2), sqrt(2)): `(e, m)`, both exact. Other lanes get
     /// arbitrary values (no trap, no panic).
     fn split_log(self) -> (Self, Self);
-    /// The erf interval index i in 0..=3 from `kd = i + 1.5 * 2^52`.
-    fn index(kd: Self) -> Self::Index;
+    /// The erf interval index: how many of the three masks are set, per
+    /// lane.
+    fn count3(m1: Self::Mask, m2: Self::Mask, m3: Self::Mask) -> Self::Index;
     /// Column `idx` of a table row, per lane.
     fn pick(row: &[f64; 4], idx: Self::Index) -> Self;
 }
@@ -116,10 +116,6 @@ impl Lanes for f64 {
     #[inline(always)]
     fn mul(self, o: f64) -> f64 {
         self * o
-    }
-    #[inline(always)]
-    fn div(self, o: f64) -> f64 {
-        self / o
     }
     #[inline(always)]
     fn fma(self, b: f64, c: f64) -> f64 {
@@ -154,10 +150,6 @@ impl Lanes for f64 {
         self < o
     }
     #[inline(always)]
-    fn le(self, o: f64) -> bool {
-        self <= o
-    }
-    #[inline(always)]
     fn eq(self, o: f64) -> bool {
         self == o
     }
@@ -190,8 +182,8 @@ impl Lanes for f64 {
         (e, m)
     }
     #[inline(always)]
-    fn index(kd: f64) -> usize {
-        kd.to_bits() as usize & 3
+    fn count3(m1: bool, m2: bool, m3: bool) -> usize {
+        usize::from(m1) + usize::from(m2) + usize::from(m3)
     }
     #[inline(always)]
     fn pick(row: &[f64; 4], idx: usize) -> f64 {
@@ -215,95 +207,98 @@ const E_OFFSET: f64 = 4_503_599_627_371_518.0;
 /// integer (to nearest, ties to even), which lands in the low bits.
 const SHIFT: f64 = 6_755_399_441_055_744.0;
 
-/// e^r for |r| <= 0.35, relative error 1.2e-12.
-const EXP_POLY: [f64; 9] = [
-    1.0,
-    0.999_999_999_978_128_8,
-    0.499_999_999_997_813_8,
-    0.166_666_669_047_003_34,
-    0.041_666_666_904_604_285,
-    0.008_333_263_396_367_235,
-    0.001_388_881_897_751_585_3,
-    0.000_199_173_517_075_333_56,
-    2.487_764_798_531_672e-5,
+/// e^r for |r| <= 0.35, relative error 6e-11.
+const EXP_POLY: [f64; 8] = [
+    0.9999999999562482,
+    0.9999999999951411,
+    0.5000000114285581,
+    0.1666666679358881,
+    0.04166620030195901,
+    0.008333281538106084,
+    0.0013949766623900918,
+    0.00019908888752377812,
 ];
 
-/// Q(z) = (atanh(s) / s - 1) / z for z = s^2 in [0, 0.0295], absolute
-/// error 3.7e-12 (so 1e-13 relative in log(m)).
-const LOG_POLY: [f64; 5] = [
-    0.333_333_333_336_913_84,
-    0.199_999_993_934_416_42,
-    0.142_858_783_340_731_57,
-    0.110_956_327_995_859_83,
-    0.096_826_392_108_786_12,
+/// P(f) = log(1 + f) / f for f in [sqrt(1/2) - 1, sqrt(2) - 1], relative
+/// error 1.2e-10.
+const LOG_POLY: [f64; 12] = [
+    1.000000000048012,
+    -0.5000000030845538,
+    0.3333333084628052,
+    -0.24999936585814816,
+    0.2000016963794254,
+    -0.16670383652377296,
+    0.14283798395270253,
+    -0.12410885665961421,
+    0.11042736039719009,
+    -0.10898112577877182,
+    0.10636542375579949,
+    -0.058456713350896326,
 ];
 
-/// erf's polynomials: row k holds the coefficients of t^k for the
-/// intervals [0, 1] (of a P0(t), t = a^2 - 0.5), [1, 2], [2, 3] and [3, 4)
-/// (t = a - i - 0.5). Aligned so that a row is one 32-byte load.
+/// The bound of erf's first interval: |x| <= ERF_B, by x P0(x^2).
+const ERF_B: f64 = 1.25;
+/// The width of erf's other three intervals, which split [ERF_B, 4).
+const ERF_W: f64 = (4.0 - ERF_B) / 3.0;
+/// The variable of intervals 1 to 3 is |x| - ERF_C, their common centre
+/// (so it does not wait for the interval's choice).
+const ERF_C: f64 = (4.0 + ERF_B) / 2.0;
+
+/// erf's polynomials of degree 7: row k holds the coefficients of t^k for
+/// the intervals [0, ERF_B] (of x P0(t), t = x^2 - ERF_B^2 / 2) and
+/// (ERF_B + (i - 1) ERF_W, ERF_B + i ERF_W] for i = 1, 2, 3 (t = |x| -
+/// ERF_C). Aligned so that a row is one 32-byte load.
 #[repr(C, align(32))]
-struct ErfTable([[f64; 4]; 10]);
+struct ErfTable([[f64; 4]; 8]);
 
 static ERF_POLY: ErfTable = ErfTable([
     [
-        0.9654687386698853,
-        0.9661051463841244,
-        0.9995930481161879,
-        0.999999256893348,
+        0.8923127005383442,
+        0.9995580610840613,
+        0.9997946232766913,
+        0.9998080066894596,
     ],
     [
-        -0.2810721780454357,
-        0.11893028875994793,
-        0.0021782842454354076,
-        5.399427263846154e-06,
+        -0.24044996740472785,
+        -0.0013430383257154177,
+        0.0011478775059954166,
+        0.0010071270590530238,
     ],
     [
-        0.07940998675233964,
-        -0.17839541546606563,
-        -0.005445737328999964,
-        -1.8896336830129245e-05,
+        0.0655169354677713,
+        -0.01428707661179563,
+        -0.003013022910889073,
+        -0.002372042830819181,
     ],
     [
-        -0.01828388448885536,
-        0.13875209686532508,
-        0.008350086541338056,
-        4.229541188361464e-05,
+        -0.014779656245089418,
+        -0.02372072420851162,
+        0.004890063884667071,
+        0.003230957529918041,
     ],
     [
-        0.0034802746116926017,
-        -0.044599468498182596,
-        -0.00862151451669042,
-        -6.777099116813883e-05,
+        0.002776567054859548,
+        -0.0497869569584028,
+        -0.005417708186941402,
+        -0.0027289004151037663,
     ],
     [
-        -0.0005611894316361533,
-        -0.01486926067382483,
-        0.006117443103189499,
-        8.211951164433406e-05,
+        -0.00044377044497759304,
+        -0.038426524049711024,
+        0.004226490198032145,
+        0.0014188548199655971,
     ],
     [
-        7.82952074251537e-05,
-        0.019333558749802502,
-        -0.00280823902650405,
-        -7.714469612021704e-05,
+        6.253017750356312e-05,
+        -0.026325985869852762,
+        -0.002223509209260754,
+        -0.0004177071443112187,
     ],
     [
-        -9.61470206509922e-06,
-        -0.004709593935184524,
-        0.000541381603941271,
-        5.815416844702919e-05,
-    ],
-    [
-        1.0595273514173041e-06,
-        -0.0024021882670341764,
-        0.00030636597472052853,
-        -3.70394655480234e-05,
-    ],
-    [
-        -1.0469110332151208e-07,
-        0.0015553907845944762,
-        -0.00024593799388214076,
-        1.5531726095905007e-05,
+        -7.608692768045e-06,
+        -0.005795404852622893,
+        0.000615624864338772,
+        5.340920017788002e-05,
     ],
 ]);
 
@@ -351,7 +346,7 @@ pub(crate) fn exp<V: Lanes>(x: V) -> V {
     let k = kd.sub(V::splat(SHIFT));
     // |k| <= 150: r's error k * (ln2 - LN_2) is below 4e-15.
     let r = k.fma(V::splat(-core::f64::consts::LN_2), xc);
-    let p = estrin(r, EXP_POLY.map(V::splat));
+    let p = estrin(r, core::array::from_fn::<V, 8, _>(|k| V::splat(EXP_POLY[k])));
     // 2^k is a normal double for k in [-150, 128]: the product is exact.
     let v = p.mul(V::pow2_from_shifted(kd));
     V::select(x.is_nan(), x.add(x), v)
@@ -362,12 +357,8 @@ pub(crate) fn exp<V: Lanes>(x: V) -> V {
 pub(crate) fn log<V: Lanes>(x: V) -> V {
     let (e, m) = x.split_log();
     let f = m.sub(V::splat(1.0)); // exact: m in [0.7, 1.5)
-    let s = f.div(f.add(V::splat(2.0)));
-    let z = s.mul(s);
-    let q = estrin(z, LOG_POLY.map(V::splat));
-    let s2 = s.add(s);
-    let l = s2.mul(z).fma(q, s2);
-    let v = e.fma(V::splat(core::f64::consts::LN_2), l);
+    let p = estrin(f, core::array::from_fn::<V, 12, _>(|k| V::splat(LOG_POLY[k])));
+    let v = e.fma(V::splat(core::f64::consts::LN_2), f.mul(p));
     // x > 0 and finite: v; +0 and -0: -inf; +inf: +inf; NaN: x; x < 0 and
     // -inf: NaN.
     let inf = V::splat(f64::INFINITY);
@@ -384,21 +375,19 @@ pub(crate) fn log<V: Lanes>(x: V) -> V {
 #[inline(always)]
 pub(crate) fn erf<V: Lanes>(x: V) -> V {
     let a = x.abs();
-    // The interval: i = round(min(a - 0.5, 3)) (to nearest, ties to even,
-    // by the 1.5 * 2^52 trick), so that t = a - 0.5 - i is in [-0.5, 0.5]
-    // for a < 4; a <= 1 is interval 0; NaN and inf go to interval 3 and
-    // are replaced at the end.
-    let s = a.sub(V::splat(0.5)); // exact
-    let kd = s.min(V::splat(3.0)).add(V::splat(SHIFT));
-    let i = kd.sub(V::splat(SHIFT));
-    let idx = V::index(kd);
-    let first = a.le(V::splat(1.0));
-    let t = V::select(first, a.fma(a, V::splat(-0.5)), s.sub(i)); // s - i exact
+    // The interval i: how many of its lower bounds a exceeds (NaN: none,
+    // inf: all; both are replaced at the end). The comparisons, the
+    // permutes and t are independent of one another.
+    let m1 = V::splat(ERF_B).lt(a);
+    let m2 = V::splat(ERF_B + ERF_W).lt(a);
+    let m3 = V::splat(ERF_B + 2.0 * ERF_W).lt(a);
+    let idx = V::count3(m1, m2, m3);
+    let t = V::select(m1, a.sub(V::splat(ERF_C)), a.fma(a, V::splat(-0.5 * ERF_B * ERF_B)));
     let one = V::splat(1.0).copysign(x);
-    let p = estrin(t, core::array::from_fn::<V, 10, _>(|k| V::pick(&ERF_POLY.0[k], idx)));
+    let p = estrin(t, core::array::from_fn::<V, 8, _>(|k| V::pick(&ERF_POLY.0[k], idx)));
     // Interval 0 is x P0(x^2) (odd: the sign comes with x), the others
     // ±Pi(t).
-    let v = V::select(first, x, one).mul(p);
+    let v = V::select(m1, one, x).mul(p);
     let v = V::select(a.lt(V::splat(4.0)), v, one);
     V::select(x.is_nan(), x.add(x), v)
 }
@@ -536,12 +525,12 @@ macro_rules! entry_points {
 }
 
 entry_points! {
-    /// `exp(x)`: at most 0.5 ulp plus about 2^-15 ulp (see the module
+    /// `exp(x)`: at most 0.5 ulp plus about 0.001 ulp (see the module
     /// documentation).
     exp: clift_exp_f32, clift_exp_f32x4, clift_exp_v4, exp_fma1;
-    /// `log(x)`: at most 0.5 ulp plus about 2^-19 ulp.
+    /// `log(x)`: at most 0.5 ulp plus about 0.002 ulp.
     log: clift_log_f32, clift_log_f32x4, clift_log_v4, log_fma1;
-    /// `erf(x)`: at most 0.5 ulp plus about 0.005 ulp.
+    /// `erf(x)`: at most 0.5 ulp plus about 0.15 ulp.
     erf: clift_erf_f32, clift_erf_f32x4, clift_erf_v4, erf_fma1;
 }
 
@@ -584,11 +573,6 @@ mod avx2 {
             V4(unsafe { _mm256_mul_pd(self.0, o.0) })
         }
         #[inline(always)]
-        fn div(self, o: V4) -> V4 {
-            // SAFETY: AVX is available (see `V4`).
-            V4(unsafe { _mm256_div_pd(self.0, o.0) })
-        }
-        #[inline(always)]
         fn fma(self, b: V4, c: V4) -> V4 {
             // SAFETY: FMA is available (see `V4`).
             V4(unsafe { _mm256_fmadd_pd(self.0, b.0, c.0) })
@@ -622,11 +606,6 @@ mod avx2 {
         fn lt(self, o: V4) -> __m256d {
             // SAFETY: AVX is available (see `V4`).
             unsafe { _mm256_cmp_pd::<_CMP_LT_OQ>(self.0, o.0) }
-        }
-        #[inline(always)]
-        fn le(self, o: V4) -> __m256d {
-            // SAFETY: AVX is available (see `V4`).
-            unsafe { _mm256_cmp_pd::<_CMP_LE_OQ>(self.0, o.0) }
         }
         #[inline(always)]
         fn eq(self, o: V4) -> __m256d {
@@ -670,13 +649,17 @@ mod avx2 {
             }
         }
         #[inline(always)]
-        fn index(kd: V4) -> __m256i {
+        fn count3(m1: __m256d, m2: __m256d, m3: __m256d) -> __m256i {
             // Per 64-bit lane the vpermps indices (2i, 2i + 1), which move
-            // double i of a row there: i is kd's low 32 bits.
+            // double i of a row there: a set mask is -1 in each 32-bit
+            // half, so (0, 1) minus twice the masks' sum.
             // SAFETY: AVX2 is available (see `V4`).
             unsafe {
-                let lo = _mm256_shuffle_epi32::<0b1010_0000>(_mm256_castpd_si256(kd.0));
-                _mm256_add_epi32(_mm256_add_epi32(lo, lo), _mm256_set_epi32(1, 0, 1, 0, 1, 0, 1, 0))
+                let s = _mm256_add_epi32(
+                    _mm256_add_epi32(_mm256_castpd_si256(m1), _mm256_castpd_si256(m2)),
+                    _mm256_castpd_si256(m3),
+                );
+                _mm256_sub_epi32(_mm256_set_epi32(1, 0, 1, 0, 1, 0, 1, 0), _mm256_add_epi32(s, s))
             }
         }
         #[inline(always)]

@@ -54,6 +54,10 @@ fn inputs() -> Vec<f32> {
         1.0,
         2.0,
         3.0,
+        // erf's interval boundaries: 1.25 and 1.25 + k * 2.75 / 3.
+        1.25,
+        2.166_666_7,
+        3.083_333_3,
         3.832_507,
         3.9,
         4.0,
@@ -260,4 +264,34 @@ fn exact_values() {
     assert!(same(clift_erf_f32(f32::from_bits(1)), f32::from_bits(1)));
     assert!(same(clift_erf_f32(f32::from_bits(100)), f32::from_bits(113)));
     assert!(same(clift_erf_f32(1.0), 0.842_700_8));
+}
+
+/// Around each of erf's interval boundaries (and the switch to ±1 at 4),
+/// 20,000 consecutive floats on either side: within 1 ulp of libm's
+/// double erf rounded to float (the fits' error is 0.15 ulp at most, so a
+/// wrong interval or a centre off by a little shows here), and the 4-lane
+/// form agrees bitwise.
+#[test]
+fn erf_near_interval_boundaries() {
+    for b in [1.25f32, 2.166_666_7, 3.083_333_3, 4.0] {
+        let xs: Vec<f32> = (-20_000i32..20_000)
+            .map(|d| f32::from_bits(b.to_bits().wrapping_add(d as u32)))
+            .collect();
+        for &x in &xs {
+            for x in [x, -x] {
+                let got = clift_erf_f32(x);
+                let want = libm::erf(x as f64) as f32;
+                let ulps = (got.to_bits() as i64 - want.to_bits() as i64).abs();
+                assert!(ulps <= 1, "erf({x:e}) = {got:e}, libm {want:e}");
+            }
+        }
+        for c in xs.chunks_exact(4) {
+            let mut v = [c[0], c[1], c[2], c[3]];
+            // SAFETY: `v` is four writable floats.
+            unsafe { clift_erf_f32x4(v.as_mut_ptr()) };
+            for k in 0..4 {
+                assert_eq!(v[k].to_bits(), clift_erf_f32(c[k]).to_bits(), "erf4({:e})", c[k]);
+            }
+        }
+    }
 }

@@ -28,8 +28,13 @@ impl Dumps {
     /// the program and the one folder the build added (panics, naming
     /// `what`, unless there is exactly one).
     pub fn build(&mut self, ctx: cl_context, il: &[u8], what: &str) -> (cl_program, PathBuf) {
+        self.build_with(ctx, il, "", what)
+    }
+
+    /// [`Dumps::build`] with build options.
+    pub fn build_with(&mut self, ctx: cl_context, il: &[u8], options: &str, what: &str) -> (cl_program, PathBuf) {
         let p = il_program(ctx, il);
-        check(build(p, ""));
+        check(build(p, options));
         let dirs = folders(&self.root);
         let new: Vec<&PathBuf> = dirs.iter().filter(|d| !self.seen.contains(*d)).collect();
         assert_eq!(new.len(), 1, "{what}: one new folder per module, got {dirs:?}");

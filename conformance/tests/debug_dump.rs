@@ -149,6 +149,25 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
     assert!(sgemm.contains("f32x4"), "sgemm_naive runs 4 lanes at -O0: {sgemm}");
     // SAFETY: a valid program, released once.
     unsafe { check(clReleaseProgram(p)) };
+    // clift's own -cl-clift-max-lanes=1 keeps the scalar body alone (tests
+    // and the differential generator run programs in every mode with it).
+    {
+        drop(dumps);
+        let mut scalar_dumps = Dumps::new("clift-dump-scalar");
+        let (p, dir) = scalar_dumps.build_with(
+            ctx,
+            &exec::corpus_spirv("simd", Opt::O2),
+            "-cl-clift-max-lanes=1",
+            "O2 scalar",
+        );
+        let guarded = read(&dir.join("guarded_add.opt.clif"));
+        assert!(
+            !guarded.contains("x4"),
+            "no 4-lane body with -cl-clift-max-lanes=1: {guarded}"
+        );
+        // SAFETY: a valid program, released once.
+        unsafe { check(clReleaseProgram(p)) };
+    }
     // SAFETY: valid handles, released once.
     unsafe {
         check(clReleaseCommandQueue(q));

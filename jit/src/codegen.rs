@@ -138,7 +138,13 @@ fn new_module() -> Result<JITModule, BuildError> {
 
 /// Compiles every kernel of `front` to a work-group function.
 pub fn compile(front: &FrontEnd) -> Result<CompiledProgram, BuildError> {
-    compile_selected(front, &|_| true, std::env::var_os("CLIFT_NO_SIMD").is_none())
+    compile_selected(front, &|_| true, vectorize(front))
+}
+
+/// Whether `front`'s kernels may get 4-lane bodies: unless the build asked
+/// for fewer lanes (`-cl-clift-max-lanes`) or `CLIFT_NO_SIMD` is set.
+fn vectorize(front: &FrontEnd) -> bool {
+    front.max_lanes.is_none_or(|n| n >= 4) && std::env::var_os("CLIFT_NO_SIMD").is_none()
 }
 
 /// Compiles the kernels of `front` that code generation supports: the
@@ -189,9 +195,9 @@ fn compile_kernels_here(front: &FrontEnd) -> (Option<CompiledProgram>, Vec<(Stri
     };
     let guarded = |keep: &dyn Fn(&str) -> bool| guarded_simd(keep, false);
     // The common case: everything compiles in one module, with 4-lane
-    // bodies (unless CLIFT_NO_SIMD is set); failing that, without them.
-    let vectorize = std::env::var_os("CLIFT_NO_SIMD").is_none();
-    if vectorize {
+    // bodies (unless the build or CLIFT_NO_SIMD says otherwise); failing
+    // that, without them.
+    if vectorize(front) {
         if let Ok(p) = guarded_simd(&|_| true, true) {
             return (Some(p), Vec::new());
         }

@@ -43,6 +43,11 @@ pub struct BuildOptions {
     pub single_precision_constant: bool,
     /// -cl-kernel-arg-info
     pub kernel_arg_info: bool,
+    /// `-cl-clift-max-lanes=N`, clift's own option: the most work-items code
+    /// generation may run side by side in one SIMD body (1: the scalar body
+    /// alone). `None`: as many as clift chooses. Lets tests and the
+    /// differential generator run one program in every execution mode.
+    pub max_lanes: Option<u32>,
 }
 
 /// How a kernel argument is passed (what clSetKernelArg checks against).

@@ -157,6 +157,8 @@ pub fn build(bytes: &[u8], options: &BuildOptions) -> Result<BuiltModule, BuildE
 pub struct FrontEnd {
     pub module: spirv::Module,
     pub built: BuiltModule,
+    /// [`BuildOptions::max_lanes`] of the build.
+    pub max_lanes: Option<u32>,
 }
 
 /// [`build`], keeping the validated module for code generation.
@@ -189,5 +191,9 @@ pub fn front_end(bytes: &[u8], options: &BuildOptions) -> Result<FrontEnd, Build
         return Err(fail(d.into_sorted()));
     }
     let built = kernels::extract(&m);
-    Ok(FrontEnd { module: m, built })
+    Ok(FrontEnd {
+        module: m,
+        built,
+        max_lanes: options.max_lanes,
+    })
 }

@@ -202,6 +202,8 @@ pub fn parse_options(s: &str) -> Result<ParsedOptions, String> {
                     p.defines.push(check_define(def)?);
                 } else if let Some(dir) = w.strip_prefix("-I") {
                     p.include_dirs.push(dir.to_string());
+                } else if let Some(v) = w.strip_prefix("-cl-clift-max-lanes=") {
+                    b.max_lanes = Some(parse_max_lanes(v)?);
                 } else if let Some(v) = w.strip_prefix("-cl-std=") {
                     if !CL_STD_VALUES.contains(&v) {
                         return Err(format!("-cl-std={v}: not an OpenCL C version"));
@@ -214,6 +216,14 @@ pub fn parse_options(s: &str) -> Result<ParsedOptions, String> {
         }
     }
     Ok(p)
+}
+
+/// The value of clift's `-cl-clift-max-lanes=N`: a power of two from 1 to 64.
+fn parse_max_lanes(v: &str) -> Result<u32, String> {
+    match v.parse::<u32>() {
+        Ok(n) if n.is_power_of_two() && n <= 64 => Ok(n),
+        _ => Err(format!("-cl-clift-max-lanes={v}: not a power of two from 1 to 64")),
+    }
 }
 
 /// A `-D` argument: `name` or `name=definition`.
@@ -569,6 +579,7 @@ pub fn parse_link_options(s: &str) -> Result<LinkRequest, String> {
             | "-cl-finite-math-only"
             | "-cl-fast-relaxed-math"
             | "-cl-no-subgroup-ifp" => rest.push(w),
+            _ if w.starts_with("-cl-clift-max-lanes=") => rest.push(w),
             _ => return Err(format!("unknown link option {w:?}")),
         }
     }
@@ -1478,9 +1489,21 @@ mod tests {
             "cl-mad-enable",
             "-x spir",
             "-create-library",
+            "-cl-clift-max-lanes=3",
+            "-cl-clift-max-lanes=0",
+            "-cl-clift-max-lanes=",
         ] {
             assert!(parse_options(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn max_lanes_is_clifts_own_option() {
+        assert_eq!(parse_options("").unwrap().build.max_lanes, None);
+        assert_eq!(parse_options("-cl-clift-max-lanes=1").unwrap().build.max_lanes, Some(1));
+        assert_eq!(parse_options("-cl-clift-max-lanes=4").unwrap().build.max_lanes, Some(4));
+        let link = parse_link_options("-cl-clift-max-lanes=1").unwrap();
+        assert_eq!(link.build.build.max_lanes, Some(1));
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod dump;
 pub mod exec;
 pub mod half;
 pub mod math;
+pub mod offline;
 pub mod programs;
 
 use std::ffi::c_void;

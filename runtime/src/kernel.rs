@@ -28,7 +28,7 @@ use crate::memory::storage::Storage;
 use crate::memory::{MemObject, MEM_BASE_ADDR_ALIGN};
 use crate::object::ApiObject;
 use crate::object::{handle_of, ApiHeader};
-use crate::program::Program;
+use crate::program::{Origin, Program};
 use crate::queue::Queue;
 use opencl_sys::*;
 
@@ -309,12 +309,17 @@ impl Kernel {
             CL_KERNEL_REFERENCE_COUNT => InfoValue::u32(self.header.ref_count()),
             CL_KERNEL_CONTEXT => InfoValue::handle(handle_of(self.context())),
             CL_KERNEL_PROGRAM => InfoValue::handle(handle_of(&self.program)),
-            // The attributes the module records as execution modes, in
-            // OpenCL C syntax (reqd_work_group_size, work_group_size_hint,
-            // vec_type_hint). The API spec leaves this string empty for
-            // kernels not built from OpenCL C source; clift reports what the
-            // SPIR-V carries instead, since that is what the source said.
-            CL_KERNEL_ATTRIBUTES => InfoValue::string(&self.info.attributes),
+            // "For kernels not created from OpenCL C source and the
+            // clCreateProgramWithSource API call the string returned from
+            // this query will be empty": kernels of programs created from
+            // IL or from a binary report none. A linked program's kernels
+            // report what their modules record: those clift compiled from
+            // OpenCL C carry their attribute list, those that came as
+            // SPIR-V carry none.
+            CL_KERNEL_ATTRIBUTES => InfoValue::string(match self.program.origin() {
+                Origin::Source(_) | Origin::Linked => &self.info.attributes,
+                Origin::Il(_) | Origin::Binary => "",
+            }),
             // CL_INVALID_VALUE if param_name is not one of the supported values
             _ => return fail(CL_INVALID_VALUE),
         })

@@ -158,19 +158,7 @@ fn sub_buffers_and_their_parents_follow_the_same_rule() {
     let s = Setup::new();
     let log = Arc::new(Destroyed::default());
     let parent = buffer(s.ctx, CL_MEM_READ_WRITE, 1024);
-    let region = cl_buffer_region { origin: 512, size: 256 };
-    let mut err = 0;
-    // SAFETY: a valid buffer and region.
-    let sub = unsafe {
-        clCreateSubBuffer(
-            parent,
-            CL_MEM_READ_WRITE,
-            CL_BUFFER_CREATE_TYPE_REGION,
-            (&region as *const cl_buffer_region).cast(),
-            &mut err,
-        )
-    };
-    check(err);
+    let sub = sub_buffer(parent, CL_MEM_READ_WRITE, 512, 256).expect("sub-buffer");
     log.watch(parent);
     log.watch(sub);
     let on_parent = kernel(s.program, "add1");

@@ -24,19 +24,35 @@ enum From {
     Spirv,
 }
 
-/// `source` built both ways in `ctx` (panics with the log if a build fails).
-fn programs(ctx: cl_context, source: &str) -> Vec<(From, cl_program)> {
-    [From::Source, From::Spirv]
-        .into_iter()
-        .map(|from| {
-            let p = match from {
-                From::Source => source_program(ctx, source),
-                From::Spirv => il_program(ctx, &offline::spirv_of(source, &["-cl-std=CL2.0"])),
-            };
-            let rc = build(p, "-cl-std=CL2.0");
-            assert_eq!(rc, CL_SUCCESS, "{from:?}: {}", build_log(p, device()));
-            (from, p)
-        })
+/// Builds `source` both ways (panics with the log if a build fails) and
+/// calls `test` with the context, a queue and kernel `name` of each build,
+/// releasing them afterwards.
+fn each_build(source: &str, name: &str, mut test: impl FnMut(From, cl_context, cl_command_queue, cl_kernel)) {
+    let ctx = context();
+    let q = default_queue(ctx);
+    for from in [From::Source, From::Spirv] {
+        let p = match from {
+            From::Source => source_program(ctx, source),
+            From::Spirv => il_program(ctx, &offline::spirv_of(source, &["-cl-std=CL2.0"])),
+        };
+        let rc = build(p, "-cl-std=CL2.0");
+        assert_eq!(rc, CL_SUCCESS, "{from:?}: {}", build_log(p, device()));
+        let k = kernel(p, name);
+        test(from, ctx, q, k);
+        // SAFETY: the kernel created above, released once.
+        check(unsafe { clReleaseKernel(k) });
+        release_program(p);
+    }
+    // SAFETY: the queue created above, released once.
+    check(unsafe { clReleaseCommandQueue(q) });
+    release_context(ctx);
+}
+
+/// The first `n` ints of `m`.
+fn read_ints(q: cl_command_queue, m: cl_mem, n: usize) -> Vec<i32> {
+    read_bytes(q, m, 0, n * 4)
+        .chunks_exact(4)
+        .map(|c| i32::from_ne_bytes(c.try_into().expect("4 bytes")))
         .collect()
 }
 
@@ -70,11 +86,6 @@ fn set_bytes(k: cl_kernel, i: usize, bytes: &[u8]) {
     check(unsafe { clSetKernelArg(k, i as cl_uint, bytes.len(), bytes.as_ptr().cast::<c_void>()) });
 }
 
-fn release_kernel(k: cl_kernel) {
-    // SAFETY: a kernel the test created, released once.
-    check(unsafe { clReleaseKernel(k) });
-}
-
 #[test]
 fn the_limits_are_at_least_the_full_profile_minimums() {
     let size: usize = device_value(device(), CL_DEVICE_MAX_PARAMETER_SIZE);
@@ -104,10 +115,7 @@ fn a_kernel_whose_arguments_fill_the_parameter_size_runs() {
         "kernel void fill({}) {{\n{body}    result[0] = s;\n}}\n",
         params.join(", ")
     );
-    let ctx = context();
-    let q = default_queue(ctx);
-    for (from, p) in programs(ctx, &source) {
-        let k = kernel(p, "fill");
+    each_build(&source, "fill", |from, ctx, q, k| {
         assert_eq!(
             kernel_value::<cl_uint>(k, CL_KERNEL_NUM_ARGS) as usize,
             longs + chars + 1
@@ -128,12 +136,7 @@ fn a_kernel_whose_arguments_fill_the_parameter_size_runs() {
         let got = i64::from_ne_bytes(read_bytes(q, out, 0, 8).try_into().expect("8 bytes"));
         assert_eq!(got, want, "{from:?}: {size} bytes of arguments");
         release_mem(out);
-        release_kernel(k);
-        release_program(p);
-    }
-    // SAFETY: the test's queue, released once.
-    check(unsafe { clReleaseCommandQueue(q) });
-    release_context(ctx);
+    });
 }
 
 #[test]
@@ -151,28 +154,16 @@ fn a_function_of_one_pointer_per_eight_bytes_and_one_more_runs() {
         params.join(", "),
         args.join(", ")
     );
-    let ctx = context();
-    let q = default_queue(ctx);
-    for (from, p) in programs(ctx, &source) {
-        let k = kernel(p, "k");
+    each_build(&source, "k", |from, ctx, q, k| {
         let a = buffer(ctx, CL_MEM_READ_WRITE, n * 4);
         let data: Vec<u8> = (0..n).flat_map(|i| (i as i32 * 1000).to_ne_bytes()).collect();
         write_bytes(q, a, 0, &data);
         check(set_arg(k, 0, &a));
         run(q, k, 1);
-        let got: Vec<i32> = read_bytes(q, a, 0, n * 4)
-            .chunks_exact(4)
-            .map(|c| i32::from_ne_bytes(c.try_into().expect("4 bytes")))
-            .collect();
         let want: Vec<i32> = (0..n).map(|i| i as i32 * 1000 + i as i32 + 1).collect();
-        assert_eq!(got, want, "{from:?}: {n} pointer parameters");
+        assert_eq!(read_ints(q, a, n), want, "{from:?}: {n} pointer parameters");
         release_mem(a);
-        release_kernel(k);
-        release_program(p);
-    }
-    // SAFETY: the test's queue, released once.
-    check(unsafe { clReleaseCommandQueue(q) });
-    release_context(ctx);
+    });
 }
 
 #[test]
@@ -192,10 +183,7 @@ fn a_kernel_of_every_constant_argument_runs() {
         sum.join(" + ")
     );
     const N: usize = 8;
-    let ctx = context();
-    let q = default_queue(ctx);
-    for (from, p) in programs(ctx, &source) {
-        let k = kernel(p, "k");
+    each_build(&source, "k", |from, ctx, q, k| {
         let inputs: Vec<cl_mem> = (0..count)
             .map(|i| {
                 let m = buffer(ctx, CL_MEM_READ_ONLY, N * 4);
@@ -210,22 +198,13 @@ fn a_kernel_of_every_constant_argument_runs() {
         let out = buffer(ctx, CL_MEM_READ_WRITE, N * 4);
         check(set_arg(k, count as cl_uint, &out));
         run(q, k, N);
-        let got: Vec<i32> = read_bytes(q, out, 0, N * 4)
-            .chunks_exact(4)
-            .map(|c| i32::from_ne_bytes(c.try_into().expect("4 bytes")))
-            .collect();
         let want: Vec<i32> = (0..N).map(|t| (0..count).map(|i| (i * N + t) as i32).sum()).collect();
-        assert_eq!(got, want, "{from:?}: {count} constant arguments");
+        assert_eq!(read_ints(q, out, N), want, "{from:?}: {count} constant arguments");
         for m in inputs {
             release_mem(m);
         }
         release_mem(out);
-        release_kernel(k);
-        release_program(p);
-    }
-    // SAFETY: the test's queue, released once.
-    check(unsafe { clReleaseCommandQueue(q) });
-    release_context(ctx);
+    });
 }
 
 #[test]
@@ -240,23 +219,14 @@ fn a_kernel_of_255_arguments_runs() {
         params.join(", "),
         sum.join(" + ")
     );
-    let ctx = context();
-    let q = default_queue(ctx);
-    for (from, p) in programs(ctx, &source) {
-        let k = kernel(p, "k");
+    each_build(&source, "k", |from, ctx, q, k| {
         for i in 0..254 {
-            set_bytes(k, i, &[(i % 256) as u8]);
+            set_bytes(k, i, &[i as u8]);
         }
         let out = buffer(ctx, CL_MEM_READ_WRITE, 4);
         check(set_arg(k, 254, &out));
         run(q, k, 1);
-        let got = i32::from_ne_bytes(read_bytes(q, out, 0, 4).try_into().expect("4 bytes"));
-        assert_eq!(got, (0..254).sum::<i32>(), "{from:?}");
+        assert_eq!(read_ints(q, out, 1), [(0..254).sum::<i32>()], "{from:?}");
         release_mem(out);
-        release_kernel(k);
-        release_program(p);
-    }
-    // SAFETY: the test's queue, released once.
-    check(unsafe { clReleaseCommandQueue(q) });
-    release_context(ctx);
+    });
 }

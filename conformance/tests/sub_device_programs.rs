@@ -397,6 +397,41 @@ fn a_binary_for_the_parent_runs_on_its_sub_devices() {
     }
     release_kernel(bump);
     release_program(p);
+
+    // The binary loaded for the root and for `a`, built for the root
+    // alone: `a`'s binary "has not been built", so `a` uses the root's.
+    let lens = [bin.len(); 2];
+    let bins = [bin.as_ptr(); 2];
+    let both = [f.root, f.a];
+    // SAFETY: two devices and two binaries readable for their lengths.
+    let p = unsafe {
+        clCreateProgramWithBinary(
+            ctx,
+            2,
+            both.as_ptr(),
+            lens.as_ptr(),
+            bins.as_ptr() as *mut _,
+            ptr::null_mut(),
+            &mut err,
+        )
+    };
+    check(err);
+    assert_eq!(
+        build_value::<cl_build_status>(p, f.a, CL_PROGRAM_BUILD_STATUS),
+        CL_BUILD_NONE
+    );
+    check(build_for(p, &[f.root], ""));
+    assert_eq!(build_answers(p, f.a), build_answers(p, f.root));
+    assert_eq!(
+        build_value::<cl_build_status>(p, f.a, CL_PROGRAM_BUILD_STATUS),
+        CL_BUILD_SUCCESS
+    );
+    let bump = kernel(p, "bump");
+    let (rc, out) = run_on(ctx, f.a, bump);
+    check(rc);
+    assert_eq!(out[3], 4);
+    release_kernel(bump);
+    release_program(p);
     release_context(ctx);
 }
 

@@ -461,10 +461,11 @@ struct DeviceState {
 }
 
 impl DeviceState {
-    /// Whether the device has a program binary of its own: one loaded for
-    /// it, or a build, compile or link run (or running) for it.
-    fn has_own_binary(&self) -> bool {
-        self.status != CL_BUILD_NONE || self.loaded.is_some()
+    /// Whether a program binary has been built for the device: a build,
+    /// compile or link has run (or is running) for it. (A binary loaded by
+    /// clCreateProgramWithBinary is not built until clBuildProgram.)
+    fn built_for(&self) -> bool {
+        self.status != CL_BUILD_NONE
     }
 }
 
@@ -700,21 +701,22 @@ impl Program {
     }
 
     /// The index of the device whose state answers for `device`: its own,
-    /// when it has a program binary of its own; else that of its nearest
-    /// ancestor among the program's devices that has one ("A program binary
-    /// built for a parent device can be used by all its sub-devices. If a
-    /// program binary has not been built for a sub-device, the program
-    /// binary associated with the parent device will be used."); else its
-    /// own (nothing built). `None` when neither `device` nor an ancestor is
-    /// one of the program's devices.
+    /// when a program binary has been built for it; else that of its
+    /// nearest ancestor among the program's devices that has one built ("A
+    /// program binary built for a parent device can be used by all its
+    /// sub-devices. If a program binary has not been built for a
+    /// sub-device, the program binary associated with the parent device
+    /// will be used."); else its own (nothing built, perhaps a binary
+    /// loaded). `None` when neither `device` nor an ancestor is one of the
+    /// program's devices.
     fn answering(&self, st: &State, device: &Arc<Device>) -> Option<usize> {
         let own = self.index_of(device);
-        if own.is_some_and(|i| st.devices[i].has_own_binary()) {
+        if own.is_some_and(|i| st.devices[i].built_for()) {
             return own;
         }
         let mut d = device.parent();
         while let Some(dev) = d {
-            if let Some(i) = self.index_of(dev).filter(|&i| st.devices[i].has_own_binary()) {
+            if let Some(i) = self.index_of(dev).filter(|&i| st.devices[i].built_for()) {
                 return Some(i);
             }
             d = dev.parent();
@@ -1177,8 +1179,7 @@ impl Program {
     }
 
     /// The executable for `device`: its own build, else (for a sub-device
-    /// without a binary of its own) its nearest ancestor's (see
-    /// [`Program::answering`]).
+    /// with none built) its nearest ancestor's (see [`Program::answering`]).
     pub fn executable_for(&self, device: &Arc<Device>) -> Option<Arc<Executable>> {
         let st = self.state.lock();
         let i = self.answering(&st, device)?;
@@ -1262,7 +1263,7 @@ impl Program {
     }
 
     /// The program's binaries, one per device (empty where none is
-    /// available; a sub-device without one of its own has its parent's).
+    /// available; a sub-device with none built has its parent's).
     pub fn binaries(&self) -> Vec<Vec<u8>> {
         let st = self.state.lock();
         self.devices
@@ -1335,8 +1336,8 @@ impl Program {
     }
 
     /// clGetProgramBuildInfo for `device` (`CL_INVALID_DEVICE` if it is not
-    /// one of the program's devices). A sub-device without a program binary
-    /// of its own answers with the build of the parent whose binary it uses.
+    /// one of the program's devices). A sub-device with no program binary
+    /// built for it answers with the build of the parent whose binary it uses.
     pub fn build_info(&self, device: &Arc<Device>, param: cl_program_build_info) -> ClResult<InfoValue> {
         if !self.has_device(device) {
             return fail(CL_INVALID_DEVICE);

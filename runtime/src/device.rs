@@ -86,8 +86,9 @@ pub const SPIRV_MAX_FUNCTION_PARAMETERS: usize = 255;
 /// arguments can be passed to a kernel." Kept to what a kernel can express
 /// in SPIR-V: 254 pointer-sized (8-byte) arguments, so a kernel whose
 /// pointers or longs fill it, and a function that takes all of them and
-/// one more, stay within [`SPIRV_MAX_FUNCTION_PARAMETERS`]. (Arguments
-/// smaller than 4 bytes cannot fill even the minimum within 255.)
+/// one more, stay within [`SPIRV_MAX_FUNCTION_PARAMETERS`]. (Arguments of
+/// 4 bytes or fewer cannot fill even the minimum: 255 of them are at most
+/// 1020 bytes.)
 pub const MAX_PARAMETER_SIZE: usize = (SPIRV_MAX_FUNCTION_PARAMETERS - 1) * 8;
 
 /// "Max number of arguments declared with the __constant qualifier in a

@@ -355,22 +355,8 @@ impl<'a> Kernel<'a> {
                     let mut parent_bytes = vec![0xa5u8; *offset + bytes.len() + 64];
                     parent_bytes[*offset..*offset + bytes.len()].copy_from_slice(bytes);
                     let parent = buffer_from(ctx, queue, &parent_bytes);
-                    let region = cl_buffer_region {
-                        origin: *offset,
-                        size: bytes.len().max(1),
-                    };
-                    let mut err = 0;
-                    // SAFETY: a valid buffer and a region inside it.
-                    let m = unsafe {
-                        clCreateSubBuffer(
-                            parent,
-                            CL_MEM_READ_WRITE,
-                            CL_BUFFER_CREATE_TYPE_REGION,
-                            (&region as *const cl_buffer_region).cast(),
-                            &mut err,
-                        )
-                    };
-                    check(err);
+                    let m = sub_buffer(parent, CL_MEM_READ_WRITE, *offset, bytes.len().max(1))
+                        .unwrap_or_else(|e| panic!("clCreateSubBuffer: {}", error_name(e)));
                     // The sub-buffer holds its parent alive.
                     release_mem(parent);
                     mems.push((m, i as usize));

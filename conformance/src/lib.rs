@@ -14,6 +14,7 @@ pub mod dump;
 pub mod exec;
 pub mod half;
 pub mod math;
+pub mod offline;
 pub mod programs;
 
 use std::ffi::c_void;
@@ -253,6 +254,29 @@ pub fn wait_args(wait: &[cl_event]) -> (cl_uint, *const cl_event) {
         (0, ptr::null())
     } else {
         (wait.len() as cl_uint, wait.as_ptr())
+    }
+}
+
+/// clCreateSubBuffer of the region `origin`, `size` of `parent`, or the
+/// error code (the handle is NULL then).
+pub fn sub_buffer(parent: cl_mem, flags: cl_mem_flags, origin: usize, size: usize) -> Result<cl_mem, cl_int> {
+    let region = cl_buffer_region { origin, size };
+    let mut err = 1;
+    // SAFETY: `region` is a valid cl_buffer_region for the call.
+    let m = unsafe {
+        clCreateSubBuffer(
+            parent,
+            flags,
+            CL_BUFFER_CREATE_TYPE_REGION,
+            (&region as *const cl_buffer_region).cast(),
+            &mut err,
+        )
+    };
+    if err == CL_SUCCESS {
+        Ok(m)
+    } else {
+        assert!(m.is_null());
+        Err(err)
     }
 }
 

@@ -837,6 +837,83 @@ fn partition_by_counts() {
     release_all(&subs);
 }
 
+/// "CL_DEVICE_PARTITION_FAILED if the partition name is supported by the
+/// implementation but in_device could not be further partitioned": a device
+/// of one CPU, a sub-device or a sub-sub-device, under every scheme and
+/// every affinity domain. A malformed request keeps its own code.
+#[test]
+fn one_cpu_devices_cannot_be_partitioned_further() {
+    let d = device();
+    let n = compute_units(d) as isize;
+    if n < 2 {
+        return skip("one-CPU sub-devices (needs 2 CPUs)");
+    }
+    let singles = sub_devices(d, &[CL_DEVICE_PARTITION_EQUALLY, 1, 0]).expect("one CPU each");
+    let whole = sub_devices(
+        d,
+        &[
+            CL_DEVICE_PARTITION_BY_COUNTS,
+            n,
+            CL_DEVICE_PARTITION_BY_COUNTS_LIST_END,
+            0,
+        ],
+    )
+    .expect("one sub-device of every CPU");
+    assert_eq!(compute_units(whole[0]), n as u32);
+    let grand = sub_devices(whole[0], &[CL_DEVICE_PARTITION_EQUALLY, 1, 0]).expect("sub-sub-devices");
+    let counts = |c: &[isize]| {
+        let mut v = vec![CL_DEVICE_PARTITION_BY_COUNTS];
+        v.extend_from_slice(c);
+        v.extend([CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0]);
+        v
+    };
+    let affinity = |dom: cl_device_affinity_domain| vec![CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, dom as isize, 0];
+    for &one in [singles[0], singles[1], grand[0], grand[1]].iter() {
+        assert_eq!(compute_units(one), 1);
+        assert_eq!(props_of(one, CL_DEVICE_PARTITION_PROPERTIES), [0]);
+        assert_eq!(device_value::<cl_uint>(one, CL_DEVICE_PARTITION_MAX_SUB_DEVICES), 0);
+        assert_eq!(
+            device_value::<cl_device_affinity_domain>(one, CL_DEVICE_PARTITION_AFFINITY_DOMAIN),
+            0
+        );
+        let mut failing = vec![
+            vec![CL_DEVICE_PARTITION_EQUALLY, 1, 0],
+            vec![CL_DEVICE_PARTITION_EQUALLY, 2, 0],
+            counts(&[1]),
+            counts(&[1, 1]),
+            counts(&[2]),
+            affinity(CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE),
+        ];
+        failing.extend(DOMAINS.iter().map(|&dom| affinity(dom)));
+        for props in &failing {
+            let mut count = 7;
+            // SAFETY: a terminated property list; count only.
+            let rc = unsafe { clCreateSubDevices(one, props.as_ptr(), 0, ptr::null_mut(), &mut count) };
+            expect_err(rc, CL_DEVICE_PARTITION_FAILED);
+            assert_eq!(count, 7, "{props:?}: nothing written on failure");
+            let mut out = [ptr::null_mut(); 2];
+            // SAFETY: room for two handles.
+            let rc = unsafe { clCreateSubDevices(one, props.as_ptr(), 2, out.as_mut_ptr(), ptr::null_mut()) };
+            expect_err(rc, CL_DEVICE_PARTITION_FAILED);
+            assert_eq!(out, [ptr::null_mut(); 2], "{props:?}: no sub-device made");
+        }
+        // What is malformed is refused as such first.
+        expect_err(
+            sub_devices(one, &[CL_DEVICE_PARTITION_EQUALLY, -1, 0]).unwrap_err(),
+            CL_INVALID_DEVICE_PARTITION_COUNT,
+        );
+        expect_err(
+            sub_devices(one, &counts(&[1, -1])).unwrap_err(),
+            CL_INVALID_DEVICE_PARTITION_COUNT,
+        );
+        expect_err(sub_devices(one, &affinity(1 << 10)).unwrap_err(), CL_INVALID_VALUE);
+        expect_err(sub_devices(one, &[0x9999, 1, 0]).unwrap_err(), CL_INVALID_VALUE);
+    }
+    release_all(&grand);
+    release_all(&whole);
+    release_all(&singles);
+}
+
 #[test]
 fn partition_by_affinity_domain() {
     let d = device();

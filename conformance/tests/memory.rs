@@ -355,28 +355,6 @@ fn copy_host_ptr_copies_at_creation() {
     }
 }
 
-/// clCreateSubBuffer with a region, returning the error code on failure.
-fn try_sub(parent: cl_mem, flags: cl_mem_flags, origin: usize, size: usize) -> Result<cl_mem, cl_int> {
-    let region = cl_buffer_region { origin, size };
-    let mut err = 1;
-    // SAFETY: `region` is a valid cl_buffer_region for the call.
-    let m = unsafe {
-        clCreateSubBuffer(
-            parent,
-            flags,
-            CL_BUFFER_CREATE_TYPE_REGION,
-            (&region as *const cl_buffer_region).cast(),
-            &mut err,
-        )
-    };
-    if err == CL_SUCCESS {
-        Ok(m)
-    } else {
-        assert!(m.is_null());
-        Err(err)
-    }
-}
-
 #[test]
 fn sub_buffers_share_their_parent_and_report_it() {
     let c = context();
@@ -388,7 +366,7 @@ fn sub_buffers_share_their_parent_and_report_it() {
     let hp: *mut c_void = host.as_mut_ptr().cast();
     let parent_flags = CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR | CL_MEM_HOST_READ_ONLY;
     let parent = try_buffer(c, parent_flags, 8 * align, hp).expect("parent");
-    let sub = try_sub(parent, 0, 2 * align, 3 * align).expect("sub-buffer");
+    let sub = sub_buffer(parent, 0, 2 * align, 3 * align).expect("sub-buffer");
     // The contents are the parent's region.
     assert_eq!(read_bytes(q, sub, 0, 3 * align), host[2 * align..5 * align].to_vec());
     // Info: type, inherited flags, size, host_ptr + origin, parent, offset.
@@ -420,7 +398,7 @@ fn sub_buffers_share_their_parent_and_report_it() {
         CL_INVALID_OPERATION,
     );
     // A flag the parent allows narrows the sub-buffer's.
-    let sub2 = try_sub(parent, CL_MEM_HOST_NO_ACCESS, 0, align).expect("narrower sub-buffer");
+    let sub2 = sub_buffer(parent, CL_MEM_HOST_NO_ACCESS, 0, align).expect("narrower sub-buffer");
     assert_eq!(
         mem_value::<cl_mem_flags>(sub2, CL_MEM_FLAGS),
         CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR | CL_MEM_HOST_NO_ACCESS
@@ -429,7 +407,7 @@ fn sub_buffers_share_their_parent_and_report_it() {
     // Writes through a sub-buffer show in the parent.
     let rw = buffer(c, CL_MEM_READ_WRITE, 4 * align);
     write_bytes(q, rw, 0, &vec![0u8; 4 * align]);
-    let rw_sub = try_sub(rw, CL_MEM_WRITE_ONLY, align, align).expect("WRITE_ONLY sub of READ_WRITE");
+    let rw_sub = sub_buffer(rw, CL_MEM_WRITE_ONLY, align, align).expect("WRITE_ONLY sub of READ_WRITE");
     write_bytes(q, rw_sub, 5, &[7, 8, 9]);
     assert_eq!(read_bytes(q, rw, align + 5, 3), vec![7, 8, 9]);
     // The parent may be released first; the sub-buffer keeps working.
@@ -454,36 +432,36 @@ fn sub_buffer_errors() {
     let hro = buffer(c, CL_MEM_HOST_READ_ONLY, 1024);
     // CL_MISALIGNED_SUB_BUFFER_OFFSET if origin is not aligned to
     // CL_DEVICE_MEM_BASE_ADDR_ALIGN.
-    assert_eq!(try_sub(parent, 0, 1, 16), Err(CL_MISALIGNED_SUB_BUFFER_OFFSET));
-    assert_eq!(try_sub(parent, 0, 64, 16), Err(CL_MISALIGNED_SUB_BUFFER_OFFSET));
+    assert_eq!(sub_buffer(parent, 0, 1, 16), Err(CL_MISALIGNED_SUB_BUFFER_OFFSET));
+    assert_eq!(sub_buffer(parent, 0, 64, 16), Err(CL_MISALIGNED_SUB_BUFFER_OFFSET));
     // CL_INVALID_BUFFER_SIZE if the size field is zero.
-    assert_eq!(try_sub(parent, 0, 0, 0), Err(CL_INVALID_BUFFER_SIZE));
+    assert_eq!(sub_buffer(parent, 0, 0, 0), Err(CL_INVALID_BUFFER_SIZE));
     // CL_INVALID_VALUE if the region is out of bounds in buffer.
-    assert_eq!(try_sub(parent, 0, 512, 513), Err(CL_INVALID_VALUE));
-    assert_eq!(try_sub(parent, 0, 2048, 1), Err(CL_INVALID_VALUE));
-    assert_eq!(try_sub(parent, 0, 128, usize::MAX), Err(CL_INVALID_VALUE));
+    assert_eq!(sub_buffer(parent, 0, 512, 513), Err(CL_INVALID_VALUE));
+    assert_eq!(sub_buffer(parent, 0, 2048, 1), Err(CL_INVALID_VALUE));
+    assert_eq!(sub_buffer(parent, 0, 128, usize::MAX), Err(CL_INVALID_VALUE));
     // buffer was created with CL_MEM_WRITE_ONLY and flags specifies
     // CL_MEM_READ_WRITE or CL_MEM_READ_ONLY.
-    assert_eq!(try_sub(parent, CL_MEM_READ_WRITE, 0, 16), Err(CL_INVALID_VALUE));
-    assert_eq!(try_sub(parent, CL_MEM_READ_ONLY, 0, 16), Err(CL_INVALID_VALUE));
+    assert_eq!(sub_buffer(parent, CL_MEM_READ_WRITE, 0, 16), Err(CL_INVALID_VALUE));
+    assert_eq!(sub_buffer(parent, CL_MEM_READ_ONLY, 0, 16), Err(CL_INVALID_VALUE));
     // buffer was created with CL_MEM_READ_ONLY and flags specifies
     // CL_MEM_READ_WRITE or CL_MEM_WRITE_ONLY.
-    assert_eq!(try_sub(ro, CL_MEM_READ_WRITE, 0, 16), Err(CL_INVALID_VALUE));
-    assert_eq!(try_sub(ro, CL_MEM_WRITE_ONLY, 0, 16), Err(CL_INVALID_VALUE));
+    assert_eq!(sub_buffer(ro, CL_MEM_READ_WRITE, 0, 16), Err(CL_INVALID_VALUE));
+    assert_eq!(sub_buffer(ro, CL_MEM_WRITE_ONLY, 0, 16), Err(CL_INVALID_VALUE));
     // CL_MEM_HOST_WRITE_ONLY parent and CL_MEM_HOST_READ_ONLY flags, and
     // the reverse; CL_MEM_HOST_NO_ACCESS parent and either.
-    assert_eq!(try_sub(ro, CL_MEM_HOST_READ_ONLY, 0, 16), Err(CL_INVALID_VALUE));
-    assert_eq!(try_sub(hro, CL_MEM_HOST_WRITE_ONLY, 0, 16), Err(CL_INVALID_VALUE));
-    assert_eq!(try_sub(parent, CL_MEM_HOST_READ_ONLY, 0, 16), Err(CL_INVALID_VALUE));
-    assert_eq!(try_sub(parent, CL_MEM_HOST_WRITE_ONLY, 0, 16), Err(CL_INVALID_VALUE));
+    assert_eq!(sub_buffer(ro, CL_MEM_HOST_READ_ONLY, 0, 16), Err(CL_INVALID_VALUE));
+    assert_eq!(sub_buffer(hro, CL_MEM_HOST_WRITE_ONLY, 0, 16), Err(CL_INVALID_VALUE));
+    assert_eq!(sub_buffer(parent, CL_MEM_HOST_READ_ONLY, 0, 16), Err(CL_INVALID_VALUE));
+    assert_eq!(sub_buffer(parent, CL_MEM_HOST_WRITE_ONLY, 0, 16), Err(CL_INVALID_VALUE));
     // flags specifies CL_MEM_USE_HOST_PTR, CL_MEM_ALLOC_HOST_PTR or
     // CL_MEM_COPY_HOST_PTR.
     for f in [CL_MEM_USE_HOST_PTR, CL_MEM_ALLOC_HOST_PTR, CL_MEM_COPY_HOST_PTR] {
-        assert_eq!(try_sub(hro, f, 0, 16), Err(CL_INVALID_VALUE));
+        assert_eq!(sub_buffer(hro, f, 0, 16), Err(CL_INVALID_VALUE));
     }
     // Conflicting flags within flags.
     assert_eq!(
-        try_sub(hro, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, 0, 16),
+        sub_buffer(hro, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, 0, 16),
         Err(CL_INVALID_VALUE)
     );
     let mut err = 0;
@@ -510,8 +488,8 @@ fn sub_buffer_errors() {
         expect_err(err, CL_INVALID_MEM_OBJECT);
     }
     // CL_INVALID_MEM_OBJECT if buffer is a sub-buffer object.
-    let sub = try_sub(hro, 0, 128, 256).expect("sub-buffer");
-    assert_eq!(try_sub(sub, 0, 0, 16), Err(CL_INVALID_MEM_OBJECT));
+    let sub = sub_buffer(hro, 0, 128, 256).expect("sub-buffer");
+    assert_eq!(sub_buffer(sub, 0, 0, 16), Err(CL_INVALID_MEM_OBJECT));
     for m in [sub, parent, ro, hro] {
         release_mem(m);
     }
@@ -645,7 +623,7 @@ fn a_buffer_outlives_its_sub_buffers() {
         },
     );
     let parent = buffer(c, 0, 1024);
-    let sub = try_sub(parent, 0, 256, 256).expect("sub-buffer");
+    let sub = sub_buffer(parent, 0, 256, 256).expect("sub-buffer");
     set_destructor(parent, &tp);
     set_destructor(sub, &ts);
     // If memobj is a buffer object, memobj cannot be deleted until all
@@ -770,7 +748,7 @@ fn pipes_create_and_answer_queries() {
         },
         CL_INVALID_MEM_OBJECT,
     );
-    assert_eq!(try_sub(p, 0, 0, 4), Err(CL_INVALID_MEM_OBJECT));
+    assert_eq!(sub_buffer(p, 0, 0, 4), Err(CL_INVALID_MEM_OBJECT));
     release_mem(p);
     release_mem(b);
     // SAFETY: valid handles.

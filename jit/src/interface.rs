@@ -98,8 +98,12 @@ pub struct KernelInfo {
     pub name: String,
     /// The arguments, in order.
     pub args: Vec<ArgInfo>,
-    /// CL_KERNEL_ATTRIBUTES: the attributes the module records, space-separated
-    /// in OpenCL C syntax, e.g. `reqd_work_group_size(16,16,1)`.
+    /// CL_KERNEL_ATTRIBUTES of a kernel compiled from OpenCL C: the
+    /// `__attribute__`s of its declaration, space-separated, e.g.
+    /// `vec_type_hint(uint4) reqd_work_group_size(16,16,1)`, as clift's
+    /// OpenCL C front end recorded them in the module (an OpString
+    /// `opencl_c_attributes.<kernel>.<attributes>`). Empty for a kernel
+    /// without that record: one that came to clift as SPIR-V.
     pub attributes: String,
     /// LocalSize execution mode (reqd_work_group_size).
     pub reqd_work_group_size: Option<[usize; 3]>,

@@ -1,6 +1,7 @@
 //! What the API reports about each kernel of a validated module: its
-//! arguments (kind, size, qualifiers, names, type names), attributes from
-//! execution modes, and memory sizes.
+//! arguments (kind, size, qualifiers, names, type names), the execution
+//! modes its attributes became, its OpenCL C attribute list (when the
+//! module records one), and memory sizes.
 
 use std::collections::HashSet;
 
@@ -68,6 +69,13 @@ fn arg_strings(strings: &[&str], prefix: &str, kernel: &str) -> Option<Vec<Strin
         }
         Some(v)
     })
+}
+
+/// The attribute list clift's OpenCL C front end recorded for `kernel`
+/// (`opencl_c_attributes.<kernel>.<attributes>`).
+fn opencl_c_attributes(strings: &[&str], kernel: &str) -> Option<String> {
+    let head = format!("opencl_c_attributes.{kernel}.");
+    strings.iter().find_map(|s| s.strip_prefix(&head)).map(str::to_string)
 }
 
 fn kernel(
@@ -169,7 +177,6 @@ fn kernel(
         });
     }
 
-    let mut attributes = Vec::new();
     let (mut reqd, mut hint, mut vth) = (None, None, None);
     for em in m.exec_modes.iter().filter(|e| e.target == ep.function) {
         let sizes = |ids: bool| -> Option<[usize; 3]> {
@@ -183,19 +190,16 @@ fn kernel(
         match em.mode {
             ExecutionMode::LocalSize | ExecutionMode::LocalSizeId => {
                 if let Some(s) = sizes(em.mode == ExecutionMode::LocalSizeId) {
-                    attributes.push(format!("reqd_work_group_size({},{},{})", s[0], s[1], s[2]));
                     reqd = Some(s);
                 }
             }
             ExecutionMode::LocalSizeHint | ExecutionMode::LocalSizeHintId => {
                 if let Some(s) = sizes(em.mode == ExecutionMode::LocalSizeHintId) {
-                    attributes.push(format!("work_group_size_hint({},{},{})", s[0], s[1], s[2]));
                     hint = Some(s);
                 }
             }
             ExecutionMode::VecTypeHint => {
                 if let Some(t) = em.args.first().and_then(|&v| vec_type_hint(v)) {
-                    attributes.push(format!("vec_type_hint({t})"));
                     vth = Some(t);
                 }
             }
@@ -221,7 +225,7 @@ fn kernel(
     Some(KernelInfo {
         name: ep.name.clone(),
         args,
-        attributes: attributes.join(" "),
+        attributes: opencl_c_attributes(strings, &ep.name).unwrap_or_default(),
         reqd_work_group_size: reqd,
         work_group_size_hint: hint,
         vec_type_hint: vth,

@@ -37,6 +37,8 @@ use parking_lot::Mutex;
 
 use crate::program::ParsedOptions;
 
+mod attributes;
+
 /// What the log says to install when no compiler is found.
 pub const INSTALL_HINT: &str = "clift compiles OpenCL C with clang and llvm-spirv of the same LLVM version; \
 none was found. On Debian or Ubuntu: apt-get install clang-15 llvm-spirv-15 \
@@ -421,7 +423,7 @@ fn cache_key(tools: &Tools, source: &str, headers: &[(String, String)], args: &[
         k.extend_from_slice(&(b.len() as u64).to_le_bytes());
         k.extend_from_slice(b);
     };
-    field(b"clift-cc 1");
+    field(b"clift-cc 2");
     field(tools.versions.as_bytes());
     field(&[u8::from(tools.opt.is_some()), u8::from(arg_info)]);
     for a in args {
@@ -572,11 +574,14 @@ fn compile_uncached(
     let mut spirv = module.unwrap_or_default();
 
     // Kernel argument information, from clang's metadata; without
-    // -cl-kernel-arg-info, none (not even the parameters' OpNames).
+    // -cl-kernel-arg-info, none (not even the parameters' OpNames). The
+    // kernels' attributes (CL_KERNEL_ATTRIBUTES), from the metadata when
+    // the module has any.
     if !options.build.kernel_arg_info {
         spirv = strip_parameter_names(&spirv).unwrap_or(spirv);
-    } else {
-        let ll = dir.path.join("args.ll");
+    }
+    let metadata = if options.build.kernel_arg_info || attributes::has_attribute_modes(&spirv) {
+        let ll = dir.path.join("metadata.ll");
         let r = run(
             &tools.clang,
             &common(&["-O0", "-Xclang", "-disable-llvm-passes"], &ll, true),
@@ -584,12 +589,16 @@ fn compile_uncached(
             limit,
         )
         .map_err(|e| failed(format!("{log}{e}\n")))?;
-        if r.success {
-            let text = std::fs::read_to_string(&ll).unwrap_or_default();
-            let strings = arg_info_strings(&text);
-            spirv = insert_strings(&spirv, &strings).unwrap_or(spirv);
-        }
+        r.success.then(|| std::fs::read_to_string(&ll).unwrap_or_default())
+    } else {
+        None
+    };
+    let mut strings = Vec::new();
+    if let (Some(text), true) = (&metadata, options.build.kernel_arg_info) {
+        strings = arg_info_strings(text);
     }
+    strings.extend(attributes::attribute_strings(&spirv, metadata.as_deref()));
+    spirv = insert_strings(&spirv, &strings).unwrap_or(spirv);
     if clift_jit::check_il(&spirv).is_err() {
         return Err(failed(format!("{log}llvm-spirv produced a module clift cannot read\n")));
     }
@@ -658,11 +667,10 @@ fn tuple_strings(body: &str) -> Vec<String> {
     v
 }
 
-/// The OpStrings clift's jit reads argument information from
-/// (`kernel_arg_type.<kernel>.<t1>,<t2>,`, likewise `kernel_arg_type_qual`
-/// and `kernel_arg_name`), from the kernel metadata of clang's LLVM IR.
-fn arg_info_strings(ll: &str) -> Vec<String> {
-    let mut tuples: HashMap<&str, &str> = HashMap::new();
+/// The metadata tuples of clang's LLVM IR, by id: `!6` -> the text after
+/// `!6 = !{`.
+fn metadata_tuples(ll: &str) -> HashMap<&str, &str> {
+    let mut tuples = HashMap::new();
     for line in ll.lines() {
         if let Some((id, body)) = line.split_once(" = !{") {
             if id.starts_with('!') && !id.contains(' ') {
@@ -670,6 +678,11 @@ fn arg_info_strings(ll: &str) -> Vec<String> {
             }
         }
     }
+    tuples
+}
+
+/// The kernels clang's LLVM IR defines: (name, the `define` line).
+fn kernel_definitions(ll: &str) -> Vec<(String, &str)> {
     let mut out = Vec::new();
     for line in ll
         .lines()
@@ -685,17 +698,37 @@ fn arg_info_strings(ll: &str) -> Vec<String> {
         } else {
             rest.chars().take_while(|&c| c != '(').collect()
         };
+        out.push((name, line));
+    }
+    out
+}
+
+/// The body of the metadata tuple a kernel's `define` line attaches as
+/// `md` (`"!kernel_arg_type "`, with the trailing space).
+fn attached<'a>(line: &str, md: &str, tuples: &HashMap<&str, &'a str>) -> Option<&'a str> {
+    let p = line.find(md)?;
+    let id: String = line[p + md.len()..]
+        .chars()
+        .take_while(|c| !c.is_whitespace() && *c != ',')
+        .collect();
+    tuples.get(id.as_str()).copied()
+}
+
+/// The OpStrings clift's jit reads argument information from
+/// (`kernel_arg_type.<kernel>.<t1>,<t2>,`, likewise `kernel_arg_type_qual`
+/// and `kernel_arg_name`), from the kernel metadata of clang's LLVM IR.
+fn arg_info_strings(ll: &str) -> Vec<String> {
+    let tuples = metadata_tuples(ll);
+    let mut out = Vec::new();
+    for (name, line) in kernel_definitions(ll) {
         for (md, prefix) in [
             ("!kernel_arg_type ", "kernel_arg_type"),
             ("!kernel_arg_type_qual ", "kernel_arg_type_qual"),
             ("!kernel_arg_name ", "kernel_arg_name"),
         ] {
-            let Some(p) = line.find(md) else { continue };
-            let id: String = line[p + md.len()..]
-                .chars()
-                .take_while(|c| !c.is_whitespace())
-                .collect();
-            let Some(body) = tuples.get(id.as_str()) else { continue };
+            let Some(body) = attached(line, md, &tuples) else {
+                continue;
+            };
             let list = tuple_strings(body);
             let mut s = format!("{prefix}.{name}.");
             for item in list {

@@ -76,18 +76,27 @@ pub const MAX_WORK_GROUP_SIZE: usize = 4096;
 /// [`MAX_WORK_GROUP_SIZE`] work-items.
 pub const MAX_WORK_ITEM_SIZES: [usize; MAX_WORK_ITEM_DIMENSIONS as usize] = [MAX_WORK_GROUP_SIZE; 3];
 
+/// SPIR-V's universal limit on the parameters of one function ("Function
+/// parameters, per function: 255"), which `spirv-val` enforces: no kernel,
+/// nor a function it calls, can take more when it comes as SPIR-V.
+pub const SPIRV_MAX_FUNCTION_PARAMETERS: usize = 255;
+
 /// "Max size in bytes of all arguments that can be passed to a kernel. The
 /// minimum value is 1024. ... For all other values, a maximum of 255
-/// arguments can be passed to a kernel." One page of argument bytes.
-pub const MAX_PARAMETER_SIZE: usize = 4096;
-
-/// Most kernel arguments a kernel may declare, for [`MAX_PARAMETER_SIZE`] above 1024.
-pub const MAX_KERNEL_ARGS: u32 = 255;
+/// arguments can be passed to a kernel." Kept to what a kernel can express
+/// in SPIR-V: 254 pointer-sized (8-byte) arguments, so a kernel whose
+/// pointers or longs fill it, and a function that takes all of them and
+/// one more, stay within [`SPIRV_MAX_FUNCTION_PARAMETERS`]. (Arguments of
+/// 4 bytes or fewer cannot fill even the minimum: 255 of them are at most
+/// 1020 bytes.)
+pub const MAX_PARAMETER_SIZE: usize = (SPIRV_MAX_FUNCTION_PARAMETERS - 1) * 8;
 
 /// "Max number of arguments declared with the __constant qualifier in a
 /// kernel. The minimum value is 8." Constant memory is ordinary memory on a
-/// CPU, so any argument may be `__constant`.
-pub const MAX_CONSTANT_ARGS: u32 = MAX_KERNEL_ARGS;
+/// CPU, so the bound is the parameters': as many `__constant` pointers as
+/// fit in [`MAX_PARAMETER_SIZE`] beside one more pointer (the kernel's
+/// output), 253.
+pub const MAX_CONSTANT_ARGS: u32 = (MAX_PARAMETER_SIZE / 8 - 1) as u32;
 
 /// "Alignment requirement (in bits) for sub-buffer offsets. The minimum value
 /// is the size (in bits) of the largest OpenCL built-in data type supported

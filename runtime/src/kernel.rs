@@ -2,14 +2,18 @@
 //!
 //! A kernel is one entry point of a built program with the argument values
 //! set so far. It holds its program (a program lives while kernels use it)
-//! and its memory-object arguments (an `Arc`, which is not an application
-//! reference: "A kernel object does not update the reference count for
-//! objects such as memory or sampler objects specified as argument values").
+//! but not the memory objects its arguments name: "A kernel object does not
+//! update the reference count for objects such as memory or sampler objects
+//! specified as argument values", and "Implementations shall not allow
+//! cl_kernel objects to hold reference counts to cl_kernel arguments". An
+//! argument keeps a weak reference ([`MemArg`]); an enqueue takes what it
+//! names while the application still holds it, and the command then keeps
+//! it (and the SVM allocations its pointers lie in) alive until it has run.
 //!
 //! Enqueues are checked completely, then run the kernel's machine code once
 //! per work-group on the device's pool (see [`enqueue_ndrange`]).
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use parking_lot::Mutex;
 
@@ -20,13 +24,35 @@ use crate::device::{self, Device};
 use crate::error::{fail, ClResult};
 use crate::event::{Event, Work};
 use crate::info::InfoValue;
+use crate::memory::storage::Storage;
 use crate::memory::{MemObject, MEM_BASE_ADDR_ALIGN};
+use crate::object::ApiObject;
 use crate::object::{handle_of, ApiHeader};
-use crate::program::Program;
+use crate::program::{Origin, Program};
 use crate::queue::Queue;
 use opencl_sys::*;
 
 pub use crate::program::{ArgInfo, ArgKind, KernelInfo};
+
+/// A memory object named by a kernel argument: a weak reference, so that
+/// the argument keeps nothing alive.
+#[derive(Debug, Clone)]
+pub struct MemArg(Weak<MemObject>);
+
+impl MemArg {
+    /// An argument naming `m`.
+    pub fn new(m: &Arc<MemObject>) -> MemArg {
+        MemArg(Arc::downgrade(m))
+    }
+
+    /// The memory object, while the application still holds a reference to
+    /// it. (Commands or sub-buffers may keep an object the application
+    /// has released alive a while longer; its handle is gone all the same,
+    /// so the argument no longer names anything.)
+    pub fn get(&self) -> Option<Arc<MemObject>> {
+        self.0.upgrade().filter(|m| m.header().ref_count() > 0)
+    }
+}
 
 /// The value of one kernel argument, as set by clSetKernelArg or
 /// clSetKernelArgSVMPointer.
@@ -35,7 +61,7 @@ pub enum ArgValue {
     /// The bytes of a scalar, vector or struct passed by value.
     Value(Vec<u8>),
     /// A buffer (`None` for a NULL pointer) or a pipe.
-    Mem(Option<Arc<MemObject>>),
+    Mem(Option<MemArg>),
     /// A `__local` pointer: the bytes of local memory to allocate.
     Local(usize),
     /// A pointer to global or constant memory given as an SVM (or NULL)
@@ -184,6 +210,8 @@ impl Kernel {
             // memory object or NULL, or arg_value must be NULL."
             (ArgKind::GlobalBuffer | ArgKind::ConstantBuffer, ArgValue::Mem(m)) => {
                 if let Some(m) = m {
+                    // Released since the API layer read the handle.
+                    let m = m.get().ok_or(crate::ClError(CL_INVALID_MEM_OBJECT))?;
                     // CL_INVALID_MEM_OBJECT if arg_value points to a valid
                     // memory object, but the memory object is not valid for
                     // the kernel argument specified by arg_index.
@@ -195,7 +223,7 @@ impl Kernel {
             }
             // "If the kernel argument being set is a pipe, then arg_value
             // must point to a pipe memory object."
-            (ArgKind::Pipe, ArgValue::Mem(m)) => match m {
+            (ArgKind::Pipe, ArgValue::Mem(m)) => match m.as_ref().and_then(MemArg::get) {
                 Some(m) if m.is_pipe() => self.check_context(m.context())?,
                 _ => return fail(CL_INVALID_MEM_OBJECT),
             },
@@ -281,12 +309,17 @@ impl Kernel {
             CL_KERNEL_REFERENCE_COUNT => InfoValue::u32(self.header.ref_count()),
             CL_KERNEL_CONTEXT => InfoValue::handle(handle_of(self.context())),
             CL_KERNEL_PROGRAM => InfoValue::handle(handle_of(&self.program)),
-            // The attributes the module records as execution modes, in
-            // OpenCL C syntax (reqd_work_group_size, work_group_size_hint,
-            // vec_type_hint). The API spec leaves this string empty for
-            // kernels not built from OpenCL C source; clift reports what the
-            // SPIR-V carries instead, since that is what the source said.
-            CL_KERNEL_ATTRIBUTES => InfoValue::string(&self.info.attributes),
+            // "For kernels not created from OpenCL C source and the
+            // clCreateProgramWithSource API call the string returned from
+            // this query will be empty": kernels of programs created from
+            // IL or from a binary report none. A linked program's kernels
+            // report what their modules record: those clift compiled from
+            // OpenCL C carry their attribute list, those that came as
+            // SPIR-V carry none.
+            CL_KERNEL_ATTRIBUTES => InfoValue::string(match self.program.origin() {
+                Origin::Source(_) | Origin::Linked => &self.info.attributes,
+                Origin::Il(_) | Origin::Binary => "",
+            }),
             // CL_INVALID_VALUE if param_name is not one of the supported values
             _ => return fail(CL_INVALID_VALUE),
         })
@@ -490,8 +523,14 @@ impl Kernel {
         }
         let args = self.arg_values();
         // CL_INVALID_KERNEL_ARGS if any kernel arguments for kernel have not
-        // been set.
-        if args.iter().any(Option::is_none) {
+        // been set. An argument naming a memory object the application has
+        // released names nothing any more: it is as good as unset (the
+        // spec leaves the case undefined; this is its nearest error).
+        if args.iter().any(|a| match a {
+            None => true,
+            Some(ArgValue::Mem(Some(m))) => m.get().is_none(),
+            Some(_) => false,
+        }) {
             return fail(CL_INVALID_KERNEL_ARGS);
         }
         // CL_INVALID_WORK_DIMENSION if work_dim is not valid for the device
@@ -570,7 +609,7 @@ impl Kernel {
                 // kernel is a sub-buffer object and the offset specified when
                 // the sub-buffer object is created is not aligned to
                 // CL_DEVICE_MEM_BASE_ADDR_ALIGN.
-                ArgValue::Mem(Some(m)) if m.origin() % MEM_BASE_ADDR_ALIGN != 0 => {
+                ArgValue::Mem(Some(m)) if m.get().is_some_and(|m| m.origin() % MEM_BASE_ADDR_ALIGN != 0) => {
                     return fail(CL_MISALIGNED_SUB_BUFFER_OFFSET);
                 }
                 // CL_INVALID_OPERATION if system pointers are set as
@@ -666,7 +705,26 @@ pub fn enqueue_ndrange(
     let local = range
         .local
         .unwrap_or_else(|| kernel.suggest_local_size(&device, &range));
-    let launch = Launch::new(&kernel.info, &kernel.arg_values(), range, global, local, &entry)?;
+    let args = kernel.arg_values();
+    // The SVM allocations the kernel's pointers lie in, held while the
+    // command runs ("clSVMFree does not wait for previously enqueued
+    // commands that may be using svm_pointer": the memory then stays until
+    // the command is done, rather than vanishing under it).
+    let svm = kernel.context().svm();
+    let svm_held: Vec<Arc<Storage>> = args
+        .iter()
+        .filter_map(|a| match a {
+            Some(ArgValue::Svm(p)) => Some(*p),
+            _ => None,
+        })
+        .chain(kernel.exec_info().svm_ptrs)
+        .filter(|&p| p != 0)
+        .filter_map(|p| svm.find(p).map(|r| r.storage().clone()))
+        .collect();
+    let launch = Launch {
+        _svm: svm_held,
+        ..Launch::new(&kernel.info, &args, range, global, local, &entry)?
+    };
     let func = entry.func;
     let work: Work = Box::new(move || {
         // Keeps the machine code alive while the command runs.
@@ -707,6 +765,9 @@ struct Launch {
     private_len: usize,
     /// The buffers the block points into, alive while the command runs.
     _buffers: Vec<Arc<MemObject>>,
+    /// The SVM allocations the kernel's SVM pointers lie in, alive while
+    /// the command runs.
+    _svm: Vec<Arc<Storage>>,
     work_dim: u32,
     offset: [u64; 3],
     global: [u64; 3],
@@ -755,10 +816,12 @@ impl Launch {
                         put(bytes, &v[..n]);
                     }
                     Some(ArgValue::Mem(Some(m))) => {
+                        // Released since check_launch looked: as unset.
+                        let m = m.get().ok_or(crate::ClError(CL_INVALID_KERNEL_ARGS))?;
                         // The address of the buffer's first byte: its store
                         // plus a sub-buffer's origin.
                         put(bytes, &(m.host_address() as u64).to_ne_bytes());
-                        buffers.push(m.clone());
+                        buffers.push(m);
                     }
                     Some(ArgValue::Mem(None)) => put(bytes, &0u64.to_ne_bytes()),
                     Some(ArgValue::Svm(p)) => put(bytes, &(*p as u64).to_ne_bytes()),
@@ -788,6 +851,7 @@ impl Launch {
             arena_len,
             private_len,
             _buffers: buffers,
+            _svm: Vec::new(),
             work_dim: range.work_dim,
             offset: dims(range.offset),
             global: dims(global),

@@ -460,6 +460,15 @@ struct DeviceState {
     object: Option<(Arc<ProgramBinary>, Vec<u8>)>,
 }
 
+impl DeviceState {
+    /// Whether a program binary has been built for the device: a build,
+    /// compile or link has run (or is running) for it. (A binary loaded by
+    /// clCreateProgramWithBinary is not built until clBuildProgram.)
+    fn built_for(&self) -> bool {
+        self.status != CL_BUILD_NONE
+    }
+}
+
 impl Default for DeviceState {
     /// "CL_BUILD_NONE - The build status returned if no clBuildProgram,
     /// clCompileProgram or clLinkProgram has been performed".
@@ -689,6 +698,30 @@ impl Program {
     /// Whether `device` is one of the program's devices.
     pub fn has_device(&self, device: &Arc<Device>) -> bool {
         self.index_of(device).is_some()
+    }
+
+    /// The index of the device whose state answers for `device`: its own,
+    /// when a program binary has been built for it; else that of its
+    /// nearest ancestor among the program's devices that has one built ("A
+    /// program binary built for a parent device can be used by all its
+    /// sub-devices. If a program binary has not been built for a
+    /// sub-device, the program binary associated with the parent device
+    /// will be used."); else its own (nothing built, perhaps a binary
+    /// loaded). `None` when neither `device` nor an ancestor is one of the
+    /// program's devices.
+    fn answering(&self, st: &State, device: &Arc<Device>) -> Option<usize> {
+        let own = self.index_of(device);
+        if own.is_some_and(|i| st.devices[i].built_for()) {
+            return own;
+        }
+        let mut d = device.parent();
+        while let Some(dev) = d {
+            if let Some(i) = self.index_of(dev).filter(|&i| st.devices[i].built_for()) {
+                return Some(i);
+            }
+            d = dev.parent();
+        }
+        own
     }
 
     /// clSetProgramReleaseCallback: `f` runs when the program is destroyed,
@@ -1039,10 +1072,10 @@ impl Program {
     /// `Ok(None)` when the program has none for it (nor IL to use as one);
     /// `CL_INVALID_OPERATION` while a compile or build is in progress.
     fn link_input(&self, device: &Arc<Device>) -> ClResult<Option<LinkInput>> {
-        let Some(i) = self.index_of(device) else {
+        let st = self.state.lock();
+        let Some(i) = self.answering(&st, device) else {
             return Ok(None);
         };
-        let st = self.state.lock();
         let d = &st.devices[i];
         // CL_INVALID_OPERATION if the compilation or build of a program
         // executable for any of the devices listed in device_list by a
@@ -1145,20 +1178,12 @@ impl Program {
         st.devices.iter().filter_map(|d| d.built.clone()).collect()
     }
 
-    /// The executable for `device`: its own build, else (for a sub-device)
-    /// its nearest ancestor's ("If a program binary has not been built for
-    /// a sub-device, the program binary associated with the parent device
-    /// will be used").
+    /// The executable for `device`: its own build, else (for a sub-device
+    /// with none built) its nearest ancestor's (see [`Program::answering`]).
     pub fn executable_for(&self, device: &Arc<Device>) -> Option<Arc<Executable>> {
         let st = self.state.lock();
-        let mut d = Some(device);
-        while let Some(dev) = d {
-            if let Some(exe) = self.index_of(dev).and_then(|i| st.devices[i].built.clone()) {
-                return Some(exe);
-            }
-            d = dev.parent();
-        }
-        None
+        let i = self.answering(&st, device)?;
+        st.devices[i].built.clone()
     }
 
     /// The kernels that can be created with clCreateKernel: those of the
@@ -1237,11 +1262,14 @@ impl Program {
         Ok(Self::kernel_list(&st)?.iter().map(|k| k.name.clone()).collect())
     }
 
-    /// The program's binaries, one per device (empty where none is available).
+    /// The program's binaries, one per device (empty where none is
+    /// available; a sub-device with none built has its parent's).
     pub fn binaries(&self) -> Vec<Vec<u8>> {
         let st = self.state.lock();
-        st.devices
+        self.devices
             .iter()
+            .enumerate()
+            .map(|(i, dev)| &st.devices[self.answering(&st, dev).unwrap_or(i)])
             .map(|d| match (&d.built, &d.object, &d.loaded) {
                 (Some(exe), _, _) => exe.binary.clone(),
                 (None, Some((_, bytes)), _) => bytes.clone(),
@@ -1308,12 +1336,16 @@ impl Program {
     }
 
     /// clGetProgramBuildInfo for `device` (`CL_INVALID_DEVICE` if it is not
-    /// one of the program's devices).
+    /// one of the program's devices). A sub-device with no program binary
+    /// built for it answers with the build of the parent whose binary it uses.
     pub fn build_info(&self, device: &Arc<Device>, param: cl_program_build_info) -> ClResult<InfoValue> {
-        let Some(i) = self.index_of(device) else {
+        if !self.has_device(device) {
+            return fail(CL_INVALID_DEVICE);
+        }
+        let st = self.state.lock();
+        let Some(i) = self.answering(&st, device) else {
             return fail(CL_INVALID_DEVICE);
         };
-        let st = self.state.lock();
         let d = &st.devices[i];
         Ok(match param {
             CL_PROGRAM_BUILD_STATUS => InfoValue::i32(d.status),

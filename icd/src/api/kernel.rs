@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use clift_runtime::device::Device;
 use clift_runtime::error::{fail, ClResult};
-use clift_runtime::kernel::{self, ArgKind, ArgValue, Kernel};
+use clift_runtime::kernel::{self, ArgKind, ArgValue, Kernel, MemArg};
 use clift_runtime::memory::MemObject;
 use clift_runtime::program::Program;
 use clift_runtime::queue::Queue;
@@ -208,7 +208,7 @@ cl_entry! {
                 } else {
                     // CL_INVALID_MEM_OBJECT if arg_value is not NULL, and does
                     // not point to NULL, and does not point to a valid memory object
-                    ArgValue::Mem(Some(handle::get::<MemObject>(h)?))
+                    ArgValue::Mem(Some(MemArg::new(&handle::get::<MemObject>(h)?)))
                 }
             }
             ArgKind::Sampler => {

@@ -258,3 +258,76 @@ fn workarounds_hold_at_every_optimisation_level() {
         assert_eq!(out, want, "{level}");
     }
 }
+
+#[test]
+fn overflow_builtins_report_results_and_overflow() {
+    // clang's __builtin_*_overflow become llvm.*.with.overflow at every
+    // level; llvm-spirv 15 translates only the unsigned multiply (and stops
+    // on the signed 8-bit add with an assertion).
+    let src = "kernel void k(global int *res, global int *flags, global const int *in, global const char *c,\n\
+               global long *lres, global const long *l) {\n\
+               size_t i = get_global_id(0); int a = in[2*i], b = in[2*i+1]; int r; uint u; char cr; long lr;\n\
+               int f = __builtin_add_overflow(a, b, &r); res[6*i] = r;\n\
+               f |= __builtin_sub_overflow(a, b, &r) << 1; res[6*i+1] = r;\n\
+               f |= __builtin_mul_overflow(a, b, &r) << 2; res[6*i+2] = r;\n\
+               f |= __builtin_add_overflow((uint)a, (uint)b, &u) << 3; res[6*i+3] = (int)u;\n\
+               f |= __builtin_sub_overflow((uint)a, (uint)b, &u) << 4; res[6*i+4] = (int)u;\n\
+               f |= __builtin_add_overflow(c[2*i], c[2*i+1], &cr) << 5; res[6*i+5] = cr;\n\
+               f |= __builtin_mul_overflow(l[2*i], l[2*i+1], &lr) << 6; lres[i] = lr;\n\
+               flags[i] = f; }";
+    let v = values(
+        2 * N,
+        &[
+            0,
+            1,
+            0x7fff_ffff,
+            1,
+            0x8000_0000,
+            0xffff_ffff,
+            0x4000_0000,
+            2,
+            0x7f,
+            0x7f,
+            0x8000_0000_0000_0000,
+            0xffff_ffff_ffff_ffff,
+        ],
+    );
+    let ints: Vec<i32> = v.iter().map(|&x| x as i32).collect();
+    let chars: Vec<i8> = v.iter().map(|&x| x as i8).collect();
+    let longs: Vec<i64> = v.iter().map(|&x| (x as i64) >> (x % 40)).collect();
+    for level in ["", "-O0", "-O3"] {
+        let (mut res, mut flags, mut lres) = (vec![0i32; 6 * N], vec![0i32; N], vec![0i64; N]);
+        built(
+            src,
+            "k",
+            level,
+            "calls replaced by functions computing the result and the overflow",
+        )
+        .arg(Arg::output(&mut res))
+        .arg(Arg::output(&mut flags))
+        .arg(Arg::input(&ints))
+        .arg(Arg::input(&chars))
+        .arg(Arg::output(&mut lres))
+        .arg(Arg::input(&longs))
+        .run(&[N], None);
+        for i in 0..N {
+            let (a, b) = (ints[2 * i], ints[2 * i + 1]);
+            let (ua, ub) = (a as u32, b as u32);
+            let (c, d) = (chars[2 * i], chars[2 * i + 1]);
+            let (la, lb) = (longs[2 * i], longs[2 * i + 1]);
+            let r = [
+                a.overflowing_add(b),
+                a.overflowing_sub(b),
+                a.overflowing_mul(b),
+                (ua.overflowing_add(ub).0 as i32, ua.overflowing_add(ub).1),
+                (ua.overflowing_sub(ub).0 as i32, ua.overflowing_sub(ub).1),
+                (i32::from(c.overflowing_add(d).0), c.overflowing_add(d).1),
+            ];
+            let want_flags = r.iter().enumerate().fold(0, |f, (k, (_, o))| f | (i32::from(*o) << k))
+                | (i32::from(la.overflowing_mul(lb).1) << 6);
+            assert_eq!(&res[6 * i..6 * i + 6], r.map(|(x, _)| x), "{level} {i}: results");
+            assert_eq!(lres[i], la.overflowing_mul(lb).0, "{level} {i}: long product");
+            assert_eq!(flags[i], want_flags, "{level} {i}: overflow flags");
+        }
+    }
+}

@@ -351,12 +351,12 @@ impl<'a> Job<'a> {
             Ok(module) => return Ok(module),
             Err(text) => text,
         };
+        if let Some(module) = self.work_around()? {
+            return Ok(module);
+        }
         let level = self.options.opt_level;
         if level == OptLevel::O0 {
             return Err(self.failed(format!("llvm-spirv failed:\n{}", failure.trim_end())));
-        }
-        if let Some(module) = self.work_around()? {
-            return Ok(module);
         }
         if let Err(diagnostics) = self.clang(&["-O0"], &bc, false)? {
             return Err(self.failed(diagnostics.trim_end()));

@@ -2,7 +2,7 @@
 //! how clift gets a module anyway.
 //!
 //! When the translator fails on (or, for `llvm.bitreverse`, writes a
-//! Shader-capability module from) clang's -O1/-O2/-O3 output, the IR is
+//! Shader-capability module from) clang's output, the IR is
 //! disassembled with `opt` of clang's version and read for the constructs
 //! llvm-spirv 15 is known not to take. Each has a targeted workaround:
 //!
@@ -13,6 +13,7 @@
 //! | `llvm.vector.reduce.*` | the loop vectorizer (short and char sums) | re-optimise without the loop and SLP vectorizers |
 //! | `llvm.uadd.sat`, `llvm.ssub.sat`, ...; `llvm.sadd.sat` on `i8` stops llvm-spirv with an assertion | InstCombine, from clamped sums and differences | calls rewritten to OpenCL's `add_sat` / `sub_sat` (same results, translated to OpenCL.std) |
 //! | `llvm.bitreverse` | InstCombine, from shift-and-mask bit reversal | calls rewritten to a shift-and-mask function of the module |
+//! | `llvm.{sadd,uadd,ssub,usub,smul}.with.overflow` (`umul` translates) | `__builtin_add_overflow` and the like, at every level | calls rewritten to functions of the module (the signed multiply through OpenCL's `mul_hi`) |
 //!
 //! Re-optimising starts again from clang's unoptimised IR at the same level,
 //! with `opt` running the level's own pipeline minus what is left out.
@@ -42,6 +43,9 @@ struct Findings {
     saturating: BTreeSet<String>,
     /// `llvm.bitreverse.*` intrinsics declared.
     bit_reversals: BTreeSet<String>,
+    /// `llvm.[su](add|sub).with.overflow.*` and `llvm.smul.with.overflow.*`
+    /// declared (`__builtin_add_overflow` and the like).
+    overflow_checks: BTreeSet<String>,
 }
 
 /// Changes to the optimisation pipeline.
@@ -126,6 +130,8 @@ impl Findings {
                     f.saturating.insert(name);
                 } else if name.starts_with("llvm.bitreverse.") {
                     f.bit_reversals.insert(name);
+                } else if overflow_op(&name).is_some() {
+                    f.overflow_checks.insert(name);
                 }
             }
             if t.contains(" = freeze ") {
@@ -146,8 +152,13 @@ impl Findings {
         self.freeze || !self.odd_widths.is_empty() || !self.reductions.is_empty()
     }
 
+    /// Whether calls need rewriting.
+    fn needs_rewrite(&self) -> bool {
+        !self.saturating.is_empty() || !self.bit_reversals.is_empty() || !self.overflow_checks.is_empty()
+    }
+
     fn is_empty(&self) -> bool {
-        !self.needs_pipeline() && self.saturating.is_empty() && self.bit_reversals.is_empty()
+        !self.needs_pipeline() && !self.needs_rewrite()
     }
 }
 
@@ -348,6 +359,19 @@ fn mangled_builtin(builtin: &str, signed: bool, ty: &str) -> Option<String> {
     Some(format!("_Z{}{builtin}{params}", builtin.len()))
 }
 
+/// `declare spir_func T @name(T, T)` for a built-in of type `t`, unless
+/// `ir` declares or defines it already (then nothing).
+fn builtin_declaration(ir: &str, name: &str, t: &str) -> String {
+    let declared = ir
+        .lines()
+        .any(|l| (l.starts_with("declare ") || l.starts_with("define ")) && l.contains(&format!("@{name}(")));
+    if declared {
+        String::new()
+    } else {
+        format!("declare spir_func {t} @{name}({t}, {t})\n")
+    }
+}
+
 /// A function of the module reversing the bits of each lane, for
 /// `llvm.bitreverse.<ty>`: `(name, definition)`.
 fn bit_reverse_function(ty: &str) -> Option<(String, String)> {
@@ -382,9 +406,64 @@ fn bit_reverse_function(ty: &str) -> Option<(String, String)> {
     Some((name, body))
 }
 
-/// `ir` with every call to the intrinsics in `found.saturating` and
-/// `found.bit_reversals` rewritten (`None` if one has a type with no
-/// replacement).
+/// For `llvm.<op>.with.overflow.<type>` (`op`: `sadd`, `uadd`, `ssub`,
+/// `usub`, `smul`; llvm-spirv 15 translates only `umul`, and `sadd` not on
+/// `i8`): the operation and the type suffix.
+fn overflow_op(name: &str) -> Option<(&str, &str)> {
+    let (op, ty) = name.strip_prefix("llvm.")?.split_once(".with.overflow.")?;
+    ["sadd", "uadd", "ssub", "usub", "smul"]
+        .contains(&op)
+        .then_some((op, ty))
+}
+
+/// A function of the module computing `llvm.<op>.with.overflow.<ty>`'s
+/// `{ result, overflowed }`: `(name, definition)`, the definition followed
+/// by the OpenCL `mul_hi` declaration `smul` needs. The overflow tests:
+/// unsigned add, a sum below an operand; unsigned sub, a subtrahend above
+/// the minuend; signed add and sub, operands of one sign and a result of
+/// the other; signed multiply, a high half that is not the low half's sign.
+fn overflow_function(ir: &str, op: &str, ty: &str) -> Option<(String, String)> {
+    let (lanes, width) = type_suffix(ty)?;
+    if !matches!(width, 8 | 16 | 32 | 64) {
+        return None;
+    }
+    let t = llvm_type(lanes, width);
+    let b = llvm_type(lanes, 1);
+    let zero = splat(lanes, width, 0);
+    let name = format!("clift.{op}.with.overflow.{ty}");
+    let mut tail = String::new();
+    let body = match op {
+        "uadd" => format!("  %r = add {t} %a, %b\n  %o = icmp ult {t} %r, %a\n"),
+        "usub" => format!("  %r = sub {t} %a, %b\n  %o = icmp ult {t} %a, %b\n"),
+        "sadd" => format!(
+            "  %r = add {t} %a, %b\n  %x = xor {t} %a, %r\n  %y = xor {t} %b, %r\n  %z = and {t} %x, %y\n  \
+             %o = icmp slt {t} %z, {zero}\n"
+        ),
+        "ssub" => format!(
+            "  %r = sub {t} %a, %b\n  %x = xor {t} %a, %b\n  %y = xor {t} %a, %r\n  %z = and {t} %x, %y\n  \
+             %o = icmp slt {t} %z, {zero}\n"
+        ),
+        "smul" => {
+            let hi = mangled_builtin("mul_hi", true, ty)?;
+            tail = builtin_declaration(ir, &hi, &t);
+            let sign = splat(lanes, width, u64::from(width - 1));
+            format!(
+                "  %r = mul {t} %a, %b\n  %h = call spir_func {t} @{hi}({t} %a, {t} %b)\n  \
+                 %s = ashr {t} %r, {sign}\n  %o = icmp ne {t} %h, %s\n"
+            )
+        }
+        _ => return None,
+    };
+    let pair = format!("{{ {t}, {b} }}");
+    let def = format!(
+        "define internal spir_func {pair} @{name}({t} %a, {t} %b) {{\n{body}  \
+         %p = insertvalue {pair} undef, {t} %r, 0\n  %q = insertvalue {pair} %p, {b} %o, 1\n  ret {pair} %q\n}}\n{tail}"
+    );
+    Some((name, def))
+}
+
+/// `ir` with every call to the intrinsics `found` lists for rewriting
+/// rewritten (`None` if one has a type with no replacement).
 fn rewrite_intrinsics(ir: &str, found: &Findings) -> Option<String> {
     // Intrinsic -> (new name, replacement of its declaration).
     let mut renames: Vec<(String, String, String)> = Vec::new();
@@ -392,19 +471,16 @@ fn rewrite_intrinsics(ir: &str, found: &Findings) -> Option<String> {
         let (builtin, signed, ty) = saturating_op(name)?;
         let new = mangled_builtin(builtin, signed, ty)?;
         let (lanes, width) = type_suffix(ty)?;
-        let t = llvm_type(lanes, width);
-        let declared = ir
-            .lines()
-            .any(|l| (l.starts_with("declare ") || l.starts_with("define ")) && l.contains(&format!("@{new}(")));
-        let decl = if declared {
-            String::new()
-        } else {
-            format!("declare spir_func {t} @{new}({t}, {t})\n")
-        };
+        let decl = builtin_declaration(ir, &new, &llvm_type(lanes, width));
         renames.push((name.clone(), new, decl));
     }
     for name in &found.bit_reversals {
         let (new, def) = bit_reverse_function(name.strip_prefix("llvm.bitreverse.")?)?;
+        renames.push((name.clone(), new, def));
+    }
+    for name in &found.overflow_checks {
+        let (op, ty) = overflow_op(name)?;
+        let (new, def) = overflow_function(ir, op, ty)?;
         renames.push((name.clone(), new, def));
     }
     let mut out = String::with_capacity(ir.len() + 1024);
@@ -473,6 +549,13 @@ fn log_lines(level: OptLevel, found: &Findings, fixes: PipelineFixes) -> String 
             "clift: llvm-spirv 15 cannot translate all of LLVM's saturating arithmetic ({}); calls replaced by \
              OpenCL add_sat and sub_sat\n",
             list(&found.saturating)
+        ));
+    }
+    if !found.overflow_checks.is_empty() {
+        log.push_str(&format!(
+            "clift: llvm-spirv 15 cannot translate {} (from __builtin_*_overflow); calls replaced by functions \
+             computing the result and the overflow\n",
+            list(&found.overflow_checks)
         ));
     }
     if !found.bit_reversals.is_empty() {
@@ -567,7 +650,10 @@ impl Job<'_> {
         };
         let layout = native_integer_layout(&ir);
         let mut found = Findings::scan(&ir);
-        if found.is_empty() {
+        // At -O0 no pipeline made what llvm-spirv refuses: only calls the
+        // program wrote itself (`__builtin_add_overflow`) can be rewritten.
+        let optimised = self.options.opt_level != OptLevel::O0;
+        if found.is_empty() || (found.needs_pipeline() && !optimised) {
             return Ok(None);
         }
         // Pipeline changes first (each re-optimisation may show what the
@@ -591,7 +677,7 @@ impl Job<'_> {
         if found.needs_pipeline() {
             return Ok(None);
         }
-        if !found.saturating.is_empty() || !found.bit_reversals.is_empty() {
+        if found.needs_rewrite() {
             let Some(text) = rewrite_intrinsics(&ir, &found) else {
                 return Ok(None);
             };
@@ -613,6 +699,7 @@ impl Job<'_> {
         };
         seen.saturating = found.saturating;
         seen.bit_reversals = found.bit_reversals;
+        seen.overflow_checks = found.overflow_checks;
         self.log.push_str(&log_lines(self.options.opt_level, &seen, fixes));
         Ok(Some(module))
     }
@@ -711,6 +798,39 @@ mod tests {
              %s = call spir_func <2 x i8> @_Z7add_satDv2_cS_(<2 x i8> %c, <2 x i8> %d)\n}\n\
              declare spir_func i32 @_Z7add_satjj(i32, i32)\n\
              declare spir_func <2 x i8> @_Z7add_satDv2_cS_(<2 x i8> noundef, <2 x i8> noundef) #2\n"
+        );
+    }
+
+    #[test]
+    fn overflow_checks_become_functions() {
+        assert_eq!(overflow_op("llvm.uadd.with.overflow.i32"), Some(("uadd", "i32")));
+        assert_eq!(overflow_op("llvm.smul.with.overflow.v2i64"), Some(("smul", "v2i64")));
+        assert_eq!(overflow_op("llvm.umul.with.overflow.i64"), None);
+        let ir = "define void @k() {\n  %r = call { i32, i1 } @llvm.ssub.with.overflow.i32(i32 %a, i32 %b)\n  \
+                  %s = call { i64, i1 } @llvm.smul.with.overflow.i64(i64 %c, i64 %d)\n}\n\
+                  declare { i32, i1 } @llvm.ssub.with.overflow.i32(i32, i32) #1\n\
+                  declare { i64, i1 } @llvm.smul.with.overflow.i64(i64, i64) #1\n";
+        let f = Findings::scan(ir);
+        assert_eq!(f.overflow_checks.len(), 2);
+        let out = rewrite_intrinsics(ir, &f).unwrap();
+        assert!(
+            out.contains("%r = call spir_func { i32, i1 } @clift.ssub.with.overflow.i32(i32 %a, i32 %b)"),
+            "{out}"
+        );
+        assert!(out.contains(
+            "define internal spir_func { i32, i1 } @clift.ssub.with.overflow.i32(i32 %a, i32 %b) {\n  %r = sub i32 %a, %b\n"
+        ));
+        assert!(
+            out.contains("%h = call spir_func i64 @_Z6mul_hill(i64 %a, i64 %b)"),
+            "{out}"
+        );
+        assert!(out.contains("%s = ashr i64 %r, 63\n  %o = icmp ne i64 %h, %s"), "{out}");
+        assert!(out.contains("declare spir_func i64 @_Z6mul_hill(i64, i64)\n"), "{out}");
+        let (_, v) = overflow_function("", "sadd", "v4i8").unwrap();
+        assert!(v.contains("%o = icmp slt <4 x i8> %z, <i8 0, i8 0, i8 0, i8 0>"), "{v}");
+        assert!(
+            v.contains("insertvalue { <4 x i8>, <4 x i1> } undef, <4 x i8> %r, 0"),
+            "{v}"
         );
     }
 

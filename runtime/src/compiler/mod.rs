@@ -322,12 +322,7 @@ impl<'a> Job<'a> {
     /// modules may not declare it.
     fn translate(&self, bc: &Path) -> Result<Result<Vec<u8>, String>, CompileError> {
         let spv = self.file("program.spv");
-        let a = vec![
-            "--spirv-max-version=1.0".into(),
-            bc.to_string_lossy().into_owned(),
-            "-o".into(),
-            spv.to_string_lossy().into_owned(),
-        ];
+        let a = tool_args(&["--spirv-max-version=1.0"], bc, &spv);
         let r = self.run(&self.tools.llvm_spirv, &a)?;
         if !r.success {
             return Ok(Err(r.text));
@@ -396,6 +391,17 @@ impl<'a> Job<'a> {
         let strings = arg_info::arg_info_strings(&text);
         Ok(spirv::insert_strings(&module, &strings).unwrap_or(module))
     }
+}
+
+/// A tool's arguments: `flags`, then `input -o output`.
+fn tool_args(flags: &[&str], input: &Path, output: &Path) -> Vec<String> {
+    let mut a: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+    a.extend([
+        input.to_string_lossy().into_owned(),
+        "-o".into(),
+        output.to_string_lossy().into_owned(),
+    ]);
+    a
 }
 
 /// The first non-empty line of a tool's message.

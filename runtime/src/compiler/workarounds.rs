@@ -27,7 +27,7 @@ use std::time::Duration;
 use parking_lot::Mutex;
 
 use super::process::{run, TempDir};
-use super::{CompileError, Job};
+use super::{tool_args, CompileError, Job};
 use crate::options::OptLevel;
 
 /// What the optimised IR holds that llvm-spirv 15 cannot translate.
@@ -577,13 +577,7 @@ impl Job<'_> {
     /// The text of the LLVM IR in `bc` (`None` if `opt` cannot read it).
     fn disassemble(&self, opt: &Path, bc: &Path) -> Result<Option<String>, CompileError> {
         let ll = self.file("program.ll");
-        let a = vec![
-            "-S".into(),
-            bc.to_string_lossy().into_owned(),
-            "-o".into(),
-            ll.to_string_lossy().into_owned(),
-        ];
-        if !self.opt(opt, a)? {
+        if !self.opt(opt, tool_args(&["-S"], bc, &ll))? {
             return Ok(None);
         }
         Ok(std::fs::read_to_string(&ll).ok())
@@ -618,21 +612,15 @@ impl Job<'_> {
         let Some(pipeline) = edit_pipeline(&pipeline, &remove, fixes.native_integers) else {
             return Ok(None);
         };
-        let mut a = Vec::new();
+        let mut flags = vec![format!("-passes={pipeline}"), "-S".into()];
         if fixes.native_integers {
             let Some(layout) = layout else { return Ok(None) };
-            a.push(format!("--data-layout={layout}"));
-            a.push("-replexitval=never".into());
+            flags.push(format!("--data-layout={layout}"));
+            flags.push("-replexitval=never".into());
         }
         let ll = self.file("fixed.ll");
-        a.extend([
-            format!("-passes={pipeline}"),
-            "-S".into(),
-            raw.to_string_lossy().into_owned(),
-            "-o".into(),
-            ll.to_string_lossy().into_owned(),
-        ]);
-        if !self.opt(opt, a)? {
+        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+        if !self.opt(opt, tool_args(&flags, &raw, &ll))? {
             return Ok(None);
         }
         Ok(std::fs::read_to_string(&ll).ok())
@@ -685,13 +673,7 @@ impl Job<'_> {
         }
         let (ll, bc) = (self.file("repaired.ll"), self.file("repaired.bc"));
         std::fs::write(&ll, &ir).map_err(|e| self.failed(format!("cannot write {}: {e}", ll.display())))?;
-        let a = vec![
-            "-passes=verify".into(),
-            ll.to_string_lossy().into_owned(),
-            "-o".into(),
-            bc.to_string_lossy().into_owned(),
-        ];
-        if !self.opt(&opt, a)? {
+        if !self.opt(&opt, tool_args(&["-passes=verify"], &ll, &bc))? {
             return Ok(None);
         }
         let Ok(module) = self.translate(&bc)? else {

@@ -548,11 +548,12 @@ impl Program {
         };
         // CL_INVALID_BUILD_OPTIONS if the build options specified by options
         // are invalid.
-        if let Some((_, refused)) = inputs.iter().find(|(_, b)| matches!(b.work, Work::Refused(_))) {
-            let Work::Refused(e) = &refused.work else {
-                unreachable!()
-            };
-            return self.refuse(&targets, &refused.options_text, e.clone());
+        let refused = inputs.iter().find_map(|(_, b)| match &b.work {
+            Work::Refused(e) => Some((e.clone(), b.options_text.clone())),
+            _ => None,
+        });
+        if let Some((e, text)) = refused {
+            return self.refuse(&targets, &text, e);
         }
         self.check_compiler(&targets, &inputs)?;
         self.start(inputs, notify, CL_BUILD_PROGRAM_FAILURE)

@@ -1,7 +1,7 @@
 //! Program objects (API spec 5.8): SPIR-V (or, later, OpenCL C) loaded into a
 //! context, built per device by the jit, with the build status, options and
 //! log of each device, specialization constant values, and clift's own
-//! program binary format.
+//! program binary format. Option strings are parsed by [`crate::options`].
 //!
 //! A build validates the module and records its kernels' interfaces
 //! ([`jit::BuiltModule`]); kernel objects ([`crate::kernel`]) are created

@@ -19,7 +19,7 @@ pub struct Tools {
     pub clang: PathBuf,
     /// llvm-spirv of clang's major version.
     pub llvm_spirv: PathBuf,
-    /// opt of clang's major version, for the `freeze` fallback, if found.
+    /// opt of clang's major version, for the llvm-spirv workarounds, if found.
     pub opt: Option<PathBuf>,
     /// `clang --version` and `llvm-spirv --version` output, for cache keys.
     pub versions: String,

@@ -197,8 +197,20 @@ impl<'a> Kernel<'a> {
     /// if the build fails.
     pub fn with_il(il: &[u8], name: &str, options: &str) -> Result<Kernel<'a>, String> {
         let ctx = context();
+        Kernel::built(ctx, il_program(ctx, il), name, options)
+    }
+
+    /// Kernel `name` of the OpenCL C `source` built with `options`, or the
+    /// build log if the build fails.
+    pub fn with_source(source: &str, name: &str, options: &str) -> Result<Kernel<'a>, String> {
+        let ctx = context();
+        Kernel::built(ctx, crate::programs::source_program(ctx, source), name, options)
+    }
+
+    /// Kernel `name` of `program` (of context `ctx`, both owned from here
+    /// on) built with `options`.
+    fn built(ctx: cl_context, program: cl_program, name: &str, options: &str) -> Result<Kernel<'a>, String> {
         let queue = queue(ctx, 0);
-        let program = il_program(ctx, il);
         let rc = build(program, options);
         if rc != CL_SUCCESS {
             let log = build_log(program, device());

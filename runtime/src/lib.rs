@@ -14,6 +14,7 @@ pub mod info;
 pub mod kernel;
 pub mod memory;
 pub mod object;
+pub mod options;
 pub mod platform;
 pub mod program;
 pub mod queue;

@@ -1,7 +1,7 @@
 //! Program objects (API spec 5.8): SPIR-V (or, later, OpenCL C) loaded into a
 //! context, built per device by the jit, with the build status, options and
 //! log of each device, specialization constant values, and clift's own
-//! program binary format.
+//! program binary format. Option strings are parsed by [`crate::options`].
 //!
 //! A build validates the module and records its kernels' interfaces
 //! ([`jit::BuiltModule`]); kernel objects ([`crate::kernel`]) are created
@@ -25,6 +25,7 @@ use crate::device::Device;
 use crate::error::{fail, ClResult};
 use crate::info::InfoValue;
 use crate::object::{handle_of, ApiHeader};
+use crate::options::{parse_options, LinkRequest, OptionError, OptionsOf, ParsedOptions};
 use opencl_sys::*;
 
 pub use jit::{ArgInfo, ArgKind, BuildOptions, KernelInfo, SpecConstant};
@@ -40,200 +41,6 @@ pub enum Origin {
     Binary,
     /// clLinkProgram: linked from other programs' objects and libraries.
     Linked,
-}
-
-// ---------------------------------------------------------------------------
-// Build options
-// ---------------------------------------------------------------------------
-
-/// The OpenCL C versions `-cl-std=` names ("Valid values are: CL1.1, CL1.2,
-/// CL2.0, CL3.0, CL3.1"). The option is ignored for programs created with IL.
-const CL_STD_VALUES: [&str; 5] = ["CL1.1", "CL1.2", "CL2.0", "CL3.0", "CL3.1"];
-
-/// The options handed to clang unchanged. (`-g` is not: it would make clang
-/// emit debug information; `-cl-no-subgroup-ifp` and `-cl-strict-aliasing`
-/// are hints clang-15 does not take.)
-const COMPILER_FLAGS: [&str; 13] = [
-    "-cl-opt-disable",
-    "-cl-mad-enable",
-    "-cl-no-signed-zeros",
-    "-cl-unsafe-math-optimizations",
-    "-cl-finite-math-only",
-    "-cl-fast-relaxed-math",
-    "-cl-uniform-work-group-size",
-    "-cl-single-precision-constant",
-    "-cl-denorms-are-zero",
-    "-cl-fp32-correctly-rounded-divide-sqrt",
-    "-cl-kernel-arg-info",
-    "-w",
-    "-Werror",
-];
-
-/// A build option string, checked and parsed.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ParsedOptions {
-    /// What the jit receives (spec constant values are added at build time).
-    pub build: BuildOptions,
-    /// `-cl-uniform-work-group-size`: every work-group of an ND-range must be
-    /// full, so a local size must divide the global size.
-    pub uniform_work_group_size: bool,
-    /// `-cl-std=`, if given.
-    pub cl_std: Option<String>,
-    /// `-D` macros, in order ("processed in the order they are given").
-    /// Ignored for programs created with IL.
-    pub defines: Vec<String>,
-    /// `-I` directories. Ignored for programs created with IL.
-    pub include_dirs: Vec<String>,
-    /// The options clang takes as they are (`-w`, `-Werror`, the `-cl-*`
-    /// math and optimisation options), in order. Ignored for programs
-    /// created with IL.
-    pub compiler_flags: Vec<String>,
-}
-
-/// Splits an option string into words at whitespace; double quotes group
-/// words ("_dir_ can optionally be enclosed in double quotes") and are
-/// removed. `None` for an unbalanced quote.
-fn split_words(s: &str) -> Option<Vec<String>> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut in_word = false;
-    let mut quoted = false;
-    for c in s.chars() {
-        match c {
-            '"' => {
-                quoted = !quoted;
-                in_word = true;
-            }
-            c if c.is_whitespace() && !quoted => {
-                if in_word {
-                    words.push(std::mem::take(&mut cur));
-                    in_word = false;
-                }
-            }
-            c => {
-                cur.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if quoted {
-        return None;
-    }
-    if in_word {
-        words.push(cur);
-    }
-    Some(words)
-}
-
-/// Whether `s` is a C identifier (a macro name).
-fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-/// Parses clBuildProgram's (or clCompileProgram's) options: the options of
-/// the spec's "Compiler Options" section that apply to OpenCL 2.2. `-D` and
-/// `-I` take their argument with or without a space. Anything else is an
-/// error, which the caller reports as `CL_INVALID_BUILD_OPTIONS` (or
-/// `CL_INVALID_COMPILER_OPTIONS`).
-pub fn parse_options(s: &str) -> Result<ParsedOptions, String> {
-    let words = split_words(s).ok_or_else(|| "unbalanced double quote".to_string())?;
-    let mut p = ParsedOptions::default();
-    let mut it = words.into_iter();
-    while let Some(w) = it.next() {
-        if COMPILER_FLAGS.contains(&w.as_str()) {
-            p.compiler_flags.push(w.clone());
-        }
-        let b = &mut p.build;
-        match w.as_str() {
-            // Optimization options.
-            "-cl-opt-disable" => b.opt_disable = true,
-            "-cl-mad-enable" => b.mad_enable = true,
-            "-cl-no-signed-zeros" => b.no_signed_zeros = true,
-            // "This option includes the -cl-no-signed-zeros, -cl-mad-enable,
-            // and -cl-denorms-are-zero options."
-            "-cl-unsafe-math-optimizations" => {
-                b.unsafe_math = true;
-                b.no_signed_zeros = true;
-                b.mad_enable = true;
-                b.denorms_are_zero = true;
-            }
-            "-cl-finite-math-only" => b.finite_math_only = true,
-            // "Sets the optimization options -cl-finite-math-only and
-            // -cl-unsafe-math-optimizations."
-            "-cl-fast-relaxed-math" => {
-                b.fast_relaxed_math = true;
-                b.finite_math_only = true;
-                b.unsafe_math = true;
-                b.no_signed_zeros = true;
-                b.mad_enable = true;
-                b.denorms_are_zero = true;
-            }
-            "-cl-uniform-work-group-size" => p.uniform_work_group_size = true,
-            // Allowed for devices without independent forward progress of
-            // sub-groups, where it has no effect; deprecated but still an
-            // option of the spec; a hint clift has no use for.
-            "-cl-no-subgroup-ifp" | "-cl-strict-aliasing" => {}
-            // Math intrinsics options.
-            "-cl-single-precision-constant" => b.single_precision_constant = true,
-            "-cl-denorms-are-zero" => b.denorms_are_zero = true,
-            // "This build option can only be specified if the
-            // CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT is set in
-            // CL_DEVICE_SINGLE_FP_CONFIG": clift's division and square root
-            // are always correctly rounded.
-            "-cl-fp32-correctly-rounded-divide-sqrt" => {}
-            // Warnings ("ignored for programs created with IL").
-            "-w" | "-Werror" => {}
-            // Debugging: "additional errors for the built-in functions that
-            // allow you to enqueue commands on a device".
-            "-g" => {}
-            "-cl-kernel-arg-info" => b.kernel_arg_info = true,
-            "-D" => {
-                let def = it.next().ok_or_else(|| "-D needs a macro name".to_string())?;
-                p.defines.push(check_define(&def)?);
-            }
-            "-I" => {
-                let dir = it.next().ok_or_else(|| "-I needs a directory".to_string())?;
-                p.include_dirs.push(dir);
-            }
-            _ => {
-                if let Some(def) = w.strip_prefix("-D") {
-                    p.defines.push(check_define(def)?);
-                } else if let Some(dir) = w.strip_prefix("-I") {
-                    p.include_dirs.push(dir.to_string());
-                } else if let Some(v) = w.strip_prefix("-cl-clift-max-lanes=") {
-                    b.max_lanes = Some(parse_max_lanes(v)?);
-                } else if let Some(v) = w.strip_prefix("-cl-std=") {
-                    if !CL_STD_VALUES.contains(&v) {
-                        return Err(format!("-cl-std={v}: not an OpenCL C version"));
-                    }
-                    p.cl_std = Some(v.to_string());
-                } else {
-                    return Err(format!("unknown option {w:?}"));
-                }
-            }
-        }
-    }
-    Ok(p)
-}
-
-/// The value of clift's `-cl-clift-max-lanes=N`: a power of two from 1 to 64.
-fn parse_max_lanes(v: &str) -> Result<u32, String> {
-    match v.parse::<u32>() {
-        Ok(n) if n.is_power_of_two() && n <= 64 => Ok(n),
-        _ => Err(format!("-cl-clift-max-lanes={v}: not a power of two from 1 to 64")),
-    }
-}
-
-/// A `-D` argument: `name` or `name=definition`.
-fn check_define(def: &str) -> Result<String, String> {
-    let name = def.split('=').next().unwrap_or("");
-    if is_identifier(name) {
-        Ok(def.to_string())
-    } else {
-        Err(format!("-D {def:?}: not a macro name"))
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -525,6 +332,9 @@ enum Work {
     },
     /// Modules to link first.
     Link(Vec<Arc<[u8]>>),
+    /// Nothing: the call's options were refused (the build fails with the
+    /// log line naming the option).
+    Refused(OptionError),
 }
 
 /// What a build, compile or link makes.
@@ -553,51 +363,6 @@ enum Product {
     Executable(Arc<Executable>),
     /// An object or library: the binary, its bytes, the log.
     Object(Arc<ProgramBinary>, Vec<u8>, String),
-}
-
-/// clLinkProgram's options, checked.
-#[derive(Debug, Clone, Default)]
-pub struct LinkRequest {
-    /// The option string as given.
-    pub text: String,
-    /// `-create-library`.
-    pub create_library: bool,
-    /// `-enable-link-options` (with `-create-library`): the library's
-    /// users may apply their link options to it, which clift always does.
-    pub enable_link_options: bool,
-    /// The program linking options, as build options of the executable.
-    pub build: ParsedOptions,
-}
-
-/// Parses clLinkProgram's options: the library linking options and the
-/// program linking options of the spec's "Linker Options" section. `Err`
-/// means `CL_INVALID_LINKER_OPTIONS`.
-pub fn parse_link_options(s: &str) -> Result<LinkRequest, String> {
-    let mut r = LinkRequest {
-        text: s.to_string(),
-        ..LinkRequest::default()
-    };
-    let mut rest = Vec::new();
-    for w in split_words(s).ok_or_else(|| "unbalanced double quote".to_string())? {
-        match w.as_str() {
-            "-create-library" => r.create_library = true,
-            "-enable-link-options" => r.enable_link_options = true,
-            "-cl-denorms-are-zero"
-            | "-cl-no-signed-zeros"
-            | "-cl-unsafe-math-optimizations"
-            | "-cl-finite-math-only"
-            | "-cl-fast-relaxed-math"
-            | "-cl-no-subgroup-ifp" => rest.push(w),
-            _ if w.starts_with("-cl-clift-max-lanes=") => rest.push(w),
-            _ => return Err(format!("unknown link option {w:?}")),
-        }
-    }
-    // "This option must be specified with the create-library option."
-    if r.enable_link_options && !r.create_library {
-        return Err("-enable-link-options needs -create-library".into());
-    }
-    r.build = parse_options(&rest.join(" "))?;
-    Ok(r)
 }
 
 /// A module clLinkProgram takes from one input program, with its
@@ -814,6 +579,15 @@ impl Program {
                 .map(|&i| self.build_input(&st.devices[i], options).map(|b| (i, b)))
                 .collect::<ClResult<_>>()?
         };
+        // CL_INVALID_BUILD_OPTIONS if the build options specified by options
+        // are invalid.
+        let refused = inputs.iter().find_map(|(_, b)| match &b.work {
+            Work::Refused(e) => Some((e.clone(), b.options_text.clone())),
+            _ => None,
+        });
+        if let Some((e, text)) = refused {
+            return self.refuse(&targets, &text, e);
+        }
         self.check_compiler(&targets, &inputs)?;
         self.start(inputs, notify, CL_BUILD_PROGRAM_FAILURE)
     }
@@ -831,10 +605,17 @@ impl Program {
         // devices associated with program.
         let targets = self.targets(devices)?;
         let options_text = options.unwrap_or("").to_string();
+        // CL_INVALID_OPERATION if program has no source or IL available, i.e.
+        // it has not been created with clCreateProgramWithSource or
+        // clCreateProgramWithIL.
+        if matches!(self.origin, Origin::Binary | Origin::Linked) {
+            return fail(CL_INVALID_OPERATION);
+        }
         // CL_INVALID_COMPILER_OPTIONS if the compiler options specified by
         // options are invalid.
-        let Ok(mut parsed) = parse_options(&options_text) else {
-            return fail(CL_INVALID_COMPILER_OPTIONS);
+        let mut parsed = match parse_options(&options_text, OptionsOf::Compile) {
+            Ok(p) => p,
+            Err(e) => return self.refuse(&targets, &options_text, e),
         };
         let work = match &self.origin {
             Origin::Source(s) => Work::Source {
@@ -845,9 +626,7 @@ impl Program {
                 parsed.build.spec_constants = self.spec_values.lock().clone();
                 Work::Spirv(il.clone())
             }
-            // CL_INVALID_OPERATION if program has no source or IL available,
-            // i.e. it has not been created with clCreateProgramWithSource or
-            // clCreateProgramWithIL.
+            // Refused above.
             Origin::Binary | Origin::Linked => return fail(CL_INVALID_OPERATION),
         };
         let inputs: Vec<(usize, BuildInput)> = targets
@@ -866,6 +645,33 @@ impl Program {
             .collect();
         self.check_compiler(&targets, &inputs)?;
         self.start(inputs, notify, CL_COMPILE_PROGRAM_FAILURE)
+    }
+
+    /// A build or compile whose options were refused: after the checks
+    /// every call shares (builds in progress, kernels attached), each target
+    /// device's build fails with the log line naming the option ("the
+    /// last call generated an error"), the context's notify callback gets
+    /// the line too, and the call returns `e`'s CL_INVALID_*_OPTIONS.
+    fn refuse(self: &Arc<Self>, targets: &[usize], options_text: &str, e: OptionError) -> ClResult<()> {
+        let code = e.call.invalid_code();
+        let line = e.to_string();
+        let inputs = targets
+            .iter()
+            .map(|&i| {
+                let input = BuildInput {
+                    work: Work::Refused(e.clone()),
+                    goal: Goal::Executable,
+                    options_text: options_text.to_string(),
+                    options: ParsedOptions::default(),
+                };
+                (i, input)
+            })
+            .collect();
+        let r = self.start(inputs, None, code);
+        if matches!(&r, Err(c) if c.0 == code) {
+            self.context.notify(&line);
+        }
+        r
     }
 
     /// CL_COMPILER_NOT_AVAILABLE if program is created with
@@ -970,7 +776,7 @@ impl Program {
     }
 
     /// What device `d` builds with `options`, checked in the spec's order:
-    /// the binary, the options.
+    /// the binary, the options (refused ones make a [`Work::Refused`]).
     fn build_input(&self, d: &DeviceState, options: Option<&str>) -> ClResult<BuildInput> {
         let (work, spec, default_options) = match &self.origin {
             Origin::Il(il) => (Work::Spirv(il.clone()), self.spec_values.lock().clone(), String::new()),
@@ -1007,17 +813,18 @@ impl Program {
         // options is a NULL pointer, the program will be built as if options
         // were the same as when the program binary was originally built."
         let options_text = options.map(str::to_string).unwrap_or(default_options);
-        // CL_INVALID_BUILD_OPTIONS if the build options specified by options
-        // are invalid.
-        let Ok(mut parsed) = parse_options(&options_text) else {
-            return fail(CL_INVALID_BUILD_OPTIONS);
+        let (work, options) = match parse_options(&options_text, OptionsOf::Build) {
+            Ok(mut parsed) => {
+                parsed.build.spec_constants = spec;
+                (work, parsed)
+            }
+            Err(e) => (Work::Refused(e), ParsedOptions::default()),
         };
-        parsed.build.spec_constants = spec;
         Ok(BuildInput {
             work,
             goal: Goal::Executable,
             options_text,
-            options: parsed,
+            options,
         })
     }
 
@@ -1376,6 +1183,7 @@ fn produce(input: &BuildInput) -> Result<Product, String> {
             Ok(c) => (c.spirv, c.log),
             Err(compiler::CompileError::NotAvailable(l) | compiler::CompileError::Failed(l)) => return Err(l),
         },
+        Work::Refused(e) => return Err(format!("{e}\n")),
         Work::Link(modules) => {
             let refs: Vec<&[u8]> = modules.iter().map(|m| &m[..]).collect();
             let opts = jit::link::LinkOptions {
@@ -1489,102 +1297,6 @@ mod tests {
             options: "-cl-mad-enable -D X=1".into(),
             spec_constants: spec,
             spirv: Arc::from(tiny_spirv()),
-        }
-    }
-
-    #[test]
-    fn options_accept_the_spec_set() {
-        for ok in [
-            "",
-            "  ",
-            "-cl-opt-disable",
-            "-cl-mad-enable -cl-fast-relaxed-math -cl-denorms-are-zero",
-            "-cl-finite-math-only -cl-no-signed-zeros -cl-unsafe-math-optimizations",
-            "-cl-single-precision-constant -cl-std=CL2.0 -cl-kernel-arg-info -w -Werror",
-            "-D FOO -DBAR=2 -D BAZ=x -I /tmp -I/usr/include -I \"/a dir\"",
-            "-cl-std=CL1.1",
-            "-cl-std=CL1.2",
-            "-cl-uniform-work-group-size -cl-no-subgroup-ifp -g -cl-fp32-correctly-rounded-divide-sqrt",
-        ] {
-            assert!(parse_options(ok).is_ok(), "{ok:?}");
-        }
-        for bad in [
-            "-cl-unknown",
-            "-D",
-            "-I",
-            "-cl-std=",
-            "-cl-std=CL9.9",
-            "-D 1X",
-            "-D -w",
-            "-DX -O2",
-            "-I \"unterminated",
-            "cl-mad-enable",
-            "-x spir",
-            "-create-library",
-            "-cl-clift-max-lanes=3",
-            "-cl-clift-max-lanes=0",
-            "-cl-clift-max-lanes=",
-        ] {
-            assert!(parse_options(bad).is_err(), "{bad:?}");
-        }
-    }
-
-    #[test]
-    fn max_lanes_is_clifts_own_option() {
-        assert_eq!(parse_options("").unwrap().build.max_lanes, None);
-        assert_eq!(parse_options("-cl-clift-max-lanes=1").unwrap().build.max_lanes, Some(1));
-        assert_eq!(parse_options("-cl-clift-max-lanes=4").unwrap().build.max_lanes, Some(4));
-        let link = parse_link_options("-cl-clift-max-lanes=1").unwrap();
-        assert_eq!(link.build.build.max_lanes, Some(1));
-    }
-
-    #[test]
-    fn options_set_their_fields_and_implications() {
-        let p = parse_options("-cl-fast-relaxed-math -cl-kernel-arg-info -DA -D B=2 -Ix -I \"y z\"").unwrap();
-        let b = &p.build;
-        assert!(b.fast_relaxed_math && b.finite_math_only && b.unsafe_math);
-        assert!(b.no_signed_zeros && b.mad_enable && b.denorms_are_zero);
-        assert!(b.kernel_arg_info && !b.opt_disable);
-        assert_eq!(p.defines, ["A", "B=2"]);
-        assert_eq!(p.include_dirs, ["x", "y z"]);
-        let p = parse_options("-cl-uniform-work-group-size -cl-std=CL2.0").unwrap();
-        assert!(p.uniform_work_group_size);
-        assert_eq!(p.cl_std.as_deref(), Some("CL2.0"));
-        assert_eq!(parse_options("").unwrap(), ParsedOptions::default());
-    }
-
-    #[test]
-    fn compiler_flags_keep_what_clang_takes_in_order() {
-        let p = parse_options("-Werror -cl-mad-enable -g -D X -cl-no-subgroup-ifp -w -cl-opt-disable").unwrap();
-        assert_eq!(p.compiler_flags, ["-Werror", "-cl-mad-enable", "-w", "-cl-opt-disable"]);
-        assert!(p.build.opt_disable && p.build.mad_enable);
-    }
-
-    #[test]
-    fn link_options() {
-        let r = parse_link_options("-create-library -enable-link-options -cl-fast-relaxed-math").unwrap();
-        assert!(r.create_library && r.enable_link_options);
-        assert!(r.build.build.fast_relaxed_math && r.build.build.finite_math_only);
-        let r = parse_link_options("").unwrap();
-        assert!(!r.create_library && r.build == ParsedOptions::default());
-        for ok in [
-            "-cl-denorms-are-zero -cl-no-signed-zeros",
-            "-cl-unsafe-math-optimizations -cl-finite-math-only -cl-no-subgroup-ifp",
-        ] {
-            assert!(parse_link_options(ok).is_ok(), "{ok:?}");
-        }
-        for bad in [
-            "-enable-link-options",
-            "-cl-mad-enable",
-            "-cl-opt-disable",
-            "-D X",
-            "-I dir",
-            "-cl-std=CL2.0",
-            "-w",
-            "-bogus",
-            "\"-create-library",
-        ] {
-            assert!(parse_link_options(bad).is_err(), "{bad:?}");
         }
     }
 

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use clift_runtime::context::Context;
 use clift_runtime::device::Device;
 use clift_runtime::error::{fail, ClResult};
-use clift_runtime::program::{parse_link_options, Program, ProgramBinary};
+use clift_runtime::options::parse_link_options;
+use clift_runtime::program::{Program, ProgramBinary};
 use opencl_sys::*;
 
 use crate::args::{self, UserData};
@@ -272,8 +273,15 @@ fn link_program(
     // options of the spec's "Linker Options" section. ("if options is a
     // NULL pointer then it will have the same result as the empty string.")
     let text = options_arg(options, CL_INVALID_LINKER_OPTIONS)?.unwrap_or_default();
-    let Ok(request) = parse_link_options(&text) else {
-        return fail(CL_INVALID_LINKER_OPTIONS);
+    // No program is returned, so the line naming the refused option goes
+    // to the context's notify callback ("report information on errors
+    // that occur at runtime in this context").
+    let request = match parse_link_options(&text) {
+        Ok(r) => r,
+        Err(e) => {
+            ctx.notify(&e.to_string());
+            return fail(e.call.invalid_code());
+        }
     };
     // "The devices associated with the returned program object will be the
     // list of devices specified by device_list or if device_list is NULL it

@@ -16,7 +16,8 @@
 
 use std::collections::HashMap;
 
-use super::{attached, instructions, kernel_definitions, metadata_tuples, words_of};
+use super::arg_info::{attached, kernel_definitions, metadata_tuples};
+use super::spirv::{instructions, words_of};
 
 /// The prefix of the OpStrings (the jit reads the same).
 pub const PREFIX: &str = "opencl_c_attributes";

@@ -1,0 +1,333 @@
+//! OpenCL C that clang-15 -O2 turns into LLVM IR llvm-spirv 15 cannot
+//! translate (or translates into a module OpenCL does not allow), built
+//! from source through the loader: each program builds, its log names the
+//! workaround clift used, and its results match the host's. Without the
+//! workarounds each of these programs fails to build.
+
+use clift_conformance::exec::{Arg, Kernel};
+
+/// Kernel `name` of `src` built with `options`; panics with the log if the
+/// build fails or the log does not name `workaround`.
+fn built<'a>(src: &str, name: &str, options: &str, workaround: &str) -> Kernel<'a> {
+    let k = Kernel::with_source(src, name, options).unwrap_or_else(|log| panic!("{name} does not build:\n{log}"));
+    let log = k.build_log();
+    assert!(
+        log.contains(workaround),
+        "{name}: the log does not name the workaround {workaround:?}:\n{log}"
+    );
+    assert!(
+        !log.contains("rebuilt at -O0"),
+        "{name}: a targeted workaround, not -O0:\n{log}"
+    );
+    k
+}
+
+/// Deterministic test values: edge cases first, then a simple generator.
+fn values(n: usize, edges: &[u64]) -> Vec<u64> {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut v: Vec<u64> = edges.to_vec();
+    while v.len() < n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        v.push(x);
+    }
+    v.truncate(n);
+    v
+}
+
+const N: usize = 64;
+
+#[test]
+fn switch_on_a_remainder_keeps_its_integer_width() {
+    // InstCombine narrows `x % 3` to `i2` for the switch: InvalidBitWidth.
+    let src = "kernel void k(global int *out, global const uint *in) {\n\
+               size_t i = get_global_id(0); uint x = in[i]; int r;\n\
+               switch (x % 3) { case 0: r = (int)(x * 7u); break; case 1: r = (int)(x + 20u); break;\n\
+               default: r = (int)(x ^ 5u); }\n\
+               out[i] = r; }\n\
+               kernel void sel(global int *out, global const uint *in) {\n\
+               size_t i = get_global_id(0); uint x = in[i] & 3;\n\
+               out[i] = x == 1 ? 5 : (x == 2 ? 9 : (x == 3 ? 11 : 13)); }";
+    let input: Vec<u32> = values(N, &[0, 1, 2, 3, u32::MAX as u64])
+        .iter()
+        .map(|&v| v as u32)
+        .collect();
+    for (name, want) in [
+        (
+            "k",
+            input
+                .iter()
+                .map(|&x| match x % 3 {
+                    0 => x.wrapping_mul(7) as i32,
+                    1 => x.wrapping_add(20) as i32,
+                    _ => (x ^ 5) as i32,
+                })
+                .collect::<Vec<i32>>(),
+        ),
+        ("sel", input.iter().map(|&x| [13, 5, 9, 11][(x & 3) as usize]).collect()),
+    ] {
+        let mut out = vec![0i32; N];
+        built(src, name, "", "integers of 2 bits")
+            .arg(Arg::output(&mut out))
+            .arg(Arg::input(&input))
+            .run(&[N], None);
+        assert_eq!(out, want, "{name}");
+    }
+}
+
+#[test]
+fn loop_sums_are_not_computed_one_bit_wider() {
+    // The exit value of a counted sum is n(n-1)/2 computed in i33 (i65 for
+    // ulong, i17 for ushort); without exit values, the ushort loop
+    // vectorizes into llvm.vector.reduce.add, which needs the vectorizer
+    // left out too.
+    let src = "kernel void k(global uint *o32, global ulong *o64, global ushort *o16, global int *tri,\n\
+               global const uint *n) {\n\
+               size_t g = get_global_id(0); uint m = n[g];\n\
+               uint s = 0; for (uint i = 0; i < m; i++) s += i; o32[g] = s;\n\
+               ulong t = 0; for (ulong i = 0; i < (ulong)m * 3; i++) t += i * 3 + 1; o64[g] = t;\n\
+               ushort u = 0; for (ushort i = 0; i < (ushort)m; i++) u += i; o16[g] = u;\n\
+               int c = 0; for (int i = 0; i < (int)(m & 255); i++) for (int j = 0; j < i; j++) c++; tri[g] = c; }";
+    let n: Vec<u32> = values(N, &[0, 1, 2, 3, 65535, 65536, 100_000])
+        .iter()
+        .map(|&v| (v % 200_000) as u32)
+        .collect();
+    let (mut o32, mut o64, mut o16, mut tri) = (vec![0u32; N], vec![0u64; N], vec![0u16; N], vec![0i32; N]);
+    let k = built(
+        src,
+        "k",
+        "",
+        "rebuilt at -O2 with 8-, 16-, 32- and 64-bit integers declared native",
+    );
+    let log = k.build_log();
+    assert!(log.contains("integers of 17, 33, 65 bits"), "{log}");
+    assert!(log.contains("without the loop and SLP vectorizers"), "{log}");
+    k.arg(Arg::output(&mut o32))
+        .arg(Arg::output(&mut o64))
+        .arg(Arg::output(&mut o16))
+        .arg(Arg::output(&mut tri))
+        .arg(Arg::input(&n))
+        .run(&[N], None);
+    for (g, &m) in n.iter().enumerate() {
+        let s = (0..m).fold(0u32, |s, i| s.wrapping_add(i));
+        let t = (0..u64::from(m) * 3).fold(0u64, |t, i| t.wrapping_add(i.wrapping_mul(3).wrapping_add(1)));
+        let u = (0..m as u16).fold(0u16, |u, i| u.wrapping_add(i));
+        let c = (0..(m & 255) as i32).map(|i| i.max(0)).sum::<i32>();
+        assert_eq!((o32[g], o64[g], o16[g], tri[g]), (s, t, u, c), "n = {m}");
+    }
+}
+
+#[test]
+fn short_sums_are_not_vectorized_into_reductions() {
+    let src = "kernel void k(global ushort *out, global const ushort *in, int n) {\n\
+               ushort s = 0; for (int i = 0; i < n; i++) s += in[i]; out[get_global_id(0)] = s; }";
+    let input: Vec<u16> = values(1000, &[0xffff, 0xfffe, 1]).iter().map(|&v| v as u16).collect();
+    for n in [0usize, 1, 7, 8, 999, 1000] {
+        let mut out = vec![0u16; 2];
+        built(src, "k", "", "without the loop and SLP vectorizers")
+            .arg(Arg::output(&mut out))
+            .arg(Arg::input(&input))
+            .arg(Arg::value(n as i32))
+            .run(&[2], None);
+        let want = input[..n].iter().fold(0u16, |s, &x| s.wrapping_add(x));
+        assert_eq!(out, [want, want], "n = {n}");
+    }
+}
+
+#[test]
+fn clamped_sums_and_differences_saturate() {
+    // InstCombine turns these into llvm.uadd.sat, llvm.ssub.sat and
+    // llvm.sadd.sat (on i8, which stops llvm-spirv with an assertion).
+    let src = "kernel void k(global uint *u32, global const uint *a32, global short *s16, global const short *a16,\n\
+               global char *s8, global const char *a8, global uchar *u8, global const uchar *b8,\n\
+               global ulong *u64, global const ulong *a64) {\n\
+               size_t i = get_global_id(0);\n\
+               uint s = a32[2*i] + a32[2*i+1]; u32[i] = s < a32[2*i] ? 0xffffffffu : s;\n\
+               int d = (int)a16[2*i] - (int)a16[2*i+1]; s16[i] = (short)(d > 32767 ? 32767 : (d < -32768 ? -32768 : d));\n\
+               int e = (int)a8[2*i] + (int)a8[2*i+1]; s8[i] = (char)(e > 127 ? 127 : (e < -128 ? -128 : e));\n\
+               int f = (int)b8[2*i] - (int)b8[2*i+1]; u8[i] = (uchar)(f < 0 ? 0 : f);\n\
+               ulong t = a64[2*i] + a64[2*i+1]; u64[i] = t < a64[2*i] ? 0xfffffffffffffffful : t; }";
+    let v = values(
+        2 * N,
+        &[
+            0,
+            u64::MAX,
+            1,
+            u64::MAX - 1,
+            0x8000_0000_0000_0000,
+            0x7fff_ffff_ffff_ffff,
+        ],
+    );
+    let a32: Vec<u32> = v.iter().map(|&x| x as u32).collect();
+    let a16: Vec<i16> = v.iter().map(|&x| x as i16).collect();
+    let a8: Vec<i8> = v.iter().map(|&x| x as i8).collect();
+    let b8: Vec<u8> = v.iter().map(|&x| (x >> 8) as u8).collect();
+    let (mut u32o, mut s16o, mut s8o, mut u8o, mut u64o) =
+        (vec![0u32; N], vec![0i16; N], vec![0i8; N], vec![0u8; N], vec![0u64; N]);
+    built(src, "k", "", "calls replaced by OpenCL add_sat and sub_sat")
+        .arg(Arg::output(&mut u32o))
+        .arg(Arg::input(&a32))
+        .arg(Arg::output(&mut s16o))
+        .arg(Arg::input(&a16))
+        .arg(Arg::output(&mut s8o))
+        .arg(Arg::input(&a8))
+        .arg(Arg::output(&mut u8o))
+        .arg(Arg::input(&b8))
+        .arg(Arg::output(&mut u64o))
+        .arg(Arg::input(&v))
+        .run(&[N], None);
+    for i in 0..N {
+        let (j, k) = (2 * i, 2 * i + 1);
+        assert_eq!(u32o[i], a32[j].saturating_add(a32[k]), "uint {i}");
+        assert_eq!(s16o[i], a16[j].saturating_sub(a16[k]), "short {i}");
+        assert_eq!(s8o[i], a8[j].saturating_add(a8[k]), "char {i}");
+        assert_eq!(u8o[i], b8[j].saturating_sub(b8[k]), "uchar {i}");
+        assert_eq!(u64o[i], v[j].saturating_add(v[k]), "ulong {i}");
+    }
+}
+
+#[test]
+fn shift_and_mask_bit_reversal_stays_opencl() {
+    // InstCombine recognises these as llvm.bitreverse, which llvm-spirv
+    // writes as OpBitReverse under the Shader capability.
+    let src = "uchar r8(uchar v) { v = (uchar)(((v >> 1) & 0x55) | ((v & 0x55) << 1));\n\
+               v = (uchar)(((v >> 2) & 0x33) | ((v & 0x33) << 2)); return (uchar)((v >> 4) | (v << 4)); }\n\
+               ushort r16(ushort v) { v = ((v >> 1) & 0x5555) | ((v & 0x5555) << 1); v = ((v >> 2) & 0x3333) | ((v & 0x3333) << 2);\n\
+               v = ((v >> 4) & 0x0F0F) | ((v & 0x0F0F) << 4); return (ushort)((v >> 8) | (v << 8)); }\n\
+               uint4 r32(uint4 v) { v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);\n\
+               v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2); v = ((v >> 4) & 0x0F0F0F0Fu) | ((v & 0x0F0F0F0Fu) << 4);\n\
+               v = ((v >> 8) & 0x00FF00FFu) | ((v & 0x00FF00FFu) << 8); return (v >> 16) | (v << 16); }\n\
+               ulong r64(ulong v) { v = ((v >> 1) & 0x5555555555555555ul) | ((v & 0x5555555555555555ul) << 1);\n\
+               v = ((v >> 2) & 0x3333333333333333ul) | ((v & 0x3333333333333333ul) << 2);\n\
+               v = ((v >> 4) & 0x0F0F0F0F0F0F0F0Ful) | ((v & 0x0F0F0F0F0F0F0F0Ful) << 4);\n\
+               v = ((v >> 8) & 0x00FF00FF00FF00FFul) | ((v & 0x00FF00FF00FF00FFul) << 8);\n\
+               v = ((v >> 16) & 0x0000FFFF0000FFFFul) | ((v & 0x0000FFFF0000FFFFul) << 16); return (v >> 32) | (v << 32); }\n\
+               kernel void k(global uchar *a, global ushort *b, global uint4 *c, global ulong *d) {\n\
+               size_t i = get_global_id(0); a[i] = r8(a[i]); b[i] = r16(b[i]); c[i] = r32(c[i]); d[i] = r64(d[i]); }";
+    let v = values(4 * N, &[0, u64::MAX, 1, 0x8000_0000_0000_0000]);
+    let mut a: Vec<u8> = v[..N].iter().map(|&x| x as u8).collect();
+    let mut b: Vec<u16> = v[..N].iter().map(|&x| x as u16).collect();
+    let mut c: Vec<u32> = v.iter().map(|&x| x as u32).collect();
+    let mut d: Vec<u64> = v[..N].to_vec();
+    let (a0, b0, c0, d0) = (a.clone(), b.clone(), c.clone(), d.clone());
+    built(src, "k", "", "calls replaced by a shift-and-mask function")
+        .arg(Arg::output(&mut a))
+        .arg(Arg::output(&mut b))
+        .arg(Arg::output(&mut c))
+        .arg(Arg::output(&mut d))
+        .run(&[N], None);
+    assert_eq!(a, a0.iter().map(|x| x.reverse_bits()).collect::<Vec<_>>());
+    assert_eq!(b, b0.iter().map(|x| x.reverse_bits()).collect::<Vec<_>>());
+    assert_eq!(c, c0.iter().map(|x| x.reverse_bits()).collect::<Vec<_>>());
+    assert_eq!(d, d0.iter().map(|x| x.reverse_bits()).collect::<Vec<_>>());
+}
+
+#[test]
+fn workarounds_hold_at_every_optimisation_level() {
+    // -O1, -O3, -Os and -Oz run their own pipelines; -O0 needs none.
+    let src = "kernel void k(global int *out, global const uint *in) {\n\
+               size_t i = get_global_id(0); uint x = in[i]; int r;\n\
+               switch (x % 3) { case 0: r = 11; break; case 1: r = (int)x; break; default: r = -(int)x; }\n\
+               uint s = x + 7u; out[i] = r + (int)(s < x ? 0xffffffffu : s); }";
+    let input: Vec<u32> = values(N, &[0, 1, 2, 0xffff_ffff, 0xffff_fff9])
+        .iter()
+        .map(|&v| v as u32)
+        .collect();
+    let want: Vec<i32> = input
+        .iter()
+        .map(|&x| {
+            let r = match x % 3 {
+                0 => 11,
+                1 => x as i32,
+                _ => (x as i32).wrapping_neg(),
+            };
+            r.wrapping_add(x.saturating_add(7) as i32)
+        })
+        .collect();
+    for level in ["-O1", "-O3", "-Os", "-Oz", "-O0"] {
+        let mut out = vec![0i32; N];
+        let k = Kernel::with_source(src, "k", level).unwrap_or_else(|log| panic!("{level}:\n{log}"));
+        let log = k.build_log();
+        if level == "-O0" {
+            assert!(!log.contains("clift:"), "{log}");
+        } else {
+            assert!(log.contains(&format!("rebuilt at {level}")), "{level}:\n{log}");
+        }
+        k.arg(Arg::output(&mut out)).arg(Arg::input(&input)).run(&[N], None);
+        assert_eq!(out, want, "{level}");
+    }
+}
+
+#[test]
+fn overflow_builtins_report_results_and_overflow() {
+    // clang's __builtin_*_overflow become llvm.*.with.overflow at every
+    // level; llvm-spirv 15 translates only the unsigned multiply (and stops
+    // on the signed 8-bit add with an assertion).
+    let src = "kernel void k(global int *res, global int *flags, global const int *in, global const char *c,\n\
+               global long *lres, global const long *l) {\n\
+               size_t i = get_global_id(0); int a = in[2*i], b = in[2*i+1]; int r; uint u; char cr; long lr;\n\
+               int f = __builtin_add_overflow(a, b, &r); res[6*i] = r;\n\
+               f |= __builtin_sub_overflow(a, b, &r) << 1; res[6*i+1] = r;\n\
+               f |= __builtin_mul_overflow(a, b, &r) << 2; res[6*i+2] = r;\n\
+               f |= __builtin_add_overflow((uint)a, (uint)b, &u) << 3; res[6*i+3] = (int)u;\n\
+               f |= __builtin_sub_overflow((uint)a, (uint)b, &u) << 4; res[6*i+4] = (int)u;\n\
+               f |= __builtin_add_overflow(c[2*i], c[2*i+1], &cr) << 5; res[6*i+5] = cr;\n\
+               f |= __builtin_mul_overflow(l[2*i], l[2*i+1], &lr) << 6; lres[i] = lr;\n\
+               flags[i] = f; }";
+    let v = values(
+        2 * N,
+        &[
+            0,
+            1,
+            0x7fff_ffff,
+            1,
+            0x8000_0000,
+            0xffff_ffff,
+            0x4000_0000,
+            2,
+            0x7f,
+            0x7f,
+            0x8000_0000_0000_0000,
+            0xffff_ffff_ffff_ffff,
+        ],
+    );
+    let ints: Vec<i32> = v.iter().map(|&x| x as i32).collect();
+    let chars: Vec<i8> = v.iter().map(|&x| x as i8).collect();
+    let longs: Vec<i64> = v.iter().map(|&x| (x as i64) >> (x % 40)).collect();
+    for level in ["", "-O0", "-O3"] {
+        let (mut res, mut flags, mut lres) = (vec![0i32; 6 * N], vec![0i32; N], vec![0i64; N]);
+        built(
+            src,
+            "k",
+            level,
+            "calls replaced by functions computing the result and the overflow",
+        )
+        .arg(Arg::output(&mut res))
+        .arg(Arg::output(&mut flags))
+        .arg(Arg::input(&ints))
+        .arg(Arg::input(&chars))
+        .arg(Arg::output(&mut lres))
+        .arg(Arg::input(&longs))
+        .run(&[N], None);
+        for i in 0..N {
+            let (a, b) = (ints[2 * i], ints[2 * i + 1]);
+            let (ua, ub) = (a as u32, b as u32);
+            let (c, d) = (chars[2 * i], chars[2 * i + 1]);
+            let (la, lb) = (longs[2 * i], longs[2 * i + 1]);
+            let r = [
+                a.overflowing_add(b),
+                a.overflowing_sub(b),
+                a.overflowing_mul(b),
+                (ua.overflowing_add(ub).0 as i32, ua.overflowing_add(ub).1),
+                (ua.overflowing_sub(ub).0 as i32, ua.overflowing_sub(ub).1),
+                (i32::from(c.overflowing_add(d).0), c.overflowing_add(d).1),
+            ];
+            let want_flags = r.iter().enumerate().fold(0, |f, (k, (_, o))| f | (i32::from(*o) << k))
+                | (i32::from(la.overflowing_mul(lb).1) << 6);
+            assert_eq!(&res[6 * i..6 * i + 6], r.map(|(x, _)| x), "{level} {i}: results");
+            assert_eq!(lres[i], la.overflowing_mul(lb).0, "{level} {i}: long product");
+            assert_eq!(flags[i], want_flags, "{level} {i}: overflow flags");
+        }
+    }
+}

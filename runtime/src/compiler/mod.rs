@@ -1,0 +1,470 @@
+//! The OpenCL C front end: the system's clang and SPIR-V translator, run as
+//! child processes, and a cache of what they produced.
+//!
+//! clift turns OpenCL C into SPIR-V with `clang -target spir64 -emit-llvm`
+//! and `llvm-spirv`, then builds that module exactly as
+//! clCreateProgramWithIL would. The tools are found once per process
+//! ([`tools`]): `CLIFT_CLANG` and `CLIFT_LLVM_SPIRV` name them; otherwise
+//! `clang-15` and `llvm-spirv-15` on `PATH`, then other versioned names
+//! (`clang-16`, ..., `clang`) with an `llvm-spirv` of the same major version.
+//!
+//! Every tool runs with stdin from `/dev/null`, its output in files of a
+//! private temporary directory, and a time limit (`CLIFT_COMPILER_TIMEOUT`
+//! seconds, 120 by default) after which it is killed and the log says so
+//! ([`process`]).
+//!
+//! A compile runs in phases ([`compile_uncached`]): the private folder with
+//! the source and embedded headers; clang to LLVM bitcode; llvm-spirv, with
+//! workarounds for what llvm-spirv 15 cannot translate from clang's
+//! optimised IR ([`workarounds`]: a pass left out of `opt`'s pipeline, or an
+//! intrinsic call rewritten; -O0 as the last resort), each named in the
+//! build log; kernel argument information ([`arg_info`]).
+//!
+//! Results are cached in memory and on disk ([`cache`]: `$CLIFT_CACHE_DIR`,
+//! else `$XDG_CACHE_HOME/clift`, else `~/.cache/clift`; `CLIFT_CACHE=0`
+//! turns both off), keyed by the source, the headers, the translated
+//! arguments and both tools' `--version` output. A disk entry holds its
+//! whole key and a checksum, is written to a temporary file and renamed
+//! into place, and is ignored when it does not read back whole.
+
+mod arg_info;
+mod attributes;
+mod cache;
+mod process;
+mod spirv;
+mod tools;
+mod workarounds;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use tools::{available, tools, Tools, INSTALL_HINT};
+
+use crate::options::{Macro, OptLevel, ParsedOptions};
+use process::{run, TempDir};
+
+/// The OpenCL C version the device reports (CL_DEVICE_OPENCL_C_VERSION);
+/// `-cl-std` above it fails to compile.
+const MAX_CL_STD: (u32, u32) = crate::device::OPENCL_C_VERSION;
+
+/// The OpenCL C version without `-cl-std` ("the highest OpenCL C 1.x
+/// language version supported by each device").
+const DEFAULT_CL_STD: (u32, u32) = (1, 2);
+
+/// Why source did not become SPIR-V.
+#[derive(Debug, Clone)]
+pub enum CompileError {
+    /// No usable compiler: the log says what to install.
+    NotAvailable(String),
+    /// The compiler refused the program (or failed): its diagnostics.
+    Failed(String),
+}
+
+/// A compiled module and the compiler's diagnostics (warnings).
+#[derive(Debug)]
+pub struct Compiled {
+    /// The SPIR-V module (with Linkage: an object that may import symbols).
+    pub spirv: Arc<[u8]>,
+    /// What the tools printed, and notes on workarounds.
+    pub log: String,
+}
+
+/// The clang arguments for `options` (after the fixed ones, before the
+/// optimisation level), or a log line when the options ask for what the
+/// device cannot do.
+fn clang_args(options: &ParsedOptions) -> Result<Vec<String>, String> {
+    let (major, minor) = options.cl_std.unwrap_or(DEFAULT_CL_STD);
+    if (major, minor) > MAX_CL_STD {
+        return Err(format!(
+            "-cl-std=CL{major}.{minor}: the device supports OpenCL C {}.{} at most (CL_DEVICE_OPENCL_C_VERSION)",
+            MAX_CL_STD.0, MAX_CL_STD.1
+        ));
+    }
+    let mut a: Vec<String> = vec![format!("-cl-std=CL{major}.{minor}")];
+    // Only the extensions the device reports exist for the program.
+    let mut ext = String::from("-cl-ext=-all");
+    for e in crate::device::DEVICE_EXTENSIONS {
+        ext.push_str(",+");
+        ext.push_str(e);
+    }
+    a.extend(["-Xclang".into(), ext]);
+    // As separate arguments (no shell in between), so definitions keep
+    // their spaces, quotes, `#` and `##`.
+    for m in &options.macros {
+        match m {
+            Macro::Define(d) => a.extend(["-D".into(), d.clone()]),
+            Macro::Undefine(u) => a.extend(["-U".into(), u.clone()]),
+        }
+    }
+    // clang runs in a private folder: relative -I folders are the
+    // application's working directory's.
+    let cwd = std::env::current_dir().unwrap_or_default();
+    for i in &options.include_dirs {
+        a.extend(["-I".into(), cwd.join(i).to_string_lossy().into_owned()]);
+    }
+    a.extend(options.clang_flags.iter().cloned());
+    Ok(a)
+}
+
+/// Compiles `source` (with `headers`: include name and text, for
+/// clCompileProgram's embedded headers) to SPIR-V.
+pub fn compile(source: &str, headers: &[(String, String)], options: &ParsedOptions) -> Result<Compiled, CompileError> {
+    let tools = tools().map_err(CompileError::NotAvailable)?;
+    let args = clang_args(options).map_err(|e| CompileError::Failed(format!("{e}\n")))?;
+    let key = cache_key(tools, source, headers, &args, options);
+    if let Some(hit) = cache::get(&key) {
+        return Ok(hit);
+    }
+    let (out, deps) = compile_uncached(tools, source, headers, &args, options)?;
+    cache::put(&key, &out, &deps);
+    Ok(out)
+}
+
+/// The files of the `-I` folders a compile read, from clang's dependency
+/// file (`make` syntax: `target: dep dep \`, spaces in names escaped).
+fn included_files(deps: &str, include_dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let text = deps.replace("\\\n", " ");
+    let body = text.split_once(": ").map_or("", |(_, b)| b);
+    let mut files = Vec::new();
+    let mut cur = String::new();
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&' ') => {
+                cur.push(' ');
+                chars.next();
+            }
+            c if c.is_whitespace() => {
+                if !cur.is_empty() {
+                    files.push(PathBuf::from(std::mem::take(&mut cur)));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        files.push(PathBuf::from(cur));
+    }
+    files.retain(|f| include_dirs.iter().any(|d| f.starts_with(d)));
+    files.sort();
+    files.dedup();
+    files
+}
+
+/// The bytes a compile is cached under.
+fn cache_key(
+    tools: &Tools,
+    source: &str,
+    headers: &[(String, String)],
+    args: &[String],
+    options: &ParsedOptions,
+) -> Vec<u8> {
+    let mut k = Vec::new();
+    let mut field = |b: &[u8]| {
+        k.extend_from_slice(&(b.len() as u64).to_le_bytes());
+        k.extend_from_slice(b);
+    };
+    field(b"clift-cc 3");
+    field(tools.versions.as_bytes());
+    field(&[u8::from(tools.opt.is_some()), u8::from(options.build.kernel_arg_info)]);
+    field(options.opt_level.name().as_bytes());
+    for a in args {
+        field(a.as_bytes());
+    }
+    field(b"--");
+    for (name, text) in headers {
+        field(name.as_bytes());
+        field(text.as_bytes());
+    }
+    field(source.as_bytes());
+    k
+}
+
+/// One compile: its private folder, the clang arguments, the options and
+/// the log so far.
+struct Job<'a> {
+    tools: &'a Tools,
+    dir: TempDir,
+    args: &'a [String],
+    options: &'a ParsedOptions,
+    limit: Duration,
+    log: String,
+}
+
+fn compile_uncached(
+    tools: &Tools,
+    source: &str,
+    headers: &[(String, String)],
+    args: &[String],
+    options: &ParsedOptions,
+) -> Result<(Compiled, Vec<PathBuf>), CompileError> {
+    let mut job = Job::new(tools, source, headers, args, options)?;
+    let deps = job.front_end()?;
+    let spirv = job.spirv()?;
+    let spirv = job.argument_info(spirv)?;
+    if clift_jit::check_il(&spirv).is_err() {
+        return Err(job.failed("llvm-spirv produced a module clift cannot read"));
+    }
+    let compiled = Compiled {
+        spirv: Arc::from(spirv),
+        log: job.log,
+    };
+    Ok((compiled, deps))
+}
+
+impl<'a> Job<'a> {
+    /// Phase 1: the private folder, holding `program.cl` and the embedded
+    /// headers in `headers/` (searched first).
+    fn new(
+        tools: &'a Tools,
+        source: &str,
+        headers: &[(String, String)],
+        args: &'a [String],
+        options: &'a ParsedOptions,
+    ) -> Result<Job<'a>, CompileError> {
+        let failed = |s: String| CompileError::Failed(format!("{s}\n"));
+        let dir = TempDir::new().map_err(|e| failed(format!("cannot create a temporary directory: {e}")))?;
+        let hdir = dir.path.join("headers");
+        std::fs::create_dir(&hdir).map_err(|e| failed(format!("cannot write headers: {e}")))?;
+        for (name, text) in headers {
+            let rel = Path::new(name);
+            if rel.is_absolute() || rel.components().any(|c| !matches!(c, std::path::Component::Normal(_))) {
+                return Err(failed(format!(
+                    "header include name {name:?}: must be a relative path without \"..\""
+                )));
+            }
+            let p = hdir.join(rel);
+            if let Some(parent) = p.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| failed(format!("cannot write header {name:?}: {e}")))?;
+            }
+            std::fs::write(&p, text).map_err(|e| failed(format!("cannot write header {name:?}: {e}")))?;
+        }
+        let src = dir.path.join("program.cl");
+        std::fs::write(&src, source).map_err(|e| failed(format!("cannot write the source: {e}")))?;
+        Ok(Job {
+            tools,
+            dir,
+            args,
+            options,
+            limit: process::time_limit(),
+            log: String::new(),
+        })
+    }
+
+    /// A file of the private folder.
+    fn file(&self, name: &str) -> PathBuf {
+        self.dir.path.join(name)
+    }
+
+    /// A failure: the log so far, then `why`.
+    fn failed(&self, why: impl std::fmt::Display) -> CompileError {
+        CompileError::Failed(format!("{}{why}\n", self.log))
+    }
+
+    /// Runs `tool` with `args` in the private folder (`Err`: it could not
+    /// run or was killed).
+    fn run(&self, tool: &Path, args: &[String]) -> Result<process::RunOutput, CompileError> {
+        run(tool, args, &self.dir, self.limit).map_err(|e| self.failed(e))
+    }
+
+    /// Runs clang on `program.cl` with `extra` (the level and the like)
+    /// then the compile's arguments, writing LLVM IR (`text`: `.ll`) to
+    /// `out`. `Ok(Err(diagnostics))` when clang refuses the program.
+    fn clang(&self, extra: &[&str], out: &Path, text: bool) -> Result<Result<String, String>, CompileError> {
+        let mut a: Vec<String> = ["-target", "spir64", "-x", "cl"].map(String::from).to_vec();
+        a.extend(extra.iter().map(|s| s.to_string()));
+        // Relative to the private folder clang runs in, so diagnostics name
+        // `program.cl` and `headers/<name>`, the same in every run.
+        a.extend(["-Wno-unused-command-line-argument", "-I", "headers"].map(String::from));
+        a.extend(self.args.iter().cloned());
+        a.extend(["-emit-llvm", if text { "-S" } else { "-c" }, "program.cl", "-o"].map(String::from));
+        a.push(out.to_string_lossy().into_owned());
+        let r = self.run(&self.tools.clang, &a)?;
+        Ok(if r.success { Ok(r.text) } else { Err(r.text) })
+    }
+
+    /// The options' optimisation level as clang's flag.
+    fn level_flag(&self) -> String {
+        format!("-{}", self.options.opt_level.name())
+    }
+
+    /// Phase 2: clang to `program.bc` at the options' level. With -I
+    /// folders, clang lists what it read from them, so a cache entry can
+    /// tell when one of those files changed: those files are returned.
+    fn front_end(&mut self) -> Result<Vec<PathBuf>, CompileError> {
+        let deps_file = self.file("program.d");
+        let deps_arg = deps_file.to_string_lossy().into_owned();
+        let level = self.level_flag();
+        let mut extra: Vec<&str> = vec![&level];
+        if !self.options.include_dirs.is_empty() {
+            extra.extend(["-MD", "-MF", &deps_arg]);
+        }
+        match self.clang(&extra, &self.file("program.bc"), false)? {
+            Ok(diagnostics) => self.log.push_str(&diagnostics),
+            Err(diagnostics) => {
+                self.log.push_str(&diagnostics);
+                return Err(CompileError::Failed(std::mem::take(&mut self.log)));
+            }
+        }
+        let include_dirs: Vec<PathBuf> = self
+            .args
+            .windows(2)
+            .filter(|w| w[0] == "-I")
+            .map(|w| PathBuf::from(&w[1]))
+            .collect();
+        let deps = std::fs::read_to_string(&deps_file).unwrap_or_default();
+        Ok(included_files(&deps, &include_dirs))
+    }
+
+    /// llvm-spirv on `bc`: the module, or (`Ok(Err(..))`) why there is
+    /// none. A module declaring the Shader capability (llvm-spirv writes
+    /// `llvm.bitreverse` as OpBitReverse) counts as a failure: OpenCL
+    /// modules may not declare it.
+    fn translate(&self, bc: &Path) -> Result<Result<Vec<u8>, String>, CompileError> {
+        let spv = self.file("program.spv");
+        let a = tool_args(&["--spirv-max-version=1.0"], bc, &spv);
+        let r = self.run(&self.tools.llvm_spirv, &a)?;
+        if !r.success {
+            return Ok(Err(r.text));
+        }
+        let module = std::fs::read(&spv).map_err(|e| self.failed(format!("llvm-spirv wrote no module: {e}")))?;
+        const SHADER: u32 = 1;
+        if spirv::declares_capability(&module, SHADER) {
+            return Ok(Err(
+                "the module declares the Shader capability, which OpenCL modules may not\n".into(),
+            ));
+        }
+        Ok(Ok(module))
+    }
+
+    /// Phase 3: SPIR-V from `program.bc`. When llvm-spirv cannot translate
+    /// it, a targeted workaround (see [`workarounds`]), else the program
+    /// again at -O0; the log names what was done.
+    fn spirv(&mut self) -> Result<Vec<u8>, CompileError> {
+        let bc = self.file("program.bc");
+        let failure = match self.translate(&bc)? {
+            Ok(module) => return Ok(module),
+            Err(text) => text,
+        };
+        if let Some(module) = self.work_around()? {
+            return Ok(module);
+        }
+        let level = self.options.opt_level;
+        if level == OptLevel::O0 {
+            return Err(self.failed(format!("llvm-spirv failed:\n{}", failure.trim_end())));
+        }
+        if let Err(diagnostics) = self.clang(&["-O0"], &bc, false)? {
+            return Err(self.failed(diagnostics.trim_end()));
+        }
+        match self.translate(&bc)? {
+            Ok(module) => {
+                let why = if self.tools.opt.is_none() {
+                    " (without an opt of clang's version there is no targeted workaround)"
+                } else {
+                    ""
+                };
+                self.log.push_str(&format!(
+                    "clift: llvm-spirv cannot translate this program at -{} ({}); rebuilt at -O0{why}\n",
+                    level.name(),
+                    first_line(&failure)
+                ));
+                Ok(module)
+            }
+            Err(text) => Err(self.failed(format!("llvm-spirv failed:\n{}", text.trim_end()))),
+        }
+    }
+
+    /// Phase 4: kernel argument information, from clang's metadata; without
+    /// -cl-kernel-arg-info, none (not even the parameters' OpNames). The
+    /// kernels' attributes (CL_KERNEL_ATTRIBUTES), from the metadata when
+    /// the module has any.
+    fn argument_info(&self, module: Vec<u8>) -> Result<Vec<u8>, CompileError> {
+        let arg_info = self.options.build.kernel_arg_info;
+        let mut module = if arg_info {
+            module
+        } else {
+            spirv::strip_parameter_names(&module).unwrap_or(module)
+        };
+        let metadata = if arg_info || attributes::has_attribute_modes(&module) {
+            let ll = self.file("metadata.ll");
+            let ok = self
+                .clang(&["-O0", "-Xclang", "-disable-llvm-passes"], &ll, true)?
+                .is_ok();
+            ok.then(|| std::fs::read_to_string(&ll).unwrap_or_default())
+        } else {
+            None
+        };
+        let mut strings = Vec::new();
+        if let (Some(text), true) = (&metadata, arg_info) {
+            strings = arg_info::arg_info_strings(text);
+        }
+        strings.extend(attributes::attribute_strings(&module, metadata.as_deref()));
+        module = spirv::insert_strings(&module, &strings).unwrap_or(module);
+        Ok(module)
+    }
+}
+
+/// A tool's arguments: `flags`, then `input -o output`.
+fn tool_args(flags: &[&str], input: &Path, output: &Path) -> Vec<String> {
+    let mut a: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+    a.extend([
+        input.to_string_lossy().into_owned(),
+        "-o".into(),
+        output.to_string_lossy().into_owned(),
+    ]);
+    a
+}
+
+/// The first non-empty line of a tool's message.
+fn first_line(text: &str) -> &str {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("no message")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn included_files_come_from_the_dependency_file() {
+        let d = "program.bc: program.cl headers/x.h /inc/one.h \\\n  /inc/a\\ dir/two.h /usr/lib/clang/15/include/opencl-c.h\n";
+        assert_eq!(
+            included_files(d, &[PathBuf::from("/inc")]),
+            [PathBuf::from("/inc/a dir/two.h"), PathBuf::from("/inc/one.h")]
+        );
+    }
+
+    #[test]
+    fn clang_gets_the_options_in_order() {
+        let o = crate::options::parse_options(
+            "-D A=1 -U A -D 'F(x)=#x' -I inc -w -cl-mad-enable -O3 -cl-std=CL2.0",
+            crate::options::OptionsOf::Build,
+        )
+        .unwrap();
+        let a = clang_args(&o).unwrap();
+        let cwd = std::env::current_dir().unwrap().join("inc");
+        let tail: Vec<&str> = a.iter().skip(3).map(String::as_str).collect();
+        assert_eq!(a[0], "-cl-std=CL2.0");
+        assert_eq!(
+            tail,
+            [
+                "-D",
+                "A=1",
+                "-U",
+                "A",
+                "-D",
+                "F(x)=#x",
+                "-I",
+                cwd.to_str().unwrap(),
+                "-w",
+                "-cl-mad-enable"
+            ]
+        );
+        assert_eq!(clang_args(&ParsedOptions::default()).unwrap()[0], "-cl-std=CL1.2");
+        let too_new = crate::options::parse_options("-cl-std=CL3.0", crate::options::OptionsOf::Build).unwrap();
+        assert!(clang_args(&too_new).unwrap_err().contains("2.0 at most"));
+    }
+}

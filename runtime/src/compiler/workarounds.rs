@@ -1,0 +1,839 @@
+//! What llvm-spirv 15 cannot translate from clang's optimised LLVM IR, and
+//! how clift gets a module anyway.
+//!
+//! When the translator fails on (or, for `llvm.bitreverse`, writes a
+//! Shader-capability module from) clang's output, the IR is
+//! disassembled with `opt` of clang's version and read for the constructs
+//! llvm-spirv 15 is known not to take. Each has a targeted workaround:
+//!
+//! | in the IR | made by | workaround |
+//! |---|---|---|
+//! | `freeze` | div-rem-pairs (`x / y` and `x % y` of the same operands) | re-optimise without div-rem-pairs |
+//! | integers of odd widths (`i2`, `i17`, `i33`, `i65`): `InvalidBitWidth` | InstCombine narrowing a switch or compare operand whose high bits it knows (`switch (x % 3)`); loop exit values in closed form (the sum of a counted loop, computed one bit wider) | re-optimise with 8-, 16-, 32- and 64-bit integers declared native in the data layout (InstCombine then keeps those widths), exit values left to the loops (`-replexitval=never`) and no switch lookup tables (which the native widths would turn into `i24` bitmaps) |
+//! | `llvm.vector.reduce.*` | the loop vectorizer (short and char sums) | re-optimise without the loop and SLP vectorizers |
+//! | `llvm.uadd.sat`, `llvm.ssub.sat`, ...; `llvm.sadd.sat` on `i8` stops llvm-spirv with an assertion | InstCombine, from clamped sums and differences | calls rewritten to OpenCL's `add_sat` / `sub_sat` (same results, translated to OpenCL.std) |
+//! | `llvm.bitreverse` | InstCombine, from shift-and-mask bit reversal | calls rewritten to a shift-and-mask function of the module |
+//! | `llvm.{sadd,uadd,ssub,usub,smul}.with.overflow` (`umul` translates) | `__builtin_add_overflow` and the like, at every level | calls rewritten to functions of the module (the signed multiply through OpenCL's `mul_hi`) |
+//!
+//! Re-optimising starts again from clang's unoptimised IR at the same level,
+//! with `opt` running the level's own pipeline minus what is left out.
+//! Whatever remains untranslatable falls back to -O0 (in `mod.rs`).
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use parking_lot::Mutex;
+
+use super::process::{run, TempDir};
+use super::{tool_args, CompileError, Job};
+use crate::options::OptLevel;
+
+/// What the optimised IR holds that llvm-spirv 15 cannot translate.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+struct Findings {
+    /// A `freeze` instruction.
+    freeze: bool,
+    /// Integer widths other than 1, 8, 16, 32 and 64.
+    odd_widths: BTreeSet<u32>,
+    /// `llvm.vector.reduce.*` intrinsics declared.
+    reductions: BTreeSet<String>,
+    /// `llvm.[su](add|sub).sat.*` intrinsics declared.
+    saturating: BTreeSet<String>,
+    /// `llvm.bitreverse.*` intrinsics declared.
+    bit_reversals: BTreeSet<String>,
+    /// `llvm.[su](add|sub).with.overflow.*` and `llvm.smul.with.overflow.*`
+    /// declared (`__builtin_add_overflow` and the like).
+    overflow_checks: BTreeSet<String>,
+}
+
+/// Changes to the optimisation pipeline.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct PipelineFixes {
+    /// Leave out div-rem-pairs (no `freeze`).
+    no_div_rem_pairs: bool,
+    /// Native integer widths in the data layout, no exit value
+    /// replacement, no switch lookup tables (no odd widths).
+    native_integers: bool,
+    /// Leave out the loop and SLP vectorizers (no vector reductions).
+    no_vectorizers: bool,
+}
+
+impl PipelineFixes {
+    /// These fixes and those `found` asks for.
+    fn with(self, found: &Findings) -> PipelineFixes {
+        PipelineFixes {
+            no_div_rem_pairs: self.no_div_rem_pairs || found.freeze,
+            native_integers: self.native_integers || !found.odd_widths.is_empty(),
+            no_vectorizers: self.no_vectorizers || !found.reductions.is_empty(),
+        }
+    }
+}
+
+/// Whether `c` may be part of an LLVM identifier or keyword (so a type
+/// token cannot start or end next to it).
+fn word_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$' | b'%' | b'@' | b'!' | b'#' | b'-')
+}
+
+/// The widths of the integer types `iN` on one line of IR, outside quotes.
+fn integer_widths(line: &str, out: &mut impl FnMut(u32)) {
+    let b = line.as_bytes();
+    let mut quoted = false;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' {
+            quoted = !quoted;
+        } else if !quoted && c == b'i' && (i == 0 || !word_char(b[i - 1])) {
+            let digits = b[i + 1..].iter().take_while(|d| d.is_ascii_digit()).count();
+            let end = i + 1 + digits;
+            let ends_type = end == b.len() || !(word_char(b[end]) || b[end] == b':');
+            if digits > 0 && ends_type {
+                if let Ok(w) = line[i + 1..end].parse::<u32>() {
+                    out(w);
+                }
+            }
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+}
+
+/// The name of the intrinsic a `declare` line declares (`llvm.x.y`).
+fn declared_intrinsic(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("declare ")?;
+    let at = rest.find("@llvm.")? + 1;
+    let name = &rest[at..];
+    Some(&name[..name.find('(')?])
+}
+
+impl Findings {
+    /// Reads textual LLVM IR.
+    fn scan(ir: &str) -> Findings {
+        let mut f = Findings::default();
+        for line in ir.lines() {
+            let t = line.trim_start();
+            if t.starts_with([';', '!']) || t.starts_with("attributes ") || t.starts_with("source_filename") {
+                continue;
+            }
+            if t.starts_with("target ") {
+                continue;
+            }
+            if let Some(name) = declared_intrinsic(t) {
+                let name = name.to_string();
+                if name.starts_with("llvm.vector.reduce.") {
+                    f.reductions.insert(name);
+                } else if saturating_op(&name).is_some() {
+                    f.saturating.insert(name);
+                } else if name.starts_with("llvm.bitreverse.") {
+                    f.bit_reversals.insert(name);
+                } else if overflow_op(&name).is_some() {
+                    f.overflow_checks.insert(name);
+                }
+            }
+            if t.contains(" = freeze ") {
+                f.freeze = true;
+            }
+            integer_widths(t, &mut |w| {
+                if !matches!(w, 1 | 8 | 16 | 32 | 64) {
+                    f.odd_widths.insert(w);
+                }
+            });
+        }
+        f
+    }
+
+    /// Whether a pipeline change is still needed (the re-optimised IR
+    /// still holds what it was for).
+    fn needs_pipeline(&self) -> bool {
+        self.freeze || !self.odd_widths.is_empty() || !self.reductions.is_empty()
+    }
+
+    /// Whether calls need rewriting.
+    fn needs_rewrite(&self) -> bool {
+        !self.saturating.is_empty() || !self.bit_reversals.is_empty() || !self.overflow_checks.is_empty()
+    }
+
+    fn is_empty(&self) -> bool {
+        !self.needs_pipeline() && !self.needs_rewrite()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Pipelines
+// ---------------------------------------------------------------------------
+
+/// Pipelines already asked of `opt`: (opt, level) -> its text.
+type PipelineMemo = Mutex<HashMap<(PathBuf, &'static str), Option<String>>>;
+
+/// `opt`'s pipeline for `level` (`default<O2>` written out), asked of `opt`
+/// once per process.
+fn level_pipeline(opt: &Path, level: OptLevel) -> Option<String> {
+    static PIPELINES: OnceLock<PipelineMemo> = OnceLock::new();
+    let key = (opt.to_path_buf(), level.name());
+    let map = PIPELINES.get_or_init(Default::default);
+    if let Some(p) = map.lock().get(&key) {
+        return p.clone();
+    }
+    let asked = || {
+        let dir = TempDir::new().ok()?;
+        let a: Vec<String> = vec![
+            format!("-passes=default<{}>", level.name()),
+            "-print-pipeline-passes".into(),
+            "-disable-output".into(),
+            "/dev/null".into(),
+        ];
+        let r = run(opt, &a, &dir, Duration::from_secs(20)).ok()?;
+        let p = r.text.lines().map(str::trim).find(|l| l.contains("instcombine"))?;
+        r.success.then(|| p.to_string())
+    };
+    let p = asked();
+    map.lock().insert(key, p.clone());
+    p
+}
+
+/// Splits a pipeline text at its top-level commas (not those inside
+/// `(...)` or `<...>`).
+fn split_pipeline(p: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, c) in p.char_indices() {
+        match c {
+            '(' | '<' => depth += 1,
+            ')' | '>' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&p[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&p[start..]);
+    parts
+}
+
+/// `p` without the passes named in `remove` (with or without parameters),
+/// at any nesting depth, and with `simplifycfg`'s `switch-to-lookup`
+/// turned off when `no_lookup_tables`. `None` when nothing was removed
+/// that should have been.
+fn edit_pipeline(p: &str, remove: &[&str], no_lookup_tables: bool) -> Option<String> {
+    fn edit(p: &str, remove: &[&str], no_lookup: bool, removed: &mut BTreeSet<String>) -> String {
+        let mut kept = Vec::new();
+        for part in split_pipeline(p) {
+            let name_end = part.find(['(', '<']).unwrap_or(part.len());
+            let name = &part[..name_end];
+            if remove.contains(&name) {
+                removed.insert(name.to_string());
+                continue;
+            }
+            let rest = &part[name_end..];
+            let rest = if rest.starts_with('(') && rest.ends_with(')') {
+                format!("({})", edit(&rest[1..rest.len() - 1], remove, no_lookup, removed))
+            } else if let Some(params) = rest.strip_prefix('<') {
+                // A parameter list, maybe followed by a nested pipeline
+                // (`function<eager-inv>(...)`).
+                let close = params.find('>').unwrap_or(params.len());
+                let mut list = params[..close].to_string();
+                if no_lookup && name == "simplifycfg" {
+                    list = list
+                        .split(';')
+                        .map(|q| {
+                            if q == "switch-to-lookup" {
+                                "no-switch-to-lookup"
+                            } else {
+                                q
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join(";");
+                }
+                let after = params.get(close + 1..).unwrap_or("");
+                let after = if after.starts_with('(') && after.ends_with(')') {
+                    format!("({})", edit(&after[1..after.len() - 1], remove, no_lookup, removed))
+                } else {
+                    after.to_string()
+                };
+                format!("<{list}>{after}")
+            } else {
+                rest.to_string()
+            };
+            kept.push(format!("{name}{rest}"));
+        }
+        kept.join(",")
+    }
+    let mut removed = BTreeSet::new();
+    let out = edit(p, remove, no_lookup_tables, &mut removed);
+    remove.iter().all(|r| removed.contains(*r)).then_some(out)
+}
+
+/// The data layout string with 8-, 16-, 32- and 64-bit integers declared
+/// native (`-n8:16:32:64`), from the module's own.
+fn native_integer_layout(ir: &str) -> Option<String> {
+    let line = ir.lines().find(|l| l.starts_with("target datalayout = \""))?;
+    let dl = line.strip_prefix("target datalayout = \"")?.strip_suffix('"')?;
+    if dl.split('-').any(|part| part.starts_with('n')) {
+        return None;
+    }
+    Some(format!("{dl}-n8:16:32:64"))
+}
+
+// ---------------------------------------------------------------------------
+// Rewriting intrinsic calls
+// ---------------------------------------------------------------------------
+
+/// For `llvm.[su](add|sub).sat.<type>`: the OpenCL built-in (`add_sat`,
+/// `sub_sat`) and whether it is signed.
+fn saturating_op(name: &str) -> Option<(&'static str, bool, &str)> {
+    let rest = name.strip_prefix("llvm.")?;
+    for (prefix, builtin, signed) in [
+        ("sadd.sat.", "add_sat", true),
+        ("uadd.sat.", "add_sat", false),
+        ("ssub.sat.", "sub_sat", true),
+        ("usub.sat.", "sub_sat", false),
+    ] {
+        if let Some(ty) = rest.strip_prefix(prefix) {
+            return Some((builtin, signed, ty));
+        }
+    }
+    None
+}
+
+/// An intrinsic's type suffix (`i32`, `v4i16`): lanes (`None` for a
+/// scalar) and element width.
+fn type_suffix(s: &str) -> Option<(Option<u32>, u32)> {
+    let (lanes, elem) = match s.strip_prefix('v') {
+        Some(v) => {
+            let i = v.find('i')?;
+            (Some(v[..i].parse::<u32>().ok()?), &v[i..])
+        }
+        None => (None, s),
+    };
+    let width = elem.strip_prefix('i')?.parse::<u32>().ok()?;
+    Some((lanes, width))
+}
+
+/// The LLVM type written out.
+fn llvm_type(lanes: Option<u32>, width: u32) -> String {
+    match lanes {
+        Some(n) => format!("<{n} x i{width}>"),
+        None => format!("i{width}"),
+    }
+}
+
+/// A constant of that type with every lane `value`.
+fn splat(lanes: Option<u32>, width: u32, value: u64) -> String {
+    match lanes {
+        Some(n) => {
+            let lane = format!("i{width} {value}");
+            format!("<{}>", vec![lane; n as usize].join(", "))
+        }
+        None => value.to_string(),
+    }
+}
+
+/// The Itanium-mangled OpenCL built-in `builtin(T, T)` for an intrinsic of
+/// type suffix `ty` (OpenCL C types only: `char` to `long`, vectors of 2,
+/// 3, 4, 8 or 16).
+fn mangled_builtin(builtin: &str, signed: bool, ty: &str) -> Option<String> {
+    let (lanes, width) = type_suffix(ty)?;
+    let code = match (width, signed) {
+        (8, true) => 'c',
+        (8, false) => 'h',
+        (16, true) => 's',
+        (16, false) => 't',
+        (32, true) => 'i',
+        (32, false) => 'j',
+        (64, true) => 'l',
+        (64, false) => 'm',
+        _ => return None,
+    };
+    let params = match lanes {
+        Some(n) if [2, 3, 4, 8, 16].contains(&n) => format!("Dv{n}_{code}S_"),
+        Some(_) => return None,
+        None => format!("{code}{code}"),
+    };
+    Some(format!("_Z{}{builtin}{params}", builtin.len()))
+}
+
+/// `declare spir_func T @name(T, T)` for a built-in of type `t`, unless
+/// `ir` declares or defines it already (then nothing).
+fn builtin_declaration(ir: &str, name: &str, t: &str) -> String {
+    let declared = ir
+        .lines()
+        .any(|l| (l.starts_with("declare ") || l.starts_with("define ")) && l.contains(&format!("@{name}(")));
+    if declared {
+        String::new()
+    } else {
+        format!("declare spir_func {t} @{name}({t}, {t})\n")
+    }
+}
+
+/// A function of the module reversing the bits of each lane, for
+/// `llvm.bitreverse.<ty>`: `(name, definition)`.
+fn bit_reverse_function(ty: &str) -> Option<(String, String)> {
+    let (lanes, width) = type_suffix(ty)?;
+    if !matches!(width, 8 | 16 | 32 | 64) {
+        return None;
+    }
+    let t = llvm_type(lanes, width);
+    let name = format!("clift.bitreverse.{ty}");
+    let mut body = format!("define internal spir_func {t} @{name}({t} %x0) {{\n");
+    // Swap neighbouring groups of s bits, s = 1, 2, 4, ..., width / 2.
+    let mut step = 0;
+    let mut s = 1;
+    while s < width {
+        let mask = (0..width)
+            .filter(|b| (b / s) % 2 == 0)
+            .fold(0u64, |m, b| m | (1u64 << b));
+        let (x, m, k) = (
+            format!("%x{step}"),
+            splat(lanes, width, mask),
+            splat(lanes, width, u64::from(s)),
+        );
+        let n = step + 1;
+        body.push_str(&format!(
+            "  %h{n} = lshr {t} {x}, {k}\n  %a{n} = and {t} %h{n}, {m}\n  %l{n} = and {t} {x}, {m}\n  \
+             %s{n} = shl {t} %l{n}, {k}\n  %x{n} = or {t} %a{n}, %s{n}\n"
+        ));
+        step = n;
+        s *= 2;
+    }
+    body.push_str(&format!("  ret {t} %x{step}\n}}\n"));
+    Some((name, body))
+}
+
+/// For `llvm.<op>.with.overflow.<type>` (`op`: `sadd`, `uadd`, `ssub`,
+/// `usub`, `smul`; llvm-spirv 15 translates only `umul`, and `sadd` not on
+/// `i8`): the operation and the type suffix.
+fn overflow_op(name: &str) -> Option<(&str, &str)> {
+    let (op, ty) = name.strip_prefix("llvm.")?.split_once(".with.overflow.")?;
+    ["sadd", "uadd", "ssub", "usub", "smul"]
+        .contains(&op)
+        .then_some((op, ty))
+}
+
+/// A function of the module computing `llvm.<op>.with.overflow.<ty>`'s
+/// `{ result, overflowed }`: `(name, definition)`, the definition followed
+/// by the OpenCL `mul_hi` declaration `smul` needs. The overflow tests:
+/// unsigned add, a sum below an operand; unsigned sub, a subtrahend above
+/// the minuend; signed add and sub, operands of one sign and a result of
+/// the other; signed multiply, a high half that is not the low half's sign.
+fn overflow_function(ir: &str, op: &str, ty: &str) -> Option<(String, String)> {
+    let (lanes, width) = type_suffix(ty)?;
+    if !matches!(width, 8 | 16 | 32 | 64) {
+        return None;
+    }
+    let t = llvm_type(lanes, width);
+    let b = llvm_type(lanes, 1);
+    let zero = splat(lanes, width, 0);
+    let name = format!("clift.{op}.with.overflow.{ty}");
+    let mut tail = String::new();
+    let body = match op {
+        "uadd" => format!("  %r = add {t} %a, %b\n  %o = icmp ult {t} %r, %a\n"),
+        "usub" => format!("  %r = sub {t} %a, %b\n  %o = icmp ult {t} %a, %b\n"),
+        "sadd" => format!(
+            "  %r = add {t} %a, %b\n  %x = xor {t} %a, %r\n  %y = xor {t} %b, %r\n  %z = and {t} %x, %y\n  \
+             %o = icmp slt {t} %z, {zero}\n"
+        ),
+        "ssub" => format!(
+            "  %r = sub {t} %a, %b\n  %x = xor {t} %a, %b\n  %y = xor {t} %a, %r\n  %z = and {t} %x, %y\n  \
+             %o = icmp slt {t} %z, {zero}\n"
+        ),
+        "smul" => {
+            let hi = mangled_builtin("mul_hi", true, ty)?;
+            tail = builtin_declaration(ir, &hi, &t);
+            let sign = splat(lanes, width, u64::from(width - 1));
+            format!(
+                "  %r = mul {t} %a, %b\n  %h = call spir_func {t} @{hi}({t} %a, {t} %b)\n  \
+                 %s = ashr {t} %r, {sign}\n  %o = icmp ne {t} %h, %s\n"
+            )
+        }
+        _ => return None,
+    };
+    let pair = format!("{{ {t}, {b} }}");
+    let def = format!(
+        "define internal spir_func {pair} @{name}({t} %a, {t} %b) {{\n{body}  \
+         %p = insertvalue {pair} undef, {t} %r, 0\n  %q = insertvalue {pair} %p, {b} %o, 1\n  ret {pair} %q\n}}\n{tail}"
+    );
+    Some((name, def))
+}
+
+/// `ir` with every call to the intrinsics `found` lists for rewriting
+/// rewritten (`None` if one has a type with no replacement).
+fn rewrite_intrinsics(ir: &str, found: &Findings) -> Option<String> {
+    // Intrinsic -> (new name, replacement of its declaration).
+    let mut renames: Vec<(String, String, String)> = Vec::new();
+    for name in &found.saturating {
+        let (builtin, signed, ty) = saturating_op(name)?;
+        let new = mangled_builtin(builtin, signed, ty)?;
+        let (lanes, width) = type_suffix(ty)?;
+        let decl = builtin_declaration(ir, &new, &llvm_type(lanes, width));
+        renames.push((name.clone(), new, decl));
+    }
+    for name in &found.bit_reversals {
+        let (new, def) = bit_reverse_function(name.strip_prefix("llvm.bitreverse.")?)?;
+        renames.push((name.clone(), new, def));
+    }
+    for name in &found.overflow_checks {
+        let (op, ty) = overflow_op(name)?;
+        let (new, def) = overflow_function(ir, op, ty)?;
+        renames.push((name.clone(), new, def));
+    }
+    let mut out = String::with_capacity(ir.len() + 1024);
+    for line in ir.lines() {
+        let hit = renames.iter().find(|(old, _, _)| line.contains(&format!("@{old}(")));
+        match hit {
+            Some((_, _, decl)) if line.starts_with("declare ") => out.push_str(decl),
+            Some((old, new, _)) => {
+                let old_ref = format!("@{old}(");
+                let at = line.find(&old_ref)?;
+                let call = line[..at].find("call ")? + "call ".len();
+                out.push_str(&line[..call]);
+                out.push_str("spir_func ");
+                out.push_str(&line[call..at]);
+                out.push_str(&format!("@{new}("));
+                out.push_str(&line[at + old_ref.len()..]);
+                out.push('\n');
+            }
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    Some(out)
+}
+
+// ---------------------------------------------------------------------------
+// The workaround
+// ---------------------------------------------------------------------------
+
+/// The build log's lines for what was done.
+fn log_lines(level: OptLevel, found: &Findings, fixes: PipelineFixes) -> String {
+    let l = level.name();
+    let list = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
+    let mut log = String::new();
+    if fixes.no_div_rem_pairs {
+        log.push_str(&format!(
+            "clift: llvm-spirv 15 cannot translate LLVM's `freeze` instruction (which -{l}'s div-rem-pairs pass \
+             makes from x / y and x % y of the same operands); rebuilt at -{l} without div-rem-pairs\n"
+        ));
+    }
+    if fixes.native_integers {
+        log.push_str(&format!(
+            "clift: llvm-spirv 15 cannot translate integers of {} bits (which -{l} makes by narrowing switch \
+             and compare operands and by computing loop results in closed form); rebuilt at -{l} with 8-, 16-, \
+             32- and 64-bit integers declared native, loop exit values left to the loops and no switch lookup \
+             tables\n",
+            found
+                .odd_widths
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if fixes.no_vectorizers {
+        log.push_str(&format!(
+            "clift: llvm-spirv 15 cannot translate the vector reductions the loop vectorizer makes ({}); \
+             rebuilt at -{l} without the loop and SLP vectorizers\n",
+            list(&found.reductions)
+        ));
+    }
+    if !found.saturating.is_empty() {
+        log.push_str(&format!(
+            "clift: llvm-spirv 15 cannot translate all of LLVM's saturating arithmetic ({}); calls replaced by \
+             OpenCL add_sat and sub_sat\n",
+            list(&found.saturating)
+        ));
+    }
+    if !found.overflow_checks.is_empty() {
+        log.push_str(&format!(
+            "clift: llvm-spirv 15 cannot translate {} (from __builtin_*_overflow); calls replaced by functions \
+             computing the result and the overflow\n",
+            list(&found.overflow_checks)
+        ));
+    }
+    if !found.bit_reversals.is_empty() {
+        log.push_str(&format!(
+            "clift: llvm-spirv 15 translates {} to OpBitReverse, which needs the Shader capability OpenCL does \
+             not have; calls replaced by a shift-and-mask function\n",
+            list(&found.bit_reversals)
+        ));
+    }
+    log
+}
+
+impl Job<'_> {
+    /// Runs `opt` with `args`; `Ok(false)` when it fails.
+    fn opt(&self, opt: &Path, args: Vec<String>) -> Result<bool, CompileError> {
+        Ok(self.run(opt, &args)?.success)
+    }
+
+    /// The text of the LLVM IR in `bc` (`None` if `opt` cannot read it).
+    fn disassemble(&self, opt: &Path, bc: &Path) -> Result<Option<String>, CompileError> {
+        let ll = self.file("program.ll");
+        if !self.opt(opt, tool_args(&["-S"], bc, &ll))? {
+            return Ok(None);
+        }
+        Ok(std::fs::read_to_string(&ll).ok())
+    }
+
+    /// The program optimised again at the options' level with `fixes`, as
+    /// text (`None` if a tool refuses).
+    fn reoptimize(
+        &self,
+        opt: &Path,
+        fixes: PipelineFixes,
+        layout: Option<&str>,
+    ) -> Result<Option<String>, CompileError> {
+        let raw = self.file("raw.bc");
+        if !raw.exists()
+            && self
+                .clang(&[&self.level_flag(), "-Xclang", "-disable-llvm-passes"], &raw, false)?
+                .is_err()
+        {
+            return Ok(None);
+        }
+        let Some(pipeline) = level_pipeline(opt, self.options.opt_level) else {
+            return Ok(None);
+        };
+        let mut remove = Vec::new();
+        if fixes.no_div_rem_pairs {
+            remove.push("div-rem-pairs");
+        }
+        if fixes.no_vectorizers {
+            remove.extend(["loop-vectorize", "slp-vectorizer"]);
+        }
+        let Some(pipeline) = edit_pipeline(&pipeline, &remove, fixes.native_integers) else {
+            return Ok(None);
+        };
+        let mut flags = vec![format!("-passes={pipeline}"), "-S".into()];
+        if fixes.native_integers {
+            let Some(layout) = layout else { return Ok(None) };
+            flags.push(format!("--data-layout={layout}"));
+            flags.push("-replexitval=never".into());
+        }
+        let ll = self.file("fixed.ll");
+        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+        if !self.opt(opt, tool_args(&flags, &raw, &ll))? {
+            return Ok(None);
+        }
+        Ok(std::fs::read_to_string(&ll).ok())
+    }
+
+    /// SPIR-V for a program llvm-spirv 15 could not translate as optimised,
+    /// by the workarounds in the module documentation; `None` when none
+    /// applies or it does not help. The log gets a line per workaround.
+    pub(super) fn work_around(&mut self) -> Result<Option<Vec<u8>>, CompileError> {
+        let Some(opt) = self.tools.opt.clone() else {
+            return Ok(None);
+        };
+        let Some(mut ir) = self.disassemble(&opt, &self.file("program.bc"))? else {
+            return Ok(None);
+        };
+        let layout = native_integer_layout(&ir);
+        let mut found = Findings::scan(&ir);
+        // At -O0 no pipeline made what llvm-spirv refuses: only calls the
+        // program wrote itself (`__builtin_add_overflow`) can be rewritten.
+        let optimised = self.options.opt_level != OptLevel::O0;
+        if found.is_empty() || (found.needs_pipeline() && !optimised) {
+            return Ok(None);
+        }
+        // Pipeline changes first (each re-optimisation may show what the
+        // previous one hid: without exit values, a loop may vectorize).
+        let mut fixes = PipelineFixes::default();
+        let mut seen = found.clone();
+        for _ in 0..3 {
+            let wanted = fixes.with(&found);
+            if wanted == fixes {
+                break;
+            }
+            fixes = wanted;
+            let Some(text) = self.reoptimize(&opt, fixes, layout.as_deref())? else {
+                return Ok(None);
+            };
+            ir = text;
+            found = Findings::scan(&ir);
+            seen.odd_widths.extend(found.odd_widths.iter().copied());
+            seen.reductions.extend(found.reductions.iter().cloned());
+        }
+        if found.needs_pipeline() {
+            return Ok(None);
+        }
+        if found.needs_rewrite() {
+            let Some(text) = rewrite_intrinsics(&ir, &found) else {
+                return Ok(None);
+            };
+            ir = text;
+        }
+        let (ll, bc) = (self.file("repaired.ll"), self.file("repaired.bc"));
+        std::fs::write(&ll, &ir).map_err(|e| self.failed(format!("cannot write {}: {e}", ll.display())))?;
+        if !self.opt(&opt, tool_args(&["-passes=verify"], &ll, &bc))? {
+            return Ok(None);
+        }
+        let Ok(module) = self.translate(&bc)? else {
+            return Ok(None);
+        };
+        seen.saturating = found.saturating;
+        seen.bit_reversals = found.bit_reversals;
+        seen.overflow_checks = found.overflow_checks;
+        self.log.push_str(&log_lines(self.options.opt_level, &seen, fixes));
+        Ok(Some(module))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn odd_widths_are_found_in_types_only() {
+        let ir = "; ModuleID = 'x'\ntarget datalayout = \"e-i64:64\"\n\
+                  define spir_kernel void @k(i32 addrspace(1)* %i2) {\n\
+                  i2:\n  %3 = trunc i32 %v to i2\n  switch i2 %3, label %7 [\n    i2 0, label %8\n  ]\n\
+                  %a = zext i32 %x to i33\n  %b = bitcast <4 x i1> %m to i4\n  %s = getelementptr inbounds [2 x i8], [2 x i8]* @str.i17, i64 0\n\
+                  @c = constant [4 x i8] c\"i24 \\00\"\n  call void @f.i48(i64 %i65)\n}\n!0 = !{i32 7}\n";
+        let f = Findings::scan(ir);
+        assert_eq!(f.odd_widths, BTreeSet::from([2, 4, 33]));
+        assert!(!f.freeze && f.saturating.is_empty());
+    }
+
+    #[test]
+    fn intrinsics_and_freeze_are_found() {
+        let ir = "  %f = freeze i32 %x\n\
+                  declare i16 @llvm.vector.reduce.add.v2i16(<2 x i16>) #2\n\
+                  declare i32 @llvm.uadd.sat.i32(i32, i32) #2\n\
+                  declare <4 x i8> @llvm.ssub.sat.v4i8(<4 x i8>, <4 x i8>)\n\
+                  declare i64 @llvm.bitreverse.i64(i64)\n\
+                  declare i32 @llvm.umax.i32(i32, i32)\n";
+        let f = Findings::scan(ir);
+        assert!(f.freeze && f.odd_widths.is_empty());
+        assert_eq!(
+            f.reductions,
+            BTreeSet::from(["llvm.vector.reduce.add.v2i16".to_string()])
+        );
+        assert_eq!(
+            f.saturating,
+            BTreeSet::from(["llvm.ssub.sat.v4i8".to_string(), "llvm.uadd.sat.i32".to_string()])
+        );
+        assert_eq!(f.bit_reversals, BTreeSet::from(["llvm.bitreverse.i64".to_string()]));
+        assert_eq!(
+            PipelineFixes::default().with(&f),
+            PipelineFixes {
+                no_div_rem_pairs: true,
+                native_integers: false,
+                no_vectorizers: true
+            }
+        );
+    }
+
+    #[test]
+    fn pipelines_lose_exactly_the_named_passes() {
+        let p = "verify,function<eager-inv>(instcombine,simplifycfg<bonus-inst-threshold=1;switch-to-lookup;keep-loops>),\
+                 function(loop-vectorize<no-interleave-forced-only;>,slp-vectorizer,div-rem-pairs,simplifycfg<no-switch-to-lookup>),verify";
+        let e = edit_pipeline(p, &["div-rem-pairs", "loop-vectorize", "slp-vectorizer"], true).unwrap();
+        assert_eq!(
+            e,
+            "verify,function<eager-inv>(instcombine,simplifycfg<bonus-inst-threshold=1;no-switch-to-lookup;keep-loops>),\
+             function(simplifycfg<no-switch-to-lookup>),verify"
+        );
+        assert_eq!(edit_pipeline(p, &[], false).unwrap(), p);
+        assert_eq!(edit_pipeline(p, &["no-such-pass"], false), None);
+    }
+
+    #[test]
+    fn native_integers_extend_the_modules_layout() {
+        let ir = "target datalayout = \"e-i64:64-v16:16-v1024:1024\"\n";
+        assert_eq!(
+            native_integer_layout(ir).unwrap(),
+            "e-i64:64-v16:16-v1024:1024-n8:16:32:64"
+        );
+        assert_eq!(native_integer_layout("target datalayout = \"e-n32\"\n"), None);
+    }
+
+    #[test]
+    fn saturating_calls_become_opencl_builtins() {
+        assert_eq!(mangled_builtin("add_sat", false, "i32").unwrap(), "_Z7add_satjj");
+        assert_eq!(mangled_builtin("sub_sat", true, "i8").unwrap(), "_Z7sub_satcc");
+        assert_eq!(mangled_builtin("add_sat", true, "v4i16").unwrap(), "_Z7add_satDv4_sS_");
+        assert_eq!(
+            mangled_builtin("sub_sat", false, "v16i64").unwrap(),
+            "_Z7sub_satDv16_mS_"
+        );
+        assert_eq!(mangled_builtin("add_sat", false, "v5i32"), None);
+        assert_eq!(mangled_builtin("add_sat", false, "i24"), None);
+        let ir = "define void @k() {\n  %r = tail call i32 @llvm.uadd.sat.i32(i32 %a, i32 %b)\n  \
+                  %s = call <2 x i8> @llvm.sadd.sat.v2i8(<2 x i8> %c, <2 x i8> %d)\n}\n\
+                  declare i32 @llvm.uadd.sat.i32(i32, i32) #1\n\
+                  declare <2 x i8> @llvm.sadd.sat.v2i8(<2 x i8>, <2 x i8>) #1\n\
+                  declare spir_func <2 x i8> @_Z7add_satDv2_cS_(<2 x i8> noundef, <2 x i8> noundef) #2\n";
+        let f = Findings::scan(ir);
+        let out = rewrite_intrinsics(ir, &f).unwrap();
+        assert_eq!(
+            out,
+            "define void @k() {\n  %r = tail call spir_func i32 @_Z7add_satjj(i32 %a, i32 %b)\n  \
+             %s = call spir_func <2 x i8> @_Z7add_satDv2_cS_(<2 x i8> %c, <2 x i8> %d)\n}\n\
+             declare spir_func i32 @_Z7add_satjj(i32, i32)\n\
+             declare spir_func <2 x i8> @_Z7add_satDv2_cS_(<2 x i8> noundef, <2 x i8> noundef) #2\n"
+        );
+    }
+
+    #[test]
+    fn overflow_checks_become_functions() {
+        assert_eq!(overflow_op("llvm.uadd.with.overflow.i32"), Some(("uadd", "i32")));
+        assert_eq!(overflow_op("llvm.smul.with.overflow.v2i64"), Some(("smul", "v2i64")));
+        assert_eq!(overflow_op("llvm.umul.with.overflow.i64"), None);
+        let ir = "define void @k() {\n  %r = call { i32, i1 } @llvm.ssub.with.overflow.i32(i32 %a, i32 %b)\n  \
+                  %s = call { i64, i1 } @llvm.smul.with.overflow.i64(i64 %c, i64 %d)\n}\n\
+                  declare { i32, i1 } @llvm.ssub.with.overflow.i32(i32, i32) #1\n\
+                  declare { i64, i1 } @llvm.smul.with.overflow.i64(i64, i64) #1\n";
+        let f = Findings::scan(ir);
+        assert_eq!(f.overflow_checks.len(), 2);
+        let out = rewrite_intrinsics(ir, &f).unwrap();
+        assert!(
+            out.contains("%r = call spir_func { i32, i1 } @clift.ssub.with.overflow.i32(i32 %a, i32 %b)"),
+            "{out}"
+        );
+        assert!(out.contains(
+            "define internal spir_func { i32, i1 } @clift.ssub.with.overflow.i32(i32 %a, i32 %b) {\n  %r = sub i32 %a, %b\n"
+        ));
+        assert!(
+            out.contains("%h = call spir_func i64 @_Z6mul_hill(i64 %a, i64 %b)"),
+            "{out}"
+        );
+        assert!(out.contains("%s = ashr i64 %r, 63\n  %o = icmp ne i64 %h, %s"), "{out}");
+        assert!(out.contains("declare spir_func i64 @_Z6mul_hill(i64, i64)\n"), "{out}");
+        let (_, v) = overflow_function("", "sadd", "v4i8").unwrap();
+        assert!(v.contains("%o = icmp slt <4 x i8> %z, <i8 0, i8 0, i8 0, i8 0>"), "{v}");
+        assert!(
+            v.contains("insertvalue { <4 x i8>, <4 x i1> } undef, <4 x i8> %r, 0"),
+            "{v}"
+        );
+    }
+
+    #[test]
+    fn bit_reversal_becomes_shifts_and_masks() {
+        let (name, def) = bit_reverse_function("i8").unwrap();
+        assert_eq!(name, "clift.bitreverse.i8");
+        assert_eq!(
+            def,
+            "define internal spir_func i8 @clift.bitreverse.i8(i8 %x0) {\n\
+             \x20 %h1 = lshr i8 %x0, 1\n  %a1 = and i8 %h1, 85\n  %l1 = and i8 %x0, 85\n  %s1 = shl i8 %l1, 1\n  %x1 = or i8 %a1, %s1\n\
+             \x20 %h2 = lshr i8 %x1, 2\n  %a2 = and i8 %h2, 51\n  %l2 = and i8 %x1, 51\n  %s2 = shl i8 %l2, 2\n  %x2 = or i8 %a2, %s2\n\
+             \x20 %h3 = lshr i8 %x2, 4\n  %a3 = and i8 %h3, 15\n  %l3 = and i8 %x2, 15\n  %s3 = shl i8 %l3, 4\n  %x3 = or i8 %a3, %s3\n\
+             \x20 ret i8 %x3\n}\n"
+        );
+        let (_, v) = bit_reverse_function("v2i64").unwrap();
+        assert!(v.contains("lshr <2 x i64> %x5, <i64 32, i64 32>"), "{v}");
+        assert!(
+            v.contains("and <2 x i64> %h1, <i64 6148914691236517205, i64 6148914691236517205>"),
+            "{v}"
+        );
+        assert_eq!(bit_reverse_function("i24"), None);
+    }
+}

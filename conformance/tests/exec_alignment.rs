@@ -5,7 +5,7 @@
 //! that of 4; structs: their largest member, recursively; arrays: their
 //! element) and of its `aligned` attribute, in every address space: private
 //! stack slots, the per-lane copies of 4-lane bodies (tests/
-//! exec_alignment_simd.rs checks those kernels get one), the frames of
+//! exec_simd_coverage.rs checks those kernels get one), the frames of
 //! kernels with barriers, __local variables and arguments, program-scope
 //! __global and __constant variables. Each variable's values are read back
 //! too. Kernels: `kernels/cl/alignment.cl` at -O0 and -O2, each also with

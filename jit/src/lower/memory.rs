@@ -96,7 +96,7 @@ impl Lowering<'_, '_, '_> {
                 let ty = inst.result_type.ok_or("missing type")?;
                 let id = inst.result_id.ok_or("missing result")?;
                 let ptr = inst.id(0).ok_or("missing pointer")?;
-                let vals = if let Some(b) = self.builtin_of(ptr) {
+                let vals = if let Some(b) = self.m.builtin_var(ptr) {
                     self.builtin(b, ty)?
                 } else {
                     let addr = self.get1(ptr)?;
@@ -384,18 +384,6 @@ impl Lowering<'_, '_, '_> {
     /// through it is volatile).
     fn decorated_volatile(&self, ptr: Id) -> bool {
         self.m.decoration(ptr, Decoration::Volatile).is_some()
-    }
-
-    /// The BuiltIn decoration of module variable `ptr`, if it has one.
-    fn builtin_of(&self, ptr: Id) -> Option<spirv::BuiltIn> {
-        if self.m.kind(ptr) != IdKind::Global {
-            return None;
-        }
-        let d = self.m.decoration(ptr, Decoration::BuiltIn)?;
-        match self.m.deco_params(d).first() {
-            Some(Operand::BuiltIn(b)) => Some(*b),
-            _ => None,
-        }
     }
 
     /// OpAccessChain, OpInBoundsAccessChain, OpPtrAccessChain and

@@ -32,7 +32,7 @@
 mod arith;
 mod atomics;
 pub mod barrier;
-mod builtins;
+pub(crate) mod builtins;
 mod collective;
 mod composite;
 mod convert;

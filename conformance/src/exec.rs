@@ -14,7 +14,8 @@
 //!
 //! The API in short:
 //! - [`Kernel::new`] builds a corpus module (panics with the build log);
-//!   [`Kernel::with_il`] returns the log instead.
+//!   [`Kernel::with_il`] and [`Kernel::with_source`] (OpenCL C) return the
+//!   log instead.
 //! - [`Kernel::arg`] appends an [`Arg`]: [`Arg::input`], [`Arg::output`],
 //!   [`Arg::output_bytes`], [`Arg::sub_buffer`], [`Arg::value`] (scalars,
 //!   vectors as arrays, `#[repr(C)]` structs), [`Arg::bytes`] (a value
@@ -197,8 +198,22 @@ impl<'a> Kernel<'a> {
     /// if the build fails.
     pub fn with_il(il: &[u8], name: &str, options: &str) -> Result<Kernel<'a>, String> {
         let ctx = context();
-        let queue = queue(ctx, 0);
         let program = il_program(ctx, il);
+        Kernel::built(ctx, program, name, options)
+    }
+
+    /// Kernel `name` of the OpenCL C program `src` (clCreateProgramWithSource)
+    /// built with `options`, or the build log if the build fails.
+    pub fn with_source(src: &str, name: &str, options: &str) -> Result<Kernel<'a>, String> {
+        let ctx = context();
+        let program = crate::programs::source_program(ctx, src);
+        Kernel::built(ctx, program, name, options)
+    }
+
+    /// Kernel `name` of `program` (of `ctx`, whose references this takes
+    /// over) once built with `options`, or the build log.
+    fn built(ctx: cl_context, program: cl_program, name: &str, options: &str) -> Result<Kernel<'a>, String> {
+        let queue = queue(ctx, 0);
         let rc = build(program, options);
         if rc != CL_SUCCESS {
             let log = build_log(program, device());

@@ -523,6 +523,13 @@ impl Module {
             .unwrap_or(&[])
     }
 
+    /// Whether the module declares extension `name` (OpExtension).
+    pub fn declares_extension(&self, name: &str) -> bool {
+        self.extensions
+            .iter()
+            .any(|&i| self.insts.get(i as usize).and_then(|x| x.string(0)) == Some(name))
+    }
+
     /// Whether the module declares `cap`.
     pub fn has_capability(&self, cap: Capability) -> bool {
         self.capabilities.iter().any(|(c, _)| *c == cap)

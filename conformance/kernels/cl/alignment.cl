@@ -45,8 +45,8 @@
     for (int k = 0; k < 3; k++)                                                           \
         a[k] = (VT(T, N))((T)((key) * 3 + k));
 #define RECORD(a, N)                                                                      \
-    *r++ = (uint)(ulong)&a[0];                                                                  \
-    *r++ = (uint)(ulong)&a[1];                                                                  \
+    *r++ = (uint)(ulong)&a[0];                                                            \
+    *r++ = (uint)(ulong)&a[1];                                                            \
     *r++ = (uint)S0(N, a[get_global_id(0) % 3]);
 
 // Private arrays, each holding values of its work-item (so a 4-lane body
@@ -61,9 +61,9 @@
 // One kernel per type, so that each gets a 4-lane body if clift finds it
 // worth making.
 #define PRIVATE_KERNEL(T)                                                                 \
-    kernel void private_##T(global uint *out, uint rec)                                  \
+    kernel void private_##T(global uint *out, uint rec)                                   \
     {                                                                                     \
-        global uint *r = out + get_global_id(0) * rec;                                   \
+        global uint *r = out + get_global_id(0) * rec;                                    \
         WIDTHS(PRIVATE_ONE, T)                                                            \
         *r = 0x600d;                                                                      \
     }
@@ -154,170 +154,124 @@ typedef struct { char c; int x __attribute__((aligned(64))); } MemberAligned; //
 typedef struct { char c; } __attribute__((aligned(32))) Aligned;  // 32, align 32
 typedef struct { char c; short3 h; ulong16 u; } Mixed;            // 256, align 128
 
-// The record of one set of struct variables (see STRUCT_CHECKS in
-// tests/exec_alignment.rs), their values stored from `key`.
-#define STRUCT_STORE(key)                                                                 \
-    f8.v = (float8)(key);                                                                 \
-    d16.v = (double16)(key);                                                              \
+// One set of struct variables, their names prefixed with P: declared (in
+// address space Q), stored from `key`, and recorded in the order
+// struct_record in tests/exec_alignment.rs expects.
+#define STRUCT_DECLARE(Q, P)                                                              \
+    Q F8 P##f8;                                                                           \
+    Q D16 P##d16;                                                                         \
+    Q F3 P##f3[3];                                                                        \
+    Q Packed P##pk[2];                                                                    \
+    Q Nest P##n[2];                                                                       \
+    Q MemberAligned P##ma;                                                                \
+    Q Aligned P##al[3];                                                                   \
+    Q Mixed P##mx;                                                                        \
+    Q char P##ca __attribute__((aligned(64)));                                            \
+    Q int P##ia __attribute__((aligned(32)));
+#define STRUCT_STORE(P, key)                                                              \
+    P##f8.v = (float8)(key);                                                              \
+    P##d16.v = (double16)(key);                                                           \
     for (int k = 0; k < 3; k++) {                                                         \
-        f3[k].v = (float3)(key);                                                          \
-        f3[k].s = (short)(key);                                                           \
+        P##f3[k].v = (float3)(key);                                                       \
+        P##f3[k].s = (short)(key);                                                        \
     }                                                                                     \
-    pk[1].v = (float4)(key);                                                              \
-    n[1].a[1].v = (float8)(key);                                                          \
-    n[1].l = (long3)(key);                                                                \
-    ma.x = (key);                                                                         \
-    al[2].c = (char)(key);                                                                \
-    mx.u = (ulong16)(key);                                                                \
-    mx.h = (short3)(key);                                                                  \
-    ca = (char)(key);                                                                     \
-    ia = (key);
-#define STRUCT_RECORD                                                                     \
-    *r++ = (uint)(ulong)&f8;                                                                    \
-    *r++ = (uint)(ulong)&f8.v;                                                                  \
-    *r++ = (uint)f8.v.s7;                                                                \
-    *r++ = (uint)(ulong)&d16;                                                                   \
-    *r++ = (uint)(ulong)&d16.v;                                                                 \
-    *r++ = (uint)d16.v.sf;                                                               \
-    *r++ = (uint)(ulong)&f3[0];                                                                 \
-    *r++ = (uint)(ulong)&f3[1];                                                                 \
-    *r++ = (uint)(ulong)&f3[1].v;                                                               \
-    *r++ = (uint)(ulong)&f3[2].s;                                                               \
-    *r++ = (uint)(f3[2].v.z + f3[1].s);                                                  \
-    *r++ = (uint)((ulong)&pk[1].v - (ulong)&pk[0]);                                              \
-    *r++ = (uint)pk[1].v.w;                                                              \
-    *r++ = (uint)(ulong)&n[0];                                                                  \
-    *r++ = (uint)(ulong)&n[1];                                                                  \
-    *r++ = (uint)(ulong)&n[1].a[1];                                                             \
-    *r++ = (uint)(ulong)&n[1].a[1].v;                                                           \
-    *r++ = (uint)(ulong)&n[1].l;                                                                \
-    *r++ = (uint)(n[1].a[1].v.s5 + n[1].l.z);                                            \
-    *r++ = (uint)(ulong)&ma;                                                                    \
-    *r++ = (uint)(ulong)&ma.x;                                                                  \
-    *r++ = (uint)ma.x;                                                                   \
-    *r++ = (uint)(ulong)&al[1];                                                                 \
-    *r++ = (uint)(ulong)&al[2];                                                                 \
-    *r++ = (uint)al[2].c;                                                                \
-    *r++ = (uint)(ulong)&mx;                                                                    \
-    *r++ = (uint)(ulong)&mx.h;                                                                  \
-    *r++ = (uint)(ulong)&mx.u;                                                                  \
-    *r++ = (uint)(mx.u.sf + (ulong)mx.h.z);                                              \
-    *r++ = (uint)(ulong)&ca;                                                                    \
-    *r++ = (uint)ca;                                                                     \
-    *r++ = (uint)(ulong)&ia;                                                                    \
-    *r++ = (uint)ia;                                                                     \
+    P##pk[1].v = (float4)(key);                                                           \
+    P##n[1].a[1].v = (float8)(key);                                                       \
+    P##n[1].l = (long3)(key);                                                             \
+    P##ma.x = (key);                                                                      \
+    P##al[2].c = (char)(key);                                                             \
+    P##mx.u = (ulong16)(key);                                                             \
+    P##mx.h = (short3)(key);                                                              \
+    P##ca = (char)(key);                                                                  \
+    P##ia = (key);
+#define STRUCT_RECORD(P)                                                                  \
+    *r++ = (uint)(ulong)&P##f8;                                                           \
+    *r++ = (uint)(ulong)&P##f8.v;                                                         \
+    *r++ = (uint)P##f8.v.s7;                                                              \
+    *r++ = (uint)(ulong)&P##d16;                                                          \
+    *r++ = (uint)(ulong)&P##d16.v;                                                        \
+    *r++ = (uint)P##d16.v.sf;                                                             \
+    *r++ = (uint)(ulong)&P##f3[0];                                                        \
+    *r++ = (uint)(ulong)&P##f3[1];                                                        \
+    *r++ = (uint)(ulong)&P##f3[1].v;                                                      \
+    *r++ = (uint)(ulong)&P##f3[2].s;                                                      \
+    *r++ = (uint)(P##f3[2].v.z + P##f3[1].s);                                             \
+    *r++ = (uint)((ulong)&P##pk[1].v - (ulong)&P##pk[0]);                                 \
+    *r++ = (uint)P##pk[1].v.w;                                                            \
+    *r++ = (uint)(ulong)&P##n[0];                                                         \
+    *r++ = (uint)(ulong)&P##n[1];                                                         \
+    *r++ = (uint)(ulong)&P##n[1].a[1];                                                    \
+    *r++ = (uint)(ulong)&P##n[1].a[1].v;                                                  \
+    *r++ = (uint)(ulong)&P##n[1].l;                                                       \
+    *r++ = (uint)(P##n[1].a[1].v.s5 + P##n[1].l.z);                                       \
+    *r++ = (uint)(ulong)&P##ma;                                                           \
+    *r++ = (uint)(ulong)&P##ma.x;                                                         \
+    *r++ = (uint)P##ma.x;                                                                 \
+    *r++ = (uint)(ulong)&P##al[1];                                                        \
+    *r++ = (uint)(ulong)&P##al[2];                                                        \
+    *r++ = (uint)P##al[2].c;                                                              \
+    *r++ = (uint)(ulong)&P##mx;                                                           \
+    *r++ = (uint)(ulong)&P##mx.h;                                                         \
+    *r++ = (uint)(ulong)&P##mx.u;                                                         \
+    *r++ = (uint)(P##mx.u.sf + (ulong)P##mx.h.z);                                         \
+    *r++ = (uint)(ulong)&P##ca;                                                           \
+    *r++ = (uint)P##ca;                                                                   \
+    *r++ = (uint)(ulong)&P##ia;                                                           \
+    *r++ = (uint)P##ia;                                                                   \
     *r = 0x600d;
-#define STRUCT_DECLARE(Q)                                                                 \
-    Q F8 f8;                                                                              \
-    Q D16 d16;                                                                            \
-    Q F3 f3[3];                                                                           \
-    Q Packed pk[2];                                                                       \
-    Q Nest n[2];                                                                          \
-    Q MemberAligned ma;                                                                   \
-    Q Aligned al[3];                                                                      \
-    Q Mixed mx;                                                                           \
-    Q char ca __attribute__((aligned(64)));                                               \
-    Q int ia __attribute__((aligned(32)));
 
 kernel void private_structs(global uint *out, uint rec)
 {
     global uint *r = out + get_global_id(0) * rec;
-    STRUCT_DECLARE()
+    STRUCT_DECLARE(, )
     int key = (int)get_global_id(0);
-    STRUCT_STORE(key)
-    STRUCT_RECORD
+    STRUCT_STORE(, key)
+    STRUCT_RECORD()
 }
 
 kernel void frame_structs(global uint *out, uint rec)
 {
     global uint *r = out + get_global_id(0) * rec;
-    STRUCT_DECLARE()
+    STRUCT_DECLARE(, )
     int key = (int)get_global_id(0);
-    STRUCT_STORE(key)
+    STRUCT_STORE(, key)
     barrier(CLK_LOCAL_MEM_FENCE);
-    STRUCT_RECORD
+    STRUCT_RECORD()
 }
 
 kernel void local_structs(global uint *out, uint rec)
 {
-    STRUCT_DECLARE(local)
+    STRUCT_DECLARE(local, )
     global uint *r = out + get_global_id(0) * rec;
     int key = (int)get_group_id(0);
     if (get_local_id(0) == 0) {
-        STRUCT_STORE(key)
+        STRUCT_STORE(, key)
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    STRUCT_RECORD
+    STRUCT_RECORD()
 }
 
-// Program-scope variables, initialized with 7 where the record reads.
-#define STRUCT_DEFINE(Q)                                                                  \
-    Q F8 f8 = {0, (float8)(7)};                                                           \
-    Q D16 d16 = {0, (double16)(7)};                                                       \
-    Q F3 f3[3] = {{0, (float3)(7), 7}, {0, (float3)(7), 7}, {0, (float3)(7), 7}};         \
-    Q Packed pk[2] = {{0, (float4)(7)}, {0, (float4)(7)}};                                \
-    Q Nest n[2] = {{0}, {0, {{0}, {0, (float8)(7)}}, (long3)(7)}};                        \
-    Q MemberAligned ma = {0, 7};                                                          \
-    Q Aligned al[3] = {{0}, {0}, {7}};                                                    \
-    Q Mixed mx = {0, (short3)(7), (ulong16)(7)};                                           \
-    Q char ca __attribute__((aligned(64))) = 7;                                           \
-    Q int ia __attribute__((aligned(32))) = 7;
-
-#define f8 gs_f8
-#define d16 gs_d16
-#define f3 gs_f3
-#define pk gs_pk
-#define n gs_n
-#define ma gs_ma
-#define al gs_al
-#define mx gs_mx
-#define ca gs_ca
-#define ia gs_ia
-STRUCT_DEFINE(global)
-
-kernel void global_structs(global uint *out, uint rec)
-{
-    global uint *r = out + get_global_id(0) * rec;
-    STRUCT_RECORD
-}
-#undef f8
-#undef d16
-#undef f3
-#undef pk
-#undef n
-#undef ma
-#undef al
-#undef mx
-#undef ca
-#undef ia
-
-#define f8 cs_f8
-#define d16 cs_d16
-#define f3 cs_f3
-#define pk cs_pk
-#define n cs_n
-#define ma cs_ma
-#define al cs_al
-#define mx cs_mx
-#define ca cs_ca
-#define ia cs_ia
-STRUCT_DEFINE(constant)
-
-kernel void constant_structs(global uint *out, uint rec)
-{
-    global uint *r = out + get_global_id(0) * rec;
-    STRUCT_RECORD
-}
-#undef f8
-#undef d16
-#undef f3
-#undef pk
-#undef n
-#undef ma
-#undef al
-#undef mx
-#undef ca
-#undef ia
+// Program-scope variables in address space Q, initialized with 7 where the
+// record reads, and the kernel recording them.
+#define PROGRAM_SCOPE_STRUCTS(Q)                                                          \
+    Q F8 Q##_f8 = {0, (float8)(7)};                                                       \
+    Q D16 Q##_d16 = {0, (double16)(7)};                                                   \
+    Q F3 Q##_f3[3] = {{0, (float3)(7), 7}, {0, (float3)(7), 7}, {0, (float3)(7), 7}};     \
+    Q Packed Q##_pk[2] = {{0, (float4)(7)}, {0, (float4)(7)}};                            \
+    Q Nest Q##_n[2] = {{0}, {0, {{0}, {0, (float8)(7)}}, (long3)(7)}};                    \
+    Q MemberAligned Q##_ma = {0, 7};                                                      \
+    Q Aligned Q##_al[3] = {{0}, {0}, {7}};                                                \
+    Q Mixed Q##_mx = {0, (short3)(7), (ulong16)(7)};                                      \
+    Q char Q##_ca __attribute__((aligned(64))) = 7;                                       \
+    Q int Q##_ia __attribute__((aligned(32))) = 7;                                        \
+                                                                                          \
+    kernel void Q##_structs(global uint *out, uint rec)                                   \
+    {                                                                                     \
+        global uint *r = out + get_global_id(0) * rec;                                    \
+        STRUCT_RECORD(Q##_)                                                               \
+    }
+PROGRAM_SCOPE_STRUCTS(global)
+PROGRAM_SCOPE_STRUCTS(constant)
 
 // Structs passed by value that the kernel writes: copied into the
 // work-item's private memory at their alignment.

@@ -14,7 +14,8 @@
 //!
 //! The API in short:
 //! - [`Kernel::new`] builds a corpus module (panics with the build log);
-//!   [`Kernel::with_il`] returns the log instead.
+//!   [`Kernel::with_il`] and [`Kernel::with_source`] (OpenCL C) return the
+//!   log instead.
 //! - [`Kernel::arg`] appends an [`Arg`]: [`Arg::input`], [`Arg::output`],
 //!   [`Arg::output_bytes`], [`Arg::sub_buffer`], [`Arg::value`] (scalars,
 //!   vectors as arrays, `#[repr(C)]` structs), [`Arg::bytes`] (a value

@@ -1,16 +1,19 @@
-//! Issue 4, the built-in variables: every work-item function of OpenCL C
-//! 2.0 (6.13.1) and the sub-group ones (cl_khr_subgroups), written by each
+//! The built-in variables: every work-item function of OpenCL C 2.0
+//! (6.13.1) and the sub-group ones (cl_khr_subgroups), written by each
 //! work-item to a buffer and checked on the host, in 1, 2 and 3 dimensions,
 //! with and without global offsets, with uniform and non-uniform
-//! work-groups, with a NULL local size, and through clEnqueueTask.
-//! Kernels: `kernels/cl/workitem.cl` at -O0 and -O2.
+//! work-groups, with a NULL local size, and through clEnqueueTask; and
+//! dimension indices past the last (constant, uniform and differing between
+//! work-items), which read 1 from sizes and counts and 0 from ids and
+//! offsets. Kernels: `kernels/cl/workitem.cl` and `workitem_dims.cl` at -O0
+//! and -O2.
 //!
 //! clift runs one sub-group per work-group, so a sub-group is the whole
 //! work-group: its size is the group's (actual) size, the maximum is the
 //! enqueued work-group size, there is one sub-group with id 0, and the
 //! sub-group local id is the local linear id.
 
-use clift_conformance::exec::{Arg, Kernel, Opt};
+use clift_conformance::exec::{corpus_spirv, Arg, Kernel, Opt};
 use clift_conformance::*;
 
 /// uints per work-item record (see workitem.cl).
@@ -87,11 +90,36 @@ impl Fields {
     }
 }
 
+/// The eight work-item functions of dimension index `d` (global id, local
+/// id, group id, global size, local size, enqueued local size, number of
+/// groups, global offset) for work-item `item` (its position in the range,
+/// offset removed) of a launch over `r` with enqueued local size `enq`; for
+/// `d` past the last dimension, OpenCL C's defaults (0 for ids and
+/// offsets, 1 for sizes and counts).
+fn dim_fields(r: &Range, enq: [usize; 3], item: [usize; 3], d: u32) -> [u64; 8] {
+    let d = d as usize;
+    if d >= 3 {
+        return [0, 0, 0, 1, 1, 1, 1, 0];
+    }
+    let (g, off) = (r.global, r.offset);
+    let grp = item[d] / enq[d];
+    [
+        (item[d] + off[d]) as u64,
+        (item[d] % enq[d]) as u64,
+        grp as u64,
+        g[d] as u64,
+        enq[d].min(g[d] - grp * enq[d]) as u64,
+        enq[d] as u64,
+        g[d].div_ceil(enq[d]) as u64,
+        off[d] as u64,
+    ]
+}
+
 /// Checks every record of a launch over `r` (the fields `kind` writes).
 /// With a NULL local size, `enq` is the size clift chose (from another
 /// launch's records when `kind` does not write it).
 fn check_records(recs: &[u32], r: &Range, kind: Fields, dyn_dim: Option<u32>, what: &str) -> [usize; 3] {
-    let (g, off) = (r.global, r.offset);
+    let g = r.global;
     // With a NULL local size clift chooses; every work-item must agree on
     // the choice and it must be a valid one.
     let enq = match r.local {
@@ -110,7 +138,6 @@ fn check_records(recs: &[u32], r: &Range, kind: Fields, dyn_dim: Option<u32>, wh
             e
         }
     };
-    let groups: [usize; 3] = std::array::from_fn(|d| g[d].div_ceil(enq[d]));
     for z in 0..g[2] {
         for y in 0..g[1] {
             for x in 0..g[0] {
@@ -120,22 +147,11 @@ fn check_records(recs: &[u32], r: &Range, kind: Fields, dyn_dim: Option<u32>, wh
                 let grp: [usize; 3] = std::array::from_fn(|d| item[d] / enq[d]);
                 let lid: [usize; 3] = std::array::from_fn(|d| item[d] % enq[d]);
                 let lsize: [usize; 3] = std::array::from_fn(|d| enq[d].min(g[d] - grp[d] * enq[d]));
-                let per_dim = |d: usize| -> [u64; 8] {
-                    [
-                        (item[d] + off[d]) as u64,
-                        lid[d] as u64,
-                        grp[d] as u64,
-                        g[d] as u64,
-                        lsize[d] as u64,
-                        enq[d] as u64,
-                        groups[d] as u64,
-                        off[d] as u64,
-                    ]
-                };
+                let per_dim = |d: u32| dim_fields(r, enq, item, d);
                 let mut want = [UNSET; REC];
                 let dyn_dim = if kind == Fields::Ids { dyn_dim } else { None };
                 for d in 0..3 {
-                    for (f, v) in per_dim(d).iter().enumerate() {
+                    for (f, v) in per_dim(d as u32).iter().enumerate() {
                         want[d * 8 + f] = *v as u32;
                     }
                 }
@@ -150,7 +166,7 @@ fn check_records(recs: &[u32], r: &Range, kind: Fields, dyn_dim: Option<u32>, wh
                 want[31] = 0; // sub-group id
                 want[32] = local_linear as u32; // sub-group local id
                 if let Some(dd) = dyn_dim {
-                    for (f, v) in per_dim(dd as usize).iter().enumerate() {
+                    for (f, v) in per_dim(dd).iter().enumerate() {
                         want[33 + f] = *v as u32;
                     }
                 }
@@ -232,7 +248,7 @@ fn built_ins_read_in_called_functions() {
 
 /// `ids`: the dimension index in a loop (a runtime value at -O0:
 /// OpVectorExtractDynamic on the built-in vectors) and from an argument
-/// (`dyns`, each below 3).
+/// (`dyns`, in range or past the last dimension).
 fn dynamic_case(offset: &[usize], global: &[usize], local: Option<&[usize]>, dyns: &[u32]) {
     let r = Range::new(offset, global, local);
     for opt in Opt::BOTH {
@@ -245,10 +261,103 @@ fn dynamic_case(offset: &[usize], global: &[usize], local: Option<&[usize]>, dyn
 
 #[test]
 fn runtime_dimension_indices() {
-    dynamic_case(&[7], &[100], Some(&[16]), &[0, 2]);
-    dynamic_case(&[2, 9], &[13, 7], Some(&[5, 2]), &[1]);
-    dynamic_case(&[1, 2, 3], &[6, 5, 3], Some(&[4, 2, 2]), &[0, 1, 2]);
-    dynamic_case(&[], &[5, 6, 7], None, &[2]);
+    dynamic_case(&[7], &[100], Some(&[16]), &[0, 2, 3, 0xffff_ffff]);
+    dynamic_case(&[2, 9], &[13, 7], Some(&[5, 2]), &[1, 4]);
+    dynamic_case(&[1, 2, 3], &[6, 5, 3], Some(&[4, 2, 2]), &[0, 1, 2, 3, 0x8000_0000]);
+    dynamic_case(&[], &[5, 6, 7], None, &[2, 0x7fff_ffff]);
+}
+
+/// Fields per work-item of `ids_past_last`: four sets of the eight
+/// functions (dimension 3, 0xffffffff, the argument, the loaded value),
+/// work_dim, the end marker.
+const PAST_LAST_REC: usize = 34;
+
+/// `ids_past_last` over a range with an explicit local size, with `dyn_dim`
+/// as the argument and `dims` as the values work-item k loads (k % 4), at
+/// -O0 and -O2, with 4-lane bodies and with the scalar body alone.
+fn past_last_case(offset: &[usize], global: &[usize], local: &[usize], dyn_dim: u32, dims: [u32; 4]) {
+    let r = Range::new(offset, global, Some(local));
+    let enq = r.local.expect("an explicit local size");
+    for opt in Opt::BOTH {
+        for options in ["", "-cl-clift-max-lanes=1"] {
+            let what = format!("{opt:?} {options:?} ids_past_last(dyn={dyn_dim:#x}, dims={dims:x?}) over {r:?}");
+            let mut out = vec![UNSET; r.items() * PAST_LAST_REC];
+            let off = &r.offset[..r.dims];
+            Kernel::with_il(&corpus_spirv("workitem_dims", opt), "ids_past_last", options)
+                .unwrap_or_else(|log| panic!("{what}: {log}"))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::value(dyn_dim))
+                .arg(Arg::input(&dims))
+                .run_with_offset(Some(off), &r.global[..r.dims], Some(&enq[..r.dims]));
+            let g = r.global;
+            for lin in 0..r.items() {
+                let item = [lin % g[0], lin / g[0] % g[1], lin / (g[0] * g[1])];
+                let mut want = Vec::with_capacity(PAST_LAST_REC);
+                for d in [3, 0xffff_ffff, dyn_dim, dims[lin % 4]] {
+                    want.extend(dim_fields(&r, enq, item, d).iter().map(|&v| v as u32));
+                }
+                want.extend([r.dims as u32, 0x600d]);
+                let rec = &out[lin * PAST_LAST_REC..(lin + 1) * PAST_LAST_REC];
+                assert_eq!(rec, &want[..], "{what}: work-item {item:?}");
+            }
+        }
+    }
+}
+
+/// `ids_past_last_simd` over a 1D range: each dimension index's eight
+/// functions folded into one float (weights 1 to 128), in the 4-lane body
+/// clift makes for it (tests/exec_simd_coverage.rs) and in the scalar body.
+fn past_last_simd_case(offset: usize, global: usize, local: usize, dyn_dim: u32, dims: [u32; 4]) {
+    let r = Range::new(&[offset], &[global], Some(&[local]));
+    let enq = r.local.expect("an explicit local size");
+    let input: Vec<f32> = (0..global).map(|i| (i % 7) as f32 * 0.25).collect();
+    let fold = |item: [usize; 3], d: u32| -> f32 {
+        let f = dim_fields(&r, enq, item, d);
+        (0..8).map(|k| (f[k] << k) as f32).sum()
+    };
+    for opt in Opt::BOTH {
+        for options in ["", "-cl-clift-max-lanes=1"] {
+            let what = format!("{opt:?} {options:?} ids_past_last_simd(dyn={dyn_dim:#x}, dims={dims:x?}) over {r:?}");
+            let mut out = vec![f32::NAN; global * 6];
+            Kernel::with_il(&corpus_spirv("workitem_dims", opt), "ids_past_last_simd", options)
+                .unwrap_or_else(|log| panic!("{what}: {log}"))
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::value(dyn_dim))
+                .arg(Arg::input(&dims))
+                .run_with_offset(Some(&[offset]), &[global], Some(&[local]));
+            for i in 0..global {
+                let item = [i, 0, 0];
+                let want = [
+                    fold(item, 3),
+                    fold(item, 0xffff_ffff),
+                    fold(item, dyn_dim),
+                    fold(item, dims[i % 4]),
+                    fold(item, 1),
+                    1.0,
+                ];
+                let got: Vec<f32> = (0..6).map(|j| out[j * global + i]).collect();
+                assert_eq!(got, want, "{what}: work-item {i}");
+            }
+        }
+    }
+}
+
+#[test]
+fn dimension_indices_past_the_last_in_four_lane_bodies() {
+    past_last_simd_case(0, 64, 16, 3, [0, 3, 1, 0xffff_ffff]);
+    past_last_simd_case(7, 40, 8, 0xffff_ffff, [2, 0x8000_0000, 4, 1]);
+    // Groups of 6: a chunk of four and two work-items in the scalar body.
+    past_last_simd_case(5, 30, 6, 0, [3, 0, 0xffff_ffff, 2]);
+}
+
+#[test]
+fn dimension_indices_past_the_last() {
+    // On a 1D range of 64 in groups of 16, get_local_size(3) is 1, not 16.
+    past_last_case(&[], &[64], &[16], 3, [0, 3, 1, 0xffff_ffff]);
+    past_last_case(&[7], &[40], &[8], 0xffff_ffff, [2, 0x8000_0000, 4, 1]);
+    past_last_case(&[3, 5], &[16, 12], &[4, 3], 1, [0, 3, 1, 0xffff_ffff]);
+    past_last_case(&[1, 2, 3], &[6, 5, 3], &[4, 2, 2], 2, [2, 0x8000_0000, 4, 1]);
 }
 
 /// The sub-group built-ins over the same kind of ranges (an explicit local

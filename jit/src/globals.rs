@@ -3,7 +3,8 @@
 //! UniformConstant (`__constant` tables) storage.
 //!
 //! A compiled program owns one block of memory ([`ProgramData`], 128-byte
-//! aligned) holding all of them, each at its type's alignment. The block is
+//! aligned) holding all of them, each at its alignment
+//! ([`crate::layout::variable_align`]). The block is
 //! filled from the variables' initializers (zero without one) when the
 //! program is compiled, and generated code embeds the variables' addresses
 //! as constants, so `__global` variables keep their values across launches
@@ -92,7 +93,7 @@ impl ProgramData {
             let l = m
                 .layout(pointee)
                 .ok_or_else(|| (g.id, format!("type {} has no size", m.show_type(pointee))))?;
-            let align = l.align.clamp(1, 128);
+            let align = crate::layout::variable_align(m, g.id, l);
             at = at.div_ceil(align) * align;
             places.push((g.id, pointee, at, l.size, g.init));
             at = at
@@ -101,12 +102,13 @@ impl ProgramData {
                 .ok_or_else(|| (g.id, "the program-scope variables exceed 1 GiB".to_string()))?;
         }
         let total = at as usize;
-        let layout = std::alloc::Layout::from_size_align(total, 128).map_err(|e| {
-            (
-                places.first().map_or(0, |p| p.0),
-                format!("program-scope variables: {e}"),
-            )
-        })?;
+        let layout =
+            std::alloc::Layout::from_size_align(total, crate::layout::MAX_VARIABLE_ALIGN as usize).map_err(|e| {
+                (
+                    places.first().map_or(0, |p| p.0),
+                    format!("program-scope variables: {e}"),
+                )
+            })?;
         let ptr = if total == 0 {
             std::ptr::null_mut()
         } else {

@@ -4,12 +4,13 @@
 //! arrays are their element repeated, structs place members at their Offset
 //! decoration or the next aligned offset (packed with CPacked) and round up
 //! to their alignment. Runs once specialization constants are folded, since
-//! array lengths may be specialization constants.
+//! array lengths may be specialization constants. [`variable_align`] is the
+//! alignment every variable is placed at, in every address space.
 
 use rspirv::dr::Operand;
 use spirv::Decoration;
 
-use crate::spirv::{ConstValue, Layout, Module, Type, NONE};
+use crate::spirv::{ConstValue, Id, Layout, Module, Type, NONE};
 use crate::validate::Diags;
 
 fn align_up(x: u64, a: u64) -> Option<u64> {
@@ -113,4 +114,40 @@ fn type_layout(m: &Module, t: usize) -> Result<Option<Layout>, String> {
         }
         Type::Void | Type::Opaque { .. } | Type::Function { .. } | Type::Other(_) => Ok(None),
     }
+}
+
+/// The largest alignment clift gives a variable: 128 bytes, the alignment
+/// of the largest OpenCL C types (`double16`, `long16`) and
+/// CL_DEVICE_MEM_BASE_ADDR_ALIGN. An `aligned` attribute asking for more
+/// gets 128, which OpenCL C allows ("Specifying Attributes of Types": a
+/// compiler may align variables only up to a maximum, documented by the
+/// platform).
+pub const MAX_VARIABLE_ALIGN: u64 = 128;
+
+/// The alignment variable `var` (an OpVariable, or a kernel's `__local`
+/// parameter) must have: the alignment of the type `l` it holds, raised to
+/// its Alignment or AlignmentId decoration (only the power of two dividing
+/// the decoration's value counts), at most [`MAX_VARIABLE_ALIGN`].
+pub fn variable_align(m: &Module, var: Id, l: Layout) -> u64 {
+    let decorated = m
+        .decorations(var)
+        .iter()
+        .filter(|d| d.member == NONE && matches!(d.kind, Decoration::Alignment | Decoration::AlignmentId))
+        .filter_map(|d| match m.deco_params(d).first() {
+            Some(Operand::LiteralBit32(a)) => Some(u64::from(*a)),
+            Some(Operand::IdRef(c)) => m.const_scalar(*c),
+            _ => None,
+        })
+        .filter(|&a| a > 0)
+        .map(|a| 1u64 << a.trailing_zeros())
+        .max()
+        .unwrap_or(1);
+    l.align.max(decorated).clamp(1, MAX_VARIABLE_ALIGN)
+}
+
+/// The bytes a variable of type layout `l` and alignment `align` takes
+/// when copies of it sit side by side (one per lane of a 4-lane body):
+/// its size rounded up to its alignment, at least 1.
+pub fn variable_stride(l: Layout, align: u64) -> Option<u64> {
+    align_up(l.size.max(1), align)
 }

@@ -39,7 +39,8 @@
 //!   definition dominating its uses in reachable blocks (OpPhi operands at
 //!   the end of their parent); Function variables are in the entry block;
 //! - the operand types of each opcode are consistent ([`validate::types`]),
-//!   atomics take 32-bit integers (or floats for load/store/exchange) and
+//!   atomics take 32-bit integers, 64-bit ones with Int64Atomics (or 32-
+//!   and 64-bit floats for load/store/exchange) and
 //!   every scope and memory-semantics operand is a 32-bit integer constant
 //!   with a value OpenCL allows;
 //! - no recursion, no calls to functions without a body;

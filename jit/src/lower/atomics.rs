@@ -1,7 +1,7 @@
 //! Atomics: every OpAtomic* instruction the validator lets through
 //! ([`crate::validate::memory::is_atomic`]: 32-bit integers, 64-bit ones
-//! with Int64Atomics, and 32-bit floats through their bits for load, store
-//! and exchange), in any storage class, and OpMemoryBarrier.
+//! with Int64Atomics, and 32- and 64-bit floats through their bits for
+//! load, store and exchange), in any storage class, and OpMemoryBarrier.
 //!
 //! Every atomic is device-wide and sequentially consistent, whatever its
 //! Scope and Memory Semantics operands say: that is at least as strong as

@@ -357,7 +357,7 @@ impl Lowering<'_, '_, '_> {
             }
         };
         for &(id, l) in &plan.vars {
-            let off = fs.alloc(l.size, l.align)?;
+            let off = fs.alloc(l.size, crate::layout::variable_align(self.m, id, l))?;
             self.frame_vars.insert(id, off);
         }
         let simd = self.simd.is_some();

@@ -8,6 +8,10 @@
 //! - GlobalLinearId = ((gid2 - off2) * gsz1 + (gid1 - off1)) * gsz0 + (gid0 - off0)
 //! - LocalInvocationIndex = (lid2 * lsz1 + lid1) * lsz0 + lid0
 //! - the sizes, offsets and ids are fields of the context;
+//! - a dimension index past the last (an out-of-range constant index
+//!   clang leaves in an OpCompositeExtract of the loaded vector, or a run-time
+//!   one in an OpVectorExtractDynamic) reads the OpenCL C default,
+//!   [`past_last_dimension`]: 1 for sizes and counts, 0 for ids and offsets;
 //! - sub-groups: clift runs each work-group as one sub-group (what
 //!   clGetKernelSubGroupInfo reports), so SubgroupSize is the group's
 //!   work-item count, SubgroupMaxSize the enqueued group's, NumSubgroups and
@@ -20,6 +24,24 @@ use spirv::BuiltIn;
 use super::{types, Lowering, R};
 use crate::launch_abi::ctx_offset;
 use crate::spirv::Id;
+
+/// What the work-item function reading built-in `b` returns for a
+/// dimension index past the last (OpenCL C "Work-Item Functions": "For
+/// other values of dimindx", 1 for get_global_size, get_local_size,
+/// get_enqueued_local_size and get_num_groups; 0 for get_global_id,
+/// get_local_id, get_group_id and get_global_offset); None for built-ins
+/// that are not per dimension.
+pub(crate) fn past_last_dimension(b: BuiltIn) -> Option<u64> {
+    match b {
+        BuiltIn::GlobalSize | BuiltIn::WorkgroupSize | BuiltIn::EnqueuedWorkgroupSize | BuiltIn::NumWorkgroups => {
+            Some(1)
+        }
+        BuiltIn::GlobalInvocationId | BuiltIn::LocalInvocationId | BuiltIn::WorkgroupId | BuiltIn::GlobalOffset => {
+            Some(0)
+        }
+        _ => None,
+    }
+}
 
 impl Lowering<'_, '_, '_> {
     /// Loads `field[d]` (a `[u64; 3]` of the context at byte offset `field`).

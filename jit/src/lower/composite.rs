@@ -3,12 +3,14 @@
 //! their scalar components, [`super::types`]), with index paths; constant
 //! structs and arrays (OpConstantComposite, OpSpecConstantComposite) and
 //! constant pointer expressions (OpSpecConstantOp access chains and casts
-//! over module-scope variables, [`crate::globals::pointer_parts`]).
+//! over module-scope variables, [`crate::globals::pointer_parts`]). An
+//! index past the last component of a loaded built-in vector reads the
+//! work-item function's default ([`builtins::past_last_dimension`]).
 
 use cranelift_codegen::ir::{types as cl, InstBuilder, Value};
 use spirv::Op;
 
-use super::{types, Lowering, R};
+use super::{builtins, types, Lowering, R};
 use crate::globals::{pointer_parts, Root};
 use crate::spirv::Id;
 
@@ -25,8 +27,18 @@ impl Lowering<'_, '_, '_> {
                 let src_id = a(0)?;
                 let src = self.get(src_id)?;
                 let src_ty = m.type_of(src_id).ok_or("composite without a type")?;
-                let (start, len) = self.path(src_ty, inst, 1)?;
-                src.get(start..start + len).ok_or("index out of range")?.to_vec()
+                let past_last = m.loaded_builtin(src_id).and_then(builtins::past_last_dimension);
+                match (past_last, inst.lit(1)) {
+                    // A work-item function's dimension index past the last.
+                    (Some(v), Some(d)) if inst.operands.len() == 2 && d as usize >= src.len() => {
+                        let t = types::scalar(m, ty)?;
+                        vec![self.b.ins().iconst(t, v as i64)]
+                    }
+                    _ => {
+                        let (start, len) = self.path(src_ty, inst, 1)?;
+                        src.get(start..start + len).ok_or("index out of range")?.to_vec()
+                    }
+                }
             }
             Op::CompositeInsert => {
                 let obj = self.get(a(0)?)?;

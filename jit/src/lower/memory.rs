@@ -33,6 +33,7 @@ use spirv::{Decoration, MemoryAccess, Op, StorageClass};
 use super::{types, Lowering, R};
 use crate::globals::const_index;
 use crate::launch_abi::ctx_offset;
+use crate::layout;
 use crate::spirv::{ConstValue, Function, Id, IdKind, Inst, Module, Type};
 
 /// The largest Function variable (as the frames of kernels with barriers).
@@ -75,20 +76,13 @@ impl Lowering<'_, '_, '_> {
                         let l = m
                             .layout(pointee)
                             .ok_or_else(|| format!("type {} has no size", m.show_type(pointee)))?;
-                        let size = u32::try_from(l.size)
-                            .ok()
-                            .filter(|&n| u64::from(n) <= MAX_PRIVATE_VARIABLE)
-                            .ok_or_else(|| {
-                                format!("a private variable of {} bytes exceeds the 16 MiB clift allows", l.size)
-                            })?;
-                        self.take_stack(l.size)?;
-                        let align = l.align.max(1).trailing_zeros().min(12) as u8;
-                        let slot = self.b.create_sized_stack_slot(StackSlotData::new(
-                            StackSlotKind::ExplicitSlot,
-                            size,
-                            align,
-                        ));
-                        let addr = self.b.ins().stack_addr(cl::I64, slot, 0);
+                        if l.size > MAX_PRIVATE_VARIABLE {
+                            return Err(format!(
+                                "a private variable of {} bytes exceeds the 16 MiB clift allows",
+                                l.size
+                            ));
+                        }
+                        let addr = self.private_slot(l.size, layout::variable_align(m, id, l))?;
                         self.values.insert(id, vec![addr]);
                         addr
                     }
@@ -102,7 +96,7 @@ impl Lowering<'_, '_, '_> {
                 let ty = inst.result_type.ok_or("missing type")?;
                 let id = inst.result_id.ok_or("missing result")?;
                 let ptr = inst.id(0).ok_or("missing pointer")?;
-                let vals = if let Some(b) = self.builtin_of(ptr) {
+                let vals = if let Some(b) = self.m.builtin_var(ptr) {
                     self.builtin(b, ty)?
                 } else {
                     let addr = self.get1(ptr)?;
@@ -357,22 +351,39 @@ impl Lowering<'_, '_, '_> {
         self.b.ins().bor(arena, stack)
     }
 
+    /// The address of a new stack slot of `size` bytes aligned to `align`
+    /// (a power of two, at most [`layout::MAX_VARIABLE_ALIGN`]), taken from
+    /// the work-item's stack. Cranelift aligns a slot within the slot area,
+    /// which starts 16-byte aligned (the stack alignment of the x86-64 and
+    /// AArch64 ABIs; outgoing arguments are rounded to 16), so a slot
+    /// aligned to more is over-allocated by the difference and its address
+    /// rounded up.
+    pub(super) fn private_slot(&mut self, size: u64, align: u64) -> R<Value> {
+        const SLOT_AREA_ALIGN: u64 = 16;
+        let align = align.clamp(1, layout::MAX_VARIABLE_ALIGN);
+        let slack = align.saturating_sub(SLOT_AREA_ALIGN);
+        let total = size.max(1) + slack;
+        let bytes = u32::try_from(total)
+            .ok()
+            .filter(|&n| u64::from(n) <= MAX_PRIVATE_VARIABLE + layout::MAX_VARIABLE_ALIGN)
+            .ok_or_else(|| format!("a private variable of {size} bytes exceeds the 16 MiB clift allows"))?;
+        self.take_stack(total)?;
+        let shift = align.min(SLOT_AREA_ALIGN).trailing_zeros() as u8;
+        let slot = self
+            .b
+            .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, bytes, shift));
+        let addr = self.b.ins().stack_addr(cl::I64, slot, 0);
+        if slack == 0 {
+            return Ok(addr);
+        }
+        let up = self.b.ins().iadd_imm_s(addr, (align - 1) as i64);
+        Ok(self.b.ins().band_imm_s(up, -(align as i64)))
+    }
+
     /// Whether pointer `ptr` has the Volatile decoration (every access
     /// through it is volatile).
     fn decorated_volatile(&self, ptr: Id) -> bool {
         self.m.decoration(ptr, Decoration::Volatile).is_some()
-    }
-
-    /// The BuiltIn decoration of module variable `ptr`, if it has one.
-    fn builtin_of(&self, ptr: Id) -> Option<spirv::BuiltIn> {
-        if self.m.kind(ptr) != IdKind::Global {
-            return None;
-        }
-        let d = self.m.decoration(ptr, Decoration::BuiltIn)?;
-        match self.m.deco_params(d).first() {
-            Some(Operand::BuiltIn(b)) => Some(*b),
-            _ => None,
-        }
     }
 
     /// OpAccessChain, OpInBoundsAccessChain, OpPtrAccessChain and

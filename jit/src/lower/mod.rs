@@ -32,7 +32,7 @@
 mod arith;
 mod atomics;
 pub mod barrier;
-mod builtins;
+pub(crate) mod builtins;
 mod collective;
 mod composite;
 mod convert;
@@ -421,10 +421,10 @@ impl Lowering<'_, '_, '_> {
             let l = m
                 .layout(pointee)
                 .ok_or_else(|| format!("type {} has no size", m.show_type(pointee)))?;
-            let size = u32::try_from(l.size)
-                .ok()
-                .filter(|&s| s <= 1 << 24)
-                .ok_or("a struct passed by value larger than 16 MiB")?;
+            if l.size > 1 << 24 {
+                return Err("a struct passed by value larger than 16 MiB".into());
+            }
+            let align = crate::layout::variable_align(m, p, l);
             let frame = self.kernel.borrow().frame.as_ref().map(|f| f.entry);
             let dst = match frame {
                 Some(fr) => {
@@ -434,21 +434,10 @@ impl Lowering<'_, '_, '_> {
                         .frame
                         .as_mut()
                         .ok_or("no frame")?
-                        .alloc(l.size, l.align)?;
+                        .alloc(l.size, align)?;
                     self.b.ins().iadd_imm_s(fr.base, i64::from(off))
                 }
-                None => {
-                    self.take_stack(l.size)?;
-                    let align = l.align.clamp(1, 128).trailing_zeros() as u8;
-                    let slot = self
-                        .b
-                        .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
-                            cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
-                            size,
-                            align,
-                        ));
-                    self.b.ins().stack_addr(cl::I64, slot, 0)
-                }
+                None => self.private_slot(l.size, align)?,
             };
             let src = self.get1(p)?;
             self.copy_const(dst, src, l.size, false)?;

@@ -36,8 +36,9 @@ pub struct Statics {
 const MAX_LOCAL: u64 = 1 << 32;
 
 impl Statics {
-    /// Lays out the Workgroup variables of `m`, each at its type's
-    /// alignment (at most 128 bytes). Fails (naming the variable) if a
+    /// Lays out the Workgroup variables of `m`, each at its alignment
+    /// ([`crate::layout::variable_align`]; the arena starts 128-byte
+    /// aligned). Fails (naming the variable) if a
     /// variable has no size or the total is absurd.
     pub fn layout_locals(m: &Module) -> Result<Statics, (Id, String)> {
         let mut s = Statics::default();
@@ -52,7 +53,7 @@ impl Statics {
             let l = m
                 .layout(pointee)
                 .ok_or_else(|| (g.id, format!("type {} has no size", m.show_type(pointee))))?;
-            let align = l.align.clamp(1, 128);
+            let align = crate::layout::variable_align(m, g.id, l);
             at = at.div_ceil(align) * align;
             s.local_offsets.insert(g.id, at);
             at = at

@@ -1,12 +1,13 @@
 //! Vector instructions beyond the component-wise ones: OpVectorExtractDynamic
 //! and OpVectorInsertDynamic (a select chain over the components; an index
-//! out of range reads component 0 and inserts nowhere, never a crash),
+//! out of range reads component 0, or a work-item function's default on a
+//! loaded built-in vector, and inserts nowhere, never a crash),
 //! OpVectorTimesScalar and OpDot.
 
 use cranelift_codegen::ir::{condcodes::IntCC, InstBuilder};
 use spirv::Op;
 
-use super::{Lowering, R};
+use super::{builtins, Lowering, R};
 
 impl Lowering<'_, '_, '_> {
     /// Lowers vector instruction `i`.
@@ -20,8 +21,16 @@ impl Lowering<'_, '_, '_> {
             Op::VectorExtractDynamic => {
                 let idx = self.get1(a(1)?)?;
                 let (&first, _) = x.split_first().ok_or("an empty vector")?;
-                let mut r = first;
-                for (k, &c) in x.iter().enumerate().skip(1) {
+                // A work-item function's dimension index past the last
+                // reads its default; any other vector, component 0.
+                let (mut r, from) = match m.loaded_builtin(a(0)?).and_then(builtins::past_last_dimension) {
+                    Some(v) => {
+                        let t = self.b.func.dfg.value_type(first);
+                        (self.b.ins().iconst(t, v as i64), 0)
+                    }
+                    None => (first, 1),
+                };
+                for (k, &c) in x.iter().enumerate().skip(from) {
                     let hit = self.b.ins().icmp_imm_s(IntCC::Equal, idx, k as i64);
                     r = self.b.ins().select(hit, c, r);
                 }

@@ -399,6 +399,26 @@ impl Module {
         self.insts.get(i as usize)
     }
 
+    /// The BuiltIn decoration of module-scope variable `ptr`, if it has one.
+    pub fn builtin_var(&self, ptr: Id) -> Option<spirv::BuiltIn> {
+        if self.kind(ptr) != IdKind::Global {
+            return None;
+        }
+        match self.deco_params(self.decoration(ptr, Decoration::BuiltIn)?).first() {
+            Some(Operand::BuiltIn(b)) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The built-in variable value `id` is an OpLoad of, if it is one.
+    pub fn loaded_builtin(&self, id: Id) -> Option<spirv::BuiltIn> {
+        let def = self.def(id)?;
+        if def.op != Op::Load || def.result_id != Some(id) {
+            return None;
+        }
+        self.builtin_var(def.id(0)?)
+    }
+
     /// The OpName of `id`.
     pub fn name(&self, id: Id) -> Option<&str> {
         let n = self.info(id)?.name;
@@ -501,6 +521,13 @@ impl Module {
             .get(d.inst as usize)
             .and_then(|i| i.operands.get(d.params as usize..))
             .unwrap_or(&[])
+    }
+
+    /// Whether the module declares extension `name` (OpExtension).
+    pub fn declares_extension(&self, name: &str) -> bool {
+        self.extensions
+            .iter()
+            .any(|&i| self.insts.get(i as usize).and_then(|x| x.string(0)) == Some(name))
     }
 
     /// Whether the module declares `cap`.

@@ -68,9 +68,19 @@ fn refusal(c: Capability) -> String {
     format!("capability {c:?} is not supported: {why}")
 }
 
-/// SPIR-V extensions clift takes (their instructions or decorations need
-/// nothing from the lowering).
-const EXTENSIONS: &[&str] = &["SPV_KHR_no_integer_wrap_decoration"];
+/// Extensions a module may declare with OpExtension: the SPIR-V ones
+/// clift takes (their instructions or decorations need nothing from the
+/// lowering), and the OpenCL extensions clift's device reports that the
+/// OpenCL SPIR-V environment says a module declares that way ("OpExtension
+/// \"cl_khr_extension_name\"": half and double capabilities, 64-bit
+/// integer atomics).
+const EXTENSIONS: &[&str] = &[
+    "SPV_KHR_no_integer_wrap_decoration",
+    "cl_khr_fp16",
+    "cl_khr_fp64",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics",
+];
 
 /// The declared capabilities with what they imply.
 pub struct Caps(Vec<Capability>);
@@ -452,10 +462,7 @@ fn known_decoration(k: Decoration) -> bool {
 }
 
 fn decorations(m: &Module, d: &mut Diags) {
-    let wrap_ext = m
-        .extensions
-        .iter()
-        .any(|&i| m.insts[i as usize].string(0) == Some("SPV_KHR_no_integer_wrap_decoration"));
+    let wrap_ext = m.declares_extension("SPV_KHR_no_integer_wrap_decoration");
     for dec in &m.decorations {
         if !known_decoration(dec.kind) {
             d.at(

@@ -1,8 +1,9 @@
 //! Scopes, memory semantics and atomics (OpenCL SPIR-V Environment,
 //! "Validation Rules"): scope and semantics operands are 32-bit integer
-//! constants with values OpenCL allows; atomics take 32-bit integers (and
-//! 32-bit floats for load, store and exchange) through pointers to Function,
-//! Workgroup, CrossWorkgroup or Generic storage.
+//! constants with values OpenCL allows; atomics take 32-bit integers,
+//! 64-bit ones with Int64Atomics, and 32- and 64-bit floats for load, store
+//! and exchange, through pointers to Function, Workgroup,
+//! CrossWorkgroup or Generic storage.
 
 use rspirv::dr::Operand;
 use spirv::{Op, StorageClass};
@@ -189,6 +190,13 @@ fn semantics(m: &Module, op: Op, id: Id) -> Result<(), String> {
     }
 }
 
+/// Whether atomic instruction `op` may take a floating-point value (SPIR-V:
+/// "a scalar of integer type or floating-point type" for these three; an
+/// integer for every other atomic).
+fn takes_floats(op: Op) -> bool {
+    matches!(op, Op::AtomicLoad | Op::AtomicStore | Op::AtomicExchange)
+}
+
 /// The rule of an atomic's pointer, value and result types.
 fn atomic(m: &Module, inst: &Inst) -> Result<(), String> {
     let op = inst.op;
@@ -205,12 +213,18 @@ fn atomic(m: &Module, inst: &Inst) -> Result<(), String> {
             "the atomic's pointer must point to Function, Workgroup, CrossWorkgroup or Generic storage (it points to {s:?})"
         ));
     }
-    let float_ok = matches!(op, Op::AtomicLoad | Op::AtomicStore | Op::AtomicExchange);
+    let name = inst.opname();
+    let shown = m.show_type(pointee);
     match m.ty(pointee) {
         Some(Type::Int { width: 32, .. }) => {}
-        Some(Type::Float { width: 32 }) if float_ok => {}
+        // The OpenCL SPIR-V environment: with cl_khr_int64_base_atomics or
+        // cl_khr_int64_extended_atomics declared (OpExtension, in the 2.2
+        // text) or the Int64Atomics capability (the later text).
         Some(Type::Int { width: 64, .. }) => {
-            if !m.has_capability(spirv::Capability::Int64Atomics) {
+            let declared = m.has_capability(spirv::Capability::Int64Atomics)
+                || m.declares_extension("cl_khr_int64_base_atomics")
+                || m.declares_extension("cl_khr_int64_extended_atomics");
+            if !declared {
                 return Err(
                     "atomics on 64-bit integers need the Int64Atomics capability (cl_khr_int64_base_atomics)".into(),
                 );
@@ -218,19 +232,29 @@ fn atomic(m: &Module, inst: &Inst) -> Result<(), String> {
         }
         Some(Type::Int { width, .. }) => {
             return Err(format!(
-                "atomics take only 32-bit integers in OpenCL (this one is {width}-bit)"
+                "{name} cannot operate on {shown}: atomics take 32-bit integers, and 64-bit ones with Int64Atomics (this one is {width}-bit)"
+            ))
+        }
+        // SPIR-V lets OpAtomicLoad, OpAtomicStore and OpAtomicExchange
+        // take floats; OpenCL C has them on atomic_float, and on
+        // atomic_double where the device supports doubles and 64-bit
+        // atomics (cl_khr_fp64 and cl_khr_int64_base_atomics, which clift
+        // reports; clang's translator declares neither Int64Atomics nor the
+        // extension for them, and the double type already needs Float64).
+        Some(Type::Float { width: 32 | 64 }) if takes_floats(op) => {}
+        Some(Type::Float { width }) if takes_floats(op) => {
+            return Err(format!(
+                "{name} cannot operate on {shown} ({width}-bit float): atomics on floats take 32- and 64-bit ones"
+            ))
+        }
+        Some(Type::Float { width }) => {
+            return Err(format!(
+                "{name} cannot operate on {shown} ({width}-bit float): only OpAtomicLoad, OpAtomicStore and OpAtomicExchange take floats (OpenCL C compares atomic_float and atomic_double bitwise, through integers of their width)"
             ))
         }
         _ => {
             return Err(format!(
-                "{} cannot operate on {} (atomics take 32-bit integers{})",
-                inst.opname(),
-                m.show_type(pointee),
-                if float_ok {
-                    ", and 32-bit floats for load, store and exchange"
-                } else {
-                    ""
-                }
+                "{name} cannot operate on {shown} (atomics take 32-bit integers, 64-bit ones with Int64Atomics, and 32- and 64-bit floats for load, store and exchange)"
             ))
         }
     }

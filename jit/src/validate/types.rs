@@ -732,6 +732,19 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
         CompositeExtract => {
             let rt = rt_or()?;
             let t = c.ty(0)?;
+            // clang leaves a work-item function's constant dimension index
+            // past the last as an index into the loaded built-in vector; it
+            // reads the function's default (lower/builtins.rs).
+            if let (Some(Operand::IdRef(v)), [Operand::LiteralBit32(d)]) = (args.first(), &args[1..]) {
+                let per_dim = m
+                    .loaded_builtin(*v)
+                    .and_then(crate::lower::builtins::past_last_dimension);
+                if let (Some(_), Some(Type::Vector { component, count })) = (per_dim, m.ty(t)) {
+                    if *d >= *count && m.same_type(rt, *component) {
+                        return Ok(());
+                    }
+                }
+            }
             let t = walk_literals(m, t, &args[1..])?;
             if m.same_type(t, rt) {
                 Ok(())

@@ -133,7 +133,7 @@ INVALID = {
         [(TYPES, TYPES + "%ptr_g_ulong = OpTypePointer CrossWorkgroup %ulong\n"),
          (CONSTS, CONSTS + "    %ulong_1 = OpConstant %ulong 1\n"),
          (KBODY, KBODY + "         %p64 = OpBitcast %ptr_g_ulong %ptr\n        %o64 = OpAtomicIAdd %ulong %p64 %uint_2 %uint_0 %ulong_1\n")]),
-    "atomic_16bit": ("atomics take only 32-bit integers in OpenCL (this one is 16-bit)",
+    "atomic_16bit": ("atomics take 32-bit integers, and 64-bit ones with Int64Atomics (this one is 16-bit)",
         [(CAPS, CAPS + "               OpCapability Int16\n"),
          (TYPES, TYPES + "     %ushort = OpTypeInt 16 0\n%ptr_g_ushort = OpTypePointer CrossWorkgroup %ushort\n"),
          (CONSTS, CONSTS + "   %ushort_1 = OpConstant %ushort 1\n"),

@@ -121,21 +121,14 @@ impl Lowering<'_, '_, '_> {
         let l = m
             .layout(pointee)
             .ok_or_else(|| format!("type {} has no size", m.show_type(pointee)))?;
-        let size = l.size.max(1);
+        // Each lane's copy at the variable's alignment.
+        let align = crate::layout::variable_align(m, id, l);
+        let size = crate::layout::variable_stride(l, align).ok_or("a private variable too large for four lanes")?;
         let total = size
             .checked_mul(LANES as u64)
             .filter(|&t| t <= 1 << 24)
             .ok_or("a private variable too large for four lanes")?;
-        self.take_stack(total)?;
-        let align = l.align.max(1).trailing_zeros().min(12) as u8;
-        let slot = self
-            .b
-            .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
-                cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
-                total as u32,
-                align,
-            ));
-        let base = self.b.ins().stack_addr(cl::I64, slot, 0);
+        let base = self.private_slot(total, align)?;
         if let Some(init) = inst.id(1) {
             for k in 0..LANES {
                 let a = self.b.ins().iadd_imm_s(base, (k as u64 * size) as i64);

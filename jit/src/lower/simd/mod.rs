@@ -853,7 +853,11 @@ impl Lowering<'_, '_, '_> {
                     Shape::Lanes(l) => self.ty(l[0]),
                     Shape::Affine { base, .. } => self.ty(base),
                 };
-                let p = self.b.ins().iconst(if t.is_int() { t } else { cl::I32 }, 0);
+                // An integer of the lane type's width (a float's stand-in
+                // is a bitcast of one).
+                let it = cl::Type::int_with_byte_size(t.bytes() as u16)
+                    .ok_or("a lane type without an integer of its size")?;
+                let p = self.b.ins().iconst(if t.is_int() { t } else { it }, 0);
                 let p = if t.is_int() {
                     p
                 } else {

@@ -13,6 +13,7 @@ pub mod event;
 pub mod info;
 pub mod kernel;
 pub mod memory;
+pub mod ndrange;
 pub mod object;
 pub mod options;
 pub mod platform;

@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 
 use super::arg_info::{attached, kernel_definitions, metadata_tuples};
-use super::spirv::{instructions, words_of};
+use clift_jit::spirv::edit::{instructions, words_of};
 
 /// The prefix of the OpStrings (the jit reads the same).
 pub const PREFIX: &str = "opencl_c_attributes";

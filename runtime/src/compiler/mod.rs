@@ -31,13 +31,14 @@ mod arg_info;
 mod attributes;
 mod cache;
 mod process;
-mod spirv;
 mod tools;
 mod workarounds;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
+
+use clift_jit::spirv::edit as spirv;
 
 pub use tools::{available, tools, Tools, INSTALL_HINT};
 

@@ -2,7 +2,7 @@
 //! kernel argument OpStrings in, parameter names out, capabilities read.
 
 /// The module's words (little-endian SPIR-V only, as llvm-spirv writes).
-pub(super) fn words_of(module: &[u8]) -> Option<Vec<u32>> {
+pub fn words_of(module: &[u8]) -> Option<Vec<u32>> {
     if !module.len().is_multiple_of(4) || module.len() < 20 {
         return None;
     }
@@ -14,7 +14,7 @@ pub(super) fn words_of(module: &[u8]) -> Option<Vec<u32>> {
 }
 
 /// The instructions of `words` past the header: (start, opcode, word count).
-pub(super) fn instructions(words: &[u32]) -> impl Iterator<Item = (usize, u32, usize)> + '_ {
+pub fn instructions(words: &[u32]) -> impl Iterator<Item = (usize, u32, usize)> + '_ {
     let mut at = 5;
     std::iter::from_fn(move || {
         let w = *words.get(at)?;
@@ -30,7 +30,7 @@ pub(super) fn instructions(words: &[u32]) -> impl Iterator<Item = (usize, u32, u
 
 /// `module` without the OpNames of function parameters (kernel argument
 /// names are reported only with -cl-kernel-arg-info).
-pub(super) fn strip_parameter_names(module: &[u8]) -> Option<Vec<u8>> {
+pub fn strip_parameter_names(module: &[u8]) -> Option<Vec<u8>> {
     let words = words_of(module)?;
     // OpFunctionParameter: result type, result id.
     let params: std::collections::HashSet<u32> = instructions(&words)
@@ -49,7 +49,7 @@ pub(super) fn strip_parameter_names(module: &[u8]) -> Option<Vec<u8>> {
 
 /// `module` (little-endian SPIR-V) with an OpString per string added in
 /// the debug section. `None` if the module is not one clift can edit.
-pub(super) fn insert_strings(module: &[u8], strings: &[String]) -> Option<Vec<u8>> {
+pub fn insert_strings(module: &[u8], strings: &[String]) -> Option<Vec<u8>> {
     if strings.is_empty() {
         return Some(module.to_vec());
     }
@@ -91,7 +91,7 @@ pub(super) fn insert_strings(module: &[u8], strings: &[String]) -> Option<Vec<u8
 }
 
 /// Whether the module declares capability `cap` (OpCapability).
-pub(super) fn declares_capability(module: &[u8], cap: u32) -> bool {
+pub fn declares_capability(module: &[u8], cap: u32) -> bool {
     let Some(words) = words_of(module) else { return false };
     let found = instructions(&words).any(|(at, op, n)| op == 17 && n == 2 && words[at + 1] == cap);
     found

@@ -38,7 +38,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use clift_jit::spirv::edit as spirv;
+use clift_jit::spirv::edit::{Capability, Words};
 
 pub use tools::{available, tools, Tools, INSTALL_HINT};
 
@@ -330,8 +330,7 @@ impl<'a> Job<'a> {
             return Ok(Err(r.text));
         }
         let module = std::fs::read(&spv).map_err(|e| self.failed(format!("llvm-spirv wrote no module: {e}")))?;
-        const SHADER: u32 = 1;
-        if spirv::declares_capability(&module, SHADER) {
+        if Words::new(&module).is_some_and(|w| w.declares_capability(Capability::Shader)) {
             return Ok(Err(
                 "the module declares the Shader capability, which OpenCL modules may not\n".into(),
             ));
@@ -381,13 +380,15 @@ impl<'a> Job<'a> {
     /// kernels' attributes (CL_KERNEL_ATTRIBUTES), from the metadata when
     /// the module has any.
     fn argument_info(&self, module: Vec<u8>) -> Result<Vec<u8>, CompileError> {
-        let arg_info = self.options.build.kernel_arg_info;
-        let mut module = if arg_info {
-            module
-        } else {
-            spirv::strip_parameter_names(&module).unwrap_or(module)
+        // A module clift cannot read fails the build after this phase.
+        let Some(mut words) = Words::new(&module) else {
+            return Ok(module);
         };
-        let metadata = if arg_info || attributes::has_attribute_modes(&module) {
+        let arg_info = self.options.build.kernel_arg_info;
+        if !arg_info {
+            words.strip_parameter_names();
+        }
+        let metadata = if arg_info || words.has_execution_mode(&attributes::ATTRIBUTE_MODES) {
             let ll = self.file("metadata.ll");
             let ok = self
                 .clang(&["-O0", "-Xclang", "-disable-llvm-passes"], &ll, true)?
@@ -400,9 +401,13 @@ impl<'a> Job<'a> {
         if let (Some(text), true) = (&metadata, arg_info) {
             strings = arg_info::arg_info_strings(text);
         }
-        strings.extend(attributes::attribute_strings(&module, metadata.as_deref()));
-        module = spirv::insert_strings(&module, &strings).unwrap_or(module);
-        Ok(module)
+        strings.extend(attributes::attribute_strings(
+            &words.entry_point_names(),
+            metadata.as_deref(),
+        ));
+        // Should the id bound overflow, the module goes without the strings.
+        words.insert_strings(&strings);
+        Ok(words.to_bytes())
     }
 }
 

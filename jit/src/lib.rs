@@ -66,7 +66,7 @@ pub mod spec;
 pub mod spirv;
 pub mod validate;
 
-pub use codegen::{compile, compile_kernels, CompiledProgram};
+pub use codegen::{compile, compile_kernels, CodegenConfig, CompiledProgram};
 pub use error::{BuildError, Diagnostic, IlError};
 pub use interface::{ArgInfo, ArgKind, BuildOptions, BuiltModule, IlInfo, KernelInfo, SpecConstant};
 

@@ -6,6 +6,7 @@
 //! [`object::ApiHeader`], so a handle is the address of the object itself.
 
 pub mod compiler;
+pub mod config;
 pub mod context;
 pub mod device;
 pub mod error;

@@ -389,7 +389,7 @@ impl Launch {
             global: dims(global),
             local: dims(local),
             num_groups,
-            printf: jit::launch_abi::PrintfSink::new(device::PRINTF_BUFFER_SIZE),
+            printf: jit::launch_abi::PrintfSink::new(device::PRINTF_BUFFER_SIZE, crate::config::get().printf_immediate),
         })
     }
 

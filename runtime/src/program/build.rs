@@ -571,7 +571,7 @@ fn compile(spirv: &Arc<[u8]>, input: &BuildInput) -> Result<Arc<Executable>, Str
         Ok(Ok(front)) => {
             // Kernels code generation does not support yet keep the build
             // successful (they can be queried, not run); the log says why.
-            let (compiled, failed) = jit::compile_kernels(&front);
+            let (compiled, failed) = jit::compile_kernels(&front, &crate::config::codegen());
             let mut log = String::new();
             for (name, e) in failed {
                 let why = e.diagnostics.first().map_or_else(String::new, ToString::to_string);

@@ -1,4 +1,4 @@
-//! Issue 6: OpenCL C programs (clCreateProgramWithSource + clBuildProgram)
+//! OpenCL C programs (clCreateProgramWithSource + clBuildProgram)
 //! through the loader, compiled by the system's clang and llvm-spirv: every
 //! build option with an observable effect, diagnostics in the build log,
 //! kernel argument information, the compiler cache (in child processes with

@@ -1,4 +1,4 @@
-//! The SPIR-V linker (`clift_jit::link`, issue 6) over object modules that
+//! The SPIR-V linker (`clift_jit::link`) over object modules that
 //! clang-15 and llvm-spirv-15 made from the OpenCL C files in
 //! `data/link/` (`regen.sh` remakes them): executables and libraries are
 //! linked, checked structurally (and by `spirv-val` when it is installed),

@@ -1,4 +1,4 @@
-//! Every OpenCL.std instruction through code generation (issue 5): for each
+//! Every OpenCL.std instruction through code generation: for each
 //! opcode of rspirv's grammar for the set, a module is generated with
 //! rspirv's builder holding one kernel per operand form (scalar and vector
 //! widths, the storage classes of pointer operands, rounding modes, ...),

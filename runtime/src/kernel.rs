@@ -1,4 +1,5 @@
-//! Kernel objects (API spec 5.9) and the checks of kernel enqueues (5.10).
+//! Kernel objects (API spec 5.9): argument slots and their checks, exec
+//! info, and the kernel, argument, work-group and sub-group queries.
 //!
 //! A kernel is one entry point of a built program with the argument values
 //! set so far. It holds its program (a program lives while kernels use it)
@@ -10,8 +11,7 @@
 //! names while the application still holds it, and the command then keeps
 //! it (and the SVM allocations its pointers lie in) alive until it has run.
 //!
-//! Enqueues are checked completely, then run the kernel's machine code once
-//! per work-group on the device's pool (see [`enqueue_ndrange`]).
+//! Enqueues of a kernel are [`crate::ndrange`]'s.
 
 use std::sync::{Arc, Weak};
 

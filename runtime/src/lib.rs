@@ -2,8 +2,10 @@
 //!
 //! Each OpenCL object type has one module here that holds its state and
 //! behaviour. Nothing here knows the C ABI: the `icd` crate converts handles
-//! and arguments and calls in. Objects that the API hands out start with an
-//! [`object::ApiHeader`], so a handle is the address of the object itself.
+//! and arguments and calls in. Objects that the API hands out carry an
+//! [`object::ApiHeader`]: the handle the API layer gave them (a cell of its
+//! own, not the object's address) and the application's reference count.
+//! Every `CLIFT_*` environment variable is read by [`config`].
 
 pub mod compiler;
 pub mod config;

@@ -1,4 +1,12 @@
-//! NDRange launches (API spec 5.10).
+//! NDRange launches (API spec 5.10, clEnqueueNDRangeKernel and
+//! clEnqueueTask): the enqueue checks in the spec's order
+//! ([`Kernel::check_launch`]), the local size chosen when the application
+//! gives none ([`Kernel::suggest_local_size`]), and the command
+//! ([`enqueue_ndrange`]): the argument values snapshot into an argument
+//! block laid out by [`jit::launch_abi::arg_offsets`], then the kernel's
+//! work-group function run once per work-group, ranges of work-groups
+//! spread over the device's rayon pool, each range with its own local and
+//! private arenas.
 
 use std::sync::Arc;
 

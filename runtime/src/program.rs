@@ -1,11 +1,18 @@
-//! Program objects (API spec 5.8): SPIR-V (or, later, OpenCL C) loaded into a
-//! context, built per device by the jit, with the build status, options and
-//! log of each device, specialization constant values, and clift's own
-//! program binary format. Option strings are parsed by [`crate::options`].
+//! Program objects (API spec 5.8): OpenCL C source, SPIR-V or clift
+//! binaries loaded into a context, built per device, with the build status,
+//! options and log of each device and the specialization constant values.
 //!
-//! A build validates the module and records its kernels' interfaces
-//! ([`jit::BuiltModule`]); kernel objects ([`crate::kernel`]) are created
-//! from those. Machine code arrives with the kernels issue.
+//! - `binary.rs`: clift's program binary container (`CLIFTBIN`), what
+//!   CL_PROGRAM_BINARIES returns and clCreateProgramWithBinary takes.
+//! - `state.rs`: each device's build state (status, options, log; the binary
+//!   loaded, the executable built, the object or library compiled).
+//! - `build.rs`: clBuildProgram, clCompileProgram and clLinkProgram: what each
+//!   device makes from what (source through [`crate::compiler`], SPIR-V,
+//!   modules to link with [`jit::link`]), with options parsed by
+//!   [`crate::options`], run inline or on a thread when there is a callback.
+//! - `executable.rs`: a successful build's kernels ([`jit::BuiltModule`]) and
+//!   machine code ([`jit::CompiledProgram`]), compiled at the build, and the
+//!   kernel objects ([`crate::kernel`]) attached to the program.
 //!
 //! Locking: one mutex guards the per-device build state and the count of
 //! kernel objects attached, so "no rebuild while kernels exist" and "no

@@ -6,7 +6,7 @@
 //! Every kernel of a module the front end makes gets an OpString
 //! `opencl_c_attributes.<kernel>.<attributes>` (the jit reads it into
 //! [`clift_jit::KernelInfo::attributes`]); kernels that reach clift as SPIR-V
-//! have none, and their string is empty. The attributes are written from
+//! have no such string, and their attributes are empty. The attributes are written from
 //! clang's kernel metadata, in OpenCL C spelling: `vec_type_hint(<type>)`
 //! (the SPIR-V VecTypeHint mode loses an integer type's signedness, the
 //! metadata keeps it), `work_group_size_hint(x,y,z)`,

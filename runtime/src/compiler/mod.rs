@@ -7,20 +7,23 @@
 //! ([`tools`]): `CLIFT_CLANG` and `CLIFT_LLVM_SPIRV` name them; otherwise
 //! `clang-15` and `llvm-spirv-15` on `PATH`, then other versioned names
 //! (`clang-16`, ..., `clang`) with an `llvm-spirv` of the same major version.
+//! (Every `CLIFT_*` variable is read by [`crate::config`].)
 //!
 //! Every tool runs with stdin from `/dev/null`, its output in files of a
 //! private temporary directory, and a time limit (`CLIFT_COMPILER_TIMEOUT`
 //! seconds, 120 by default) after which it is killed and the log says so
-//! ([`process`]).
+//! (`process.rs`).
 //!
-//! A compile runs in phases ([`compile_uncached`]): the private folder with
+//! A compile runs in phases (`compile_uncached`): the private folder with
 //! the source and embedded headers; clang to LLVM bitcode; llvm-spirv, with
 //! workarounds for what llvm-spirv 15 cannot translate from clang's
-//! optimised IR ([`workarounds`]: a pass left out of `opt`'s pipeline, or an
-//! intrinsic call rewritten; -O0 as the last resort), each named in the
-//! build log; kernel argument information ([`arg_info`]).
+//! optimised IR (`workarounds.rs`: a pass left out of `opt`'s pipeline, or
+//! an intrinsic call rewritten; -O0 as the last resort), each named in the
+//! build log; kernel argument information (`arg_info.rs`) and kernel
+//! attributes (`attributes.rs`), recorded in the module as OpStrings
+//! ([`clift_jit::spirv::edit`]).
 //!
-//! Results are cached in memory and on disk ([`cache`]: `$CLIFT_CACHE_DIR`,
+//! Results are cached in memory and on disk (`cache.rs`: `$CLIFT_CACHE_DIR`,
 //! else `$XDG_CACHE_HOME/clift`, else `~/.cache/clift`; `CLIFT_CACHE=0`
 //! turns both off), keyed by the source, the headers, the translated
 //! arguments and both tools' `--version` output. A disk entry holds its

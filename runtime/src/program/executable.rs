@@ -51,7 +51,7 @@ impl Program {
     }
 
     /// The executable for `device`: its own build, else (for a sub-device
-    /// with none built) its nearest ancestor's (see [`Program::answering`]).
+    /// with none built) its nearest ancestor's (see `Program::answering`).
     pub fn executable_for(&self, device: &Arc<Device>) -> Option<Arc<Executable>> {
         let st = self.state.lock();
         let i = self.answering(&st, device)?;
@@ -78,7 +78,7 @@ impl Program {
     }
 
     /// The interface of kernel `name`, attaching a kernel object to the
-    /// program (see [`Program::detach_kernel`]).
+    /// program (see `Program::detach_kernel`).
     pub fn attach_kernel(&self, name: &str) -> ClResult<Arc<KernelInfo>> {
         let mut st = self.state.lock();
         let exes = Self::executables(&st);

@@ -344,19 +344,7 @@ fn shuffles<E: Elem>(s: &Setup, a: &[E]) {
 fn selects<E: Elem>(s: &Setup, a: &[E], b: &[E]) {
     let name = format!("selects_{}", E::NAME);
     let bits = 8 * std::mem::size_of::<E>() as u32;
-    let mut seed = 77;
-    // Conditions: zero, small, negative, with every low-two-bit pattern.
-    let c: Vec<E> = (0..N)
-        .map(|k| {
-            let r = splitmix(&mut seed);
-            E::from_u64(match k % 4 {
-                0 => 0,
-                1 => r & 7,
-                2 => (r | (1 << 63)) >> (64 - bits),
-                _ => r >> (64 - bits),
-            })
-        })
-        .collect();
+    let c = conditions::<E>();
     let mut o = vec![E::default(); 8 * N];
     s.kernel(&name)
         .arg(Arg::input(a))
@@ -532,6 +520,62 @@ fn async_copies<E: Elem>(s: &Setup, a: &[E]) {
     });
 }
 
+/// Conditions of T's width: zero, small, negative and random, with every
+/// low-two-bit pattern.
+fn conditions<E: Elem>() -> Vec<E> {
+    let bits = 8 * std::mem::size_of::<E>() as u32;
+    let mut seed = 77;
+    (0..N)
+        .map(|k| {
+            let r = splitmix(&mut seed);
+            E::from_u64(match k % 4 {
+                0 => 0,
+                1 => r & 7,
+                2 => (r | (1 << 63)) >> (64 - bits),
+                _ => r >> (64 - bits),
+            })
+        })
+        .collect()
+}
+
+/// One element per work-item (the 4-lane bodies' shapes).
+fn lanes<E: Elem>(s: &Setup, a: &[E], b: &[E]) {
+    let name = format!("lanes_{}", E::NAME);
+    let bits = 8 * std::mem::size_of::<E>() as u32;
+    let c = conditions::<E>();
+    let mut o = vec![E::default(); 7 * N];
+    s.kernel(&name)
+        .arg(Arg::input(a))
+        .arg(Arg::input(b))
+        .arg(Arg::input(&c))
+        .arg(Arg::output(&mut o))
+        .arg(Arg::bytes(&bytes_of(&[E::from_u64(0)])))
+        .arg(Arg::value(3i32))
+        .run(&[N], Some(&[LOCAL]));
+    let cv = |e: usize| c[e].to_u64();
+    let neg = |e: usize| cv(e) >> (bits - 1) == 1;
+    let pick = |t: bool, e: usize| if t { b[e] } else { a[e] };
+    region(s, &name, &o, 0, |e| a[e]);
+    region(s, &name, &o, 1, |e| pick(cv(e) != 0, e));
+    region(s, &name, &o, 2, |e| pick(!neg(e), e));
+    region(s, &name, &o, 3, |e| {
+        let (x, y, z) = (a[e].to_u64(), b[e].to_u64(), cv(e));
+        E::from_u64((x & !z) | (y & z))
+    });
+    region(s, &name, &o, 4, |e| a[e]);
+    region(s, &name, &o, 5, |e| a[e ^ 1]);
+    region(s, &name, &o, 6, |e| b[e]);
+    let name = format!("lanes_local_{}", E::NAME);
+    let mut o = vec![E::default(); 2 * N];
+    s.kernel(&name)
+        .arg(Arg::input(a))
+        .arg(Arg::output(&mut o))
+        .arg(Arg::Local(LOCAL * std::mem::size_of::<E>()))
+        .run(&[N], Some(&[LOCAL]));
+    region(s, &name, &o, 0, |e| a[e / LOCAL * LOCAL + LOCAL - 1 - e % LOCAL]);
+    region(s, &name, &o, 1, |e| a[e]);
+}
+
 /// as_type from T to every type of the same size (`regions` of them),
 /// and back.
 fn astype<E: Elem>(s: &Setup, a: &[E], regions: usize) {
@@ -587,6 +631,7 @@ fn all_moves<E: Elem>(astype_regions: usize) {
         structs(s, &a);
         args(s, &a);
         async_copies(s, &a);
+        lanes(s, &a, &b);
         astype(s, &a, astype_regions);
     });
 }

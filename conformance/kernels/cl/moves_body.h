@@ -265,3 +265,48 @@ kernel void K(async_copies)(global const T *a, global T *o, local T *l1, local T
     for (int j = 0; j < 16; j++)
         o[n + base + 16 * l + j] = work_group_broadcast(a[base + 16 * l + j], j % ls);
 }
+
+// One element per work-item, in shapes the 4-lane bodies vectorize (o's
+// regions are get_global_size(0) elements here): r0 a copy, r1 select()
+// (c != 0: b), r2 c < 0 ? a : b, r3 bitselect(a, b, as_T(c)), r4 as_S and
+// back (k = 0), r5 the pair neighbour (element i ^ 1) from a 2-component
+// vector, r6 a loop swapping a and b `swaps` times (a uniform count: the
+// values go through phis).
+kernel void K(lanes)(global const T *a, global const T *b, global const S *c, global T *o, S k, int swaps) {
+    size_t i = get_global_id(0), n = get_global_size(0);
+    T x = a[i], y = b[i];
+    S s = c[i];
+    // Every value first, the stores last (at -O0 the ?: are branches,
+    // which a 4-lane body may take only before it stores).
+    T r1 = select(x, y, s);
+    T r2 = s < 0 ? x : y;
+    T r3 = bitselect(x, y, CAT(as_, T)(s));
+    T r4 = CAT(as_, T)((S)(CAT(as_, S)(x) ^ k));
+    V(2) v = ((global const V(2) *)a)[i >> 1];
+    T r5 = v[(i & 1) ^ 1];
+    T t = x, u = y;
+    for (int j = 0; j < swaps; j++) {
+        T w = t;
+        t = u;
+        u = w;
+    }
+    o[i] = x;
+    o[n + i] = r1;
+    o[2 * n + i] = r2;
+    o[3 * n + i] = r3;
+    o[4 * n + i] = r4;
+    o[5 * n + i] = r5;
+    o[6 * n + i] = t;
+}
+
+// Across a barrier, one element per work-item: r0 read back from __local
+// at the mirrored work-item, r1 the value kept live across the barrier.
+kernel void K(lanes_local)(global const T *a, global T *o, local T *l) {
+    size_t i = get_global_id(0), n = get_global_size(0);
+    size_t li = get_local_id(0), ls = get_local_size(0);
+    T x = a[i];
+    l[li] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    o[i] = l[ls - 1 - li];
+    o[n + i] = x;
+}

@@ -543,7 +543,7 @@ fn lanes<E: Elem>(s: &Setup, a: &[E], b: &[E]) {
     let name = format!("lanes_{}", E::NAME);
     let bits = 8 * std::mem::size_of::<E>() as u32;
     let c = conditions::<E>();
-    let mut o = vec![E::default(); 7 * N];
+    let mut o = vec![E::default(); 10 * N];
     s.kernel(&name)
         .arg(Arg::input(a))
         .arg(Arg::input(b))
@@ -565,6 +565,10 @@ fn lanes<E: Elem>(s: &Setup, a: &[E], b: &[E]) {
     region(s, &name, &o, 4, |e| a[e]);
     region(s, &name, &o, 5, |e| a[e ^ 1]);
     region(s, &name, &o, 6, |e| b[e]);
+    let sign = 1u64 << (bits - 1);
+    region(s, &name, &o, 7, |e| E::from_u64(a[e].to_u64() ^ sign));
+    region(s, &name, &o, 8, |e| E::from_u64(a[e].to_u64() & !sign));
+    region(s, &name, &o, 9, |e| E::from_u64((a[e].to_u64() & !sign) | (b[e].to_u64() & sign)));
     let name = format!("lanes_local_{}", E::NAME);
     let mut o = vec![E::default(); 2 * N];
     s.kernel(&name)
@@ -727,4 +731,100 @@ fn float_atomic_exchanges_keep_every_bit() {
         s.check(&format!("{w} atomic_store"), &cell3, |k| a[k]);
         s.check(&format!("{w} atomic_load"), &ld, |k| a[k]);
     });
+}
+
+/// Builds the hand-written `spec_moves` module with spec constants half
+/// `h`, float `f`, double `d` and bool `pick` (None: the module's
+/// defaults) and `options`, runs it once and returns what it stored.
+fn run_spec_moves(set: Option<(u16, u32, u64, bool)>, options: &str) -> ([u16; 3], [u32; 3], [u64; 3]) {
+    use clift_conformance::*;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/spv/hand/spec_moves.spv");
+    let il = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let ctx = context();
+    let p = il_program(ctx, &il);
+    if let Some((h, f, d, pick)) = set {
+        let values: [(u32, Vec<u8>); 4] = [
+            (0, h.to_ne_bytes().to_vec()),
+            (1, f.to_ne_bytes().to_vec()),
+            (2, d.to_ne_bytes().to_vec()),
+            (3, vec![u8::from(pick)]),
+        ];
+        for (id, bytes) in &values {
+            // SAFETY: `bytes` is readable for its length.
+            check(unsafe { clSetProgramSpecializationConstant(p, *id, bytes.len(), bytes.as_ptr().cast()) });
+        }
+    }
+    assert_eq!(build(p, options), CL_SUCCESS, "build: {}", build_log(p, device()));
+    let k = kernel(p, "spec_moves");
+    let q = queue(ctx, 0);
+    let mems = [6, 12, 24].map(|n| buffer(ctx, CL_MEM_READ_WRITE, n));
+    for (i, m) in mems.iter().enumerate() {
+        check(set_arg(k, i as cl_uint, m));
+    }
+    let one = 1usize;
+    // SAFETY: valid handles; one work-item.
+    check(unsafe {
+        clEnqueueNDRangeKernel(
+            q,
+            k,
+            1,
+            std::ptr::null(),
+            &one,
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            std::ptr::null_mut(),
+        )
+    });
+    let [bh, bf, bd] = [(mems[0], 6), (mems[1], 12), (mems[2], 24)].map(|(m, n)| read_bytes(q, m, 0, n));
+    for m in mems {
+        release_mem(m);
+    }
+    // SAFETY: handles this function created, released once.
+    unsafe {
+        check(clReleaseKernel(k));
+        check(clReleaseCommandQueue(q));
+        check(clReleaseProgram(p));
+        check(clReleaseContext(ctx));
+    }
+    (
+        std::array::from_fn(|x| u16::from_ne_bytes(bh[2 * x..2 * x + 2].try_into().unwrap())),
+        std::array::from_fn(|x| u32::from_ne_bytes(bf[4 * x..4 * x + 4].try_into().unwrap())),
+        std::array::from_fn(|x| u64::from_ne_bytes(bd[8 * x..8 * x + 8].try_into().unwrap())),
+    )
+}
+
+/// Specialization constants of half, float and double, their FNegate (the
+/// sign bit flipped) and a Select, folded at build: every bit kept.
+#[test]
+fn specialization_constants_keep_their_bits() {
+    for mode in MODES {
+        let (h, f, d) = run_spec_moves(None, mode);
+        assert_eq!(h, [0x4100, 0xc100, 0x4100], "{mode:?} half defaults");
+        assert_eq!(f, [0x3fc0_0000, 0xbfc0_0000, 0x3fc0_0000], "{mode:?} float defaults");
+        assert_eq!(
+            d,
+            [0xbfe8_0000_0000_0000, 0x3fe8_0000_0000_0000, 0xbfe8_0000_0000_0000],
+            "{mode:?} double defaults"
+        );
+        let hs = u16::specials();
+        let (fs, ds) = (u32::specials(), u64::specials());
+        for k in 0..hs.len() {
+            let (x, y, z) = (hs[k], fs[k % fs.len()], ds[k % ds.len()]);
+            let pick = k % 2 == 0;
+            let (h, f, d) = run_spec_moves(Some((x, y, z, pick)), mode);
+            let sel = |v: u64, s: u64| if pick { v } else { v ^ s };
+            assert_eq!(
+                h,
+                [x, x ^ 0x8000, sel(u64::from(x), 0x8000) as u16],
+                "{mode:?} half {x:#x}"
+            );
+            assert_eq!(
+                f,
+                [y, y ^ 0x8000_0000, sel(u64::from(y), 0x8000_0000) as u32],
+                "{mode:?} float {y:#x}"
+            );
+            assert_eq!(d, [z, z ^ (1 << 63), sel(z, 1 << 63)], "{mode:?} double {z:#x}");
+        }
+    }
 }

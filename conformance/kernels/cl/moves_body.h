@@ -271,7 +271,8 @@ kernel void K(async_copies)(global const T *a, global T *o, local T *l1, local T
 // (c != 0: b), r2 c < 0 ? a : b, r3 bitselect(a, b, as_T(c)), r4 as_S and
 // back (k = 0), r5 the pair neighbour (element i ^ 1) from a 2-component
 // vector, r6 a loop swapping a and b `swaps` times (a uniform count: the
-// values go through phis).
+// values go through phis), r7 -a, r8 fabs(a), r9 copysign(a, b) (sign-bit
+// operations, exact as IEEE 754 defines them).
 kernel void K(lanes)(global const T *a, global const T *b, global const S *c, global T *o, S k, int swaps) {
     size_t i = get_global_id(0), n = get_global_size(0);
     T x = a[i], y = b[i];
@@ -297,6 +298,9 @@ kernel void K(lanes)(global const T *a, global const T *b, global const S *c, gl
     o[4 * n + i] = r4;
     o[5 * n + i] = r5;
     o[6 * n + i] = t;
+    o[7 * n + i] = -x;
+    o[8 * n + i] = fabs(x);
+    o[9 * n + i] = copysign(x, y);
 }
 
 // Across a barrier, one element per work-item: r0 read back from __local

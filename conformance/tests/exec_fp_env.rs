@@ -105,5 +105,10 @@ fn kernels_ignore_the_host_threads_fp_environment() {
     // flags, bits 0-5, are sticky status, not environment).
     assert_eq!(get_mxcsr() & !0x3f, HOSTILE, "the application's MXCSR was changed");
     set_mxcsr(saved);
-    assert!(bad.is_empty(), "{} results differ:\n{}", bad.len(), bad[..bad.len().min(20)].join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} results differ:\n{}",
+        bad.len(),
+        bad[..bad.len().min(20)].join("\n")
+    );
 }

@@ -98,7 +98,9 @@ impl Elem for u16 {
         // Every encoding once, in an order set by the seed (an odd
         // multiplier is a bijection).
         let mul = (seed.wrapping_mul(0x9e37) | 1) as u16;
-        (0..N).map(|k| (k as u16).wrapping_mul(mul).wrapping_add(seed as u16)).collect()
+        (0..N)
+            .map(|k| (k as u16).wrapping_mul(mul).wrapping_add(seed as u16))
+            .collect()
     }
 }
 
@@ -200,7 +202,12 @@ fn mismatches<E: Elem>(what: &str, got: &[E], want: impl Fn(usize) -> E) -> Opti
         .take(6)
         .map(|&k| format!("[{k}] {:#x} want {:#x}", got[k], want(k)))
         .collect();
-    Some(format!("{what}: {} of {} differ: {}", bad.len(), got.len(), show.join(", ")))
+    Some(format!(
+        "{what}: {} of {} differ: {}",
+        bad.len(),
+        got.len(),
+        show.join(", ")
+    ))
 }
 
 /// One built program of `E`'s module, for one level and mode.
@@ -303,7 +310,9 @@ fn swizzle<E: Elem>(s: &Setup, a: &[E]) {
 fn shuffles<E: Elem>(s: &Setup, a: &[E]) {
     let name = format!("shuffles_{}", E::NAME);
     // Mask elements with bits above the ones shuffle uses.
-    let m: Vec<E> = (0..16u64).map(|j| E::from_u64((j * 11 + 3) % 16 + 16 * (j + 1))).collect();
+    let m: Vec<E> = (0..16u64)
+        .map(|j| E::from_u64((j * 11 + 3) % 16 + 16 * (j + 1)))
+        .collect();
     let mk = |j: usize| m[j].to_u64() as usize;
     let mut o = vec![E::default(); 4 * N];
     s.kernel(&name)
@@ -362,7 +371,9 @@ fn selects<E: Elem>(s: &Setup, a: &[E], b: &[E]) {
     region(s, &name, &o, 4, |e| pick(cv(e) & 3 != 1, e));
     region(s, &name, &o, 5, |e| pick(cv(e) & 1 == 1, e));
     region(s, &name, &o, 6, |e| pick(neg(e), e));
-    region(s, &name, &o, 7, |e| pick(if e & 15 == 15 { cv(e) != 0 } else { neg(e) }, e));
+    region(s, &name, &o, 7, |e| {
+        pick(if e & 15 == 15 { cv(e) != 0 } else { neg(e) }, e)
+    });
 }
 
 fn bitselects<E: Elem>(s: &Setup, a: &[E], b: &[E], c: &[E]) {
@@ -568,7 +579,9 @@ fn lanes<E: Elem>(s: &Setup, a: &[E], b: &[E]) {
     let sign = 1u64 << (bits - 1);
     region(s, &name, &o, 7, |e| E::from_u64(a[e].to_u64() ^ sign));
     region(s, &name, &o, 8, |e| E::from_u64(a[e].to_u64() & !sign));
-    region(s, &name, &o, 9, |e| E::from_u64((a[e].to_u64() & !sign) | (b[e].to_u64() & sign)));
+    region(s, &name, &o, 9, |e| {
+        E::from_u64((a[e].to_u64() & !sign) | (b[e].to_u64() & sign))
+    });
     let name = format!("lanes_local_{}", E::NAME);
     let mut o = vec![E::default(); 2 * N];
     s.kernel(&name)
@@ -619,7 +632,12 @@ fn each_setup<E: Elem>(body: impl Fn(&Setup)) {
             failures.extend(s.failures.into_inner());
         }
     }
-    assert!(failures.is_empty(), "{} moves differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} moves differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// The moves every type shares (`moves_body.h`), then as_type.

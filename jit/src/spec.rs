@@ -423,9 +423,7 @@ fn fold(m: &Module, c: usize) -> Result<Option<ConstValue>, String> {
             FNegate => (a ^ 1u64.checked_shl(aw.wrapping_sub(1)).unwrap_or(0)) & m_r,
             // Doubles (an operand or the result 64 bits wide) compute in
             // f64: one rounding to the result's width.
-            FConvert | ConvertFToS | ConvertFToU | FAdd | FSub | FMul | FDiv | FRem | FMod
-                if aw == 64 || rw == 64 =>
-            {
+            FConvert | ConvertFToS | ConvertFToU | FAdd | FSub | FMul | FDiv | FRem | FMod if aw == 64 || rw == 64 => {
                 let (x, y) = (to_f64(a, aw), to_f64(b, aw));
                 match op {
                     FConvert => from_f64(x, rw),

@@ -212,7 +212,9 @@ pub fn to_bits(b: &mut FunctionBuilder, x: Value) -> Value {
     let c = b.ins().iconst(cl::I32, 126);
     let down = b.ins().isub(c, e);
     let denormal = b.ins().ushr(sig, down);
-    let is_normal = b.ins().icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, abits, 0x3880_0000);
+    let is_normal = b
+        .ins()
+        .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, abits, 0x3880_0000);
     let r = b.ins().select(is_normal, normal, denormal);
     let is_special = b
         .ins()

@@ -16,7 +16,7 @@
 
 use std::fmt::LowerHex;
 
-use clift_conformance::exec::{corpus_spirv, Arg, Kernel, Opt, Pod};
+use clift_conformance::exec::{corpus_spirv, hand_spirv, Arg, Kernel, Opt, Pod};
 
 /// The build options of the two execution modes: 4-lane bodies where the
 /// vectorizer takes a kernel, and the scalar body alone.
@@ -755,61 +755,22 @@ fn float_atomic_exchanges_keep_every_bit() {
 /// `h`, float `f`, double `d` and bool `pick` (None: the module's
 /// defaults) and `options`, runs it once and returns what it stored.
 fn run_spec_moves(set: Option<(u16, u32, u64, bool)>, options: &str) -> ([u16; 3], [u32; 3], [u64; 3]) {
-    use clift_conformance::*;
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/spv/hand/spec_moves.spv");
-    let il = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let ctx = context();
-    let p = il_program(ctx, &il);
-    if let Some((h, f, d, pick)) = set {
-        let values: [(u32, Vec<u8>); 4] = [
+    let spec: Vec<(u32, Vec<u8>)> = set.map_or_else(Vec::new, |(h, f, d, pick)| {
+        vec![
             (0, h.to_ne_bytes().to_vec()),
             (1, f.to_ne_bytes().to_vec()),
             (2, d.to_ne_bytes().to_vec()),
             (3, vec![u8::from(pick)]),
-        ];
-        for (id, bytes) in &values {
-            // SAFETY: `bytes` is readable for its length.
-            check(unsafe { clSetProgramSpecializationConstant(p, *id, bytes.len(), bytes.as_ptr().cast()) });
-        }
-    }
-    assert_eq!(build(p, options), CL_SUCCESS, "build: {}", build_log(p, device()));
-    let k = kernel(p, "spec_moves");
-    let q = queue(ctx, 0);
-    let mems = [6, 12, 24].map(|n| buffer(ctx, CL_MEM_READ_WRITE, n));
-    for (i, m) in mems.iter().enumerate() {
-        check(set_arg(k, i as cl_uint, m));
-    }
-    let one = 1usize;
-    // SAFETY: valid handles; one work-item.
-    check(unsafe {
-        clEnqueueNDRangeKernel(
-            q,
-            k,
-            1,
-            std::ptr::null(),
-            &one,
-            std::ptr::null(),
-            0,
-            std::ptr::null(),
-            std::ptr::null_mut(),
-        )
+        ]
     });
-    let [bh, bf, bd] = [(mems[0], 6), (mems[1], 12), (mems[2], 24)].map(|(m, n)| read_bytes(q, m, 0, n));
-    for m in mems {
-        release_mem(m);
-    }
-    // SAFETY: handles this function created, released once.
-    unsafe {
-        check(clReleaseKernel(k));
-        check(clReleaseCommandQueue(q));
-        check(clReleaseProgram(p));
-        check(clReleaseContext(ctx));
-    }
-    (
-        std::array::from_fn(|x| u16::from_ne_bytes(bh[2 * x..2 * x + 2].try_into().unwrap())),
-        std::array::from_fn(|x| u32::from_ne_bytes(bf[4 * x..4 * x + 4].try_into().unwrap())),
-        std::array::from_fn(|x| u64::from_ne_bytes(bd[8 * x..8 * x + 8].try_into().unwrap())),
-    )
+    let (mut h, mut f, mut d) = ([0u16; 3], [0u32; 3], [0u64; 3]);
+    Kernel::with_spec(&hand_spirv("spec_moves"), "spec_moves", options, &spec)
+        .unwrap_or_else(|log| panic!("build: {log}"))
+        .arg(Arg::output(&mut h))
+        .arg(Arg::output(&mut f))
+        .arg(Arg::output(&mut d))
+        .run(&[1], None);
+    (h, f, d)
 }
 
 /// Specialization constants of half, float and double, their FNegate (the

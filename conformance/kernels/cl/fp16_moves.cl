@@ -11,16 +11,8 @@
 #define U ushort
 #include "moves_body.h"
 
-// as_type from half vectors of n components to type OT (integers xored
-// with the run-time zero k, so that -O2 keeps the reinterpretation); each
-// region is 32 bytes per work-item.
-#define FROM(n, OT, X)                                                          \
-    for (int j = 0; j < 16 / n; j++)                                            \
-        ((global OT *)q)[j] = CAT(as_, OT)(((global const V(n) *)p)[j]) X;      \
-    q += bytes;
-#define XK ^ (k)
-#define NONE
-
+// as_type from half vectors to every type of the same size (AS_FROM in
+// moves_body.h); each region is 32 bytes per work-item.
 // r0..r22: short, ushort; int, uint, float; long, ulong, double, float2,
 // int2, short4; int4, float4, double2, long2, short8; float8, double4,
 // long4, int8, short16, ushort16; short3 (vstore3, and element 15 alone).
@@ -34,26 +26,26 @@ kernel void astype_from_half(global const half *a, global uchar *o, short k) {
     for (int j = 0; j < 16; j++)
         ((global ushort *)q)[j] = as_ushort(p[j]) ^ k;
     q += bytes;
-    FROM(2, int, XK)
-    FROM(2, uint, XK)
-    FROM(2, float, NONE)
-    FROM(4, long, XK)
-    FROM(4, ulong, XK)
-    FROM(4, double, NONE)
-    FROM(4, float2, NONE)
-    FROM(4, int2, XK)
-    FROM(4, short4, XK)
-    FROM(8, int4, XK)
-    FROM(8, float4, NONE)
-    FROM(8, double2, NONE)
-    FROM(8, long2, XK)
-    FROM(8, short8, XK)
-    FROM(16, float8, NONE)
-    FROM(16, double4, NONE)
-    FROM(16, long4, XK)
-    FROM(16, int8, XK)
-    FROM(16, short16, XK)
-    FROM(16, ushort16, XK)
+    AS_FROM(half, 2, int, XK)
+    AS_FROM(half, 2, uint, XK)
+    AS_FROM(half, 2, float, NONE)
+    AS_FROM(half, 4, long, XK)
+    AS_FROM(half, 4, ulong, XK)
+    AS_FROM(half, 4, double, NONE)
+    AS_FROM(half, 4, float2, NONE)
+    AS_FROM(half, 4, int2, XK)
+    AS_FROM(half, 4, short4, XK)
+    AS_FROM(half, 8, int4, XK)
+    AS_FROM(half, 8, float4, NONE)
+    AS_FROM(half, 8, double2, NONE)
+    AS_FROM(half, 8, long2, XK)
+    AS_FROM(half, 8, short8, XK)
+    AS_FROM(half, 16, float8, NONE)
+    AS_FROM(half, 16, double4, NONE)
+    AS_FROM(half, 16, long4, XK)
+    AS_FROM(half, 16, int8, XK)
+    AS_FROM(half, 16, short16, XK)
+    AS_FROM(half, 16, ushort16, XK)
     for (int j = 0; j < 5; j++)
         vstore3(as_short3(vload3(j, p)) ^ k, j, (global short *)q);
     ((global short *)q)[15] = as_short(p[15]) ^ k;
@@ -61,10 +53,6 @@ kernel void astype_from_half(global const half *a, global uchar *o, short k) {
 
 // The other way: region r of o (16 halves per work-item) from the same
 // bytes x read as each type of astype_from_half.
-#define TO(n, OT, X)                                                            \
-    for (int j = 0; j < 16 / n; j++)                                            \
-        ((global V(n) *)q)[j] = CAT(as_, V(n))(((global const OT *)x)[j] X);    \
-    q += count;
 kernel void astype_to_half(global const uchar *b, global half *o, short k) {
     size_t i = get_global_id(0), count = 16 * get_global_size(0);
     global const uchar *x = b + 32 * i;
@@ -75,26 +63,26 @@ kernel void astype_to_half(global const uchar *b, global half *o, short k) {
     for (int j = 0; j < 16; j++)
         q[j] = as_half((ushort)(((global const ushort *)x)[j] ^ k));
     q += count;
-    TO(2, int, XK)
-    TO(2, uint, XK)
-    TO(2, float, NONE)
-    TO(4, long, XK)
-    TO(4, ulong, XK)
-    TO(4, double, NONE)
-    TO(4, float2, NONE)
-    TO(4, int2, XK)
-    TO(4, short4, XK)
-    TO(8, int4, XK)
-    TO(8, float4, NONE)
-    TO(8, double2, NONE)
-    TO(8, long2, XK)
-    TO(8, short8, XK)
-    TO(16, float8, NONE)
-    TO(16, double4, NONE)
-    TO(16, long4, XK)
-    TO(16, int8, XK)
-    TO(16, short16, XK)
-    TO(16, ushort16, XK)
+    AS_TO(half, 2, int, XK)
+    AS_TO(half, 2, uint, XK)
+    AS_TO(half, 2, float, NONE)
+    AS_TO(half, 4, long, XK)
+    AS_TO(half, 4, ulong, XK)
+    AS_TO(half, 4, double, NONE)
+    AS_TO(half, 4, float2, NONE)
+    AS_TO(half, 4, int2, XK)
+    AS_TO(half, 4, short4, XK)
+    AS_TO(half, 8, int4, XK)
+    AS_TO(half, 8, float4, NONE)
+    AS_TO(half, 8, double2, NONE)
+    AS_TO(half, 8, long2, XK)
+    AS_TO(half, 8, short8, XK)
+    AS_TO(half, 16, float8, NONE)
+    AS_TO(half, 16, double4, NONE)
+    AS_TO(half, 16, long4, XK)
+    AS_TO(half, 16, int8, XK)
+    AS_TO(half, 16, short16, XK)
+    AS_TO(half, 16, ushort16, XK)
     for (int j = 0; j < 5; j++)
         vstore3(as_half3(vload3(j, (global const short *)x) ^ k), j, q);
     q[15] = as_half((short)(((global const short *)x)[15] ^ k));

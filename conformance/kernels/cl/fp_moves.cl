@@ -20,23 +20,10 @@
 #undef S
 #undef U
 
-// as_type from vectors of n components of T to type OT (integers xored
-// with the run-time zero k, so that -O2 keeps the reinterpretation); each
-// region is 16 * sizeof(T) bytes per work-item.
-#define FROM(T, n, OT, X)                                                       \
-    for (int j = 0; j < 16 / n; j++)                                            \
-        ((global OT *)q)[j] = CAT(as_, OT)(((global const CAT(T, n) *)p)[j]) X; \
-    q += bytes;
-#define TO(T, n, OT, X)                                                         \
-    for (int j = 0; j < 16 / n; j++)                                            \
-        ((global CAT(T, n) *)q)[j] = CAT(as_, CAT(T, n))(((global const OT *)x)[j] X); \
-    q += count;
-#define XK ^ (k)
-#define NONE
-
-// r0..r13: int, uint; long, double, int2; int4, long2, double2; int8,
-// long4, double4; int16, long8, double8; r14: int3 (vstore3, and element
-// 15 alone).
+// as_type from float vectors to every type of the same size (AS_FROM in
+// moves_body.h); each region is 64 bytes per work-item. r0..r13: int,
+// uint; long, double, int2; int4, long2, double2; int8, long4, double4;
+// int16, long8, double8; r14: int3 (vstore3, and element 15 alone).
 kernel void astype_from_float(global const float *a, global uchar *o, int k) {
     size_t i = get_global_id(0), bytes = 64 * get_global_size(0);
     global const float *p = a + 16 * i;
@@ -47,23 +34,25 @@ kernel void astype_from_float(global const float *a, global uchar *o, int k) {
     for (int j = 0; j < 16; j++)
         ((global uint *)q)[j] = as_uint(p[j]) ^ k;
     q += bytes;
-    FROM(float, 2, long, XK)
-    FROM(float, 2, double, NONE)
-    FROM(float, 2, int2, XK)
-    FROM(float, 4, int4, XK)
-    FROM(float, 4, long2, XK)
-    FROM(float, 4, double2, NONE)
-    FROM(float, 8, int8, XK)
-    FROM(float, 8, long4, XK)
-    FROM(float, 8, double4, NONE)
-    FROM(float, 16, int16, XK)
-    FROM(float, 16, long8, XK)
-    FROM(float, 16, double8, NONE)
+    AS_FROM(float, 2, long, XK)
+    AS_FROM(float, 2, double, NONE)
+    AS_FROM(float, 2, int2, XK)
+    AS_FROM(float, 4, int4, XK)
+    AS_FROM(float, 4, long2, XK)
+    AS_FROM(float, 4, double2, NONE)
+    AS_FROM(float, 8, int8, XK)
+    AS_FROM(float, 8, long4, XK)
+    AS_FROM(float, 8, double4, NONE)
+    AS_FROM(float, 16, int16, XK)
+    AS_FROM(float, 16, long8, XK)
+    AS_FROM(float, 16, double8, NONE)
     for (int j = 0; j < 5; j++)
         vstore3(as_int3(vload3(j, p)) ^ k, j, (global int *)q);
     ((global int *)q)[15] = as_int(p[15]) ^ k;
 }
 
+// The other way: region r of o from the same bytes x read as each type of
+// astype_from_float (astype_to_double likewise).
 kernel void astype_to_float(global const uchar *b, global float *o, int k) {
     size_t i = get_global_id(0), count = 16 * get_global_size(0);
     global const uchar *x = b + 64 * i;
@@ -74,25 +63,26 @@ kernel void astype_to_float(global const uchar *b, global float *o, int k) {
     for (int j = 0; j < 16; j++)
         q[j] = as_float(((global const uint *)x)[j] ^ k);
     q += count;
-    TO(float, 2, long, XK)
-    TO(float, 2, double, NONE)
-    TO(float, 2, int2, XK)
-    TO(float, 4, int4, XK)
-    TO(float, 4, long2, XK)
-    TO(float, 4, double2, NONE)
-    TO(float, 8, int8, XK)
-    TO(float, 8, long4, XK)
-    TO(float, 8, double4, NONE)
-    TO(float, 16, int16, XK)
-    TO(float, 16, long8, XK)
-    TO(float, 16, double8, NONE)
+    AS_TO(float, 2, long, XK)
+    AS_TO(float, 2, double, NONE)
+    AS_TO(float, 2, int2, XK)
+    AS_TO(float, 4, int4, XK)
+    AS_TO(float, 4, long2, XK)
+    AS_TO(float, 4, double2, NONE)
+    AS_TO(float, 8, int8, XK)
+    AS_TO(float, 8, long4, XK)
+    AS_TO(float, 8, double4, NONE)
+    AS_TO(float, 16, int16, XK)
+    AS_TO(float, 16, long8, XK)
+    AS_TO(float, 16, double8, NONE)
     for (int j = 0; j < 5; j++)
         vstore3(as_float3(vload3(j, (global const int *)x) ^ k), j, q);
     q[15] = as_float(((global const int *)x)[15] ^ k);
 }
 
-// r0..r11: long, ulong, float2, int2; long2, int4, float4; long4, int8,
-// float8; long8, float16; r12: long3 (vstore3, and element 15 alone).
+// The same for double (128 bytes per work-item): r0..r11: long, ulong,
+// float2, int2; long2, int4, float4; long4, int8, float8; long8, float16;
+// r12: long3 (vstore3, and element 15 alone).
 kernel void astype_from_double(global const double *a, global uchar *o, int k) {
     size_t i = get_global_id(0), bytes = 128 * get_global_size(0);
     global const double *p = a + 16 * i;
@@ -109,14 +99,14 @@ kernel void astype_from_double(global const double *a, global uchar *o, int k) {
     for (int j = 0; j < 16; j++)
         ((global int2 *)q)[j] = as_int2(p[j]) ^ k;
     q += bytes;
-    FROM(double, 2, long2, XK)
-    FROM(double, 2, int4, XK)
-    FROM(double, 2, float4, NONE)
-    FROM(double, 4, long4, XK)
-    FROM(double, 4, int8, XK)
-    FROM(double, 4, float8, NONE)
-    FROM(double, 8, long8, XK)
-    FROM(double, 8, float16, NONE)
+    AS_FROM(double, 2, long2, XK)
+    AS_FROM(double, 2, int4, XK)
+    AS_FROM(double, 2, float4, NONE)
+    AS_FROM(double, 4, long4, XK)
+    AS_FROM(double, 4, int8, XK)
+    AS_FROM(double, 4, float8, NONE)
+    AS_FROM(double, 8, long8, XK)
+    AS_FROM(double, 8, float16, NONE)
     for (int j = 0; j < 5; j++)
         vstore3(as_long3(vload3(j, p)) ^ k, j, (global long *)q);
     ((global long *)q)[15] = as_long(p[15]) ^ k;
@@ -138,14 +128,14 @@ kernel void astype_to_double(global const uchar *b, global double *o, int k) {
     for (int j = 0; j < 16; j++)
         q[j] = as_double(((global const int2 *)x)[j] ^ k);
     q += count;
-    TO(double, 2, long2, XK)
-    TO(double, 2, int4, XK)
-    TO(double, 2, float4, NONE)
-    TO(double, 4, long4, XK)
-    TO(double, 4, int8, XK)
-    TO(double, 4, float8, NONE)
-    TO(double, 8, long8, XK)
-    TO(double, 8, float16, NONE)
+    AS_TO(double, 2, long2, XK)
+    AS_TO(double, 2, int4, XK)
+    AS_TO(double, 2, float4, NONE)
+    AS_TO(double, 4, long4, XK)
+    AS_TO(double, 4, int8, XK)
+    AS_TO(double, 4, float8, NONE)
+    AS_TO(double, 8, long8, XK)
+    AS_TO(double, 8, float16, NONE)
     for (int j = 0; j < 5; j++)
         vstore3(as_double3(vload3(j, (global const long *)x) ^ k), j, q);
     q[15] = as_double(((global const long *)x)[15] ^ k);

@@ -17,6 +17,21 @@
 #define K(name) CAT(name##_, T)
 #define ST CAT(moves_struct_, T)
 
+// as_type from the vectors of n components of FT at p to type OT at q
+// (integers xored with the run-time zero k, so that -O2 keeps the
+// reinterpretation), and back from OT at x to FT at q; each moves 16
+// elements and steps q to the next region (`bytes` or `count` on).
+#define AS_FROM(FT, n, OT, X)                                                    \
+    for (int j = 0; j < 16 / n; j++)                                             \
+        ((global OT *)q)[j] = CAT(as_, OT)(((global const CAT(FT, n) *)p)[j]) X; \
+    q += bytes;
+#define AS_TO(FT, n, OT, X)                                                      \
+    for (int j = 0; j < 16 / n; j++)                                             \
+        ((global CAT(FT, n) *)q)[j] = CAT(as_, CAT(FT, n))(((global const OT *)x)[j] X); \
+    q += count;
+#define XK ^ (k)
+#define NONE
+
 // The vloadn/vstoren (or bitselect) of width n over 16 elements; width 3
 // covers 15, and element 15 goes alone.
 #define EACH_N(n, BODY)                        \

@@ -81,9 +81,9 @@ pub fn rounds(op: Op) -> bool {
     )
 }
 
-/// Whether OpenCL.std instruction `op` only moves bits or changes the sign
-/// bit (IEEE 754's non-arithmetic operations): its half result is one of
-/// its operands' values, exactly, and is not rounded.
+/// Whether OpenCL.std instruction `op` only moves bits or sets the sign
+/// bit (IEEE 754's non-arithmetic operations): its half result is made of
+/// its operands' bits, already a half, and is not rounded.
 pub fn moves_bits(op: OpenclStd100Op) -> bool {
     use OpenclStd100Op as Cl;
     matches!(

@@ -412,6 +412,7 @@ mod tests {
         // widen and narrow exactly: the conversions use no FP instruction.
         // SAFETY: reading and writing the calling thread's MXCSR; the
         // previous value is restored before anything else runs on it.
+        #[cfg(target_arch = "x86_64")]
         #[allow(deprecated)]
         unsafe {
             use std::arch::x86_64::{_mm_getcsr, _mm_setcsr};

@@ -9,9 +9,12 @@
 //! barrier, structs (whole and member by member, in global memory and
 //! by value), arguments by value, async copies (plain and strided),
 //! work_group_broadcast, as_type to and from every type of the same size,
-//! constants, and float atomic exchanges; bitselect of every width is
-//! checked against its bitwise definition. Every output is compared bit
-//! for bit, at -O0 and -O2, with the 4-lane bodies and with
+//! constants, specialization constants (and their folded FNegate and
+//! Select, `kernels/spv/hand/spec_moves.spv`), negation, fabs, copysign,
+//! and float atomic exchanges; one-element-per-work-item kernels (`lanes`)
+//! are the shapes the 4-lane bodies take (float at -O2); bitselect of
+//! every width is checked against its bitwise definition. Every output is
+//! compared bit for bit, at -O0 and -O2, with the 4-lane bodies and with
 //! `-cl-clift-max-lanes=1` (the scalar body alone).
 
 use std::fmt::LowerHex;

@@ -251,6 +251,9 @@ fn compile_selected(
     keep: &dyn Fn(&str) -> bool,
     vectorize: bool,
 ) -> Result<CompiledProgram, BuildError> {
+    // Cranelift folds float constants with host arithmetic: in OpenCL's
+    // rounding and denormal modes, not the building thread's.
+    let _env = crate::OpenClFpEnv::enter();
     let m = &front.module;
     let mut module = new_module()?;
     let cc = module.isa().default_call_conv();

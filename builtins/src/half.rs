@@ -100,7 +100,9 @@ fn magnitude_bits(a: f64, negative: bool, mode: Rounding) -> u64 {
     }
 }
 
-/// `half` bits to `float`, exactly.
+/// `half` bits to `float`, exactly: a NaN keeps its payload and its
+/// signaling bit (the half's significand becomes the top 10 bits of the
+/// float's), as the JIT's inline widening does.
 pub fn half_to_f32(h: u16) -> f32 {
     let sign = ((h & 0x8000) as u32) << 16;
     let exp = ((h >> 10) & 0x1f) as u32;
@@ -114,10 +116,7 @@ pub fn half_to_f32(h: u16) -> f32 {
                 v
             }
         }
-        31 => {
-            let quiet = if mant != 0 { 0x0040_0000 } else { 0 };
-            f32::from_bits(sign | 0x7f80_0000 | quiet | (mant << 13))
-        }
+        31 => f32::from_bits(sign | 0x7f80_0000 | (mant << 13)),
         _ => f32::from_bits(sign | ((exp + 112) << 23) | (mant << 13)),
     }
 }
@@ -158,7 +157,12 @@ mod tests {
         for h in 0..=u16::MAX {
             let x = half_to_f32(h);
             if x.is_nan() {
-                assert!(half_to_f32(f64_to_half(x as f64, Rounding::Rte)).is_nan());
+                // Widened exactly: sign, all ones, the significand on top.
+                let want = (u32::from(h & 0x8000) << 16) | 0x7f80_0000 | (u32::from(h & 0x3ff) << 13);
+                assert_eq!(x.to_bits(), want, "{h:#x}");
+                // Converting back is arithmetic: a quiet NaN.
+                let back = f64_to_half(x as f64, Rounding::Rte);
+                assert_eq!(back, h | 0x0200, "{h:#x}");
                 continue;
             }
             for mode in [Rounding::Rte, Rounding::Rtz, Rounding::Rtp, Rounding::Rtn] {

@@ -7,7 +7,10 @@
 //! (`half`), the 64-bit `mad_sat` (`integer`), the float remainder of
 //! OpFRem (`frem`), the copy of OpGroupAsyncCopy (`group_copy`), and
 //! printf's formatter and output buffer (`printf`), and `exp`, `log` and
-//! `erf` written once for one lane and for four SIMD lanes (`vec_math`).
+//! `erf` written once for one lane and for four SIMD lanes (`vec_math`);
+//! and the floating-point environment kernels and constant folding run in
+//! (`fp_env`).
+pub mod fp_env;
 pub mod frem;
 pub mod group_copy;
 pub mod half;

@@ -15,7 +15,8 @@
 //! The API in short:
 //! - [`Kernel::new`] builds a corpus module (panics with the build log);
 //!   [`Kernel::with_il`] and [`Kernel::with_source`] (OpenCL C) return the
-//!   log instead.
+//!   log instead, [`Kernel::with_spec`] sets specialization constants
+//!   first ([`hand_spirv`] reads the hand-written modules).
 //! - [`Kernel::arg`] appends an [`Arg`]: [`Arg::input`], [`Arg::output`],
 //!   [`Arg::output_bytes`], [`Arg::sub_buffer`], [`Arg::value`] (scalars,
 //!   vectors as arrays, `#[repr(C)]` structs), [`Arg::bytes`] (a value
@@ -67,6 +68,14 @@ pub fn corpus_spirv(module: &str, opt: Opt) -> Vec<u8> {
         .join(opt.dir())
         .join(format!("{module}.spv"));
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e} (run conformance/kernels/regen.sh)", path.display()))
+}
+
+/// The bytes of the hand-written module `conformance/kernels/spv/hand/<name>.spv`.
+pub fn hand_spirv(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("kernels/spv/hand")
+        .join(format!("{name}.spv"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// Plain data that can be copied to and from device memory as bytes.
@@ -197,8 +206,19 @@ impl<'a> Kernel<'a> {
     /// Kernel `name` of module `il` built with `options`, or the build log
     /// if the build fails.
     pub fn with_il(il: &[u8], name: &str, options: &str) -> Result<Kernel<'a>, String> {
+        Kernel::with_spec(il, name, options, &[])
+    }
+
+    /// [`Kernel::with_il`] with the specialization constants `spec` (SpecId,
+    /// value bytes) set before the build.
+    pub fn with_spec(il: &[u8], name: &str, options: &str, spec: &[(u32, Vec<u8>)]) -> Result<Kernel<'a>, String> {
         let ctx = context();
-        Kernel::built(ctx, il_program(ctx, il), name, options)
+        let program = il_program(ctx, il);
+        for (id, bytes) in spec {
+            // SAFETY: `bytes` is readable for its length.
+            check(unsafe { clSetProgramSpecializationConstant(program, *id, bytes.len(), bytes.as_ptr().cast()) });
+        }
+        Kernel::built(ctx, program, name, options)
     }
 
     /// Kernel `name` of the OpenCL C `source` built with `options`, or the

@@ -17,7 +17,7 @@
 
 mod exec_fp16_ref;
 
-use clift_conformance::exec::{Arg, Kernel, Opt};
+use clift_conformance::exec::{hand_spirv, Arg, Kernel, Opt};
 use exec_fp16_ref::{halves, inputs, narrow, rte, same, widen, Mode};
 
 fn check(what: &str, got: &[u16], want: &[u16], args: &dyn Fn(usize) -> String) {
@@ -374,8 +374,8 @@ fn bitcasts() {
             .arg(Arg::output(&mut oh))
             .run(&[N], Some(&[8]));
         for i in 0..N {
-            // A NaN's payload may be quieted; every other encoding is kept.
-            let bits_ok = |got: u32, h: u16| got == u32::from(h) || (widen(h).is_nan() && got & 0x7e00 == 0x7e00);
+            // Every encoding is kept, NaN payloads and signaling bits too.
+            let bits_ok = |got: u32, h: u16| got == u32::from(h);
             assert!(
                 bits_ok(oi[i] as i16 as u16 as u32, a[i]),
                 "{opt:?} as_short({:#x}) = {:#x}",
@@ -400,18 +400,11 @@ fn bitcasts() {
                 "{opt:?} as_short2"
             );
             let sh = s[i] as u16;
-            assert!(
-                same(oh[i], sh) && (widen(sh).is_nan() || oh[i] == sh),
-                "{opt:?} as_half({sh:#x}) = {:#x}",
-                oh[i]
-            );
+            assert_eq!(oh[i], sh, "{opt:?} as_half({sh:#x})");
             let sh1 = (s[i].wrapping_add(1)) as u16;
-            assert!(same(oh[N + i], sh1), "{opt:?} as_half(ushort)");
-            assert!(
-                same(oh[2 * N + i], a[2 * i + 1] ^ 0x8000),
-                "{opt:?} as_half2(int ^ sign)"
-            );
-            assert!(same(oh[3 * N + i], a[2 * i]), "{opt:?} as_half2(uint)");
+            assert_eq!(oh[N + i], sh1, "{opt:?} as_half(ushort)");
+            assert_eq!(oh[2 * N + i], a[2 * i + 1] ^ 0x8000, "{opt:?} as_half2(int ^ sign)");
+            assert_eq!(oh[3 * N + i], a[2 * i], "{opt:?} as_half2(uint)");
         }
     }
 }
@@ -644,48 +637,13 @@ fn hand_written_frem_fmod_vector_times_scalar_and_comparisons() {
 /// Builds the hand-written `fp16_spec` module with the spec constant values
 /// `set` (id, bytes), runs it once and returns (o[0..3], l[0]).
 fn run_spec(set: &[(u32, Vec<u8>)]) -> ([u16; 3], i64) {
-    use clift_conformance::*;
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/spv/hand/fp16_spec.spv");
-    let il = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let ctx = context();
-    let p = il_program(ctx, &il);
-    for (id, bytes) in set {
-        // SAFETY: `bytes` is readable for its length.
-        check(unsafe { clSetProgramSpecializationConstant(p, *id, bytes.len(), bytes.as_ptr().cast()) });
-    }
-    assert_eq!(build(p, ""), CL_SUCCESS, "build: {}", build_log(p, device()));
-    let k = kernel(p, "spec_half");
-    let q = queue(ctx, 0);
-    let (mo, ml) = (buffer(ctx, CL_MEM_READ_WRITE, 6), buffer(ctx, CL_MEM_READ_WRITE, 8));
-    check(set_arg(k, 0, &mo));
-    check(set_arg(k, 1, &ml));
-    let one = 1usize;
-    // SAFETY: valid handles; one work-item.
-    check(unsafe {
-        clEnqueueNDRangeKernel(
-            q,
-            k,
-            1,
-            std::ptr::null(),
-            &one,
-            std::ptr::null(),
-            0,
-            std::ptr::null(),
-            std::ptr::null_mut(),
-        )
-    });
-    let (bo, bl) = (read_bytes(q, mo, 0, 6), read_bytes(q, ml, 0, 8));
-    release_mem(mo);
-    release_mem(ml);
-    // SAFETY: handles this function created, released once.
-    unsafe {
-        check(clReleaseKernel(k));
-        check(clReleaseCommandQueue(q));
-        check(clReleaseProgram(p));
-        check(clReleaseContext(ctx));
-    }
-    let o = std::array::from_fn(|x| u16::from_ne_bytes([bo[2 * x], bo[2 * x + 1]]));
-    (o, i64::from_ne_bytes(bl[..8].try_into().unwrap()))
+    let (mut o, mut l) = ([0u16; 3], [0i64; 1]);
+    Kernel::with_spec(&hand_spirv("fp16_spec"), "spec_half", "", set)
+        .unwrap_or_else(|log| panic!("build: {log}"))
+        .arg(Arg::output(&mut o))
+        .arg(Arg::output(&mut l))
+        .run(&[1], None);
+    (o, l[0])
 }
 
 /// Half specialization constants: the module's defaults and values set by

@@ -12,7 +12,7 @@
 // is not `a >= b`, and `a < b || a > b` is not `a != b`.
 #![allow(clippy::neg_cmp_op_on_partial_ord, clippy::double_comparisons)]
 
-use clift_conformance::exec::{Arg, Kernel, Opt};
+use clift_conformance::exec::{hand_spirv, Arg, Kernel, Opt};
 use clift_conformance::math::{same, unordered_comparisons};
 
 /// Special values first (±0, ±1, ±inf, NaN, DBL_MAX, DBL_MIN, denormals,
@@ -417,48 +417,13 @@ fn hand_written_frem_fmod_vector_times_scalar_and_comparisons() {
 /// Builds the hand-written `fp64_spec` module with the spec constant values
 /// `set` (id, bytes), runs it once and returns (o[0..3], l[0]).
 fn run_spec(set: &[(u32, Vec<u8>)]) -> ([f64; 3], i64) {
-    use clift_conformance::*;
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/spv/hand/fp64_spec.spv");
-    let il = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let ctx = context();
-    let p = il_program(ctx, &il);
-    for (id, bytes) in set {
-        // SAFETY: `bytes` is readable for its length.
-        check(unsafe { clSetProgramSpecializationConstant(p, *id, bytes.len(), bytes.as_ptr().cast()) });
-    }
-    assert_eq!(build(p, ""), CL_SUCCESS, "build: {}", build_log(p, device()));
-    let k = kernel(p, "spec_double");
-    let q = queue(ctx, 0);
-    let (mo, ml) = (buffer(ctx, CL_MEM_READ_WRITE, 24), buffer(ctx, CL_MEM_READ_WRITE, 8));
-    check(set_arg(k, 0, &mo));
-    check(set_arg(k, 1, &ml));
-    let one = 1usize;
-    // SAFETY: valid handles; one work-item.
-    check(unsafe {
-        clEnqueueNDRangeKernel(
-            q,
-            k,
-            1,
-            std::ptr::null(),
-            &one,
-            std::ptr::null(),
-            0,
-            std::ptr::null(),
-            std::ptr::null_mut(),
-        )
-    });
-    let (bo, bl) = (read_bytes(q, mo, 0, 24), read_bytes(q, ml, 0, 8));
-    release_mem(mo);
-    release_mem(ml);
-    // SAFETY: handles this function created, released once.
-    unsafe {
-        check(clReleaseKernel(k));
-        check(clReleaseCommandQueue(q));
-        check(clReleaseProgram(p));
-        check(clReleaseContext(ctx));
-    }
-    let o = std::array::from_fn(|x| f64::from_ne_bytes(bo[8 * x..8 * x + 8].try_into().unwrap()));
-    (o, i64::from_ne_bytes(bl[..8].try_into().unwrap()))
+    let (mut o, mut l) = ([0f64; 3], [0i64; 1]);
+    Kernel::with_spec(&hand_spirv("fp64_spec"), "spec_double", "", set)
+        .unwrap_or_else(|log| panic!("build: {log}"))
+        .arg(Arg::output(&mut o))
+        .arg(Arg::output(&mut l))
+        .run(&[1], None);
+    (o, l[0])
 }
 
 /// Double specialization constants: the module's defaults and values set

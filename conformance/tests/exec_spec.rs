@@ -14,8 +14,7 @@ use clift_conformance::*;
 const N: usize = 18;
 
 fn spec_module() -> Vec<u8> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/spv/hand/spec_exec.spv");
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    clift_conformance::exec::hand_spirv("spec_exec")
 }
 
 /// The values the kernel writes for these spec constants.

@@ -285,6 +285,9 @@ fn compile_selected(
     vectorize: bool,
     dump_dir: Option<&Path>,
 ) -> Result<CompiledProgram, BuildError> {
+    // Cranelift folds float constants with host arithmetic: in OpenCL's
+    // rounding and denormal modes, not the building thread's.
+    let _env = crate::OpenClFpEnv::enter();
     let m = &front.module;
     let mut module = new_module()?;
     let cc = module.isa().default_call_conv();

@@ -69,6 +69,7 @@ pub mod spec;
 pub mod spirv;
 pub mod validate;
 
+pub use clift_builtins::fp_env::OpenClFpEnv;
 pub use codegen::{compile, compile_kernels, CodegenConfig, CompiledProgram};
 pub use error::{BuildError, Diagnostic, IlError};
 pub use interface::{ArgInfo, ArgKind, BuildOptions, BuiltModule, IlInfo, KernelInfo, SpecConstant};
@@ -178,6 +179,8 @@ pub fn front_end(bytes: &[u8], options: &BuildOptions) -> Result<FrontEnd, Build
         }])
     })?;
     let mut m = spirv::parse(&w).map_err(fail)?;
+    // Spec constants fold in OpenCL's rounding and denormal modes.
+    let _env = OpenClFpEnv::enter();
     let mut d = validate::Diags::default();
     validate::check_module(&m, &mut d);
     if !d.is_empty() {

@@ -158,73 +158,23 @@ fn sext(v: u64, w: u32) -> i64 {
     }
 }
 
-fn f16_to_f32(h: u16) -> f32 {
-    let sign = u32::from(h >> 15) << 31;
-    let exp = u32::from((h >> 10) & 0x1f);
-    let frac = u32::from(h & 0x3ff);
-    let bits = match (exp, frac) {
-        (0, 0) => sign,
-        (0, f) => {
-            // Subnormal: normalize.
-            let mut e = 127 - 15 + 1;
-            let mut f = f;
-            while f & 0x400 == 0 {
-                f <<= 1;
-                e -= 1;
-            }
-            sign | (e << 23) | ((f & 0x3ff) << 13)
-        }
-        (0x1f, f) => sign | 0x7f80_0000 | (f << 13),
-        (e, f) => sign | ((e + 127 - 15) << 23) | (f << 13),
-    };
-    f32::from_bits(bits)
-}
-
-fn f32_to_f16(x: f32) -> u16 {
-    let b = x.to_bits();
-    let sign = ((b >> 16) & 0x8000) as u16;
-    let exp = ((b >> 23) & 0xff) as i32;
-    let frac = b & 0x7f_ffff;
-    if exp == 0xff {
-        return sign | 0x7c00 | if frac != 0 { 0x200 } else { 0 };
-    }
-    let e = exp - 127 + 15;
-    if e >= 0x1f {
-        return sign | 0x7c00;
-    }
-    if e <= 0 {
-        if e < -10 {
-            return sign;
-        }
-        let f = frac | 0x80_0000;
-        let shift = (14 - e) as u32;
-        let half = 1u32 << (shift - 1);
-        let mut r = f >> shift;
-        let rem = f & ((1 << shift) - 1);
-        if rem > half || (rem == half && r & 1 == 1) {
-            r += 1;
-        }
-        return sign | r as u16;
-    }
-    let mut r = ((e as u32) << 10) | (frac >> 13);
-    let rem = frac & 0x1fff;
-    if rem > 0x1000 || (rem == 0x1000 && r & 1 == 1) {
-        r += 1;
-    }
-    sign | r as u16
-}
-
+/// A float of width `w` (16 or 32) as f32 (exact).
 fn to_f32(v: u64, w: u32) -> f32 {
     if w == 16 {
-        f16_to_f32(v as u16)
+        clift_builtins::half::half_to_f32(v as u16)
     } else {
         f32::from_bits(v as u32)
     }
 }
 
+/// `x` rounded to a float of width `w` (16 or 32; to nearest even), as
+/// bits.
 fn from_f32(x: f32, w: u32) -> u64 {
     if w == 16 {
-        u64::from(f32_to_f16(x))
+        u64::from(clift_builtins::half::f64_to_half(
+            f64::from(x),
+            clift_builtins::half::Rounding::Rte,
+        ))
     } else {
         u64::from(x.to_bits())
     }
@@ -468,17 +418,17 @@ fn fold(m: &Module, c: usize) -> Result<Option<ConstValue>, String> {
             }
             UConvert => a & m_r,
             SConvert => sa as u64 & m_r,
+            // Negation flips the sign bit alone (NaN payloads kept), as
+            // the lowering's fneg does.
+            FNegate => (a ^ 1u64.checked_shl(aw.wrapping_sub(1)).unwrap_or(0)) & m_r,
             // Doubles (an operand or the result 64 bits wide) compute in
             // f64: one rounding to the result's width.
-            FConvert | ConvertFToS | ConvertFToU | FNegate | FAdd | FSub | FMul | FDiv | FRem | FMod
-                if aw == 64 || rw == 64 =>
-            {
+            FConvert | ConvertFToS | ConvertFToU | FAdd | FSub | FMul | FDiv | FRem | FMod if aw == 64 || rw == 64 => {
                 let (x, y) = (to_f64(a, aw), to_f64(b, aw));
                 match op {
                     FConvert => from_f64(x, rw),
                     ConvertFToS => (x as i64) as u64 & m_r,
                     ConvertFToU => (x as u64) & m_r,
-                    FNegate => from_f64(-x, rw),
                     FAdd => from_f64(x + y, rw),
                     FSub => from_f64(x - y, rw),
                     FMul => from_f64(x * y, rw),
@@ -497,7 +447,6 @@ fn fold(m: &Module, c: usize) -> Result<Option<ConstValue>, String> {
             ConvertFToU => (to_f32(a, aw) as u64) & m_r,
             ConvertSToF => from_f32(sa as f32, rw),
             ConvertUToF => from_f32(a as f32, rw),
-            FNegate => from_f32(-to_f32(a, aw), rw),
             FAdd => from_f32(to_f32(a, aw) + to_f32(b, aw), rw),
             FSub => from_f32(to_f32(a, aw) - to_f32(b, aw), rw),
             FMul => from_f32(to_f32(a, aw) * to_f32(b, aw), rw),
@@ -548,11 +497,11 @@ mod tests {
     #[test]
     fn half_conversions_round_trip() {
         for h in [0u16, 0x3c00, 0xbc00, 0x7bff, 0x0001, 0x03ff, 0x7c00, 0xfc00, 0x3555] {
-            assert_eq!(f32_to_f16(f16_to_f32(h)), h, "{h:#x}");
+            assert_eq!(from_f32(to_f32(u64::from(h), 16), 16), u64::from(h), "{h:#x}");
         }
-        assert_eq!(f32_to_f16(1.0), 0x3c00);
-        assert_eq!(f32_to_f16(65536.0), 0x7c00);
-        assert!(f16_to_f32(0x7e00).is_nan());
+        assert_eq!(from_f32(1.0, 16), 0x3c00);
+        assert_eq!(from_f32(65536.0, 16), 0x7c00);
+        assert!(to_f32(0x7e00, 16).is_nan());
     }
 
     #[test]

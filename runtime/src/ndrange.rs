@@ -438,6 +438,9 @@ impl Launch {
             &own
         };
         let [n0, n1, _] = self.num_groups;
+        // Kernels compute in OpenCL's rounding and denormal modes, whatever
+        // this thread's are (an application thread may run the command).
+        let _env = jit::OpenClFpEnv::enter();
         for g in groups {
             let group_id = [g % n0, (g / n0) % n1, g / (n0 * n1)];
             let local_size = std::array::from_fn(|d| self.local[d].min(self.global[d] - group_id[d] * self.local[d]));

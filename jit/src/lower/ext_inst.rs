@@ -232,7 +232,7 @@ impl Lowering<'_, '_, '_> {
                 Impl::Refused(why) => return Err(format!("OpenCL.std {name} is not supported: {why}")),
             },
         };
-        if half_out {
+        if half_out && !half::moves_bits(info.op) {
             // The general rule for half: the float row computed on the
             // operands widened to float, rounded once to half.
             self.round_half(&mut v);

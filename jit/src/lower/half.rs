@@ -1,21 +1,32 @@
 //! Half precision (cl_khr_fp16). A `half` value lives in registers as an
-//! `f32` that is always exactly a binary16 value; memory holds the 16-bit
-//! format. So:
+//! `f32` that is always exactly the widening of a binary16 encoding, and
+//! memory holds the 16-bit format:
 //!
-//! - loads widen the 16 bits to `f32` ([`load`]) and stores narrow them
-//!   ([`store`]), both exactly and inline;
-//! - every instruction that computes a new half value (OpFAdd ... OpFMod,
-//!   OpFConvert, OpConvertSToF, OpVectorTimesScalar, OpDot, OpenCL.std)
-//!   computes in `f32` and rounds the result once to half ([`round_rte`],
-//!   round to nearest even, keeping NaNs, infinities, signed zeros and
-//!   half denormals). For +, -, *, / and sqrt this is the correctly rounded
-//!   half result, since `f32`'s 24 bits are at least 2 * 11 + 2 (the
-//!   double rounding is innocuous); fma computes in f64 and rounds once
-//!   from there;
-//! - comparisons, selects, copies and conversions to other types use the
-//!   `f32` as it is (it is the half's exact value); only the bit-level
-//!   operations (OpBitcast, bitselect, nextafter, isnormal) go through the
-//!   16-bit encoding.
+//! - **Moves keep all 16 bits.** The widening ([`from_bits`]) maps every
+//!   encoding to one `f32` (a NaN's 10 significand bits, the signaling bit
+//!   among them, become the top 10 of the `f32`'s, the other 13 zero) and
+//!   the narrowing ([`to_bits`]) inverts it; both are integer instructions
+//!   only, so neither the MXCSR's flush-to-zero and denormals-are-zero
+//!   modes nor any quieting of signaling NaNs can touch them. Between them
+//!   a value is only moved as a bit pattern (register and stack moves,
+//!   selects, phis, vector lanes), never through an FP instruction. Loads,
+//!   stores, OpBitcast, vloadn/vstoren, shuffles, selects, bitselect,
+//!   fabs, copysign and negation therefore keep every encoding, signaling
+//!   NaNs with their payloads included.
+//! - **Arithmetic rounds once.** Every instruction that computes a new
+//!   half value (OpFAdd ... OpFMod, OpFConvert, OpConvertSToF,
+//!   OpVectorTimesScalar, OpDot, OpenCL.std math) computes in `f32` and
+//!   rounds the result once to half ([`round_rte`], round to nearest even,
+//!   keeping infinities, signed zeros and half denormals; a NaN becomes a
+//!   quiet NaN keeping its sign and its top payload bits, as IEEE 754
+//!   conversions and the host conversions do). For +, -, *, / and sqrt
+//!   this is the correctly rounded half result, since `f32`'s 24 bits are
+//!   at least 2 * 11 + 2 (the double rounding is innocuous); fma computes
+//!   in f64 and rounds once from there. Instructions that only move bits
+//!   ([`moves_bits`]) are not rounded.
+//! - Comparisons and conversions to other types use the `f32` as it is
+//!   (it is the half's exact value); the bit-level operations (OpBitcast,
+//!   bitselect, nextafter) go through the 16-bit encoding.
 
 use cranelift_codegen::ir::{
     condcodes::{FloatCC, IntCC},
@@ -23,7 +34,7 @@ use cranelift_codegen::ir::{
 };
 use cranelift_frontend::FunctionBuilder;
 
-use spirv::Op;
+use spirv::{Op, OpenclStd100Op};
 
 use super::{Lowering, R};
 use crate::spirv::{Id, Module, Type};
@@ -70,6 +81,17 @@ pub fn rounds(op: Op) -> bool {
     )
 }
 
+/// Whether OpenCL.std instruction `op` only moves bits or sets the sign
+/// bit (IEEE 754's non-arithmetic operations): its half result is made of
+/// its operands' bits, already a half, and is not rounded.
+pub fn moves_bits(op: OpenclStd100Op) -> bool {
+    use OpenclStd100Op as Cl;
+    matches!(
+        op,
+        Cl::vloadn | Cl::shuffle | Cl::shuffle2 | Cl::select | Cl::bitselect | Cl::fabs | Cl::copysign
+    )
+}
+
 /// The f32 bits of a half constant's 16 bits.
 pub fn widen_const(bits: u64) -> u64 {
     u64::from(clift_builtins::half::half_to_f32(bits as u16).to_bits())
@@ -80,7 +102,8 @@ fn f32c(b: &mut FunctionBuilder, x: f32) -> Value {
 }
 
 /// `x` (an `f32`) rounded to the nearest half value (ties to even), as an
-/// `f32`: overflow gives the infinity of `x`'s sign, NaNs stay NaNs.
+/// `f32`: overflow gives the infinity of `x`'s sign; a NaN gives the quiet
+/// NaN with its sign and the top 9 bits of its payload below the quiet bit.
 pub fn round_rte(b: &mut FunctionBuilder, x: Value) -> Value {
     let flags = MemFlagsData::new();
     let bits = b.ins().bitcast(cl::I32, flags, x);
@@ -109,12 +132,18 @@ pub fn round_rte(b: &mut FunctionBuilder, x: Value) -> Value {
     let min_normal = f32c(b, f32::from_bits(0x3880_0000)); // 2^-14
     let small = b.ins().fcmp(FloatCC::LessThan, a, min_normal);
     let r = b.ins().select(small, d, rn);
+    // NaNs: quiet, the payload cut to the half's.
+    let q = b.ins().bor_imm_u(bits, 0x0040_0000);
+    let q = b.ins().band_imm_u(q, 0xffff_e000);
+    let q = b.ins().bitcast(cl::F32, flags, q);
     let nan = b.ins().fcmp(FloatCC::Unordered, x, x);
-    b.ins().select(nan, x, r)
+    b.ins().select(nan, q, r)
 }
 
 /// The half encoded in the low 16 bits of `h` (an `i16` or `i32`) as an
-/// `f32`, exactly.
+/// `f32`, exactly, with integer instructions only: a NaN keeps its payload
+/// and its signaling bit (the half's significand becomes the top 10 bits of
+/// the `f32`'s).
 pub fn from_bits(b: &mut FunctionBuilder, h: Value) -> Value {
     let flags = MemFlagsData::new();
     let h = if b.func.dfg.value_type(h) == cl::I32 {
@@ -126,44 +155,71 @@ pub fn from_bits(b: &mut FunctionBuilder, h: Value) -> Value {
     let sign = b.ins().band_imm_u(h, 0x8000);
     let sign = b.ins().ishl_imm_u(sign, 16);
     let shifted = b.ins().ishl_imm_u(mag, 13);
-    // Normals and denormals: the shifted bits are the value times 2^-112
-    // (an f32 denormal for a half denormal); the product is exact.
-    let f = b.ins().bitcast(cl::F32, flags, shifted);
-    let scale = f32c(b, f32::from_bits(0x7780_0000)); // 2^112
-    let f = b.ins().fmul(f, scale);
-    let fb = b.ins().bitcast(cl::I32, flags, f);
-    // Infinities and NaNs: the payload moves up, the exponent is all ones.
+    // Normals: the exponent rebiased (127 - 15 = 112).
+    let normal = b.ins().iadd_imm_s(shifted, 112 << 23);
+    // Infinities and NaNs: the exponent all ones, the significand moved up.
     let special = b.ins().bor_imm_u(shifted, 0x7f80_0000);
+    // Denormals m * 2^-24 (m < 2^10), normalized: with the top bit of m at
+    // position p = 31 - clz(m), the f32 is m << (23 - p) (its top bit is
+    // the exponent's lowest, adding one) plus (p + 102) << 23.
+    let lz = b.ins().clz(mag);
+    let up = b.ins().iadd_imm_s(lz, -8);
+    let m = b.ins().ishl(mag, up);
+    let c = b.ins().iconst(cl::I32, 133);
+    let e = b.ins().isub(c, lz);
+    let e = b.ins().ishl_imm_u(e, 23);
+    let denormal = b.ins().iadd(m, e);
+    let zero = b.ins().iconst(cl::I32, 0);
+    let is_zero = b.ins().icmp_imm_u(IntCC::Equal, mag, 0);
+    let r = b.ins().select(is_zero, zero, denormal);
+    let is_normal = b.ins().icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, mag, 0x0400);
+    let r = b.ins().select(is_normal, normal, r);
     let is_special = b.ins().icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, mag, 0x7c00);
-    let r = b.ins().select(is_special, special, fb);
+    let r = b.ins().select(is_special, special, r);
     let r = b.ins().bor(r, sign);
     b.ins().bitcast(cl::F32, flags, r)
 }
 
-/// The 16-bit encoding (an `i16`) of `x`, an `f32` holding a half value.
-/// A NaN stays a (quiet) NaN.
+/// The 16-bit encoding (an `i16`) of `x`, an `f32` holding a half value:
+/// [`from_bits`] inverted, with integer instructions only. (Were `x` a NaN
+/// with none of the top 10 significand bits set, which no half widens to,
+/// its lowest half significand bit is set, so it stays a NaN.)
 pub fn to_bits(b: &mut FunctionBuilder, x: Value) -> Value {
     let flags = MemFlagsData::new();
     let bits = b.ins().bitcast(cl::I32, flags, x);
     let sign = b.ins().ushr_imm_u(bits, 16);
     let sign = b.ins().band_imm_u(sign, 0x8000);
     let abits = b.ins().band_imm_u(bits, 0x7fff_ffff);
-    let a = b.ins().bitcast(cl::F32, flags, abits);
-    let scale = f32c(b, f32::from_bits(0x0780_0000)); // 2^-112
-    let s = b.ins().fmul(a, scale);
-    let sb = b.ins().bitcast(cl::I32, flags, s);
-    let m = b.ins().ushr_imm_u(sb, 13);
-    let payload = b.ins().ushr_imm_u(abits, 13);
-    let payload = b.ins().band_imm_u(payload, 0x3ff);
-    let is_nan = b.ins().icmp_imm_u(IntCC::UnsignedGreaterThan, abits, 0x7f80_0000);
-    let quiet = b.ins().iconst(cl::I32, 0x7e00);
-    let inf = b.ins().iconst(cl::I32, 0x7c00);
-    let top = b.ins().select(is_nan, quiet, inf);
-    let special = b.ins().bor(top, payload);
+    // Normals: the exponent rebiased.
+    let normal = b.ins().iadd_imm_s(abits, -(112 << 23));
+    let normal = b.ins().ushr_imm_u(normal, 13);
+    // Infinities and NaNs: the top 10 significand bits, and a sticky bit
+    // for the other 13.
+    let top = b.ins().ushr_imm_u(abits, 13);
+    let top = b.ins().band_imm_u(top, 0x03ff);
+    let low = b.ins().band_imm_u(abits, 0x1fff);
+    let sticky = b.ins().icmp_imm_u(IntCC::NotEqual, low, 0);
+    let sticky = b.ins().uextend(cl::I32, sticky);
+    let special = b.ins().bor(top, sticky);
+    let special = b.ins().bor_imm_u(special, 0x7c00);
+    // Denormals (and zero): the significand with its implicit bit, shifted
+    // right by 126 - e for the f32 exponent field e (103..=112). For zero
+    // (e = 0) the shift is 126, which Cranelift takes modulo 32 (30): the
+    // implicit bit alone shifts out to 0.
+    let e = b.ins().ushr_imm_u(abits, 23);
+    let sig = b.ins().band_imm_u(abits, 0x007f_ffff);
+    let sig = b.ins().bor_imm_u(sig, 0x0080_0000);
+    let c = b.ins().iconst(cl::I32, 126);
+    let down = b.ins().isub(c, e);
+    let denormal = b.ins().ushr(sig, down);
+    let is_normal = b
+        .ins()
+        .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, abits, 0x3880_0000);
+    let r = b.ins().select(is_normal, normal, denormal);
     let is_special = b
         .ins()
         .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, abits, 0x7f80_0000);
-    let r = b.ins().select(is_special, special, m);
+    let r = b.ins().select(is_special, special, r);
     let r = b.ins().bor(r, sign);
     b.ins().ireduce(cl::I16, r)
 }
@@ -274,36 +330,46 @@ mod tests {
             .finish(settings::Flags::new(flags))
             .unwrap();
         let mut module = JITModule::new(JITBuilder::with_isa(isa, cranelift_module::default_libcall_names()));
-        let from = jit(&mut module, "from", cl::I32, cl::F32, from_bits);
-        let to = jit(&mut module, "to", cl::F32, cl::I32, |b, x| {
+        // Every function takes and returns bits (no float crosses the ABI).
+        let from = jit(&mut module, "from", cl::I32, cl::I32, |b, h| {
+            let x = from_bits(b, h);
+            b.ins().bitcast(cl::I32, MemFlagsData::new(), x)
+        });
+        let to = jit(&mut module, "to", cl::I32, cl::I32, |b, x| {
+            let x = b.ins().bitcast(cl::F32, MemFlagsData::new(), x);
             let h = to_bits(b, x);
             b.ins().uextend(cl::I32, h)
         });
-        let round = jit(&mut module, "round", cl::F32, cl::F32, round_rte);
-        type FromBits = extern "C" fn(u32) -> f32;
-        type ToBits = extern "C" fn(f32) -> u32;
-        type Round = extern "C" fn(f32) -> f32;
-        // SAFETY: the functions were just compiled with these signatures
-        // (the host's C convention, one scalar in, one out) and live as long as `module`,
-        // which outlives every call below.
+        let round = jit(&mut module, "round", cl::I32, cl::I32, |b, x| {
+            let x = b.ins().bitcast(cl::F32, MemFlagsData::new(), x);
+            let r = round_rte(b, x);
+            b.ins().bitcast(cl::I32, MemFlagsData::new(), r)
+        });
+        type Bits = extern "C" fn(u32) -> u32;
+        // SAFETY: the functions were just compiled with this signature
+        // (the host's C convention, one 32-bit integer in, one out) and live
+        // as long as `module`, which outlives every call below.
         let (from, to, round) = unsafe {
             (
-                std::mem::transmute::<*const u8, FromBits>(from),
-                std::mem::transmute::<*const u8, ToBits>(to),
-                std::mem::transmute::<*const u8, Round>(round),
+                std::mem::transmute::<*const u8, Bits>(from),
+                std::mem::transmute::<*const u8, Bits>(to),
+                std::mem::transmute::<*const u8, Bits>(round),
             )
         };
         use clift_builtins::half::{f64_to_half, half_to_f32, Rounding};
+        let quiet_cut = |x: u32| (x | 0x0040_0000) & 0xffff_e000;
         for h in 0..=u16::MAX {
+            // Widening and narrowing are exact for every encoding, NaNs
+            // (signaling ones and their payloads) included.
             let want = half_to_f32(h);
             let got = from(u32::from(h));
+            assert_eq!(got, want.to_bits(), "from {h:#x}");
+            assert_eq!(to(got), u32::from(h), "to {h:#x}");
             if want.is_nan() {
-                assert!(got.is_nan(), "{h:#x}");
-                assert_eq!(to(got) & 0x7e00, 0x7e00, "{h:#x}");
+                // Rounding is arithmetic: a NaN comes out quiet.
+                assert_eq!(round(got), quiet_cut(got), "round {h:#x}");
                 continue;
             }
-            assert_eq!(got.to_bits(), want.to_bits(), "from {h:#x}");
-            assert_eq!(to(got), u32::from(h), "to {h:#x}");
             // Floats around the half: every one rounds as the reference.
             let base = want.to_bits();
             for d in [
@@ -314,13 +380,13 @@ mod tests {
                     continue;
                 }
                 let x = f32::from_bits(bits as u32);
-                let r = round(x);
+                let r = round(bits as u32);
                 if x.is_nan() {
-                    assert!(r.is_nan());
+                    assert_eq!(r, quiet_cut(bits as u32), "round {:#x}", bits);
                     continue;
                 }
                 let want = half_to_f32(f64_to_half(f64::from(x), Rounding::Rte));
-                assert_eq!(r.to_bits(), want.to_bits(), "round {x:e} ({:#x})", x.to_bits());
+                assert_eq!(r, want.to_bits(), "round {x:e} ({:#x})", x.to_bits());
             }
         }
         for x in [
@@ -335,7 +401,28 @@ mod tests {
             -65520.0,
         ] {
             let want = half_to_f32(f64_to_half(f64::from(x), Rounding::Rte));
-            assert_eq!(round(x).to_bits(), want.to_bits(), "{x:e}");
+            assert_eq!(round(x.to_bits()), want.to_bits(), "{x:e}");
+        }
+        // A NaN no half widens to (payload in the low 13 bits only) still
+        // narrows to a NaN.
+        assert_eq!(to(0x7f80_0001), 0x7c01);
+        assert_eq!(to(0xffbf_e001), 0xfdff);
+        // With flush-to-zero and denormals-are-zero set in the MXCSR (as a
+        // host compiled with -ffast-math leaves them), half denormals still
+        // widen and narrow exactly: the conversions use no FP instruction.
+        // SAFETY: reading and writing the calling thread's MXCSR; the
+        // previous value is restored before anything else runs on it.
+        #[cfg(target_arch = "x86_64")]
+        #[allow(deprecated)]
+        unsafe {
+            use std::arch::x86_64::{_mm_getcsr, _mm_setcsr};
+            let saved = _mm_getcsr();
+            _mm_setcsr(saved | 0x8040);
+            let bad = (0..=u16::MAX).find(|&h| to(from(u32::from(h))) != u32::from(h));
+            let got = from(1);
+            _mm_setcsr(saved);
+            assert_eq!(bad, None, "FTZ/DAZ changed a half");
+            assert_eq!(got, 0x3380_0000, "the smallest denormal under FTZ/DAZ");
         }
         drop(module);
     }

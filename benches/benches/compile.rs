@@ -3,8 +3,8 @@
 //! - `compile/<level>/<module>`: clCreateProgramWithIL + clBuildProgram
 //!   (which runs code generation), for every module at -O0 and -O2;
 //! - `to_kernel/O2/<module>`: the same plus clCreateKernelsInProgram, i.e.
-//!   everything an application does before its first enqueue (the issue's
-//!   target: below 10 ms per program).
+//!   everything an application does before its first enqueue (the target:
+//!   below 10 ms per program).
 
 use std::ptr;
 

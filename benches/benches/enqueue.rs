@@ -4,8 +4,8 @@
 //! - `marker_*`: clEnqueueMarkerWithWaitList, the scheduler alone;
 //! - `launch_*`: clEnqueueNDRangeKernel of clbench's empty kernel with a
 //!   global size of 1 (clbench's launch_async and launch_sync workloads; the
-//!   issue's targets: 1.5 us per enqueue asynchronously, 2.6 us with a
-//!   finish after each).
+//!   targets: 1.5 us per enqueue asynchronously, 2.6 us with a finish after
+//!   each).
 
 use std::ptr;
 use std::time::{Duration, Instant};

@@ -1,4 +1,4 @@
-//! Throughput of the common math built-ins in a kernel (issue 5): one
+//! Throughput of the common math built-ins in a kernel: one
 //! launch of `y[i] = f(x[i])` over [`N`] floats in (0.1, 10) and a clFinish,
 //! per function (`conformance/kernels/cl/bench_math.cl`, clang -O2).
 //! Criterion reports elements per second.

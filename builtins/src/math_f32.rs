@@ -2,8 +2,8 @@
 //! called by JIT code through their addresses.
 //!
 //! Every function is a pure function of its arguments: no global state, no
-//! panics, no allocation, so that it can later be applied lane by lane to
-//! several work-items at once. The approach is the same throughout: an
+//! panics, no allocation, so that it can be applied lane by lane to several
+//! work-items at once (as 4-lane kernel bodies do). The approach is the same throughout: an
 //! `f32` argument converts to `f64` exactly, the function is evaluated in
 //! double precision by an algorithm accurate to about one double ulp
 //! (`libm`, a pure-Rust port of musl/FreeBSD's msun, or the exact

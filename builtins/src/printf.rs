@@ -59,8 +59,8 @@ pub enum Arg<'a> {
 }
 
 /// The output of one launch's printf calls, printed when the launch
-/// completes ([`PrintfSink::take`]), or at each call when
-/// `CLIFT_PRINTF_IMMEDIATE=1`.
+/// completes ([`PrintfSink::take`]), or at each call in immediate mode
+/// (the runtime's `CLIFT_PRINTF_IMMEDIATE`).
 #[derive(Debug)]
 pub struct PrintfSink {
     out: Mutex<Vec<u8>>,
@@ -68,21 +68,16 @@ pub struct PrintfSink {
     immediate: bool,
 }
 
-/// Whether `CLIFT_PRINTF_IMMEDIATE` asks for output at each call (read once
-/// per process).
-pub fn immediate_from_env() -> bool {
-    static IMMEDIATE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *IMMEDIATE.get_or_init(|| std::env::var_os("CLIFT_PRINTF_IMMEDIATE").is_some_and(|v| v != "0" && !v.is_empty()))
-}
-
 impl PrintfSink {
     /// A buffer holding at most `cap` bytes (CL_DEVICE_PRINTF_BUFFER_SIZE):
     /// a call whose output does not fit prints nothing and returns -1.
-    pub fn new(cap: usize) -> PrintfSink {
+    /// With `immediate`, each call's output is printed at once instead,
+    /// without the limit.
+    pub fn new(cap: usize, immediate: bool) -> PrintfSink {
         PrintfSink {
             out: Mutex::new(Vec::new()),
             cap,
-            immediate: immediate_from_env(),
+            immediate,
         }
     }
 
@@ -997,7 +992,7 @@ mod tests {
 
     #[test]
     fn the_host_function_returns_0_or_minus_1_and_keeps_calls_whole() {
-        let sink = PrintfSink::new(64);
+        let sink = PrintfSink::new(64, false);
         let fmt = b"v=%d %s\n\0";
         let s = b"str\0";
         let words = [

@@ -1,6 +1,6 @@
 //! `exp`, `log` and `erf` of `float`, four lanes at a time.
 //!
-//! Each function is one algorithm written once, generic over [`Lanes`]: a
+//! Each function is one algorithm written once, generic over `Lanes`: a
 //! set of `f64` lanes with IEEE operations and a fused multiply-add. It is
 //! instantiated for one `f64` (the scalar functions `clift_exp_f32`, ...,
 //! and the remainder lanes of a 4-lane kernel body) and, on x86-64 with

@@ -231,13 +231,12 @@ fn by_type<T: Fp>(wide: f64, half: f64) -> f64 {
 }
 
 fn random_count<T: Fp>() -> usize {
-    if let Some(n) = std::env::var("CLIFT_ULP_N").ok().and_then(|v| v.parse().ok()) {
-        return n;
-    }
-    match std::env::var("CLIFT_ULP_FULL") {
-        Ok(v) if !v.is_empty() && v != "0" => 1_000_000,
-        _ => T::DEFAULT_N,
-    }
+    let default = if clift_env::flag("CLIFT_ULP_FULL", false) {
+        1_000_000
+    } else {
+        T::DEFAULT_N
+    };
+    clift_env::number("CLIFT_ULP_N", default, 1..=usize::MAX)
 }
 
 // ---------------------------------------------------------------- inputs
@@ -603,7 +602,7 @@ impl Stats {
             self.name, shown, self.bound, self.count, self.worst
         );
         println!("{line}");
-        if let Ok(path) = std::env::var("CLIFT_ULP_REPORT") {
+        if let Some(path) = clift_env::value("CLIFT_ULP_REPORT") {
             if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
                 let _ = writeln!(f, "{line}");
             }

@@ -10,7 +10,9 @@
 // validates; passing a bad one is what some tests are about.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
+pub mod child;
 pub mod dump;
+pub use clift_env as env;
 pub mod exec;
 pub mod half;
 pub mod math;
@@ -27,7 +29,7 @@ pub use opencl_sys::*;
 /// The libclift.so under test: `$CLIFT_LIB`, else the one in the target
 /// directory that holds this test executable.
 pub fn lib_path() -> PathBuf {
-    if let Some(p) = std::env::var_os("CLIFT_LIB") {
+    if let Some(p) = env::value("CLIFT_LIB") {
         return PathBuf::from(p);
     }
     let exe = std::env::current_exe().expect("test executable path");

@@ -1,4 +1,4 @@
-//! Bad input (issue: every entry point checks its handles): forged, freed and
+//! Bad input (every entry point checks its handles): forged, freed and
 //! wrong-type handles get CL_INVALID_<OBJECT>, through the loader, and wild
 //! pointers passed straight to clift's dispatch table are never dereferenced.
 //!

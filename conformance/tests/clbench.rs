@@ -1,6 +1,6 @@
-//! Issue 4: the whole shared/clbench suite on clift through the loader, in
+//! The whole shared/clbench suite on clift through the loader, in
 //! SPIR-V mode, with the modules clang-15 made at -O0 and at -O2, and
-//! (issue 6) in source mode, clift compiling clbench's OpenCL C. clbench
+//! in source mode, clift compiling clbench's OpenCL C. clbench
 //! checks every workload against its host reference (ref.c) and prints one
 //! TSV line per workload; every line must say PASS.
 //!

@@ -403,7 +403,7 @@ fn invalid_modules_fail_to_build_naming_their_rule() {
             Err(e) => failures.push(fail(format!("CL_PROGRAM_BUILD_STATUS: {}", error_name(e)))),
         }
         let log = log_of(&p);
-        if std::env::var_os("CLIFT_CORPUS_LOGS").is_some() {
+        if env::flag("CLIFT_CORPUS_LOGS", false) {
             eprintln!("invalid/{name}.spv:\n{log}");
         }
         let found = match word {

@@ -1,4 +1,4 @@
-//! Issue 4, kernel arguments: every scalar type, vectors of 2, 3, 4 and 16
+//! Kernel arguments: every scalar type, vectors of 2, 3, 4 and 16
 //! components (3-component ones padded to 4), a struct by value, buffers and
 //! __local pointers interleaved, each at its own alignment in the argument
 //! block; and arguments captured at enqueue time (API spec 5.10: "the

@@ -1,4 +1,4 @@
-//! Issue 4, atomics: every OpenCL 1.2 atomic function (atomic_add, sub,
+//! Atomics: every OpenCL 1.2 atomic function (atomic_add, sub,
 //! xchg, inc, dec, min, max signed and unsigned, and, or, xor, cmpxchg) on
 //! 32-bit ints and their atom_* forms on 64-bit ints, in global and local
 //! memory; the OpenCL 2.0 C11 atomics with explicit orders and scopes

@@ -1,4 +1,4 @@
-//! Issue 4, large NDRanges: 2^26 work-items (one byte each, every byte
+//! Large NDRanges: 2^26 work-items (one byte each, every byte
 //! checked) and 3D ranges with thousands of work-groups, including
 //! non-uniform ones. Kernels: `kernels/cl/big.cl` at -O0 and -O2.
 

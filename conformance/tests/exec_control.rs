@@ -1,4 +1,4 @@
-//! Issue 4, control flow: OpSwitch on 8-, 16-, 32- and 64-bit selectors
+//! Control flow: OpSwitch on 8-, 16-, 32- and 64-bit selectors
 //! (with fallthrough, default, case values at the type's limits), nested
 //! loops with break and continue, goto, call chains with early returns
 //! (noinline: real OpFunctionCalls at both levels), early returns from the

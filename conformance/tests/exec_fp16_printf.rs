@@ -18,7 +18,7 @@ const END: &str = "<<<fp16 printf end>>>\n";
 /// Not a test of its own: the child process's entry.
 #[test]
 fn child() {
-    let Ok(opt) = std::env::var("CLIFT_FP16_PRINTF") else {
+    let Some(opt) = clift_conformance::env::text("CLIFT_FP16_PRINTF") else {
         return;
     };
     let opt = if opt == "O0" { Opt::O0 } else { Opt::O2 };

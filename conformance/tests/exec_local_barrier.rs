@@ -1,4 +1,4 @@
-//! Issue 4, __local memory and barriers: __local arrays declared in the
+//! __local memory and barriers: __local arrays declared in the
 //! kernel (module-scope Workgroup variables) and passed as arguments;
 //! barrier(CLK_LOCAL_MEM_FENCE), barrier(CLK_GLOBAL_MEM_FENCE), both, and
 //! work_group_barrier; barriers in loops (a tree reduction, a prefix scan,

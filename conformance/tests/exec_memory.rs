@@ -1,4 +1,4 @@
-//! Issue 4, memory: private arrays with runtime indices, structs with the
+//! Memory: private arrays with runtime indices, structs with the
 //! OpenCL C layout in global memory and by value, nested arrays of structs,
 //! struct copies (OpCopyMemorySized), program-scope __constant tables and
 //! OpenCL 2.0 __global variables (kept across launches of one program),

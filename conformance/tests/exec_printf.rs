@@ -120,7 +120,7 @@ fn run_case(case: &str) {
 /// `CLIFT_PRINTF_CASE` is set).
 #[test]
 fn child() {
-    if let Ok(case) = std::env::var("CLIFT_PRINTF_CASE") {
+    if let Some(case) = clift_conformance::env::text("CLIFT_PRINTF_CASE") {
         run_case(&case);
     }
 }

@@ -1,4 +1,4 @@
-//! Issue 4, vectorization across work-items (jit/src/lower/simd): kernels
+//! Vectorization across work-items (jit/src/lower/simd): kernels
 //! without barriers run chunks of four work-items along x in one 4-lane
 //! body, the rest of each row and any abandoned chunk in the scalar body.
 //! Each kernel of `kernels/cl/simd.cl` runs at -O0 and -O2 with local sizes

@@ -1,4 +1,4 @@
-//! Issue 4, specialization constants in running code: a hand-written module
+//! Specialization constants in running code: a hand-written module
 //! (`kernels/spv/hand/spec_exec.spvasm`; clang cannot make them) whose
 //! kernel stores spec constants of every scalar type and values computed from
 //! them with OpSpecConstantOp (IAdd, UConvert, SConvert, Select, IMul,

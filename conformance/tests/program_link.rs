@@ -1,4 +1,4 @@
-//! Issue 6: separate compilation and linking through the loader:
+//! Separate compilation and linking through the loader:
 //! clCompileProgram (with embedded headers) and clLinkProgram (objects,
 //! libraries and IL into executables or libraries), link errors in the log,
 //! binaries of every type through CL_PROGRAM_BINARIES and

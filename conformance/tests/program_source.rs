@@ -1,13 +1,13 @@
-//! Issue 6: OpenCL C programs (clCreateProgramWithSource + clBuildProgram)
+//! OpenCL C programs (clCreateProgramWithSource + clBuildProgram)
 //! through the loader, compiled by the system's clang and llvm-spirv: every
 //! build option with an observable effect, diagnostics in the build log,
 //! kernel argument information, the compiler cache (in child processes with
 //! a counting clang wrapper) and the missing-compiler path.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::ptr;
 
+use clift_conformance::child::{in_child, run as child};
 use clift_conformance::programs::*;
 use clift_conformance::*;
 
@@ -438,35 +438,6 @@ fn an_asynchronous_build_calls_back_once_done() {
 // ---------------------------------------------------------------------------
 // Child processes: the cache and the missing compiler
 // ---------------------------------------------------------------------------
-
-/// Runs this test binary's test `name` in a child process with `env`; the
-/// child runs its body only when CLIFT_TEST_CHILD is set. Returns its output.
-fn child(name: &str, env: &[(&str, &str)], remove: &[&str]) -> String {
-    let exe = std::env::current_exe().expect("test executable");
-    let mut cmd = Command::new(exe);
-    cmd.args([name, "--exact", "--nocapture", "--test-threads=1"])
-        .env("CLIFT_TEST_CHILD", "1")
-        .env("CLIFT_LIB", lib_path());
-    for k in remove {
-        cmd.env_remove(k);
-    }
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().expect("run the child test");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "child {name} failed:\n{text}");
-    assert!(text.contains("1 passed"), "child {name} did not run:\n{text}");
-    text
-}
-
-fn in_child() -> bool {
-    std::env::var_os("CLIFT_TEST_CHILD").is_some()
-}
 
 /// The child of [`the_second_build_runs_no_compiler`]: builds and runs one
 /// program.

@@ -1,4 +1,4 @@
-//! Issue 6, item 4: what pyopencl's own test suite (`test_wrapper.py`,
+//! What pyopencl's own test suite (`test_wrapper.py`,
 //! `test_algorithm.py`) found wrong in clift, reproduced through the loader
 //! with small modules that do what pyopencl's do (README.md, "pyopencl").
 

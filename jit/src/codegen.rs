@@ -8,14 +8,17 @@
 //! helpers that calls left after inlining still reach (`called_functions`;
 //! each after `loop_bodies_first`), and finalizes the module. If any
 //! kernel uses something the lowering does not support yet, the build fails
-//! with a [`Diagnostic`] per problem, naming the instruction. With
-//! `CLIFT_DUMP` set, every function's text forms go to a folder
+//! with a [`Diagnostic`] per problem, naming the instruction. What the
+//! embedder decides (whether kernels may get 4-lane bodies, where debug
+//! dumps go) arrives as a [`CodegenConfig`]: the jit reads no environment.
+//! With a dump folder, every function's text forms go there
 //! ([`crate::debug_dump`]).
 //!
 //! The runtime calls [`compile_kernels`] after a successful front end: it
 //! compiles the kernels the lowering supports and reports the others.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
 
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::dominator_tree::DominatorTree;
@@ -41,6 +44,28 @@ use crate::FrontEnd;
 /// The most Cranelift instructions all the functions of one compiled module
 /// may take together (each function: [`crate::lower::MAX_FUNCTION_INSTS`]).
 const MAX_MODULE_INSTS: usize = 1 << 21;
+
+/// What the embedder decides about code generation (the runtime's
+/// configuration, `runtime/src/config.rs`, fills it in from its
+/// environment variables).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodegenConfig {
+    /// Whether kernels may get 4-lane bodies ([`crate::lower::simd`]); a
+    /// build whose `-cl-clift-max-lanes` is below 4 gets none either way.
+    pub simd: bool,
+    /// The folder debug dumps go to ([`crate::debug_dump`]), if any.
+    pub dump_dir: Option<PathBuf>,
+}
+
+impl Default for CodegenConfig {
+    /// 4-lane bodies where they can be made, no dumps.
+    fn default() -> Self {
+        CodegenConfig {
+            simd: true,
+            dump_dir: None,
+        }
+    }
+}
 
 /// A module's kernels in machine code.
 pub struct CompiledProgram {
@@ -137,21 +162,24 @@ fn new_module() -> Result<JITModule, BuildError> {
 }
 
 /// Compiles every kernel of `front` to a work-group function.
-pub fn compile(front: &FrontEnd) -> Result<CompiledProgram, BuildError> {
-    compile_selected(front, &|_| true, vectorize(front))
+pub fn compile(front: &FrontEnd, config: &CodegenConfig) -> Result<CompiledProgram, BuildError> {
+    compile_selected(front, &|_| true, vectorize(front, config), config.dump_dir.as_deref())
 }
 
 /// Whether `front`'s kernels may get 4-lane bodies: unless the build asked
-/// for fewer lanes (`-cl-clift-max-lanes`) or `CLIFT_NO_SIMD` is set.
-fn vectorize(front: &FrontEnd) -> bool {
-    front.max_lanes.is_none_or(|n| n >= 4) && std::env::var_os("CLIFT_NO_SIMD").is_none()
+/// for fewer lanes (`-cl-clift-max-lanes`) or `config` turns them off.
+fn vectorize(front: &FrontEnd, config: &CodegenConfig) -> bool {
+    front.max_lanes.is_none_or(|n| n >= 4) && config.simd
 }
 
 /// Compiles the kernels of `front` that code generation supports: the
 /// program holding them, and each other kernel's name with the diagnostics
 /// saying why it cannot be compiled. Never panics: a panic in the code
 /// generator becomes a diagnostic.
-pub fn compile_kernels(front: &FrontEnd) -> (Option<CompiledProgram>, Vec<(String, BuildError)>) {
+pub fn compile_kernels(
+    front: &FrontEnd,
+    config: &CodegenConfig,
+) -> (Option<CompiledProgram>, Vec<(String, BuildError)>) {
     // Lowering recurses once per level of inlined calls (at most
     // `lower::inline::MAX_DEPTH`): run it on a thread whose stack is known
     // to be large enough, whatever thread the application builds on. The
@@ -160,13 +188,13 @@ pub fn compile_kernels(front: &FrontEnd) -> (Option<CompiledProgram>, Vec<(Strin
         match std::thread::Builder::new()
             .name("clift-codegen".into())
             .stack_size(CODEGEN_STACK)
-            .spawn_scoped(s, || compile_kernels_here(front))
+            .spawn_scoped(s, || compile_kernels_here(front, config))
         {
             Ok(h) => h
                 .join()
                 .unwrap_or_else(|_| (None, failed_all(front, "internal error: the code generator panicked"))),
             // No thread could be started: compile here.
-            Err(_) => compile_kernels_here(front),
+            Err(_) => compile_kernels_here(front, config),
         }
     })
 }
@@ -186,18 +214,22 @@ fn failed_all(front: &FrontEnd, rule: &str) -> Vec<(String, BuildError)> {
 }
 
 /// [`compile_kernels`] on the calling thread.
-fn compile_kernels_here(front: &FrontEnd) -> (Option<CompiledProgram>, Vec<(String, BuildError)>) {
+fn compile_kernels_here(
+    front: &FrontEnd,
+    config: &CodegenConfig,
+) -> (Option<CompiledProgram>, Vec<(String, BuildError)>) {
+    let dump_dir = config.dump_dir.as_deref();
     let guarded_simd = |keep: &dyn Fn(&str) -> bool, vectorize: bool| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            compile_selected(front, keep, vectorize)
+            compile_selected(front, keep, vectorize, dump_dir)
         }))
         .unwrap_or_else(|_| Err(header_diag("internal error: the code generator panicked".into())))
     };
     let guarded = |keep: &dyn Fn(&str) -> bool| guarded_simd(keep, false);
     // The common case: everything compiles in one module, with 4-lane
-    // bodies (unless the build or CLIFT_NO_SIMD says otherwise); failing
-    // that, without them.
-    if vectorize(front) {
+    // bodies (unless the build or `config` says otherwise); failing that,
+    // without them.
+    if vectorize(front, config) {
         if let Ok(p) = guarded_simd(&|_| true, true) {
             return (Some(p), Vec::new());
         }
@@ -245,11 +277,13 @@ fn compile_kernels_here(front: &FrontEnd) -> (Option<CompiledProgram>, Vec<(Stri
 
 /// Compiles the kernels of `front` whose names `keep` accepts.
 ///
-/// With `vectorize`, kernels that may get a 4-lane body ([`crate::lower::simd`]).
+/// With `vectorize`, kernels that may get a 4-lane body ([`crate::lower::simd`]);
+/// with `dump_dir`, debug dumps there.
 fn compile_selected(
     front: &FrontEnd,
     keep: &dyn Fn(&str) -> bool,
     vectorize: bool,
+    dump_dir: Option<&Path>,
 ) -> Result<CompiledProgram, BuildError> {
     // Cranelift folds float constants with host arithmetic: in OpenCL's
     // rounding and denormal modes, not the building thread's.
@@ -350,8 +384,8 @@ fn compile_selected(
     let mut total_insts = 0usize;
     let frontend_config = module.isa().frontend_config();
     let mut ctx = Context::new();
-    // CLIFT_DUMP: the module's text forms, per function (debug_dump.rs).
-    let dump = crate::debug_dump::Dumper::from_env(m);
+    // Debug dumps: the module's text forms, per function (debug_dump.rs).
+    let dump = dump_dir.map(|root| crate::debug_dump::Dumper::new(root, m));
     // Every function is lowered first (its id, instruction, dump name, IR).
     let mut lowered_fns: Vec<(FuncId, u32, String, ir::Function)> = Vec::new();
     // Kernels first: they get the module's inlining budget before helpers.

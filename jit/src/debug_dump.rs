@@ -1,8 +1,8 @@
-//! Debug dumps: with `CLIFT_DUMP=<dir>` set in the environment, every
-//! program build writes what code generation saw and made, one folder per
-//! module, `<dir>/<hash>/` (`<hash>`: 16 hex digits of an FNV-1a hash of
-//! the module's disassembly, so rebuilding the same module overwrites its
-//! folder):
+//! Debug dumps: given a dump folder `<dir>` ([`crate::CodegenConfig`]; the
+//! runtime takes it from `CLIFT_DUMP`), every program build writes what
+//! code generation saw and made, one folder per module, `<dir>/<hash>/`
+//! (`<hash>`: 16 hex digits of an FNV-1a hash of the module's disassembly,
+//! so rebuilding the same module overwrites its folder):
 //! - `module.spvasm`: the whole module, disassembled;
 //! - per kernel `<name>` and per helper function (named `spirv.<id>`):
 //!   - `<name>.spvasm`: the SPIR-V function;
@@ -14,7 +14,9 @@
 //!     disassembly; no external disassembler is linked), then every code
 //!     byte in hex with its offset;
 //!   - `<name>.bin`: the raw code bytes, for
-//!     `objdump -D -b binary -m i386:x86-64 <name>.bin`.
+//!     `objdump -D -b binary -m i386:x86-64 <name>.bin`;
+//!   - `<name>.scalar.txt` (kernels only): why the kernel got no 4-lane
+//!     body, when code generation tried to make one.
 //!
 //! A kernel whose lowering fails gets its `.spvasm` and no other file.
 //! Failures to write are reported once per build on stderr and never fail
@@ -28,9 +30,6 @@ use cranelift_codegen::CompiledCode;
 
 use crate::spirv::{Function, Module};
 
-/// The environment variable naming the dump folder.
-pub const ENV: &str = "CLIFT_DUMP";
-
 /// Writes one module's dump files.
 #[derive(Debug)]
 pub struct Dumper {
@@ -39,14 +38,8 @@ pub struct Dumper {
 }
 
 impl Dumper {
-    /// A dumper for module `m` if [`ENV`] is set to a non-empty path: its
-    /// folder is created and `module.spvasm` written.
-    pub fn from_env(m: &Module) -> Option<Dumper> {
-        let root = std::env::var_os(ENV).filter(|v| !v.is_empty())?;
-        Some(Dumper::new(Path::new(&root), m))
-    }
-
-    /// A dumper writing module `m` under `root`.
+    /// A dumper writing module `m` under `root`: its folder is created and
+    /// `module.spvasm` written.
     pub fn new(root: &Path, m: &Module) -> Dumper {
         let text = disassemble(m, 0..m.insts.len() as u32);
         let dir = root.join(format!("{:016x}", fnv1a(text.as_bytes())));
@@ -68,7 +61,7 @@ impl Dumper {
 
     fn warn(&self, e: &dyn std::fmt::Display) {
         if !self.warned.replace(true) {
-            eprintln!("clift: {ENV}: cannot write to {}: {e}", self.dir.display());
+            eprintln!("clift: debug dump: cannot write to {}: {e}", self.dir.display());
         }
     }
 

@@ -71,10 +71,14 @@ fn arg_strings(strings: &[&str], prefix: &str, kernel: &str) -> Option<Vec<Strin
     })
 }
 
+/// The prefix of the OpStrings in which clift's OpenCL C front end records
+/// each kernel's attributes: `opencl_c_attributes.<kernel>.<attributes>`.
+pub const ATTRIBUTES_PREFIX: &str = "opencl_c_attributes";
+
 /// The attribute list clift's OpenCL C front end recorded for `kernel`
 /// (`opencl_c_attributes.<kernel>.<attributes>`).
 fn opencl_c_attributes(strings: &[&str], kernel: &str) -> Option<String> {
-    let head = format!("opencl_c_attributes.{kernel}.");
+    let head = format!("{ATTRIBUTES_PREFIX}.{kernel}.");
     strings.iter().find_map(|s| s.strip_prefix(&head)).map(str::to_string)
 }
 

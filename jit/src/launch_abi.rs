@@ -19,8 +19,9 @@
 //! - `__local` pointers: the 8-byte address of the argument's slice of the
 //!   local-memory arena ([`WorkGroupCtx::local_arena`]).
 //!
-//! The block is read-only for generated code and shared by every work-group
-//! of an NDRange.
+//! The block is read-only for generated code. The runtime fills it once per
+//! command and gives each range of work-groups it runs on one thread a
+//! copy with that thread's `__local` addresses.
 //!
 //! Helper functions (SPIR-V functions other than kernel entry points) take a
 //! hidden first parameter: the address of a [`WorkItem`], from which they

@@ -1,12 +1,15 @@
 //! clift's compiler: SPIR-V bytes -> parsed module -> validated module ->
 //! Cranelift IR -> machine code.
 //!
-//! The runtime sees only this file's API: [`check_il`] for
-//! clCreateProgramWithIL, [`spec_constants`] for
-//! clSetProgramSpecializationConstant, and [`build`] for clBuildProgram,
-//! which returns the kernels' interfaces or a build log of [`Diagnostic`]s.
-//! [`front_end`] is [`build`] keeping the validated [`spirv::Module`] for
-//! code generation.
+//! The runtime uses: [`check_il`] for clCreateProgramWithIL,
+//! [`spec_constants`] for clSetProgramSpecializationConstant, [`front_end`]
+//! and [`compile_kernels`] for clBuildProgram ([`front_end`] returns the
+//! kernels' interfaces or a build log of [`Diagnostic`]s and keeps the
+//! validated [`spirv::Module`] for code generation; [`build`] is the front
+//! end alone), [`link::link`] for clLinkProgram, [`launch_abi`] to run
+//! kernels, and [`spirv::edit`] for the modules its OpenCL C front end
+//! makes. What the runtime decides for code generation arrives as a
+//! [`CodegenConfig`]: nothing here reads the environment.
 //!
 //! Data flows one way:
 //! - [`spirv`]: the words are decoded once with the `rspirv` grammar into a
@@ -67,7 +70,7 @@ pub mod spirv;
 pub mod validate;
 
 pub use clift_builtins::fp_env::OpenClFpEnv;
-pub use codegen::{compile, compile_kernels, CompiledProgram};
+pub use codegen::{compile, compile_kernels, CodegenConfig, CompiledProgram};
 pub use error::{BuildError, Diagnostic, IlError};
 pub use interface::{ArgInfo, ArgKind, BuildOptions, BuiltModule, IlInfo, KernelInfo, SpecConstant};
 

@@ -3,7 +3,7 @@
 //! few work-groups, against host computations.
 
 use clift_jit::launch_abi::{arg_offsets, WorkGroupCtx};
-use clift_jit::{compile, front_end, BuildOptions, CompiledProgram, FrontEnd};
+use clift_jit::{compile, front_end, BuildOptions, CodegenConfig, CompiledProgram, FrontEnd};
 
 fn load(opt: &str, name: &str) -> FrontEnd {
     let path = format!(
@@ -81,7 +81,7 @@ fn run_1d(prog: &CompiledProgram, name: &str, args: &Args, global: u64, local: u
 fn vadd_matches_host() {
     for opt in ["O0", "O2"] {
         let front = load(opt, "vadd");
-        let prog = compile(&front).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
+        let prog = compile(&front, &CodegenConfig::default()).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
         let n = 1000usize;
         let mut a: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
         let mut b: Vec<f32> = (0..n).map(|i| 3.0 - i as f32).collect();
@@ -105,7 +105,7 @@ fn vadd_matches_host() {
 fn saxpy_matches_host() {
     for opt in ["O0", "O2"] {
         let front = load(opt, "saxpy");
-        let prog = compile(&front).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
+        let prog = compile(&front, &CodegenConfig::default()).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
         let n = 777usize;
         let alpha = 2.5f32;
         let mut x: Vec<f32> = (0..n).map(|i| (i as f32).sin()).collect();
@@ -166,7 +166,7 @@ fn run_2d(prog: &CompiledProgram, name: &str, args: &Args, global: [u64; 2], loc
 fn sgemm_naive_matches_host() {
     for opt in ["O0", "O2"] {
         let front = load(opt, "sgemm_naive");
-        let prog = compile(&front).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
+        let prog = compile(&front, &CodegenConfig::default()).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
         let (m, n, k) = (37usize, 29usize, 23usize);
         let mut a: Vec<f32> = (0..m * k).map(|i| ((i * 7) % 13) as f32 - 6.0).collect();
         let mut b: Vec<f32> = (0..k * n).map(|i| ((i * 5) % 11) as f32 * 0.25).collect();
@@ -197,7 +197,7 @@ fn sgemm_naive_matches_host() {
 fn mandelbrot_matches_host() {
     for opt in ["O0", "O2"] {
         let front = load(opt, "mandelbrot");
-        let prog = compile(&front).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
+        let prog = compile(&front, &CodegenConfig::default()).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
         let (w, h, maxit) = (48usize, 40usize, 200u32);
         let (x0, y0, dx, dy) = (-2.0f32, -1.25f32, 2.5f32 / w as f32, 2.5f32 / h as f32);
         let mut out = vec![u32::MAX; w * h];
@@ -239,7 +239,7 @@ fn simple_kernels_compile() {
     for opt in ["O0", "O2"] {
         for name in ["empty", "sgemm_naive", "mandelbrot"] {
             let front = load(opt, name);
-            let prog = compile(&front).unwrap_or_else(|e| panic!("{opt}/{name}: {e:?}"));
+            let prog = compile(&front, &CodegenConfig::default()).unwrap_or_else(|e| panic!("{opt}/{name}: {e:?}"));
             for k in &front.built.kernels {
                 assert!(prog.kernel(&k.name).is_some(), "{opt}/{name}: {}", k.name);
             }
@@ -253,12 +253,12 @@ fn kernels_with_barriers_get_frames_and_others_none() {
         // sgemm_tiled: two barriers per tile, two 16x16 __local tiles
         // declared in the kernel.
         let front = load(opt, "sgemm_tiled");
-        let prog = compile(&front).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
+        let prog = compile(&front, &CodegenConfig::default()).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
         let k = prog.kernel("sgemm_tiled").expect("kernel");
         assert!(k.private_frame >= 8, "{opt}: frame {}", k.private_frame);
         assert!(k.local_static >= 2 * 16 * 16 * 4, "{opt}: local {}", k.local_static);
         let front = load(opt, "vadd");
-        let prog = compile(&front).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
+        let prog = compile(&front, &CodegenConfig::default()).unwrap_or_else(|e| panic!("{opt}: {e:?}"));
         let k = prog.kernel("vadd").expect("kernel");
         assert_eq!((k.private_frame, k.local_static), (0, 0), "{opt}");
     }
@@ -275,7 +275,7 @@ fn every_clbench_kernel_compiles_or_reports() {
             if path.extension().is_some_and(|e| e == "spv") {
                 let bytes = std::fs::read(&path).expect("read");
                 let front = front_end(&bytes, &BuildOptions::default()).expect("front end");
-                if let Err(e) = compile(&front) {
+                if let Err(e) = compile(&front, &CodegenConfig::default()) {
                     assert!(!e.diagnostics.is_empty(), "{}", path.display());
                 }
             }
@@ -290,7 +290,7 @@ fn builtins_over_a_non_uniform_3d_range() {
     let path = format!("{}/tests/data/codegen/builtins.spv", env!("CARGO_MANIFEST_DIR"));
     let bytes = std::fs::read(&path).expect("builtins.spv");
     let front = front_end(&bytes, &BuildOptions::default()).expect("front end");
-    let prog = compile(&front).expect("compile");
+    let prog = compile(&front, &CodegenConfig::default()).expect("compile");
     let f = prog.kernel("builtins").expect("kernel").func;
     let (global, offset, local) = ([5u64, 4, 3], [10u64, 20, 30], [2u64, 3, 2]);
     let groups = [0, 1, 2].map(|d| global[d].div_ceil(local[d]));
@@ -358,7 +358,7 @@ fn compiled_programs_can_be_shared_between_threads() {
 #[test]
 fn work_groups_run_concurrently() {
     let front = load("O2", "vadd");
-    let prog = compile(&front).expect("compile");
+    let prog = compile(&front, &CodegenConfig::default()).expect("compile");
     let f = prog.kernel("vadd").expect("kernel").func;
     let (n, local) = (4096usize, 64u64);
     let mut a: Vec<f32> = (0..n).map(|i| i as f32).collect();
@@ -412,7 +412,7 @@ fn compile_fuzz_case(name: &str) -> String {
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let front = front_end(&bytes, &BuildOptions::default()).unwrap_or_else(|e| panic!("{path}: {e:?}"));
     let start = std::time::Instant::now();
-    let (program, failed) = clift_jit::compile_kernels(&front);
+    let (program, failed) = clift_jit::compile_kernels(&front, &CodegenConfig::default());
     assert!(
         // Generous: debug builds of Cranelift are slow, and the inlining
         // budgets let a module inline tens of thousands of instructions.
@@ -477,7 +477,7 @@ fn one_bad_kernel_among_many_is_found_and_the_others_compile() {
     );
     let bytes = std::fs::read(&path).expect("many_kernels_one_bad.spv");
     let front = front_end(&bytes, &BuildOptions::default()).expect("front end");
-    let (program, failed) = clift_jit::compile_kernels(&front);
+    let (program, failed) = clift_jit::compile_kernels(&front, &CodegenConfig::default());
     let names: Vec<&str> = failed.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["bad"]);
     assert!(failed[0].1.diagnostics[0].rule.contains("SPIR-V instructions"));

@@ -1,4 +1,4 @@
-//! The SPIR-V linker (`clift_jit::link`, issue 6) over object modules that
+//! The SPIR-V linker (`clift_jit::link`) over object modules that
 //! clang-15 and llvm-spirv-15 made from the OpenCL C files in
 //! `data/link/` (`regen.sh` remakes them): executables and libraries are
 //! linked, checked structurally (and by `spirv-val` when it is installed),
@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use clift_jit::launch_abi::{arg_offsets, WorkGroupCtx};
 use clift_jit::link::{link, linkage_symbols, LinkOptions};
-use clift_jit::{build, check_il, compile, front_end, BuildOptions, FrontEnd};
+use clift_jit::{build, check_il, compile, front_end, BuildOptions, CodegenConfig, FrontEnd};
 use rspirv::dr::{Module, Operand};
 use spirv::{Decoration, LinkageType, Op};
 
@@ -232,7 +232,7 @@ fn spirv_val(bytes: &[u8]) {
 /// `local`, its arguments being the buffer addresses `args`.
 fn run(bytes: &[u8], name: &str, n: u64, local: u64, args: &[u64]) {
     let front: FrontEnd = front_end(bytes, &BuildOptions::default()).unwrap_or_else(|e| panic!("{}", e.log()));
-    let prog = compile(&front).unwrap_or_else(|e| panic!("{}", e.log()));
+    let prog = compile(&front, &CodegenConfig::default()).unwrap_or_else(|e| panic!("{}", e.log()));
     let info = front.built.kernels.iter().find(|k| k.name == name).expect("kernel");
     let (offsets, size) = arg_offsets(info);
     let mut block = vec![0u128; size.div_ceil(16)];
@@ -502,10 +502,7 @@ fn malformed_modules_are_named_in_the_log() {
 #[test]
 fn link_never_panics_on_garbage() {
     let inputs = [data("kernel"), data("lib_b"), data("lib_c"), data("lib_c2")];
-    let mut seed: u64 = std::env::var("CLIFT_LINK_FUZZ_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0x2545_f491_4f6c_dd1d);
+    let mut seed: u64 = clift_env::number("CLIFT_LINK_FUZZ_SEED", 0x2545_f491_4f6c_dd1d, 1..=u64::MAX);
     let mut rnd = move || {
         seed ^= seed << 13;
         seed ^= seed >> 7;
@@ -515,10 +512,7 @@ fn link_never_panics_on_garbage() {
     let start = std::time::Instant::now();
     // CLIFT_LINK_FUZZ_ROUNDS runs more rounds (and lifts the time limit),
     // CLIFT_LINK_FUZZ_SEED (nonzero) others.
-    let rounds: usize = std::env::var("CLIFT_LINK_FUZZ_ROUNDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3000);
+    let rounds: usize = clift_env::number("CLIFT_LINK_FUZZ_ROUNDS", 3000, 1..=usize::MAX);
     for round in 0..rounds {
         let mut mods: Vec<Vec<u8>> = inputs.iter().take(1 + round % 4).cloned().collect();
         let which = (rnd() as usize) % mods.len();

@@ -1,4 +1,4 @@
-//! Every OpenCL.std instruction through code generation (issue 5): for each
+//! Every OpenCL.std instruction through code generation: for each
 //! opcode of rspirv's grammar for the set, a module is generated with
 //! rspirv's builder holding one kernel per operand form (scalar and vector
 //! widths, the storage classes of pointer operands, rounding modes, ...),
@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 
 use clift_builtins::opencl_std::{lookup, Category, Impl, OPENCL_STD};
-use clift_jit::{compile, compile_kernels, front_end, BuildOptions, FrontEnd};
+use clift_jit::{compile, compile_kernels, front_end, BuildOptions, CodegenConfig, FrontEnd};
 use rspirv::binary::Assemble;
 use rspirv::dr::{Builder, Operand};
 use rspirv::grammar::{ExtInstOp, OperandQuantifier, OPENCL_STD_100_INSTRUCTION_TABLE};
@@ -689,7 +689,9 @@ struct Outcome {
 fn compile_all(name: &str, front: &FrontEnd, forms: &[Form], refused_row: bool) -> Outcome {
     let mut o = Outcome::default();
     let kernels: Vec<String> = (0..forms.len()).map(|i| format!("k{i}")).collect();
-    let first = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile(front)));
+    let first = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        compile(front, &CodegenConfig::default())
+    }));
     let first_err = match first {
         Ok(Ok(prog)) => {
             for k in &kernels {
@@ -707,7 +709,7 @@ fn compile_all(name: &str, front: &FrontEnd, forms: &[Form], refused_row: bool) 
     let Some(first_err) = first_err else {
         return o;
     };
-    let (prog, failed) = compile_kernels(front);
+    let (prog, failed) = compile_kernels(front, &CodegenConfig::default());
     for (i, k) in kernels.iter().enumerate() {
         let form = forms[i].show(name);
         if let Some((_, e)) = failed.iter().find(|(n, _)| n == k) {

@@ -11,8 +11,8 @@
 //! thread, or by an application thread that waits for it (clFinish,
 //! clWaitForEvents, a blocking transfer), which then runs it itself instead of
 //! sleeping until a pool thread wakes up. A pool thread that completes a
-//! command goes straight on with the next ready command of the same device,
-//! so an in-order queue drains without a wake-up per command.
+//! command goes straight on with a dependent it made ready on the same
+//! device, so an in-order queue drains without a wake-up per command.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -2,10 +2,13 @@
 //!
 //! Each OpenCL object type has one module here that holds its state and
 //! behaviour. Nothing here knows the C ABI: the `icd` crate converts handles
-//! and arguments and calls in. Objects that the API hands out start with an
-//! [`object::ApiHeader`], so a handle is the address of the object itself.
+//! and arguments and calls in. Objects that the API hands out carry an
+//! [`object::ApiHeader`]: the handle the API layer gave them (a cell of its
+//! own, not the object's address) and the application's reference count.
+//! Every `CLIFT_*` environment variable is read by [`config`].
 
 pub mod compiler;
+pub mod config;
 pub mod context;
 pub mod device;
 pub mod error;
@@ -13,6 +16,7 @@ pub mod event;
 pub mod info;
 pub mod kernel;
 pub mod memory;
+pub mod ndrange;
 pub mod object;
 pub mod options;
 pub mod platform;

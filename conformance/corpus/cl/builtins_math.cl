@@ -1,5 +1,5 @@
 // Math built-ins beyond the core arithmetic (OpenCL.std extended
-// instructions the later math issue lowers): trigonometric, exponential,
+// instructions): trigonometric, exponential,
 // logarithmic, power, sqrt / rsqrt, native_ and half_ variants, fract /
 // modf / frexp / ldexp with pointer out-parameters, remquo, geometric
 // functions, common functions, integer mad/clamp on vectors.

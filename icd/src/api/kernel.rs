@@ -1,5 +1,5 @@
 //! Kernel objects and kernel enqueues (API spec 5.9, 5.10). Enqueues are
-//! checked completely, then run by `clift_runtime::kernel::enqueue_ndrange`.
+//! checked completely, then run by `clift_runtime::ndrange::enqueue_ndrange`.
 
 use std::ffi::{c_char, c_void};
 use std::mem::size_of;
@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use clift_runtime::device::Device;
 use clift_runtime::error::{fail, ClResult};
-use clift_runtime::kernel::{self, ArgKind, ArgValue, Kernel, MemArg};
+use clift_runtime::kernel::{ArgKind, ArgValue, Kernel, MemArg};
 use clift_runtime::memory::MemObject;
+use clift_runtime::ndrange;
 use clift_runtime::program::Program;
 use clift_runtime::queue::Queue;
 use opencl_sys::*;
@@ -316,7 +317,7 @@ cl_entry! {
         let range = k.check_launch(&q, work_dim, offset, global, local)?;
         // CL_INVALID_EVENT_WAIT_LIST ...
         let wait = args::wait_list(num_events_in_wait_list, event_wait_list)?;
-        let ev = kernel::enqueue_ndrange(&q, &k, CL_COMMAND_NDRANGE_KERNEL, range, &wait)?;
+        let ev = ndrange::enqueue_ndrange(&q, &k, CL_COMMAND_NDRANGE_KERNEL, range, &wait)?;
         args::event_out(event, ev);
         Ok(())
     }
@@ -332,7 +333,7 @@ cl_entry! {
         let range = k.check_launch(&q, 1, None, Some(&[1]), Some(&[1]))?;
         // CL_INVALID_EVENT_WAIT_LIST ...
         let wait = args::wait_list(num_events_in_wait_list, event_wait_list)?;
-        let ev = kernel::enqueue_ndrange(&q, &k, CL_COMMAND_TASK, range, &wait)?;
+        let ev = ndrange::enqueue_ndrange(&q, &k, CL_COMMAND_TASK, range, &wait)?;
         args::event_out(event, ev);
         Ok(())
     }

@@ -36,7 +36,7 @@ static HOOK: Once = Once::new();
 /// hook, installed before the first input).
 fn install_hook() {
     HOOK.call_once(|| {
-        let Ok(files) = std::env::var("CLIFT_FUZZ_IGNORE_PANICS") else {
+        let Some(files) = clift_env::text("CLIFT_FUZZ_IGNORE_PANICS") else {
             return;
         };
         let files: Vec<String> = files.split(',').map(str::to_string).filter(|s| !s.is_empty()).collect();
@@ -65,7 +65,7 @@ fuzz_target!(|data: &[u8]| -> Corpus {
         return Corpus::Reject;
     };
     let r = REACHED.fetch_add(1, Ordering::Relaxed) + 1;
-    let (program, _failed) = clift_jit::compile_kernels(&front);
+    let (program, _failed) = clift_jit::compile_kernels(&front, &clift_jit::CodegenConfig::default());
     if program.is_some() {
         COMPILED.fetch_add(1, Ordering::Relaxed);
     }
@@ -85,7 +85,7 @@ fuzz_target!(|data: &[u8]| -> Corpus {
 /// -fork mode the jobs' stderr is not kept; the last line per pid counts).
 fn write_stats(n: u64, r: u64) {
     use std::io::Write;
-    let Ok(path) = std::env::var("CLIFT_FUZZ_STATS") else {
+    let Some(path) = clift_env::value("CLIFT_FUZZ_STATS") else {
         return;
     };
     if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {

@@ -36,7 +36,7 @@
 //! ([`barrier_functions`]): in such a function, a call to another one is a
 //! *suspension point* like a barrier, so the caller keeps its values live
 //! across the call in its frame slots, and the callee's barriers store and
-//! reload them too ([`super::Lowering::outer`]).
+//! reload them too (`Lowering::outer`).
 //!
 //! The frame is laid out while lowering: each inlined body takes slots for
 //! its Function variables and for the values it keeps across suspension
@@ -70,7 +70,7 @@ const MAX_FRAME: u64 = 1 << 24;
 
 /// Whether `op` makes the work-item wait for its whole work-group: a
 /// barrier, or a work-group (or sub-group: clift runs one per work-group)
-/// collective ([`super::collective`]).
+/// collective (`collective.rs`).
 pub fn is_group_wait(op: Op) -> bool {
     matches!(op, Op::ControlBarrier) || is_collective(op)
 }

@@ -18,7 +18,7 @@
 //!   from the [`crate::launch_abi::WorkGroupCtx`] (whose fields are loaded
 //!   once, at the function's entry) and the loop indices, and OpReturn
 //!   continues with the next work-item.
-//! - **Calls** are inlined ([`inline`]); past the inlining budget, a call
+//! - **Calls** are inlined (`inline.rs`); past the inlining budget, a call
 //!   goes to a separately compiled helper taking a hidden
 //!   [`crate::launch_abi::WorkItem`] address first, from which it computes
 //!   built-ins.
@@ -177,14 +177,14 @@ pub struct Env<'a> {
     /// does: always inlined into kernels.
     pub barrier_fns: &'a HashSet<u32>,
     /// SPIR-V instructions inlined into all the bodies of the module so
-    /// far (see [`inline::MODULE_BUDGET`]).
+    /// far (see `inline::MODULE_BUDGET`).
     pub inlined: &'a std::cell::Cell<u64>,
 }
 
 /// Lowers the body of `func` into `b`, whose current block must be
 /// unterminated: it jumps from there to the body's entry block (or, for a
 /// kernel with barriers, to `frame.dispatch`). `params` holds the values of
-/// the function's parameters. Calls are inlined ([`inline`]) within a
+/// the function's parameters. Calls are inlined (`inline.rs`) within a
 /// budget, and always when the callee has a barrier.
 pub fn lower_body(
     env: Env,

@@ -4,6 +4,7 @@
 //! diagnostics); types, constants, module variables, functions and blocks
 //! are in arenas reached from a table indexed by id.
 
+pub mod edit;
 mod module;
 pub mod ops;
 mod parse;

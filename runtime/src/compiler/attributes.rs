@@ -6,7 +6,7 @@
 //! Every kernel of a module the front end makes gets an OpString
 //! `opencl_c_attributes.<kernel>.<attributes>` (the jit reads it into
 //! [`clift_jit::KernelInfo::attributes`]); kernels that reach clift as SPIR-V
-//! have none, and their string is empty. The attributes are written from
+//! have no such string, and their attributes are empty. The attributes are written from
 //! clang's kernel metadata, in OpenCL C spelling: `vec_type_hint(<type>)`
 //! (the SPIR-V VecTypeHint mode loses an integer type's signedness, the
 //! metadata keeps it), `work_group_size_hint(x,y,z)`,
@@ -16,59 +16,32 @@
 
 use std::collections::HashMap;
 
+use clift_jit::kernels::ATTRIBUTES_PREFIX;
+use clift_jit::spirv::edit::ExecutionMode;
+
 use super::arg_info::{attached, kernel_definitions, metadata_tuples};
-use super::spirv::{instructions, words_of};
 
-/// The prefix of the OpStrings (the jit reads the same).
-pub const PREFIX: &str = "opencl_c_attributes";
+/// The execution modes a kernel attribute becomes (a module with none of
+/// them has no attribute to record).
+pub const ATTRIBUTE_MODES: [ExecutionMode; 6] = [
+    ExecutionMode::LocalSize,
+    ExecutionMode::LocalSizeHint,
+    ExecutionMode::VecTypeHint,
+    ExecutionMode::SubgroupSize,
+    ExecutionMode::LocalSizeId,
+    ExecutionMode::LocalSizeHintId,
+];
 
-/// OpExecutionMode and OpExecutionModeId.
-const OP_EXECUTION_MODE: [u32; 2] = [16, 331];
-/// LocalSize, LocalSizeHint, VecTypeHint, SubgroupSize, LocalSizeId,
-/// LocalSizeHintId: the modes a kernel attribute becomes.
-const ATTRIBUTE_MODES: [u32; 6] = [17, 18, 30, 35, 38, 39];
-/// OpEntryPoint.
-const OP_ENTRY_POINT: u32 = 15;
-
-/// Whether `module` gives any kernel an execution mode that comes from a
-/// kernel attribute.
-pub fn has_attribute_modes(module: &[u8]) -> bool {
-    let Some(words) = words_of(module) else {
-        return false;
-    };
-    let found = instructions(&words)
-        .any(|(at, op, n)| OP_EXECUTION_MODE.contains(&op) && n >= 3 && ATTRIBUTE_MODES.contains(&words[at + 2]));
-    found
-}
-
-/// The names of the module's entry points.
-fn entry_points(module: &[u8]) -> Vec<String> {
-    let Some(words) = words_of(module) else {
-        return Vec::new();
-    };
-    let names = instructions(&words)
-        .filter(|&(_, op, n)| op == OP_ENTRY_POINT && n >= 4)
-        .map(|(at, _, n)| {
-            let bytes: Vec<u8> = words[at + 3..at + n]
-                .iter()
-                .flat_map(|w| w.to_le_bytes())
-                .take_while(|&b| b != 0)
-                .collect();
-            String::from_utf8_lossy(&bytes).into_owned()
-        })
-        .collect();
-    names
-}
-
-/// One OpString per kernel of `module`: its attributes as `metadata`
-/// (clang's LLVM IR, when it was asked for) records them.
-pub fn attribute_strings(module: &[u8], metadata: Option<&str>) -> Vec<String> {
+/// One OpString per kernel, in the order of `kernels` (the module's entry
+/// points): its attributes as `metadata` (clang's LLVM IR, when it was
+/// asked for) records them.
+pub fn attribute_strings(kernels: &[String], metadata: Option<&str>) -> Vec<String> {
     let by_kernel: HashMap<String, String> = metadata.map(kernel_attributes).unwrap_or_default();
-    entry_points(module)
-        .into_iter()
+    kernels
+        .iter()
         .map(|k| {
-            let text = by_kernel.get(&k).map_or("", String::as_str);
-            format!("{PREFIX}.{k}.{text}")
+            let text = by_kernel.get(k).map_or("", String::as_str);
+            format!("{ATTRIBUTES_PREFIX}.{k}.{text}")
         })
         .collect()
 }
@@ -143,38 +116,16 @@ fn vec_type_name(body: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    /// A module of two kernels, "a" with a LocalSize mode, and "b".
-    fn module(with_mode: bool) -> Vec<u8> {
-        let name = |s: &str| -> Vec<u32> {
-            let mut b = s.as_bytes().to_vec();
-            b.push(0);
-            b.resize(b.len().next_multiple_of(4), 0);
-            b.chunks_exact(4)
-                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-                .collect()
-        };
-        let mut w = vec![0x0723_0203u32, 0x0001_0000, 0, 10, 0];
-        for (id, n) in [(1u32, "a"), (2, "b")] {
-            let nm = name(n);
-            w.push(((3 + nm.len() as u32) << 16) | OP_ENTRY_POINT);
-            w.extend([6, id]);
-            w.extend(nm);
-        }
-        if with_mode {
-            w.extend([(6 << 16) | 16, 1, 17, 1, 2, 3]);
-        }
-        w.iter().flat_map(|x| x.to_le_bytes()).collect()
+    fn kernels() -> Vec<String> {
+        vec!["a".into(), "b".into()]
     }
 
     #[test]
     fn every_kernel_gets_a_string_empty_without_attributes() {
-        let m = module(false);
-        assert!(!has_attribute_modes(&m));
         assert_eq!(
-            attribute_strings(&m, None),
+            attribute_strings(&kernels(), None),
             ["opencl_c_attributes.a.", "opencl_c_attributes.b."]
         );
-        assert!(has_attribute_modes(&module(true)));
     }
 
     #[test]
@@ -185,7 +136,7 @@ mod tests {
                   !8 = !{<2 x i8> undef, i32 0}\n!9 = !{i32 4, i32 5, i32 6}\n!10 = !{i32 1, i32 2, i32 3}\n\
                   !11 = !{float undef, i32 0}\n!12 = !{i32 16}\n";
         assert_eq!(
-            attribute_strings(&module(true), Some(ll)),
+            attribute_strings(&kernels(), Some(ll)),
             [
                 "opencl_c_attributes.a.vec_type_hint(uchar2) work_group_size_hint(4,5,6) reqd_work_group_size(1,2,3)",
                 "opencl_c_attributes.b.vec_type_hint(float) intel_reqd_sub_group_size(16)",

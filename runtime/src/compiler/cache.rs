@@ -26,7 +26,7 @@ pub struct Entry {
 }
 
 fn enabled() -> bool {
-    std::env::var("CLIFT_CACHE").map_or(true, |v| v.trim() != "0")
+    crate::config::get().cache
 }
 
 /// Key bytes -> entry.
@@ -38,15 +38,8 @@ fn memory() -> &'static Memory {
 }
 
 /// The disk cache's folder.
-pub fn dir() -> Option<PathBuf> {
-    let nonempty = |v: &str| std::env::var_os(v).filter(|s| !s.is_empty()).map(PathBuf::from);
-    if let Some(d) = nonempty("CLIFT_CACHE_DIR") {
-        return Some(d);
-    }
-    if let Some(d) = nonempty("XDG_CACHE_HOME") {
-        return Some(d.join("clift"));
-    }
-    nonempty("HOME").map(|h| h.join(".cache").join("clift"))
+fn dir() -> Option<&'static Path> {
+    crate::config::get().cache_dir.as_deref()
 }
 
 fn fnv(bytes: &[u8], seed: u64) -> u64 {

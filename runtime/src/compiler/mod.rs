@@ -7,20 +7,23 @@
 //! ([`tools`]): `CLIFT_CLANG` and `CLIFT_LLVM_SPIRV` name them; otherwise
 //! `clang-15` and `llvm-spirv-15` on `PATH`, then other versioned names
 //! (`clang-16`, ..., `clang`) with an `llvm-spirv` of the same major version.
+//! (Every `CLIFT_*` variable is read by [`crate::config`].)
 //!
 //! Every tool runs with stdin from `/dev/null`, its output in files of a
 //! private temporary directory, and a time limit (`CLIFT_COMPILER_TIMEOUT`
 //! seconds, 120 by default) after which it is killed and the log says so
-//! ([`process`]).
+//! (`process.rs`).
 //!
-//! A compile runs in phases ([`compile_uncached`]): the private folder with
+//! A compile runs in phases (`compile_uncached`): the private folder with
 //! the source and embedded headers; clang to LLVM bitcode; llvm-spirv, with
 //! workarounds for what llvm-spirv 15 cannot translate from clang's
-//! optimised IR ([`workarounds`]: a pass left out of `opt`'s pipeline, or an
-//! intrinsic call rewritten; -O0 as the last resort), each named in the
-//! build log; kernel argument information ([`arg_info`]).
+//! optimised IR (`workarounds.rs`: a pass left out of `opt`'s pipeline, or
+//! an intrinsic call rewritten; -O0 as the last resort), each named in the
+//! build log; kernel argument information (`arg_info.rs`) and kernel
+//! attributes (`attributes.rs`), recorded in the module as OpStrings
+//! ([`clift_jit::spirv::edit`]).
 //!
-//! Results are cached in memory and on disk ([`cache`]: `$CLIFT_CACHE_DIR`,
+//! Results are cached in memory and on disk (`cache.rs`: `$CLIFT_CACHE_DIR`,
 //! else `$XDG_CACHE_HOME/clift`, else `~/.cache/clift`; `CLIFT_CACHE=0`
 //! turns both off), keyed by the source, the headers, the translated
 //! arguments and both tools' `--version` output. A disk entry holds its
@@ -31,13 +34,14 @@ mod arg_info;
 mod attributes;
 mod cache;
 mod process;
-mod spirv;
 mod tools;
 mod workarounds;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
+
+use clift_jit::spirv::edit::{Capability, Words};
 
 pub use tools::{available, tools, Tools, INSTALL_HINT};
 
@@ -329,8 +333,7 @@ impl<'a> Job<'a> {
             return Ok(Err(r.text));
         }
         let module = std::fs::read(&spv).map_err(|e| self.failed(format!("llvm-spirv wrote no module: {e}")))?;
-        const SHADER: u32 = 1;
-        if spirv::declares_capability(&module, SHADER) {
+        if Words::new(&module).is_some_and(|w| w.declares_capability(Capability::Shader)) {
             return Ok(Err(
                 "the module declares the Shader capability, which OpenCL modules may not\n".into(),
             ));
@@ -380,13 +383,15 @@ impl<'a> Job<'a> {
     /// kernels' attributes (CL_KERNEL_ATTRIBUTES), from the metadata when
     /// the module has any.
     fn argument_info(&self, module: Vec<u8>) -> Result<Vec<u8>, CompileError> {
-        let arg_info = self.options.build.kernel_arg_info;
-        let mut module = if arg_info {
-            module
-        } else {
-            spirv::strip_parameter_names(&module).unwrap_or(module)
+        // A module clift cannot read fails the build after this phase.
+        let Some(mut words) = Words::new(&module) else {
+            return Ok(module);
         };
-        let metadata = if arg_info || attributes::has_attribute_modes(&module) {
+        let arg_info = self.options.build.kernel_arg_info;
+        if !arg_info {
+            words.strip_parameter_names();
+        }
+        let metadata = if arg_info || words.has_execution_mode(&attributes::ATTRIBUTE_MODES) {
             let ll = self.file("metadata.ll");
             let ok = self
                 .clang(&["-O0", "-Xclang", "-disable-llvm-passes"], &ll, true)?
@@ -399,9 +404,13 @@ impl<'a> Job<'a> {
         if let (Some(text), true) = (&metadata, arg_info) {
             strings = arg_info::arg_info_strings(text);
         }
-        strings.extend(attributes::attribute_strings(&module, metadata.as_deref()));
-        module = spirv::insert_strings(&module, &strings).unwrap_or(module);
-        Ok(module)
+        strings.extend(attributes::attribute_strings(
+            &words.entry_point_names(),
+            metadata.as_deref(),
+        ));
+        // Should the id bound overflow, the module goes without the strings.
+        words.insert_strings(&strings);
+        Ok(words.to_bytes())
     }
 }
 

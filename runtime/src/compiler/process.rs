@@ -9,12 +9,7 @@ use std::time::{Duration, Instant};
 
 /// Time limit of one tool run.
 pub(super) fn time_limit() -> Duration {
-    let secs = std::env::var("CLIFT_COMPILER_TIMEOUT")
-        .ok()
-        .and_then(|s| s.trim().parse::<u64>().ok())
-        .filter(|&s| s > 0)
-        .unwrap_or(120);
-    Duration::from_secs(secs)
+    crate::config::get().compiler_timeout
 }
 
 /// A private temporary directory (mode 0700), removed when dropped.

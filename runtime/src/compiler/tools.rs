@@ -1,5 +1,6 @@
 //! Finding clang, llvm-spirv and opt of one LLVM version, once per process.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -78,10 +79,10 @@ fn major_version(text: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
-/// A tool given by an environment variable, or `None` when it is unset.
-fn from_env(var: &str) -> Option<Result<PathBuf, String>> {
-    let v = std::env::var_os(var)?;
-    let p = PathBuf::from(&v);
+/// A tool the configuration names (`value` of variable `var`), or `None`
+/// when it names none.
+fn configured(var: &str, value: Option<&OsString>) -> Option<Result<PathBuf, String>> {
+    let p = PathBuf::from(value?);
     let found = if p.components().count() > 1 {
         Some(p.clone()).filter(|p| is_executable(p))
     } else {
@@ -107,8 +108,13 @@ fn matching_tool(base: &str, major: u32) -> Option<(PathBuf, String)> {
 
 fn find_tools() -> Result<Tools, String> {
     let hint = |e: String| format!("{INSTALL_HINT}\n  {e}");
-    let env_clang = from_env("CLIFT_CLANG").transpose().map_err(hint)?;
-    let env_spirv = from_env("CLIFT_LLVM_SPIRV").transpose().map_err(hint)?;
+    let config = crate::config::get();
+    let env_clang = configured("CLIFT_CLANG", config.clang.as_ref())
+        .transpose()
+        .map_err(hint)?;
+    let env_spirv = configured("CLIFT_LLVM_SPIRV", config.llvm_spirv.as_ref())
+        .transpose()
+        .map_err(hint)?;
     let candidates: Vec<PathBuf> = match env_clang {
         Some(c) => vec![c],
         None => std::iter::once("clang-15".to_string())

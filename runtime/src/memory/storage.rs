@@ -12,7 +12,7 @@
 //!
 //! Both become [`Bytes`]: an address range that is valid for as long as the
 //! value lives. Every operation on `Bytes` ([`copy`], [`copy_rect`],
-//! [`fill`], [`write`], [`read`]) checks its offsets against the ranges, so
+//! [`fill`], [`write()`], [`read`]) checks its offsets against the ranges, so
 //! the only obligations left to callers are the ones the `unsafe`
 //! constructors state.
 //!

@@ -8,7 +8,7 @@ use spirv::{Op, StorageClass};
 
 use super::env::is_value;
 use super::Diags;
-use crate::spirv::{ConstValue, Id, IdKind, Inst, Module, Type, NONE};
+use crate::spirv::{opsets, ConstValue, Id, IdKind, Inst, Module, Type, NONE};
 
 /// Types referenced by type declarations, constants' types, module
 /// variables' initializers and function signatures.
@@ -406,13 +406,13 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
     let rt_or = || rt.ok_or_else(|| "missing result type".to_string());
     use Op::*;
     match op {
-        IAdd | ISub | IMul | UDiv | SDiv | UMod | SRem | SMod | BitwiseOr | BitwiseXor | BitwiseAnd => {
+        opsets::int_arith!() | opsets::bitwise!() => {
             let rt = rt_or()?;
             c.int(rt, "the result type")?;
             c.same(0, rt)?;
             c.same(1, rt)
         }
-        ShiftRightLogical | ShiftRightArithmetic | ShiftLeftLogical => {
+        opsets::shifts!() => {
             let rt = rt_or()?;
             c.int(rt, "the result type")?;
             c.same(0, rt)?;
@@ -425,7 +425,7 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
             c.int(rt, "the result type")?;
             c.same(0, rt)
         }
-        FAdd | FSub | FMul | FDiv | FRem | FMod => {
+        opsets::float_arith!() => {
             let rt = rt_or()?;
             c.float(rt, "the result type")?;
             c.same(0, rt)?;
@@ -464,8 +464,7 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
                 _ => Err("the result type must be a struct of two members of the operands' type".into()),
             }
         }
-        IEqual | INotEqual | UGreaterThan | SGreaterThan | UGreaterThanEqual | SGreaterThanEqual | ULessThan
-        | SLessThan | ULessThanEqual | SLessThanEqual => {
+        opsets::int_compare!() => {
             let rt = rt_or()?;
             c.boolean(rt, "the result type")?;
             let a = c.ty(0)?;
@@ -473,21 +472,7 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
             c.same_count(a, rt)?;
             c.same(1, a)
         }
-        FOrdEqual
-        | FUnordEqual
-        | FOrdNotEqual
-        | FUnordNotEqual
-        | FOrdLessThan
-        | FUnordLessThan
-        | FOrdGreaterThan
-        | FUnordGreaterThan
-        | FOrdLessThanEqual
-        | FUnordLessThanEqual
-        | FOrdGreaterThanEqual
-        | FUnordGreaterThanEqual
-        | LessOrGreater
-        | Ordered
-        | Unordered => {
+        opsets::float_compare!() | LessOrGreater | Ordered | Unordered => {
             let rt = rt_or()?;
             c.boolean(rt, "the result type")?;
             let a = c.ty(0)?;
@@ -495,7 +480,7 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
             c.same_count(a, rt)?;
             c.same(1, a)
         }
-        LogicalEqual | LogicalNotEqual | LogicalOr | LogicalAnd => {
+        opsets::logical!() => {
             let rt = rt_or()?;
             c.boolean(rt, "the result type")?;
             c.same(0, rt)?;

@@ -13,6 +13,18 @@ use crate::spirv::{opsets, ConstValue, Id, IdKind, Inst, Module, Type, NONE};
 /// Types referenced by type declarations, constants' types, module
 /// variables' initializers and function signatures.
 pub fn check_declarations(m: &Module, d: &mut Diags) {
+    type_declarations(m, d);
+    constants(m, d);
+    if d.full() {
+        return;
+    }
+    global_initializers(m, d);
+    function_signatures(m, d);
+}
+
+/// Array elements, struct members and function parameters are sized types;
+/// pointees and return types are types; array lengths integer constants.
+fn type_declarations(m: &Module, d: &mut Diags) {
     let is_type = |id: Id| m.kind(id) == IdKind::Type || m.kind(id) == IdKind::ForwardPointer;
     let sized = |id: Id| !matches!(m.ty(id), Some(Type::Void | Type::Function { .. }) | None);
     for t in &m.types {
@@ -58,6 +70,10 @@ pub fn check_declarations(m: &Module, d: &mut Diags) {
             _ => {}
         }
     }
+}
+
+/// Each constant's result type fits its opcode.
+fn constants(m: &Module, d: &mut Diags) {
     for c in &m.constants {
         let inst = &m.insts[c.inst as usize];
         if m.kind(c.ty) != IdKind::Type {
@@ -104,6 +120,11 @@ pub fn check_declarations(m: &Module, d: &mut Diags) {
             return;
         }
     }
+}
+
+/// A module variable's initializer is a constant or module variable of its
+/// pointee type.
+fn global_initializers(m: &Module, d: &mut Diags) {
     for g in &m.globals {
         if let (Some(init), Some((_, pointee))) = (g.init, m.pointer(g.ty)) {
             let ok = match m.kind(init) {
@@ -124,6 +145,10 @@ pub fn check_declarations(m: &Module, d: &mut Diags) {
             }
         }
     }
+}
+
+/// A function's result and parameter types are those of its function type.
+fn function_signatures(m: &Module, d: &mut Diags) {
     for f in &m.functions {
         let Some(Type::Function { ret, params }) = m.ty(f.fn_type) else {
             d.at(

@@ -538,7 +538,7 @@ fn collectives() {
 }
 
 /// The hand-written module of core instructions clang never emits on half
-/// (`kernels/spv/hand/fp16_core.spv`, from `fp16_core.py`; it declares the
+/// (`kernels/spv/hand/fp16_core.spv`, from `fp_core.py`; it declares the
 /// Float16 capability where llvm-spirv declares Float16Buffer).
 fn hand_module() -> Vec<u8> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/spv/hand/fp16_core.spv");

@@ -333,7 +333,7 @@ fn double_arguments_and_structs_by_value() {
 }
 
 /// The hand-written module of core instructions clang never emits
-/// (`kernels/spv/hand/fp64_core.spv`, from `fp64_core.py`).
+/// (`kernels/spv/hand/fp64_core.spv`, from `fp_core.py`).
 fn hand_module() -> Vec<u8> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/spv/hand/fp64_core.spv");
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))

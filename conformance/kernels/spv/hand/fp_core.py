@@ -10,6 +10,8 @@ int. Run from this directory; check in all four outputs.
 """
 import subprocess
 
+from kernel_entry import kernel_entry
+
 
 def module(bits, capabilities):
     f = f"f{bits}"
@@ -53,12 +55,7 @@ def module(bits, capabilities):
             out.append(f"%fn_{a}_{b}_{o} = OpTypeFunction %void %p_{a} %p_{b} %p_{o}")
     for (kname, a, b, o, body) in kernels:
         p = f"%{kname}_"
-        out += [f"%k_{kname} = OpFunction %void None {fn_types[(a, b, o)]}",
-                f"{p}pa = OpFunctionParameter %p_{a}", f"{p}pb = OpFunctionParameter %p_{b}",
-                f"{p}po = OpFunctionParameter %p_{o}", f"{p}entry = OpLabel",
-                f"{p}g = OpLoad %v3i64 %gid", f"{p}i = OpCompositeExtract %i64 {p}g 0",
-                f"{p}ai = OpInBoundsPtrAccessChain %p_{a} {p}pa {p}i", f"{p}x = OpLoad %{a} {p}ai",
-                f"{p}bi = OpInBoundsPtrAccessChain %p_{b} {p}pb {p}i", f"{p}y = OpLoad %{b} {p}bi"]
+        out += kernel_entry(kname, a, b, o, fn_types[(a, b, o)])
         for line in body:
             line = line.replace("%x", f"{p}x").replace("%y", f"{p}y")
             for tmp in ["%r ", "%c "]:

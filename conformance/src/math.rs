@@ -793,6 +793,115 @@ pub fn unordered_comparisons<T: Float>() -> [(&'static str, Comparison<T>); 10] 
     ]
 }
 
+/// The relations and classifications of `FP_RELATIONS`
+/// (`kernels/cl/fp_relations.h`), in its order: <, <=, >, >=, ==, !=,
+/// isequal, isnotequal, isgreater, isgreaterequal, isless, islessequal,
+/// islessgreater, isfinite, isinf, isnan, isnormal, isordered,
+/// isunordered, signbit.
+#[allow(clippy::double_comparisons)]
+pub fn relations<T: Float>() -> [Comparison<T>; 20] {
+    [
+        |a, b| a < b,
+        |a, b| a <= b,
+        |a, b| a > b,
+        |a, b| a >= b,
+        |a, b| a == b,
+        |a, b| a != b,
+        |a, b| a == b,
+        |a, b| a != b,
+        |a, b| a > b,
+        |a, b| a >= b,
+        |a, b| a < b,
+        |a, b| a <= b,
+        |a, b| a < b || a > b,
+        |a, _| a.to_f64().is_finite(),
+        |a, _| a.to_f64().is_infinite(),
+        |a, _| a.is_nan(),
+        |a, _| a.to_f64().is_finite() && a.to_f64().abs() >= T::MIN_POSITIVE,
+        |a, b| !a.is_nan() && !b.is_nan(),
+        |a, b| a.is_nan() || b.is_nan(),
+        |a, _| a.bits() & T::SIGN_BIT != 0,
+    ]
+}
+
+/// Runs the kernels of the hand-written module
+/// `kernels/spv/hand/fp<bits>_core.spv` (`fp_core.py`: core instructions
+/// clang never emits) on `T` and its vectors, over `inputs` (a function of
+/// length and seed): OpFRem (the sign of x, C's fmod) and OpFMod (the sign
+/// of y: a nonzero remainder of the other sign moves by y) on the scalar
+/// and 2-, 3- (padded to 4) and 16-vectors, with small divisors among the
+/// random ones; OpVectorTimesScalar on 2-, 4- and 16-vectors;
+/// OpLessOrGreater, OpOrdered, OpUnordered and the unordered comparisons
+/// on scalars. Every result is the exact one rounded once to `T`.
+pub fn check_hand_written_core<T: Float>(inputs: fn(usize, u64) -> Vec<T>) {
+    const N: usize = 96;
+    let f = format!("f{}", 8 * std::mem::size_of::<T>());
+    let il = crate::exec::hand_spirv(&format!("fp{}_core", 8 * std::mem::size_of::<T>()));
+    let kernel = |name: &str| Kernel::with_il(&il, name, "").unwrap_or_else(|log| panic!("{name}: {log}"));
+    for n in [1usize, 2, 3, 16] {
+        let t = if n == 1 { f.clone() } else { format!("v{n}{f}") };
+        let slots = if n == 3 { 4 } else { n };
+        let a = inputs(N * slots, 21);
+        let mut b = inputs(N * slots, 23);
+        // Small divisors too, so that the quotient is not always huge.
+        for (k, v) in b.iter_mut().enumerate() {
+            if k % 3 == 0 {
+                *v = T::from_f64((k % 17) as f64 * 0.75 - 6.0);
+            }
+        }
+        for op in ["frem", "fmod"] {
+            let mut o = vec![T::from_bits64(0); N * slots];
+            kernel(&format!("{op}_{t}"))
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut o))
+                .run(&[N], None);
+            for k in (0..N * slots).filter(|k| k % slots < n) {
+                let (x, y) = (a[k].to_f64(), b[k].to_f64());
+                let r = x % y;
+                let want = if op == "fmod" && r != 0.0 && r.is_sign_negative() != y.is_sign_negative() {
+                    r + y
+                } else {
+                    r
+                };
+                let want = T::from_f64(want);
+                assert!(same(o[k], want), "{op}_{t}({x:e}, {y:e}) = {:?}, want {want:?}", o[k]);
+            }
+        }
+    }
+    for n in [2usize, 4, 16] {
+        let t = format!("v{n}{f}");
+        let a = inputs(N * n, 25);
+        let s = inputs(N, 27);
+        let mut o = vec![T::from_bits64(0); N * n];
+        kernel(&format!("vectortimesscalar_{t}"))
+            .arg(Arg::input(&a))
+            .arg(Arg::input(&s))
+            .arg(Arg::output(&mut o))
+            .run(&[N], None);
+        for k in 0..N * n {
+            let want = T::from_f64(a[k].to_f64() * s[k / n].to_f64());
+            assert!(
+                same(o[k], want),
+                "vectortimesscalar_{t} [{k}]: {:?}, want {want:?}",
+                o[k]
+            );
+        }
+    }
+    let (a, b) = (inputs(N, 29), inputs(N, 31));
+    for (name, cmp) in unordered_comparisons::<T>() {
+        let mut o = vec![0i32; N];
+        kernel(&format!("{name}_{f}"))
+            .arg(Arg::input(&a))
+            .arg(Arg::input(&b))
+            .arg(Arg::output(&mut o))
+            .run(&[N], None);
+        for k in 0..N {
+            assert_eq!(o[k], i32::from(cmp(a[k], b[k])), "{name}({:e}, {:e})", a[k], b[k]);
+        }
+    }
+}
+
 /// Runs `math_<T>` and `math_<T><n>` of corpus `module` for every `n` of
 /// `widths` (1: the scalar kernel) at -O0 and -O2 over 512 lanes and checks
 /// every result against the references; panics listing the first wrong

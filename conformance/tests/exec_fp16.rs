@@ -16,7 +16,8 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord, clippy::double_comparisons)]
 
 use clift_conformance::exec::{hand_spirv, Arg, Kernel, Opt};
-use clift_conformance::half::{from_half, halves, inputs, rte, same_half, to_half, Rounding};
+use clift_conformance::half::{from_half, halves, inputs, rte, same_half, to_half, Half, Rounding};
+use clift_conformance::math::{self, check_hand_written_core, relations};
 
 fn check(what: &str, got: &[u16], want: &[u16], args: &dyn Fn(usize) -> String) {
     let bad: Vec<String> = got
@@ -89,32 +90,9 @@ fn scalar_arithmetic_and_relations() {
             }
             check(&format!("{opt:?} result {r}"), &got, &want, &args);
         }
-        let rel: [fn(f64, f64) -> bool; 20] = [
-            |a, b| a < b,
-            |a, b| a <= b,
-            |a, b| a > b,
-            |a, b| a >= b,
-            |a, b| a == b,
-            |a, b| a != b,
-            |a, b| a == b,
-            |a, b| a != b,
-            |a, b| a > b,
-            |a, b| a >= b,
-            |a, b| a < b,
-            |a, b| a <= b,
-            |a, b| a < b || a > b,
-            |a, _| a.is_finite(),
-            |a, _| a.is_infinite(),
-            |a, _| a.is_nan(),
-            // Half normals start at 2^-14.
-            |a, _| a.is_finite() && a.abs() >= 2f64.powi(-14),
-            |a, b| !a.is_nan() && !b.is_nan(),
-            |a, b| a.is_nan() || b.is_nan(),
-            |a, _| a.is_sign_negative(),
-        ];
-        for (q, f) in rel.iter().enumerate() {
+        for (q, f) in relations::<Half>().iter().enumerate() {
             for i in 0..N {
-                let (x, y) = (from_half(a[i]), from_half(b[i]));
+                let (x, y) = (Half(a[i]), Half(b[i]));
                 assert_eq!(oi[q * N + i], i32::from(f(x, y)), "{opt:?} relation {q} ({x:e}, {y:e})");
             }
         }
@@ -537,103 +515,14 @@ fn collectives() {
     }
 }
 
-/// The hand-written module of core instructions clang never emits on half
-/// (`kernels/spv/hand/fp16_core.spv`, from `fp_core.py`; it declares the
-/// Float16 capability where llvm-spirv declares Float16Buffer).
-fn hand_module() -> Vec<u8> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/spv/hand/fp16_core.spv");
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// A comparison's host reference.
-type Cmp = fn(f64, f64) -> bool;
-
-/// OpFRem (the sign of x, C's fmod) and OpFMod (the sign of y) on half and
-/// half vectors (3 components padded to 4), OpVectorTimesScalar,
-/// OpLessOrGreater, OpOrdered, OpUnordered and the unordered comparisons.
+/// The hand-written module `kernels/spv/hand/fp16_core.spv` (from
+/// `fp_core.py`; it declares the Float16 capability where llvm-spirv
+/// declares Float16Buffer): OpFRem, OpFMod, OpVectorTimesScalar,
+/// OpLessOrGreater, OpOrdered, OpUnordered and the unordered comparisons
+/// on half and half vectors.
 #[test]
 fn hand_written_frem_fmod_vector_times_scalar_and_comparisons() {
-    const N: usize = 96;
-    let il = hand_module();
-    for (t, n) in [("f16", 1usize), ("v2f16", 2), ("v3f16", 3), ("v16f16", 16)] {
-        let slots = if n == 3 { 4 } else { n };
-        let a = inputs(N * slots, 21);
-        let mut b = inputs(N * slots, 23);
-        for (k, v) in b.iter_mut().enumerate() {
-            if k % 3 == 0 {
-                *v = to_half((k % 17) as f64 * 0.75 - 6.0, Rounding::Rte);
-            }
-        }
-        for op in ["frem", "fmod"] {
-            let mut o = vec![0u16; N * slots];
-            Kernel::with_il(&il, &format!("{op}_{t}"), "")
-                .unwrap_or_else(|log| panic!("{op}_{t}: {log}"))
-                .arg(Arg::input(&a))
-                .arg(Arg::input(&b))
-                .arg(Arg::output(&mut o))
-                .run(&[N], None);
-            for k in (0..N * slots).filter(|k| k % slots < n) {
-                let (x, y) = (from_half(a[k]), from_half(b[k]));
-                let r = x % y;
-                let want = if op == "fmod" && r != 0.0 && r.is_sign_negative() != y.is_sign_negative() {
-                    r + y
-                } else {
-                    r
-                };
-                let want = to_half(want, Rounding::Rte);
-                assert!(
-                    same_half(o[k], want),
-                    "{op}_{t}({x:e}, {y:e}) = {:#x}, want {want:#x}",
-                    o[k]
-                );
-            }
-        }
-    }
-    for (t, n) in [("v2f16", 2usize), ("v4f16", 4), ("v16f16", 16)] {
-        let a = inputs(N * n, 25);
-        let s = inputs(N, 27);
-        let mut o = vec![0u16; N * n];
-        Kernel::with_il(&il, &format!("vectortimesscalar_{t}"), "")
-            .unwrap_or_else(|log| panic!("{t}: {log}"))
-            .arg(Arg::input(&a))
-            .arg(Arg::input(&s))
-            .arg(Arg::output(&mut o))
-            .run(&[N], None);
-        for k in 0..N * n {
-            let want = to_half(from_half(a[k]) * from_half(s[k / n]), Rounding::Rte);
-            assert!(
-                same_half(o[k], want),
-                "vectortimesscalar_{t} [{k}]: {:#x}, want {want:#x}",
-                o[k]
-            );
-        }
-    }
-    let cmps: [(&str, Cmp); 10] = [
-        ("lessorgreater", |x, y| x < y || x > y),
-        ("funordequal", |x, y| x.is_nan() || y.is_nan() || x == y),
-        ("funordnotequal", |x, y| x != y),
-        ("funordlessthan", |x, y| !(x >= y)),
-        ("funordlessthanequal", |x, y| !(x > y)),
-        ("funordgreaterthan", |x, y| !(x <= y)),
-        ("funordgreaterthanequal", |x, y| !(x < y)),
-        ("fordnotequal", |x, y| x < y || x > y),
-        ("ordered", |x, y| !x.is_nan() && !y.is_nan()),
-        ("unordered", |x, y| x.is_nan() || y.is_nan()),
-    ];
-    let (a, b) = (inputs(N, 29), inputs(N, 31));
-    for (name, f) in cmps {
-        let mut o = vec![0i32; N];
-        Kernel::with_il(&il, &format!("{name}_f16"), "")
-            .unwrap_or_else(|log| panic!("{name}: {log}"))
-            .arg(Arg::input(&a))
-            .arg(Arg::input(&b))
-            .arg(Arg::output(&mut o))
-            .run(&[N], None);
-        for k in 0..N {
-            let (x, y) = (from_half(a[k]), from_half(b[k]));
-            assert_eq!(o[k], i32::from(f(x, y)), "{name}({x:e}, {y:e})");
-        }
-    }
+    check_hand_written_core::<Half>(math::inputs::<Half>);
 }
 
 /// Builds the hand-written `fp16_spec` module with the spec constant values

@@ -13,7 +13,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord, clippy::double_comparisons)]
 
 use clift_conformance::exec::{hand_spirv, Arg, Kernel, Opt};
-use clift_conformance::math::{same, unordered_comparisons};
+use clift_conformance::math::{check_hand_written_core, relations, same};
 use clift_conformance::rng::Rng;
 
 /// Special values first (±0, ±1, ±inf, NaN, DBL_MAX, DBL_MIN, denormals,
@@ -121,29 +121,7 @@ fn scalar_arithmetic_and_relations() {
                 check(&format!("{opt:?} arith result {r}"), got, &want);
             }
         }
-        let rel: [fn(f64, f64) -> bool; 20] = [
-            |a, b| a < b,
-            |a, b| a <= b,
-            |a, b| a > b,
-            |a, b| a >= b,
-            |a, b| a == b,
-            |a, b| a != b,
-            |a, b| a == b,
-            |a, b| a != b,
-            |a, b| a > b,
-            |a, b| a >= b,
-            |a, b| a < b,
-            |a, b| a <= b,
-            |a, b| !a.is_nan() && !b.is_nan() && a != b,
-            |a, _| a.is_finite(),
-            |a, _| a.is_infinite(),
-            |a, _| a.is_nan(),
-            |a, _| a.is_normal(),
-            |a, b| !a.is_nan() && !b.is_nan(),
-            |a, b| a.is_nan() || b.is_nan(),
-            |a, _| a.is_sign_negative(),
-        ];
-        for (q, f) in rel.iter().enumerate() {
+        for (q, f) in relations::<f64>().iter().enumerate() {
             for i in 0..N {
                 assert_eq!(
                     oi[q * N + i],
@@ -332,84 +310,13 @@ fn double_arguments_and_structs_by_value() {
     }
 }
 
-/// The hand-written module of core instructions clang never emits
-/// (`kernels/spv/hand/fp64_core.spv`, from `fp_core.py`).
-fn hand_module() -> Vec<u8> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/spv/hand/fp64_core.spv");
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// OpFRem (the sign of x, C's fmod) and OpFMod (the sign of y: a nonzero
-/// remainder of the other sign moves by y) on double and double vectors
-/// (3 components padded to 4), OpVectorTimesScalar, OpLessOrGreater,
-/// OpOrdered, OpUnordered and the unordered comparisons on double.
+/// The hand-written module `kernels/spv/hand/fp64_core.spv` (from
+/// `fp_core.py`): OpFRem, OpFMod, OpVectorTimesScalar, OpLessOrGreater,
+/// OpOrdered, OpUnordered and the unordered comparisons on double and
+/// double vectors.
 #[test]
 fn hand_written_frem_fmod_vector_times_scalar_and_comparisons() {
-    const N: usize = 96;
-    let il = hand_module();
-    for (t, n) in [("f64", 1usize), ("v2f64", 2), ("v3f64", 3), ("v16f64", 16)] {
-        let slots = if n == 3 { 4 } else { n };
-        let a = inputs(N * slots, 21);
-        let mut b = inputs(N * slots, 23);
-        // Small divisors too, so that the quotient is not always huge.
-        for (k, v) in b.iter_mut().enumerate() {
-            if k % 3 == 0 {
-                *v = (k % 17) as f64 * 0.75 - 6.0;
-            }
-        }
-        for op in ["frem", "fmod"] {
-            let mut o = vec![0f64; N * slots];
-            Kernel::with_il(&il, &format!("{op}_{t}"), "")
-                .unwrap_or_else(|log| panic!("{op}_{t}: {log}"))
-                .arg(Arg::input(&a))
-                .arg(Arg::input(&b))
-                .arg(Arg::output(&mut o))
-                .run(&[N], None);
-            for k in (0..N * slots).filter(|k| k % slots < n) {
-                let (x, y) = (a[k], b[k]);
-                let r = x % y;
-                let want = if op == "fmod" && r != 0.0 && r.is_sign_negative() != y.is_sign_negative() {
-                    r + y
-                } else {
-                    r
-                };
-                assert!(same(o[k], want), "{op}_{t}({x:e}, {y:e}) = {:e}, want {want:e}", o[k]);
-            }
-        }
-    }
-    for (t, n) in [("v2f64", 2usize), ("v4f64", 4), ("v16f64", 16)] {
-        let a = inputs(N * n, 25);
-        let s = inputs(N, 27);
-        let mut o = vec![0f64; N * n];
-        Kernel::with_il(&il, &format!("vectortimesscalar_{t}"), "")
-            .unwrap_or_else(|log| panic!("{t}: {log}"))
-            .arg(Arg::input(&a))
-            .arg(Arg::input(&s))
-            .arg(Arg::output(&mut o))
-            .run(&[N], None);
-        for k in 0..N * n {
-            let want = a[k] * s[k / n];
-            assert!(
-                same(o[k], want),
-                "vectortimesscalar_{t} [{k}]: {:e}, want {want:e}",
-                o[k]
-            );
-        }
-    }
-    let cmps = unordered_comparisons::<f64>();
-    let (a, b) = (inputs(N, 29), inputs(N, 31));
-    for (name, f) in cmps {
-        let mut o = vec![0i32; N];
-        Kernel::with_il(&il, &format!("{name}_f64"), "")
-            .unwrap_or_else(|log| panic!("{name}: {log}"))
-            .arg(Arg::input(&a))
-            .arg(Arg::input(&b))
-            .arg(Arg::output(&mut o))
-            .run(&[N], None);
-        for k in 0..N {
-            assert_eq!(o[k], i32::from(f(a[k], b[k])), "{name}({:e}, {:e})", a[k], b[k]);
-        }
-    }
+    check_hand_written_core::<f64>(inputs);
 }
 
 /// Builds the hand-written `fp64_spec` module with the spec constant values

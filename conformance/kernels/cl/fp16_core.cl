@@ -5,6 +5,8 @@
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+#include "fp_relations.h"
+
 // o[r * n + i] = result r of work-item i; oi likewise for the int results.
 kernel void arith(global const half *a_, global const half *b_, global const half *c_,
                   global half *o, global int *oi) {
@@ -20,27 +22,7 @@ kernel void arith(global const half *a_, global const half *b_, global const hal
     o[r++ * n + i] = a < b ? a : c;
     o[r++ * n + i] = sqrt(a);
     o[r++ * n + i] = a * (half)3.0h + (half)0.5h;
-    size_t q = 0;
-    oi[q++ * n + i] = a < b;
-    oi[q++ * n + i] = a <= b;
-    oi[q++ * n + i] = a > b;
-    oi[q++ * n + i] = a >= b;
-    oi[q++ * n + i] = a == b;
-    oi[q++ * n + i] = a != b;
-    oi[q++ * n + i] = isequal(a, b);
-    oi[q++ * n + i] = isnotequal(a, b);
-    oi[q++ * n + i] = isgreater(a, b);
-    oi[q++ * n + i] = isgreaterequal(a, b);
-    oi[q++ * n + i] = isless(a, b);
-    oi[q++ * n + i] = islessequal(a, b);
-    oi[q++ * n + i] = islessgreater(a, b);
-    oi[q++ * n + i] = isfinite(a);
-    oi[q++ * n + i] = isinf(a);
-    oi[q++ * n + i] = isnan(a);
-    oi[q++ * n + i] = isnormal(a);
-    oi[q++ * n + i] = isordered(a, b);
-    oi[q++ * n + i] = isunordered(a, b);
-    oi[q++ * n + i] = signbit(a);
+    FP_RELATIONS(oi, a, b)
 }
 
 // Vector forms on half4 (relational results are short4, -1 for true), dot,

@@ -3,6 +3,8 @@
 // against a host reference.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+#include "fp_relations.h"
+
 // o[r * n + i] = result r of work-item i; oi likewise for the int results.
 kernel void arith(global const double *a_, global const double *b_, global const double *c_,
                   global double *o, global long *oi) {
@@ -17,27 +19,7 @@ kernel void arith(global const double *a_, global const double *b_, global const
     o[r++ * n + i] = a * b + c;
     o[r++ * n + i] = a < b ? a : c;
     o[r++ * n + i] = (a == a) ? 1.0 : 0.0;
-    size_t q = 0;
-    oi[q++ * n + i] = a < b;
-    oi[q++ * n + i] = a <= b;
-    oi[q++ * n + i] = a > b;
-    oi[q++ * n + i] = a >= b;
-    oi[q++ * n + i] = a == b;
-    oi[q++ * n + i] = a != b;
-    oi[q++ * n + i] = isequal(a, b);
-    oi[q++ * n + i] = isnotequal(a, b);
-    oi[q++ * n + i] = isgreater(a, b);
-    oi[q++ * n + i] = isgreaterequal(a, b);
-    oi[q++ * n + i] = isless(a, b);
-    oi[q++ * n + i] = islessequal(a, b);
-    oi[q++ * n + i] = islessgreater(a, b);
-    oi[q++ * n + i] = isfinite(a);
-    oi[q++ * n + i] = isinf(a);
-    oi[q++ * n + i] = isnan(a);
-    oi[q++ * n + i] = isnormal(a);
-    oi[q++ * n + i] = isordered(a, b);
-    oi[q++ * n + i] = isunordered(a, b);
-    oi[q++ * n + i] = signbit(a);
+    FP_RELATIONS(oi, a, b)
 }
 
 // Vector forms: the same on double4 (relational results are long4, -1 for

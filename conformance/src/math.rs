@@ -793,13 +793,13 @@ pub fn unordered_comparisons<T: Float>() -> [(&'static str, Comparison<T>); 10] 
     ]
 }
 
-/// The relations and classifications of `FP_RELATIONS`
-/// (`kernels/cl/fp_relations.h`), in its order: <, <=, >, >=, ==, !=,
+/// The relations and classifications of `FP_ARITH`
+/// (`kernels/cl/fp_arith.h`), in its order: <, <=, >, >=, ==, !=,
 /// isequal, isnotequal, isgreater, isgreaterequal, isless, islessequal,
 /// islessgreater, isfinite, isinf, isnan, isnormal, isordered,
 /// isunordered, signbit.
 #[allow(clippy::double_comparisons)]
-pub fn relations<T: Float>() -> [Comparison<T>; 20] {
+fn relations<T: Float>() -> [Comparison<T>; 20] {
     [
         |a, b| a < b,
         |a, b| a <= b,
@@ -822,6 +822,68 @@ pub fn relations<T: Float>() -> [Comparison<T>; 20] {
         |a, b| a.is_nan() || b.is_nan(),
         |a, _| a.bits() & T::SIGN_BIT != 0,
     ]
+}
+
+/// Runs kernel `arith` of corpus `module` (`FP_ARITH` of
+/// `kernels/cl/fp_arith.h`, its integer results `int` for half and `long`
+/// for double: at least 32 bits, `T`'s width) at -O0 and -O2 over 256
+/// work-items, with `inputs` (a function of length and seed) as operands,
+/// and checks every result: IEEE arithmetic, fma and sqrt are the exact
+/// result rounded once to `T` (f64 holds it exactly, or closely enough
+/// that the second rounding is harmless); a * b + c and a * 3 + 0.5 are
+/// computed in `T` or fused, as OpenCL C allows; relations are exact.
+pub fn check_arith<T: Float>(module: &str, inputs: fn(usize, u64) -> Vec<T>) {
+    const N: usize = 256;
+    let (a, b, c) = (inputs(N, 1), inputs(N, 7), inputs(N, 13));
+    let int_bytes = std::mem::size_of::<T>().max(4);
+    let zero = T::from_bits64(0);
+    for opt in Opt::BOTH {
+        let mut o = vec![zero; 11 * N];
+        let mut oi = vec![0u8; 20 * N * int_bytes];
+        Kernel::new(module, opt, "arith")
+            .arg(Arg::input(&a))
+            .arg(Arg::input(&b))
+            .arg(Arg::input(&c))
+            .arg(Arg::output(&mut o))
+            .arg(Arg::output(&mut oi))
+            .run(&[N], Some(&[16]));
+        let exact: [fn(f64, f64) -> f64; 4] = [|a, b| a + b, |a, b| a - b, |a, b| a * b, |a, b| a / b];
+        let (three, half) = (T::from_f64(3.0), T::from_f64(0.5));
+        let mut bad = Vec::new();
+        for i in 0..N {
+            let (x, y, z) = (a[i], b[i], c[i]);
+            let (dx, dy, dz) = (x.to_f64(), y.to_f64(), z.to_f64());
+            let fused = T::from_f64(dx.mul_add(dy, dz));
+            let mut wants: Vec<Vec<T>> = exact.iter().map(|f| vec![T::from_f64(f(dx, dy))]).collect();
+            wants.extend([
+                vec![T::from_f64(-dx)],
+                vec![fused],
+                vec![x * y + z, fused],
+                vec![if x < y { x } else { z }],
+                vec![T::from_f64(dx.sqrt())],
+                vec![T::from_f64(if x.is_nan() { 0.0 } else { 1.0 })],
+                vec![x * three + half, T::from_f64(dx.mul_add(3.0, 0.5))],
+            ]);
+            for (r, want) in wants.iter().enumerate() {
+                let got = o[r * N + i];
+                if !want.iter().any(|w| same(got, *w)) && bad.len() < 8 {
+                    bad.push(format!("result {r} of ({x:?}, {y:?}, {z:?}): {got:?}, want {want:?}"));
+                }
+            }
+            for (q, f) in relations::<T>().iter().enumerate() {
+                let at = (q * N + i) * int_bytes;
+                let bytes = &oi[at..at + int_bytes];
+                let got = match bytes.try_into() {
+                    Ok(b4) => i64::from(i32::from_ne_bytes(b4)),
+                    Err(_) => i64::from_ne_bytes(bytes.try_into().expect("4 or 8 bytes")),
+                };
+                if got != i64::from(f(x, y)) && bad.len() < 8 {
+                    bad.push(format!("relation {q} of ({x:?}, {y:?}): {got}"));
+                }
+            }
+        }
+        assert!(bad.is_empty(), "{module} arith at {opt:?}:\n{}", bad.join("\n"));
+    }
 }
 
 /// Runs the kernels of the hand-written module

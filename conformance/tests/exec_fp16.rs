@@ -17,86 +17,11 @@
 
 use clift_conformance::exec::{hand_spirv, Arg, Kernel, Opt};
 use clift_conformance::half::{from_half, halves, inputs, rte, same_half, to_half, Half, Rounding};
-use clift_conformance::math::{self, check_hand_written_core, relations};
-
-fn check(what: &str, got: &[u16], want: &[u16], args: &dyn Fn(usize) -> String) {
-    let bad: Vec<String> = got
-        .iter()
-        .zip(want)
-        .enumerate()
-        .filter(|(_, (g, w))| !same_half(**g, **w))
-        .take(8)
-        .map(|(k, (g, w))| {
-            format!(
-                "[{k}] {}: got {:e} ({g:#06x}) want {:e} ({w:#06x})",
-                args(k),
-                from_half(*g),
-                from_half(*w)
-            )
-        })
-        .collect();
-    assert!(bad.is_empty(), "{what}:\n{}", bad.join("\n"));
-}
+use clift_conformance::math::{self, check_arith, check_hand_written_core};
 
 #[test]
 fn scalar_arithmetic_and_relations() {
-    const N: usize = 256;
-    let (a, b, c) = (inputs(N, 1), inputs(N, 7), inputs(N, 13));
-    for opt in Opt::BOTH {
-        let mut o = vec![0u16; 9 * N];
-        let mut oi = vec![0i32; 20 * N];
-        Kernel::new("fp16_core", opt, "arith")
-            .arg(Arg::input(&a))
-            .arg(Arg::input(&b))
-            .arg(Arg::input(&c))
-            .arg(Arg::output(&mut o))
-            .arg(Arg::output(&mut oi))
-            .run(&[N], Some(&[16]));
-        let f: [fn(f64, f64, f64) -> f64; 9] = [
-            |a, b, _| a + b,
-            |a, b, _| a - b,
-            |a, b, _| a * b,
-            |a, b, _| a / b,
-            |a, _, _| -a,
-            // Exact in f64 for halves except far-apart sums, where the
-            // f64 rounding cannot reach a half midpoint.
-            |a, b, c| a.mul_add(b, c),
-            |a, b, c| if a < b { a } else { c },
-            |a, _, _| a.sqrt(),
-            // (a * 3) rounded, then + 0.5 rounded (or fused: below).
-            |a, _, _| rte(rte(a * 3.0) + 0.5),
-        ];
-        for (r, f) in f.iter().enumerate() {
-            let want: Vec<u16> = (0..N)
-                .map(|i| to_half(f(from_half(a[i]), from_half(b[i]), from_half(c[i])), Rounding::Rte))
-                .collect();
-            let args = |i: usize| {
-                format!(
-                    "{opt:?} op {r} ({:e}, {:e}, {:e})",
-                    from_half(a[i]),
-                    from_half(b[i]),
-                    from_half(c[i])
-                )
-            };
-            let mut got = o[r * N..(r + 1) * N].to_vec();
-            if r == 8 {
-                // clang contracts a * 3 + 0.5 into a fused multiply-add
-                // (OpenCL C allows it): accept the fused result too.
-                for (i, g) in got.iter_mut().enumerate() {
-                    if same_half(*g, to_half(from_half(a[i]).mul_add(3.0, 0.5), Rounding::Rte)) {
-                        *g = want[i];
-                    }
-                }
-            }
-            check(&format!("{opt:?} result {r}"), &got, &want, &args);
-        }
-        for (q, f) in relations::<Half>().iter().enumerate() {
-            for i in 0..N {
-                let (x, y) = (Half(a[i]), Half(b[i]));
-                assert_eq!(oi[q * N + i], i32::from(f(x, y)), "{opt:?} relation {q} ({x:e}, {y:e})");
-            }
-        }
-    }
+    check_arith::<Half>("fp16_core", math::inputs::<Half>);
 }
 
 #[test]

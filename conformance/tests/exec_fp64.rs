@@ -13,7 +13,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord, clippy::double_comparisons)]
 
 use clift_conformance::exec::{hand_spirv, Arg, Kernel, Opt};
-use clift_conformance::math::{check_hand_written_core, relations, same};
+use clift_conformance::math::{check_arith, check_hand_written_core, same};
 use clift_conformance::rng::Rng;
 
 /// Special values first (±0, ±1, ±inf, NaN, DBL_MAX, DBL_MIN, denormals,
@@ -78,61 +78,7 @@ fn check(what: &str, got: &[f64], want: &[f64]) {
 
 #[test]
 fn scalar_arithmetic_and_relations() {
-    const N: usize = 256;
-    let (a, b, c) = (inputs(N, 1), inputs(N, 7), inputs(N, 13));
-    for opt in Opt::BOTH {
-        let mut o = vec![0f64; 8 * N];
-        let mut oi = vec![0i64; 20 * N];
-        Kernel::new("fp64_core", opt, "arith")
-            .arg(Arg::input(&a))
-            .arg(Arg::input(&b))
-            .arg(Arg::input(&c))
-            .arg(Arg::output(&mut o))
-            .arg(Arg::output(&mut oi))
-            .run(&[N], Some(&[16]));
-        let f: [fn(f64, f64, f64) -> f64; 8] = [
-            |a, b, _| a + b,
-            |a, b, _| a - b,
-            |a, b, _| a * b,
-            |a, b, _| a / b,
-            |a, _, _| -a,
-            // No contraction was asked, but the spec allows a*b+c to be
-            // fused: accept either below.
-            |a, b, c| a * b + c,
-            |a, b, c| if a < b { a } else { c },
-            |a, _, _| if a == a { 1.0 } else { 0.0 },
-        ];
-        for (r, f) in f.iter().enumerate() {
-            let want: Vec<f64> = (0..N).map(|i| f(a[i], b[i], c[i])).collect();
-            let got = &o[r * N..(r + 1) * N];
-            if r == 5 {
-                for i in 0..N {
-                    let fused = a[i].mul_add(b[i], c[i]);
-                    assert!(
-                        same(got[i], want[i]) || same(got[i], fused),
-                        "{opt:?} a*b+c [{i}]: {} * {} + {} gave {}",
-                        a[i],
-                        b[i],
-                        c[i],
-                        got[i]
-                    );
-                }
-            } else {
-                check(&format!("{opt:?} arith result {r}"), got, &want);
-            }
-        }
-        for (q, f) in relations::<f64>().iter().enumerate() {
-            for i in 0..N {
-                assert_eq!(
-                    oi[q * N + i],
-                    i64::from(f(a[i], b[i])),
-                    "{opt:?} relation {q} of {:e}, {:e}",
-                    a[i],
-                    b[i]
-                );
-            }
-        }
-    }
+    check_arith::<f64>("fp64_core", inputs);
 }
 
 #[test]

@@ -3,24 +3,9 @@
 // against a host reference.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
-#include "fp_relations.h"
+#include "fp_arith.h"
 
-// o[r * n + i] = result r of work-item i; oi likewise for the int results.
-kernel void arith(global const double *a_, global const double *b_, global const double *c_,
-                  global double *o, global long *oi) {
-    size_t i = get_global_id(0), n = get_global_size(0);
-    double a = a_[i], b = b_[i], c = c_[i];
-    size_t r = 0;
-    o[r++ * n + i] = a + b;
-    o[r++ * n + i] = a - b;
-    o[r++ * n + i] = a * b;
-    o[r++ * n + i] = a / b;
-    o[r++ * n + i] = -a;
-    o[r++ * n + i] = a * b + c;
-    o[r++ * n + i] = a < b ? a : c;
-    o[r++ * n + i] = (a == a) ? 1.0 : 0.0;
-    FP_RELATIONS(oi, a, b)
-}
+FP_ARITH(double, long)
 
 // Vector forms: the same on double4 (relational results are long4, -1 for
 // true), dot, vector times scalar, any/all.

@@ -886,6 +886,22 @@ pub fn check_arith<T: Float>(module: &str, inputs: fn(usize, u64) -> Vec<T>) {
     }
 }
 
+/// Builds kernel `spec_<T>` of the hand-written module
+/// `kernels/spv/hand/fp<bits>_spec.spv` with the specialization constant
+/// values `set` (id, bytes), runs it once and returns (o[0..3], l[0]).
+pub fn run_spec<T: Float>(set: &[(u32, Vec<u8>)]) -> ([T; 3], i64) {
+    let bits = 8 * std::mem::size_of::<T>();
+    let zero = T::from_bits64(0);
+    let (mut o, mut l) = ([zero; 3], [0i64; 1]);
+    let il = crate::exec::hand_spirv(&format!("fp{bits}_spec"));
+    Kernel::with_spec(&il, &format!("spec_{}", T::NAME), "", set)
+        .unwrap_or_else(|log| panic!("build: {log}"))
+        .arg(Arg::output(&mut o))
+        .arg(Arg::output(&mut l))
+        .run(&[1], None);
+    (o, l[0])
+}
+
 /// Runs the kernels of the hand-written module
 /// `kernels/spv/hand/fp<bits>_core.spv` (`fp_core.py`: core instructions
 /// clang never emits) on `T` and its vectors, over `inputs` (a function of

@@ -15,9 +15,9 @@
 
 #![allow(clippy::neg_cmp_op_on_partial_ord, clippy::double_comparisons)]
 
-use clift_conformance::exec::{hand_spirv, Arg, Kernel, Opt};
+use clift_conformance::exec::{Arg, Kernel, Opt};
 use clift_conformance::half::{from_half, halves, inputs, rte, same_half, to_half, Half, Rounding};
-use clift_conformance::math::{self, check_arith, check_hand_written_core};
+use clift_conformance::math::{self, check_arith, check_hand_written_core, run_spec};
 
 #[test]
 fn scalar_arithmetic_and_relations() {
@@ -450,24 +450,16 @@ fn hand_written_frem_fmod_vector_times_scalar_and_comparisons() {
     check_hand_written_core::<Half>(math::inputs::<Half>);
 }
 
-/// Builds the hand-written `fp16_spec` module with the spec constant values
-/// `set` (id, bytes), runs it once and returns (o[0..3], l[0]).
-fn run_spec(set: &[(u32, Vec<u8>)]) -> ([u16; 3], i64) {
-    let (mut o, mut l) = ([0u16; 3], [0i64; 1]);
-    Kernel::with_spec(&hand_spirv("fp16_spec"), "spec_half", "", set)
-        .unwrap_or_else(|log| panic!("build: {log}"))
-        .arg(Arg::output(&mut o))
-        .arg(Arg::output(&mut l))
-        .run(&[1], None);
-    (o, l[0])
-}
-
 /// Half specialization constants: the module's defaults and values set by
 /// clSetProgramSpecializationConstant (2 bytes), folded through
 /// OpSpecConstantOp.
 #[test]
 fn half_specialization_constants() {
     let h = |x: f64| to_half(x, Rounding::Rte);
+    let run_spec = |set: &[(u32, Vec<u8>)]| {
+        let (o, l) = run_spec::<Half>(set);
+        (o.map(|v| v.0), l)
+    };
     let (o, l) = run_spec(&[]);
     assert_eq!((o, l), ([h(2.5), h(6.25), h(4.0)], 2));
     let (o, l) = run_spec(&[

@@ -12,8 +12,8 @@
 // is not `a >= b`, and `a < b || a > b` is not `a != b`.
 #![allow(clippy::neg_cmp_op_on_partial_ord, clippy::double_comparisons)]
 
-use clift_conformance::exec::{hand_spirv, Arg, Kernel, Opt};
-use clift_conformance::math::{check_arith, check_hand_written_core, same};
+use clift_conformance::exec::{Arg, Kernel, Opt};
+use clift_conformance::math::{check_arith, check_hand_written_core, run_spec, same};
 use clift_conformance::rng::Rng;
 
 /// Special values first (±0, ±1, ±inf, NaN, DBL_MAX, DBL_MIN, denormals,
@@ -265,30 +265,18 @@ fn hand_written_frem_fmod_vector_times_scalar_and_comparisons() {
     check_hand_written_core::<f64>(inputs);
 }
 
-/// Builds the hand-written `fp64_spec` module with the spec constant values
-/// `set` (id, bytes), runs it once and returns (o[0..3], l[0]).
-fn run_spec(set: &[(u32, Vec<u8>)]) -> ([f64; 3], i64) {
-    let (mut o, mut l) = ([0f64; 3], [0i64; 1]);
-    Kernel::with_spec(&hand_spirv("fp64_spec"), "spec_double", "", set)
-        .unwrap_or_else(|log| panic!("build: {log}"))
-        .arg(Arg::output(&mut o))
-        .arg(Arg::output(&mut l))
-        .run(&[1], None);
-    (o, l[0])
-}
-
 /// Double specialization constants: the module's defaults and values set
 /// by clSetProgramSpecializationConstant, folded through OpSpecConstantOp.
 #[test]
 fn double_specialization_constants() {
-    let (o, l) = run_spec(&[]);
+    let (o, l) = run_spec::<f64>(&[]);
     assert_eq!((o, l), ([2.5, 6.25, 4.0], 2));
     let d = -1.0e300f64 / 3.0;
-    let (o, l) = run_spec(&[(0, d.to_ne_bytes().to_vec()), (1, 0.1f32.to_ne_bytes().to_vec())]);
+    let (o, l) = run_spec::<f64>(&[(0, d.to_ne_bytes().to_vec()), (1, 0.1f32.to_ne_bytes().to_vec())]);
     let want = [d, d * d, f64::from(0.1f32) + d];
     assert!(o.iter().zip(&want).all(|(g, w)| same(*g, *w)), "{o:?} want {want:?}");
     assert_eq!(l, i64::MIN, "ConvertFToS of {d:e} saturates");
-    let (o, l) = run_spec(&[(0, (-7.75f64).to_ne_bytes().to_vec())]);
+    let (o, l) = run_spec::<f64>(&[(0, (-7.75f64).to_ne_bytes().to_vec())]);
     assert!(
         same(o[0], -7.75) && same(o[1], 60.0625) && same(o[2], 1.5 - 7.75),
         "{o:?}"

@@ -5,8 +5,6 @@
 // k converts to short (its low 16 bits) for select and nan.
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
-#define MATH_FLOAT_ONLY_1
-#define MATH_FLOAT_ONLY_2
 #include "math_body.h"
 
 MATH(half, int, ushort, convert_short)

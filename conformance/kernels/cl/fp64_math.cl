@@ -4,8 +4,6 @@
 // C), and the geometric functions, shuffles and vector memory on double.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
-#define MATH_FLOAT_ONLY_1
-#define MATH_FLOAT_ONLY_2
 #include "math_body.h"
 
 MATH(double, int, ulong, convert_long)

@@ -9,13 +9,19 @@
 //
 // MATH(T, IT, UKT, K): T the type, IT the int vector of k, UKT the unsigned
 // integer type of T's width (for nan), K a function-like macro making k the
-// integer type of T's width (for select and nan). The includer defines
-// MATH_FLOAT_ONLY_1 and MATH_FLOAT_ONLY_2: the one- and two-operand
-// functions only float has (half_ and native_), after trunc and remainder.
+// integer type of T's width (for select and nan). The float includer
+// defines MATH_FLOAT_ONLY_1 and MATH_FLOAT_ONLY_2: the one- and two-operand
+// functions only float has (half_ and native_), after trunc and remainder;
+// they are empty for the other types.
 //
 // GEOMETRY(T, S) makes kernel `geometry` for scalar type T with S the
 // signed integer type of its width: geometric functions, shuffles and
 // vector loads and stores (conformance/src/math.rs, check_geometry).
+
+#ifndef MATH_FLOAT_ONLY_1
+#define MATH_FLOAT_ONLY_1
+#define MATH_FLOAT_ONLY_2
+#endif
 
 #define MATH(T, IT, UKT, K) \
     kernel void math_##T(global const T *a_, global const T *b_, global const T *c_, \

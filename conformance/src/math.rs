@@ -3,7 +3,11 @@
 //! (`exec_fp16_math.rs`, through [`crate::half::Half`]): one check of
 //! every math, common and float relational function of
 //! `kernels/cl/math_body.h`, and one of the geometric functions, shuffles
-//! and vector memory of its `GEOMETRY` kernel, generic over [`Float`].
+//! and vector memory of its `GEOMETRY` kernel, generic over [`Float`];
+//! and, for double and half, the checks of the core kernels they share:
+//! arithmetic and relations (`kernels/cl/fp_arith.h`), the hand-written
+//! modules of instructions clang never emits (`kernels/spv/hand/fp_core.py`)
+//! and specialization constants.
 //!
 //! References are computed in f64 with Rust's functions and the C
 //! library's (glibc: erf, erfc, tgamma, lgamma_r, remainder, remquo,
@@ -888,7 +892,7 @@ pub fn check_arith<T: Float>(module: &str, inputs: fn(usize, u64) -> Vec<T>) {
 
 /// Builds kernel `spec_<T>` of the hand-written module
 /// `kernels/spv/hand/fp<bits>_spec.spv` with the specialization constant
-/// values `set` (id, bytes), runs it once and returns (o[0..3], l[0]).
+/// values `set` (id, bytes), runs it once and returns `(o[0..3], l[0])`.
 pub fn run_spec<T: Float>(set: &[(u32, Vec<u8>)]) -> ([T; 3], i64) {
     let bits = 8 * std::mem::size_of::<T>();
     let zero = T::from_bits64(0);

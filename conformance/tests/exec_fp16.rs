@@ -9,9 +9,11 @@
 //! modules `kernels/spv/hand/fp16_core.spv` (with the Float16 capability)
 //! and `fp16_spec.spv`, OpFRem, OpFMod, OpVectorTimesScalar, the ordered
 //! and unordered comparisons and half specialization constants — each
-//! result checked against a host reference computed here (the exact
-//! result rounded once to half: +, -, *, /, sqrt and fma are correctly
-//! rounded in half).
+//! result checked against a host reference (the exact result rounded once
+//! to half: +, -, *, /, sqrt and fma are correctly rounded in half). The
+//! arithmetic and relations, the hand-written module and specialization
+//! constant checks are the double test's (`clift_conformance::math` over
+//! `clift_conformance::half::Half`).
 
 #![allow(clippy::neg_cmp_op_on_partial_ord, clippy::double_comparisons)]
 

@@ -5,8 +5,10 @@
 //! doubles inside by-value structs — and, from the hand-written module
 //! `kernels/spv/hand/fp64_core.spv`, OpFRem, OpFMod, OpVectorTimesScalar,
 //! OpLessOrGreater, OpOrdered, OpUnordered and the unordered comparisons;
-//! each result checked against a host reference computed here with Rust's
-//! f64 (exact: IEEE arithmetic is correctly rounded on both sides).
+//! each result checked against a host reference computed with Rust's f64
+//! (exact: IEEE arithmetic is correctly rounded on both sides). The
+//! arithmetic and relations, the hand-written module and specialization
+//! constant checks are shared with the half test (`clift_conformance::math`).
 
 // The references spell out IEEE comparisons with NaN operands: `!(a < b)`
 // is not `a >= b`, and `a < b || a > b` is not `a != b`.

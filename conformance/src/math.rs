@@ -1490,3 +1490,48 @@ pub fn check_geometry<T: Float>(module: &str, big: f64, masks: &[i64]) {
         assert!(bad.is_empty(), "{} {opt:?} geometry:\n{}", T::NAME, bad.join("\n"));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::half::Half;
+
+    #[test]
+    fn ulps_at_the_top_of_the_range() {
+        let (max, inf) = (Half(0x7bff), Half(0x7c00));
+        // A reference that rounds to infinity wants infinity, or the
+        // largest half while it stays below that plus one ulp (65536).
+        assert_eq!(ulps(inf, 65520.0), 0.0);
+        assert_eq!(ulps(inf, 1e6), 0.0);
+        assert_eq!(ulps(inf, 65519.0), f64::INFINITY);
+        assert_eq!(ulps(Half(0xfc00), 65520.0), f64::INFINITY);
+        assert_eq!(ulps(max, 65520.0), 0.5);
+        assert_eq!(ulps(max, 65536.0), f64::INFINITY);
+        assert_eq!(ulps(max, 65504.0 + 8.0), 0.25);
+        // The same rules on float, and on double, whose references cannot
+        // exceed its range.
+        assert_eq!(ulps(f32::INFINITY, 2f64.powi(128)), 0.0);
+        assert_eq!(ulps(f32::INFINITY, f64::from(f32::MAX) + 1.0), f64::INFINITY);
+        assert_eq!(ulps(f32::MAX, 2f64.powi(128)), f64::INFINITY);
+        assert_eq!(ulps(f64::INFINITY, f64::INFINITY), 0.0);
+        assert_eq!(ulps(f64::MAX, f64::INFINITY), f64::INFINITY);
+        assert_eq!(ulps(Half(0x0001), 0.0), 1.0);
+    }
+
+    #[test]
+    fn correctly_rounded_means_bits_for_half_and_double() {
+        // Half and double: the reference rounded, zero signs included.
+        assert!(within(Half(0x3c00), 1.0 + 2f64.powi(-11), 0.0));
+        assert!(!within(Half(0x3c01), 1.0 + 2f64.powi(-11), 0.0));
+        assert!(!within(Half(0x8000), 0.0, 0.0));
+        assert!(within(Half(0x7e01), f64::NAN, 0.0));
+        assert!(!within(-0.0f64, 0.0, 0.0));
+        // Float: within half an ulp (either neighbour of a midpoint).
+        assert!(within(-0.0f32, 0.0, 0.0));
+        assert!(within(1.0f32, 1.0 + 2f64.powi(-24), 0.0));
+        assert!(within(1.0 + f32::EPSILON, 1.0 + 2f64.powi(-24), 0.0));
+        // Bounds above 0 are ulps of the reference.
+        assert!(within(Half(0x3c02), 1.0, 2.0));
+        assert!(!within(Half(0x3c03), 1.0, 2.0));
+    }
+}

@@ -2,7 +2,8 @@
 """Writes fp16_core.spvasm and fp64_core.spvasm and assembles them into
 fp16_core.spv and fp64_core.spv (spirv-as): half- and double-precision
 kernels for the core instructions clang-15 never emits for OpenCL C
-(tests/exec_fp16.rs, tests/exec_fp64.rs): OpFRem, OpFMod,
+(checked by check_hand_written_core in conformance/src/math.rs, for
+tests/exec_fp16.rs and tests/exec_fp64.rs): OpFRem, OpFMod,
 OpVectorTimesScalar, OpLessOrGreater, OpOrdered, OpUnordered and the
 unordered comparisons, on the type and its vectors. Each kernel K(a, b, o)
 has work-item i compute o[i] = a[i] OP b[i]; comparisons store 1 or 0 as an

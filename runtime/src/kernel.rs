@@ -19,6 +19,7 @@ use parking_lot::Mutex;
 
 use crate::context::Context;
 use crate::device::{self, Device};
+pub use crate::device_queue::QueueArg;
 use crate::error::{fail, ClResult};
 use crate::info::InfoValue;
 use crate::memory::MemObject;
@@ -62,6 +63,8 @@ pub enum ArgValue {
     /// A pointer to global or constant memory given as an SVM (or NULL)
     /// address.
     Svm(usize),
+    /// A device queue (`queue_t`).
+    Queue(QueueArg),
 }
 
 /// What clSetKernelExecInfo set.
@@ -223,10 +226,14 @@ impl Kernel {
             // arg_value does not point to a valid sampler object: no sampler
             // can exist (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE).
             (ArgKind::Sampler, _) => return fail(CL_INVALID_SAMPLER),
-            // CL_INVALID_DEVICE_QUEUE if the kernel argument is a device
-            // queue, but arg_value does not point to a valid device queue
-            // object: clift has no device queues
-            // (CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES is 0).
+            // "If the kernel argument being set is a device queue, then
+            // arg_value must point to a device queue object." (The API layer
+            // answers CL_INVALID_DEVICE_QUEUE for anything else.)
+            (ArgKind::Queue, ArgValue::Queue(q)) => {
+                // Released since the API layer read the handle.
+                let q = q.get().ok_or(crate::ClError(CL_INVALID_DEVICE_QUEUE))?;
+                self.check_context(q.context())?;
+            }
             (ArgKind::Queue, _) => return fail(CL_INVALID_DEVICE_QUEUE),
             // A value of the wrong shape for the argument.
             (ArgKind::Local, _) => return fail(CL_INVALID_ARG_VALUE),

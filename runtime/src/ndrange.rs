@@ -13,6 +13,7 @@ use std::sync::Arc;
 use clift_jit as jit;
 
 use crate::device::{self, Device};
+use crate::device_queue::DeviceQueue;
 use crate::error::{fail, ClResult};
 use crate::event::{Event, Work};
 use crate::kernel::{ArgValue, Kernel, KernelInfo};
@@ -69,6 +70,7 @@ impl Kernel {
         if args.iter().any(|a| match a {
             None => true,
             Some(ArgValue::Mem(Some(m))) => m.get().is_none(),
+            Some(ArgValue::Queue(q)) => q.get().is_none(),
             Some(_) => false,
         }) {
             return fail(CL_INVALID_KERNEL_ARGS);
@@ -308,6 +310,9 @@ struct Launch {
     /// The SVM allocations the kernel's SVM pointers lie in, alive while
     /// the command runs.
     _svm: Vec<Arc<Storage>>,
+    /// The device queues the block names (`queue_t` arguments), alive
+    /// while the command runs: the block holds their addresses.
+    _queues: Vec<Arc<DeviceQueue>>,
     work_dim: u32,
     offset: [u64; 3],
     global: [u64; 3],
@@ -343,6 +348,7 @@ impl Launch {
             .filter(|&n| n <= MAX_PRIVATE_ARENA)
             .ok_or_else(too_big)?;
         let mut buffers = Vec::new();
+        let mut queues = Vec::new();
         {
             // SAFETY: `block` is a Vec of `block.len()` plain 128-byte
             // arrays, so its memory is `block.len() * 128` initialized bytes
@@ -365,6 +371,14 @@ impl Launch {
                     }
                     Some(ArgValue::Mem(None)) => put(bytes, &0u64.to_ne_bytes()),
                     Some(ArgValue::Svm(p)) => put(bytes, &(*p as u64).to_ne_bytes()),
+                    Some(ArgValue::Queue(q)) => {
+                        // Released since check_launch looked: as unset.
+                        let q = q.get().ok_or(crate::ClError(CL_INVALID_KERNEL_ARGS))?;
+                        // A queue_t is the DeviceQueue's address, an opaque
+                        // word to generated code (crate::device_queue).
+                        put(bytes, &(Arc::as_ptr(&q) as u64).to_ne_bytes());
+                        queues.push(q);
+                    }
                     Some(ArgValue::Local(n)) => {
                         locals.push((at, arena_len));
                         arena_len = n
@@ -392,6 +406,7 @@ impl Launch {
             private_len,
             _buffers: buffers,
             _svm: Vec::new(),
+            _queues: queues,
             work_dim: range.work_dim,
             offset: dims(range.offset),
             global: dims(global),

@@ -1,4 +1,5 @@
-//! Command queues: in-order or out-of-order, with optional profiling.
+//! Host command queues: in-order or out-of-order, with optional profiling
+//! (on-device queues are [`crate::device_queue`]'s).
 //!
 //! A queue adds its own ordering to each command's wait list (the previous
 //! command in an in-order queue; the last barrier in an out-of-order queue)
@@ -59,17 +60,11 @@ impl Queue {
         properties: cl_command_queue_properties,
         property_list: Vec<u64>,
     ) -> ClResult<Arc<Queue>> {
-        let known = SUPPORTED_QUEUE_PROPERTIES | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
-        if properties & !known != 0 {
+        // CL_INVALID_VALUE if values specified in properties are not valid
+        // (on-device queues are crate::device_queue's; CL_QUEUE_ON_DEVICE_DEFAULT
+        // "can only be used with CL_QUEUE_ON_DEVICE").
+        if properties & !SUPPORTED_QUEUE_PROPERTIES != 0 {
             return fail(CL_INVALID_VALUE);
-        }
-        if properties & CL_QUEUE_ON_DEVICE_DEFAULT != 0 && properties & CL_QUEUE_ON_DEVICE == 0 {
-            return fail(CL_INVALID_VALUE);
-        }
-        if properties & CL_QUEUE_ON_DEVICE != 0 {
-            // Device-side enqueue is not supported yet:
-            // CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES is 0.
-            return fail(CL_INVALID_QUEUE_PROPERTIES);
         }
         Ok(Arc::new(Queue {
             header: ApiHeader::new(),
@@ -206,9 +201,11 @@ impl Queue {
             CL_QUEUE_REFERENCE_COUNT => InfoValue::u32(self.header.ref_count()),
             CL_QUEUE_PROPERTIES => InfoValue::u64(self.properties),
             CL_QUEUE_PROPERTIES_ARRAY => InfoValue::u64s(&self.property_list),
-            // Only on-device queues have a size.
+            // Only on-device queues have a size: "To be considered valid for
+            // this query, command_queue must be a device command-queue."
             CL_QUEUE_SIZE => return fail(CL_INVALID_COMMAND_QUEUE),
-            CL_QUEUE_DEVICE_DEFAULT => InfoValue::handle(0),
+            // "the current default command-queue for the underlying device".
+            CL_QUEUE_DEVICE_DEFAULT => InfoValue::handle(crate::device_queue::default_handle(&self.context, &self.device)),
             _ => return fail(CL_INVALID_VALUE),
         })
     }

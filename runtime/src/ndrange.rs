@@ -265,6 +265,7 @@ pub fn enqueue_ndrange(
         .collect();
     let launch = Launch {
         _svm: svm_held,
+        default_queue: crate::device_queue::default_queue(kernel.context(), &device),
         ..Launch::new(kernel.info_of(), &args, range, global, local, &entry)?
     };
     let func = entry.func;
@@ -313,6 +314,9 @@ struct Launch {
     /// The device queues the block names (`queue_t` arguments), alive
     /// while the command runs: the block holds their addresses.
     _queues: Vec<Arc<DeviceQueue>>,
+    /// get_default_queue(): the default device queue of the command's
+    /// device and context at enqueue, alive while the command runs.
+    default_queue: Option<Arc<DeviceQueue>>,
     work_dim: u32,
     offset: [u64; 3],
     global: [u64; 3],
@@ -407,6 +411,7 @@ impl Launch {
             _buffers: buffers,
             _svm: Vec::new(),
             _queues: queues,
+            default_queue: None,
             work_dim: range.work_dim,
             offset: dims(range.offset),
             global: dims(global),
@@ -473,6 +478,7 @@ impl Launch {
                 private_arena: private_ptr,
                 private_arena_size: (private.len() * 128) as u64,
                 printf: &self.printf,
+                default_queue: self.default_queue.as_ref().map_or(0, |q| Arc::as_ptr(q) as u64),
             };
             // SAFETY: `func` is a work-group function of a finalized
             // `CompiledProgram` the command holds (`_code` in
@@ -486,7 +492,9 @@ impl Launch {
             // size the application set. The arena and block live until
             // after the call and are not shared with other threads; the
             // printf buffer lives in `self` and is shared behind its lock.
-            // Work-groups may run concurrently: generated code is immutable
+            // Device queue words (queue_t arguments, the default queue) are
+            // addresses of queues `self` holds, never dereferenced by
+            // generated code. Work-groups may run concurrently: generated code is immutable
             // and keeps its state on its own stack.
             unsafe { func(&ctx) };
         }

@@ -632,6 +632,74 @@ mod tests {
         assert_eq!(BAD.load(Relaxed), 0);
     }
 
+    /// The words `queue_probe` expects: the queue_t argument (after a
+    /// 4-byte value, so at offset 8) and the default queue.
+    static WANT_ARG: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    static WANT_DEFAULT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    static QUEUE_OK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+    /// A stand-in work-group function for `queue_words_reach_the_kernel`.
+    unsafe extern "C" fn queue_probe(ctx: *const jit::launch_abi::WorkGroupCtx) {
+        use std::sync::atomic::Ordering::Relaxed;
+        // SAFETY: `Launch::run_groups` passes a valid context whose block
+        // holds a 4-byte value at offset 0 and a queue_t word at offset 8.
+        let (arg, default) = unsafe { ((*ctx).args.add(8).cast::<u64>().read(), (*ctx).default_queue) };
+        if arg == WANT_ARG.load(Relaxed) && default == WANT_DEFAULT.load(Relaxed) {
+            QUEUE_OK.fetch_add(1, Relaxed);
+        }
+    }
+
+    #[test]
+    fn queue_words_reach_the_kernel() {
+        use crate::device_queue::{Created, DeviceQueue, QueueArg};
+        use std::sync::atomic::Ordering::Relaxed;
+        let dev = crate::platform::Platform::get().devices()[0].clone();
+        let ctx = crate::context::Context::new(vec![dev.clone()], Vec::new(), None);
+        let props = CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+        let new = |p| match DeviceQueue::create(&ctx, &dev, p, None, Vec::new(), |_| {}) {
+            Ok(Created::New(q)) => q,
+            _ => panic!("a device queue"),
+        };
+        let arg_q = new(props);
+        let default_q = new(props | CL_QUEUE_ON_DEVICE_DEFAULT);
+        let info = KernelInfo {
+            name: "k".into(),
+            args: vec![arg(ArgKind::Value, 4), arg(ArgKind::Queue, 8)],
+            attributes: String::new(),
+            reqd_work_group_size: None,
+            work_group_size_hint: None,
+            vec_type_hint: None,
+            local_mem_size: 0,
+            private_mem_size: 0,
+        };
+        let values = [
+            Some(ArgValue::Value(1u32.to_ne_bytes().to_vec())),
+            Some(ArgValue::Queue(QueueArg::new(&arg_q))),
+        ];
+        let range = NdRange {
+            work_dim: 1,
+            offset: [0; 3],
+            global: Some([8, 1, 1]),
+            local: Some([2, 1, 1]),
+        };
+        let code = jit::launch_abi::KernelCode {
+            func: queue_probe,
+            local_static: 0,
+            private_frame: 0,
+        };
+        let launch = Launch {
+            default_queue: crate::device_queue::default_queue(&ctx, &dev),
+            ..Launch::new(&info, &values, range, [8, 1, 1], [2, 1, 1], &code).expect("launch")
+        };
+        // The launch holds what it names, whatever the application releases.
+        WANT_ARG.store(Arc::as_ptr(&arg_q) as u64, Relaxed);
+        WANT_DEFAULT.store(Arc::as_ptr(&default_q) as u64, Relaxed);
+        drop((arg_q, default_q));
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("pool");
+        launch.run(queue_probe, &pool);
+        assert_eq!(QUEUE_OK.load(Relaxed), 4);
+    }
+
     #[test]
     fn suggestions_divide_the_range_and_respect_limits() {
         let k = kernel(Vec::new(), None);

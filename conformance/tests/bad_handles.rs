@@ -230,7 +230,9 @@ fn wrong_type_handles_are_rejected() {
                 // Host and device queues are both command-queues: only what
                 // one kind alone takes must refuse the other.
                 ("queue", "device_queue") => check_calls(kind, &calls_for(kind)[3..], handle_of(&o, other), &what),
-                ("device_queue", "queue") => check_calls(kind, &["clSetDefaultDeviceCommandQueue"], handle_of(&o, other), &what),
+                ("device_queue", "queue") => {
+                    check_calls(kind, &["clSetDefaultDeviceCommandQueue"], handle_of(&o, other), &what)
+                }
                 _ => check_all(kind, handle_of(&o, other), &what),
             }
         }

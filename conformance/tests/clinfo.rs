@@ -89,14 +89,21 @@ fn clinfo_all_properties_and_raw_output_without_errors() {
         "{out}"
     );
     for (name, param) in [
-        ("CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE", CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE),
+        (
+            "CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE",
+            CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE,
+        ),
         ("CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE", CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE),
         ("CL_DEVICE_MAX_ON_DEVICE_QUEUES", CL_DEVICE_MAX_ON_DEVICE_QUEUES),
         ("CL_DEVICE_MAX_ON_DEVICE_EVENTS", CL_DEVICE_MAX_ON_DEVICE_EVENTS),
     ] {
         let v = device_value::<cl_uint>(device(), param);
         assert!(v > 0, "{name}");
-        assert_eq!(field(&out, &format!("[clift/0]    {name}")), [v.to_string().as_str()], "{out}");
+        assert_eq!(
+            field(&out, &format!("[clift/0]    {name}")),
+            [v.to_string().as_str()],
+            "{out}"
+        );
     }
     let Some(list) = clinfo(&["--list"]) else { return };
     assert!(list.contains("Platform #0: clift"), "{list}");

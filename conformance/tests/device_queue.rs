@@ -100,7 +100,10 @@ fn device_reports_on_device_queues() {
     // 2.2 device. When on-device queues are supported, the mandated minimum
     // capability is: CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE."
     let props: Props = device_value(d, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES);
-    assert_eq!(props, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
+    assert_eq!(
+        props,
+        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE
+    );
     let l = limits();
     // "The minimum value is 16 KB", "256 KB for the full profile", "1", "1024".
     assert!(l.preferred >= 16 << 10, "preferred size {}", l.preferred);
@@ -131,7 +134,11 @@ fn every_property_combination_creates_a_queue_that_reports_it() {
                 assert_eq!(queue_value::<Props>(q, CL_QUEUE_PROPERTIES), props, "{what}");
                 // "If CL_QUEUE_SIZE is not specified, the device queue is
                 // created with CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE."
-                assert_eq!(queue_value::<cl_uint>(q, CL_QUEUE_SIZE), size.unwrap_or(l.preferred), "{what}");
+                assert_eq!(
+                    queue_value::<cl_uint>(q, CL_QUEUE_SIZE),
+                    size.unwrap_or(l.preferred),
+                    "{what}"
+                );
                 // The properties "in the same order and without including
                 // additional properties".
                 let array = queue_bytes(q, CL_QUEUE_PROPERTIES_ARRAY).unwrap();
@@ -155,7 +162,13 @@ fn every_property_combination_creates_a_queue_that_reports_it() {
     }
     // CL_QUEUE_SIZE and CL_QUEUE_PROPERTIES in the other order.
     let ctx = context();
-    let list = [CL_QUEUE_SIZE as cl_queue_properties, 1 << 16, CL_QUEUE_PROPERTIES as u64, ON_DEVICE, 0];
+    let list = [
+        CL_QUEUE_SIZE as cl_queue_properties,
+        1 << 16,
+        CL_QUEUE_PROPERTIES as u64,
+        ON_DEVICE,
+        0,
+    ];
     let q = create(ctx, &list).unwrap();
     assert_eq!(queue_value::<cl_uint>(q, CL_QUEUE_SIZE), 1 << 16);
     release_queue(q);
@@ -173,13 +186,29 @@ fn invalid_properties_are_refused() {
     let cases: &[(&str, &[cl_queue_properties])] = &[
         // "If CL_QUEUE_ON_DEVICE is set, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE must also be set."
         ("in-order device queue", &[p, CL_QUEUE_ON_DEVICE, 0]),
-        ("in-order profiling device queue", &[p, CL_QUEUE_ON_DEVICE | CL_QUEUE_PROFILING_ENABLE, 0]),
-        ("in-order default device queue", &[p, CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT, 0]),
+        (
+            "in-order profiling device queue",
+            &[p, CL_QUEUE_ON_DEVICE | CL_QUEUE_PROFILING_ENABLE, 0],
+        ),
+        (
+            "in-order default device queue",
+            &[p, CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT, 0],
+        ),
         // CL_QUEUE_ON_DEVICE_DEFAULT "can only be used with CL_QUEUE_ON_DEVICE".
-        ("default without on-device", &[p, CL_QUEUE_ON_DEVICE_DEFAULT | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0]),
+        (
+            "default without on-device",
+            &[
+                p,
+                CL_QUEUE_ON_DEVICE_DEFAULT | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+                0,
+            ],
+        ),
         ("default alone", &[p, CL_QUEUE_ON_DEVICE_DEFAULT, 0]),
         // CL_QUEUE_SIZE "can only be specified if CL_QUEUE_ON_DEVICE is set".
-        ("size on a host queue", &[p, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, s, 1 << 14, 0]),
+        (
+            "size on a host queue",
+            &[p, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, s, 1 << 14, 0],
+        ),
         ("size alone", &[s, 1 << 14, 0]),
         // "This must be a value <= CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE."
         ("size above the maximum", &[p, ON_DEVICE, s, max + 1, 0]),
@@ -199,13 +228,18 @@ fn invalid_properties_are_refused() {
     assert!(q.is_null());
     expect_err(err, CL_INVALID_VALUE);
     // Nothing was created by the refused calls: the whole limit is free.
-    let qs: Vec<_> = (0..limits().max_queues).map(|_| device_queue(ctx, ON_DEVICE, None)).collect();
+    let qs: Vec<_> = (0..limits().max_queues)
+        .map(|_| device_queue(ctx, ON_DEVICE, None))
+        .collect();
     qs.into_iter().for_each(release_queue);
     // The handles are checked first.
     let list = [p, ON_DEVICE, 0];
     assert_eq!(create_on(ptr::null_mut(), d, &list).err(), Some(CL_INVALID_CONTEXT));
     assert_eq!(create_on(ctx, ptr::null_mut(), &list).err(), Some(CL_INVALID_DEVICE));
-    assert_eq!(create_on(ctx, ctx as cl_device_id, &list).err(), Some(CL_INVALID_DEVICE));
+    assert_eq!(
+        create_on(ctx, ctx as cl_device_id, &list).err(),
+        Some(CL_INVALID_DEVICE)
+    );
     release_context(ctx);
 }
 
@@ -316,22 +350,49 @@ fn set_default_device_command_queue_replaces_the_default() {
         assert_eq!(ref_count(a), 1, "setting the default does not retain");
 
         // CL_INVALID_CONTEXT if context is not a valid context.
-        expect_err(clSetDefaultDeviceCommandQueue(ptr::null_mut(), d, b), CL_INVALID_CONTEXT);
-        expect_err(clSetDefaultDeviceCommandQueue(d as cl_context, d, b), CL_INVALID_CONTEXT);
-        expect_err(clSetDefaultDeviceCommandQueue(forged_handle(), d, b), CL_INVALID_CONTEXT);
+        expect_err(
+            clSetDefaultDeviceCommandQueue(ptr::null_mut(), d, b),
+            CL_INVALID_CONTEXT,
+        );
+        expect_err(
+            clSetDefaultDeviceCommandQueue(d as cl_context, d, b),
+            CL_INVALID_CONTEXT,
+        );
+        expect_err(
+            clSetDefaultDeviceCommandQueue(forged_handle(), d, b),
+            CL_INVALID_CONTEXT,
+        );
         // CL_INVALID_DEVICE if device is not a valid device.
-        expect_err(clSetDefaultDeviceCommandQueue(ctx, ptr::null_mut(), b), CL_INVALID_DEVICE);
-        expect_err(clSetDefaultDeviceCommandQueue(ctx, ctx as cl_device_id, b), CL_INVALID_DEVICE);
+        expect_err(
+            clSetDefaultDeviceCommandQueue(ctx, ptr::null_mut(), b),
+            CL_INVALID_DEVICE,
+        );
+        expect_err(
+            clSetDefaultDeviceCommandQueue(ctx, ctx as cl_device_id, b),
+            CL_INVALID_DEVICE,
+        );
         // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid
         // command-queue for device: NULL, another object, a host queue, a
         // device queue of another context, a released one.
-        expect_err(clSetDefaultDeviceCommandQueue(ctx, d, ptr::null_mut()), CL_INVALID_COMMAND_QUEUE);
-        expect_err(clSetDefaultDeviceCommandQueue(ctx, d, d as cl_command_queue), CL_INVALID_COMMAND_QUEUE);
-        expect_err(clSetDefaultDeviceCommandQueue(ctx, d, forged_handle()), CL_INVALID_COMMAND_QUEUE);
+        expect_err(
+            clSetDefaultDeviceCommandQueue(ctx, d, ptr::null_mut()),
+            CL_INVALID_COMMAND_QUEUE,
+        );
+        expect_err(
+            clSetDefaultDeviceCommandQueue(ctx, d, d as cl_command_queue),
+            CL_INVALID_COMMAND_QUEUE,
+        );
+        expect_err(
+            clSetDefaultDeviceCommandQueue(ctx, d, forged_handle()),
+            CL_INVALID_COMMAND_QUEUE,
+        );
         expect_err(clSetDefaultDeviceCommandQueue(ctx, d, host), CL_INVALID_COMMAND_QUEUE);
         let other = context();
         let foreign = device_queue(other, ON_DEVICE, None);
-        expect_err(clSetDefaultDeviceCommandQueue(ctx, d, foreign), CL_INVALID_COMMAND_QUEUE);
+        expect_err(
+            clSetDefaultDeviceCommandQueue(ctx, d, foreign),
+            CL_INVALID_COMMAND_QUEUE,
+        );
         release_queue(foreign);
         release_context(other);
         let gone = device_queue(ctx, ON_DEVICE, None);
@@ -363,8 +424,14 @@ fn set_default_device_command_queue_replaces_the_default() {
         assert!(default_of(on_root).is_null());
         // SAFETY: valid handles.
         unsafe {
-            expect_err(clSetDefaultDeviceCommandQueue(both, d, on_sub), CL_INVALID_COMMAND_QUEUE);
-            expect_err(clSetDefaultDeviceCommandQueue(both, sub, on_root), CL_INVALID_COMMAND_QUEUE);
+            expect_err(
+                clSetDefaultDeviceCommandQueue(both, d, on_sub),
+                CL_INVALID_COMMAND_QUEUE,
+            );
+            expect_err(
+                clSetDefaultDeviceCommandQueue(both, sub, on_root),
+                CL_INVALID_COMMAND_QUEUE,
+            );
             // CL_INVALID_DEVICE if device is not associated with context.
             expect_err(clSetDefaultDeviceCommandQueue(ctx, sub, a), CL_INVALID_DEVICE);
             check(clSetDefaultDeviceCommandQueue(both, d, on_root));
@@ -411,39 +478,107 @@ fn host_commands_refuse_a_device_queue() {
         let codes = [
             ("clFlush", clFlush(dq)),
             ("clFinish", clFinish(dq)),
-            ("clEnqueueWriteBuffer", clEnqueueWriteBuffer(dq, m, CL_TRUE, 0, 64, p, 0, ptr::null(), ptr::null_mut())),
-            ("clEnqueueReadBuffer", clEnqueueReadBuffer(dq, m, CL_TRUE, 0, 64, p, 0, ptr::null(), ptr::null_mut())),
-            ("clEnqueueCopyBuffer", clEnqueueCopyBuffer(dq, m, m, 0, 32, 32, 0, ptr::null(), ptr::null_mut())),
+            (
+                "clEnqueueWriteBuffer",
+                clEnqueueWriteBuffer(dq, m, CL_TRUE, 0, 64, p, 0, ptr::null(), ptr::null_mut()),
+            ),
+            (
+                "clEnqueueReadBuffer",
+                clEnqueueReadBuffer(dq, m, CL_TRUE, 0, 64, p, 0, ptr::null(), ptr::null_mut()),
+            ),
+            (
+                "clEnqueueCopyBuffer",
+                clEnqueueCopyBuffer(dq, m, m, 0, 32, 32, 0, ptr::null(), ptr::null_mut()),
+            ),
             (
                 "clEnqueueFillBuffer",
-                clEnqueueFillBuffer(dq, m, (&pattern as *const u32).cast(), 4, 0, 64, 0, ptr::null(), ptr::null_mut()),
+                clEnqueueFillBuffer(
+                    dq,
+                    m,
+                    (&pattern as *const u32).cast(),
+                    4,
+                    0,
+                    64,
+                    0,
+                    ptr::null(),
+                    ptr::null_mut(),
+                ),
             ),
             (
                 "clEnqueueNDRangeKernel",
-                clEnqueueNDRangeKernel(dq, k, 1, ptr::null(), gws.as_ptr(), ptr::null(), 0, ptr::null(), ptr::null_mut()),
+                clEnqueueNDRangeKernel(
+                    dq,
+                    k,
+                    1,
+                    ptr::null(),
+                    gws.as_ptr(),
+                    ptr::null(),
+                    0,
+                    ptr::null(),
+                    ptr::null_mut(),
+                ),
             ),
             ("clEnqueueTask", clEnqueueTask(dq, k, 0, ptr::null(), ptr::null_mut())),
-            ("clEnqueueMarkerWithWaitList", clEnqueueMarkerWithWaitList(dq, 0, ptr::null(), ptr::null_mut())),
-            ("clEnqueueBarrierWithWaitList", clEnqueueBarrierWithWaitList(dq, 0, ptr::null(), ptr::null_mut())),
+            (
+                "clEnqueueMarkerWithWaitList",
+                clEnqueueMarkerWithWaitList(dq, 0, ptr::null(), ptr::null_mut()),
+            ),
+            (
+                "clEnqueueBarrierWithWaitList",
+                clEnqueueBarrierWithWaitList(dq, 0, ptr::null(), ptr::null_mut()),
+            ),
             (
                 "clEnqueueMigrateMemObjects",
                 clEnqueueMigrateMemObjects(dq, 1, &m, 0, 0, ptr::null(), ptr::null_mut()),
             ),
-            ("clEnqueueSVMMemcpy", clEnqueueSVMMemcpy(dq, CL_TRUE, svm, p, 64, 0, ptr::null(), ptr::null_mut())),
+            (
+                "clEnqueueSVMMemcpy",
+                clEnqueueSVMMemcpy(dq, CL_TRUE, svm, p, 64, 0, ptr::null(), ptr::null_mut()),
+            ),
             (
                 "clEnqueueSVMMemFill",
-                clEnqueueSVMMemFill(dq, svm, (&pattern as *const u32).cast(), 4, 64, 0, ptr::null(), ptr::null_mut()),
+                clEnqueueSVMMemFill(
+                    dq,
+                    svm,
+                    (&pattern as *const u32).cast(),
+                    4,
+                    64,
+                    0,
+                    ptr::null(),
+                    ptr::null_mut(),
+                ),
             ),
         ];
         for (name, code) in codes {
             assert_eq!(code, CL_INVALID_COMMAND_QUEUE, "{name}: {}", error_name(code));
         }
-        let mapped = clEnqueueMapBuffer(dq, m, CL_TRUE, CL_MAP_READ, 0, 64, 0, ptr::null(), ptr::null_mut(), &mut err);
+        let mapped = clEnqueueMapBuffer(
+            dq,
+            m,
+            CL_TRUE,
+            CL_MAP_READ,
+            0,
+            64,
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+            &mut err,
+        );
         assert!(mapped.is_null());
         expect_err(err, CL_INVALID_COMMAND_QUEUE);
         // A host queue's wait list may not name the device queue either
         // (it is not an event); the host queue itself still works.
-        check(clEnqueueWriteBuffer(host, m, CL_TRUE, 0, 64, p, 0, ptr::null(), ptr::null_mut()));
+        check(clEnqueueWriteBuffer(
+            host,
+            m,
+            CL_TRUE,
+            0,
+            64,
+            p,
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        ));
         check(clFinish(host));
         // CL_QUEUE_SIZE "to be considered valid for this query,
         // command_queue must be a device command-queue".
@@ -488,7 +623,10 @@ fn a_released_device_queue_is_invalid() {
             clGetCommandQueueInfo(q, CL_QUEUE_SIZE, 4, (&mut v as *mut u32).cast(), ptr::null_mut()),
             CL_INVALID_COMMAND_QUEUE,
         );
-        expect_err(clSetDefaultDeviceCommandQueue(ctx, device(), q), CL_INVALID_COMMAND_QUEUE);
+        expect_err(
+            clSetDefaultDeviceCommandQueue(ctx, device(), q),
+            CL_INVALID_COMMAND_QUEUE,
+        );
     }
     release_context(ctx);
 }
@@ -513,7 +651,19 @@ fn run(ctx: cl_context, k: cl_kernel, out: cl_mem, n: usize) -> (cl_int, Vec<i32
     write_bytes(q, out, 0, &vec![0u8; n * 4]);
     let gws = [n];
     // SAFETY: valid handles; one dimension.
-    let rc = unsafe { clEnqueueNDRangeKernel(q, k, 1, ptr::null(), gws.as_ptr(), ptr::null(), 0, ptr::null(), ptr::null_mut()) };
+    let rc = unsafe {
+        clEnqueueNDRangeKernel(
+            q,
+            k,
+            1,
+            ptr::null(),
+            gws.as_ptr(),
+            ptr::null(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        )
+    };
     let ints = read_bytes(q, out, 0, n * 4)
         .chunks_exact(4)
         .map(|c| i32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
@@ -524,7 +674,10 @@ fn run(ctx: cl_context, k: cl_kernel, out: cl_mem, n: usize) -> (cl_int, Vec<i32
 
 #[test]
 fn queue_t_arguments_take_device_queues_only() {
-    for opts in ["-cl-std=CL2.0 -cl-kernel-arg-info", "-cl-std=CL2.0 -cl-kernel-arg-info -cl-opt-disable"] {
+    for opts in [
+        "-cl-std=CL2.0 -cl-kernel-arg-info",
+        "-cl-std=CL2.0 -cl-kernel-arg-info -cl-opt-disable",
+    ] {
         let ctx = context();
         let program = source_program(ctx, QUEUE_KERNELS);
         let rc = build(program, opts);
@@ -694,7 +847,10 @@ kernel void marker(global int *out) {
 fn queue_queries_of_host_queues_are_unchanged() {
     let ctx = context();
     let host = queue(ctx, CL_QUEUE_PROFILING_ENABLE);
-    assert_eq!(queue_value::<Props>(host, CL_QUEUE_PROPERTIES), CL_QUEUE_PROFILING_ENABLE);
+    assert_eq!(
+        queue_value::<Props>(host, CL_QUEUE_PROPERTIES),
+        CL_QUEUE_PROFILING_ENABLE
+    );
     assert!(default_of(host).is_null());
     let dq = device_queue(ctx, DEFAULT, None);
     assert_eq!(default_of(host), dq);

@@ -241,7 +241,11 @@ struct PerDevice {
 
 impl Table {
     fn slot(&mut self, device: &Arc<Device>) -> &mut PerDevice {
-        let at = match self.0.iter().position(|p| std::ptr::eq(p.device.as_ptr(), Arc::as_ptr(device))) {
+        let at = match self
+            .0
+            .iter()
+            .position(|p| std::ptr::eq(p.device.as_ptr(), Arc::as_ptr(device)))
+        {
             Some(i) => i,
             None => {
                 self.0.push(PerDevice {
@@ -303,7 +307,9 @@ mod tests {
         assert_eq!(a.header().ref_count(), 2);
         let mut others = Vec::new();
         for _ in 1..MAX_ON_DEVICE_QUEUES {
-            let Ok(Created::New(q)) = new(&ctx, &dev, OOO_DEV) else { panic!("below the limit") };
+            let Ok(Created::New(q)) = new(&ctx, &dev, OOO_DEV) else {
+                panic!("below the limit")
+            };
             others.push(q);
         }
         assert_eq!(new(&ctx, &dev, OOO_DEV).err().map(|e| e.0), Some(CL_OUT_OF_RESOURCES));
@@ -331,7 +337,8 @@ mod tests {
         assert_eq!(err(OOO_DEV | (1 << 20), None), Some(CL_INVALID_VALUE));
         assert_eq!(err(OOO_DEV, Some(0)), Some(CL_INVALID_VALUE));
         assert_eq!(err(OOO_DEV, Some(u64::from(MAX_SIZE) + 1)), Some(CL_INVALID_VALUE));
-        let Ok(Created::New(q)) = DeviceQueue::create(&ctx, &dev, OOO_DEV, Some(u64::from(MAX_SIZE)), Vec::new(), |_| {})
+        let Ok(Created::New(q)) =
+            DeviceQueue::create(&ctx, &dev, OOO_DEV, Some(u64::from(MAX_SIZE)), Vec::new(), |_| {})
         else {
             panic!("max size")
         };

@@ -205,7 +205,9 @@ impl Queue {
             // this query, command_queue must be a device command-queue."
             CL_QUEUE_SIZE => return fail(CL_INVALID_COMMAND_QUEUE),
             // "the current default command-queue for the underlying device".
-            CL_QUEUE_DEVICE_DEFAULT => InfoValue::handle(crate::device_queue::default_handle(&self.context, &self.device)),
+            CL_QUEUE_DEVICE_DEFAULT => {
+                InfoValue::handle(crate::device_queue::default_handle(&self.context, &self.device))
+            }
             _ => return fail(CL_INVALID_VALUE),
         })
     }

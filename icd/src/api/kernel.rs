@@ -6,8 +6,8 @@ use std::mem::size_of;
 use std::sync::Arc;
 
 use clift_runtime::device::Device;
-use clift_runtime::error::{fail, ClResult};
 use clift_runtime::device_queue::DeviceQueue;
+use clift_runtime::error::{fail, ClResult};
 use clift_runtime::kernel::{ArgKind, ArgValue, Kernel, MemArg, QueueArg};
 use clift_runtime::memory::MemObject;
 use clift_runtime::ndrange;

@@ -329,7 +329,7 @@ fn set_default_device_command_queue_replaces_the_default() {
     let a = device_queue(ctx, DEFAULT | CL_QUEUE_PROFILING_ENABLE, None);
     let b = device_queue(ctx, ON_DEVICE, Some(1 << 15));
     assert_eq!(default_of(b), a);
-    // SAFETY (every call below): handles are checked by clift.
+    // SAFETY: every call below passes handles clift checks and valid pointers.
     unsafe {
         // A queue created without CL_QUEUE_ON_DEVICE_DEFAULT can become the default.
         check(clSetDefaultDeviceCommandQueue(ctx, d, b));
@@ -472,7 +472,7 @@ fn host_commands_refuse_a_device_queue() {
     let mut err = 0;
     // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
     // command-queue", for every command and for clFlush and clFinish.
-    // SAFETY (every call): valid arguments apart from the queue, which
+    // SAFETY: every call has valid arguments apart from the queue, which
     // clift must refuse before touching anything.
     unsafe {
         let codes = [
@@ -609,7 +609,7 @@ fn host_commands_refuse_a_device_queue() {
 fn a_released_device_queue_is_invalid() {
     let ctx = context();
     let q = device_queue(ctx, DEFAULT, None);
-    // SAFETY (every call): handles are checked by clift; a released handle
+    // SAFETY: every call passes handles clift checks; a released handle
     // stays readable (ARCHITECTURE.md, "Objects and handles").
     unsafe {
         check(clRetainCommandQueue(q));

@@ -672,6 +672,13 @@ fn run(ctx: cl_context, k: cl_kernel, out: cl_mem, n: usize) -> (cl_int, Vec<i32
     (rc, ints)
 }
 
+/// [`run`], panicking unless the enqueue succeeds.
+fn run_ok(ctx: cl_context, k: cl_kernel, out: cl_mem, n: usize) -> Vec<i32> {
+    let (rc, ints) = run(ctx, k, out, n);
+    check(rc);
+    ints
+}
+
 #[test]
 fn queue_t_arguments_take_device_queues_only() {
     for opts in [
@@ -745,38 +752,34 @@ fn queue_t_arguments_take_device_queues_only() {
             check(set_arg(kk, i, &dq));
         }
         // The kernels run with their queue argument.
-        let (rc, got) = run(ctx, k, out, 64);
-        check(rc);
-        assert_eq!(got, (0..64).map(|i| i * 3 + 1).collect::<Vec<_>>(), "{opts}");
-        let (rc, got) = run(ctx, k2, out, 64);
-        check(rc);
-        assert_eq!(got, (0..64).map(|i| i + 10).collect::<Vec<_>>(), "{opts}");
+        assert_eq!(
+            run_ok(ctx, k, out, 64),
+            (0..64).map(|i| i * 3 + 1).collect::<Vec<_>>(),
+            "{opts}"
+        );
+        assert_eq!(
+            run_ok(ctx, k2, out, 64),
+            (0..64).map(|i| i + 10).collect::<Vec<_>>(),
+            "{opts}"
+        );
         // A kernel does not retain its arguments: a released queue leaves
         // the argument naming nothing.
         release_queue(dq);
         assert_eq!(run(ctx, k, out, 64).0, CL_INVALID_KERNEL_ARGS, "{opts}");
         let dq2 = device_queue(ctx, DEFAULT, None);
         check(set_arg(k, 0, &dq2));
-        let (rc, got) = run(ctx, k, out, 8);
-        check(rc);
-        assert_eq!(got, (0..8).map(|i| i * 3 + 1).collect::<Vec<_>>());
+        assert_eq!(run_ok(ctx, k, out, 8), (0..8).map(|i| i * 3 + 1).collect::<Vec<_>>());
         // A clone keeps the argument.
         // SAFETY: a valid kernel.
         let clone = unsafe { clCloneKernel(k, &mut 0) };
-        let (rc, got) = run(ctx, clone, out, 4);
-        check(rc);
-        assert_eq!(got, vec![1, 4, 7, 10]);
+        assert_eq!(run_ok(ctx, clone, out, 4), vec![1, 4, 7, 10]);
 
         // get_default_queue() builds and runs, with and without a default.
         let kd = kernel(program, "default_queue");
         check(set_arg(kd, 0, &out));
-        let (rc, got) = run(ctx, kd, out, 16);
-        check(rc);
-        assert_eq!(got, vec![5; 16]);
+        assert_eq!(run_ok(ctx, kd, out, 16), vec![5; 16]);
         release_queue(dq2);
-        let (rc, got) = run(ctx, kd, out, 16);
-        check(rc);
-        assert_eq!(got, vec![5; 16]);
+        assert_eq!(run_ok(ctx, kd, out, 16), vec![5; 16]);
 
         release_kernel(kd);
         release_kernel(clone);
@@ -833,9 +836,7 @@ kernel void marker(global int *out) {
         release_kernel(k);
         let k = kernel(program, "plain");
         check(set_arg(k, 0, &out));
-        let (rc, got) = run(ctx, k, out, 4);
-        check(rc);
-        assert_eq!(got, vec![9; 4]);
+        assert_eq!(run_ok(ctx, k, out, 4), vec![9; 4]);
         release_kernel(k);
         release_mem(out);
         release_program(program);

@@ -32,7 +32,7 @@ use crate::context::Context;
 use crate::device::Device;
 use crate::error::{fail, ClResult};
 use crate::info::InfoValue;
-use crate::object::{handle_of, ApiHeader, ApiObject};
+use crate::object::{handle_of, ApiHeader};
 use opencl_sys::*;
 
 /// `CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES`: "the mandated minimum capability".
@@ -191,17 +191,37 @@ impl DeviceQueue {
 
     /// clGetCommandQueueInfo.
     pub fn info(&self, param: cl_command_queue_info) -> ClResult<InfoValue> {
-        Ok(match param {
-            CL_QUEUE_CONTEXT => InfoValue::handle(handle_of(&self.context)),
-            CL_QUEUE_DEVICE => InfoValue::handle(handle_of(&self.device)),
-            CL_QUEUE_REFERENCE_COUNT => InfoValue::u32(self.header.ref_count()),
-            CL_QUEUE_PROPERTIES => InfoValue::u64(self.properties),
-            CL_QUEUE_PROPERTIES_ARRAY => InfoValue::u64s(&self.property_list),
-            CL_QUEUE_SIZE => InfoValue::u32(self.size),
-            CL_QUEUE_DEVICE_DEFAULT => InfoValue::handle(default_handle(&self.context, &self.device)),
-            _ => return fail(CL_INVALID_VALUE),
-        })
+        let (ctx, dev) = (&self.context, &self.device);
+        if let Some(v) = common_info(param, &self.header, ctx, dev, self.properties, &self.property_list) {
+            return Ok(v);
+        }
+        match param {
+            CL_QUEUE_SIZE => Ok(InfoValue::u32(self.size)),
+            _ => fail(CL_INVALID_VALUE),
+        }
     }
+}
+
+/// The clGetCommandQueueInfo queries host and device queues answer alike
+/// (`None` for the others).
+pub(crate) fn common_info(
+    param: cl_command_queue_info,
+    header: &ApiHeader,
+    context: &Arc<Context>,
+    device: &Arc<Device>,
+    properties: cl_command_queue_properties,
+    property_list: &[u64],
+) -> Option<InfoValue> {
+    Some(match param {
+        CL_QUEUE_CONTEXT => InfoValue::handle(handle_of(context)),
+        CL_QUEUE_DEVICE => InfoValue::handle(handle_of(device)),
+        CL_QUEUE_REFERENCE_COUNT => InfoValue::u32(header.ref_count()),
+        CL_QUEUE_PROPERTIES => InfoValue::u64(properties),
+        CL_QUEUE_PROPERTIES_ARRAY => InfoValue::u64s(property_list),
+        // "the current default command-queue for the underlying device".
+        CL_QUEUE_DEVICE_DEFAULT => InfoValue::handle(default_handle(context, device)),
+        _ => return None,
+    })
 }
 
 /// The handle of the default device queue of `device` in `context`, or 0
@@ -260,27 +280,10 @@ impl Table {
     }
 }
 
-/// A device queue named by a kernel argument: a weak reference, as for
-/// memory objects ("Implementations shall not allow cl_kernel objects to
-/// hold reference counts to cl_kernel arguments").
-#[derive(Debug, Clone)]
-pub struct QueueArg(Weak<DeviceQueue>);
-
-impl QueueArg {
-    /// An argument naming `q`.
-    pub fn new(q: &Arc<DeviceQueue>) -> QueueArg {
-        QueueArg(Arc::downgrade(q))
-    }
-
-    /// The queue, while the application still holds a reference to it.
-    pub fn get(&self) -> Option<Arc<DeviceQueue>> {
-        self.0.upgrade().filter(|q| q.header().ref_count() > 0)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::object::ApiObject;
     use crate::platform::Platform;
 
     fn setup() -> (Arc<Context>, Arc<Device>) {

@@ -590,19 +590,28 @@ mod tests {
         }
     }
 
-    #[test]
-    fn launch_runs_every_group() {
-        use std::sync::atomic::Ordering::Relaxed;
-        let info = KernelInfo {
+    /// A kernel named "k" with `args` and nothing else.
+    fn kernel_info(args: Vec<crate::kernel::ArgInfo>) -> KernelInfo {
+        KernelInfo {
             name: "k".into(),
-            args: vec![arg(ArgKind::Local, 8), arg(ArgKind::Value, 4), arg(ArgKind::Local, 8)],
+            args,
             attributes: String::new(),
             reqd_work_group_size: None,
             work_group_size_hint: None,
             vec_type_hint: None,
             local_mem_size: 0,
             private_mem_size: 0,
-        };
+        }
+    }
+
+    #[test]
+    fn launch_runs_every_group() {
+        use std::sync::atomic::Ordering::Relaxed;
+        let info = kernel_info(vec![
+            arg(ArgKind::Local, 8),
+            arg(ArgKind::Value, 4),
+            arg(ArgKind::Local, 8),
+        ]);
         let values = [
             Some(ArgValue::Local(100)),
             Some(ArgValue::Value(7u32.to_ne_bytes().to_vec())),
@@ -651,7 +660,8 @@ mod tests {
 
     #[test]
     fn queue_words_reach_the_kernel() {
-        use crate::device_queue::{Created, DeviceQueue, QueueArg};
+        use crate::device_queue::{Created, DeviceQueue};
+        use crate::kernel::QueueArg;
         use std::sync::atomic::Ordering::Relaxed;
         let dev = crate::platform::Platform::get().devices()[0].clone();
         let ctx = crate::context::Context::new(vec![dev.clone()], Vec::new(), None);
@@ -662,16 +672,7 @@ mod tests {
         };
         let arg_q = new(props);
         let default_q = new(props | CL_QUEUE_ON_DEVICE_DEFAULT);
-        let info = KernelInfo {
-            name: "k".into(),
-            args: vec![arg(ArgKind::Value, 4), arg(ArgKind::Queue, 8)],
-            attributes: String::new(),
-            reqd_work_group_size: None,
-            work_group_size_hint: None,
-            vec_type_hint: None,
-            local_mem_size: 0,
-            private_mem_size: 0,
-        };
+        let info = kernel_info(vec![arg(ArgKind::Value, 4), arg(ArgKind::Queue, 8)]);
         let values = [
             Some(ArgValue::Value(1u32.to_ne_bytes().to_vec())),
             Some(ArgValue::Queue(QueueArg::new(&arg_q))),

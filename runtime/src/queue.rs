@@ -17,7 +17,7 @@ use crate::device::Device;
 use crate::error::{fail, ClResult};
 use crate::event::{Event, Work};
 use crate::info::InfoValue;
-use crate::object::{handle_of, ApiHeader};
+use crate::object::ApiHeader;
 use opencl_sys::*;
 
 #[derive(Default)]
@@ -195,21 +195,18 @@ impl Queue {
 
     /// clGetCommandQueueInfo.
     pub fn info(&self, param: cl_command_queue_info) -> ClResult<InfoValue> {
-        Ok(match param {
-            CL_QUEUE_CONTEXT => InfoValue::handle(handle_of(&self.context)),
-            CL_QUEUE_DEVICE => InfoValue::handle(handle_of(&self.device)),
-            CL_QUEUE_REFERENCE_COUNT => InfoValue::u32(self.header.ref_count()),
-            CL_QUEUE_PROPERTIES => InfoValue::u64(self.properties),
-            CL_QUEUE_PROPERTIES_ARRAY => InfoValue::u64s(&self.property_list),
+        let (ctx, dev) = (&self.context, &self.device);
+        if let Some(v) =
+            crate::device_queue::common_info(param, &self.header, ctx, dev, self.properties, &self.property_list)
+        {
+            return Ok(v);
+        }
+        match param {
             // Only on-device queues have a size: "To be considered valid for
             // this query, command_queue must be a device command-queue."
-            CL_QUEUE_SIZE => return fail(CL_INVALID_COMMAND_QUEUE),
-            // "the current default command-queue for the underlying device".
-            CL_QUEUE_DEVICE_DEFAULT => {
-                InfoValue::handle(crate::device_queue::default_handle(&self.context, &self.device))
-            }
-            _ => return fail(CL_INVALID_VALUE),
-        })
+            CL_QUEUE_SIZE => fail(CL_INVALID_COMMAND_QUEUE),
+            _ => fail(CL_INVALID_VALUE),
+        }
     }
 }
 

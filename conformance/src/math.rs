@@ -12,6 +12,7 @@
 //! must lie within the bound plus one ulp, and a correctly rounded
 //! function must match the reference bit for bit.
 
+use crate::rng::Rng;
 use std::fmt::{Debug, LowerExp};
 use std::ops::{Add, Mul, Sub};
 
@@ -697,11 +698,8 @@ pub fn special<T: Float>() -> Vec<T> {
 /// them in [-10, 10], the rest any finite bit pattern).
 pub fn inputs<T: Float>(len: usize, seed: u64) -> Vec<T> {
     let special = special::<T>();
-    let mut s = seed;
-    let mut next = || {
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        s
-    };
+    let mut rng = Rng(seed);
+    let mut next = || rng.next_u64();
     (0..len)
         .map(|i| {
             if i < special.len() {

@@ -14,6 +14,7 @@
 
 use clift_conformance::exec::{hand_spirv, Arg, Kernel, Opt};
 use clift_conformance::math::{same, unordered_comparisons};
+use clift_conformance::rng::Rng;
 
 /// Special values first (±0, ±1, ±inf, NaN, DBL_MAX, DBL_MIN, denormals,
 /// integers, halves), then random doubles: half in [-100, 100], half any
@@ -39,11 +40,8 @@ fn inputs(len: usize, seed: u64) -> Vec<f64> {
         -1e-300,
         0.1,
     ];
-    let mut s = seed;
-    let mut next = move || {
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        s
-    };
+    let mut rng = Rng(seed);
+    let mut next = move || rng.next_u64();
     (0..len)
         .map(|i| {
             let k = (i + seed as usize) % (2 * special.len());

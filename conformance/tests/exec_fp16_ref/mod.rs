@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+use clift_conformance::rng::Rng;
+
 /// The four rounding modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -153,11 +155,8 @@ pub fn inputs(len: usize, seed: u64) -> Vec<u16> {
         0x0000, 0x8000, 0x3c00, 0xbc00, 0x7c00, 0xfc00, 0x7e00, 0x7bff, 0xfbff, 0x0400, 0x8400, 0x0001, 0x83ff, 0x3800,
         0xc100, 0x4200, 0x5640, 0x3bff, 0x1000, 0x7000,
     ];
-    let mut s = seed;
-    let mut next = move || {
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        s >> 16
-    };
+    let mut rng = Rng(seed);
+    let mut next = move || rng.next_u64() >> 16;
     (0..len)
         .map(|i| {
             if i < special.len() {

@@ -333,10 +333,10 @@ fn call_chains_with_early_returns() {
     let mut r = Rng(3);
     let mut input = Vec::new();
     for g in 0..n {
-        let x = r.int(-2000, 2000) as i32;
+        let x = r.int(-2000, 2000);
         // Some work-items hit the `a == y` early return.
-        let y = if g % 5 == 0 { leaf(x) } else { r.int(-2000, 2000) as i32 };
-        let z = r.int(-5, 50) as i32;
+        let y = if g % 5 == 0 { leaf(x) } else { r.int(-2000, 2000) };
+        let z = r.int(-5, 50);
         input.extend([x, y, z]);
     }
     let mut want = vec![0i64; n];

@@ -62,9 +62,9 @@ fn ints(n: usize, seed: u64) -> Vec<i32> {
     (0..n)
         .map(|i| {
             if i < 64 {
-                r.int(1, 100) as i32
+                r.int(1, 100)
             } else {
-                r.int(-1000, 1000) as i32
+                r.int(-1000, 1000)
             }
         })
         .collect()

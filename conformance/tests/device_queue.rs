@@ -794,6 +794,83 @@ fn queue_t_arguments_take_device_queues_only() {
     }
 }
 
+/// The two words `queue_words` (conformance/spirv/queue_words.spvasm)
+/// stores for `arg`: its queue_t argument and get_default_queue().
+fn queue_words(ctx: cl_context, k: cl_kernel, arg: cl_command_queue) -> [u64; 2] {
+    let out = buffer(ctx, CL_MEM_READ_WRITE, 16);
+    check(set_arg(k, 0, &arg));
+    check(set_arg(k, 1, &out));
+    let q = queue(ctx, 0);
+    write_bytes(q, out, 0, &[0xa5; 16]);
+    let gws = [3usize];
+    // SAFETY: valid handles; one dimension.
+    check(unsafe {
+        clEnqueueNDRangeKernel(
+            q,
+            k,
+            1,
+            ptr::null(),
+            gws.as_ptr(),
+            ptr::null(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        )
+    });
+    let bytes = read_bytes(q, out, 0, 16);
+    release_queue(q);
+    release_mem(out);
+    let word = |i: usize| u64::from_ne_bytes(bytes[i * 8..i * 8 + 8].try_into().unwrap());
+    [word(0), word(1)]
+}
+
+#[test]
+fn kernels_receive_queue_words() {
+    // What a kernel receives (ARCHITECTURE.md, "Device-side queues"): an
+    // opaque nonzero word per device queue, the same for the queue_t
+    // argument and for get_default_queue() when they are the same queue,
+    // and 0 (CLK_NULL_QUEUE) from get_default_queue() when there is no
+    // default. The module is checked by spirv-val when it is assembled.
+    let ctx = context();
+    let program = built_program(ctx, "queue_words", "");
+    let k = kernel(program, "queue_words");
+    let a = device_queue(ctx, ON_DEVICE, None);
+    let b = device_queue(ctx, ON_DEVICE | CL_QUEUE_PROFILING_ENABLE, None);
+    let [wa, none] = queue_words(ctx, k, a);
+    assert_ne!(wa, 0);
+    assert_eq!(none, 0, "no default device queue: CLK_NULL_QUEUE");
+    let [wb, none] = queue_words(ctx, k, b);
+    assert_ne!(wb, 0);
+    assert_ne!(wa, wb, "two queues, two words");
+    assert_eq!(none, 0);
+    // The same queue gives the same word at each launch.
+    assert_eq!(queue_words(ctx, k, a), [wa, 0]);
+    // SAFETY: valid handles.
+    check(unsafe { clSetDefaultDeviceCommandQueue(ctx, device(), b) });
+    assert_eq!(queue_words(ctx, k, a), [wa, wb]);
+    assert_eq!(queue_words(ctx, k, b), [wb, wb]);
+    // SAFETY: valid handles.
+    check(unsafe { clSetDefaultDeviceCommandQueue(ctx, device(), a) });
+    assert_eq!(queue_words(ctx, k, b), [wb, wa]);
+    // A default created with CL_QUEUE_ON_DEVICE_DEFAULT, in a context of its own.
+    let other = context();
+    let p2 = built_program(other, "queue_words", "");
+    let k2 = kernel(p2, "queue_words");
+    let d = device_queue(other, DEFAULT, None);
+    let [wd, dd] = queue_words(other, k2, d);
+    assert_ne!(wd, 0);
+    assert_eq!(dd, wd);
+    release_kernel(k2);
+    release_program(p2);
+    release_queue(d);
+    release_context(other);
+    release_kernel(k);
+    release_program(program);
+    release_queue(a);
+    release_queue(b);
+    release_context(ctx);
+}
+
 #[test]
 fn kernels_that_enqueue_fail_with_a_log_line() {
     // Device-side enqueue is not there yet, and never crashes the host: a

@@ -24,6 +24,7 @@
 //! the address stays valid while the kernel runs. ARCHITECTURE.md
 //! ("Device-side queues") says how the kernel side will use it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 
 use parking_lot::Mutex;
@@ -115,7 +116,8 @@ impl DeviceQueue {
             Some(s) if (1..=u64::from(MAX_SIZE)).contains(&s) => s as u32,
             Some(_) => return fail(CL_INVALID_VALUE),
         };
-        let mut table = context.device_queues().0.lock();
+        let queues = context.device_queues();
+        let mut table = queues.lock();
         let slot = table.slot(device);
         slot.queues.retain(|q| q.upgrade().is_some_and(|q| q.is_live()));
         if properties & CL_QUEUE_ON_DEVICE_DEFAULT != 0 {
@@ -150,7 +152,7 @@ impl DeviceQueue {
         register(&q);
         slot.queues.push(Arc::downgrade(&q));
         if properties & CL_QUEUE_ON_DEVICE_DEFAULT != 0 {
-            slot.default = Arc::downgrade(&q);
+            queues.set_default(&mut table, &q);
         }
         Ok(Created::New(q))
     }
@@ -185,7 +187,8 @@ impl DeviceQueue {
         if !Arc::ptr_eq(&self.device, device) || !Arc::ptr_eq(&self.context, context) {
             return fail(CL_INVALID_COMMAND_QUEUE);
         }
-        context.device_queues().0.lock().slot(device).default = Arc::downgrade(self);
+        let queues = context.device_queues();
+        queues.set_default(&mut queues.lock(), self);
         Ok(())
     }
 
@@ -232,11 +235,15 @@ pub fn default_handle(context: &Context, device: &Arc<Device>) -> usize {
 }
 
 /// The default device queue of `device` in `context`, while the application
-/// holds it.
+/// holds it. Every kernel enqueue asks (for get_default_queue()): a context
+/// that never had a default answers without taking the lock.
 pub fn default_queue(context: &Context, device: &Arc<Device>) -> Option<Arc<DeviceQueue>> {
-    context
-        .device_queues()
-        .0
+    let queues = context.device_queues();
+    if !queues.ever_default.load(Ordering::Acquire) {
+        return None;
+    }
+    queues
+        .table
         .lock()
         .slot(device)
         .default
@@ -246,7 +253,24 @@ pub fn default_queue(context: &Context, device: &Arc<Device>) -> Option<Arc<Devi
 
 /// A context's device queues, per device.
 #[derive(Default)]
-pub struct DeviceQueues(Mutex<Table>);
+pub struct DeviceQueues {
+    table: Mutex<Table>,
+    /// Whether any default was ever set (set under the lock, never cleared).
+    ever_default: AtomicBool,
+}
+
+impl DeviceQueues {
+    /// Locks the table.
+    fn lock(&self) -> parking_lot::MutexGuard<'_, Table> {
+        self.table.lock()
+    }
+
+    /// Makes `q` the default of its device (the table locked as `table`).
+    fn set_default(&self, table: &mut Table, q: &Arc<DeviceQueue>) {
+        table.slot(&q.device).default = Arc::downgrade(q);
+        self.ever_default.store(true, Ordering::Release);
+    }
+}
 
 #[derive(Default)]
 struct Table(Vec<PerDevice>);

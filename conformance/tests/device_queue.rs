@@ -644,11 +644,12 @@ kernel void default_queue(global int *out) {
 }
 "#;
 
-/// Runs `k` (its other arguments set) over `n` work-items on a host queue,
-/// with `out` as its output; the enqueue's code and the ints.
-fn run(ctx: cl_context, k: cl_kernel, out: cl_mem, n: usize) -> (cl_int, Vec<i32>) {
+/// Runs `k` (its arguments set, `out` among them, which is filled with
+/// `fill` first) over `n` work-items on a new host queue: the enqueue's
+/// code and the first `fill.len()` bytes of `out` afterwards.
+fn launch(ctx: cl_context, k: cl_kernel, out: cl_mem, fill: &[u8], n: usize) -> (cl_int, Vec<u8>) {
     let q = queue(ctx, 0);
-    write_bytes(q, out, 0, &vec![0u8; n * 4]);
+    write_bytes(q, out, 0, fill);
     let gws = [n];
     // SAFETY: valid handles; one dimension.
     let rc = unsafe {
@@ -664,11 +665,19 @@ fn run(ctx: cl_context, k: cl_kernel, out: cl_mem, n: usize) -> (cl_int, Vec<i32
             ptr::null_mut(),
         )
     };
-    let ints = read_bytes(q, out, 0, n * 4)
+    let bytes = read_bytes(q, out, 0, fill.len());
+    release_queue(q);
+    (rc, bytes)
+}
+
+/// Runs `k` (its other arguments set) over `n` work-items on a host queue,
+/// with `out` as its output; the enqueue's code and the ints.
+fn run(ctx: cl_context, k: cl_kernel, out: cl_mem, n: usize) -> (cl_int, Vec<i32>) {
+    let (rc, bytes) = launch(ctx, k, out, &vec![0u8; n * 4], n);
+    let ints = bytes
         .chunks_exact(4)
         .map(|c| i32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    release_queue(q);
     (rc, ints)
 }
 
@@ -800,25 +809,8 @@ fn queue_words(ctx: cl_context, k: cl_kernel, arg: cl_command_queue) -> [u64; 2]
     let out = buffer(ctx, CL_MEM_READ_WRITE, 16);
     check(set_arg(k, 0, &arg));
     check(set_arg(k, 1, &out));
-    let q = queue(ctx, 0);
-    write_bytes(q, out, 0, &[0xa5; 16]);
-    let gws = [3usize];
-    // SAFETY: valid handles; one dimension.
-    check(unsafe {
-        clEnqueueNDRangeKernel(
-            q,
-            k,
-            1,
-            ptr::null(),
-            gws.as_ptr(),
-            ptr::null(),
-            0,
-            ptr::null(),
-            ptr::null_mut(),
-        )
-    });
-    let bytes = read_bytes(q, out, 0, 16);
-    release_queue(q);
+    let (rc, bytes) = launch(ctx, k, out, &[0xa5; 16], 3);
+    check(rc);
     release_mem(out);
     let word = |i: usize| u64::from_ne_bytes(bytes[i * 8..i * 8 + 8].try_into().unwrap());
     [word(0), word(1)]

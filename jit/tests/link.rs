@@ -260,6 +260,7 @@ fn run(bytes: &[u8], name: &str, n: u64, local: u64, args: &[u64]) {
             private_arena: std::ptr::null_mut(),
             private_arena_size: 0,
             printf: std::ptr::null(),
+            default_queue: 0,
         };
         // SAFETY: `f` is the kernel's work-group function; its argument
         // block holds the callers' buffer addresses, which outlive the call

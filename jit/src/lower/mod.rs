@@ -676,6 +676,14 @@ impl Lowering<'_, '_, '_> {
                 Ok(())
             }
             Op::FunctionCall => self.call(i),
+            // get_default_queue(): the word the runtime put in the context
+            // (launch_abi: a queue_t is opaque, 0 is CLK_NULL_QUEUE).
+            Op::GetDefaultQueue => {
+                let id = inst.result_id.ok_or("OpGetDefaultQueue without a result")?;
+                let q = self.ctx_word(crate::launch_abi::ctx_offset::DEFAULT_QUEUE);
+                self.values.insert(id, vec![q]);
+                Ok(())
+            }
             // A Function variable the frame holds: only its initializer.
             Op::Variable if inst.result_id.is_some_and(|r| self.frame_vars.contains_key(&r)) => {
                 if let (Some(r), Some(init)) = (inst.result_id, inst.id(1)) {

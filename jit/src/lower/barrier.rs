@@ -50,16 +50,13 @@ use cranelift_codegen::ir::{types as cl, Block, InstBuilder, MemFlagsData, Value
 use cranelift_frontend::Switch;
 use spirv::Op;
 
-use super::simd::HELD_SLOT;
+use super::frame::{HELD_SLOT, SLOT};
 use super::{types, Exit, FrameEntry, Lowering, R};
 use crate::spirv::{Function, Id, IdKind, Layout, Module};
 use crate::validate::calls;
 
 /// The resume state of a work-item that has returned.
 pub const DONE: u32 = u32::MAX;
-
-/// Bytes a kept value takes per component (every scalar fits).
-pub const SLOT: i32 = 8;
 
 /// The most (reachable blocks x values) a function with suspension points
 /// may have: its liveness analysis takes memory and time in proportion.
@@ -77,7 +74,7 @@ pub fn is_group_wait(op: Op) -> bool {
 
 /// Whether `op` is a work-group collective that computes a value from
 /// every work-item's operand after they have all arrived.
-pub fn is_collective(op: Op) -> bool {
+fn is_collective(op: Op) -> bool {
     crate::validate::memory::is_group_collective(op)
 }
 

@@ -37,6 +37,7 @@ mod collective;
 mod composite;
 mod convert;
 mod ext_inst;
+pub mod frame;
 pub(crate) mod half;
 mod inline;
 pub(crate) mod memory;
@@ -698,7 +699,7 @@ impl Lowering<'_, '_, '_> {
             Op::GenericCastToPtrExplicit | Op::GenericPtrMemSemantics => self.memory(i),
             op if op == Op::MemoryBarrier || crate::validate::memory::is_atomic(op) => self.atomic(i),
             Op::ControlBarrier => self.barrier(i),
-            op if barrier::is_collective(op) => self.collective(i),
+            crate::spirv::opsets::group_collectives!() => self.collective(i),
             Op::Switch => self.switch(i),
             Op::CompositeExtract | Op::CompositeInsert | Op::CompositeConstruct => self.composite(i),
             _ => self.arith(i),

@@ -544,7 +544,9 @@ impl Lowering<'_, '_, '_> {
             Op::ControlBarrier if self.frame_entry().is_some() => self.scalar_inst(i),
             // A variable the lanes share (see `analysis::may_vary`).
             Op::Variable if self.shared_variable(inst.result_id) => self.scalar_inst(i),
-            Op::Variable if !inst.result_id.is_some_and(|r| self.frame_vars.contains_key(&r)) => self.simd_variable(i),
+            Op::Variable if !inst.result_id.is_some_and(|r| self.frame.variables.contains_key(&r)) => {
+                self.simd_variable(i)
+            }
             Op::Variable | Op::ControlBarrier => Err(format!("{} is not vectorized", inst.opname())),
             crate::spirv::opsets::group_collectives!() => Err(format!("{} is not vectorized", inst.opname())),
             Op::Load => self.simd_load(i),

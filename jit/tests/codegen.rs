@@ -23,7 +23,7 @@ struct Args {
 
 impl Args {
     fn new(front: &FrontEnd, kernel: &str) -> Args {
-        let info = front.built.kernels.iter().find(|k| k.name == kernel).expect("kernel");
+        let info = front.built().kernels.iter().find(|k| k.name == kernel).expect("kernel");
         let (offsets, size) = arg_offsets(info);
         Args {
             words: vec![0; size.div_ceil(16)],
@@ -242,7 +242,7 @@ fn simple_kernels_compile() {
         for name in ["empty", "sgemm_naive", "mandelbrot"] {
             let front = load(opt, name);
             let prog = compile(&front, &CodegenConfig::default()).unwrap_or_else(|e| panic!("{opt}/{name}: {e:?}"));
-            for k in &front.built.kernels {
+            for k in &front.built().kernels {
                 assert!(prog.kernel(&k.name).is_some(), "{opt}/{name}: {}", k.name);
             }
         }
@@ -436,7 +436,7 @@ fn compile_fuzz_case(name: &str) -> String {
     }
     assert_eq!(
         program.is_some(),
-        failed.len() < front.built.kernels.len(),
+        failed.len() < front.built().kernels.len(),
         "{name}: {log}"
     );
     log

@@ -568,6 +568,18 @@ impl Lowering<'_, '_, '_> {
                 }
             }
             _ if analysis::per_lane_always(m, i) => self.per_lane(i),
+            // Memory through a pointer operand (vstore*, vload*, the math
+            // functions with a pointer result): the scalar lowering, which
+            // does all the instruction does, once per lane (once in all
+            // when every operand is the same in every lane: the same
+            // access four times). `simd_op`'s forms only compute values.
+            Op::ExtInst if analysis::ext_through_pointer(m, i) => {
+                if self.varying_operands(i).is_empty() {
+                    self.scalar_inst(i)
+                } else {
+                    self.per_lane(i)
+                }
+            }
             _ => {
                 if self.varying_operands(i).is_empty() {
                     return self.scalar_inst(i);
@@ -820,6 +832,9 @@ impl Lowering<'_, '_, '_> {
         let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) else {
             return Ok(());
         };
+        if matches!(m.ty(ty), Some(Type::Void)) {
+            return Ok(());
+        }
         let bools = bool_components(m, ty).unwrap_or_default();
         let n = results[0].len();
         let mut out = Vec::with_capacity(n);

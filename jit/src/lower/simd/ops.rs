@@ -83,7 +83,15 @@ impl Lowering<'_, '_, '_> {
         }
     }
 
-    /// The 4-lane form of value instruction `i`, if it has one here.
+    /// The 4-lane form of value instruction `i`, if it has one here
+    /// (`false`: it has none, and nothing was recorded).
+    ///
+    /// The forms here only compute a result value, so an instruction that
+    /// has none (a void result: the `vstore` family) or reads or writes
+    /// memory through a pointer operand never gets one: it runs through the
+    /// scalar lowering, lane by lane. A form that would record fewer or
+    /// more components than the result has is an error, never a silently
+    /// partial result.
     pub(super) fn simd_op(&mut self, i: u32) -> R<bool> {
         let m = self.m;
         let inst = &m.insts[i as usize];
@@ -91,6 +99,32 @@ impl Lowering<'_, '_, '_> {
             return Ok(false);
         };
         let out = types::components(m, ty)?;
+        if out.is_empty() || super::analysis::ext_through_pointer(m, i) {
+            return Ok(false);
+        }
+        let Some(shapes) = self.simd_shapes(i, &out)? else {
+            return Ok(false);
+        };
+        if shapes.len() != out.len() {
+            return Err(format!(
+                "the 4-lane form of {} made {} components for a result of {}",
+                inst.opname(),
+                shapes.len(),
+                out.len()
+            ));
+        }
+        self.set_shapes(id, shapes)?;
+        Ok(true)
+    }
+
+    /// The shapes of the result components `out` of instruction `i` in a
+    /// 4-lane form, or None if it has none here.
+    fn simd_shapes(&mut self, i: u32, out: &[Clif]) -> R<Option<Vec<Shape>>> {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
+            return Ok(None);
+        };
         let bools = bool_components(m, ty)?;
         let a = |k: usize| inst.id(k).ok_or_else(|| format!("missing operand {k}"));
         let mut shapes = Vec::with_capacity(out.len());
@@ -110,7 +144,7 @@ impl Lowering<'_, '_, '_> {
                     };
                     match self.select(ck, xk, yk, out[k], bools[k]) {
                         Some(s) => shapes.push(s),
-                        None => return Ok(false),
+                        None => return Ok(None),
                     }
                 }
             }
@@ -118,7 +152,7 @@ impl Lowering<'_, '_, '_> {
                 let x = self.shapes(a(0)?)?;
                 let y = self.shapes(a(1)?)?;
                 if x.len() != y.len() || x.is_empty() || out.first() != Some(&cl::F32) {
-                    return Ok(false);
+                    return Ok(None);
                 }
                 let mut acc = None;
                 for (&xk, &yk) in x.iter().zip(&y) {
@@ -136,7 +170,7 @@ impl Lowering<'_, '_, '_> {
                 let x = self.shapes(a(0)?)?;
                 let s = *self.shapes(a(1)?)?.first().ok_or("missing scalar")?;
                 if out.iter().any(|&t| t != cl::F32) {
-                    return Ok(false);
+                    return Ok(None);
                 }
                 let sv = self.as_vec(s, cl::F32X4);
                 for xk in x {
@@ -146,20 +180,25 @@ impl Lowering<'_, '_, '_> {
             }
             Op::ExtInst => {
                 let Some(op) = inst.lit(1).and_then(Cl::from_u32) else {
-                    return Ok(false);
+                    return Ok(None);
                 };
+                // A literal operand (vloadn's component count) has no
+                // shape: no 4-lane form.
                 let mut args = Vec::new();
                 for k in 2..inst.operands.len() {
-                    args.push(self.shapes(a(k)?)?);
+                    let Some(x) = inst.id(k) else {
+                        return Ok(None);
+                    };
+                    args.push(self.shapes(x)?);
                 }
                 for (k, &t) in out.iter().enumerate() {
                     let ops: Vec<Shape> = args.iter().filter_map(|s| s.get(k).copied()).collect();
                     if ops.len() != args.len() {
-                        return Ok(false);
+                        return Ok(None);
                     }
                     match self.ext(op, &ops, t) {
                         Some(s) => shapes.push(s),
-                        None => return Ok(false),
+                        None => return Ok(None),
                     }
                 }
             }
@@ -168,11 +207,11 @@ impl Lowering<'_, '_, '_> {
                 let y = self.shapes(a(1)?)?;
                 for (k, &t) in out.iter().enumerate() {
                     let (Some(&xk), Some(&yk)) = (x.get(k), y.get(k)) else {
-                        return Ok(false);
+                        return Ok(None);
                     };
                     match self.binary4(op, xk, yk, t) {
                         Some(s) => shapes.push(s),
-                        None => return Ok(false),
+                        None => return Ok(None),
                     }
                 }
             }
@@ -180,23 +219,22 @@ impl Lowering<'_, '_, '_> {
                 let rounding = m.decoration(id, Decoration::FPRoundingMode).is_some()
                     || m.decoration(id, Decoration::SaturatedConversion).is_some();
                 if rounding {
-                    return Ok(false);
+                    return Ok(None);
                 }
                 let x = self.shapes(a(0)?)?;
                 for (k, &t) in out.iter().enumerate() {
                     let Some(&xk) = x.get(k) else {
-                        return Ok(false);
+                        return Ok(None);
                     };
                     match self.unary4(op, xk, t)? {
                         Some(s) => shapes.push(s),
-                        None => return Ok(false),
+                        None => return Ok(None),
                     }
                 }
             }
-            _ => return Ok(false),
+            _ => return Ok(None),
         }
-        self.set_shapes(id, shapes)?;
-        Ok(true)
+        Ok(Some(shapes))
     }
 
     /// OpSelect of one component.

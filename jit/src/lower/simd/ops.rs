@@ -617,6 +617,32 @@ impl Lowering<'_, '_, '_> {
         }))
     }
 
+    /// `1 / sqrt(x)` of the lanes of `f32x4` `x` computed in double and
+    /// rounded once to float (two `f64x2` halves).
+    fn rsqrt_in_double(&mut self, x: Value) -> Value {
+        let le = MemFlagsData::new().with_endianness(Endianness::Little);
+        let bytes = self.b.ins().bitcast(cl::I8X16, le, x);
+        // Lanes 2 and 3 moved down.
+        let swap: Vec<u8> = (8u8..16).chain(0..8).collect();
+        let imm = self.b.func.dfg.immediates.push(ConstantData::from(swap));
+        let high = self.b.ins().shuffle(bytes, bytes, imm);
+        let high = self.b.ins().bitcast(cl::F32X4, le, high);
+        let one = self.b.ins().f64const(1.0);
+        let one = self.b.ins().splat(cl::F64X2, one);
+        let [lo, hi] = [x, high].map(|v| {
+            let d = self.b.ins().fvpromote_low(v);
+            let r = self.b.ins().sqrt(d);
+            let r = self.b.ins().fdiv(one, r);
+            let r = self.b.ins().fvdemote(r);
+            self.b.ins().bitcast(cl::I8X16, le, r)
+        });
+        // The low two lanes of each.
+        let join: Vec<u8> = (0u8..8).chain(16..24).collect();
+        let imm = self.b.func.dfg.immediates.push(ConstantData::from(join));
+        let r = self.b.ins().shuffle(lo, hi, imm);
+        self.b.ins().bitcast(cl::F32X4, le, r)
+    }
+
     /// The OpenCL.std instructions with a 4-lane form, on one component
     /// of type `t` (as the scalar lowering computes them).
     fn ext(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
@@ -673,12 +699,10 @@ impl Lowering<'_, '_, '_> {
             (Cl::ceil, &[x]) if float => ins.ceil(x),
             (Cl::trunc, &[x]) if float => ins.trunc(x),
             (Cl::rint, &[x]) if float => ins.nearest(x),
-            (Cl::rsqrt, &[x]) if float => {
-                let r = ins.sqrt(x);
-                let one = self.b.ins().f32const(1.0);
-                let one = self.b.ins().splat(cl::F32X4, one);
-                self.b.ins().fdiv(one, r)
-            }
+            // As the scalar lowering's `clift_rsqrt_f32`: 1 / sqrt(x) in
+            // double, rounded once, so that a work-item's result does not
+            // depend on whether it ran in a chunk.
+            (Cl::rsqrt, &[x]) if float => self.rsqrt_in_double(x),
             (Cl::s_min, &[x, y]) if !float => ins.smin(x, y),
             (Cl::s_max, &[x, y]) if !float => ins.smax(x, y),
             (Cl::u_min, &[x, y]) if !float => ins.umin(x, y),

@@ -29,7 +29,19 @@ fn run(k: Kernel, n: usize, local: Option<usize>) {
 /// Float inputs spanning halves' range: normal, subnormal, overflowing,
 /// ties, signed zeros and NaN.
 fn floats(n: usize) -> Vec<f32> {
-    let special = [0.0, -0.0, 1.0, -2.5, 65504.0, 65520.0, 1e6, 6e-8, 3e-5, f32::NAN, f32::INFINITY];
+    let special = [
+        0.0,
+        -0.0,
+        1.0,
+        -2.5,
+        65504.0,
+        65520.0,
+        1e6,
+        6e-8,
+        3e-5,
+        f32::NAN,
+        f32::INFINITY,
+    ];
     (0..n)
         .map(|i| {
             if i < special.len() {
@@ -121,7 +133,12 @@ fn half_stores_in_every_rounding_mode() {
     let input = floats(n);
     for opt in Opt::BOTH {
         for local in LOCALS {
-            let mut outs = [vec![0xdead_u16; n], vec![0xdead_u16; n], vec![0xdead_u16; n], vec![0xdead_u16; n]];
+            let mut outs = [
+                vec![0xdead_u16; n],
+                vec![0xdead_u16; n],
+                vec![0xdead_u16; n],
+                vec![0xdead_u16; n],
+            ];
             let [a, b, c, d] = &mut outs;
             let k = Kernel::new("simd_stores", opt, "half_rounding")
                 .arg(Arg::input(&input))
@@ -151,7 +168,9 @@ fn half_stores_in_every_rounding_mode() {
 fn half_vector_stores_aligned_and_not() {
     let n = 203;
     let f = floats(4 * n);
-    let input: Vec<[f32; 4]> = (0..n).map(|i| [f[4 * i], f[4 * i + 1], f[4 * i + 2], f[4 * i + 3]]).collect();
+    let input: Vec<[f32; 4]> = (0..n)
+        .map(|i| [f[4 * i], f[4 * i + 1], f[4 * i + 2], f[4 * i + 3]])
+        .collect();
     for opt in Opt::BOTH {
         for local in LOCALS {
             let (mut h4, mut h3) = (vec![0xdead_u16; 4 * n], vec![0xdead_u16; 3 * n]);
@@ -168,13 +187,33 @@ fn half_vector_stores_aligned_and_not() {
                 for c in 0..4 {
                     let want = to_half((input[i][c] * 2.0) as f64, Rounding::Rte);
                     let what = format!("{opt:?} {local:?}: [{i}].{c}");
-                    assert!(same_half(h4[4 * i + c], want), "vstore_half4 {what}: {:#06x}", h4[4 * i + c]);
-                    assert!(same_half(a4[4 * i + c], want), "vstorea_half4 {what}: {:#06x}", a4[4 * i + c]);
+                    assert!(
+                        same_half(h4[4 * i + c], want),
+                        "vstore_half4 {what}: {:#06x}",
+                        h4[4 * i + c]
+                    );
+                    assert!(
+                        same_half(a4[4 * i + c], want),
+                        "vstorea_half4 {what}: {:#06x}",
+                        a4[4 * i + c]
+                    );
                     if c < 3 {
-                        assert!(same_half(h3[3 * i + c], want), "vstore_half3 {what}: {:#06x}", h3[3 * i + c]);
-                        assert!(same_half(a3[4 * i + c], want), "vstorea_half3 {what}: {:#06x}", a3[4 * i + c]);
+                        assert!(
+                            same_half(h3[3 * i + c], want),
+                            "vstore_half3 {what}: {:#06x}",
+                            h3[3 * i + c]
+                        );
+                        assert!(
+                            same_half(a3[4 * i + c], want),
+                            "vstorea_half3 {what}: {:#06x}",
+                            a3[4 * i + c]
+                        );
                     } else {
-                        assert_eq!(a3[4 * i + 3], 0xdead, "vstorea_half3 {what}: the fourth half is not written");
+                        assert_eq!(
+                            a3[4 * i + 3],
+                            0xdead,
+                            "vstorea_half3 {what}: the fourth half is not written"
+                        );
                     }
                 }
             }
@@ -218,7 +257,11 @@ fn vstore3_after_as_uchar3_as_found() {
                 }
                 run(k, n, local);
                 for i in 0..n {
-                    assert_eq!(&dst[3 * i..3 * i + 3], &src[i][..3], "{kernel} {opt:?} {local:?}: [{i}]");
+                    assert_eq!(
+                        &dst[3 * i..3 * i + 3],
+                        &src[i][..3],
+                        "{kernel} {opt:?} {local:?}: [{i}]"
+                    );
                 }
             }
         }
@@ -263,7 +306,11 @@ fn vload_and_vstore_of_every_width() {
                     assert_eq!(o8[8 * i + c], input[8 * i + c] ^ 8, "vstore8 {what}");
                 }
                 for c in 0..16 {
-                    assert_eq!(o16[16 * i + c], input[16 * i + c].wrapping_add(i as i32), "vstore16 {what}");
+                    assert_eq!(
+                        o16[16 * i + c],
+                        input[16 * i + c].wrapping_add(i as i32),
+                        "vstore16 {what}"
+                    );
                 }
             }
         }
@@ -297,8 +344,18 @@ fn built_ins_storing_through_pointers() {
                 assert!(close(c[i], (x as f64).cos()), "sincos cosine {what}: {}", c[i]);
                 assert_eq!(ip[i], x.floor(), "fract's integral part {what}");
                 assert!(close(fr[i], x as f64 - x.floor() as f64), "fract {what}: {}", fr[i]);
-                assert_eq!(m[i] as f64 * 2f64.powi(ex[i]), x as f64, "frexp {what}: {} {}", m[i], ex[i]);
-                assert!(m[i] == 0.0 || (0.5..1.0).contains(&m[i].abs()), "frexp {what}: {}", m[i]);
+                assert_eq!(
+                    m[i] as f64 * 2f64.powi(ex[i]),
+                    x as f64,
+                    "frexp {what}: {} {}",
+                    m[i],
+                    ex[i]
+                );
+                assert!(
+                    m[i] == 0.0 || (0.5..1.0).contains(&m[i].abs()),
+                    "frexp {what}: {}",
+                    m[i]
+                );
             }
         }
     }

@@ -159,7 +159,14 @@ impl Module {
     }
 
     /// [`Module::run_outs`] on `program` (the module or its twin).
-    fn run_in(&self, program: cl_program, kernel: &str, inputs: &[&[u8]], outs: &[usize], items: usize) -> Vec<Vec<u8>> {
+    fn run_in(
+        &self,
+        program: cl_program,
+        kernel: &str,
+        inputs: &[&[u8]],
+        outs: &[usize],
+        items: usize,
+    ) -> Vec<Vec<u8>> {
         let k = clift_conformance::kernel(program, kernel);
         let mut mems = Vec::new();
         for bytes in inputs {

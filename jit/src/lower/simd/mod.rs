@@ -1,7 +1,11 @@
-//! Vectorization across work-items: a kernel without barriers also gets a
-//! **4-lane body** that runs four neighbouring work-items along x at once
-//! (a *chunk*), beside the scalar body that runs the rest of each row and
-//! any chunk the 4-lane body gives up on ([`super::workgroup`]).
+//! Vectorization across work-items: a kernel without work-group
+//! collectives also gets a **4-lane body** that runs four neighbouring
+//! work-items along x at once (a *chunk*), beside the scalar body that runs
+//! the rest of each row and any chunk the 4-lane body gives up on
+//! ([`super::workgroup`]). A kernel with barriers gets it as a second copy
+//! of its phase loops, taken when the group's x size is a multiple of 4,
+//! whose frames belong to chunks ([`super::barrier`]); its chunks cannot be
+//! abandoned.
 //!
 //! The 4-lane body is the same SPIR-V lowered with every value given a
 //! [`Shape`]: the same in every lane (a plain scalar, kept in
@@ -16,6 +20,12 @@
 //! Instructions without a 4-lane form here run once per lane through the
 //! scalar lowering, their varying operands replaced by each lane's value
 //! (`per_lane`), so everything the scalar body supports works, only slower.
+//! The 4-lane forms of [`ops`] only compute result values: an instruction
+//! without one (a void result) or reading or writing memory through a
+//! pointer operand (the `vstore` and `vload` families, `sincos`, ...)
+//! never takes them, and a form must give every component of the result
+//! or none; so an instruction is lowered in full, lane by lane, or the
+//! kernel keeps the scalar body alone, never partly dropped.
 //!
 //! Control flow stays scalar: a branch whose condition differs between
 //! lanes takes its side when all lanes agree; otherwise the chunk is

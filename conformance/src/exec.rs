@@ -303,8 +303,7 @@ impl<'a> Kernel<'a> {
         // The last -cl-clift-max-lanes counts.
         let lanes = options
             .split_whitespace()
-            .filter(|w| w.starts_with("-cl-clift-max-lanes="))
-            .last();
+            .rfind(|w| w.starts_with("-cl-clift-max-lanes="));
         let scalar_only = lanes == Some(SCALAR_ONLY);
         let twin = (!scalar_only).then(|| {
             Rc::new(RefCell::new(Twin {

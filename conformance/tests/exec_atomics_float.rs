@@ -279,7 +279,10 @@ fn add_by_cas<T: Bits>(b: &Build) {
     let mut tries = vec![0u32; N];
     b.kernel
         .sibling(&format!("add_by_cas_{}", T::NAME))
-        .arg_may_differ(1, "how often a compare-exchange retries depends on the order work-items ran in")
+        .arg_may_differ(
+            1,
+            "how often a compare-exchange retries depends on the order work-items ran in",
+        )
         .arg(Arg::output(&mut a))
         .arg(Arg::output(&mut tries))
         .run(&[N], Some(&[LOCAL]));

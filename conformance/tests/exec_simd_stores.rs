@@ -11,9 +11,10 @@
 //! checks the results against the host's. Issue 12 items 1 and 11 (half
 //! stores and `vstore3` after `as_uchar3` wrote nothing in 4-lane bodies)
 //! are the `*_as_found` tests. `tests/exec_simd_coverage.rs` checks that
-//! these kernels get 4-lane bodies.
+//! these kernels get 4-lane bodies; the last test here checks that the
+//! comparison really runs a 4-lane body against a scalar one.
 
-use clift_conformance::exec::{Arg, Kernel, Opt};
+use clift_conformance::exec::{corpus_spirv, Arg, Kernel, Opt, SCALAR_ONLY};
 use clift_conformance::half::{same_half, to_half, Rounding};
 
 /// Work-group sizes: chosen by clift, and explicit ones that leave a
@@ -390,4 +391,40 @@ fn three_component_and_reinterpreted_stores() {
             }
         }
     }
+}
+
+/// The comparison of execution modes runs a 4-lane body against a scalar
+/// one: `alignment.cl`'s `private_int` records the address of a private
+/// array, which is the same for neighbouring work-items in the scalar body
+/// (they run one after the other in one frame) and differs in a 4-lane
+/// body (each lane has its own copy); so the build as made shows
+/// different addresses, the scalar-only build the same, and a launch
+/// without the opt-out fails, naming the kernel.
+#[test]
+fn the_comparison_runs_a_four_lane_body_against_a_scalar_one() {
+    const REC: usize = 256;
+    let opt = Opt::O2;
+    let il = corpus_spirv("alignment", opt);
+    // The first record word of work-items 0 and 1.
+    let launch = |k: Kernel| {
+        let mut out = vec![0u32; 8 * REC];
+        k.arg(Arg::output(&mut out))
+            .arg(Arg::value(REC as u32))
+            .run(&[8], Some(&[8]));
+        (out[0], out[REC])
+    };
+    let built = Kernel::with_il(&il, "private_int", "").unwrap_or_else(|log| panic!("{log}"));
+    let why = "the kernel records a private variable's address";
+    let (a, b) = launch(built.sibling("private_int").modes_may_differ(why));
+    assert_ne!(a, b, "as built, work-items 0 and 1 have their own copies (4 lanes)");
+    let scalar = Kernel::with_il(&il, "private_int", SCALAR_ONLY).unwrap_or_else(|log| panic!("{log}"));
+    let (a, b) = launch(scalar.modes_may_differ(why));
+    assert_eq!(a, b, "with {SCALAR_ONLY}, work-items 0 and 1 run one after the other");
+    let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| launch(built.sibling("private_int"))))
+        .expect_err("the modes differ");
+    let msg = failed.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(
+        msg.contains("\"private_int\"") && msg.contains("differs between execution modes"),
+        "{msg}"
+    );
 }

@@ -20,7 +20,7 @@
 //! Instructions without a 4-lane form here run once per lane through the
 //! scalar lowering, their varying operands replaced by each lane's value
 //! (`per_lane`), so everything the scalar body supports works, only slower.
-//! The 4-lane forms of [`ops`] only compute result values: an instruction
+//! The 4-lane forms of `ops` only compute result values: an instruction
 //! without one (a void result) or reading or writing memory through a
 //! pointer operand (the `vstore` and `vload` families, `sincos`, ...)
 //! never takes them, and a form must give every component of the result

@@ -45,8 +45,9 @@
 //! launch panics naming the kernel, the argument, the first differing
 //! offset and both values. A test whose results may differ between modes
 //! as the spec allows says so, with the reason, through
-//! [`Kernel::modes_may_differ`] (the whole launch) or
-//! [`Kernel::arg_may_differ`] (one argument).
+//! [`Kernel::modes_may_differ`] (the whole launch),
+//! [`Kernel::arg_may_differ`] (one argument) or
+//! [`Kernel::padding_may_differ`] (some bytes of each element of one).
 
 use std::cell::RefCell;
 use std::ffi::c_void;
@@ -243,9 +244,30 @@ pub struct Kernel<'a> {
     twin_kernel: Option<cl_kernel>,
     /// Why the modes' results may differ ([`Kernel::modes_may_differ`]).
     differ: Option<String>,
-    /// The arguments whose bytes may differ between modes, with why
-    /// ([`Kernel::arg_may_differ`]).
-    differing_args: Vec<(usize, String)>,
+    /// The arguments whose bytes may differ between modes
+    /// ([`Kernel::arg_may_differ`], [`Kernel::padding_may_differ`]).
+    differing_args: Vec<MayDiffer>,
+}
+
+/// Bytes of an argument that may differ between execution modes, and why.
+struct MayDiffer {
+    /// The argument's index.
+    index: usize,
+    /// None: every byte; else the byte ranges within each element of this
+    /// many bytes.
+    within: Option<(usize, Vec<std::ops::Range<usize>>)>,
+    /// Why (named again when another byte differs).
+    reason: String,
+}
+
+impl MayDiffer {
+    /// Whether byte `at` of the argument may differ.
+    fn covers(&self, at: usize) -> bool {
+        match &self.within {
+            None => true,
+            Some((stride, ranges)) => ranges.iter().any(|r| r.contains(&(at % stride))),
+        }
+    }
 }
 
 impl<'a> Kernel<'a> {
@@ -342,7 +364,33 @@ impl<'a> Kernel<'a> {
     /// every mode and compare the other arguments.
     pub fn arg_may_differ(mut self, index: usize, reason: &str) -> Kernel<'a> {
         assert!(!reason.trim().is_empty(), "a reason is required");
-        self.differing_args.push((index, reason.to_string()));
+        self.differing_args.push(MayDiffer {
+            index,
+            within: None,
+            reason: reason.to_string(),
+        });
+        self
+    }
+
+    /// Says that in argument `index`, an array of elements of `stride`
+    /// bytes, the bytes at `ranges` of each element may differ between
+    /// execution modes, for `reason` (the padding of structs written member
+    /// by member, which the spec leaves unspecified): every other byte is
+    /// still compared.
+    pub fn padding_may_differ(
+        mut self,
+        index: usize,
+        stride: usize,
+        ranges: &[std::ops::Range<usize>],
+        reason: &str,
+    ) -> Kernel<'a> {
+        assert!(!reason.trim().is_empty(), "a reason is required");
+        assert!(stride > 0, "elements have a size");
+        self.differing_args.push(MayDiffer {
+            index,
+            within: Some((stride, ranges.to_vec())),
+            reason: reason.to_string(),
+        });
         self
     }
 
@@ -487,21 +535,26 @@ impl<'a> Kernel<'a> {
         );
         let scalar = self.read_back();
         for ((i, built), (_, alone)) in results.iter().zip(&scalar) {
-            if self.differing_args.iter().any(|(d, _)| d == i) {
-                continue;
-            }
-            if let Some(at) = built.iter().zip(alone).position(|(a, b)| a != b) {
+            let may: Vec<&MayDiffer> = self.differing_args.iter().filter(|d| d.index == *i).collect();
+            let differs = |at: usize| built[at] != alone[at] && !may.iter().any(|d| d.covers(at));
+            if let Some(at) = (0..built.len().min(alone.len())).find(|&at| differs(at)) {
                 let show = |b: &[u8]| {
                     let end = (at + 8).min(b.len());
                     format!("{:02x?}", &b[at..end])
                 };
+                let excused: Vec<String> = self
+                    .differing_args
+                    .iter()
+                    .map(|d| format!("\n(argument {} may differ: {})", d.index, d.reason))
+                    .collect();
                 panic!(
                     "kernel {:?}: argument {i} differs between execution modes at byte {at} of {}: \
-                     {} with 4-lane bodies, {} with {SCALAR_ONLY} (bytes from there on)",
+                     {} with 4-lane bodies, {} with {SCALAR_ONLY} (bytes from there on){}",
                     self.name,
                     built.len(),
                     show(built),
-                    show(alone)
+                    show(alone),
+                    excused.concat()
                 );
             }
         }

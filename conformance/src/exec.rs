@@ -47,7 +47,7 @@
 //! as the spec allows says so, with the reason, through
 //! [`Kernel::modes_may_differ`] (the whole launch),
 //! [`Kernel::arg_may_differ`] (one argument) or
-//! [`Kernel::padding_may_differ`] (some bytes of each element of one).
+//! [`Kernel::bytes_may_differ`] (some bytes of each element of one).
 
 use std::cell::RefCell;
 use std::ffi::c_void;
@@ -245,7 +245,7 @@ pub struct Kernel<'a> {
     /// Why the modes' results may differ ([`Kernel::modes_may_differ`]).
     differ: Option<String>,
     /// The arguments whose bytes may differ between modes
-    /// ([`Kernel::arg_may_differ`], [`Kernel::padding_may_differ`]).
+    /// ([`Kernel::arg_may_differ`], [`Kernel::bytes_may_differ`]).
     differing_args: Vec<MayDiffer>,
 }
 
@@ -253,9 +253,9 @@ pub struct Kernel<'a> {
 struct MayDiffer {
     /// The argument's index.
     index: usize,
-    /// None: every byte; else the byte ranges within each element of this
-    /// many bytes.
-    within: Option<(usize, Vec<std::ops::Range<usize>>)>,
+    /// None: every byte; else the element size and the (offset, length)
+    /// of the byte runs within each element.
+    within: Option<(usize, Vec<(usize, usize)>)>,
     /// Why (named again when another byte differs).
     reason: String,
 }
@@ -265,7 +265,7 @@ impl MayDiffer {
     fn covers(&self, at: usize) -> bool {
         match &self.within {
             None => true,
-            Some((stride, ranges)) => ranges.iter().any(|r| r.contains(&(at % stride))),
+            Some((stride, runs)) => runs.iter().any(|&(o, len)| (o..o + len).contains(&(at % stride))),
         }
     }
 }
@@ -373,22 +373,23 @@ impl<'a> Kernel<'a> {
     }
 
     /// Says that in argument `index`, an array of elements of `stride`
-    /// bytes, the bytes at `ranges` of each element may differ between
+    /// bytes, the `runs` (offset, length) of each element may differ between
     /// execution modes, for `reason` (the padding of structs written member
-    /// by member, which the spec leaves unspecified): every other byte is
-    /// still compared.
-    pub fn padding_may_differ(
+    /// by member, which the spec leaves unspecified; one counter of several
+    /// whose final value depends on the order work-items ran in): every
+    /// other byte is still compared.
+    pub fn bytes_may_differ(
         mut self,
         index: usize,
         stride: usize,
-        ranges: &[std::ops::Range<usize>],
+        runs: &[(usize, usize)],
         reason: &str,
     ) -> Kernel<'a> {
         assert!(!reason.trim().is_empty(), "a reason is required");
         assert!(stride > 0, "elements have a size");
         self.differing_args.push(MayDiffer {
             index,
-            within: Some((stride, ranges.to_vec())),
+            within: Some((stride, runs.to_vec())),
             reason: reason.to_string(),
         });
         self

@@ -18,6 +18,7 @@ pub mod half;
 pub mod math;
 pub mod offline;
 pub mod programs;
+pub mod rng;
 
 use std::ffi::c_void;
 use std::path::PathBuf;

@@ -21,21 +21,7 @@ use std::collections::HashMap;
 use std::fmt::Debug;
 
 use clift_conformance::exec::{Arg, Kernel, Opt, Pod};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) as u32
-    }
-    fn next64(&mut self) -> u64 {
-        (self.next() as u64) << 32 | self.next() as u64
-    }
-}
+use clift_conformance::rng::Rng;
 
 /// The integer types under test, computed with on the host as i64/u64.
 trait Int: Pod + Debug + PartialEq {

@@ -9,6 +9,7 @@
 mod exec_arith_util;
 
 use clift_conformance::exec::Opt;
+use clift_conformance::rng::Rng;
 use exec_arith_util::{from_bytes, mask, sx, to_bytes, IntTy, Module, INT_TYPES};
 
 const OPS: usize = 15;
@@ -17,10 +18,10 @@ const OPS: usize = 15;
 fn inputs(len: usize, bits: u32, seed: u64) -> Vec<u64> {
     let m = mask(bits);
     let edges = [0, 1, m, m >> 1, (m >> 1) + 1, 2, m - 1, 1 << (bits / 2), 0x55 & m, 3];
-    let mut s = seed;
+    let mut rng = Rng(seed);
     (0..len)
         .map(|i| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let s = rng.next_u64();
             if i < 40 {
                 edges[(i * (seed as usize + 1) + i / edges.len()) % edges.len()]
             } else if i % 3 == 0 {

@@ -10,6 +10,7 @@
 use clift_conformance::exec::{Arg, Kernel, Opt};
 use clift_conformance::half::{from_half, same_half, to_half, Rounding as Mode};
 use clift_conformance::math::same;
+use clift_conformance::rng::Rng;
 
 /// Float inputs for the half tests: every exponent region of half
 /// (normal, denormal, underflow, overflow, ties) and random bit patterns.
@@ -40,13 +41,13 @@ fn half_inputs(len: usize) -> Vec<f32> {
         f32::NAN,
         0.333_333_34,
     ];
-    let mut s = 99u64;
+    let mut rng = Rng(99u64);
     (0..len)
         .map(|i| {
             if i < special.len() {
                 return special[i];
             }
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let s = rng.next_u64();
             let bits = (s >> 32) as u32;
             // Exponents around half's range: 2^-30 .. 2^20.
             let e = 97 + (bits >> 24) % 50;
@@ -262,9 +263,9 @@ fn normalize_ref(v: &[f32]) -> Vec<f64> {
 fn geometric_functions() {
     for opt in Opt::BOTH {
         let items = 200;
-        let mut s = 5u64;
+        let mut rng = Rng(5u64);
         let mut rnd = || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let s = rng.next_u64();
             ((s >> 33) as f64 / (1u64 << 31) as f64 * 200.0 - 100.0) as f32
         };
         let mut a: Vec<f32> = (0..4 * items).map(|_| rnd()).collect();

@@ -6,21 +6,7 @@
 //! -O2; every output element is compared with a host reference.
 
 use clift_conformance::exec::{Arg, Kernel, Opt, Pod};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) as u32
-    }
-    fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (((self.next() as u64) << 31 | self.next() as u64) % (hi - lo) as u64) as i64
-    }
-}
+use clift_conformance::rng::Rng;
 
 /// Runs `name(in, out)` over `input` at both levels and compares `out`
 /// (initialized with `init`) with `want`.
@@ -347,10 +333,10 @@ fn call_chains_with_early_returns() {
     let mut r = Rng(3);
     let mut input = Vec::new();
     for g in 0..n {
-        let x = r.int(-2000, 2000) as i32;
+        let x = r.int(-2000, 2000);
         // Some work-items hit the `a == y` early return.
-        let y = if g % 5 == 0 { leaf(x) } else { r.int(-2000, 2000) as i32 };
-        let z = r.int(-5, 50) as i32;
+        let y = if g % 5 == 0 { leaf(x) } else { r.int(-2000, 2000) };
+        let z = r.int(-5, 50);
         input.extend([x, y, z]);
     }
     let mut want = vec![0i64; n];

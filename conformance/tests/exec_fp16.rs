@@ -9,118 +9,21 @@
 //! modules `kernels/spv/hand/fp16_core.spv` (with the Float16 capability)
 //! and `fp16_spec.spv`, OpFRem, OpFMod, OpVectorTimesScalar, the ordered
 //! and unordered comparisons and half specialization constants — each
-//! result checked against a host reference computed here (the exact
-//! result rounded once to half: +, -, *, /, sqrt and fma are correctly
-//! rounded in half).
+//! result checked against a host reference (the exact result rounded once
+//! to half: +, -, *, /, sqrt and fma are correctly rounded in half). The
+//! arithmetic and relations, the hand-written module and specialization
+//! constant checks are the double test's (`clift_conformance::math` over
+//! `clift_conformance::half::Half`).
 
 #![allow(clippy::neg_cmp_op_on_partial_ord, clippy::double_comparisons)]
 
-mod exec_fp16_ref;
-
-use clift_conformance::exec::{hand_spirv, Arg, Kernel, Opt};
-use exec_fp16_ref::{halves, inputs, narrow, rte, same, widen, Mode};
-
-fn check(what: &str, got: &[u16], want: &[u16], args: &dyn Fn(usize) -> String) {
-    let bad: Vec<String> = got
-        .iter()
-        .zip(want)
-        .enumerate()
-        .filter(|(_, (g, w))| !same(**g, **w))
-        .take(8)
-        .map(|(k, (g, w))| {
-            format!(
-                "[{k}] {}: got {:e} ({g:#06x}) want {:e} ({w:#06x})",
-                args(k),
-                widen(*g),
-                widen(*w)
-            )
-        })
-        .collect();
-    assert!(bad.is_empty(), "{what}:\n{}", bad.join("\n"));
-}
+use clift_conformance::exec::{Arg, Kernel, Opt};
+use clift_conformance::half::{from_half, halves, inputs, rte, same_half, to_half, Half, Rounding};
+use clift_conformance::math::{self, check_arith, check_hand_written_core, run_spec};
 
 #[test]
 fn scalar_arithmetic_and_relations() {
-    const N: usize = 256;
-    let (a, b, c) = (inputs(N, 1), inputs(N, 7), inputs(N, 13));
-    for opt in Opt::BOTH {
-        let mut o = vec![0u16; 9 * N];
-        let mut oi = vec![0i32; 20 * N];
-        Kernel::new("fp16_core", opt, "arith")
-            .arg(Arg::input(&a))
-            .arg(Arg::input(&b))
-            .arg(Arg::input(&c))
-            .arg(Arg::output(&mut o))
-            .arg(Arg::output(&mut oi))
-            .run(&[N], Some(&[16]));
-        let f: [fn(f64, f64, f64) -> f64; 9] = [
-            |a, b, _| a + b,
-            |a, b, _| a - b,
-            |a, b, _| a * b,
-            |a, b, _| a / b,
-            |a, _, _| -a,
-            // Exact in f64 for halves except far-apart sums, where the
-            // f64 rounding cannot reach a half midpoint.
-            |a, b, c| a.mul_add(b, c),
-            |a, b, c| if a < b { a } else { c },
-            |a, _, _| a.sqrt(),
-            // (a * 3) rounded, then + 0.5 rounded (or fused: below).
-            |a, _, _| rte(rte(a * 3.0) + 0.5),
-        ];
-        for (r, f) in f.iter().enumerate() {
-            let want: Vec<u16> = (0..N)
-                .map(|i| narrow(f(widen(a[i]), widen(b[i]), widen(c[i])), Mode::Rte))
-                .collect();
-            let args = |i: usize| {
-                format!(
-                    "{opt:?} op {r} ({:e}, {:e}, {:e})",
-                    widen(a[i]),
-                    widen(b[i]),
-                    widen(c[i])
-                )
-            };
-            let mut got = o[r * N..(r + 1) * N].to_vec();
-            if r == 8 {
-                // clang contracts a * 3 + 0.5 into a fused multiply-add
-                // (OpenCL C allows it): accept the fused result too.
-                for (i, g) in got.iter_mut().enumerate() {
-                    if same(*g, narrow(widen(a[i]).mul_add(3.0, 0.5), Mode::Rte)) {
-                        *g = want[i];
-                    }
-                }
-            }
-            check(&format!("{opt:?} result {r}"), &got, &want, &args);
-        }
-        let rel: [fn(f64, f64) -> bool; 20] = [
-            |a, b| a < b,
-            |a, b| a <= b,
-            |a, b| a > b,
-            |a, b| a >= b,
-            |a, b| a == b,
-            |a, b| a != b,
-            |a, b| a == b,
-            |a, b| a != b,
-            |a, b| a > b,
-            |a, b| a >= b,
-            |a, b| a < b,
-            |a, b| a <= b,
-            |a, b| a < b || a > b,
-            |a, _| a.is_finite(),
-            |a, _| a.is_infinite(),
-            |a, _| a.is_nan(),
-            // Half normals start at 2^-14.
-            |a, _| a.is_finite() && a.abs() >= 2f64.powi(-14),
-            |a, b| !a.is_nan() && !b.is_nan(),
-            |a, b| a.is_nan() || b.is_nan(),
-            |a, _| a.is_sign_negative(),
-        ];
-        for (q, f) in rel.iter().enumerate() {
-            for i in 0..N {
-                let (x, y) = (widen(a[i]), widen(b[i]));
-                assert_eq!(oi[q * N + i], i32::from(f(x, y)), "{opt:?} relation {q} ({x:e}, {y:e})");
-            }
-        }
-    }
+    check_arith::<Half>("fp16_core", math::inputs::<Half>);
 }
 
 #[test]
@@ -137,29 +40,29 @@ fn vectors() {
             .arg(Arg::output(&mut oi))
             .run(&[N], Some(&[8]));
         for i in 0..N {
-            let x: Vec<f64> = (0..4).map(|k| widen(a[4 * i + k])).collect();
-            let y: Vec<f64> = (0..4).map(|k| widen(b[4 * i + k])).collect();
+            let x: Vec<f64> = (0..4).map(|k| from_half(a[4 * i + k])).collect();
+            let y: Vec<f64> = (0..4).map(|k| from_half(b[4 * i + k])).collect();
             let at = |r: usize, k: usize| o[(r * N + i) * 4 + k];
             let ati = |r: usize, k: usize| oi[(r * N + i) * 4 + k];
             for k in 0..4 {
                 let w = [x[k] + y[k], rte(x[k] * y[k]) - x[k], x[k] / y[k], x[k] * y[0], -x[k]];
                 for (r, w) in w.iter().enumerate() {
-                    let want = narrow(*w, Mode::Rte);
+                    let want = to_half(*w, Rounding::Rte);
                     // a * b - a may be contracted into one fma.
-                    if r == 1 && same(at(r, k), narrow(x[k].mul_add(y[k], -x[k]), Mode::Rte)) {
+                    if r == 1 && same_half(at(r, k), to_half(x[k].mul_add(y[k], -x[k]), Rounding::Rte)) {
                         continue;
                     }
                     assert!(
-                        same(at(r, k), want),
+                        same_half(at(r, k), want),
                         "{opt:?} vec op {r} [{i}.{k}] ({:e}, {:e}): {:#x} want {want:#x}",
                         x[k],
                         y[k],
                         at(r, k)
                     );
                 }
-                assert!(same(at(6, k), a[4 * i + 3 - k]), "swizzle");
+                assert!(same_half(at(6, k), a[4 * i + 3 - k]), "swizzle");
                 let sel = if x[k] < y[k] { b[4 * i + k] } else { a[4 * i + k] };
-                assert!(same(at(7, k), sel), "{opt:?} select [{i}.{k}]");
+                assert!(same_half(at(7, k), sel), "{opt:?} select [{i}.{k}]");
                 let t = |c: bool| if c { -1i16 } else { 0 };
                 assert_eq!(ati(0, k), t(x[k] < y[k]), "{opt:?} <");
                 assert_eq!(ati(1, k), t(x[k].is_nan()), "isnan");
@@ -175,7 +78,7 @@ fn vectors() {
             }
             // dot: products exact in f64, summed; the result within the
             // spec's absolute tolerance max * max * 7 * HALF_EPSILON.
-            let d = widen(at(5, 0));
+            let d = from_half(at(5, 0));
             let exact: f64 = (0..4).map(|k| x[k] * y[k]).sum();
             let max = x.iter().chain(&y).fold(0f64, |m, v| m.max(v.abs()));
             if exact.is_finite() && exact.abs() < 65504.0 {
@@ -187,31 +90,31 @@ fn vectors() {
             let any = (0..4).any(|k| x[k] < y[k]);
             let all = (0..4).all(|k| x[k] < y[k]);
             // any/all give int 1 (scalar relational result) converted to half.
-            assert_eq!(widen(at(5, 1)), f64::from(u8::from(any)), "{opt:?} any");
-            assert_eq!(widen(at(5, 2)), f64::from(u8::from(all)), "{opt:?} all");
+            assert_eq!(from_half(at(5, 1)), f64::from(u8::from(any)), "{opt:?} any");
+            assert_eq!(from_half(at(5, 2)), f64::from(u8::from(all)), "{opt:?} all");
             // 2, 3, 8, 16 components.
             let base = 8 * 4 * N + 32 * i;
-            let h = |v: &[u16], j: usize| widen(v[j]);
+            let h = |v: &[u16], j: usize| from_half(v[j]);
             for k in 0..2 {
-                let want = narrow(h(&a, 2 * i + k) + h(&b, 2 * i + k), Mode::Rte);
-                assert!(same(o[base + k], want), "{opt:?} half2 [{i}.{k}]");
+                let want = to_half(h(&a, 2 * i + k) + h(&b, 2 * i + k), Rounding::Rte);
+                assert!(same_half(o[base + k], want), "{opt:?} half2 [{i}.{k}]");
             }
             for k in 0..3 {
-                let want = narrow(h(&a, 3 * i + k) * h(&b, 3 * i + k), Mode::Rte);
-                assert!(same(o[base + 2 + k], want), "{opt:?} half3 [{i}.{k}]");
+                let want = to_half(h(&a, 3 * i + k) * h(&b, 3 * i + k), Rounding::Rte);
+                assert!(same_half(o[base + 2 + k], want), "{opt:?} half3 [{i}.{k}]");
             }
             for k in 0..8 {
-                let want = narrow(h(&a, 8 * i + k) - h(&b, 8 * i + k), Mode::Rte);
-                assert!(same(o[base + 5 + k], want), "{opt:?} half8 [{i}.{k}]");
+                let want = to_half(h(&a, 8 * i + k) - h(&b, 8 * i + k), Rounding::Rte);
+                assert!(same_half(o[base + 5 + k], want), "{opt:?} half8 [{i}.{k}]");
             }
             for k in 0..16 {
                 let (p, q) = (h(&a, 16 * i + k), h(&b, 16 * i + k));
                 // mul and add each rounded, or fused (contraction allowed).
-                let two = narrow(rte(p * q) + p, Mode::Rte);
-                let fused = narrow(p.mul_add(q, p), Mode::Rte);
+                let two = to_half(rte(p * q) + p, Rounding::Rte);
+                let fused = to_half(p.mul_add(q, p), Rounding::Rte);
                 let g = o[base + 13 + k];
                 assert!(
-                    same(g, two) || same(g, fused),
+                    same_half(g, two) || same_half(g, fused),
                     "{opt:?} half16 [{i}.{k}] {p:e} {q:e}: {g:#x} want {two:#x}"
                 );
             }
@@ -221,15 +124,15 @@ fn vectors() {
 
 /// C's conversion of a half to an integer type of `bits` bits, saturated,
 /// after rounding in `mode` (NaN gives 0).
-fn to_int(x: f64, mode: Mode, lo: f64, hi: f64) -> i64 {
+fn to_int(x: f64, mode: Rounding, lo: f64, hi: f64) -> i64 {
     if x.is_nan() {
         return 0;
     }
     let r = match mode {
-        Mode::Rte => x.round_ties_even(),
-        Mode::Rtz => x.trunc(),
-        Mode::Rtp => x.ceil(),
-        Mode::Rtn => x.floor(),
+        Rounding::Rte => x.round_ties_even(),
+        Rounding::Rtz => x.trunc(),
+        Rounding::Rtp => x.ceil(),
+        Rounding::Rtn => x.floor(),
     };
     r.clamp(lo, hi) as i64
 }
@@ -250,7 +153,7 @@ fn conversions_in_every_rounding_mode() {
         .collect();
     let f: Vec<f32> = (0..N)
         .map(|i| {
-            let v = widen(h[i]) as f32;
+            let v = from_half(h[i]) as f32;
             // Between halves: nudge by a fraction of a half ulp.
             match i % 4 {
                 0 => v,
@@ -277,27 +180,27 @@ fn conversions_in_every_rounding_mode() {
             .arg(Arg::output(&mut od))
             .run(&[N], Some(&[16]));
         for i in 0..N {
-            let x = widen(h[i]);
+            let x = from_half(h[i]);
             let sat = |mode, lo: f64, hi: f64| to_int(x, mode, lo, hi);
             let want = [
-                sat(Mode::Rtz, -128.0, 127.0),
-                sat(Mode::Rtz, 0.0, 255.0),
-                sat(Mode::Rtz, -32768.0, 32767.0),
-                sat(Mode::Rtz, 0.0, 65535.0),
-                sat(Mode::Rtz, -2147483648.0, 2147483647.0),
-                sat(Mode::Rtz, 0.0, 4294967295.0),
-                sat(Mode::Rtz, -9.223372036854776e18, 9.223372036854776e18),
+                sat(Rounding::Rtz, -128.0, 127.0),
+                sat(Rounding::Rtz, 0.0, 255.0),
+                sat(Rounding::Rtz, -32768.0, 32767.0),
+                sat(Rounding::Rtz, 0.0, 65535.0),
+                sat(Rounding::Rtz, -2147483648.0, 2147483647.0),
+                sat(Rounding::Rtz, 0.0, 4294967295.0),
+                sat(Rounding::Rtz, -9.223372036854776e18, 9.223372036854776e18),
                 if x.is_nan() {
                     0
                 } else {
-                    sat(Mode::Rtz, 0.0, 1.8446744073709552e19)
+                    sat(Rounding::Rtz, 0.0, 1.8446744073709552e19)
                 },
-                sat(Mode::Rte, -2147483648.0, 2147483647.0),
-                sat(Mode::Rtz, -2147483648.0, 2147483647.0),
-                sat(Mode::Rtp, -2147483648.0, 2147483647.0),
-                sat(Mode::Rtn, -2147483648.0, 2147483647.0),
-                sat(Mode::Rte, -32768.0, 32767.0),
-                sat(Mode::Rtp, 0.0, 255.0),
+                sat(Rounding::Rte, -2147483648.0, 2147483647.0),
+                sat(Rounding::Rtz, -2147483648.0, 2147483647.0),
+                sat(Rounding::Rtp, -2147483648.0, 2147483647.0),
+                sat(Rounding::Rtn, -2147483648.0, 2147483647.0),
+                sat(Rounding::Rte, -32768.0, 32767.0),
+                sat(Rounding::Rtp, 0.0, 255.0),
             ];
             for (r, w) in want.iter().enumerate() {
                 if r == 6 && x.is_infinite() {
@@ -316,31 +219,31 @@ fn conversions_in_every_rounding_mode() {
             let kk = f64::from(k[i]);
             let ff = f64::from(f[i]);
             let want = [
-                narrow(kk, Mode::Rte),
-                narrow(kk, Mode::Rte),
-                narrow(kk, Mode::Rtz),
-                narrow(kk, Mode::Rtp),
-                narrow(kk, Mode::Rtn),
-                narrow(f64::from(k[i] as u32), Mode::Rte),
-                narrow(k[i] as i64 as u64 as f64, Mode::Rtz),
-                narrow((k[i] as i64 * 1000) as f64, Mode::Rtp),
-                narrow(f64::from(k[i] as i16), Mode::Rte),
-                narrow(f64::from(k[i] as i8), Mode::Rtn),
-                narrow(ff, Mode::Rte),
-                narrow(ff, Mode::Rte),
-                narrow(ff, Mode::Rtz),
-                narrow(ff, Mode::Rtp),
-                narrow(ff, Mode::Rtn),
-                narrow(d[i], Mode::Rte),
-                narrow(d[i], Mode::Rte),
-                narrow(d[i], Mode::Rtz),
-                narrow(d[i], Mode::Rtp),
-                narrow(d[i], Mode::Rtn),
+                to_half(kk, Rounding::Rte),
+                to_half(kk, Rounding::Rte),
+                to_half(kk, Rounding::Rtz),
+                to_half(kk, Rounding::Rtp),
+                to_half(kk, Rounding::Rtn),
+                to_half(f64::from(k[i] as u32), Rounding::Rte),
+                to_half(k[i] as i64 as u64 as f64, Rounding::Rtz),
+                to_half((k[i] as i64 * 1000) as f64, Rounding::Rtp),
+                to_half(f64::from(k[i] as i16), Rounding::Rte),
+                to_half(f64::from(k[i] as i8), Rounding::Rtn),
+                to_half(ff, Rounding::Rte),
+                to_half(ff, Rounding::Rte),
+                to_half(ff, Rounding::Rtz),
+                to_half(ff, Rounding::Rtp),
+                to_half(ff, Rounding::Rtn),
+                to_half(d[i], Rounding::Rte),
+                to_half(d[i], Rounding::Rte),
+                to_half(d[i], Rounding::Rtz),
+                to_half(d[i], Rounding::Rtp),
+                to_half(d[i], Rounding::Rtn),
             ];
             for (s, w) in want.iter().enumerate() {
                 let g = oh[s * N + i];
                 assert!(
-                    same(g, *w),
+                    same_half(g, *w),
                     "{opt:?} to half {s} [{i}] (k {}, f {:e}, d {:e}): {g:#x} want {w:#x}",
                     k[i],
                     f[i],
@@ -433,21 +336,21 @@ fn memory_arguments_and_structs() {
     const N: usize = 64;
     const L: usize = 16;
     let a = inputs(N, 23);
-    let scale = narrow(1.5, Mode::Rte);
+    let scale = to_half(1.5, Rounding::Rte);
     let sv = s_bytes(
         7,
-        narrow(0.25, Mode::Rte),
-        [narrow(3.0, Mode::Rte), narrow(-0.5, Mode::Rte)],
+        to_half(0.25, Rounding::Rte),
+        [to_half(3.0, Rounding::Rte), to_half(-0.5, Rounding::Rte)],
         2.0,
         halves(&[1.0, 2.0, 0.125]),
     );
     let g0: Vec<u8> = (0..N)
         .flat_map(|i| {
-            let x = widen(a[i]);
+            let x = from_half(a[i]);
             s_bytes(
                 i as u8,
-                narrow(x * 0.5, Mode::Rte),
-                [a[i], narrow(i as f64, Mode::Rte)],
+                to_half(x * 0.5, Rounding::Rte),
+                [a[i], to_half(i as f64, Rounding::Rte)],
                 0.0,
                 halves(&[x, 0.0, -x]),
             )
@@ -466,28 +369,28 @@ fn memory_arguments_and_structs() {
             .run(&[N], Some(&[L]));
         for i in 0..N {
             let other = i / L * L + (L - 1 - i % L);
-            let (x, xo) = (widen(a[i]), widen(a[other]));
+            let (x, xo) = (from_half(a[i]), from_half(a[other]));
             let chk = |r: usize, want: u16| {
                 assert!(
-                    same(o[r * N + i], want),
+                    same_half(o[r * N + i], want),
                     "{opt:?} memory {r} [{i}] ({x:e}): {:#x} want {want:#x}",
                     o[r * N + i]
                 );
             };
-            chk(0, narrow(xo * 1.5, Mode::Rte));
-            chk(1, narrow(xo + 0.25, Mode::Rte));
-            chk(2, narrow(rte(x * 4.0) - rte(x * 2.0), Mode::Rte));
-            chk(3, narrow(3.0 * -0.5 + 0.125, Mode::Rte));
-            chk(4, narrow(x * 3.0, Mode::Rte));
+            chk(0, to_half(xo * 1.5, Rounding::Rte));
+            chk(1, to_half(xo + 0.25, Rounding::Rte));
+            chk(2, to_half(rte(x * 4.0) - rte(x * 2.0), Rounding::Rte));
+            chk(3, to_half(3.0 * -0.5 + 0.125, Rounding::Rte));
+            chk(4, to_half(x * 3.0, Rounding::Rte));
             let s = &gs[20 * i..20 * (i + 1)];
             assert_eq!(s[0], i as u8, "tag kept");
             assert!(
-                same(u16_at(s, 2), narrow(rte(x * 0.5) + x, Mode::Rte)),
+                same_half(u16_at(s, 2), to_half(rte(x * 0.5) + x, Rounding::Rte)),
                 "{opt:?} t.h [{i}]"
             );
-            assert!(same(u16_at(s, 4), a[i]), "t.v.x kept");
+            assert!(same_half(u16_at(s, 4), a[i]), "t.v.x kept");
             assert!(
-                same(u16_at(s, 14), narrow(i as f64 * 1.5, Mode::Rte)),
+                same_half(u16_at(s, 14), to_half(i as f64 * 1.5, Rounding::Rte)),
                 "{opt:?} t.arr[1] [{i}]"
             );
             let f = f32::from_le_bytes([s[8], s[9], s[10], s[11]]);
@@ -495,7 +398,7 @@ fn memory_arguments_and_structs() {
                 f.to_bits() == (x as f32).to_bits() || (x.is_nan() && f.is_nan()),
                 "{opt:?} t.f [{i}]"
             );
-            assert!(same(u16_at(s, 16), narrow(-x, Mode::Rte)), "t.arr[2] kept");
+            assert!(same_half(u16_at(s, 16), to_half(-x, Rounding::Rte)), "t.arr[2] kept");
         }
     }
 }
@@ -506,7 +409,7 @@ fn collectives() {
     const L: usize = 16;
     // Small integers and halves: every partial sum is exact in half.
     let a: Vec<u16> = (0..N)
-        .map(|i| narrow(((i * 37) % 23) as f64 * 0.25 - 2.0, Mode::Rte))
+        .map(|i| to_half(((i * 37) % 23) as f64 * 0.25 - 2.0, Rounding::Rte))
         .collect();
     for opt in Opt::BOTH {
         let mut o = vec![0u16; 7 * N];
@@ -517,13 +420,13 @@ fn collectives() {
         // A one-dimensional work-group is one sub-group.
         let sub = L;
         for g in 0..N / L {
-            let xs: Vec<f64> = (0..L).map(|j| widen(a[g * L + j])).collect();
+            let xs: Vec<f64> = (0..L).map(|j| from_half(a[g * L + j])).collect();
             let sum: f64 = xs.iter().sum();
             let min = xs.iter().cloned().fold(f64::INFINITY, f64::min);
             let max = xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
             for j in 0..L {
                 let i = g * L + j;
-                let at = |r: usize| widen(o[r * N + i]);
+                let at = |r: usize| from_half(o[r * N + i]);
                 assert_eq!(at(0), sum, "{opt:?} reduce_add");
                 assert_eq!(at(1), min, "{opt:?} reduce_min");
                 assert_eq!(at(2), max, "{opt:?} reduce_max");
@@ -539,111 +442,14 @@ fn collectives() {
     }
 }
 
-/// The hand-written module of core instructions clang never emits on half
-/// (`kernels/spv/hand/fp16_core.spv`, from `fp16_core.py`; it declares the
-/// Float16 capability where llvm-spirv declares Float16Buffer).
-fn hand_module() -> Vec<u8> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/spv/hand/fp16_core.spv");
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// A comparison's host reference.
-type Cmp = fn(f64, f64) -> bool;
-
-/// OpFRem (the sign of x, C's fmod) and OpFMod (the sign of y) on half and
-/// half vectors (3 components padded to 4), OpVectorTimesScalar,
-/// OpLessOrGreater, OpOrdered, OpUnordered and the unordered comparisons.
+/// The hand-written module `kernels/spv/hand/fp16_core.spv` (from
+/// `fp_core.py`; it declares the Float16 capability where llvm-spirv
+/// declares Float16Buffer): OpFRem, OpFMod, OpVectorTimesScalar,
+/// OpLessOrGreater, OpOrdered, OpUnordered and the unordered comparisons
+/// on half and half vectors.
 #[test]
 fn hand_written_frem_fmod_vector_times_scalar_and_comparisons() {
-    const N: usize = 96;
-    let il = hand_module();
-    for (t, n) in [("f16", 1usize), ("v2f16", 2), ("v3f16", 3), ("v16f16", 16)] {
-        let slots = if n == 3 { 4 } else { n };
-        let a = inputs(N * slots, 21);
-        let mut b = inputs(N * slots, 23);
-        for (k, v) in b.iter_mut().enumerate() {
-            if k % 3 == 0 {
-                *v = narrow((k % 17) as f64 * 0.75 - 6.0, Mode::Rte);
-            }
-        }
-        for op in ["frem", "fmod"] {
-            let mut o = vec![0u16; N * slots];
-            Kernel::with_il(&il, &format!("{op}_{t}"), "")
-                .unwrap_or_else(|log| panic!("{op}_{t}: {log}"))
-                .arg(Arg::input(&a))
-                .arg(Arg::input(&b))
-                .arg(Arg::output(&mut o))
-                .run(&[N], None);
-            for k in (0..N * slots).filter(|k| k % slots < n) {
-                let (x, y) = (widen(a[k]), widen(b[k]));
-                let r = x % y;
-                let want = if op == "fmod" && r != 0.0 && r.is_sign_negative() != y.is_sign_negative() {
-                    r + y
-                } else {
-                    r
-                };
-                let want = narrow(want, Mode::Rte);
-                assert!(same(o[k], want), "{op}_{t}({x:e}, {y:e}) = {:#x}, want {want:#x}", o[k]);
-            }
-        }
-    }
-    for (t, n) in [("v2f16", 2usize), ("v4f16", 4), ("v16f16", 16)] {
-        let a = inputs(N * n, 25);
-        let s = inputs(N, 27);
-        let mut o = vec![0u16; N * n];
-        Kernel::with_il(&il, &format!("vectortimesscalar_{t}"), "")
-            .unwrap_or_else(|log| panic!("{t}: {log}"))
-            .arg(Arg::input(&a))
-            .arg(Arg::input(&s))
-            .arg(Arg::output(&mut o))
-            .run(&[N], None);
-        for k in 0..N * n {
-            let want = narrow(widen(a[k]) * widen(s[k / n]), Mode::Rte);
-            assert!(
-                same(o[k], want),
-                "vectortimesscalar_{t} [{k}]: {:#x}, want {want:#x}",
-                o[k]
-            );
-        }
-    }
-    let cmps: [(&str, Cmp); 10] = [
-        ("lessorgreater", |x, y| x < y || x > y),
-        ("funordequal", |x, y| x.is_nan() || y.is_nan() || x == y),
-        ("funordnotequal", |x, y| x != y),
-        ("funordlessthan", |x, y| !(x >= y)),
-        ("funordlessthanequal", |x, y| !(x > y)),
-        ("funordgreaterthan", |x, y| !(x <= y)),
-        ("funordgreaterthanequal", |x, y| !(x < y)),
-        ("fordnotequal", |x, y| x < y || x > y),
-        ("ordered", |x, y| !x.is_nan() && !y.is_nan()),
-        ("unordered", |x, y| x.is_nan() || y.is_nan()),
-    ];
-    let (a, b) = (inputs(N, 29), inputs(N, 31));
-    for (name, f) in cmps {
-        let mut o = vec![0i32; N];
-        Kernel::with_il(&il, &format!("{name}_f16"), "")
-            .unwrap_or_else(|log| panic!("{name}: {log}"))
-            .arg(Arg::input(&a))
-            .arg(Arg::input(&b))
-            .arg(Arg::output(&mut o))
-            .run(&[N], None);
-        for k in 0..N {
-            let (x, y) = (widen(a[k]), widen(b[k]));
-            assert_eq!(o[k], i32::from(f(x, y)), "{name}({x:e}, {y:e})");
-        }
-    }
-}
-
-/// Builds the hand-written `fp16_spec` module with the spec constant values
-/// `set` (id, bytes), runs it once and returns (o[0..3], l[0]).
-fn run_spec(set: &[(u32, Vec<u8>)]) -> ([u16; 3], i64) {
-    let (mut o, mut l) = ([0u16; 3], [0i64; 1]);
-    Kernel::with_spec(&hand_spirv("fp16_spec"), "spec_half", "", set)
-        .unwrap_or_else(|log| panic!("build: {log}"))
-        .arg(Arg::output(&mut o))
-        .arg(Arg::output(&mut l))
-        .run(&[1], None);
-    (o, l[0])
+    check_hand_written_core::<Half>(math::inputs::<Half>);
 }
 
 /// Half specialization constants: the module's defaults and values set by
@@ -651,7 +457,11 @@ fn run_spec(set: &[(u32, Vec<u8>)]) -> ([u16; 3], i64) {
 /// OpSpecConstantOp.
 #[test]
 fn half_specialization_constants() {
-    let h = |x: f64| narrow(x, Mode::Rte);
+    let h = |x: f64| to_half(x, Rounding::Rte);
+    let run_spec = |set: &[(u32, Vec<u8>)]| {
+        let (o, l) = run_spec::<Half>(set);
+        (o.map(|v| v.0), l)
+    };
     let (o, l) = run_spec(&[]);
     assert_eq!((o, l), ([h(2.5), h(6.25), h(4.0)], 2));
     let (o, l) = run_spec(&[
@@ -671,7 +481,7 @@ fn program_scope_variables_and_functions() {
     const N: usize = 64;
     let a = inputs(N, 37);
     let table = [1.0, -2.5, 65504.0, 2f64.powi(-24)];
-    let h = |v: f64| narrow(v, Mode::Rte);
+    let h = |v: f64| to_half(v, Rounding::Rte);
     for opt in Opt::BOTH {
         let first = Kernel::new("fp16_core", opt, "program_scope");
         // The second launch (same program) sees acc * 3.
@@ -680,7 +490,7 @@ fn program_scope_variables_and_functions() {
             let mut o = vec![0u16; 4 * N];
             // One work-item per launch: it reads acc before writing it.
             k.arg(Arg::input(&a)).arg(Arg::output(&mut o)).run(&[1], Some(&[1]));
-            let x = widen(a[0]);
+            let x = from_half(a[0]);
             let want = [
                 h(table[0] * x),
                 h(acc + x),
@@ -689,7 +499,7 @@ fn program_scope_variables_and_functions() {
             ];
             for (r, w) in want.iter().enumerate() {
                 assert!(
-                    same(o[r], *w),
+                    same_half(o[r], *w),
                     "{opt:?} launch {launch} result {r}: {:#x} want {w:#x}",
                     o[r]
                 );
@@ -702,12 +512,12 @@ fn program_scope_variables_and_functions() {
             .arg(Arg::output(&mut o))
             .run(&[N], Some(&[16]));
         for i in 0..N {
-            let want = h(table[i % 4] * widen(a[i]));
+            let want = h(table[i % 4] * from_half(a[i]));
             assert!(
-                same(o[i], want),
+                same_half(o[i], want),
                 "{opt:?} table[{}] * {:e}: {:#x} want {want:#x}",
                 i % 4,
-                widen(a[i]),
+                from_half(a[i]),
                 o[i]
             );
         }

@@ -5,12 +5,10 @@
 //! again, running only `child` with `CLIFT_FP16_PRINTF` set) and the
 //! parent checks the text between two markers.
 
-mod exec_fp16_ref;
-
 use std::process::Command;
 
 use clift_conformance::exec::{Arg, Kernel, Opt};
-use exec_fp16_ref::halves;
+use clift_conformance::half::halves;
 
 const BEGIN: &str = "<<<fp16 printf begin>>>\n";
 const END: &str = "<<<fp16 printf end>>>\n";

@@ -3,10 +3,8 @@
 //! so) and its results, at -O0 and -O2, are the rounded half results. Its
 //! own test binary, since `CLIFT_DUMP` is process-wide.
 
-mod exec_fp16_ref;
-
 use clift_conformance::exec::{Arg, Kernel, Opt};
-use exec_fp16_ref::{inputs, narrow, rte, same, widen, Mode};
+use clift_conformance::half::{from_half, inputs, rte, same_half, to_half, Rounding};
 
 #[test]
 fn four_lane_kernels_keep_half_scalar_and_right() {
@@ -24,15 +22,15 @@ fn four_lane_kernels_keep_half_scalar_and_right() {
             .arg(Arg::value(100i32))
             .run(&[N], Some(&[N]));
         for i in 0..N {
-            let (x, y) = (widen(a[i]), widen(b[i]));
+            let (x, y) = (from_half(a[i]), from_half(b[i]));
             if i >= 100 {
                 assert_eq!(o[i], 0xffff, "untouched");
                 continue;
             }
-            let two = narrow(rte(x * y) + x, Mode::Rte);
-            let fused = narrow(x.mul_add(y, x), Mode::Rte);
+            let two = to_half(rte(x * y) + x, Rounding::Rte);
+            let fused = to_half(x.mul_add(y, x), Rounding::Rte);
             assert!(
-                same(o[i], two) || same(o[i], fused),
+                same_half(o[i], two) || same_half(o[i], fused),
                 "{opt:?} [{i}] {x:e} {y:e}: {:#x} want {two:#x}",
                 o[i]
             );

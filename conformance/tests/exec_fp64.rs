@@ -5,15 +5,18 @@
 //! doubles inside by-value structs — and, from the hand-written module
 //! `kernels/spv/hand/fp64_core.spv`, OpFRem, OpFMod, OpVectorTimesScalar,
 //! OpLessOrGreater, OpOrdered, OpUnordered and the unordered comparisons;
-//! each result checked against a host reference computed here with Rust's
-//! f64 (exact: IEEE arithmetic is correctly rounded on both sides).
+//! each result checked against a host reference computed with Rust's f64
+//! (exact: IEEE arithmetic is correctly rounded on both sides). The
+//! arithmetic and relations, the hand-written module and specialization
+//! constant checks are shared with the half test (`clift_conformance::math`).
 
 // The references spell out IEEE comparisons with NaN operands: `!(a < b)`
 // is not `a >= b`, and `a < b || a > b` is not `a != b`.
 #![allow(clippy::neg_cmp_op_on_partial_ord, clippy::double_comparisons)]
 
-use clift_conformance::exec::{hand_spirv, Arg, Kernel, Opt};
-use clift_conformance::math::{same, unordered_comparisons};
+use clift_conformance::exec::{Arg, Kernel, Opt};
+use clift_conformance::math::{check_arith, check_hand_written_core, run_spec, same};
+use clift_conformance::rng::Rng;
 
 /// Special values first (±0, ±1, ±inf, NaN, DBL_MAX, DBL_MIN, denormals,
 /// integers, halves), then random doubles: half in [-100, 100], half any
@@ -39,11 +42,8 @@ fn inputs(len: usize, seed: u64) -> Vec<f64> {
         -1e-300,
         0.1,
     ];
-    let mut s = seed;
-    let mut next = move || {
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        s
-    };
+    let mut rng = Rng(seed);
+    let mut next = move || rng.next_u64();
     (0..len)
         .map(|i| {
             let k = (i + seed as usize) % (2 * special.len());
@@ -80,83 +80,7 @@ fn check(what: &str, got: &[f64], want: &[f64]) {
 
 #[test]
 fn scalar_arithmetic_and_relations() {
-    const N: usize = 256;
-    let (a, b, c) = (inputs(N, 1), inputs(N, 7), inputs(N, 13));
-    for opt in Opt::BOTH {
-        let mut o = vec![0f64; 8 * N];
-        let mut oi = vec![0i64; 20 * N];
-        Kernel::new("fp64_core", opt, "arith")
-            .arg(Arg::input(&a))
-            .arg(Arg::input(&b))
-            .arg(Arg::input(&c))
-            .arg(Arg::output(&mut o))
-            .arg(Arg::output(&mut oi))
-            .run(&[N], Some(&[16]));
-        let f: [fn(f64, f64, f64) -> f64; 8] = [
-            |a, b, _| a + b,
-            |a, b, _| a - b,
-            |a, b, _| a * b,
-            |a, b, _| a / b,
-            |a, _, _| -a,
-            // No contraction was asked, but the spec allows a*b+c to be
-            // fused: accept either below.
-            |a, b, c| a * b + c,
-            |a, b, c| if a < b { a } else { c },
-            |a, _, _| if a == a { 1.0 } else { 0.0 },
-        ];
-        for (r, f) in f.iter().enumerate() {
-            let want: Vec<f64> = (0..N).map(|i| f(a[i], b[i], c[i])).collect();
-            let got = &o[r * N..(r + 1) * N];
-            if r == 5 {
-                for i in 0..N {
-                    let fused = a[i].mul_add(b[i], c[i]);
-                    assert!(
-                        same(got[i], want[i]) || same(got[i], fused),
-                        "{opt:?} a*b+c [{i}]: {} * {} + {} gave {}",
-                        a[i],
-                        b[i],
-                        c[i],
-                        got[i]
-                    );
-                }
-            } else {
-                check(&format!("{opt:?} arith result {r}"), got, &want);
-            }
-        }
-        let rel: [fn(f64, f64) -> bool; 20] = [
-            |a, b| a < b,
-            |a, b| a <= b,
-            |a, b| a > b,
-            |a, b| a >= b,
-            |a, b| a == b,
-            |a, b| a != b,
-            |a, b| a == b,
-            |a, b| a != b,
-            |a, b| a > b,
-            |a, b| a >= b,
-            |a, b| a < b,
-            |a, b| a <= b,
-            |a, b| !a.is_nan() && !b.is_nan() && a != b,
-            |a, _| a.is_finite(),
-            |a, _| a.is_infinite(),
-            |a, _| a.is_nan(),
-            |a, _| a.is_normal(),
-            |a, b| !a.is_nan() && !b.is_nan(),
-            |a, b| a.is_nan() || b.is_nan(),
-            |a, _| a.is_sign_negative(),
-        ];
-        for (q, f) in rel.iter().enumerate() {
-            for i in 0..N {
-                assert_eq!(
-                    oi[q * N + i],
-                    i64::from(f(a[i], b[i])),
-                    "{opt:?} relation {q} of {:e}, {:e}",
-                    a[i],
-                    b[i]
-                );
-            }
-        }
-    }
+    check_arith::<f64>("fp64_core", inputs);
 }
 
 #[test]
@@ -334,110 +258,27 @@ fn double_arguments_and_structs_by_value() {
     }
 }
 
-/// The hand-written module of core instructions clang never emits
-/// (`kernels/spv/hand/fp64_core.spv`, from `fp64_core.py`).
-fn hand_module() -> Vec<u8> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/spv/hand/fp64_core.spv");
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// OpFRem (the sign of x, C's fmod) and OpFMod (the sign of y: a nonzero
-/// remainder of the other sign moves by y) on double and double vectors
-/// (3 components padded to 4), OpVectorTimesScalar, OpLessOrGreater,
-/// OpOrdered, OpUnordered and the unordered comparisons on double.
+/// The hand-written module `kernels/spv/hand/fp64_core.spv` (from
+/// `fp_core.py`): OpFRem, OpFMod, OpVectorTimesScalar, OpLessOrGreater,
+/// OpOrdered, OpUnordered and the unordered comparisons on double and
+/// double vectors.
 #[test]
 fn hand_written_frem_fmod_vector_times_scalar_and_comparisons() {
-    const N: usize = 96;
-    let il = hand_module();
-    for (t, n) in [("f64", 1usize), ("v2f64", 2), ("v3f64", 3), ("v16f64", 16)] {
-        let slots = if n == 3 { 4 } else { n };
-        let a = inputs(N * slots, 21);
-        let mut b = inputs(N * slots, 23);
-        // Small divisors too, so that the quotient is not always huge.
-        for (k, v) in b.iter_mut().enumerate() {
-            if k % 3 == 0 {
-                *v = (k % 17) as f64 * 0.75 - 6.0;
-            }
-        }
-        for op in ["frem", "fmod"] {
-            let mut o = vec![0f64; N * slots];
-            Kernel::with_il(&il, &format!("{op}_{t}"), "")
-                .unwrap_or_else(|log| panic!("{op}_{t}: {log}"))
-                .arg(Arg::input(&a))
-                .arg(Arg::input(&b))
-                .arg(Arg::output(&mut o))
-                .run(&[N], None);
-            for k in (0..N * slots).filter(|k| k % slots < n) {
-                let (x, y) = (a[k], b[k]);
-                let r = x % y;
-                let want = if op == "fmod" && r != 0.0 && r.is_sign_negative() != y.is_sign_negative() {
-                    r + y
-                } else {
-                    r
-                };
-                assert!(same(o[k], want), "{op}_{t}({x:e}, {y:e}) = {:e}, want {want:e}", o[k]);
-            }
-        }
-    }
-    for (t, n) in [("v2f64", 2usize), ("v4f64", 4), ("v16f64", 16)] {
-        let a = inputs(N * n, 25);
-        let s = inputs(N, 27);
-        let mut o = vec![0f64; N * n];
-        Kernel::with_il(&il, &format!("vectortimesscalar_{t}"), "")
-            .unwrap_or_else(|log| panic!("{t}: {log}"))
-            .arg(Arg::input(&a))
-            .arg(Arg::input(&s))
-            .arg(Arg::output(&mut o))
-            .run(&[N], None);
-        for k in 0..N * n {
-            let want = a[k] * s[k / n];
-            assert!(
-                same(o[k], want),
-                "vectortimesscalar_{t} [{k}]: {:e}, want {want:e}",
-                o[k]
-            );
-        }
-    }
-    let cmps = unordered_comparisons::<f64>();
-    let (a, b) = (inputs(N, 29), inputs(N, 31));
-    for (name, f) in cmps {
-        let mut o = vec![0i32; N];
-        Kernel::with_il(&il, &format!("{name}_f64"), "")
-            .unwrap_or_else(|log| panic!("{name}: {log}"))
-            .arg(Arg::input(&a))
-            .arg(Arg::input(&b))
-            .arg(Arg::output(&mut o))
-            .run(&[N], None);
-        for k in 0..N {
-            assert_eq!(o[k], i32::from(f(a[k], b[k])), "{name}({:e}, {:e})", a[k], b[k]);
-        }
-    }
-}
-
-/// Builds the hand-written `fp64_spec` module with the spec constant values
-/// `set` (id, bytes), runs it once and returns (o[0..3], l[0]).
-fn run_spec(set: &[(u32, Vec<u8>)]) -> ([f64; 3], i64) {
-    let (mut o, mut l) = ([0f64; 3], [0i64; 1]);
-    Kernel::with_spec(&hand_spirv("fp64_spec"), "spec_double", "", set)
-        .unwrap_or_else(|log| panic!("build: {log}"))
-        .arg(Arg::output(&mut o))
-        .arg(Arg::output(&mut l))
-        .run(&[1], None);
-    (o, l[0])
+    check_hand_written_core::<f64>(inputs);
 }
 
 /// Double specialization constants: the module's defaults and values set
 /// by clSetProgramSpecializationConstant, folded through OpSpecConstantOp.
 #[test]
 fn double_specialization_constants() {
-    let (o, l) = run_spec(&[]);
+    let (o, l) = run_spec::<f64>(&[]);
     assert_eq!((o, l), ([2.5, 6.25, 4.0], 2));
     let d = -1.0e300f64 / 3.0;
-    let (o, l) = run_spec(&[(0, d.to_ne_bytes().to_vec()), (1, 0.1f32.to_ne_bytes().to_vec())]);
+    let (o, l) = run_spec::<f64>(&[(0, d.to_ne_bytes().to_vec()), (1, 0.1f32.to_ne_bytes().to_vec())]);
     let want = [d, d * d, f64::from(0.1f32) + d];
     assert!(o.iter().zip(&want).all(|(g, w)| same(*g, *w)), "{o:?} want {want:?}");
     assert_eq!(l, i64::MIN, "ConvertFToS of {d:e} saturates");
-    let (o, l) = run_spec(&[(0, (-7.75f64).to_ne_bytes().to_vec())]);
+    let (o, l) = run_spec::<f64>(&[(0, (-7.75f64).to_ne_bytes().to_vec())]);
     assert!(
         same(o[0], -7.75) && same(o[1], 60.0625) && same(o[2], 1.5 - 7.75),
         "{o:?}"

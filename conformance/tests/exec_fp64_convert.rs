@@ -8,6 +8,7 @@
 
 use clift_conformance::exec::{Arg, Kernel, Opt};
 use clift_conformance::half::{same_half, to_half, Rounding as Mode};
+use clift_conformance::rng::Rng;
 
 /// The modes of results 0..4 (the default of float to integer is rtz).
 const TO_INT_MODES: [Mode; 5] = [Mode::Rtz, Mode::Rte, Mode::Rtz, Mode::Rtp, Mode::Rtn];
@@ -78,9 +79,9 @@ fn to_int_inputs() -> Vec<f64> {
         let p = 2f64.powi(e);
         v.extend([p, -p, f64::from_bits(p.to_bits() - 1), -f64::from_bits(p.to_bits() - 1)]);
     }
-    let mut s = 5u64;
+    let mut rng = Rng(5u64);
     while v.len() < 512 {
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let s = rng.next_u64();
         let mag = 2f64.powi((s >> 58) as i32 + 1 - 4);
         let frac = (s >> 11 & 0xffff_ffff) as f64 / 2f64.powi(32);
         let sign = if s & 1 == 0 { 1.0 } else { -1.0 };
@@ -189,9 +190,9 @@ fn every_integer_type_to_double_every_mode() {
         0xff,
         0x80,
     ];
-    let mut s = 3u64;
+    let mut rng = Rng(3u64);
     while a.len() < 256 {
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let s = rng.next_u64();
         a.push((s >> (s & 31)) as i64 ^ ((s & 1) as i64).wrapping_neg());
     }
     let n = a.len();
@@ -293,9 +294,9 @@ fn float_inputs() -> Vec<f64> {
         1.0009765625,
         -1.00048828125,
     ];
-    let mut s = 9u64;
+    let mut rng = Rng(9u64);
     while v.len() < 512 {
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let s = rng.next_u64();
         // Exponents from 2^-160 to 2^140 around float's and half's ranges.
         let e = 1023 - 160 + (s >> 55) % 300;
         v.push(f64::from_bits((s & 0x800f_ffff_ffff_ffff) | (e << 52)));

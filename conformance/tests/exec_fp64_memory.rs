@@ -7,16 +7,17 @@
 //! varying branches, with local sizes that leave remainders.
 
 use clift_conformance::exec::{Arg, Kernel, Opt};
+use clift_conformance::rng::Rng;
 
 fn same(a: f64, b: f64) -> bool {
     a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
 }
 
 fn values(n: usize, seed: u64) -> Vec<f64> {
-    let mut s = seed;
+    let mut rng = Rng(seed);
     (0..n)
         .map(|_| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let s = rng.next_u64();
             ((s >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 1000.0
         })
         .collect()

@@ -9,24 +9,7 @@
 //! -O2, every output element compared with a host reference.
 
 use clift_conformance::exec::{Arg, Kernel, Opt};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) as u32
-    }
-    fn int(&mut self, lo: i32, hi: i32) -> i32 {
-        (lo as i64 + (self.next() as i64 % (hi as i64 - lo as i64))) as i32
-    }
-    fn ints(&mut self, n: usize, lo: i32, hi: i32) -> Vec<i32> {
-        (0..n).map(|_| self.int(lo, hi)).collect()
-    }
-}
+use clift_conformance::rng::Rng;
 
 /// The groups of a 1D range: (first item, size) of each, the last one
 /// possibly smaller.

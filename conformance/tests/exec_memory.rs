@@ -8,25 +8,7 @@
 //! every output element compared with a host reference.
 
 use clift_conformance::exec::{Arg, Kernel, Opt, Pod};
-
-/// A deterministic pseudo-random sequence (an LCG's high bits).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) as u32
-    }
-    fn below(&mut self, n: u32) -> u32 {
-        self.next() % n
-    }
-    fn int(&mut self, lo: i32, hi: i32) -> i32 {
-        (lo as i64 + self.below((hi as i64 - lo as i64) as u32) as i64) as i32
-    }
-}
+use clift_conformance::rng::Rng;
 
 /// `struct S { char c; int i; float4 f; long l; }`: c at 0, i at 4, f at
 /// 16, l at 32, 48 bytes (aligned to 16 by the float4).

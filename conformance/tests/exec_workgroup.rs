@@ -8,21 +8,7 @@
 //! Kernels: `kernels/cl/workgroup.cl`.
 
 use clift_conformance::exec::{Arg, Kernel, Opt, Pod};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) as u32
-    }
-    fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() as i64 % (hi - lo))
-    }
-}
+use clift_conformance::rng::Rng;
 
 /// (first item, size) of each group of a 1D range.
 fn groups(global: usize, local: usize) -> Vec<(usize, usize)> {
@@ -76,9 +62,9 @@ fn ints(n: usize, seed: u64) -> Vec<i32> {
     (0..n)
         .map(|i| {
             if i < 64 {
-                r.int(1, 100) as i32
+                r.int(1, 100)
             } else {
-                r.int(-1000, 1000) as i32
+                r.int(-1000, 1000)
             }
         })
         .collect()

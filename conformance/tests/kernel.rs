@@ -680,11 +680,13 @@ fn svm_pointer_arguments_and_exec_info() {
         expect_err(clSetKernelArgSVMPointer(k, 7, svm), CL_INVALID_ARG_INDEX);
         // CL_INVALID_KERNEL if kernel is not a valid kernel object.
         expect_err(clSetKernelArgSVMPointer(forged_handle(), 0, svm), CL_INVALID_KERNEL);
-        // A system pointer: CL_INVALID_OPERATION at the enqueue ("if system
-        // pointers are set as arguments for kernel and the device associated
-        // with command_queue does not support fine-grain system SVM").
+        // A system pointer runs: the device supports fine-grain system SVM
+        // (otherwise CL_INVALID_OPERATION at the enqueue, "if system pointers
+        // are set as arguments for kernel and the device associated with
+        // command_queue does not support fine-grain system SVM").
         check(clSetKernelArgSVMPointer(k, 0, host.as_mut_ptr().cast()));
-        expect_err(enqueue(s.queue, k, 1, None, Some(&[64]), None), CL_INVALID_OPERATION);
+        expect_err(enqueue(s.queue, k, 1, None, Some(&[64]), None), ARGS_RUN);
+        check(clFinish(s.queue));
         check(set_arg(k, 0, &buf));
 
         // CL_KERNEL_EXEC_INFO_SVM_PTRS
@@ -720,16 +722,13 @@ fn svm_pointer_arguments_and_exec_info() {
         ));
         // CL_INVALID_OPERATION if ... CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM
         // and param_value is CL_TRUE and no devices in the context associated
-        // with kernel support fine-grain system SVM allocations.
-        expect_err(
-            clSetKernelExecInfo(
-                k,
-                CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
-                4,
-                (&yes as *const cl_bool).cast(),
-            ),
-            CL_INVALID_OPERATION,
-        );
+        // with kernel support fine-grain system SVM allocations: this one does.
+        check(clSetKernelExecInfo(
+            k,
+            CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
+            4,
+            (&yes as *const cl_bool).cast(),
+        ));
         expect_err(
             clSetKernelExecInfo(
                 k,

@@ -573,3 +573,286 @@ fn buffers_over_svm_pointers_share_the_allocation() {
     svm_free(c, p);
     teardown(q, c);
 }
+
+/// Kernels of the fine-grain system SVM and SVM atomics tests.
+const SYSTEM_SVM_SOURCE: &str = r#"
+typedef struct node { int value; global struct node *next; } node;
+
+// Walks a linked list the host built with malloc: the sum of the values,
+// and the count, per work-item (each starts `get_global_id(0)` nodes in).
+kernel void walk(global node *head, global int *out) {
+    global node *p = head;
+    for (size_t k = 0; k < get_global_id(0) && p; k++)
+        p = p->next;
+    int sum = 0, n = 0;
+    for (; p; p = p->next) {
+        sum += p->value;
+        n++;
+    }
+    out[2 * get_global_id(0)] = sum;
+    out[2 * get_global_id(0) + 1] = n;
+}
+
+kernel void scale(global float *a, float k) {
+    size_t i = get_global_id(0);
+    a[i] = a[i] * k + (float)i;
+}
+
+kernel void bump(volatile global atomic_int *counter, int times) {
+    for (int i = 0; i < times; i++)
+        atomic_fetch_add_explicit(counter, 1, memory_order_relaxed, memory_scope_all_svm_devices);
+}
+
+// One work-item writes `n` values, then releases `flag` to the host.
+kernel void publish(global int *data, int n, volatile global atomic_int *flag) {
+    for (int i = 0; i < n; i++)
+        data[i] = 3 * i + 1;
+    atomic_store_explicit(flag, 1, memory_order_release, memory_scope_all_svm_devices);
+}
+"#;
+
+/// A list node as the kernels' `node` lays it out.
+#[repr(C)]
+struct Node {
+    value: i32,
+    next: *mut Node,
+}
+
+fn system_svm_kernels(c: cl_context) -> cl_program {
+    let p = clift_conformance::programs::source_program(c, SYSTEM_SVM_SOURCE);
+    let rc = build(p, "-cl-std=CL2.0");
+    assert_eq!(rc, CL_SUCCESS, "build log:\n{}", build_log(p, device()));
+    p
+}
+
+fn run_1d(q: cl_command_queue, k: cl_kernel, n: usize) {
+    // SAFETY: a valid queue and kernel whose arguments are set; one
+    // dimension of `n` work-items.
+    check(unsafe { clEnqueueNDRangeKernel(q, k, 1, ptr::null(), &n, ptr::null(), 0, ptr::null(), ptr::null_mut()) });
+    // SAFETY: a valid queue.
+    check(unsafe { clFinish(q) });
+}
+
+fn fine_grain_system(k: cl_kernel) {
+    let yes: cl_bool = CL_TRUE;
+    // SAFETY: a cl_bool of the size given.
+    check(unsafe {
+        clSetKernelExecInfo(
+            k,
+            CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
+            size_of::<cl_bool>(),
+            (&yes as *const cl_bool).cast(),
+        )
+    });
+}
+
+#[test]
+fn the_device_offers_fine_grain_system_svm_and_svm_atomics() {
+    let c = caps();
+    for bit in [
+        CL_DEVICE_SVM_COARSE_GRAIN_BUFFER,
+        CL_DEVICE_SVM_FINE_GRAIN_BUFFER,
+        CL_DEVICE_SVM_FINE_GRAIN_SYSTEM,
+        CL_DEVICE_SVM_ATOMICS,
+    ] {
+        assert_ne!(c & bit, 0, "CL_DEVICE_SVM_CAPABILITIES {c:#x} lacks {bit:#x}");
+    }
+}
+
+#[test]
+fn kernels_dereference_malloced_memory() {
+    let c = context();
+    let q = queue(c, 0);
+    let p = system_svm_kernels(c);
+    // A list of 100 nodes, each its own heap allocation.
+    let values: Vec<i32> = (0..100).map(|i| i * 7 - 40).collect();
+    let mut head: *mut Node = ptr::null_mut();
+    for &v in values.iter().rev() {
+        head = Box::into_raw(Box::new(Node { value: v, next: head }));
+    }
+    let items = 16;
+    let mut out = vec![-1i32; 2 * items];
+    let walk = kernel(p, "walk");
+    fine_grain_system(walk);
+    // SAFETY: system pointers are values to clSetKernelArgSVMPointer; the
+    // list and `out` outlive the kernel (run_1d waits for it).
+    unsafe {
+        check(clSetKernelArgSVMPointer(walk, 0, head.cast()));
+        check(clSetKernelArgSVMPointer(walk, 1, out.as_mut_ptr().cast()));
+    }
+    run_1d(q, walk, items);
+    for (i, pair) in out.chunks(2).enumerate() {
+        let want: i32 = values[i..].iter().sum();
+        assert_eq!(pair, [want, (values.len() - i) as i32], "work-item {i}");
+    }
+    while !head.is_null() {
+        // SAFETY: each node came from Box::into_raw and is freed once.
+        let node = unsafe { Box::from_raw(head) };
+        head = node.next;
+    }
+
+    // A pointer into the middle of a Vec, and a stack array, as arguments
+    // without clSetKernelExecInfo.
+    let scale = kernel(p, "scale");
+    let mut heap: Vec<f32> = (0..1000).map(|i| i as f32 * 0.5).collect();
+    let mut stack = [2.0f32; 64];
+    let k = 3.0f32;
+    for (ptr_, n, before) in [
+        (heap[100..].as_mut_ptr(), 800, heap[100..900].to_vec()),
+        (stack.as_mut_ptr(), 64, stack.to_vec()),
+    ] {
+        // SAFETY: as above; the memory outlives the kernel.
+        unsafe { check(clSetKernelArgSVMPointer(scale, 0, ptr_.cast())) };
+        check(set_arg(scale, 1, &k));
+        run_1d(q, scale, n);
+        // SAFETY: `ptr_` covers `n` floats the kernel has finished writing.
+        let after = unsafe { std::slice::from_raw_parts(ptr_, n) };
+        for (i, (&a, &b)) in after.iter().zip(&before).enumerate() {
+            assert_eq!(a.to_bits(), (b * k + i as f32).to_bits(), "element {i}");
+        }
+    }
+    assert_eq!(heap[99], 49.5, "the kernel wrote before its range");
+    assert_eq!(heap[900], 450.0, "the kernel wrote past its range");
+    // SAFETY: valid handles owned by the test.
+    unsafe {
+        check(clReleaseKernel(walk));
+        check(clReleaseKernel(scale));
+        check(clReleaseProgram(p));
+    }
+    teardown(q, c);
+}
+
+/// Host threads and a kernel add to one counter at the same time: no update
+/// is lost, in an SVM-atomics buffer and in `malloc`ed memory.
+#[test]
+fn host_threads_and_kernels_share_atomic_counters() {
+    use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+    let c = context();
+    let q = queue(c, 0);
+    let p = system_svm_kernels(c);
+    let bump = kernel(p, "bump");
+    let svm = svm_alloc(c, CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, 64, 0);
+    assert!(!svm.is_null());
+    let heap = Box::new(AtomicI32::new(0));
+    let (items, times) = (256usize, 4000i32);
+    for counter in [svm.cast::<AtomicI32>(), &*heap as *const AtomicI32 as *mut AtomicI32] {
+        // SAFETY: `counter` is an aligned i32 in memory that outlives this
+        // iteration; all accesses to it are atomic.
+        let counter: &AtomicI32 = unsafe { &*counter };
+        counter.store(0, Ordering::SeqCst);
+        // SAFETY: as above; `counter` outlives the kernel.
+        unsafe { check(clSetKernelArgSVMPointer(bump, 0, (counter as *const AtomicI32).cast())) };
+        check(set_arg(bump, 1, &times));
+        let kernel_done = AtomicBool::new(false);
+        let host_adds = std::thread::scope(|s| {
+            let threads: Vec<_> = (0..2)
+                .map(|_| {
+                    s.spawn(|| {
+                        let mut n = 0i64;
+                        // Until the kernel is done, and at least 100,000.
+                        while n < 100_000 || !kernel_done.load(Ordering::SeqCst) {
+                            counter.fetch_add(1, Ordering::Relaxed);
+                            n += 1;
+                        }
+                        n
+                    })
+                })
+                .collect();
+            let n = items;
+            // SAFETY: a valid queue and kernel with its arguments set.
+            check(unsafe {
+                clEnqueueNDRangeKernel(
+                    q,
+                    bump,
+                    1,
+                    ptr::null(),
+                    &n,
+                    ptr::null(),
+                    0,
+                    ptr::null(),
+                    ptr::null_mut(),
+                )
+            });
+            // SAFETY: a valid queue.
+            check(unsafe { clFinish(q) });
+            kernel_done.store(true, Ordering::SeqCst);
+            threads.into_iter().map(|t| t.join().expect("host thread")).sum::<i64>()
+        });
+        let want = items as i64 * i64::from(times) + host_adds;
+        assert_eq!(i64::from(counter.load(Ordering::SeqCst)), want);
+    }
+    drop(heap);
+    svm_free(c, svm);
+    // SAFETY: valid handles owned by the test.
+    unsafe {
+        check(clReleaseKernel(bump));
+        check(clReleaseProgram(p));
+    }
+    teardown(q, c);
+}
+
+/// A kernel's release store, seen by a host thread's acquire load while
+/// the kernel runs, makes the kernel's earlier writes visible to it.
+#[test]
+fn a_kernels_release_store_publishes_to_a_host_thread() {
+    use std::sync::atomic::{AtomicI32, Ordering};
+    let c = context();
+    let q = queue(c, 0);
+    let p = system_svm_kernels(c);
+    let publish = kernel(p, "publish");
+    let n = 100_000i32;
+    let data = svm_alloc(c, CL_MEM_SVM_FINE_GRAIN_BUFFER, n as usize * 4, 0);
+    let flag = svm_alloc(c, CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, 4, 0);
+    assert!(!data.is_null() && !flag.is_null());
+    // SAFETY: `flag` is an aligned i32 of SVM memory, only accessed
+    // atomically from here on.
+    let flag_ref: &AtomicI32 = unsafe { &*flag.cast::<AtomicI32>() };
+    flag_ref.store(0, Ordering::SeqCst);
+    // SAFETY: SVM pointers from clSVMAlloc on this context.
+    unsafe {
+        check(clSetKernelArgSVMPointer(publish, 0, data.cast()));
+        check(clSetKernelArgSVMPointer(publish, 2, flag.cast()));
+    }
+    check(set_arg(publish, 1, &n));
+    let one = 1usize;
+    // SAFETY: a valid queue and kernel with its arguments set.
+    check(unsafe {
+        clEnqueueNDRangeKernel(
+            q,
+            publish,
+            1,
+            ptr::null(),
+            &one,
+            ptr::null(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        )
+    });
+    // SAFETY: a valid queue.
+    check(unsafe { clFlush(q) });
+    let start = std::time::Instant::now();
+    while flag_ref.load(Ordering::Acquire) == 0 {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(120),
+            "the kernel's release store never reached the host"
+        );
+        std::hint::spin_loop();
+    }
+    // SAFETY: the acquire load saw the release store, so the kernel's
+    // writes of `n` ints are complete and visible.
+    let seen = unsafe { std::slice::from_raw_parts(data.cast::<i32>(), n as usize) };
+    for (i, &v) in seen.iter().enumerate() {
+        assert_eq!(v, 3 * i as i32 + 1, "element {i}");
+    }
+    // SAFETY: a valid queue.
+    check(unsafe { clFinish(q) });
+    svm_free(c, data);
+    svm_free(c, flag);
+    // SAFETY: valid handles owned by the test.
+    unsafe {
+        check(clReleaseKernel(publish));
+        check(clReleaseProgram(p));
+    }
+    teardown(q, c);
+}

@@ -437,289 +437,419 @@ enum SymKind {
     Other,
 }
 
+/// Merges modules that already share one id space, phase by phase (each
+/// phase a method of [`Merge`]); a phase whose problems make the later ones
+/// meaningless ends the merge with its log lines.
 fn merge(mut modules: Vec<Module>, origin: &Origin, options: &LinkOptions, log: &mut Vec<String>) -> Option<Module> {
-    let module_of = |id: Word| origin.0.get(&id).copied().unwrap_or(0);
-    let mut out = Module::new();
-    let mut rep: HashMap<Word, Word> = HashMap::new();
-
-    // Capabilities, extensions, extended instruction sets, memory model.
-    let mut seen_insts: HashSet<Instruction> = HashSet::new();
-    let mut sets: HashMap<String, Word> = HashMap::new();
-    let mut model: Option<(Instruction, usize)> = None;
-    for (k, m) in modules.iter_mut().enumerate() {
-        for i in m.capabilities.drain(..).chain(m.extensions.drain(..)) {
-            if seen_insts.insert(i.clone()) {
-                if i.class.opcode == Op::Capability {
-                    out.capabilities.push(i);
-                } else {
-                    out.extensions.push(i);
-                }
-            }
-        }
-        for i in m.ext_inst_imports.drain(..) {
-            let (Some(id), Some(Operand::LiteralString(name))) = (i.result_id, i.operands.first()) else {
-                continue;
-            };
-            match sets.get(name) {
-                Some(&first) => {
-                    rep.insert(id, first);
-                }
-                None => {
-                    sets.insert(name.clone(), id);
-                    out.ext_inst_imports.push(i);
-                }
-            }
-        }
-        if let Some(mm) = m.memory_model.take() {
-            match &model {
-                None => model = Some((mm, k)),
-                Some((first, fk)) if first.operands != mm.operands => log.push(format!(
-                    "module {k}: addressing and memory model {} differ from module {fk}'s {}",
-                    show_operands(&mm.operands),
-                    show_operands(&first.operands)
-                )),
-                Some(_) => {}
-            }
-        }
-    }
-    out.memory_model = model.map(|(mm, _)| mm);
-
-    // Index: decorations and names by target, built-ins, linkage.
-    let mut decos: HashMap<Word, Vec<Instruction>> = HashMap::new();
-    let mut struct_names: HashMap<Word, String> = HashMap::new();
-    let mut builtin: HashMap<Word, Operand> = HashMap::new();
-    let mut linkage: Vec<(Word, String, bool)> = Vec::new();
-    // Forward-declared pointers: storage class, and the pointee named by
-    // their OpTypePointer.
-    let mut forward: HashMap<Word, (Operand, Word)> = HashMap::new();
-    for m in &modules {
-        for i in &m.annotations {
-            if let Some(t) = i.operands.first().and_then(id_of) {
-                let mut d = i.clone();
-                d.operands.remove(0);
-                decos.entry(t).or_default().push(d);
-            }
-            if let Some(l) = linkage_of(i) {
-                linkage.push(l);
-            }
-        }
-        builtin.extend(builtins(m));
-        for i in &m.debug_names {
-            if let (Op::Name, [Operand::IdRef(t), Operand::LiteralString(n)]) = (i.class.opcode, i.operands.as_slice())
-            {
-                struct_names.entry(*t).or_insert_with(|| n.clone());
-            }
-        }
-        for i in &m.types_global_values {
-            if let (Op::TypeForwardPointer, [Operand::IdRef(p), class]) = (i.class.opcode, i.operands.as_slice()) {
-                forward.insert(*p, (class.clone(), 0));
-            }
-        }
-        for i in &m.types_global_values {
-            if let (Op::TypePointer, Some(p), [_, Operand::IdRef(pointee)]) =
-                (i.class.opcode, i.result_id, i.operands.as_slice())
-            {
-                if let Some(f) = forward.get_mut(&p) {
-                    f.1 = *pointee;
-                }
-            }
-        }
-    }
-    // What stands for a forward pointer in keys: its storage class and the
-    // name of the struct it points to (a recursive type is named in
-    // practice; a pointer to an unnamed one keeps its id, so what uses it
-    // is never merged). Merges made through such a token are checked once
-    // every type is known.
-    let token: HashMap<Word, Operand> = forward
-        .iter()
-        .filter_map(|(&p, (class, pointee))| {
-            let name = struct_names.get(pointee)?;
-            Some((p, Operand::LiteralString(format!("forward pointer {class} to {name}"))))
-        })
-        .collect();
-    let mut token_checks: Vec<(Word, Word, Word)> = Vec::new();
-
-    // Types, constants, global variables: structural deduplication.
-    let mut gone: HashSet<Word> = HashSet::new();
-    let mut canon: HashMap<Key, (Word, Vec<Word>)> = HashMap::new();
-    let mut kinds: HashMap<Word, SymKind> = HashMap::new();
-    let mut var_types: HashMap<Word, (Word, bool)> = HashMap::new();
-    let mut globals: Vec<Instruction> = Vec::new();
-    for m in &mut modules {
-        for mut i in m.types_global_values.drain(..) {
-            let op = i.class.opcode;
-            let Some(id) = i.result_id else {
-                remap(&rep, &mut i);
-                globals.push(i);
-                continue;
-            };
-            let mergeable = (op.is_type() || op.is_constant() || op == Op::Undef) && op != Op::Variable;
-            let builtin_var = op == Op::Variable && builtin.contains_key(&id);
-            remap(&rep, &mut i);
-            if op == Op::Variable {
-                kinds.insert(id, SymKind::Variable);
-                var_types.insert(id, (i.result_type.unwrap_or(0), i.operands.len() > 1));
-            } else {
-                kinds.insert(id, SymKind::Other);
-            }
-            if mergeable || builtin_var {
-                let mut d: Vec<Instruction> = decos.get(&id).cloned().unwrap_or_default();
-                for x in &mut d {
-                    remap(&rep, x);
-                }
-                // Linkage names are not part of a built-in's identity.
-                d.retain(|x| {
-                    !matches!(
-                        x.operands.first(),
-                        Some(Operand::Decoration(Decoration::LinkageAttributes))
-                    )
-                });
-                d.sort_by_cached_key(|x| format!("{x:?}"));
-                d.dedup();
-                let name = if matches!(op, Op::TypeStruct | Op::TypeOpaque) {
-                    struct_names.get(&id).cloned()
-                } else {
-                    None
-                };
-                let mut bare = i.clone();
-                bare.result_id = None;
-                let mut through = Vec::new();
-                for o in &mut bare.operands {
-                    if let Some(t) = id_of(o).and_then(|x| token.get(&x)) {
-                        through.push(id_of(o).unwrap_or(0));
-                        *o = t.clone();
-                    }
-                }
-                match canon.get(&(bare.clone(), d.clone(), name.clone())) {
-                    Some((first, first_through)) => {
-                        for (&a, &b) in through.iter().zip(first_through) {
-                            token_checks.push((id, a, b));
-                        }
-                        rep.insert(id, *first);
-                        gone.insert(id);
-                        continue;
-                    }
-                    None => {
-                        canon.insert((bare, d, name), (id, through));
-                    }
-                }
-            }
-            globals.push(i);
-        }
-    }
-
-    for &(ty, a, b) in &token_checks {
-        if resolve(&rep, a) != resolve(&rep, b) {
-            let name = struct_names
-                .get(&ty)
-                .map_or_else(|| format!("%{ty}"), |n| format!("\"{n}\""));
-            log.push(format!(
-                "module {}: type {name} differs from the type of the same name and members in module {}",
-                module_of(ty),
-                module_of(resolve(&rep, ty))
-            ));
-        }
-    }
-    if !log.is_empty() {
+    let mut m = Merge::new(origin, log);
+    m.module_sections(&mut modules);
+    let index = Index::new(&modules);
+    let globals = m.deduplicate_globals(&mut modules, &index);
+    m.check_forward_tokens(&index);
+    if !m.log.is_empty() {
         return None;
     }
+    m.function_types(&modules);
+    let (exports, reported_dup) = m.exports(&index);
+    m.resolve_imports(&index, &exports, &globals, options);
+    if !m.log.is_empty() {
+        return None;
+    }
+    m.entry_points(&mut modules, &reported_dup);
+    if !m.log.is_empty() {
+        return None;
+    }
+    m.debug_and_annotations(&mut modules);
+    m.out.types_global_values = order_globals(m.kept_globals(globals));
+    m.functions(&mut modules);
+    Some(m.out)
+}
 
-    // Functions: kinds, and the declarations' and definitions' types.
-    let mut fn_types: HashMap<Word, (Word, Word, bool)> = HashMap::new();
-    let mut params: HashMap<Word, Vec<Word>> = HashMap::new();
-    for m in &modules {
-        for f in &m.functions {
-            let Some(def) = &f.def else { continue };
-            let Some(id) = def.result_id else { continue };
-            kinds.insert(id, SymKind::Function);
-            let ty = def.operands.get(1).and_then(id_of).unwrap_or(0);
-            fn_types.insert(
-                id,
-                (
-                    resolve(&rep, def.result_type.unwrap_or(0)),
-                    resolve(&rep, ty),
-                    !f.blocks.is_empty(),
-                ),
-            );
-            params.insert(id, f.parameters.iter().filter_map(|p| p.result_id).collect());
+/// What the modules say about their ids, gathered once: decorations and
+/// names by target, built-ins, linkage decorations, and what stands for a
+/// forward pointer in deduplication keys.
+struct Index {
+    decos: HashMap<Word, Vec<Instruction>>,
+    struct_names: HashMap<Word, String>,
+    builtin: HashMap<Word, Operand>,
+    linkage: Vec<(Word, String, bool)>,
+    /// A forward-declared pointer's stand-in: its storage class and the name
+    /// of the struct it points to (a recursive type is named in practice; a
+    /// pointer to an unnamed one keeps its id, so what uses it is never
+    /// merged). Merges made through such a token are checked once every
+    /// type is known ([`Merge::check_forward_tokens`]).
+    token: HashMap<Word, Operand>,
+}
+
+impl Index {
+    fn new(modules: &[Module]) -> Index {
+        let mut decos: HashMap<Word, Vec<Instruction>> = HashMap::new();
+        let mut struct_names: HashMap<Word, String> = HashMap::new();
+        let mut builtin: HashMap<Word, Operand> = HashMap::new();
+        let mut linkage: Vec<(Word, String, bool)> = Vec::new();
+        // Forward-declared pointers: storage class, and the pointee named by
+        // their OpTypePointer.
+        let mut forward: HashMap<Word, (Operand, Word)> = HashMap::new();
+        for m in modules {
+            for i in &m.annotations {
+                if let Some(t) = i.operands.first().and_then(id_of) {
+                    let mut d = i.clone();
+                    d.operands.remove(0);
+                    decos.entry(t).or_default().push(d);
+                }
+                if let Some(l) = linkage_of(i) {
+                    linkage.push(l);
+                }
+            }
+            builtin.extend(builtins(m));
+            for i in &m.debug_names {
+                if let (Op::Name, [Operand::IdRef(t), Operand::LiteralString(n)]) =
+                    (i.class.opcode, i.operands.as_slice())
+                {
+                    struct_names.entry(*t).or_insert_with(|| n.clone());
+                }
+            }
+            for i in &m.types_global_values {
+                if let (Op::TypeForwardPointer, [Operand::IdRef(p), class]) = (i.class.opcode, i.operands.as_slice()) {
+                    forward.insert(*p, (class.clone(), 0));
+                }
+            }
+            for i in &m.types_global_values {
+                if let (Op::TypePointer, Some(p), [_, Operand::IdRef(pointee)]) =
+                    (i.class.opcode, i.result_id, i.operands.as_slice())
+                {
+                    if let Some(f) = forward.get_mut(&p) {
+                        f.1 = *pointee;
+                    }
+                }
+            }
+        }
+        let token = forward
+            .iter()
+            .filter_map(|(&p, (class, pointee))| {
+                let name = struct_names.get(pointee)?;
+                Some((p, Operand::LiteralString(format!("forward pointer {class} to {name}"))))
+            })
+            .collect();
+        Index {
+            decos,
+            struct_names,
+            builtin,
+            linkage,
+            token,
         }
     }
 
-    // Exports.
-    let mut exports: HashMap<&str, Word> = HashMap::new();
-    let mut reported_dup: HashSet<&str> = HashSet::new();
-    for (t, name, import) in &linkage {
-        if *import || builtin.contains_key(t) {
-            continue;
+    /// The deduplication key of global `i` (already remapped), whose result
+    /// is `id`, and the forward pointers the key went through.
+    fn key(&self, id: Word, i: &Instruction, rep: &HashMap<Word, Word>) -> (Key, Vec<Word>) {
+        let mut d: Vec<Instruction> = self.decos.get(&id).cloned().unwrap_or_default();
+        for x in &mut d {
+            remap(rep, x);
         }
-        let kind = kinds.get(t).copied().unwrap_or(SymKind::Other);
-        let ok = match kind {
-            SymKind::Function => fn_types.get(t).is_some_and(|x| x.2),
-            SymKind::Variable => true,
-            SymKind::Other => false,
+        // Linkage names are not part of a built-in's identity.
+        d.retain(|x| {
+            !matches!(
+                x.operands.first(),
+                Some(Operand::Decoration(Decoration::LinkageAttributes))
+            )
+        });
+        d.sort_by_cached_key(|x| format!("{x:?}"));
+        d.dedup();
+        let name = if matches!(i.class.opcode, Op::TypeStruct | Op::TypeOpaque) {
+            self.struct_names.get(&id).cloned()
+        } else {
+            None
         };
-        if !ok {
-            log.push(format!(
-                "module {}: \"{name}\" is exported but is not a function with a body or a program-scope variable",
-                module_of(*t)
-            ));
-            continue;
-        }
-        match exports.get(name.as_str()) {
-            Some(&first) if first != *t => {
-                log.push(format!(
-                    "duplicate symbol \"{name}\": exported by module {} and by module {}",
-                    module_of(first),
-                    module_of(*t)
-                ));
-                reported_dup.insert(name.as_str());
+        let mut bare = i.clone();
+        bare.result_id = None;
+        let mut through = Vec::new();
+        for o in &mut bare.operands {
+            if let Some(t) = id_of(o).and_then(|x| self.token.get(&x)) {
+                through.push(id_of(o).unwrap_or(0));
+                *o = t.clone();
             }
-            _ => {
-                exports.insert(name.as_str(), *t);
+        }
+        ((bare, d, name), through)
+    }
+}
+
+/// The state of one merge, built up phase by phase.
+struct Merge<'a> {
+    origin: &'a Origin,
+    log: &'a mut Vec<String>,
+    out: Module,
+    /// Replacements: an id merged into (or resolved to) another.
+    rep: HashMap<Word, Word>,
+    /// Instructions already emitted where a copy must not repeat.
+    seen_insts: HashSet<Instruction>,
+    /// Ids whose definitions are dropped (merged types, resolved imports and
+    /// their parameters).
+    gone: HashSet<Word>,
+    kinds: HashMap<Word, SymKind>,
+    /// Variables: pointer type, and whether they have an initializer.
+    var_types: HashMap<Word, (Word, bool)>,
+    /// Functions: return type, function type, and whether they have a body.
+    fn_types: HashMap<Word, (Word, Word, bool)>,
+    params: HashMap<Word, Vec<Word>>,
+    /// Merges made through forward-pointer tokens: (type, its pointer, the
+    /// pointer of the type it was merged into).
+    token_checks: Vec<(Word, Word, Word)>,
+}
+
+impl<'a> Merge<'a> {
+    fn new(origin: &'a Origin, log: &'a mut Vec<String>) -> Merge<'a> {
+        Merge {
+            origin,
+            log,
+            out: Module::new(),
+            rep: HashMap::new(),
+            seen_insts: HashSet::new(),
+            gone: HashSet::new(),
+            kinds: HashMap::new(),
+            var_types: HashMap::new(),
+            fn_types: HashMap::new(),
+            params: HashMap::new(),
+            token_checks: Vec::new(),
+        }
+    }
+
+    fn module_of(&self, id: Word) -> usize {
+        self.origin.0.get(&id).copied().unwrap_or(0)
+    }
+
+    /// Capabilities, extensions, extended instruction sets (one per set
+    /// name) and the memory model, which must agree.
+    fn module_sections(&mut self, modules: &mut [Module]) {
+        let mut sets: HashMap<String, Word> = HashMap::new();
+        let mut model: Option<(Instruction, usize)> = None;
+        for (k, m) in modules.iter_mut().enumerate() {
+            for i in m.capabilities.drain(..).chain(m.extensions.drain(..)) {
+                if self.seen_insts.insert(i.clone()) {
+                    if i.class.opcode == Op::Capability {
+                        self.out.capabilities.push(i);
+                    } else {
+                        self.out.extensions.push(i);
+                    }
+                }
+            }
+            for i in m.ext_inst_imports.drain(..) {
+                let (Some(id), Some(Operand::LiteralString(name))) = (i.result_id, i.operands.first()) else {
+                    continue;
+                };
+                match sets.get(name) {
+                    Some(&first) => {
+                        self.rep.insert(id, first);
+                    }
+                    None => {
+                        sets.insert(name.clone(), id);
+                        self.out.ext_inst_imports.push(i);
+                    }
+                }
+            }
+            if let Some(mm) = m.memory_model.take() {
+                match &model {
+                    None => model = Some((mm, k)),
+                    Some((first, fk)) if first.operands != mm.operands => self.log.push(format!(
+                        "module {k}: addressing and memory model {} differ from module {fk}'s {}",
+                        show_operands(&mm.operands),
+                        show_operands(&first.operands)
+                    )),
+                    Some(_) => {}
+                }
+            }
+        }
+        self.out.memory_model = model.map(|(mm, _)| mm);
+    }
+
+    /// Types, constants, OpUndef and built-in variables deduplicated by
+    /// [`Index::key`]; returns every global instruction left, remapped.
+    fn deduplicate_globals(&mut self, modules: &mut [Module], index: &Index) -> Vec<Instruction> {
+        let mut canon: HashMap<Key, (Word, Vec<Word>)> = HashMap::new();
+        let mut globals: Vec<Instruction> = Vec::new();
+        for m in modules {
+            for mut i in m.types_global_values.drain(..) {
+                let op = i.class.opcode;
+                let Some(id) = i.result_id else {
+                    remap(&self.rep, &mut i);
+                    globals.push(i);
+                    continue;
+                };
+                let mergeable = (op.is_type() || op.is_constant() || op == Op::Undef) && op != Op::Variable;
+                let builtin_var = op == Op::Variable && index.builtin.contains_key(&id);
+                remap(&self.rep, &mut i);
+                if op == Op::Variable {
+                    self.kinds.insert(id, SymKind::Variable);
+                    self.var_types
+                        .insert(id, (i.result_type.unwrap_or(0), i.operands.len() > 1));
+                } else {
+                    self.kinds.insert(id, SymKind::Other);
+                }
+                if mergeable || builtin_var {
+                    let (key, through) = index.key(id, &i, &self.rep);
+                    if let Some((first, first_through)) = canon.get(&key) {
+                        for (&a, &b) in through.iter().zip(first_through) {
+                            self.token_checks.push((id, a, b));
+                        }
+                        self.rep.insert(id, *first);
+                        self.gone.insert(id);
+                        continue;
+                    }
+                    canon.insert(key, (id, through));
+                }
+                globals.push(i);
+            }
+        }
+        globals
+    }
+
+    /// Each merge made through a forward-pointer token must have merged the
+    /// two pointers too.
+    fn check_forward_tokens(&mut self, index: &Index) {
+        for &(ty, a, b) in &self.token_checks {
+            if resolve(&self.rep, a) != resolve(&self.rep, b) {
+                let name = index
+                    .struct_names
+                    .get(&ty)
+                    .map_or_else(|| format!("%{ty}"), |n| format!("\"{n}\""));
+                self.log.push(format!(
+                    "module {}: type {name} differs from the type of the same name and members in module {}",
+                    self.module_of(ty),
+                    self.module_of(resolve(&self.rep, ty))
+                ));
             }
         }
     }
 
-    // Imports: resolved to the exports.
-    let types = TypeTable::new(&globals, &rep, &struct_names);
-    let mut resolved: Vec<(Word, Word)> = Vec::new();
-    let mut first_import: HashMap<&str, Word> = HashMap::new();
-    for (t, name, import) in &linkage {
-        if !*import || builtin.contains_key(t) {
-            continue;
+    /// Functions: their kind, types and parameters, declarations and
+    /// definitions alike.
+    fn function_types(&mut self, modules: &[Module]) {
+        for m in modules {
+            for f in &m.functions {
+                let Some(def) = &f.def else { continue };
+                let Some(id) = def.result_id else { continue };
+                self.kinds.insert(id, SymKind::Function);
+                let ty = def.operands.get(1).and_then(id_of).unwrap_or(0);
+                self.fn_types.insert(
+                    id,
+                    (
+                        resolve(&self.rep, def.result_type.unwrap_or(0)),
+                        resolve(&self.rep, ty),
+                        !f.blocks.is_empty(),
+                    ),
+                );
+                self.params
+                    .insert(id, f.parameters.iter().filter_map(|p| p.result_id).collect());
+            }
         }
-        let k = module_of(*t);
-        let kind = kinds.get(t).copied().unwrap_or(SymKind::Other);
-        let def = exports.get(name.as_str()).copied();
-        match kind {
-            SymKind::Function if fn_types.get(t).is_some_and(|x| !x.2) => {}
-            SymKind::Variable if var_types.get(t).is_some_and(|x| !x.1) => {}
-            _ => {
-                log.push(format!(
-                    "module {k}: \"{name}\" is imported but is not a function declaration (without blocks) or a variable without initializer"
+    }
+
+    /// The exported definitions by name, and the names exported twice
+    /// (already reported).
+    fn exports<'i>(&mut self, index: &'i Index) -> (HashMap<&'i str, Word>, HashSet<&'i str>) {
+        let mut exports: HashMap<&str, Word> = HashMap::new();
+        let mut reported_dup: HashSet<&str> = HashSet::new();
+        for (t, name, import) in &index.linkage {
+            if *import || index.builtin.contains_key(t) {
+                continue;
+            }
+            let kind = self.kinds.get(t).copied().unwrap_or(SymKind::Other);
+            let ok = match kind {
+                SymKind::Function => self.fn_types.get(t).is_some_and(|x| x.2),
+                SymKind::Variable => true,
+                SymKind::Other => false,
+            };
+            if !ok {
+                self.log.push(format!(
+                    "module {}: \"{name}\" is exported but is not a function with a body or a program-scope variable",
+                    self.module_of(*t)
                 ));
                 continue;
             }
+            match exports.get(name.as_str()) {
+                Some(&first) if first != *t => {
+                    self.log.push(format!(
+                        "duplicate symbol \"{name}\": exported by module {} and by module {}",
+                        self.module_of(first),
+                        self.module_of(*t)
+                    ));
+                    reported_dup.insert(name.as_str());
+                }
+                _ => {
+                    exports.insert(name.as_str(), *t);
+                }
+            }
         }
-        // Without an export, a library keeps the first import of each name
-        // and merges the others into it.
-        let (def, verb) = match def {
-            Some(def) => (def, "exports"),
-            None if !options.create_library => {
-                log.push(format!(
-                    "unresolved symbol \"{name}\": imported by module {k} and exported by no module"
-                ));
+        (exports, reported_dup)
+    }
+
+    /// Every import replaced by the export of its name (for a library
+    /// without one, by the first import of that name), after checking that
+    /// both are the same kind of symbol with the same type.
+    fn resolve_imports(
+        &mut self,
+        index: &Index,
+        exports: &HashMap<&str, Word>,
+        globals: &[Instruction],
+        options: &LinkOptions,
+    ) {
+        let types = TypeTable::new(globals, &self.rep, &index.struct_names);
+        let mut resolved: Vec<(Word, Word)> = Vec::new();
+        let mut first_import: HashMap<&str, Word> = HashMap::new();
+        for (t, name, import) in &index.linkage {
+            if !*import || index.builtin.contains_key(t) {
                 continue;
             }
-            None => match first_import.get(name.as_str()) {
-                Some(&first) => (first, "imports"),
-                None => {
-                    first_import.insert(name.as_str(), *t);
+            let k = self.module_of(*t);
+            let kind = self.kinds.get(t).copied().unwrap_or(SymKind::Other);
+            let def = exports.get(name.as_str()).copied();
+            match kind {
+                SymKind::Function if self.fn_types.get(t).is_some_and(|x| !x.2) => {}
+                SymKind::Variable if self.var_types.get(t).is_some_and(|x| !x.1) => {}
+                _ => {
+                    self.log.push(format!(
+                        "module {k}: \"{name}\" is imported but is not a function declaration (without blocks) or a variable without initializer"
+                    ));
                     continue;
                 }
-            },
-        };
-        let def_kind = kinds.get(&def).copied().unwrap_or(SymKind::Other);
+            }
+            // Without an export, a library keeps the first import of each
+            // name and merges the others into it.
+            let (def, verb) = match def {
+                Some(def) => (def, "exports"),
+                None if !options.create_library => {
+                    self.log.push(format!(
+                        "unresolved symbol \"{name}\": imported by module {k} and exported by no module"
+                    ));
+                    continue;
+                }
+                None => match first_import.get(name.as_str()) {
+                    Some(&first) => (first, "imports"),
+                    None => {
+                        first_import.insert(name.as_str(), *t);
+                        continue;
+                    }
+                },
+            };
+            if let Some(line) = self.mismatch(name, *t, def, verb, &types) {
+                self.log.push(line);
+                continue;
+            }
+            resolved.push((*t, def));
+            self.gone.insert(*t);
+            if let Some(ps) = self.params.get(t) {
+                self.gone.extend(ps.iter().copied());
+            }
+        }
+        self.rep.extend(resolved);
+    }
+
+    /// Why import `t` of `name` cannot resolve to `def`, if it cannot: a
+    /// different kind of symbol, or a different type.
+    fn mismatch(&self, name: &str, t: Word, def: Word, verb: &str, types: &TypeTable) -> Option<String> {
+        let k = self.module_of(t);
+        let kind = self.kinds.get(&t).copied().unwrap_or(SymKind::Other);
+        let def_kind = self.kinds.get(&def).copied().unwrap_or(SymKind::Other);
         if def_kind != kind {
             let what = |x| {
                 if x == SymKind::Function {
@@ -728,150 +858,142 @@ fn merge(mut modules: Vec<Module>, origin: &Origin, options: &LinkOptions, log: 
                     "a variable"
                 }
             };
-            log.push(format!(
+            return Some(format!(
                 "symbol \"{name}\": module {k} imports {} but module {} {verb} {}",
                 what(kind),
-                module_of(def),
+                self.module_of(def),
                 what(def_kind)
             ));
-            continue;
         }
-        let (want, have) = match kind {
-            SymKind::Function => {
-                let a = fn_types.get(t).map_or(0, |x| x.1);
-                let b = fn_types.get(&def).map_or(0, |x| x.1);
-                (resolve(&rep, a), resolve(&rep, b))
-            }
-            _ => {
-                let a = var_types.get(t).map_or(0, |x| x.0);
-                let b = var_types.get(&def).map_or(0, |x| x.0);
-                (resolve(&rep, a), resolve(&rep, b))
-            }
+        let type_of = |x: Word| match kind {
+            SymKind::Function => self.fn_types.get(&x).map_or(0, |f| f.1),
+            _ => self.var_types.get(&x).map_or(0, |v| v.0),
         };
-        if want != have {
-            log.push(format!(
+        let (want, have) = (resolve(&self.rep, type_of(t)), resolve(&self.rep, type_of(def)));
+        (want != have).then(|| {
+            format!(
                 "type mismatch for symbol \"{name}\": module {k} imports it as {} but module {} {verb} {}",
                 types.show(want),
-                module_of(def),
+                self.module_of(def),
                 types.show(have)
-            ));
-            continue;
-        }
-        resolved.push((*t, def));
-        gone.insert(*t);
-        if let Some(ps) = params.get(t) {
-            gone.extend(ps.iter().copied());
-        }
-    }
-    rep.extend(resolved);
-    if !log.is_empty() {
-        return None;
+            )
+        })
     }
 
-    // Entry points and execution modes.
-    let mut kernel_names: HashMap<String, usize> = HashMap::new();
-    for (k, m) in modules.iter_mut().enumerate() {
-        for mut i in m.entry_points.drain(..) {
-            remap(&rep, &mut i);
-            if let Some(Operand::LiteralString(n)) = i.operands.get(2) {
-                if let Some(&first) = kernel_names.get(n) {
-                    if !reported_dup.contains(n.as_str()) {
-                        log.push(format!(
-                            "duplicate kernel \"{n}\": an entry point of module {first} and of module {k}"
-                        ));
+    /// Entry points (one per kernel name) and execution modes.
+    fn entry_points(&mut self, modules: &mut [Module], reported_dup: &HashSet<&str>) {
+        let mut kernel_names: HashMap<String, usize> = HashMap::new();
+        for (k, m) in modules.iter_mut().enumerate() {
+            for mut i in m.entry_points.drain(..) {
+                remap(&self.rep, &mut i);
+                if let Some(Operand::LiteralString(n)) = i.operands.get(2) {
+                    if let Some(&first) = kernel_names.get(n) {
+                        if !reported_dup.contains(n.as_str()) {
+                            self.log.push(format!(
+                                "duplicate kernel \"{n}\": an entry point of module {first} and of module {k}"
+                            ));
+                        }
+                        continue;
                     }
+                    kernel_names.insert(n.clone(), k);
+                }
+                self.out.entry_points.push(i);
+            }
+            for mut i in m.execution_modes.drain(..) {
+                remap(&self.rep, &mut i);
+                if self.seen_insts.insert(i.clone()) {
+                    self.out.execution_modes.push(i);
+                }
+            }
+        }
+    }
+
+    /// Debug instructions and annotations on ids that are still there, each
+    /// once (one OpName per id).
+    fn debug_and_annotations(&mut self, modules: &mut [Module]) {
+        let gone = &self.gone;
+        let target_gone = |i: &Instruction| i.operands.first().and_then(id_of).is_some_and(|t| gone.contains(&t));
+        let (rep, seen, out) = (&self.rep, &mut self.seen_insts, &mut self.out);
+        let mut named: HashSet<Word> = HashSet::new();
+        for m in modules {
+            for mut i in m.debug_string_source.drain(..) {
+                remap(rep, &mut i);
+                if i.class.opcode == Op::String || seen.insert(i.clone()) {
+                    out.debug_string_source.push(i);
+                }
+            }
+            for mut i in m.debug_names.drain(..) {
+                if target_gone(&i) {
                     continue;
                 }
-                kernel_names.insert(n.clone(), k);
-            }
-            out.entry_points.push(i);
-        }
-        for mut i in m.execution_modes.drain(..) {
-            remap(&rep, &mut i);
-            if seen_insts.insert(i.clone()) {
-                out.execution_modes.push(i);
-            }
-        }
-    }
-    if !log.is_empty() {
-        return None;
-    }
-
-    // Debug instructions and annotations on ids that are still there.
-    let target_gone = |i: &Instruction| i.operands.first().and_then(id_of).is_some_and(|t| gone.contains(&t));
-    let mut named: HashSet<Word> = HashSet::new();
-    for m in &mut modules {
-        for mut i in m.debug_string_source.drain(..) {
-            remap(&rep, &mut i);
-            if i.class.opcode == Op::String || seen_insts.insert(i.clone()) {
-                out.debug_string_source.push(i);
-            }
-        }
-        for mut i in m.debug_names.drain(..) {
-            if target_gone(&i) {
-                continue;
-            }
-            remap(&rep, &mut i);
-            let t = i.operands.first().and_then(id_of).unwrap_or(0);
-            if i.class.opcode == Op::Name {
-                if named.insert(t) {
+                remap(rep, &mut i);
+                let t = i.operands.first().and_then(id_of).unwrap_or(0);
+                if i.class.opcode == Op::Name {
+                    if named.insert(t) {
+                        out.debug_names.push(i);
+                    }
+                } else if seen.insert(i.clone()) {
                     out.debug_names.push(i);
                 }
-            } else if seen_insts.insert(i.clone()) {
-                out.debug_names.push(i);
             }
-        }
-        for mut i in m.debug_module_processed.drain(..) {
-            remap(&rep, &mut i);
-            if seen_insts.insert(i.clone()) {
-                out.debug_module_processed.push(i);
+            for mut i in m.debug_module_processed.drain(..) {
+                remap(rep, &mut i);
+                if seen.insert(i.clone()) {
+                    out.debug_module_processed.push(i);
+                }
             }
-        }
-        for mut i in m.annotations.drain(..) {
-            if target_gone(&i) {
-                continue;
-            }
-            remap(&rep, &mut i);
-            if seen_insts.insert(i.clone()) {
-                out.annotations.push(i);
+            for mut i in m.annotations.drain(..) {
+                if target_gone(&i) {
+                    continue;
+                }
+                remap(rep, &mut i);
+                if seen.insert(i.clone()) {
+                    out.annotations.push(i);
+                }
             }
         }
     }
 
-    // Types, constants and variables: resolved imports dropped, each
-    // defined before its uses.
-    let mut kept: Vec<Instruction> = Vec::with_capacity(globals.len());
-    for mut i in globals {
-        let forward_gone = i.class.opcode == Op::TypeForwardPointer
-            && i.operands.first().and_then(id_of).is_some_and(|p| gone.contains(&p));
-        if forward_gone || i.result_id.is_some_and(|r| gone.contains(&r)) {
-            continue;
-        }
-        remap(&rep, &mut i);
-        kept.push(i);
-    }
-    out.types_global_values = order_globals(kept);
-
-    // Functions: declarations first, then definitions, in module order.
-    let mut decls = Vec::new();
-    let mut defs = Vec::new();
-    for m in &mut modules {
-        for mut f in m.functions.drain(..) {
-            let id = f.def.as_ref().and_then(|d| d.result_id).unwrap_or(0);
-            if gone.contains(&id) {
+    /// Types, constants and variables without the resolved imports (and
+    /// their forward declarations), remapped.
+    fn kept_globals(&self, globals: Vec<Instruction>) -> Vec<Instruction> {
+        let mut kept: Vec<Instruction> = Vec::with_capacity(globals.len());
+        for mut i in globals {
+            let forward_gone = i.class.opcode == Op::TypeForwardPointer
+                && i.operands
+                    .first()
+                    .and_then(id_of)
+                    .is_some_and(|p| self.gone.contains(&p));
+            if forward_gone || i.result_id.is_some_and(|r| self.gone.contains(&r)) {
                 continue;
             }
-            for_each_function_inst(&mut f, |i| remap(&rep, i));
-            if f.blocks.is_empty() {
-                decls.push(f);
-            } else {
-                defs.push(f);
+            remap(&self.rep, &mut i);
+            kept.push(i);
+        }
+        kept
+    }
+
+    /// Functions: declarations first, then definitions, in module order.
+    fn functions(&mut self, modules: &mut [Module]) {
+        let mut decls = Vec::new();
+        let mut defs = Vec::new();
+        for m in modules {
+            for mut f in m.functions.drain(..) {
+                let id = f.def.as_ref().and_then(|d| d.result_id).unwrap_or(0);
+                if self.gone.contains(&id) {
+                    continue;
+                }
+                for_each_function_inst(&mut f, |i| remap(&self.rep, i));
+                if f.blocks.is_empty() {
+                    decls.push(f);
+                } else {
+                    defs.push(f);
+                }
             }
         }
+        self.out.functions = decls;
+        self.out.functions.extend(defs);
     }
-    out.functions = decls;
-    out.functions.extend(defs);
-    Some(out)
 }
 
 /// Orders types, constants and variables so that each is defined before the

@@ -213,14 +213,6 @@ fn fold(m: &Module, c: usize) -> Result<Option<ConstValue>, String> {
     };
     let op = *op;
     let args = &inst.operands[1..];
-    let id = |n: usize| match args.get(n) {
-        Some(Operand::IdRef(x)) => Some(*x),
-        _ => None,
-    };
-    let lit = |n: usize| match args.get(n) {
-        Some(Operand::LiteralBit32(x)) => Some(*x),
-        _ => None,
-    };
     let rt = k.ty;
     use Op::*;
     if matches!(
@@ -237,232 +229,263 @@ fn fold(m: &Module, c: usize) -> Result<Option<ConstValue>, String> {
     {
         return Ok(None);
     }
-    let out = |v: Vec<u64>| -> Option<ConstValue> {
-        let (_, _, n) = scalar(m, rt)?;
-        let is_bool = m.is_bool(rt);
-        Some(match (n, is_bool) {
-            (1, true) => ConstValue::Bool(*v.first()? != 0),
-            (1, false) => ConstValue::Scalar(*v.first()?),
-            _ => ConstValue::Vector(v),
-        })
-    };
     match op {
-        CompositeExtract => {
-            let Some(mut cur) = id(0) else { return Ok(None) };
-            let idx: Vec<u32> = args[1..]
-                .iter()
-                .filter_map(|o| {
-                    if let Operand::LiteralBit32(x) = o {
-                        Some(*x)
-                    } else {
-                        None
-                    }
-                })
-                .collect();
-            for (n, &ix) in idx.iter().enumerate() {
-                let Some(k) = m.constant(cur) else { return Ok(None) };
-                match &k.value {
-                    ConstValue::Composite(parts) => match parts.get(ix as usize) {
-                        Some(&p) => cur = p,
-                        None => {
-                            return Err(format!(
-                                "OpSpecConstantOp OpCompositeExtract: index {ix} is out of range"
-                            ))
-                        }
-                    },
-                    ConstValue::Vector(v) if n + 1 == idx.len() => {
-                        return Ok(v.get(ix as usize).and_then(|&x| out(vec![x])));
-                    }
-                    ConstValue::Null => return Ok(Some(ConstValue::Null)),
-                    _ => return Ok(None),
-                }
-            }
-            return Ok(m.constant(cur).map(|k| k.value.clone()));
-        }
-        CompositeInsert => {
-            let (Some(obj), Some(base)) = (id(0), id(1)) else {
-                return Ok(None);
-            };
-            let idx: Vec<u32> = args[2..]
-                .iter()
-                .filter_map(|o| {
-                    if let Operand::LiteralBit32(x) = o {
-                        Some(*x)
-                    } else {
-                        None
-                    }
-                })
-                .collect();
-            if m.ty(rt).is_some_and(|t| matches!(t, Type::Vector { .. })) {
-                let (Some(mut v), Some(x)) = (lanes(m, base), lanes(m, obj)) else {
-                    return Ok(None);
-                };
-                let (Some(&ix), Some(&x0)) = (idx.first(), x.first()) else {
-                    return Ok(None);
-                };
-                if let Some(slot) = v.get_mut(ix as usize) {
-                    *slot = x0;
-                }
-                return Ok(out(v));
-            }
-            if idx.len() != 1 {
-                return Err(
-                    "OpSpecConstantOp OpCompositeInsert into a nested struct or array is not supported by clift".into(),
-                );
-            }
-            let parts = match m.constant(base).map(|k| &k.value) {
-                Some(ConstValue::Composite(p)) => p.clone(),
-                _ => return Ok(None),
-            };
-            let mut parts = parts;
-            if let Some(slot) = parts.get_mut(idx[0] as usize) {
-                *slot = obj;
-            }
-            return Ok(Some(ConstValue::Composite(parts)));
-        }
-        VectorShuffle => {
-            let (Some(a), Some(b)) = (id(0).and_then(|x| lanes(m, x)), id(1).and_then(|x| lanes(m, x))) else {
-                return Ok(None);
-            };
-            let all: Vec<u64> = a.into_iter().chain(b).collect();
-            let v = (2..args.len())
-                .map(|n| lit(n).and_then(|l| all.get(l as usize).copied()).unwrap_or(0))
-                .collect();
-            return Ok(out(v));
-        }
-        _ => {}
+        CompositeExtract => composite_extract(m, rt, args),
+        CompositeInsert => composite_insert(m, rt, args),
+        VectorShuffle => Ok(vector_shuffle(m, rt, args)),
+        _ => Ok(lane_wise(m, rt, op, args)),
     }
-    // Lane-wise operations on scalars and vectors.
+}
+
+/// Operand `n` of an OpSpecConstantOp's operation, if an id.
+fn arg_id(args: &[Operand], n: usize) -> Option<Id> {
+    match args.get(n) {
+        Some(Operand::IdRef(x)) => Some(*x),
+        _ => None,
+    }
+}
+
+/// The literal operands of an OpSpecConstantOp's operation.
+fn literals(args: &[Operand]) -> Vec<u32> {
+    args.iter()
+        .filter_map(|o| match o {
+            Operand::LiteralBit32(x) => Some(*x),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Lanes `v` as a constant of scalar or vector type `rt`.
+fn shaped(m: &Module, rt: Id, v: Vec<u64>) -> Option<ConstValue> {
+    let (_, _, n) = scalar(m, rt)?;
+    let is_bool = m.is_bool(rt);
+    Some(match (n, is_bool) {
+        (1, true) => ConstValue::Bool(*v.first()? != 0),
+        (1, false) => ConstValue::Scalar(*v.first()?),
+        _ => ConstValue::Vector(v),
+    })
+}
+
+/// OpCompositeExtract of a constant composite or vector.
+fn composite_extract(m: &Module, rt: Id, args: &[Operand]) -> Result<Option<ConstValue>, String> {
+    let Some(mut cur) = arg_id(args, 0) else {
+        return Ok(None);
+    };
+    let idx = literals(&args[1..]);
+    for (n, &ix) in idx.iter().enumerate() {
+        let Some(k) = m.constant(cur) else { return Ok(None) };
+        match &k.value {
+            ConstValue::Composite(parts) => match parts.get(ix as usize) {
+                Some(&p) => cur = p,
+                None => {
+                    return Err(format!(
+                        "OpSpecConstantOp OpCompositeExtract: index {ix} is out of range"
+                    ))
+                }
+            },
+            ConstValue::Vector(v) if n + 1 == idx.len() => {
+                return Ok(v.get(ix as usize).and_then(|&x| shaped(m, rt, vec![x])));
+            }
+            ConstValue::Null => return Ok(Some(ConstValue::Null)),
+            _ => return Ok(None),
+        }
+    }
+    Ok(m.constant(cur).map(|k| k.value.clone()))
+}
+
+/// OpCompositeInsert into a constant vector, or one level deep into a
+/// constant struct or array.
+fn composite_insert(m: &Module, rt: Id, args: &[Operand]) -> Result<Option<ConstValue>, String> {
+    let (Some(obj), Some(base)) = (arg_id(args, 0), arg_id(args, 1)) else {
+        return Ok(None);
+    };
+    let idx = literals(&args[2..]);
+    if m.ty(rt).is_some_and(|t| matches!(t, Type::Vector { .. })) {
+        let (Some(mut v), Some(x)) = (lanes(m, base), lanes(m, obj)) else {
+            return Ok(None);
+        };
+        let (Some(&ix), Some(&x0)) = (idx.first(), x.first()) else {
+            return Ok(None);
+        };
+        if let Some(slot) = v.get_mut(ix as usize) {
+            *slot = x0;
+        }
+        return Ok(shaped(m, rt, v));
+    }
+    if idx.len() != 1 {
+        return Err(
+            "OpSpecConstantOp OpCompositeInsert into a nested struct or array is not supported by clift".into(),
+        );
+    }
+    let mut parts = match m.constant(base).map(|k| &k.value) {
+        Some(ConstValue::Composite(p)) => p.clone(),
+        _ => return Ok(None),
+    };
+    if let Some(slot) = parts.get_mut(idx[0] as usize) {
+        *slot = obj;
+    }
+    Ok(Some(ConstValue::Composite(parts)))
+}
+
+/// OpVectorShuffle of two constant vectors.
+fn vector_shuffle(m: &Module, rt: Id, args: &[Operand]) -> Option<ConstValue> {
+    let a = lanes(m, arg_id(args, 0)?)?;
+    let b = lanes(m, arg_id(args, 1)?)?;
+    let all: Vec<u64> = a.into_iter().chain(b).collect();
+    let v = args[2..]
+        .iter()
+        .map(|o| match o {
+            Operand::LiteralBit32(l) => all.get(*l as usize).copied().unwrap_or(0),
+            _ => 0,
+        })
+        .collect();
+    shaped(m, rt, v)
+}
+
+/// A lane-wise operation on scalar or vector constants (a scalar operand
+/// stands for every lane); `None` when an operand is not a known constant
+/// or the operation is not folded.
+fn lane_wise(m: &Module, rt: Id, op: Op, args: &[Operand]) -> Option<ConstValue> {
     let mut vals = Vec::new();
     let mut tys = Vec::new();
     for n in 0..args.len() {
-        let Some(x) = id(n) else { return Ok(None) };
-        let Some(l) = lanes(m, x) else { return Ok(None) };
-        let Some(t) = m.type_of(x).and_then(|t| scalar(m, t)) else {
-            return Ok(None);
-        };
-        vals.push(l);
-        tys.push(t);
+        let x = arg_id(args, n)?;
+        vals.push(lanes(m, x)?);
+        tys.push(m.type_of(x).and_then(|t| scalar(m, t))?);
     }
-    let Some((rw, _, rn)) = scalar(m, rt) else {
-        return Ok(None);
-    };
+    let (rw, _, rn) = scalar(m, rt)?;
     if vals.is_empty() || vals.iter().any(|v| v.len() != rn && v.len() != 1) {
-        return Ok(None);
+        return None;
     }
     let (aw, _, _) = tys[0];
-    let lane = |v: &Vec<u64>, i: usize| {
-        if v.len() == 1 {
-            v[0]
-        } else {
-            v.get(i).copied().unwrap_or(0)
-        }
+    if op == Op::Bitcast {
+        return bitcast(&vals[0], aw, rw, rn).and_then(|v| shaped(m, rt, v));
+    }
+    let lane = |n: usize, i: usize| match vals.get(n) {
+        Some(v) if v.len() == 1 => v[0],
+        Some(v) => v.get(i).copied().unwrap_or(0),
+        None => 0,
     };
     let mut res = Vec::with_capacity(rn);
     for i in 0..rn {
-        let a = lane(&vals[0], i);
-        let b = vals.get(1).map_or(0, |v| lane(v, i));
-        let m_r = mask(rw);
-        let (sa, sb) = (sext(a, aw), sext(b, aw));
-        let r = match op {
-            IAdd => a.wrapping_add(b) & m_r,
-            ISub => a.wrapping_sub(b) & m_r,
-            IMul => a.wrapping_mul(b) & m_r,
-            UDiv => a.checked_div(b).unwrap_or(0) & m_r,
-            SDiv => (if sb == 0 { 0 } else { sa.wrapping_div(sb) }) as u64 & m_r,
-            UMod => a.checked_rem(b).unwrap_or(0) & m_r,
-            SRem => (if sb == 0 { 0 } else { sa.wrapping_rem(sb) }) as u64 & m_r,
-            SMod => {
-                let r = if sb == 0 { 0 } else { sa.wrapping_rem(sb) };
-                (if r != 0 && ((r < 0) != (sb < 0)) {
-                    r.wrapping_add(sb)
-                } else {
-                    r
-                }) as u64
-                    & m_r
-            }
-            ShiftLeftLogical => (if b >= u64::from(rw) { 0 } else { a << b }) & m_r,
-            ShiftRightLogical => (if b >= u64::from(rw) { 0 } else { a >> b }) & m_r,
-            ShiftRightArithmetic => {
-                let s = b.min(u64::from(rw).saturating_sub(1));
-                (sa >> s) as u64 & m_r
-            }
-            BitwiseOr => a | b,
-            BitwiseXor => a ^ b,
-            BitwiseAnd => a & b,
-            Not => !a & m_r,
-            SNegate => a.wrapping_neg() & m_r,
-            LogicalOr => u64::from(a != 0 || b != 0),
-            LogicalAnd => u64::from(a != 0 && b != 0),
-            LogicalNot => u64::from(a == 0),
-            LogicalEqual => u64::from((a != 0) == (b != 0)),
-            LogicalNotEqual => u64::from((a != 0) != (b != 0)),
-            IEqual => u64::from(a == b),
-            INotEqual => u64::from(a != b),
-            ULessThan => u64::from(a < b),
-            UGreaterThan => u64::from(a > b),
-            ULessThanEqual => u64::from(a <= b),
-            UGreaterThanEqual => u64::from(a >= b),
-            SLessThan => u64::from(sa < sb),
-            SGreaterThan => u64::from(sa > sb),
-            SLessThanEqual => u64::from(sa <= sb),
-            SGreaterThanEqual => u64::from(sa >= sb),
-            Select => {
-                let t = vals.get(1).map_or(0, |v| lane(v, i));
-                let f = vals.get(2).map_or(0, |v| lane(v, i));
-                if a != 0 {
-                    t
-                } else {
-                    f
-                }
-            }
-            UConvert => a & m_r,
-            SConvert => sa as u64 & m_r,
-            // Negation flips the sign bit alone (NaN payloads kept), as
-            // the lowering's fneg does.
-            FNegate => (a ^ 1u64.checked_shl(aw.wrapping_sub(1)).unwrap_or(0)) & m_r,
-            // Doubles (an operand or the result 64 bits wide) compute in
-            // f64: one rounding to the result's width.
-            FConvert | ConvertFToS | ConvertFToU | FAdd | FSub | FMul | FDiv | FRem | FMod if aw == 64 || rw == 64 => {
-                let (x, y) = (to_f64(a, aw), to_f64(b, aw));
-                match op {
-                    FConvert => from_f64(x, rw),
-                    ConvertFToS => (x as i64) as u64 & m_r,
-                    ConvertFToU => (x as u64) & m_r,
-                    FAdd => from_f64(x + y, rw),
-                    FSub => from_f64(x - y, rw),
-                    FMul => from_f64(x * y, rw),
-                    FDiv => from_f64(x / y, rw),
-                    FRem => from_f64(x % y, rw),
-                    _ => {
-                        let r = x % y;
-                        from_f64(if r != 0.0 && ((r < 0.0) != (y < 0.0)) { r + y } else { r }, rw)
-                    }
-                }
-            }
-            ConvertSToF if rw == 64 => (sa as f64).to_bits(),
-            ConvertUToF if rw == 64 => (a as f64).to_bits(),
-            FConvert => from_f32(to_f32(a, aw), rw),
-            ConvertFToS => (to_f32(a, aw) as i64) as u64 & m_r,
-            ConvertFToU => (to_f32(a, aw) as u64) & m_r,
-            ConvertSToF => from_f32(sa as f32, rw),
-            ConvertUToF => from_f32(a as f32, rw),
-            FAdd => from_f32(to_f32(a, aw) + to_f32(b, aw), rw),
-            FSub => from_f32(to_f32(a, aw) - to_f32(b, aw), rw),
-            FMul => from_f32(to_f32(a, aw) * to_f32(b, aw), rw),
-            FDiv => from_f32(to_f32(a, aw) / to_f32(b, aw), rw),
-            FRem => from_f32(to_f32(a, aw) % to_f32(b, aw), rw),
-            FMod => {
-                let (x, y) = (to_f32(a, aw), to_f32(b, aw));
-                let r = x % y;
-                from_f32(if r != 0.0 && ((r < 0.0) != (y < 0.0)) { r + y } else { r }, rw)
-            }
-            Bitcast => return Ok(bitcast(&vals[0], aw, rw, rn).and_then(out)),
-            _ => return Ok(None),
-        };
-        res.push(r);
+        let x = [lane(0, i), lane(1, i), lane(2, i)];
+        res.push(integer_lane(op, x, aw, rw).or_else(|| float_lane(op, x[0], x[1], aw, rw))?);
     }
-    Ok(out(res))
+    shaped(m, rt, res)
+}
+
+/// One lane of an integer, logical, comparison, select or integer
+/// conversion operation: operands `x` of width `aw`, a result of width
+/// `rw`.
+fn integer_lane(op: Op, x: [u64; 3], aw: u32, rw: u32) -> Option<u64> {
+    use Op::*;
+    let [a, b, _] = x;
+    let m_r = mask(rw);
+    let (sa, sb) = (sext(a, aw), sext(b, aw));
+    Some(match op {
+        IAdd => a.wrapping_add(b) & m_r,
+        ISub => a.wrapping_sub(b) & m_r,
+        IMul => a.wrapping_mul(b) & m_r,
+        UDiv => a.checked_div(b).unwrap_or(0) & m_r,
+        SDiv => (if sb == 0 { 0 } else { sa.wrapping_div(sb) }) as u64 & m_r,
+        UMod => a.checked_rem(b).unwrap_or(0) & m_r,
+        SRem => (if sb == 0 { 0 } else { sa.wrapping_rem(sb) }) as u64 & m_r,
+        SMod => {
+            let r = if sb == 0 { 0 } else { sa.wrapping_rem(sb) };
+            (if r != 0 && ((r < 0) != (sb < 0)) {
+                r.wrapping_add(sb)
+            } else {
+                r
+            }) as u64
+                & m_r
+        }
+        ShiftLeftLogical => (if b >= u64::from(rw) { 0 } else { a << b }) & m_r,
+        ShiftRightLogical => (if b >= u64::from(rw) { 0 } else { a >> b }) & m_r,
+        ShiftRightArithmetic => {
+            let s = b.min(u64::from(rw).saturating_sub(1));
+            (sa >> s) as u64 & m_r
+        }
+        BitwiseOr => a | b,
+        BitwiseXor => a ^ b,
+        BitwiseAnd => a & b,
+        Not => !a & m_r,
+        SNegate => a.wrapping_neg() & m_r,
+        LogicalOr => u64::from(a != 0 || b != 0),
+        LogicalAnd => u64::from(a != 0 && b != 0),
+        LogicalNot => u64::from(a == 0),
+        LogicalEqual => u64::from((a != 0) == (b != 0)),
+        LogicalNotEqual => u64::from((a != 0) != (b != 0)),
+        IEqual => u64::from(a == b),
+        INotEqual => u64::from(a != b),
+        ULessThan => u64::from(a < b),
+        UGreaterThan => u64::from(a > b),
+        ULessThanEqual => u64::from(a <= b),
+        UGreaterThanEqual => u64::from(a >= b),
+        SLessThan => u64::from(sa < sb),
+        SGreaterThan => u64::from(sa > sb),
+        SLessThanEqual => u64::from(sa <= sb),
+        SGreaterThanEqual => u64::from(sa >= sb),
+        Select => {
+            if a != 0 {
+                x[1]
+            } else {
+                x[2]
+            }
+        }
+        UConvert => a & m_r,
+        SConvert => sa as u64 & m_r,
+        _ => return None,
+    })
+}
+
+/// One lane of a floating-point operation or conversion: operands of
+/// width `aw`, a result of width `rw`.
+fn float_lane(op: Op, a: u64, b: u64, aw: u32, rw: u32) -> Option<u64> {
+    use Op::*;
+    let m_r = mask(rw);
+    let sa = sext(a, aw);
+    Some(match op {
+        // Negation flips the sign bit alone (NaN payloads kept), as the
+        // lowering's fneg does.
+        FNegate => (a ^ 1u64.checked_shl(aw.wrapping_sub(1)).unwrap_or(0)) & m_r,
+        // Doubles (an operand or the result 64 bits wide) compute in f64:
+        // one rounding to the result's width.
+        FConvert | ConvertFToS | ConvertFToU | FAdd | FSub | FMul | FDiv | FRem | FMod if aw == 64 || rw == 64 => {
+            let (x, y) = (to_f64(a, aw), to_f64(b, aw));
+            match op {
+                FConvert => from_f64(x, rw),
+                ConvertFToS => (x as i64) as u64 & m_r,
+                ConvertFToU => (x as u64) & m_r,
+                FAdd => from_f64(x + y, rw),
+                FSub => from_f64(x - y, rw),
+                FMul => from_f64(x * y, rw),
+                FDiv => from_f64(x / y, rw),
+                FRem => from_f64(x % y, rw),
+                _ => {
+                    let r = x % y;
+                    from_f64(if r != 0.0 && ((r < 0.0) != (y < 0.0)) { r + y } else { r }, rw)
+                }
+            }
+        }
+        ConvertSToF if rw == 64 => (sa as f64).to_bits(),
+        ConvertUToF if rw == 64 => (a as f64).to_bits(),
+        FConvert => from_f32(to_f32(a, aw), rw),
+        ConvertFToS => (to_f32(a, aw) as i64) as u64 & m_r,
+        ConvertFToU => (to_f32(a, aw) as u64) & m_r,
+        ConvertSToF => from_f32(sa as f32, rw),
+        ConvertUToF => from_f32(a as f32, rw),
+        FAdd => from_f32(to_f32(a, aw) + to_f32(b, aw), rw),
+        FSub => from_f32(to_f32(a, aw) - to_f32(b, aw), rw),
+        FMul => from_f32(to_f32(a, aw) * to_f32(b, aw), rw),
+        FDiv => from_f32(to_f32(a, aw) / to_f32(b, aw), rw),
+        FRem => from_f32(to_f32(a, aw) % to_f32(b, aw), rw),
+        FMod => {
+            let (x, y) = (to_f32(a, aw), to_f32(b, aw));
+            let r = x % y;
+            from_f32(if r != 0.0 && ((r < 0.0) != (y < 0.0)) { r + y } else { r }, rw)
+        }
+        _ => return None,
+    })
 }
 
 /// Reinterprets lanes of width `aw` as `rn` lanes of width `rw`.

@@ -1,10 +1,10 @@
 //! The front end on real and hand-written modules: clbench's clang output
-//! builds with the right interfaces, each broken module in
-//! tests/data/invalid fails with the rule it breaks, and mutated modules
-//! never panic. Data files are checked in (tests/data/gen.py and
-//! tests/data/clang/make.sh regenerate them), so no tool runs here; the
-//! clbench modules are read from the project's shared/ folder beside the
-//! checkout.
+//! builds with the right interfaces, each broken module of the invalid
+//! corpus (conformance/corpus/invalid) fails with the rule it breaks, and
+//! mutated modules never panic. Data files are checked in (tests/data/gen.py,
+//! tests/data/clang/make.sh and conformance/corpus/invalid/make.py
+//! regenerate them), so no tool runs here; the clbench modules are read from
+//! the project's shared/ folder beside the checkout.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,14 +16,19 @@ use clift_jit::kernels::{TYPE_CONST, TYPE_PIPE, TYPE_RESTRICT, TYPE_VOLATILE};
 use clift_jit::spirv::ConstValue;
 use clift_jit::{build, front_end, spec_constants, words, ArgKind, BuildOptions, BuiltModule, KernelInfo};
 
-/// `tests/data/<rel>`, or for `clbench/...` the workload in
-/// `shared/clbench/spv/...`.
+/// `tests/data/<rel>`; for `clbench/...` the workload in
+/// `shared/clbench/spv/...`; for `invalid/...` the one corpus of invalid
+/// modules, `conformance/corpus/invalid/...` (which the end-to-end tests
+/// read too).
 fn data(rel: &str) -> PathBuf {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    match rel.strip_prefix("clbench/") {
-        Some(rest) => here.join("../../shared/clbench/spv").join(rest),
-        None => here.join("tests/data").join(rel),
+    if let Some(rest) = rel.strip_prefix("clbench/") {
+        return here.join("../../shared/clbench/spv").join(rest);
     }
+    if rel == "invalid" || rel.starts_with("invalid/") {
+        return here.join("../conformance/corpus").join(rel);
+    }
+    here.join("tests/data").join(rel)
 }
 
 fn read(rel: &str) -> Vec<u8> {
@@ -346,7 +351,10 @@ fn each_broken_module_names_its_rule() {
     assert!(files.len() >= 70, "{} invalid modules", files.len());
     for f in files {
         let asm = std::fs::read_to_string(f.with_extension("spvasm")).unwrap();
-        let expect = asm.lines().next().and_then(|l| l.strip_prefix("; expect: ")).unwrap();
+        let expect = asm
+            .lines()
+            .find_map(|l| l.strip_prefix("; expect: "))
+            .unwrap_or_else(|| panic!("{}: no `; expect:` line", f.display()));
         let bytes = std::fs::read(&f).unwrap();
         let err = match build(&bytes, &BuildOptions::default()) {
             Ok(_) => panic!("{} builds, but should fail with \"{expect}\"", f.display()),

@@ -217,15 +217,13 @@ fn spirv_val(bytes: &[u8]) {
         .arg(&path)
         .output();
     let _ = std::fs::remove_file(&path);
-    match out {
-        Err(_) => eprintln!("spirv-val is not installed: skipping its check"),
-        Ok(o) => assert!(
-            o.status.success(),
-            "spirv-val rejects the linked module:\n{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        ),
-    }
+    let o = out.unwrap_or_else(|e| panic!("cannot run spirv-val (install spirv-tools: see .ci/run): {e}"));
+    assert!(
+        o.status.success(),
+        "spirv-val rejects the linked module:\n{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 /// Compiles `bytes` and runs kernel `name` over `n` work-items in groups of

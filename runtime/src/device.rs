@@ -177,10 +177,16 @@ pub const EXECUTION_CAPABILITIES: cl_device_exec_capabilities = CL_EXEC_KERNEL |
 
 /// "The mandated minimum capability for an OpenCL 2.0, 2.1, or 2.2 device is
 /// CL_DEVICE_SVM_COARSE_GRAIN_BUFFER." Host and device share one address
-/// space and one memory, so buffers allocated with `clSVMAlloc` are
-/// fine-grained as well.
-pub const SVM_CAPABILITIES: cl_device_svm_capabilities =
-    CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER;
+/// space and one memory: buffers allocated with `clSVMAlloc` are
+/// fine-grained as well; kernels dereference any host pointer, `malloc`ed
+/// or on a stack (fine-grain system SVM), as plain addresses; and a
+/// kernel's atomics are the CPU's own atomic instructions, sequentially
+/// consistent, on the same memory host threads use, so they are atomic
+/// with respect to host threads' atomics at the same time (SVM atomics).
+pub const SVM_CAPABILITIES: cl_device_svm_capabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER
+    | CL_DEVICE_SVM_FINE_GRAIN_BUFFER
+    | CL_DEVICE_SVM_FINE_GRAIN_SYSTEM
+    | CL_DEVICE_SVM_ATOMICS;
 
 /// The affinity domains, outermost first, as CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE
 /// searches them: "in the order NUMA, L4, L3, L2, L1".

@@ -155,7 +155,11 @@ impl Kernel {
                 // CL_INVALID_OPERATION if system pointers are set as
                 // arguments for kernel and the device associated with
                 // command_queue does not support fine-grain system SVM.
-                ArgValue::Svm(p) if *p != 0 && self.context().svm().find(*p).is_none() => {
+                ArgValue::Svm(p)
+                    if device::SVM_CAPABILITIES & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM == 0
+                        && *p != 0
+                        && self.context().svm().find(*p).is_none() =>
+                {
                     return fail(CL_INVALID_OPERATION);
                 }
                 _ => {}

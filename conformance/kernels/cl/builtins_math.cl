@@ -1,6 +1,6 @@
 // OpenCL.std math, common and float relational built-ins on float, scalar
-// and vector widths (math_body.h, shared with fp64_math.cl), with the
-// half_ and native_ forms only float has.
+// and vector widths (math_body.h, shared with fp64_math.cl and
+// fp16_math.cl), with the half_ and native_ forms only float has.
 
 #define MATH_FLOAT_ONLY_1 \
         o[r++ * n + i] = half_cos(a); \

@@ -5,43 +5,9 @@
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
-// o[r * n + i] = result r of work-item i; oi likewise for the int results.
-kernel void arith(global const half *a_, global const half *b_, global const half *c_,
-                  global half *o, global int *oi) {
-    size_t i = get_global_id(0), n = get_global_size(0);
-    half a = a_[i], b = b_[i], c = c_[i];
-    size_t r = 0;
-    o[r++ * n + i] = a + b;
-    o[r++ * n + i] = a - b;
-    o[r++ * n + i] = a * b;
-    o[r++ * n + i] = a / b;
-    o[r++ * n + i] = -a;
-    o[r++ * n + i] = fma(a, b, c);
-    o[r++ * n + i] = a < b ? a : c;
-    o[r++ * n + i] = sqrt(a);
-    o[r++ * n + i] = a * (half)3.0h + (half)0.5h;
-    size_t q = 0;
-    oi[q++ * n + i] = a < b;
-    oi[q++ * n + i] = a <= b;
-    oi[q++ * n + i] = a > b;
-    oi[q++ * n + i] = a >= b;
-    oi[q++ * n + i] = a == b;
-    oi[q++ * n + i] = a != b;
-    oi[q++ * n + i] = isequal(a, b);
-    oi[q++ * n + i] = isnotequal(a, b);
-    oi[q++ * n + i] = isgreater(a, b);
-    oi[q++ * n + i] = isgreaterequal(a, b);
-    oi[q++ * n + i] = isless(a, b);
-    oi[q++ * n + i] = islessequal(a, b);
-    oi[q++ * n + i] = islessgreater(a, b);
-    oi[q++ * n + i] = isfinite(a);
-    oi[q++ * n + i] = isinf(a);
-    oi[q++ * n + i] = isnan(a);
-    oi[q++ * n + i] = isnormal(a);
-    oi[q++ * n + i] = isordered(a, b);
-    oi[q++ * n + i] = isunordered(a, b);
-    oi[q++ * n + i] = signbit(a);
-}
+#include "fp_arith.h"
+
+FP_ARITH(half, int)
 
 // Vector forms on half4 (relational results are short4, -1 for true), dot,
 // vector times scalar, any/all, and half2/3/8/16 through vloadn/vstoren.

@@ -23,6 +23,7 @@ use cranelift_codegen::ir::{condcodes::FloatCC, condcodes::IntCC, types as cl, I
 use spirv::Op;
 
 use super::{types, Lowering, R};
+use crate::spirv::opsets;
 
 impl Lowering<'_, '_, '_> {
     pub(super) fn arith(&mut self, i: u32) -> R {
@@ -348,57 +349,19 @@ fn elementwise(op: Op) -> bool {
     use Op::*;
     matches!(
         op,
-        IAdd | ISub
-            | IMul
-            | UDiv
-            | UMod
-            | SDiv
-            | SRem
-            | ShiftLeftLogical
-            | ShiftRightLogical
-            | ShiftRightArithmetic
-            | BitwiseAnd
-            | BitwiseOr
-            | BitwiseXor
-            | LogicalAnd
-            | LogicalOr
-            | LogicalEqual
-            | LogicalNotEqual
-            | FAdd
-            | FSub
-            | FMul
-            | FDiv
-            | IEqual
-            | INotEqual
-            | UGreaterThan
-            | UGreaterThanEqual
-            | ULessThan
-            | ULessThanEqual
-            | SGreaterThan
-            | SGreaterThanEqual
-            | SLessThan
-            | SLessThanEqual
-            | FOrdEqual
-            | FOrdNotEqual
-            | FOrdLessThan
-            | FOrdLessThanEqual
-            | FOrdGreaterThan
-            | FOrdGreaterThanEqual
-            | FUnordEqual
-            | FUnordNotEqual
-            | FUnordLessThan
-            | FUnordLessThanEqual
-            | FUnordGreaterThan
-            | FUnordGreaterThanEqual
-            | SNegate
+        SNegate
             | Not
             | FNegate
             | LogicalNot
             | BitCount
-            | SMod
-            | FRem
-            | FMod
             | PtrCastToGeneric
             | GenericCastToPtr
+            | opsets::float_arith!()
+            | opsets::logical!()
+            | opsets::int_compare!()
+            | opsets::float_compare!()
+            | opsets::int_arith!()
+            | opsets::bitwise!()
+            | opsets::shifts!()
     )
 }

@@ -16,6 +16,7 @@ use cranelift_codegen::ir::{condcodes::IntCC, types as cl, AtomicRmwOp, InstBuil
 use spirv::Op;
 
 use super::{types, Lowering, R};
+use crate::spirv::opsets;
 
 /// Memory Semantics bits that ask for ordering: Acquire, Release,
 /// AcquireRelease, SequentiallyConsistent, and the storage classes (the
@@ -96,15 +97,7 @@ impl Lowering<'_, '_, '_> {
                 };
                 Some(self.b.ins().atomic_rmw(int_ty, flags, op, ptr, one))
             }
-            Op::AtomicIAdd
-            | Op::AtomicISub
-            | Op::AtomicSMin
-            | Op::AtomicUMin
-            | Op::AtomicSMax
-            | Op::AtomicUMax
-            | Op::AtomicAnd
-            | Op::AtomicOr
-            | Op::AtomicXor => {
+            opsets::atomic_rmw!() => {
                 if value_ty != int_ty {
                     return Err(format!("{} on floats is not supported", inst.opname()));
                 }

@@ -198,119 +198,138 @@ impl Lowering<'_, '_, '_> {
                 if !xt.is_float() || not_int(t) {
                     return Err("a float-to-integer conversion of the wrong types".into());
                 }
-                let x = match round.unwrap_or(Round::Rtz) {
-                    Round::Rtz => x,
-                    Round::Rte => self.b.ins().nearest(x),
-                    Round::Rtp => self.b.ins().ceil(x),
-                    Round::Rtn => self.b.ins().floor(x),
-                };
-                let wide = if t.bits() < 32 { cl::I32 } else { t };
-                if op == Op::ConvertFToS {
-                    let mut y = self.b.ins().fcvt_to_sint_sat(wide, x);
-                    if wide != t {
-                        let hi = self.bits(wide, umax(t.bits()) >> 1);
-                        let lo = self.bits(wide, !(umax(t.bits()) >> 1));
-                        y = self.b.ins().smin(y, hi);
-                        y = self.b.ins().smax(y, lo);
-                    }
-                    self.resize(y, t, true)
-                } else {
-                    let mut y = self.b.ins().fcvt_to_uint_sat(wide, x);
-                    if wide != t {
-                        let c = self.bits(wide, umax(t.bits()));
-                        y = self.b.ins().umin(y, c);
-                    }
-                    self.resize(y, t, false)
-                }
+                self.float_to_int(op == Op::ConvertFToS, x, t, round)
             }
             Op::ConvertSToF | Op::ConvertUToF => {
                 if not_int(xt) || !t.is_float() {
                     return Err("an integer-to-float conversion of the wrong types".into());
                 }
-                let signed = op == Op::ConvertSToF;
-                let x = if xt.bits() < 32 {
-                    self.resize(x, cl::I32, signed)
+                self.int_to_float(op == Op::ConvertSToF, x, t, round)
+            }
+            Op::FConvert => self.float_convert(x, t, round)?,
+            _ => return Err(format!("{op:?} is not a conversion")),
+        })
+    }
+
+    /// A float to a signed (`signed`) or unsigned integer of type `t`,
+    /// saturating, rounded as `round` says (toward zero by default).
+    fn float_to_int(&mut self, signed: bool, x: Value, t: Clif, round: Option<Round>) -> Value {
+        let x = match round.unwrap_or(Round::Rtz) {
+            Round::Rtz => x,
+            Round::Rte => self.b.ins().nearest(x),
+            Round::Rtp => self.b.ins().ceil(x),
+            Round::Rtn => self.b.ins().floor(x),
+        };
+        let wide = if t.bits() < 32 { cl::I32 } else { t };
+        if signed {
+            let mut y = self.b.ins().fcvt_to_sint_sat(wide, x);
+            if wide != t {
+                let hi = self.bits(wide, umax(t.bits()) >> 1);
+                let lo = self.bits(wide, !(umax(t.bits()) >> 1));
+                y = self.b.ins().smin(y, hi);
+                y = self.b.ins().smax(y, lo);
+            }
+            self.resize(y, t, true)
+        } else {
+            let mut y = self.b.ins().fcvt_to_uint_sat(wide, x);
+            if wide != t {
+                let c = self.bits(wide, umax(t.bits()));
+                y = self.b.ins().umin(y, c);
+            }
+            self.resize(y, t, false)
+        }
+    }
+
+    /// A signed (`signed`) or unsigned integer to a float of type `t`,
+    /// rounded as `round` says (to nearest even by default).
+    fn int_to_float(&mut self, signed: bool, x: Value, t: Clif, round: Option<Round>) -> Value {
+        let xt = self.b.func.dfg.value_type(x);
+        let x = if xt.bits() < 32 {
+            self.resize(x, cl::I32, signed)
+        } else {
+            x
+        };
+        let xt = self.b.func.dfg.value_type(x);
+        let r = if signed {
+            self.b.ins().fcvt_from_sint(t, x)
+        } else {
+            self.b.ins().fcvt_from_uint(t, x)
+        };
+        let round = round.unwrap_or(Round::Rte);
+        // Exact unless the integer has more bits than the mantissa.
+        let exact = xt.bits() < 32 || (xt.bits() == 32 && t == cl::F64);
+        if round == Round::Rte || exact {
+            r
+        } else {
+            let (gt, lt) = if xt == cl::I32 {
+                // f32 from a 32-bit integer: compare in f64, exactly.
+                let rd = self.b.ins().fpromote(cl::F64, r);
+                let xd = if signed {
+                    self.b.ins().fcvt_from_sint(cl::F64, x)
                 } else {
-                    x
+                    self.b.ins().fcvt_from_uint(cl::F64, x)
                 };
-                let xt = self.b.func.dfg.value_type(x);
-                let r = if signed {
-                    self.b.ins().fcvt_from_sint(t, x)
+                (
+                    self.b.ins().fcmp(FloatCC::GreaterThan, rd, xd),
+                    self.b.ins().fcmp(FloatCC::LessThan, rd, xd),
+                )
+            } else {
+                // From 64 bits: r is an integer; it is beyond the
+                // source's range only when it rounded up to 2^63
+                // (2^64), otherwise it converts back exactly.
+                let limit = if signed { 2f64.powi(63) } else { 2f64.powi(64) };
+                let lim = if t == cl::F32 {
+                    self.bits(t, u64::from((limit as f32).to_bits()))
                 } else {
-                    self.b.ins().fcvt_from_uint(t, x)
+                    self.bits(t, limit.to_bits())
                 };
+                let big = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, r, lim);
+                let (ri, cgt, clt) = if signed {
+                    (
+                        self.b.ins().fcvt_to_sint_sat(cl::I64, r),
+                        IntCC::SignedGreaterThan,
+                        IntCC::SignedLessThan,
+                    )
+                } else {
+                    (
+                        self.b.ins().fcvt_to_uint_sat(cl::I64, r),
+                        IntCC::UnsignedGreaterThan,
+                        IntCC::UnsignedLessThan,
+                    )
+                };
+                let g = self.b.ins().icmp(cgt, ri, x);
+                let gt = self.b.ins().bor(big, g);
+                let lt = self.b.ins().icmp(clt, ri, x);
+                (gt, lt)
+            };
+            self.round_adjust(r, gt, lt, round)
+        }
+    }
+
+    /// A float to a float of type `t`, rounded as `round` says (to nearest
+    /// even by default).
+    fn float_convert(&mut self, x: Value, t: Clif, round: Option<Round>) -> R<Value> {
+        let xt = self.b.func.dfg.value_type(x);
+        Ok(match (xt, t) {
+            (a, b) if a == b => x,
+            (cl::F32, cl::F64) => self.b.ins().fpromote(t, x),
+            (cl::F64, cl::F32) => {
+                let r = self.b.ins().fdemote(t, x);
                 let round = round.unwrap_or(Round::Rte);
-                // Exact unless the integer has more bits than the mantissa.
-                let exact = xt.bits() < 32 || (xt.bits() == 32 && t == cl::F64);
-                if round == Round::Rte || exact {
+                if round == Round::Rte {
                     r
                 } else {
-                    let (gt, lt) = if xt == cl::I32 {
-                        // f32 from a 32-bit integer: compare in f64, exactly.
-                        let rd = self.b.ins().fpromote(cl::F64, r);
-                        let xd = if signed {
-                            self.b.ins().fcvt_from_sint(cl::F64, x)
-                        } else {
-                            self.b.ins().fcvt_from_uint(cl::F64, x)
-                        };
-                        (
-                            self.b.ins().fcmp(FloatCC::GreaterThan, rd, xd),
-                            self.b.ins().fcmp(FloatCC::LessThan, rd, xd),
-                        )
-                    } else {
-                        // From 64 bits: r is an integer; it is beyond the
-                        // source's range only when it rounded up to 2^63
-                        // (2^64), otherwise it converts back exactly.
-                        let limit = if signed { 2f64.powi(63) } else { 2f64.powi(64) };
-                        let lim = if t == cl::F32 {
-                            self.bits(t, u64::from((limit as f32).to_bits()))
-                        } else {
-                            self.bits(t, limit.to_bits())
-                        };
-                        let big = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, r, lim);
-                        let (ri, cgt, clt) = if signed {
-                            (
-                                self.b.ins().fcvt_to_sint_sat(cl::I64, r),
-                                IntCC::SignedGreaterThan,
-                                IntCC::SignedLessThan,
-                            )
-                        } else {
-                            (
-                                self.b.ins().fcvt_to_uint_sat(cl::I64, r),
-                                IntCC::UnsignedGreaterThan,
-                                IntCC::UnsignedLessThan,
-                            )
-                        };
-                        let g = self.b.ins().icmp(cgt, ri, x);
-                        let gt = self.b.ins().bor(big, g);
-                        let lt = self.b.ins().icmp(clt, ri, x);
-                        (gt, lt)
-                    };
+                    let rd = self.b.ins().fpromote(cl::F64, r);
+                    let gt = self.b.ins().fcmp(FloatCC::GreaterThan, rd, x);
+                    let lt = self.b.ins().fcmp(FloatCC::LessThan, rd, x);
                     self.round_adjust(r, gt, lt, round)
                 }
             }
-            Op::FConvert => match (xt, t) {
-                (a, b) if a == b => x,
-                (cl::F32, cl::F64) => self.b.ins().fpromote(t, x),
-                (cl::F64, cl::F32) => {
-                    let r = self.b.ins().fdemote(t, x);
-                    let round = round.unwrap_or(Round::Rte);
-                    if round == Round::Rte {
-                        r
-                    } else {
-                        let rd = self.b.ins().fpromote(cl::F64, r);
-                        let gt = self.b.ins().fcmp(FloatCC::GreaterThan, rd, x);
-                        let lt = self.b.ins().fcmp(FloatCC::LessThan, rd, x);
-                        self.round_adjust(r, gt, lt, round)
-                    }
-                }
-                _ => {
-                    return Err(format!(
-                        "OpFConvert from {xt} to {t} is not supported by code generation yet"
-                    ))
-                }
-            },
-            _ => return Err(format!("{op:?} is not a conversion")),
+            _ => {
+                return Err(format!(
+                    "OpFConvert from {xt} to {t} is not supported by code generation yet"
+                ))
+            }
         })
     }
 

@@ -7,6 +7,7 @@
 pub mod edit;
 mod module;
 pub mod ops;
+pub(crate) mod opsets;
 mod parse;
 
 pub use module::*;

@@ -3,6 +3,8 @@
 
 use spirv::Op;
 
+use super::opsets;
+
 /// Whether clift takes an opcode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Support {
@@ -111,20 +113,6 @@ pub fn support(op: Op) -> Support {
         | Bitcast
         | SNegate
         | FNegate
-        | IAdd
-        | FAdd
-        | ISub
-        | FSub
-        | IMul
-        | FMul
-        | UDiv
-        | SDiv
-        | FDiv
-        | UMod
-        | SRem
-        | SMod
-        | FRem
-        | FMod
         | VectorTimesScalar
         | Dot
         | IAddCarry
@@ -141,60 +129,12 @@ pub fn support(op: Op) -> Support {
         | LessOrGreater
         | Ordered
         | Unordered
-        | LogicalEqual
-        | LogicalNotEqual
-        | LogicalOr
-        | LogicalAnd
         | LogicalNot
         | Select
-        | IEqual
-        | INotEqual
-        | UGreaterThan
-        | SGreaterThan
-        | UGreaterThanEqual
-        | SGreaterThanEqual
-        | ULessThan
-        | SLessThan
-        | ULessThanEqual
-        | SLessThanEqual
-        | FOrdEqual
-        | FUnordEqual
-        | FOrdNotEqual
-        | FUnordNotEqual
-        | FOrdLessThan
-        | FUnordLessThan
-        | FOrdGreaterThan
-        | FUnordGreaterThan
-        | FOrdLessThanEqual
-        | FUnordLessThanEqual
-        | FOrdGreaterThanEqual
-        | FUnordGreaterThanEqual
-        | ShiftRightLogical
-        | ShiftRightArithmetic
-        | ShiftLeftLogical
-        | BitwiseOr
-        | BitwiseXor
-        | BitwiseAnd
         | Not
         | BitCount
         | ControlBarrier
         | MemoryBarrier
-        | AtomicLoad
-        | AtomicStore
-        | AtomicExchange
-        | AtomicCompareExchange
-        | AtomicCompareExchangeWeak
-        | AtomicIIncrement
-        | AtomicIDecrement
-        | AtomicIAdd
-        | AtomicISub
-        | AtomicSMin
-        | AtomicUMin
-        | AtomicSMax
-        | AtomicUMax
-        | AtomicAnd
-        | AtomicOr
-        | AtomicXor
         | Phi
         | LoopMerge
         | SelectionMerge
@@ -207,19 +147,6 @@ pub fn support(op: Op) -> Support {
         | Unreachable
         | LifetimeStart
         | LifetimeStop
-        | GroupAsyncCopy
-        | GroupWaitEvents
-        | GroupAll
-        | GroupAny
-        | GroupBroadcast
-        | GroupIAdd
-        | GroupFAdd
-        | GroupFMin
-        | GroupUMin
-        | GroupSMin
-        | GroupFMax
-        | GroupUMax
-        | GroupSMax
         | ReadPipe
         | WritePipe
         | ReservedReadPipe
@@ -231,10 +158,6 @@ pub fn support(op: Op) -> Support {
         | IsValidReserveId
         | GetNumPipePackets
         | GetMaxPipePackets
-        | GroupReserveReadPipePackets
-        | GroupReserveWritePipePackets
-        | GroupCommitReadPipe
-        | GroupCommitWritePipe
         | EnqueueMarker
         | EnqueueKernel
         | GetKernelNDrangeSubGroupCount
@@ -249,8 +172,16 @@ pub fn support(op: Op) -> Support {
         | CaptureEventProfilingInfo
         | GetDefaultQueue
         | BuildNDRange
-        | AtomicFlagTestAndSet
-        | AtomicFlagClear => Support::Yes,
+        | opsets::int_compare!()
+        | opsets::float_compare!()
+        | opsets::int_arith!()
+        | opsets::bitwise!()
+        | opsets::shifts!()
+        | opsets::atomics!()
+        | opsets::group_collectives!()
+        | opsets::group_pipes!()
+        | opsets::float_arith!()
+        | opsets::logical!() => Support::Yes,
         SizeOf
         | ModuleProcessed
         | TypePipeStorage
@@ -377,39 +308,11 @@ pub fn spec_op_allowed(op: Op) -> bool {
             | FConvert
             | SNegate
             | Not
-            | IAdd
-            | ISub
-            | IMul
-            | UDiv
-            | SDiv
-            | UMod
-            | SRem
-            | SMod
-            | ShiftRightLogical
-            | ShiftRightArithmetic
-            | ShiftLeftLogical
-            | BitwiseOr
-            | BitwiseXor
-            | BitwiseAnd
             | VectorShuffle
             | CompositeExtract
             | CompositeInsert
-            | LogicalOr
-            | LogicalAnd
             | LogicalNot
-            | LogicalEqual
-            | LogicalNotEqual
             | Select
-            | IEqual
-            | INotEqual
-            | ULessThan
-            | SLessThan
-            | UGreaterThan
-            | SGreaterThan
-            | ULessThanEqual
-            | SLessThanEqual
-            | UGreaterThanEqual
-            | SGreaterThanEqual
             | ConvertFToS
             | ConvertSToF
             | ConvertFToU
@@ -421,15 +324,15 @@ pub fn spec_op_allowed(op: Op) -> bool {
             | PtrCastToGeneric
             | Bitcast
             | FNegate
-            | FAdd
-            | FSub
-            | FMul
-            | FDiv
-            | FRem
-            | FMod
             | AccessChain
             | InBoundsAccessChain
             | PtrAccessChain
             | InBoundsPtrAccessChain
+            | opsets::int_compare!()
+            | opsets::int_arith!()
+            | opsets::bitwise!()
+            | opsets::shifts!()
+            | opsets::float_arith!()
+            | opsets::logical!()
     )
 }

@@ -759,6 +759,69 @@ impl Builder {
         let op = inst.op;
         let result_id = inst.result_id;
         match op {
+            Op::Capability
+            | Op::Extension
+            | Op::ExtInstImport
+            | Op::MemoryModel
+            | Op::EntryPoint
+            | Op::ExecutionMode
+            | Op::ExecutionModeId => self.header_inst(i),
+            Op::Decorate
+            | Op::DecorateId
+            | Op::MemberDecorate
+            | Op::DecorationGroup
+            | Op::GroupDecorate
+            | Op::GroupMemberDecorate => self.annotation(i),
+            Op::String => {
+                self.define(i, result_id, IdKind::String);
+            }
+            Op::Name => {
+                if let Some(t) = inst.id(0) {
+                    if let Some(x) = self.m.ids.get_mut(t as usize) {
+                        if x.name == NONE {
+                            x.name = i;
+                        }
+                    }
+                }
+            }
+            Op::Variable => {
+                let storage = match inst.operands.first() {
+                    Some(Operand::StorageClass(s)) => *s,
+                    _ => spirv::StorageClass::Function,
+                };
+                let g = Global {
+                    id: result_id.unwrap_or(0),
+                    ty: inst.result_type.unwrap_or(0),
+                    storage,
+                    init: inst.id(1),
+                    inst: i,
+                };
+                let index = self.m.globals.len() as u32;
+                if self.define(i, result_id, IdKind::Global) {
+                    self.m.ids[g.id as usize].index = index;
+                    self.m.globals.push(g);
+                }
+            }
+            Op::Undef => {
+                self.define(i, result_id, IdKind::Undef);
+            }
+            _ if ops::is_type(op) => self.type_decl(i),
+            _ if ops::is_constant(op) => self.constant(i),
+            _ => {
+                // OpSource, OpSourceExtension, OpMemberName, OpModuleProcessed,
+                // OpNop, OpLine...: nothing to record.
+                if result_id.is_some() {
+                    self.define(i, result_id, IdKind::Value);
+                }
+            }
+        }
+    }
+
+    /// Capabilities, extensions, instruction set imports, the memory model, entry points and execution modes.
+    fn header_inst(&mut self, i: u32) {
+        let inst = &self.m.insts[i as usize];
+        let result_id = inst.result_id;
+        match inst.op {
             Op::Capability => {
                 if let Some(Operand::Capability(c)) = inst.operands.first() {
                     let c = *c;
@@ -823,18 +886,15 @@ impl Builder {
                     self.m.exec_modes.push(em);
                 }
             }
-            Op::String => {
-                self.define(i, result_id, IdKind::String);
-            }
-            Op::Name => {
-                if let Some(t) = inst.id(0) {
-                    if let Some(x) = self.m.ids.get_mut(t as usize) {
-                        if x.name == NONE {
-                            x.name = i;
-                        }
-                    }
-                }
-            }
+            _ => {}
+        }
+    }
+
+    /// Decorations, direct or through decoration groups.
+    fn annotation(&mut self, i: u32) {
+        let inst = &self.m.insts[i as usize];
+        let result_id = inst.result_id;
+        match inst.op {
             Op::Decorate | Op::DecorateId => {
                 if let (Some(target), Some(Operand::Decoration(kind))) = (inst.id(0), inst.operands.get(1)) {
                     let d = Deco {
@@ -879,36 +939,7 @@ impl Builder {
                 }
                 self.group_apps.extend(apps);
             }
-            Op::Variable => {
-                let storage = match inst.operands.first() {
-                    Some(Operand::StorageClass(s)) => *s,
-                    _ => spirv::StorageClass::Function,
-                };
-                let g = Global {
-                    id: result_id.unwrap_or(0),
-                    ty: inst.result_type.unwrap_or(0),
-                    storage,
-                    init: inst.id(1),
-                    inst: i,
-                };
-                let index = self.m.globals.len() as u32;
-                if self.define(i, result_id, IdKind::Global) {
-                    self.m.ids[g.id as usize].index = index;
-                    self.m.globals.push(g);
-                }
-            }
-            Op::Undef => {
-                self.define(i, result_id, IdKind::Undef);
-            }
-            _ if ops::is_type(op) => self.type_decl(i),
-            _ if ops::is_constant(op) => self.constant(i),
-            _ => {
-                // OpSource, OpSourceExtension, OpMemberName, OpModuleProcessed,
-                // OpNop, OpLine...: nothing to record.
-                if result_id.is_some() {
-                    self.define(i, result_id, IdKind::Value);
-                }
-            }
+            _ => {}
         }
     }
 

@@ -38,13 +38,47 @@ pub fn targets(m: &Module, term: u32) -> Vec<Id> {
     }
 }
 
+/// The CFG of function `fi`, after checking its branch targets, its OpPhi
+/// instructions and that every definition dominates its uses.
 fn function(m: &Module, fi: u32, d: &mut Diags) -> Cfg {
     let f: &Function = &m.functions[fi as usize];
-    let n = f.blocks.len();
-    if n == 0 || f.blocks.iter().any(|b| b.end == NONE) {
+    if f.blocks.is_empty() || f.blocks.iter().any(|b| b.end == NONE) {
         return Cfg::default();
     }
-    // Successors, each once.
+    let (succs, preds) = edges(m, fi, d);
+    let (rpo, reachable) = reverse_postorder(&succs);
+    let idom = immediate_dominators(&rpo, &preds);
+    let tree = DomTree::new(&rpo, &idom, &reachable);
+    let mut uses = Uses {
+        m,
+        fi,
+        preds: &preds,
+        tree: &tree,
+        pred_mark: vec![NONE; succs.len()],
+        listed: vec![NONE; succs.len()],
+        values: vec![NONE; succs.len()],
+    };
+    for b in 0..f.blocks.len() as u32 {
+        uses.block(b, d);
+        if d.full() {
+            break;
+        }
+    }
+    Cfg {
+        succs,
+        preds,
+        rpo,
+        idom,
+        reachable,
+    }
+}
+
+/// Successors (each once) and predecessors of every block; a branch to
+/// what is not a label of this function, or to its entry block, is
+/// reported and left out.
+fn edges(m: &Module, fi: u32, d: &mut Diags) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+    let f = &m.functions[fi as usize];
+    let n = f.blocks.len();
     let mut succs: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut mark = vec![NONE; n];
     for (b, blk) in f.blocks.iter().enumerate() {
@@ -75,7 +109,13 @@ fn function(m: &Module, fi: u32, d: &mut Diags) -> Cfg {
             preds[s as usize].push(b as u32);
         }
     }
-    // Reverse postorder by an iterative depth-first search from the entry.
+    (succs, preds)
+}
+
+/// The blocks reachable from the entry in reverse postorder (an iterative
+/// depth-first search), and which blocks are reachable.
+fn reverse_postorder(succs: &[Vec<u32>]) -> (Vec<u32>, Vec<bool>) {
+    let n = succs.len();
     let mut reachable = vec![false; n];
     let mut post = Vec::with_capacity(n);
     let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
@@ -92,12 +132,18 @@ fn function(m: &Module, fi: u32, d: &mut Diags) -> Cfg {
             stack.pop();
         }
     }
-    let rpo: Vec<u32> = post.iter().rev().copied().collect();
+    post.reverse();
+    (post, reachable)
+}
+
+/// Immediate dominators (NONE for the entry and unreachable blocks), by
+/// Cooper, Harvey and Kennedy's iteration over reverse postorder `rpo`.
+fn immediate_dominators(rpo: &[u32], preds: &[Vec<u32>]) -> Vec<u32> {
+    let n = preds.len();
     let mut order = vec![NONE; n];
     for (k, &b) in rpo.iter().enumerate() {
         order[b as usize] = k as u32;
     }
-    // Immediate dominators.
     let mut idom = vec![NONE; n];
     idom[0] = 0;
     let mut changed = true;
@@ -131,68 +177,83 @@ fn function(m: &Module, fi: u32, d: &mut Diags) -> Cfg {
         }
     }
     idom[0] = NONE;
-    // Dominator-tree intervals: a dominates b iff pre[a] <= pre[b] and
-    // post[b] <= post[a].
-    let mut children: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for &b in &rpo[1..] {
-        if idom[b as usize] != NONE {
-            children[idom[b as usize] as usize].push(b);
-        }
-    }
-    let (mut pre_n, mut post_n) = (vec![0u32; n], vec![0u32; n]);
-    let mut clock = 0u32;
-    let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
-    pre_n[0] = clock;
-    while let Some(&mut (b, ref mut next)) = stack.last_mut() {
-        if let Some(&c) = children[b as usize].get(*next) {
-            *next += 1;
-            clock += 1;
-            pre_n[c as usize] = clock;
-            stack.push((c, 0));
-        } else {
-            clock += 1;
-            post_n[b as usize] = clock;
-            stack.pop();
-        }
-    }
-    let dominates = |a: u32, b: u32| {
-        reachable[a as usize]
-            && reachable[b as usize]
-            && pre_n[a as usize] <= pre_n[b as usize]
-            && post_n[b as usize] <= post_n[a as usize]
-    };
+    idom
+}
 
-    // OpPhi and the uses of each instruction.
-    let mut listed = vec![NONE; n];
-    let mut pred_mark = vec![NONE; n];
-    let mut values = vec![NONE; n];
-    for (b, blk) in f.blocks.iter().enumerate() {
-        let b = b as u32;
-        for &p in &preds[b as usize] {
-            pred_mark[p as usize] = b;
+/// The dominator tree as intervals: `a` dominates `b` iff
+/// `pre[a] <= pre[b]` and `post[b] <= post[a]` (both reachable).
+struct DomTree<'a> {
+    pre: Vec<u32>,
+    post: Vec<u32>,
+    reachable: &'a [bool],
+}
+
+impl<'a> DomTree<'a> {
+    fn new(rpo: &[u32], idom: &[u32], reachable: &'a [bool]) -> DomTree<'a> {
+        let n = idom.len();
+        let mut children: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for &b in &rpo[1..] {
+            if idom[b as usize] != NONE {
+                children[idom[b as usize] as usize].push(b);
+            }
+        }
+        let (mut pre, mut post) = (vec![0u32; n], vec![0u32; n]);
+        let mut clock = 0u32;
+        let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
+        pre[0] = clock;
+        while let Some(&mut (b, ref mut next)) = stack.last_mut() {
+            if let Some(&c) = children[b as usize].get(*next) {
+                *next += 1;
+                clock += 1;
+                pre[c as usize] = clock;
+                stack.push((c, 0));
+            } else {
+                clock += 1;
+                post[b as usize] = clock;
+                stack.pop();
+            }
+        }
+        DomTree { pre, post, reachable }
+    }
+
+    /// Whether block `a` dominates block `b`.
+    fn dominates(&self, a: u32, b: u32) -> bool {
+        let (a, b) = (a as usize, b as usize);
+        self.reachable[a] && self.reachable[b] && self.pre[a] <= self.pre[b] && self.post[b] <= self.post[a]
+    }
+}
+
+/// The checks of OpPhi and of every use, block by block; the marks are
+/// scratch space indexed by block, reset by stamping them with the
+/// current block or instruction.
+struct Uses<'a> {
+    m: &'a Module,
+    fi: u32,
+    preds: &'a [Vec<u32>],
+    tree: &'a DomTree<'a>,
+    /// `b` for each predecessor of the block `b` being checked.
+    pred_mark: Vec<u32>,
+    /// The OpPhi that has listed each parent block, and with which value.
+    listed: Vec<u32>,
+    values: Vec<u32>,
+}
+
+impl Uses<'_> {
+    fn block(&mut self, b: u32, d: &mut Diags) {
+        let m = self.m;
+        let blk = &m.functions[self.fi as usize].blocks[b as usize];
+        for &p in &self.preds[b as usize] {
+            self.pred_mark[p as usize] = b;
         }
         let mut phis_done = false;
         for i in blk.start + 1..=blk.end {
-            let inst = &m.insts[i as usize];
-            match inst.op {
+            match m.insts[i as usize].op {
                 Op::Line | Op::NoLine => continue,
                 Op::Phi => {
                     if phis_done {
                         d.at(m, i, "OpPhi must come before the other instructions of its block");
                     }
-                    phi(
-                        m,
-                        fi,
-                        b,
-                        i,
-                        &preds,
-                        &pred_mark,
-                        &mut listed,
-                        &mut values,
-                        &reachable,
-                        &dominates,
-                        d,
-                    );
+                    self.phi(b, i, d);
                     continue;
                 }
                 // SPIR-V asks for Function variables at the start of the
@@ -204,152 +265,141 @@ fn function(m: &Module, fi: u32, d: &mut Diags) -> Cfg {
                 _ => {}
             }
             phis_done = true;
-            for (_, v) in inst.id_operands() {
-                let Some(x) = m.info(v) else { continue };
-                match x.kind {
-                    IdKind::Value | IdKind::Undef | IdKind::Param | IdKind::Label if x.func != NONE => {}
-                    _ => continue,
-                }
-                if x.func != fi {
-                    d.at(m, i, format!("{} is defined in another function", m.show(v)));
-                    continue;
-                }
-                if !matches!(x.kind, IdKind::Value | IdKind::Undef) || !reachable[b as usize] {
-                    continue;
-                }
-                let db = x.block;
-                let ok = if db == b {
-                    x.def < i
-                } else {
-                    db != NONE && dominates(db, b)
-                };
-                if !ok {
-                    let rule = if db == b {
-                        format!("{} is used before its definition in the same block", m.show(v))
-                    } else {
-                        format!(
-                            "{} is used in block {}, but its definition in block {} does not dominate that block",
-                            m.show(v),
-                            m.show(blk.label),
-                            label(m, f, db)
-                        )
-                    };
-                    d.at(m, i, rule);
-                }
-            }
+            self.operands(b, i, d);
             if d.full() {
                 break;
             }
         }
     }
-    Cfg {
-        succs,
-        preds,
-        rpo,
-        idom,
-        reachable,
+
+    /// Each operand of instruction `i` in block `b`: defined in this
+    /// function, and by an instruction that dominates `i`.
+    fn operands(&self, b: u32, i: u32, d: &mut Diags) {
+        let (m, fi) = (self.m, self.fi);
+        let f = &m.functions[fi as usize];
+        for (_, v) in m.insts[i as usize].id_operands() {
+            let Some(x) = m.info(v) else { continue };
+            match x.kind {
+                IdKind::Value | IdKind::Undef | IdKind::Param | IdKind::Label if x.func != NONE => {}
+                _ => continue,
+            }
+            if x.func != fi {
+                d.at(m, i, format!("{} is defined in another function", m.show(v)));
+                continue;
+            }
+            if !matches!(x.kind, IdKind::Value | IdKind::Undef) || !self.tree.reachable[b as usize] {
+                continue;
+            }
+            let db = x.block;
+            let ok = if db == b {
+                x.def < i
+            } else {
+                db != NONE && self.tree.dominates(db, b)
+            };
+            if !ok {
+                let rule = if db == b {
+                    format!("{} is used before its definition in the same block", m.show(v))
+                } else {
+                    format!(
+                        "{} is used in block {}, but its definition in block {} does not dominate that block",
+                        m.show(v),
+                        m.show(f.blocks[b as usize].label),
+                        label(m, f, db)
+                    )
+                };
+                d.at(m, i, rule);
+            }
+        }
+    }
+
+    /// One OpPhi `i` of block `b`: one pair per predecessor, parents are
+    /// predecessors, and each value dominates the end of its parent.
+    fn phi(&mut self, b: u32, i: u32, d: &mut Diags) {
+        let (m, fi) = (self.m, self.fi);
+        let f = &m.functions[fi as usize];
+        let inst = &m.insts[i as usize];
+        let here = f.blocks[b as usize].label;
+        let mut k = 0;
+        while k + 1 < inst.operands.len() {
+            let (Some(v), Some(parent)) = (inst.id(k), inst.id(k + 1)) else {
+                k += 2;
+                continue;
+            };
+            k += 2;
+            let Some(p) = block_of(m, fi, parent) else {
+                d.at(
+                    m,
+                    i,
+                    format!("OpPhi parent {} is not a label of this function", m.show(parent)),
+                );
+                continue;
+            };
+            if self.pred_mark[p as usize] != b {
+                d.at(
+                    m,
+                    i,
+                    format!(
+                        "OpPhi parent {} is not a predecessor of block {}",
+                        m.show(parent),
+                        m.show(here)
+                    ),
+                );
+                continue;
+            }
+            if self.listed[p as usize] == i {
+                // One pair per edge, as LLVM writes it when an OpSwitch sends
+                // several cases to this block: fine if the values agree.
+                if self.values[p as usize] != v {
+                    d.at(
+                        m,
+                        i,
+                        format!(
+                            "OpPhi lists parent {} more than once with different values",
+                            m.show(parent)
+                        ),
+                    );
+                }
+                continue;
+            }
+            self.listed[p as usize] = i;
+            self.values[p as usize] = v;
+            let Some(x) = m.info(v) else { continue };
+            if x.func != NONE && x.func != fi {
+                d.at(m, i, format!("{} is defined in another function", m.show(v)));
+                continue;
+            }
+            if matches!(x.kind, IdKind::Value | IdKind::Undef) && x.func == fi && self.tree.reachable[p as usize] {
+                let db = x.block;
+                if db == NONE || !(db == p || self.tree.dominates(db, p)) {
+                    d.at(
+                        m,
+                        i,
+                        format!(
+                            "OpPhi value {} for parent {}: its definition in block {} does not dominate the end of that parent",
+                            m.show(v),
+                            m.show(parent),
+                            label(m, f, db)
+                        ),
+                    );
+                }
+            }
+        }
+        for &p in &self.preds[b as usize] {
+            if self.listed[p as usize] != i {
+                d.at(
+                    m,
+                    i,
+                    format!(
+                        "OpPhi has no value for predecessor {} of block {}",
+                        label(m, f, p),
+                        m.show(here)
+                    ),
+                );
+            }
+        }
     }
 }
 
 fn label(m: &Module, f: &Function, b: u32) -> String {
     f.blocks.get(b as usize).map_or_else(|| "?".into(), |x| m.show(x.label))
-}
-
-/// One OpPhi of block `b`: one pair per predecessor, parents are
-/// predecessors, and each value dominates the end of its parent.
-#[allow(clippy::too_many_arguments)]
-fn phi(
-    m: &Module,
-    fi: u32,
-    b: u32,
-    i: u32,
-    preds: &[Vec<u32>],
-    pred_mark: &[u32],
-    listed: &mut [u32],
-    values: &mut [u32],
-    reachable: &[bool],
-    dominates: &dyn Fn(u32, u32) -> bool,
-    d: &mut Diags,
-) {
-    let f = &m.functions[fi as usize];
-    let inst = &m.insts[i as usize];
-    let here = f.blocks[b as usize].label;
-    let mut k = 0;
-    while k + 1 < inst.operands.len() {
-        let (Some(v), Some(parent)) = (inst.id(k), inst.id(k + 1)) else {
-            k += 2;
-            continue;
-        };
-        k += 2;
-        let Some(p) = block_of(m, fi, parent) else {
-            d.at(
-                m,
-                i,
-                format!("OpPhi parent {} is not a label of this function", m.show(parent)),
-            );
-            continue;
-        };
-        if pred_mark[p as usize] != b {
-            d.at(
-                m,
-                i,
-                format!(
-                    "OpPhi parent {} is not a predecessor of block {}",
-                    m.show(parent),
-                    m.show(here)
-                ),
-            );
-            continue;
-        }
-        if listed[p as usize] == i {
-            // One pair per edge, as LLVM writes it when an OpSwitch sends
-            // several cases to this block: fine if the values agree.
-            if values[p as usize] != v {
-                d.at(
-                    m,
-                    i,
-                    format!(
-                        "OpPhi lists parent {} more than once with different values",
-                        m.show(parent)
-                    ),
-                );
-            }
-            continue;
-        }
-        listed[p as usize] = i;
-        values[p as usize] = v;
-        let Some(x) = m.info(v) else { continue };
-        if x.func != NONE && x.func != fi {
-            d.at(m, i, format!("{} is defined in another function", m.show(v)));
-            continue;
-        }
-        if matches!(x.kind, IdKind::Value | IdKind::Undef) && x.func == fi && reachable[p as usize] {
-            let db = x.block;
-            if db == NONE || !(db == p || dominates(db, p)) {
-                d.at(
-                    m,
-                    i,
-                    format!(
-                        "OpPhi value {} for parent {}: its definition in block {} does not dominate the end of that parent",
-                        m.show(v),
-                        m.show(parent),
-                        label(m, f, db)
-                    ),
-                );
-            }
-        }
-    }
-    for &p in &preds[b as usize] {
-        if listed[p as usize] != i {
-            d.at(
-                m,
-                i,
-                format!(
-                    "OpPhi has no value for predecessor {} of block {}",
-                    label(m, f, p),
-                    m.show(here)
-                ),
-            );
-        }
-    }
 }

@@ -9,7 +9,7 @@ use rspirv::dr::Operand;
 use spirv::{Op, StorageClass};
 
 use super::Diags;
-use crate::spirv::{ConstValue, Id, Inst, Module, Type};
+use crate::spirv::{opsets, ConstValue, Id, Inst, Module, Type};
 
 const SCOPES: [&str; 5] = ["CrossDevice", "Device", "Workgroup", "Subgroup", "Invocation"];
 
@@ -21,62 +21,22 @@ fn scope_name(v: u64) -> String {
 
 /// Whether `op` is an atomic instruction.
 pub fn is_atomic(op: Op) -> bool {
-    matches!(
-        op,
-        Op::AtomicLoad
-            | Op::AtomicStore
-            | Op::AtomicExchange
-            | Op::AtomicCompareExchange
-            | Op::AtomicCompareExchangeWeak
-            | Op::AtomicIIncrement
-            | Op::AtomicIDecrement
-            | Op::AtomicIAdd
-            | Op::AtomicISub
-            | Op::AtomicSMin
-            | Op::AtomicUMin
-            | Op::AtomicSMax
-            | Op::AtomicUMax
-            | Op::AtomicAnd
-            | Op::AtomicOr
-            | Op::AtomicXor
-            | Op::AtomicFlagTestAndSet
-            | Op::AtomicFlagClear
-    )
+    matches!(op, opsets::atomics!())
 }
 
 /// Instructions whose (first) scope operand is an execution scope.
 fn has_execution_scope(op: Op) -> bool {
-    op == Op::ControlBarrier
-        || is_group_collective(op)
-        || matches!(
-            op,
-            Op::GroupReserveReadPipePackets
-                | Op::GroupReserveWritePipePackets
-                | Op::GroupCommitReadPipe
-                | Op::GroupCommitWritePipe
-        )
+    matches!(
+        op,
+        Op::ControlBarrier | opsets::group_collectives!() | opsets::group_pipes!()
+    )
 }
 
 /// Whether `op` is a group instruction every work-item of its scope takes
 /// part in, computing from all their operands: the collectives of OpenCL
 /// C's work_group_* and sub_group_* functions and async copies.
 pub fn is_group_collective(op: Op) -> bool {
-    matches!(
-        op,
-        Op::GroupAsyncCopy
-            | Op::GroupWaitEvents
-            | Op::GroupAll
-            | Op::GroupAny
-            | Op::GroupBroadcast
-            | Op::GroupIAdd
-            | Op::GroupFAdd
-            | Op::GroupFMin
-            | Op::GroupUMin
-            | Op::GroupSMin
-            | Op::GroupFMax
-            | Op::GroupUMax
-            | Op::GroupSMax
-    )
+    matches!(op, opsets::group_collectives!())
 }
 
 /// The value of a 32-bit integer constant.

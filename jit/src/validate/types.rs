@@ -8,11 +8,23 @@ use spirv::{Op, StorageClass};
 
 use super::env::is_value;
 use super::Diags;
-use crate::spirv::{ConstValue, Id, IdKind, Inst, Module, Type, NONE};
+use crate::spirv::{opsets, ConstValue, Id, IdKind, Inst, Module, Type, NONE};
 
 /// Types referenced by type declarations, constants' types, module
 /// variables' initializers and function signatures.
 pub fn check_declarations(m: &Module, d: &mut Diags) {
+    type_declarations(m, d);
+    constants(m, d);
+    if d.full() {
+        return;
+    }
+    global_initializers(m, d);
+    function_signatures(m, d);
+}
+
+/// Array elements, struct members and function parameters are sized types;
+/// pointees and return types are types; array lengths integer constants.
+fn type_declarations(m: &Module, d: &mut Diags) {
     let is_type = |id: Id| m.kind(id) == IdKind::Type || m.kind(id) == IdKind::ForwardPointer;
     let sized = |id: Id| !matches!(m.ty(id), Some(Type::Void | Type::Function { .. }) | None);
     for t in &m.types {
@@ -58,6 +70,10 @@ pub fn check_declarations(m: &Module, d: &mut Diags) {
             _ => {}
         }
     }
+}
+
+/// Each constant's result type fits its opcode.
+fn constants(m: &Module, d: &mut Diags) {
     for c in &m.constants {
         let inst = &m.insts[c.inst as usize];
         if m.kind(c.ty) != IdKind::Type {
@@ -104,6 +120,11 @@ pub fn check_declarations(m: &Module, d: &mut Diags) {
             return;
         }
     }
+}
+
+/// A module variable's initializer is a constant or module variable of its
+/// pointee type.
+fn global_initializers(m: &Module, d: &mut Diags) {
     for g in &m.globals {
         if let (Some(init), Some((_, pointee))) = (g.init, m.pointer(g.ty)) {
             let ok = match m.kind(init) {
@@ -124,6 +145,10 @@ pub fn check_declarations(m: &Module, d: &mut Diags) {
             }
         }
     }
+}
+
+/// A function's result and parameter types are those of its function type.
+fn function_signatures(m: &Module, d: &mut Diags) {
     for f in &m.functions {
         let Some(Type::Function { ret, params }) = m.ty(f.fn_type) else {
             d.at(
@@ -406,13 +431,13 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
     let rt_or = || rt.ok_or_else(|| "missing result type".to_string());
     use Op::*;
     match op {
-        IAdd | ISub | IMul | UDiv | SDiv | UMod | SRem | SMod | BitwiseOr | BitwiseXor | BitwiseAnd => {
+        opsets::int_arith!() | opsets::bitwise!() => {
             let rt = rt_or()?;
             c.int(rt, "the result type")?;
             c.same(0, rt)?;
             c.same(1, rt)
         }
-        ShiftRightLogical | ShiftRightArithmetic | ShiftLeftLogical => {
+        opsets::shifts!() => {
             let rt = rt_or()?;
             c.int(rt, "the result type")?;
             c.same(0, rt)?;
@@ -425,7 +450,7 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
             c.int(rt, "the result type")?;
             c.same(0, rt)
         }
-        FAdd | FSub | FMul | FDiv | FRem | FMod => {
+        opsets::float_arith!() => {
             let rt = rt_or()?;
             c.float(rt, "the result type")?;
             c.same(0, rt)?;
@@ -464,8 +489,7 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
                 _ => Err("the result type must be a struct of two members of the operands' type".into()),
             }
         }
-        IEqual | INotEqual | UGreaterThan | SGreaterThan | UGreaterThanEqual | SGreaterThanEqual | ULessThan
-        | SLessThan | ULessThanEqual | SLessThanEqual => {
+        opsets::int_compare!() => {
             let rt = rt_or()?;
             c.boolean(rt, "the result type")?;
             let a = c.ty(0)?;
@@ -473,21 +497,7 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
             c.same_count(a, rt)?;
             c.same(1, a)
         }
-        FOrdEqual
-        | FUnordEqual
-        | FOrdNotEqual
-        | FUnordNotEqual
-        | FOrdLessThan
-        | FUnordLessThan
-        | FOrdGreaterThan
-        | FUnordGreaterThan
-        | FOrdLessThanEqual
-        | FUnordLessThanEqual
-        | FOrdGreaterThanEqual
-        | FUnordGreaterThanEqual
-        | LessOrGreater
-        | Ordered
-        | Unordered => {
+        opsets::float_compare!() | LessOrGreater | Ordered | Unordered => {
             let rt = rt_or()?;
             c.boolean(rt, "the result type")?;
             let a = c.ty(0)?;
@@ -495,7 +505,7 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
             c.same_count(a, rt)?;
             c.same(1, a)
         }
-        LogicalEqual | LogicalNotEqual | LogicalOr | LogicalAnd => {
+        opsets::logical!() => {
             let rt = rt_or()?;
             c.boolean(rt, "the result type")?;
             c.same(0, rt)?;

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Writes the test modules under valid/ and invalid/ and assembles them.
+"""Writes the test modules under valid/ (and assembles them) and the
+modules derived from base.spvasm in the one corpus of invalid modules,
+conformance/corpus/invalid (which its make.py assembles).
 
-Each invalid/NAME.spvasm is base.spvasm with a few lines changed so that it
-breaks one rule; its first line is '; expect: TEXT', a piece of the rule text
-clift must report (tests/validate.rs checks it). Needs spirv-as (SPIRV-Tools);
-the tests only read the checked-in .spv files.
+Each invalid NAME.spvasm written here is base.spvasm with a few lines changed
+so that it breaks one rule; its header says '; rule: NAME' and
+'; expect: TEXT', a piece of the rule text clift must report (both
+jit/tests/front_end.rs and conformance/tests/corpus.rs check it). Needs
+spirv-as (SPIRV-Tools); the tests only read the checked-in .spv files.
 
     python3 gen.py
 """
@@ -13,6 +16,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The one corpus of invalid modules, shared with the end-to-end tests.
+INVALID_DIR = os.path.join(HERE, "..", "..", "..", "conformance", "corpus", "invalid")
 BASE = open(os.path.join(HERE, "base.spvasm")).read()
 
 TYPES = "      %float = OpTypeFloat 32\n"
@@ -65,8 +70,6 @@ INVALID = {
         [(TYPES, TYPES + "  %v16float = OpTypeVector %float 16\n")]),
     "storage_output": ("storage class Output is not allowed in OpenCL",
         [(TYPES, TYPES + "  %ptr_out = OpTypePointer Output %float\n")]),
-    "image_type": ("images are not supported",
-        [(TYPES, TYPES + "        %img = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly\n")]),
     "sampler_type": ("images are not supported",
         [(TYPES, TYPES + "    %sampler = OpTypeSampler\n")]),
     "param_generic_pointer": ("kernel pointer parameters must be CrossWorkgroup (__global), Workgroup (__local) or UniformConstant (__constant)",
@@ -76,9 +79,6 @@ INVALID = {
         [("%kfn = OpTypeFunction %void %ptr_g_uint %uint", "%kfn = OpTypeFunction %void %ptr_f_uint %uint"),
          ("%out = OpFunctionParameter %ptr_g_uint", "%out = OpFunctionParameter %ptr_f_uint"),
          ("%ptr = OpInBoundsPtrAccessChain %ptr_g_uint %out %id0", "%ptr = OpInBoundsPtrAccessChain %ptr_f_uint %out %id0")]),
-    "param_bool": ("is not a valid kernel argument type",
-        [("%kfn = OpTypeFunction %void %ptr_g_uint %uint", "%kfn = OpTypeFunction %void %ptr_g_uint %uint %bool"),
-         ("          %n = OpFunctionParameter %uint\n", "          %n = OpFunctionParameter %uint\n         %flag = OpFunctionParameter %bool\n")]),
     "builtin_wrong_type": ("built-in variable GlobalInvocationId must have type a vector of 3 64-bit integers",
         [("%ptr_in_v3ulong = OpTypePointer Input %v3ulong", "%v3uint = OpTypeVector %uint 3\n%ptr_in_v3ulong = OpTypePointer Input %v3uint"),
          ("%ids = OpLoad %v3ulong %gid Aligned 32", "%ids = OpLoad %v3uint %gid Aligned 32"),
@@ -110,9 +110,6 @@ INVALID = {
          ("%next = OpFunctionCall %uint %helper %sum %i", "%next = OpFunctionCall %uint %ext %sum %i")]),
     "recursion_self": ("recursion is not supported: the static call graph has the cycle %",
         [("         %hr = OpIAdd %uint %ha %hb\n", "         %hx = OpFunctionCall %uint %helper %ha %hb\n         %hr = OpIAdd %uint %hx %hb\n")]),
-    "recursion_mutual": ("recursion is not supported: the static call graph has the cycle %",
-        [("     %kernel = OpFunction %void None %kfn\n", "     %other = OpFunction %uint None %hfn\n         %oa = OpFunctionParameter %uint\n         %ob = OpFunctionParameter %uint\n     %oentry = OpLabel\n         %or = OpFunctionCall %uint %helper %oa %ob\n               OpReturnValue %or\n               OpFunctionEnd\n     %kernel = OpFunction %void None %kfn\n"),
-         ("         %hr = OpIAdd %uint %ha %hb\n", "         %hx = OpFunctionCall %uint %other %ha %hb\n         %hr = OpIAdd %uint %hx %hb\n")]),
     # --- scopes, semantics, atomics ----------------------------------------
     "scope_not_constant": ("the execution scope %",
         [("OpControlBarrier %uint_2 %uint_2 %uint_272", "OpControlBarrier %n %uint_2 %uint_272")]),
@@ -124,15 +121,8 @@ INVALID = {
     "semantics_uniform_memory": ("that OpenCL does not allow",
         [(CONSTS, CONSTS + "    %uint_64 = OpConstant %uint 64\n"),
          ("OpControlBarrier %uint_2 %uint_2 %uint_272", "OpControlBarrier %uint_2 %uint_2 %uint_64")]),
-    "semantics_two_orders": ("sets more than one memory order",
-        [(CONSTS, CONSTS + "     %uint_6 = OpConstant %uint 6\n"),
-         ("OpControlBarrier %uint_2 %uint_2 %uint_272", "OpControlBarrier %uint_2 %uint_2 %uint_6")]),
     "semantics_not_constant": ("the memory semantics %",
         [("OpControlBarrier %uint_2 %uint_2 %uint_272", "OpControlBarrier %uint_2 %uint_2 %n")]),
-    "atomic_64bit": ("atomics on 64-bit integers need the Int64Atomics capability",
-        [(TYPES, TYPES + "%ptr_g_ulong = OpTypePointer CrossWorkgroup %ulong\n"),
-         (CONSTS, CONSTS + "    %ulong_1 = OpConstant %ulong 1\n"),
-         (KBODY, KBODY + "         %p64 = OpBitcast %ptr_g_ulong %ptr\n        %o64 = OpAtomicIAdd %ulong %p64 %uint_2 %uint_0 %ulong_1\n")]),
     "atomic_16bit": ("atomics take 32-bit integers, and 64-bit ones with Int64Atomics (this one is 16-bit)",
         [(CAPS, CAPS + "               OpCapability Int16\n"),
          (TYPES, TYPES + "     %ushort = OpTypeInt 16 0\n%ptr_g_ushort = OpTypePointer CrossWorkgroup %ushort\n"),
@@ -148,8 +138,6 @@ INVALID = {
          (KBODY, KBODY + "         %ev = OpGroupAsyncCopy %event %uint_3 %ptr %ptr %ulong_1 %ulong_1 %ev0\n"),
          (CONSTS, CONSTS + "    %ulong_1 = OpConstant %ulong 1\n")]),
     # --- structure -----------------------------------------------------------
-    "id_defined_twice": ("is defined more than once",
-        [("        %inc = OpIAdd %uint %i %uint_1\n", "        %inc = OpIAdd %uint %i %uint_1\n        %inc = OpIAdd %uint %i %uint_1\n")]),
     "layout_order": ("is out of the module's layout order",
         [("               OpMemoryModel Physical64 OpenCL\n", "               OpMemoryModel Physical64 OpenCL\n               OpCapability Int8\n")]),
     "block_not_terminated": ("is not terminated",
@@ -180,8 +168,6 @@ INVALID = {
         [("               OpBranch %body\n", "               OpBranch %hentry\n")]),
     "branch_to_entry": ("the entry block",
         [("               OpBranch %exit\n", "               OpBranch %entry\n")]),
-    "phi_missing_predecessor": ("OpPhi has no value for predecessor",
-        [("%result = OpPhi %uint %uint_0 %entry %last %after", "%result = OpPhi %uint %uint_0 %entry")]),
     "phi_parent_not_predecessor": ("is not a predecessor of block",
         [("%result = OpPhi %uint %uint_0 %entry %last %after", "%result = OpPhi %uint %uint_0 %entry %last %after %uint_1 %pre")]),
     "phi_parent_twice": ("more than once",
@@ -190,8 +176,6 @@ INVALID = {
         [("%result = OpPhi %uint %uint_0 %entry %last %after", "%result = OpPhi %uint %id0u %entry %last %after"),
          ("%ptr = OpInBoundsPtrAccessChain %ptr_g_uint %out %id0", "%ptr = OpInBoundsPtrAccessChain %ptr_g_uint %out %id0"),
          ("        %pre = OpLabel\n", "        %pre = OpLabel\n       %id0u = OpUConvert %uint %id0\n")]),
-    "use_not_dominated": ("does not dominate that block",
-        [("%ptr = OpInBoundsPtrAccessChain %ptr_g_uint %out %id0", "%ptr = OpInBoundsPtrAccessChain %ptr_g_uint %out %id0\n         %bad = OpIAdd %uint %inc %uint_1")]),
     "use_before_def": ("is used before its definition in the same block",
         [("        %inc = OpIAdd %uint %i %uint_1\n", "        %early = OpIAdd %uint %inc2 %uint_1\n        %inc2 = OpIAdd %uint %i %uint_1\n        %inc = OpIAdd %uint %i %uint_1\n")]),
     "return_value_in_void": ("OpReturnValue in a function that returns void",
@@ -217,11 +201,10 @@ def main():
             if text.count(old) < 1:
                 sys.exit(f"{name}: {old!r} not in the base module")
             text = text.replace(old, new, 1)
-        path = os.path.join(HERE, "invalid", name + ".spvasm")
+        target = "; target: spv1.1\n" if name == "unsupported_exec_mode_initializer" else ""
+        path = os.path.join(INVALID_DIR, name + ".spvasm")
         with open(path, "w") as f:
-            f.write(f"; expect: {expect}\n" + text)
-        version = "spv1.1" if name == "unsupported_exec_mode_initializer" else "spv1.0"
-        assemble(path, path[:-7] + ".spv", version)
+            f.write(f"; rule: {name.replace('_', ' ')}\n; expect: {expect}\n{target}" + text)
     for src in sorted(os.listdir(os.path.join(HERE, "valid"))):
         if src.endswith(".spvasm"):
             path = os.path.join(HERE, "valid", src)
@@ -229,6 +212,7 @@ def main():
             version = first.split("target-env")[1].split()[0] if "target-env" in first else "spv1.0"
             assemble(path, path[:-7] + ".spv", version)
     assemble(os.path.join(HERE, "base.spvasm"), os.path.join(HERE, "valid", "base.spv"))
+    print("now run conformance/corpus/invalid/make.py to assemble the invalid modules")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ inserts 77. Run from this directory; check in both outputs.
 """
 import subprocess
 
+from kernel_entry import kernel_entry
+
 SCALARS = {"i8": ("OpTypeInt 8 0", 1), "i16": ("OpTypeInt 16 0", 2), "i32": ("OpTypeInt 32 0", 4),
            "i64": ("OpTypeInt 64 0", 8), "f32": ("OpTypeFloat 32", 4)}
 # name -> (component, count)
@@ -97,12 +99,7 @@ for (name, a, b, o, body) in kernels:
         out.append(f"{fn_types[sig]} = OpTypeFunction %void %p_{a} %p_{b} %p_{o}")
 for (name, a, b, o, body) in kernels:
     p = f"%{name}_"
-    out += [f"%k_{name} = OpFunction %void None {fn_types[(a, b, o)]}",
-            f"{p}pa = OpFunctionParameter %p_{a}", f"{p}pb = OpFunctionParameter %p_{b}",
-            f"{p}po = OpFunctionParameter %p_{o}", f"{p}entry = OpLabel",
-            f"{p}g = OpLoad %v3i64 %gid", f"{p}i = OpCompositeExtract %i64 {p}g 0",
-            f"{p}ai = OpInBoundsPtrAccessChain %p_{a} {p}pa {p}i", f"{p}x = OpLoad %{a} {p}ai",
-            f"{p}bi = OpInBoundsPtrAccessChain %p_{b} {p}pb {p}i", f"{p}y = OpLoad %{b} {p}bi"]
+    out += kernel_entry(name, a, b, o, fn_types[(a, b, o)])
     for line in body:
         if line.startswith("STORE"):
             _, v, k, n = line.split()

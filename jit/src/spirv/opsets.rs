@@ -1,0 +1,154 @@
+//! Sets of opcodes that several passes name, each written once as a
+//! pattern macro: `matches!(op, int_compare!())`, or a `match` arm
+//! `atomic_rmw!() => ...`. The validator, the list of opcodes clift takes
+//! ([`super::ops::support`]) and the lowering use the same sets, so an
+//! opcode added to one is added to all.
+
+/// Integer comparisons with a boolean result.
+macro_rules! int_compare {
+    () => {
+        ::spirv::Op::IEqual
+            | ::spirv::Op::INotEqual
+            | ::spirv::Op::UGreaterThan
+            | ::spirv::Op::SGreaterThan
+            | ::spirv::Op::UGreaterThanEqual
+            | ::spirv::Op::SGreaterThanEqual
+            | ::spirv::Op::ULessThan
+            | ::spirv::Op::SLessThan
+            | ::spirv::Op::ULessThanEqual
+            | ::spirv::Op::SLessThanEqual
+    };
+}
+
+/// Ordered and unordered floating-point comparisons.
+macro_rules! float_compare {
+    () => {
+        ::spirv::Op::FOrdEqual
+            | ::spirv::Op::FUnordEqual
+            | ::spirv::Op::FOrdNotEqual
+            | ::spirv::Op::FUnordNotEqual
+            | ::spirv::Op::FOrdLessThan
+            | ::spirv::Op::FUnordLessThan
+            | ::spirv::Op::FOrdGreaterThan
+            | ::spirv::Op::FUnordGreaterThan
+            | ::spirv::Op::FOrdLessThanEqual
+            | ::spirv::Op::FUnordLessThanEqual
+            | ::spirv::Op::FOrdGreaterThanEqual
+            | ::spirv::Op::FUnordGreaterThanEqual
+    };
+}
+
+/// Integer arithmetic on two operands of the result's type.
+macro_rules! int_arith {
+    () => {
+        ::spirv::Op::IAdd
+            | ::spirv::Op::ISub
+            | ::spirv::Op::IMul
+            | ::spirv::Op::UDiv
+            | ::spirv::Op::SDiv
+            | ::spirv::Op::UMod
+            | ::spirv::Op::SRem
+            | ::spirv::Op::SMod
+    };
+}
+
+/// Floating-point arithmetic on two operands of the result's type.
+macro_rules! float_arith {
+    () => {
+        ::spirv::Op::FAdd
+            | ::spirv::Op::FSub
+            | ::spirv::Op::FMul
+            | ::spirv::Op::FDiv
+            | ::spirv::Op::FRem
+            | ::spirv::Op::FMod
+    };
+}
+
+/// Logical operations on two booleans.
+macro_rules! logical {
+    () => {
+        ::spirv::Op::LogicalOr | ::spirv::Op::LogicalAnd | ::spirv::Op::LogicalEqual | ::spirv::Op::LogicalNotEqual
+    };
+}
+
+/// Bitwise operations on two operands of the result's type.
+macro_rules! bitwise {
+    () => {
+        ::spirv::Op::BitwiseOr | ::spirv::Op::BitwiseXor | ::spirv::Op::BitwiseAnd
+    };
+}
+
+/// Shifts.
+macro_rules! shifts {
+    () => {
+        ::spirv::Op::ShiftRightLogical | ::spirv::Op::ShiftRightArithmetic | ::spirv::Op::ShiftLeftLogical
+    };
+}
+
+/// Read-modify-write atomics that combine the memory's value with one
+/// operand.
+macro_rules! atomic_rmw {
+    () => {
+        ::spirv::Op::AtomicIAdd
+            | ::spirv::Op::AtomicISub
+            | ::spirv::Op::AtomicSMin
+            | ::spirv::Op::AtomicUMin
+            | ::spirv::Op::AtomicSMax
+            | ::spirv::Op::AtomicUMax
+            | ::spirv::Op::AtomicAnd
+            | ::spirv::Op::AtomicOr
+            | ::spirv::Op::AtomicXor
+    };
+}
+
+/// Every atomic instruction of the OpenCL environment.
+macro_rules! atomics {
+    () => {
+        ::spirv::Op::AtomicLoad
+            | ::spirv::Op::AtomicStore
+            | ::spirv::Op::AtomicExchange
+            | ::spirv::Op::AtomicCompareExchange
+            | ::spirv::Op::AtomicCompareExchangeWeak
+            | ::spirv::Op::AtomicIIncrement
+            | ::spirv::Op::AtomicIDecrement
+            | $crate::spirv::opsets::atomic_rmw!()
+            | ::spirv::Op::AtomicFlagTestAndSet
+            | ::spirv::Op::AtomicFlagClear
+    };
+}
+
+/// Group instructions every work-item of the scope takes part in: the
+/// collectives of OpenCL C's work_group_* and sub_group_* functions and
+/// async copies.
+macro_rules! group_collectives {
+    () => {
+        ::spirv::Op::GroupAsyncCopy
+            | ::spirv::Op::GroupWaitEvents
+            | ::spirv::Op::GroupAll
+            | ::spirv::Op::GroupAny
+            | ::spirv::Op::GroupBroadcast
+            | ::spirv::Op::GroupIAdd
+            | ::spirv::Op::GroupFAdd
+            | ::spirv::Op::GroupFMin
+            | ::spirv::Op::GroupUMin
+            | ::spirv::Op::GroupSMin
+            | ::spirv::Op::GroupFMax
+            | ::spirv::Op::GroupUMax
+            | ::spirv::Op::GroupSMax
+    };
+}
+
+/// Work-group and sub-group pipe reservations and commits.
+macro_rules! group_pipes {
+    () => {
+        ::spirv::Op::GroupReserveReadPipePackets
+            | ::spirv::Op::GroupReserveWritePipePackets
+            | ::spirv::Op::GroupCommitReadPipe
+            | ::spirv::Op::GroupCommitWritePipe
+    };
+}
+
+pub(crate) use {
+    atomic_rmw, atomics, bitwise, float_arith, float_compare, group_collectives, group_pipes, int_arith, int_compare,
+    logical, shifts,
+};

@@ -60,13 +60,7 @@ fn ints(n: usize, seed: u64) -> Vec<i32> {
     let mut r = Rng(seed);
     // Group 0 all positive (work_group_all true); later groups mixed.
     (0..n)
-        .map(|i| {
-            if i < 64 {
-                r.int(1, 100)
-            } else {
-                r.int(-1000, 1000)
-            }
-        })
+        .map(|i| if i < 64 { r.int(1, 100) } else { r.int(-1000, 1000) })
         .collect()
 }
 

@@ -21,11 +21,12 @@
 //! scalar lowering, their varying operands replaced by each lane's value
 //! (`per_lane`), so everything the scalar body supports works, only slower.
 //! The 4-lane forms of `ops` only compute result values: an instruction
-//! without one (a void result) or reading or writing memory through a
-//! pointer operand (the `vstore` and `vload` families, `sincos`, ...)
-//! never takes them, and a form must give every component of the result
-//! or none; so an instruction is lowered in full, lane by lane, or the
-//! kernel keeps the scalar body alone, never partly dropped.
+//! with no result value (a void result type) or one reading or writing
+//! memory through a pointer operand (the `vstore` and `vload` families,
+//! `sincos`, ...) never takes them, and a form gives every component of
+//! the result or none. So every instruction is lowered in full (as vectors
+//! or lane by lane) or the kernel keeps the scalar body alone; none is
+//! partly or silently dropped.
 //!
 //! Control flow stays scalar: a branch whose condition differs between
 //! lanes takes its side when all lanes agree; otherwise the chunk is

@@ -44,6 +44,18 @@ fn calls_for(kind: &str) -> &'static [&'static str] {
             "clEnqueueMarkerWithWaitList",
             "clEnqueueBarrierWithWaitList",
         ],
+        // A device queue is a command-queue for the queries, retain and
+        // release, and for clSetDefaultDeviceCommandQueue, but no host
+        // command takes it.
+        "device_queue" => &[
+            "clGetCommandQueueInfo",
+            "clRetainCommandQueue",
+            "clReleaseCommandQueue",
+            "clSetDefaultDeviceCommandQueue",
+            "clFlush",
+            "clFinish",
+            "clEnqueueMarkerWithWaitList",
+        ],
         "event" => &[
             "clGetEventInfo",
             "clGetEventProfilingInfo",
@@ -97,6 +109,12 @@ fn call(name: &str, h: H) -> cl_int {
             "clEnqueueBarrier" => clEnqueueBarrier(h),
             "clEnqueueMarkerWithWaitList" => clEnqueueMarkerWithWaitList(h, 0, ptr::null(), ptr::null_mut()),
             "clEnqueueBarrierWithWaitList" => clEnqueueBarrierWithWaitList(h, 0, ptr::null(), ptr::null_mut()),
+            "clSetDefaultDeviceCommandQueue" => {
+                let ctx = context();
+                let rc = clSetDefaultDeviceCommandQueue(ctx, device(), h);
+                check(clReleaseContext(ctx));
+                rc
+            }
             "clGetEventInfo" => clGetEventInfo(h, CL_EVENT_COMMAND_TYPE, 64, o, ptr::null_mut()),
             "clGetEventProfilingInfo" => clGetEventProfilingInfo(h, CL_PROFILING_COMMAND_START, 64, o, ptr::null_mut()),
             "clRetainEvent" => clRetainEvent(h),
@@ -119,7 +137,7 @@ fn call(name: &str, h: H) -> cl_int {
 fn expected(kind: &str) -> cl_int {
     match kind {
         "context" => CL_INVALID_CONTEXT,
-        "queue" => CL_INVALID_COMMAND_QUEUE,
+        "queue" | "device_queue" => CL_INVALID_COMMAND_QUEUE,
         "event" => CL_INVALID_EVENT,
         "mem" => CL_INVALID_MEM_OBJECT,
         "device" => CL_INVALID_DEVICE,
@@ -128,7 +146,11 @@ fn expected(kind: &str) -> cl_int {
 }
 
 fn check_all(kind: &str, h: H, what: &str) {
-    for name in calls_for(kind) {
+    check_calls(kind, calls_for(kind), h, what);
+}
+
+fn check_calls(kind: &str, calls: &[&str], h: H, what: &str) {
+    for name in calls {
         let got = call(name, h);
         assert_eq!(
             got,
@@ -144,6 +166,7 @@ fn check_all(kind: &str, h: H, what: &str) {
 struct Objects {
     ctx: cl_context,
     queue: cl_command_queue,
+    device_queue: cl_command_queue,
     event: cl_event,
     mem: cl_mem,
 }
@@ -156,20 +179,35 @@ fn objects() -> Objects {
     let event = unsafe { clCreateUserEvent(ctx, &mut err) };
     check(err);
     let mem = buffer(ctx, CL_MEM_READ_WRITE, 64);
-    Objects { ctx, queue, event, mem }
+    let props = [
+        CL_QUEUE_PROPERTIES as cl_queue_properties,
+        CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+        0,
+    ];
+    // SAFETY: valid handles and a zero-terminated list.
+    let device_queue = unsafe { clCreateCommandQueueWithProperties(ctx, device(), props.as_ptr(), &mut err) };
+    check(err);
+    Objects {
+        ctx,
+        queue,
+        device_queue,
+        event,
+        mem,
+    }
 }
 
 fn handle_of(o: &Objects, kind: &str) -> H {
     match kind {
         "context" => o.ctx,
         "queue" => o.queue,
+        "device_queue" => o.device_queue,
         "event" => o.event,
         "mem" => o.mem,
         _ => unreachable!(),
     }
 }
 
-const KINDS: [&str; 4] = ["context", "queue", "event", "mem"];
+const KINDS: [&str; 5] = ["context", "queue", "device_queue", "event", "mem"];
 
 #[test]
 fn forged_handles_are_rejected_through_the_loader() {
@@ -187,7 +225,16 @@ fn wrong_type_handles_are_rejected() {
     let o = objects();
     for kind in KINDS {
         for other in KINDS.iter().filter(|k| **k != kind) {
-            check_all(kind, handle_of(&o, other), &format!("{other}-as"));
+            let what = format!("{other}-as");
+            match (kind, *other) {
+                // Host and device queues are both command-queues: only what
+                // one kind alone takes must refuse the other.
+                ("queue", "device_queue") => check_calls(kind, &calls_for(kind)[3..], handle_of(&o, other), &what),
+                ("device_queue", "queue") => {
+                    check_calls(kind, &["clSetDefaultDeviceCommandQueue"], handle_of(&o, other), &what)
+                }
+                _ => check_all(kind, handle_of(&o, other), &what),
+            }
         }
         check_all(kind, device(), "device-as");
         check_all(kind, platform(), "platform-as");
@@ -206,6 +253,7 @@ fn released_handles_are_rejected() {
         check(clReleaseEvent(o.event));
         check(clReleaseMemObject(o.mem));
         check(clReleaseCommandQueue(o.queue));
+        check(clReleaseCommandQueue(o.device_queue));
         check(clReleaseContext(o.ctx));
     }
     for kind in KINDS {

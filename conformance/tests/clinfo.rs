@@ -81,6 +81,30 @@ fn clinfo_all_properties_and_raw_output_without_errors() {
         out.contains("CL_DEVICE_TYPE") && out.contains("CL_DEVICE_TYPE_CPU"),
         "{out}"
     );
+    // On-device queues, filled (device_queue.rs checks the values).
+    let on_device = field(&out, "[clift/0]    CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES");
+    assert_eq!(
+        on_device,
+        ["CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE"],
+        "{out}"
+    );
+    for (name, param) in [
+        (
+            "CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE",
+            CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE,
+        ),
+        ("CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE", CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE),
+        ("CL_DEVICE_MAX_ON_DEVICE_QUEUES", CL_DEVICE_MAX_ON_DEVICE_QUEUES),
+        ("CL_DEVICE_MAX_ON_DEVICE_EVENTS", CL_DEVICE_MAX_ON_DEVICE_EVENTS),
+    ] {
+        let v = device_value::<cl_uint>(device(), param);
+        assert!(v > 0, "{name}");
+        assert_eq!(
+            field(&out, &format!("[clift/0]    {name}")),
+            [v.to_string().as_str()],
+            "{out}"
+        );
+    }
     let Some(list) = clinfo(&["--list"]) else { return };
     assert!(list.contains("Platform #0: clift"), "{list}");
     assert!(list.contains("Device #0: clift"), "{list}");

@@ -550,9 +550,15 @@ fn limits_are_true_for_this_machine() {
         }
     }
 
-    // On-device queues: "must be 0 for devices that do not support on-device
-    // queues", else at least the minimums.
+    // On-device queues: "Support for on-device queues is required for an
+    // OpenCL 2.0, 2.1, or 2.2 device. When on-device queues are supported,
+    // the mandated minimum capability is: CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
+    // | CL_QUEUE_PROFILING_ENABLE", and every limit at least its minimum.
     let on_device: cl_command_queue_properties = device_value(d, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES);
+    assert_eq!(
+        on_device,
+        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE
+    );
     let queue_limits = [
         (CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, 16 << 10),
         (CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, 256 << 10),

@@ -573,7 +573,7 @@ fn set_kernel_arg_checks_each_kind_of_argument() {
     release_kernel(pk);
 
     // A device queue argument: "arg_value must point to a device queue
-    // object", and clift has none (CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES is 0).
+    // object" (valid ones: device_queue.rs).
     let dq_program = built_program(s.ctx, "device_queue", "");
     let dq = kernel(dq_program, "enqueuer");
     // CL_INVALID_DEVICE_QUEUE if the kernel argument is a device queue, but

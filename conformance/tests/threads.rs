@@ -1,10 +1,12 @@
 //! Thread safety (API spec appendix A.2): many host threads create, use and
-//! release contexts, queues and events at once, sharing some of them, and
-//! nothing is leaked: every context's destructor callback has run by the end
-//! (a context is destroyed only after every queue, event and memory object
-//! that refers to it is gone).
+//! release contexts, queues (host and on-device) and events at once, sharing
+//! some of them, and nothing is leaked: every context's destructor callback
+//! has run by the end (a context is destroyed only after every queue, event
+//! and memory object that refers to it is gone). Device queues created at
+//! once on one context keep its one default queue and its limit.
 
 use std::ffi::c_void;
+use std::mem::size_of;
 use std::ptr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -61,20 +63,62 @@ fn own_objects_round(i: usize) {
         }
         check(clReleaseEvent(u));
         check(clReleaseMemObject(buf));
+        // An on-device queue of the context, the default: it holds the
+        // context until released.
+        let dq = device_queue(c, CL_QUEUE_ON_DEVICE_DEFAULT);
+        let mut default: cl_command_queue = ptr::null_mut();
+        check(clGetCommandQueueInfo(
+            q,
+            CL_QUEUE_DEVICE_DEFAULT,
+            size_of::<cl_command_queue>(),
+            (&mut default as *mut cl_command_queue).cast(),
+            ptr::null_mut(),
+        ));
+        assert_eq!(default, dq);
+        check(clReleaseCommandQueue(dq));
         check(clReleaseCommandQueue(q));
         check(clReleaseContext(c));
     }
 }
 
+/// clCreateCommandQueueWithProperties of an on-device queue with `extra`
+/// properties: the queue, or NULL with the error in `err`.
+fn try_device_queue(c: cl_context, extra: cl_command_queue_properties, err: &mut cl_int) -> cl_command_queue {
+    let props = [
+        CL_QUEUE_PROPERTIES as cl_queue_properties,
+        CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | extra,
+        0,
+    ];
+    // SAFETY: a valid context and device, a zero-terminated list.
+    unsafe { clCreateCommandQueueWithProperties(c, device(), props.as_ptr(), err) }
+}
+
+fn device_queue(c: cl_context, extra: cl_command_queue_properties) -> cl_command_queue {
+    let mut err = 0;
+    let q = try_device_queue(c, extra, &mut err);
+    check(err);
+    q
+}
+
+/// Device queues of the shared context alive now, as the threads count them
+/// (a lower bound of what the context holds).
+static LIVE_DEVICE_QUEUES: AtomicUsize = AtomicUsize::new(0);
+
 #[test]
 fn many_threads_create_use_and_release_objects() {
     let shared_ctx = tracked_context();
     let shared_q = queue(shared_ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-    let (sc, sq) = (Shared(shared_ctx as usize), Shared(shared_q as usize));
+    let shared_default = device_queue(shared_ctx, CL_QUEUE_ON_DEVICE_DEFAULT);
+    let max_queues: cl_uint = device_value(device(), CL_DEVICE_MAX_ON_DEVICE_QUEUES);
+    let (sc, sq, sd) = (
+        Shared(shared_ctx as usize),
+        Shared(shared_q as usize),
+        Shared(shared_default as usize),
+    );
     let threads: Vec<_> = (0..8)
         .map(|t| {
             std::thread::spawn(move || {
-                let (c, q) = (sc.0 as cl_context, sq.0 as cl_command_queue);
+                let (c, q, d) = (sc.0 as cl_context, sq.0 as cl_command_queue, sd.0 as cl_command_queue);
                 for i in 0..40 {
                     own_objects_round(t + i);
                     // Work on the shared queue and context from every thread.
@@ -92,6 +136,23 @@ fn many_threads_create_use_and_release_objects() {
                         check(clReleaseEvent(u));
                         check(clReleaseContext(c));
                     }
+                    // The default device queue is the one created first, for
+                    // every thread at once; other device queues stay within
+                    // the limit (the default holds one slot).
+                    assert_eq!(device_queue(c, CL_QUEUE_ON_DEVICE_DEFAULT), d);
+                    // SAFETY: the reference just returned.
+                    check(unsafe { clReleaseCommandQueue(d) });
+                    let mut err = 0;
+                    let dq = try_device_queue(c, CL_QUEUE_PROFILING_ENABLE, &mut err);
+                    if err == CL_SUCCESS {
+                        let live = LIVE_DEVICE_QUEUES.fetch_add(1, Ordering::SeqCst) + 1;
+                        assert!(live < max_queues as usize, "{live} device queues besides the default");
+                        LIVE_DEVICE_QUEUES.fetch_sub(1, Ordering::SeqCst);
+                        // SAFETY: the queue just created.
+                        check(unsafe { clReleaseCommandQueue(dq) });
+                    } else {
+                        expect_err(err, CL_OUT_OF_RESOURCES);
+                    }
                 }
             })
         })
@@ -103,6 +164,7 @@ fn many_threads_create_use_and_release_objects() {
     unsafe {
         check(clFinish(shared_q));
         check(clReleaseCommandQueue(shared_q));
+        check(clReleaseCommandQueue(shared_default));
         check(clReleaseContext(shared_ctx));
     }
     // Commands drop their references as they retire: allow the pool a moment.

@@ -22,6 +22,7 @@ use std::sync::{Arc, LazyLock, Once};
 
 use clift_runtime::context::Context;
 use clift_runtime::device::Device;
+use clift_runtime::device_queue::DeviceQueue;
 use clift_runtime::error::{fail, ClResult};
 use clift_runtime::event::Event;
 use clift_runtime::kernel::Kernel;
@@ -49,6 +50,7 @@ enum Object {
     Device(Arc<Device>),
     Context(Arc<Context>),
     Queue(Arc<Queue>),
+    DeviceQueue(Arc<DeviceQueue>),
     Mem(Arc<MemObject>),
     Event(Arc<Event>),
     Program(Arc<Program>),
@@ -136,6 +138,7 @@ macro_rules! handle_type {
 
 handle_type!(Context, Context, CL_INVALID_CONTEXT);
 handle_type!(Queue, Queue, CL_INVALID_COMMAND_QUEUE);
+handle_type!(DeviceQueue, DeviceQueue, CL_INVALID_COMMAND_QUEUE);
 handle_type!(MemObject, Mem, CL_INVALID_MEM_OBJECT);
 handle_type!(Event, Event, CL_INVALID_EVENT);
 handle_type!(Program, Program, CL_INVALID_PROGRAM);

@@ -275,6 +275,354 @@ fn compile_kernels_here(
     }
 }
 
+/// A JIT module being built: its memory is freed when it is dropped (an
+/// error or a panic part-way), unless [`Building::finish`] hands it over.
+struct Building {
+    module: std::mem::ManuallyDrop<JITModule>,
+    finished: bool,
+}
+
+impl Building {
+    fn new() -> Result<Building, BuildError> {
+        Ok(Building {
+            module: std::mem::ManuallyDrop::new(new_module()?),
+            finished: false,
+        })
+    }
+
+    /// The module, whose code pointers are from now on the caller's.
+    fn finish(mut self) -> JITModule {
+        self.finished = true;
+        // SAFETY: `module` is taken once: `finished` tells `drop` it is gone.
+        unsafe { std::mem::ManuallyDrop::take(&mut self.module) }
+    }
+}
+
+impl std::ops::Deref for Building {
+    type Target = JITModule;
+    fn deref(&self) -> &JITModule {
+        &self.module
+    }
+}
+
+impl std::ops::DerefMut for Building {
+    fn deref_mut(&mut self) -> &mut JITModule {
+        &mut self.module
+    }
+}
+
+impl Drop for Building {
+    fn drop(&mut self) {
+        if !self.finished {
+            // SAFETY: the module has not been finished, so nothing was handed
+            // out of its memory; it is taken once, here.
+            unsafe { std::mem::ManuallyDrop::take(&mut self.module).free_memory() };
+        }
+    }
+}
+
+/// The functions one compilation covers: the kernels `keep` accepts
+/// (the index of their [`crate::kernels::KernelInfo`], name, function
+/// index), the functions they call that are compiled on their own, and the
+/// functions with barriers (always inlined into their kernels).
+struct Selection<'a> {
+    graph: Vec<Vec<(u32, u32)>>,
+    kernels: Vec<(usize, &'a str, u32)>,
+    helpers: BTreeSet<u32>,
+    barrier_fns: HashSet<u32>,
+}
+
+impl<'a> Selection<'a> {
+    fn new(front: &'a FrontEnd, keep: &dyn Fn(&str) -> bool) -> Selection<'a> {
+        let m = &front.module;
+        let graph = calls::call_graph(m);
+        let kernels: Vec<(usize, &str, u32)> = m
+            .entry_points
+            .iter()
+            .filter(|ep| ep.model == ExecutionModel::Kernel && keep(&ep.name))
+            .filter_map(|ep| {
+                let f = m.info(ep.function)?.index;
+                let info = front.built.kernels.iter().position(|k| k.name == ep.name)?;
+                Some((info, ep.name.as_str(), f))
+            })
+            .collect();
+        let barrier_fns = crate::lower::barrier::barrier_functions(m);
+        let mut helpers = BTreeSet::new();
+        for &(_, _, f) in &kernels {
+            helpers.extend(calls::reachable(&graph, f).into_iter().filter(|&g| g != f));
+        }
+        // A kernel called by another kernel is a helper too.
+        for &(_, _, f) in &kernels {
+            if graph.iter().flatten().any(|&(c, _)| c == f) {
+                helpers.insert(f);
+            }
+        }
+        helpers.retain(|f| !barrier_fns.contains(f));
+        Selection {
+            graph,
+            kernels,
+            helpers,
+            barrier_fns,
+        }
+    }
+}
+
+/// The declared functions: helpers by function index, and kernels (info
+/// index, name, function index, id, signature).
+struct Declared<'a> {
+    helpers: HashMap<u32, (FuncId, ir::Signature)>,
+    kernels: Vec<(usize, &'a str, u32, FuncId, ir::Signature)>,
+}
+
+/// Declares every helper and work-group function of `sel` in `module`.
+fn declare<'a>(
+    module: &mut JITModule,
+    m: &crate::spirv::Module,
+    sel: &Selection<'a>,
+) -> Result<Declared<'a>, Vec<Diagnostic>> {
+    let cc = module.isa().default_call_conv();
+    let mut diags = Vec::new();
+    let mut helpers = HashMap::new();
+    for &f in &sel.helpers {
+        let func = &m.functions[f as usize];
+        match workgroup::helper_signature(m, func, cc) {
+            Ok(sig) => match module.declare_function(&format!("spirv.{}", func.id), Linkage::Local, &sig) {
+                Ok(id) => {
+                    helpers.insert(f, (id, sig));
+                }
+                Err(e) => diags.push(m.diag(func.inst, format!("code generator: {e}"))),
+            },
+            Err(d) => diags.push(d),
+        }
+    }
+    let mut kernels = Vec::new();
+    for &(info, name, f) in &sel.kernels {
+        let sig = workgroup::kernel_signature(cc);
+        match module.declare_function(&format!("workgroup.{name}"), Linkage::Local, &sig) {
+            Ok(id) => kernels.push((info, name, f, id, sig)),
+            Err(e) => diags.push(m.diag(m.functions[f as usize].inst, format!("code generator: {e}"))),
+        }
+    }
+    if diags.is_empty() {
+        Ok(Declared { helpers, kernels })
+    } else {
+        Err(diags)
+    }
+}
+
+/// One lowered function: its id, instruction, dump name and IR.
+type Lowered = (FuncId, u32, String, ir::Function);
+
+/// Every lowered function, and each kernel's private frame size by
+/// function index.
+type LoweredModule = (Vec<Lowered>, HashMap<u32, u64>);
+
+/// What lowering every function of one compilation shares.
+struct Lowerer<'a> {
+    front: &'a FrontEnd,
+    sel: &'a Selection<'a>,
+    declared: &'a Declared<'a>,
+    helper_refs: HashMap<Id, (u32, ir::Signature)>,
+    statics: &'a Statics,
+    /// What all the bodies have inlined and taken (bounds the whole
+    /// module's work).
+    inlined: std::cell::Cell<u64>,
+    vectorize: bool,
+    dump: Option<crate::debug_dump::Dumper>,
+}
+
+impl Lowerer<'_> {
+    /// Lowers every kernel, then every helper (kernels get the module's
+    /// inlining budget first): the functions' IR, and each kernel's private
+    /// frame size by function index.
+    fn lower_all(&self, module: &mut JITModule) -> Result<LoweredModule, Vec<Diagnostic>> {
+        let m = &self.front.module;
+        let mut diags = Vec::new();
+        let mut frames: HashMap<u32, u64> = HashMap::new();
+        let mut total_insts = 0usize;
+        let mut ctx = Context::new();
+        let mut lowered_fns: Vec<Lowered> = Vec::new();
+        let helpers = &self.declared.helpers;
+        let jobs = self
+            .declared
+            .kernels
+            .iter()
+            .map(|(info, _, f, id, sig)| (Some(*info), *f, *id, sig.clone()))
+            .chain(
+                self.sel
+                    .helpers
+                    .iter()
+                    .map(|&f| (None, f, helpers[&f].0, helpers[&f].1.clone())),
+            );
+        for (info, f, id, sig) in jobs {
+            let func = &m.functions[f as usize];
+            let dump_name = match info {
+                Some(k) => self.front.built.kernels[k].name.clone(),
+                None => format!("spirv.{}", func.id),
+            };
+            if let Some(d) = &self.dump {
+                d.spirv(&dump_name, m, func);
+            }
+            ctx.clear();
+            ctx.func.signature = sig;
+            match self.lower(module, &mut ctx, info, f, &dump_name) {
+                Ok(frame) => {
+                    if info.is_some() {
+                        frames.insert(f, frame);
+                    }
+                }
+                Err(d) => {
+                    diags.push(d);
+                    continue;
+                }
+            }
+            total_insts += ctx.func.dfg.num_insts();
+            if total_insts > MAX_MODULE_INSTS {
+                diags.push(m.diag(
+                    func.inst,
+                    format!("the kernels take more than {MAX_MODULE_INSTS} Cranelift instructions, which code generation does not support"),
+                ));
+                break;
+            }
+            if let Some(d) = &self.dump {
+                d.clif(&dump_name, &ctx.func, false);
+            }
+            lowered_fns.push((
+                id,
+                func.inst,
+                dump_name,
+                std::mem::replace(&mut ctx.func, ir::Function::new()),
+            ));
+        }
+        if diags.is_empty() {
+            Ok((lowered_fns, frames))
+        } else {
+            Err(diags)
+        }
+    }
+
+    /// Lowers function `f` (kernel `info`, or a helper) into `ctx.func`,
+    /// whose signature is set: a kernel gets a 4-lane body when it may
+    /// ([`crate::lower::simd`]); should that fail to lower or to verify, it
+    /// is lowered again without one. Returns a kernel's frame size.
+    fn lower(
+        &self,
+        module: &mut JITModule,
+        ctx: &mut Context,
+        info: Option<usize>,
+        f: u32,
+        dump_name: &str,
+    ) -> Result<u64, Diagnostic> {
+        let m = &self.front.module;
+        let func = &m.functions[f as usize];
+        let mut callees: HashMap<Id, FuncRef> = HashMap::new();
+        for &(c, _) in &self.sel.graph[f as usize] {
+            if let Some((cid, _)) = self.declared.helpers.get(&c) {
+                let r = module.declare_func_in_func(*cid, &mut ctx.func);
+                callees.insert(m.functions[c as usize].id, r);
+            }
+        }
+        let env = Env {
+            m,
+            callees: &callees,
+            helpers: &self.helper_refs,
+            statics: self.statics,
+            barrier_fns: &self.sel.barrier_fns,
+            inlined: &self.inlined,
+        };
+        let mut simd = info.is_some() && self.vectorize;
+        if simd {
+            if let Err(why) = crate::lower::simd::analysis::eligible(m, f, &self.sel.barrier_fns) {
+                self.scalar_reason(dump_name, &why);
+                simd = false;
+            }
+        }
+        let template = ctx.func.clone();
+        let inlined_before = self.inlined.get();
+        let frontend_config = module.isa().frontend_config();
+        loop {
+            ctx.func = template.clone();
+            // A fresh builder context per function: a failed lowering
+            // leaves its builder unfinished.
+            let mut fbc = FunctionBuilderContext::new();
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fbc);
+            let lowered = match info {
+                Some(k) => workgroup::kernel(env, func, &self.front.built.kernels[k], &mut b, simd),
+                None => workgroup::helper(env, func, &mut b).map(|()| 0),
+            };
+            let retry = match &lowered {
+                Ok(_) => {
+                    b.seal_all_blocks();
+                    b.finalize(frontend_config);
+                    match simd.then(|| cranelift_codegen::verify_function(&ctx.func, module.isa())) {
+                        Some(Err(e)) => Some(format!(
+                            "the 4-lane body failed verification: {e}\n{}",
+                            ctx.func.display()
+                        )),
+                        _ => None,
+                    }
+                }
+                Err(e) if simd => Some(e.to_string()),
+                Err(_) => None,
+            };
+            match retry {
+                Some(why) => {
+                    self.scalar_reason(dump_name, &why);
+                    self.inlined.set(inlined_before);
+                    simd = false;
+                }
+                None => return lowered,
+            }
+        }
+    }
+
+    /// Notes in the dump, if any, why a kernel got no 4-lane body.
+    fn scalar_reason(&self, dump_name: &str, why: &str) {
+        if let Some(d) = &self.dump {
+            d.scalar_reason(dump_name, why);
+        }
+    }
+}
+
+/// Machine code for the kernels and the helpers some call still goes to
+/// (calls the lowering inlined leave none): clang's kernel wrappers make
+/// every -O2 kernel a helper too, and compiling it for nothing would double
+/// the build time.
+fn define_needed(
+    module: &mut JITModule,
+    m: &crate::spirv::Module,
+    declared: &Declared,
+    lowered_fns: Vec<Lowered>,
+    dump: Option<&crate::debug_dump::Dumper>,
+) -> Result<(), Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let mut ctx = Context::new();
+    let needed = called_functions(&lowered_fns, declared.kernels.iter().map(|k| k.3));
+    for (id, inst, dump_name, func) in lowered_fns {
+        if !needed.contains(&id) {
+            continue;
+        }
+        ctx.clear();
+        ctx.set_disasm(dump.is_some());
+        ctx.func = func;
+        loop_bodies_first(&mut ctx.func);
+        if let Err(e) = module.define_function(id, &mut ctx) {
+            diags.push(m.diag(inst, format!("code generator: {e:?}")));
+        } else if let Some(d) = dump {
+            // `compile` rewrote `ctx.func` in place: it is the optimised IR.
+            d.clif(&dump_name, &ctx.func, true);
+            if let Some(code) = ctx.compiled_code() {
+                d.machine(&dump_name, code);
+            }
+        }
+    }
+    if diags.is_empty() {
+        Ok(())
+    } else {
+        Err(diags)
+    }
+}
+
 /// Compiles the kernels of `front` whose names `keep` accepts.
 ///
 /// With `vectorize`, kernels that may get a 4-lane body ([`crate::lower::simd`]);
@@ -289,252 +637,38 @@ fn compile_selected(
     // rounding and denormal modes, not the building thread's.
     let _env = crate::OpenClFpEnv::enter();
     let m = &front.module;
-    let mut module = new_module()?;
-    let cc = module.isa().default_call_conv();
-    let graph = calls::call_graph(m);
-
-    // The kernels and the functions they call.
-    let kernels: Vec<(usize, &str, u32)> = m
-        .entry_points
-        .iter()
-        .filter(|ep| ep.model == ExecutionModel::Kernel && keep(&ep.name))
-        .filter_map(|ep| {
-            let f = m.info(ep.function)?.index;
-            let info = front.built.kernels.iter().position(|k| k.name == ep.name)?;
-            Some((info, ep.name.as_str(), f))
-        })
-        .collect();
-    // Functions with barriers are always inlined into their kernels, never
-    // compiled on their own.
-    let barrier_fns = crate::lower::barrier::barrier_functions(m);
-    let mut helpers = BTreeSet::new();
-    for &(_, _, f) in &kernels {
-        helpers.extend(calls::reachable(&graph, f).into_iter().filter(|&g| g != f));
-    }
-    // A kernel called by another kernel is a helper too.
-    for &(_, _, f) in &kernels {
-        if graph.iter().flatten().any(|&(c, _)| c == f) {
-            helpers.insert(f);
-        }
-    }
-    helpers.retain(|f| !barrier_fns.contains(f));
-
-    let mut diags = Vec::new();
-    let mut statics = match Statics::layout_locals(m) {
-        Ok(s) => s,
-        Err((id, rule)) => {
-            // SAFETY: nothing was handed out from the module.
-            unsafe { module.free_memory() };
-            return Err(BuildError {
-                diagnostics: vec![m.diag_id(id, rule)],
-            });
-        }
-    };
+    let fail = |diagnostics: Vec<Diagnostic>| BuildError { diagnostics };
+    let at = |(id, rule)| fail(vec![m.diag_id(id, rule)]);
+    let mut module = Building::new()?;
+    let sel = Selection::new(front, keep);
+    let mut statics = Statics::layout_locals(m).map_err(at)?;
     // Program-scope variables: storage the program owns (crate::globals).
-    let data = match ProgramData::new(m) {
-        Ok(d) => d,
-        Err((id, rule)) => {
-            // SAFETY: nothing was handed out from the module.
-            unsafe { module.free_memory() };
-            return Err(BuildError {
-                diagnostics: vec![m.diag_id(id, rule)],
-            });
-        }
-    };
+    let data = ProgramData::new(m).map_err(at)?;
     statics.global_addresses = data.addresses().clone();
-    let mut frames: HashMap<u32, u64> = HashMap::new();
-    let fail = |module: JITModule, diagnostics: Vec<Diagnostic>| {
-        // SAFETY: nothing was handed out from the module.
-        unsafe { module.free_memory() };
-        Err(BuildError { diagnostics })
+    let declared = declare(&mut module, m, &sel).map_err(fail)?;
+    let lowerer = Lowerer {
+        front,
+        sel: &sel,
+        declared: &declared,
+        helper_refs: declared
+            .helpers
+            .iter()
+            .map(|(&f, (id, sig))| (m.functions[f as usize].id, (id.as_u32(), sig.clone())))
+            .collect(),
+        statics: &statics,
+        inlined: std::cell::Cell::new(0),
+        vectorize,
+        // Debug dumps: the module's text forms, per function (debug_dump.rs).
+        dump: dump_dir.map(|root| crate::debug_dump::Dumper::new(root, m)),
     };
-
-    let mut helper_ids: HashMap<u32, (FuncId, cranelift_codegen::ir::Signature)> = HashMap::new();
-    for &f in &helpers {
-        let func = &m.functions[f as usize];
-        match workgroup::helper_signature(m, func, cc) {
-            Ok(sig) => match module.declare_function(&format!("spirv.{}", func.id), Linkage::Local, &sig) {
-                Ok(id) => {
-                    helper_ids.insert(f, (id, sig));
-                }
-                Err(e) => diags.push(m.diag(func.inst, format!("code generator: {e}"))),
-            },
-            Err(d) => diags.push(d),
-        }
-    }
-    let mut kernel_ids = Vec::new();
-    for &(info, name, f) in &kernels {
-        let sig = workgroup::kernel_signature(cc);
-        match module.declare_function(&format!("workgroup.{name}"), Linkage::Local, &sig) {
-            Ok(id) => kernel_ids.push((info, name, f, id, sig)),
-            Err(e) => diags.push(m.diag(m.functions[f as usize].inst, format!("code generator: {e}"))),
-        }
-    }
-    if !diags.is_empty() {
-        return fail(module, diags);
-    }
-
-    let helper_refs: HashMap<Id, (u32, ir::Signature)> = helper_ids
-        .iter()
-        .map(|(&f, (id, sig))| (m.functions[f as usize].id, (id.as_u32(), sig.clone())))
-        .collect();
-    // What all the bodies have inlined and taken (bounds the whole
-    // module's work).
-    let inlined = std::cell::Cell::new(0u64);
-    let mut total_insts = 0usize;
-    let frontend_config = module.isa().frontend_config();
-    let mut ctx = Context::new();
-    // Debug dumps: the module's text forms, per function (debug_dump.rs).
-    let dump = dump_dir.map(|root| crate::debug_dump::Dumper::new(root, m));
-    // Every function is lowered first (its id, instruction, dump name, IR).
-    let mut lowered_fns: Vec<(FuncId, u32, String, ir::Function)> = Vec::new();
-    // Kernels first: they get the module's inlining budget before helpers.
-    let jobs = kernel_ids
-        .iter()
-        .map(|(info, _, f, id, sig)| (Some(*info), *f, *id, sig.clone()))
-        .chain(
-            helpers
-                .iter()
-                .map(|&f| (None, f, helper_ids[&f].0, helper_ids[&f].1.clone())),
-        );
-    for (info, f, id, sig) in jobs {
-        let func = &m.functions[f as usize];
-        let dump_name = match info {
-            Some(k) => front.built.kernels[k].name.clone(),
-            None => format!("spirv.{}", func.id),
-        };
-        if let Some(d) = &dump {
-            d.spirv(&dump_name, m, func);
-        }
-        ctx.clear();
-        ctx.func.signature = sig;
-        let mut callees: HashMap<Id, FuncRef> = HashMap::new();
-        for &(c, _) in &graph[f as usize] {
-            if let Some((cid, _)) = helper_ids.get(&c) {
-                let r = module.declare_func_in_func(*cid, &mut ctx.func);
-                callees.insert(m.functions[c as usize].id, r);
-            }
-        }
-        let env = Env {
-            m,
-            callees: &callees,
-            helpers: &helper_refs,
-            statics: &statics,
-            barrier_fns: &barrier_fns,
-            inlined: &inlined,
-        };
-        // Kernels get a 4-lane body when they may (lower::simd); should
-        // that fail, the kernel is lowered again without one.
-        let mut simd = info.is_some() && vectorize;
-        if simd {
-            if let Err(why) = crate::lower::simd::analysis::eligible(m, f, &barrier_fns) {
-                if let Some(d) = &dump {
-                    d.scalar_reason(&dump_name, &why);
-                }
-                simd = false;
-            }
-        }
-        let template = ctx.func.clone();
-        let inlined_before = inlined.get();
-        let lowered = loop {
-            ctx.func = template.clone();
-            // A fresh builder context per function: a failed lowering
-            // leaves its builder unfinished.
-            let mut fbc = FunctionBuilderContext::new();
-            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fbc);
-            let lowered = match info {
-                Some(k) => workgroup::kernel(env, func, &front.built.kernels[k], &mut b, simd),
-                None => workgroup::helper(env, func, &mut b).map(|()| 0),
-            };
-            if lowered.is_ok() {
-                b.seal_all_blocks();
-                b.finalize(frontend_config);
-                if simd {
-                    if let Err(e) = cranelift_codegen::verify_function(&ctx.func, module.isa()) {
-                        if let Some(d) = &dump {
-                            d.scalar_reason(
-                                &dump_name,
-                                &format!("the 4-lane body failed verification: {e}\n{}", ctx.func.display()),
-                            );
-                        }
-                        inlined.set(inlined_before);
-                        simd = false;
-                        continue;
-                    }
-                }
-            } else if simd {
-                if let (Some(d), Err(e)) = (&dump, &lowered) {
-                    d.scalar_reason(&dump_name, &e.to_string());
-                }
-                inlined.set(inlined_before);
-                simd = false;
-                continue;
-            }
-            break lowered;
-        };
-        match lowered {
-            Ok(frame) => {
-                if info.is_some() {
-                    frames.insert(f, frame);
-                }
-            }
-            Err(d) => {
-                diags.push(d);
-                continue;
-            }
-        }
-        total_insts += ctx.func.dfg.num_insts();
-        if total_insts > MAX_MODULE_INSTS {
-            diags.push(m.diag(
-                func.inst,
-                format!("the kernels take more than {MAX_MODULE_INSTS} Cranelift instructions, which code generation does not support"),
-            ));
-            break;
-        }
-        if let Some(d) = &dump {
-            d.clif(&dump_name, &ctx.func, false);
-        }
-        lowered_fns.push((
-            id,
-            func.inst,
-            dump_name,
-            std::mem::replace(&mut ctx.func, ir::Function::new()),
-        ));
-    }
-    if !diags.is_empty() {
-        return fail(module, diags);
-    }
-    // Machine code for the kernels and the helpers some call still goes to
-    // (calls the lowering inlined leave none): clang's kernel wrappers make
-    // every -O2 kernel a helper too, and compiling it for nothing would
-    // double the build time.
-    let needed = called_functions(&lowered_fns, kernel_ids.iter().map(|k| k.3));
-    for (id, inst, dump_name, func) in lowered_fns {
-        if !needed.contains(&id) {
-            continue;
-        }
-        ctx.clear();
-        ctx.set_disasm(dump.is_some());
-        ctx.func = func;
-        loop_bodies_first(&mut ctx.func);
-        if let Err(e) = module.define_function(id, &mut ctx) {
-            diags.push(m.diag(inst, format!("code generator: {e:?}")));
-        } else if let Some(d) = &dump {
-            // `compile` rewrote `ctx.func` in place: it is the optimised IR.
-            d.clif(&dump_name, &ctx.func, true);
-            if let Some(code) = ctx.compiled_code() {
-                d.machine(&dump_name, code);
-            }
-        }
-    }
-    if !diags.is_empty() {
-        return fail(module, diags);
-    }
-    if let Err(e) = module.finalize_definitions() {
-        return fail(module, header_diag(format!("code generator: {e}")).diagnostics);
-    }
+    let (lowered_fns, frames) = lowerer.lower_all(&mut module).map_err(fail)?;
+    define_needed(&mut module, m, &declared, lowered_fns, lowerer.dump.as_ref()).map_err(fail)?;
+    module
+        .finalize_definitions()
+        .map_err(|e| header_diag(format!("code generator: {e}")))?;
+    let module = module.finish();
     let mut table = HashMap::new();
-    for (info, name, f_index, id, _) in kernel_ids {
+    for &(info, name, f_index, id, _) in &declared.kernels {
         let code = module.get_finalized_function(id);
         // SAFETY: `id` was defined with `kernel_signature`, one pointer-sized
         // integer parameter and no results in the ISA's default (C) calling

@@ -96,91 +96,126 @@ fn kernel(
     // clift's OpenCL C front end records the source's parameter names too
     // (llvm-spirv names only some of a kernel's parameters).
     let arg_names = arg_strings(strings, "kernel_arg_name", &ep.name);
-    let mut args = Vec::with_capacity(f.params.len());
-    for (k, &p) in f.params.iter().enumerate() {
-        let ty = m.type_of(p)?;
-        let has_attr = |a: FunctionParameterAttribute| {
-            m.decorations(p).iter().any(|d| {
-                d.kind == Decoration::FuncParamAttr
-                    && matches!(m.deco_params(d).first(), Some(Operand::FunctionParameterAttribute(x)) if *x == a)
-            })
-        };
-        let (kind, size, address) = match m.ty(ty)? {
-            Type::Pointer { storage, pointee } => match storage {
-                StorageClass::CrossWorkgroup => (ArgKind::GlobalBuffer, 8, ADDRESS_GLOBAL),
-                StorageClass::UniformConstant => (ArgKind::ConstantBuffer, 8, ADDRESS_CONSTANT),
-                StorageClass::Workgroup => (ArgKind::Local, 8, ADDRESS_LOCAL),
-                // A struct passed by value (FuncParamAttr ByVal).
-                _ => (
-                    ArgKind::Value,
-                    m.layout(*pointee).map_or(0, |l| l.size as usize),
-                    ADDRESS_PRIVATE,
-                ),
-            },
-            Type::Pipe { .. } => (ArgKind::Pipe, 8, ADDRESS_GLOBAL),
-            Type::Queue => (ArgKind::Queue, 8, ADDRESS_PRIVATE),
-            Type::Image => (ArgKind::Image, 8, ADDRESS_GLOBAL),
-            Type::Sampler => (ArgKind::Sampler, 8, ADDRESS_PRIVATE),
+    let args = f
+        .params
+        .iter()
+        .enumerate()
+        .map(|(k, &p)| arg_info(m, p, k, type_names.as_ref(), type_quals.as_ref(), arg_names.as_ref()))
+        .collect::<Option<Vec<_>>>()?;
+    let (reqd, hint, vth) = size_hints(m, ep);
+    let (private, local) = kernel_memory(m, graph, memory, findex);
+    Some(KernelInfo {
+        name: ep.name.clone(),
+        args,
+        attributes: opencl_c_attributes(strings, &ep.name).unwrap_or_default(),
+        reqd_work_group_size: reqd,
+        work_group_size_hint: hint,
+        vec_type_hint: vth,
+        local_mem_size: local,
+        private_mem_size: private,
+    })
+}
+
+/// `reqd_work_group_size`, `work_group_size_hint` and `vec_type_hint`.
+type SizeHints = (Option<[usize; 3]>, Option<[usize; 3]>, Option<String>);
+
+/// What `clGetKernelArgInfo` and the launch need of parameter `p`, the
+/// `k`th of its kernel: the names and qualifiers come from the strings
+/// clift's OpenCL C front end records when there are any (`type_names`,
+/// `type_quals`, `arg_names`), else from the module's decorations and names.
+fn arg_info(
+    m: &Module,
+    p: Id,
+    k: usize,
+    type_names: Option<&Vec<String>>,
+    type_quals: Option<&Vec<String>>,
+    arg_names: Option<&Vec<String>>,
+) -> Option<ArgInfo> {
+    let ty = m.type_of(p)?;
+    let has_attr = |a: FunctionParameterAttribute| {
+        m.decorations(p).iter().any(|d| {
+            d.kind == Decoration::FuncParamAttr
+                && matches!(m.deco_params(d).first(), Some(Operand::FunctionParameterAttribute(x)) if *x == a)
+        })
+    };
+    let (kind, size, address) = match m.ty(ty)? {
+        Type::Pointer { storage, pointee } => match storage {
+            StorageClass::CrossWorkgroup => (ArgKind::GlobalBuffer, 8, ADDRESS_GLOBAL),
+            StorageClass::UniformConstant => (ArgKind::ConstantBuffer, 8, ADDRESS_CONSTANT),
+            StorageClass::Workgroup => (ArgKind::Local, 8, ADDRESS_LOCAL),
+            // A struct passed by value (FuncParamAttr ByVal).
             _ => (
                 ArgKind::Value,
-                m.layout(ty).map_or(0, |l| l.size as usize),
+                m.layout(*pointee).map_or(0, |l| l.size as usize),
                 ADDRESS_PRIVATE,
             ),
-        };
-        let mut qual = 0u64;
-        match type_quals.as_ref().and_then(|q| q.get(k)) {
-            Some(q) => {
-                for w in q.split_whitespace() {
-                    qual |= match w {
-                        "const" => TYPE_CONST,
-                        "restrict" => TYPE_RESTRICT,
-                        "volatile" => TYPE_VOLATILE,
-                        "pipe" => TYPE_PIPE,
-                        _ => 0,
-                    };
-                }
+        },
+        Type::Pipe { .. } => (ArgKind::Pipe, 8, ADDRESS_GLOBAL),
+        Type::Queue => (ArgKind::Queue, 8, ADDRESS_PRIVATE),
+        Type::Image => (ArgKind::Image, 8, ADDRESS_GLOBAL),
+        Type::Sampler => (ArgKind::Sampler, 8, ADDRESS_PRIVATE),
+        _ => (
+            ArgKind::Value,
+            m.layout(ty).map_or(0, |l| l.size as usize),
+            ADDRESS_PRIVATE,
+        ),
+    };
+    let mut qual = 0u64;
+    match type_quals.and_then(|q| q.get(k)) {
+        Some(q) => {
+            for w in q.split_whitespace() {
+                qual |= match w {
+                    "const" => TYPE_CONST,
+                    "restrict" => TYPE_RESTRICT,
+                    "volatile" => TYPE_VOLATILE,
+                    "pipe" => TYPE_PIPE,
+                    _ => 0,
+                };
             }
-            None => {
-                if has_attr(FunctionParameterAttribute::NoAlias) {
-                    qual |= TYPE_RESTRICT;
-                }
-                if m.decoration(p, Decoration::Volatile).is_some() {
-                    qual |= TYPE_VOLATILE;
-                }
+        }
+        None => {
+            if has_attr(FunctionParameterAttribute::NoAlias) {
+                qual |= TYPE_RESTRICT;
+            }
+            if m.decoration(p, Decoration::Volatile).is_some() {
+                qual |= TYPE_VOLATILE;
             }
         }
-        if kind == ArgKind::ConstantBuffer {
-            qual |= TYPE_CONST;
-        }
-        if kind == ArgKind::Pipe {
-            qual |= TYPE_PIPE;
-        }
-        // "If argument is not an image type and is not declared with the
-        // pipe qualifier, CL_KERNEL_ARG_ACCESS_NONE is returned" (clift has
-        // no images).
-        let access = match m.ty(ty) {
-            Some(Type::Pipe { access }) => match access {
-                spirv::AccessQualifier::ReadOnly => ACCESS_READ_ONLY,
-                spirv::AccessQualifier::WriteOnly => ACCESS_WRITE_ONLY,
-                spirv::AccessQualifier::ReadWrite => ACCESS_READ_WRITE,
-            },
-            _ => ACCESS_NONE,
-        };
-        args.push(ArgInfo {
-            kind,
-            size,
-            address_qualifier: address,
-            access_qualifier: access,
-            type_qualifier: qual,
-            name: arg_names
-                .as_ref()
-                .and_then(|n| n.get(k))
-                .cloned()
-                .or_else(|| m.name(p).map(str::to_string)),
-            type_name: type_names.as_ref().and_then(|t| t.get(k)).cloned(),
-        });
     }
+    if kind == ArgKind::ConstantBuffer {
+        qual |= TYPE_CONST;
+    }
+    if kind == ArgKind::Pipe {
+        qual |= TYPE_PIPE;
+    }
+    // "If argument is not an image type and is not declared with the
+    // pipe qualifier, CL_KERNEL_ARG_ACCESS_NONE is returned" (clift has
+    // no images).
+    let access = match m.ty(ty) {
+        Some(Type::Pipe { access }) => match access {
+            spirv::AccessQualifier::ReadOnly => ACCESS_READ_ONLY,
+            spirv::AccessQualifier::WriteOnly => ACCESS_WRITE_ONLY,
+            spirv::AccessQualifier::ReadWrite => ACCESS_READ_WRITE,
+        },
+        _ => ACCESS_NONE,
+    };
+    Some(ArgInfo {
+        kind,
+        size,
+        address_qualifier: address,
+        access_qualifier: access,
+        type_qualifier: qual,
+        name: arg_names
+            .and_then(|n| n.get(k))
+            .cloned()
+            .or_else(|| m.name(p).map(str::to_string)),
+        type_name: type_names.and_then(|t| t.get(k)).cloned(),
+    })
+}
 
+/// The work-group sizes and type hint the kernel's execution modes give:
+/// `reqd_work_group_size`, `work_group_size_hint`, `vec_type_hint`.
+fn size_hints(m: &Module, ep: &EntryPoint) -> SizeHints {
     let (mut reqd, mut hint, mut vth) = (None, None, None);
     for em in m.exec_modes.iter().filter(|e| e.target == ep.function) {
         let sizes = |ids: bool| -> Option<[usize; 3]> {
@@ -211,8 +246,12 @@ fn kernel(
         }
     }
 
-    // Memory: the Function variables and __local module variables of every
-    // function the kernel may call.
+    (reqd, hint, vth)
+}
+
+/// The kernel's private and local memory: the Function variables and
+/// __local module variables of every function it may call.
+fn kernel_memory(m: &Module, graph: &[Vec<(u32, u32)>], memory: &[(u64, Vec<Id>)], findex: u32) -> (u64, u64) {
     let mut private = 0u64;
     let mut locals: HashSet<Id> = HashSet::new();
     for fi in calls::reachable(graph, findex) {
@@ -226,16 +265,7 @@ fn kernel(
         .filter_map(|&g| m.global(g).and_then(|g| m.pointer(g.ty)).and_then(|(_, p)| m.layout(p)))
         .fold(0u64, |a, l| a.saturating_add(l.size));
 
-    Some(KernelInfo {
-        name: ep.name.clone(),
-        args,
-        attributes: opencl_c_attributes(strings, &ep.name).unwrap_or_default(),
-        reqd_work_group_size: reqd,
-        work_group_size_hint: hint,
-        vec_type_hint: vth,
-        local_mem_size: local,
-        private_mem_size: private,
-    })
+    (private, local)
 }
 
 /// Bytes of Function variables of function `f`, and the Workgroup module

@@ -17,7 +17,12 @@
 //! - values (scalars, vectors, structs passed by value): their bytes with the
 //!   OpenCL C layout, as the application passed them to clSetKernelArg;
 //! - `__local` pointers: the 8-byte address of the argument's slice of the
-//!   local-memory arena ([`WorkGroupCtx::local_arena`]).
+//!   local-memory arena ([`WorkGroupCtx::local_arena`]);
+//! - `queue_t` (a device queue): an opaque 8-byte word, the address of the
+//!   runtime's device queue object, which the launch keeps alive while the
+//!   kernel runs. Generated code never dereferences it: it is only passed
+//!   on (to the device-side enqueue entry points, once they exist) and
+//!   compared; [`WorkGroupCtx::default_queue`] is the same kind of word.
 //!
 //! The block is read-only for generated code. The runtime fills it once per
 //! command and gives each range of work-groups it runs on one thread a
@@ -72,6 +77,11 @@ pub struct WorkGroupCtx {
     /// appends its output to (the runtime prints it when the command
     /// completes); null makes each call print at once.
     pub printf: *const clift_builtins::printf::PrintfSink,
+    /// get_default_queue(): the default on-device queue of the command's
+    /// device and context when it was enqueued, as the opaque word every
+    /// `queue_t` is (see the module docs); 0 (`CLK_NULL_QUEUE`) when there
+    /// is none.
+    pub default_queue: u64,
 }
 
 /// What the runtime needs to launch one compiled kernel.
@@ -122,6 +132,7 @@ pub mod ctx_offset {
     pub const PRIVATE_ARENA: i32 = offset_of!(WorkGroupCtx, private_arena) as i32;
     pub const PRIVATE_ARENA_SIZE: i32 = offset_of!(WorkGroupCtx, private_arena_size) as i32;
     pub const PRINTF: i32 = offset_of!(WorkGroupCtx, printf) as i32;
+    pub const DEFAULT_QUEUE: i32 = offset_of!(WorkGroupCtx, default_queue) as i32;
 }
 
 /// Byte offsets of [`WorkItem`]'s fields, for generated code.

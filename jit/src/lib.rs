@@ -152,18 +152,44 @@ pub fn spec_constants(bytes: &[u8]) -> Result<Vec<SpecConstant>, IlError> {
 /// environment and the rules the lowering relies on, with `options` (spec
 /// constant values are folded in), and reports its kernels.
 pub fn build(bytes: &[u8], options: &BuildOptions) -> Result<BuiltModule, BuildError> {
-    front_end(bytes, options).map(|f| f.built)
+    front_end(bytes, options).map(FrontEnd::into_built)
 }
 
 /// What the front end hands the lowering: the parsed module, specialized
 /// (every constant folded except pointer expressions), laid out, validated,
 /// with each function's control-flow graph; and the kernels' interfaces.
+/// Only [`front_end`] makes one, and what it holds cannot change afterwards:
+/// code generation sees only modules that passed validation.
 #[derive(Debug, Clone)]
 pub struct FrontEnd {
-    pub module: spirv::Module,
-    pub built: BuiltModule,
+    module: spirv::Module,
+    built: BuiltModule,
     /// [`BuildOptions::max_lanes`] of the build.
-    pub max_lanes: Option<u32>,
+    max_lanes: Option<u32>,
+    /// The validator's evidence that `module` passed every rule.
+    _validated: validate::Validated,
+}
+
+impl FrontEnd {
+    /// The validated module.
+    pub fn module(&self) -> &spirv::Module {
+        &self.module
+    }
+
+    /// The kernels' interfaces.
+    pub fn built(&self) -> &BuiltModule {
+        &self.built
+    }
+
+    /// The kernels' interfaces, without the module.
+    pub fn into_built(self) -> BuiltModule {
+        self.built
+    }
+
+    /// [`BuildOptions::max_lanes`] of the build.
+    pub fn max_lanes(&self) -> Option<u32> {
+        self.max_lanes
+    }
 }
 
 /// [`build`], keeping the validated module for code generation.
@@ -193,14 +219,14 @@ pub fn front_end(bytes: &[u8], options: &BuildOptions) -> Result<FrontEnd, Build
     if !d.is_empty() {
         return Err(fail(d.into_sorted()));
     }
-    validate::check_functions(&mut m, &mut d);
-    if !d.is_empty() {
+    let Some(validated) = validate::check_functions(&mut m, &mut d) else {
         return Err(fail(d.into_sorted()));
-    }
+    };
     let built = kernels::extract(&m);
     Ok(FrontEnd {
         module: m,
         built,
         max_lanes: options.max_lanes,
+        _validated: validated,
     })
 }

@@ -23,7 +23,7 @@ struct Args {
 
 impl Args {
     fn new(front: &FrontEnd, kernel: &str) -> Args {
-        let info = front.built.kernels.iter().find(|k| k.name == kernel).expect("kernel");
+        let info = front.built().kernels.iter().find(|k| k.name == kernel).expect("kernel");
         let (offsets, size) = arg_offsets(info);
         Args {
             words: vec![0; size.div_ceil(16)],
@@ -69,6 +69,7 @@ fn run_1d(prog: &CompiledProgram, name: &str, args: &Args, global: u64, local: u
             private_arena: std::ptr::null_mut(),
             private_arena_size: 0,
             printf: std::ptr::null(),
+            default_queue: 0,
         };
         // SAFETY: `f` is the work-group function of `name`, whose arguments
         // `args` holds at the ABI's offsets: buffer addresses that stay
@@ -154,6 +155,7 @@ fn run_2d(prog: &CompiledProgram, name: &str, args: &Args, global: [u64; 2], loc
                 private_arena: std::ptr::null_mut(),
                 private_arena_size: 0,
                 printf: std::ptr::null(),
+                default_queue: 0,
             };
             // SAFETY: as in `run_1d`: `args` holds live buffers large
             // enough for every global id of the NDRange.
@@ -240,7 +242,7 @@ fn simple_kernels_compile() {
         for name in ["empty", "sgemm_naive", "mandelbrot"] {
             let front = load(opt, name);
             let prog = compile(&front, &CodegenConfig::default()).unwrap_or_else(|e| panic!("{opt}/{name}: {e:?}"));
-            for k in &front.built.kernels {
+            for k in &front.built().kernels {
                 assert!(prog.kernel(&k.name).is_some(), "{opt}/{name}: {}", k.name);
             }
         }
@@ -316,6 +318,7 @@ fn builtins_over_a_non_uniform_3d_range() {
                     private_arena: std::ptr::null_mut(),
                     private_arena_size: 0,
                     printf: std::ptr::null(),
+                    default_queue: 0,
                 };
                 // SAFETY: `out` holds 27 ulongs for every global linear id.
                 unsafe { f(&ctx) };
@@ -389,6 +392,7 @@ fn work_groups_run_concurrently() {
                         private_arena: std::ptr::null_mut(),
                         private_arena_size: 0,
                         printf: std::ptr::null(),
+                        default_queue: 0,
                     };
                     // SAFETY: the buffers outlive the scope; each group
                     // writes only its own 64 elements of `c`.
@@ -432,7 +436,7 @@ fn compile_fuzz_case(name: &str) -> String {
     }
     assert_eq!(
         program.is_some(),
-        failed.len() < front.built.kernels.len(),
+        failed.len() < front.built().kernels.len(),
         "{name}: {log}"
     );
     log

@@ -149,7 +149,7 @@ fn blocks_out_of_dominance_order_build() {
     built("clbench/O2/hash.spv");
     built("clbench/O2/nbody.spv");
     let f = front_end(&read("valid/base.spv"), &BuildOptions::default()).unwrap();
-    let k = f.module.functions.iter().find(|x| x.blocks.len() == 5).unwrap();
+    let k = f.module().functions.iter().find(|x| x.blocks.len() == 5).unwrap();
     // entry, pre, after, exit, body: RPO visits body before after and exit.
     let pos = |b: u32| k.cfg.rpo.iter().position(|&x| x == b).unwrap();
     assert_eq!(k.cfg.rpo[0], 0);
@@ -273,20 +273,20 @@ fn clang_builtins_and_program_scope_variables() {
         let bytes = read(&format!("clang/builtins_{level}.spv"));
         let f = front_end(&bytes, &BuildOptions::default()).unwrap_or_else(|e| panic!("{}", e.log()));
         // garray[4], gp, cp (a global holding a __constant pointer), gptr_table[2].
-        assert_eq!(f.built.global_variable_total_size, 16 + 8 + 8 + 16);
+        assert_eq!(f.built().global_variable_total_size, 16 + 8 + 8 + 16);
         for name in ["k_more", "k_calls_kernel"] {
-            let k = kernel(&f.built, name);
+            let k = kernel(f.built(), name);
             assert_eq!(k.local_mem_size, 64 * 4, "{name}: __local int tile[64] of a callee");
             assert_eq!(k.args[5].kind, ArgKind::Local);
             assert_eq!(k.args[4].size, 8, "long");
         }
         // `__global int *gp = &garray[2]` stays a pointer expression.
-        let m = &f.module;
+        let m = f.module();
         let gp = m.global(named(m, "gp")).unwrap();
         let init = m.constant(gp.init.unwrap()).unwrap();
         assert_eq!(init.value, ConstValue::Expr);
         assert!(f
-            .module
+            .module()
             .functions
             .iter()
             .all(|x| x.blocks.is_empty() || !x.cfg.rpo.is_empty()));
@@ -307,7 +307,7 @@ fn spec_constants_are_listed_applied_and_folded() {
     assert_eq!(pairs, [(1, 4), (2, 1), (3, 4), (4, 2)]);
 
     let f = front_end(&bytes, &BuildOptions::default()).unwrap();
-    let m = &f.module;
+    let m = f.module();
     let value = |n: &str| m.constant(named(m, n)).unwrap().value.clone();
     assert_eq!(value("len"), ConstValue::Scalar(8));
     assert_eq!(value("lt"), ConstValue::Bool(true));
@@ -319,7 +319,7 @@ fn spec_constants_are_listed_applied_and_folded() {
     assert_eq!(value("shuf"), ConstValue::Vector(vec![8, 5, 8, 5]));
     assert_eq!(value("ext"), ConstValue::Scalar(8));
     assert_eq!(value("sdiv"), ConstValue::Scalar(u64::from((-3i32) as u32)));
-    assert_eq!(kernel(&f.built, "spec").local_mem_size, 8 * 4);
+    assert_eq!(kernel(f.built(), "spec").local_mem_size, 8 * 4);
 
     let mut options = BuildOptions::default();
     options.spec_constants.insert(1, 13u32.to_ne_bytes().to_vec());
@@ -327,14 +327,14 @@ fn spec_constants_are_listed_applied_and_folded() {
     options.spec_constants.insert(3, 0.25f32.to_ne_bytes().to_vec());
     options.spec_constants.insert(4, 0xffffu16.to_ne_bytes().to_vec());
     let f = front_end(&bytes, &options).unwrap();
-    let m = &f.module;
+    let m = f.module();
     let value = |n: &str| m.constant(named(m, n)).unwrap().value.clone();
     assert_eq!(value("len"), ConstValue::Scalar(16));
     assert_eq!(value("lt"), ConstValue::Bool(false));
     assert_eq!(value("sel"), ConstValue::Scalar(2));
     assert_eq!(value("fm"), ConstValue::Scalar(u64::from(0.5f32.to_bits())));
     assert_eq!(value("wide"), ConstValue::Scalar(0xffff));
-    assert_eq!(kernel(&f.built, "spec").local_mem_size, 16 * 4);
+    assert_eq!(kernel(f.built(), "spec").local_mem_size, 16 * 4);
 
     // A value of the wrong size is reported, not trusted.
     let mut options = BuildOptions::default();
@@ -582,7 +582,7 @@ fn deep_and_wide_control_flow_is_linear() {
     let bytes = assemble(&asm);
     let t = std::time::Instant::now();
     let f = front_end(&bytes, &BuildOptions::default()).unwrap();
-    assert_eq!(f.module.functions[0].blocks.len() as u32, n + 1);
+    assert_eq!(f.module().functions[0].blocks.len() as u32, n + 1);
     assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
 }
 

@@ -231,7 +231,7 @@ fn spirv_val(bytes: &[u8]) {
 fn run(bytes: &[u8], name: &str, n: u64, local: u64, args: &[u64]) {
     let front: FrontEnd = front_end(bytes, &BuildOptions::default()).unwrap_or_else(|e| panic!("{}", e.log()));
     let prog = compile(&front, &CodegenConfig::default()).unwrap_or_else(|e| panic!("{}", e.log()));
-    let info = front.built.kernels.iter().find(|k| k.name == name).expect("kernel");
+    let info = front.built().kernels.iter().find(|k| k.name == name).expect("kernel");
     let (offsets, size) = arg_offsets(info);
     let mut block = vec![0u128; size.div_ceil(16)];
     {
@@ -260,6 +260,7 @@ fn run(bytes: &[u8], name: &str, n: u64, local: u64, args: &[u64]) {
             private_arena: std::ptr::null_mut(),
             private_arena_size: 0,
             printf: std::ptr::null(),
+            default_queue: 0,
         };
         // SAFETY: `f` is the kernel's work-group function; its argument
         // block holds the callers' buffer addresses, which outlive the call

@@ -799,7 +799,7 @@ fn every_opencl_std_instruction_compiles_or_is_refused_by_name() {
                 e.log()
             ),
         };
-        assert_eq!(front.built.kernels.len(), forms.len(), "{name}");
+        assert_eq!(front.built().kernels.len(), forms.len(), "{name}");
         let o = compile_all(name, &front, &forms, matches!(row.imp, Impl::Refused(_)));
         kernels_compiled += o.compiled;
         kernels_refused += o.refused.len();

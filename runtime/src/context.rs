@@ -27,6 +27,8 @@ pub struct Context {
     destructors: Mutex<Vec<DestructorFn>>,
     /// The context's SVM allocations (clSVMAlloc).
     svm: crate::memory::svm::SvmRegistry,
+    /// The context's on-device queues, per device.
+    device_queues: crate::device_queue::DeviceQueues,
 }
 crate::api_object!(Context);
 
@@ -48,12 +50,18 @@ impl Context {
             notify,
             destructors: Mutex::new(Vec::new()),
             svm: Default::default(),
+            device_queues: Default::default(),
         })
     }
 
     /// The context's SVM allocations.
     pub fn svm(&self) -> &crate::memory::svm::SvmRegistry {
         &self.svm
+    }
+
+    /// The context's on-device queues.
+    pub fn device_queues(&self) -> &crate::device_queue::DeviceQueues {
+        &self.device_queues
     }
 
     /// The context's devices.

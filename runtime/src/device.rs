@@ -804,13 +804,14 @@ impl Device {
             CL_DEVICE_EXECUTION_CAPABILITIES => InfoValue::u64(EXECUTION_CAPABILITIES),
             // Also CL_DEVICE_QUEUE_PROPERTIES (the same enum value).
             CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => InfoValue::u64(crate::queue::SUPPORTED_QUEUE_PROPERTIES),
-            // Device-side enqueue is not implemented: "Must be 0 for devices
-            // that do not support on-device queues" (and likewise below).
-            CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => InfoValue::u64(0),
-            CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
-            | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
-            | CL_DEVICE_MAX_ON_DEVICE_QUEUES
-            | CL_DEVICE_MAX_ON_DEVICE_EVENTS => InfoValue::u32(0),
+            // "Support for on-device queues is required for an OpenCL 2.0,
+            // 2.1, or 2.2 device": the values are crate::device_queue's, each
+            // at or above the spec's minimum.
+            CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => InfoValue::u64(crate::device_queue::ON_DEVICE_PROPERTIES),
+            CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE => InfoValue::u32(crate::device_queue::PREFERRED_SIZE),
+            CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE => InfoValue::u32(crate::device_queue::MAX_SIZE),
+            CL_DEVICE_MAX_ON_DEVICE_QUEUES => InfoValue::u32(crate::device_queue::MAX_ON_DEVICE_QUEUES),
+            CL_DEVICE_MAX_ON_DEVICE_EVENTS => InfoValue::u32(crate::device_queue::MAX_ON_DEVICE_EVENTS),
             // "An empty string is returned if no built-in kernels are supported."
             CL_DEVICE_BUILT_IN_KERNELS => InfoValue::string(""),
             CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => InfoValue::name_versions(&[]),

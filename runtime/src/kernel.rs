@@ -7,7 +7,7 @@
 //! update the reference count for objects such as memory or sampler objects
 //! specified as argument values", and "Implementations shall not allow
 //! cl_kernel objects to hold reference counts to cl_kernel arguments". An
-//! argument keeps a weak reference ([`MemArg`]); an enqueue takes what it
+//! argument keeps a weak reference ([`ArgRef`]); an enqueue takes what it
 //! names while the application still holds it, and the command then keeps
 //! it (and the SVM allocations its pointers lie in) alive until it has run.
 //!
@@ -29,25 +29,37 @@ use opencl_sys::*;
 
 pub use crate::program::{ArgInfo, ArgKind, KernelInfo};
 
-/// A memory object named by a kernel argument: a weak reference, so that
-/// the argument keeps nothing alive.
-#[derive(Debug, Clone)]
-pub struct MemArg(Weak<MemObject>);
+/// An object named by a kernel argument (a memory object or a device
+/// queue): a weak reference, so that the argument keeps nothing alive.
+#[derive(Debug)]
+pub struct ArgRef<T>(Weak<T>);
 
-impl MemArg {
-    /// An argument naming `m`.
-    pub fn new(m: &Arc<MemObject>) -> MemArg {
-        MemArg(Arc::downgrade(m))
-    }
-
-    /// The memory object, while the application still holds a reference to
-    /// it. (Commands or sub-buffers may keep an object the application
-    /// has released alive a while longer; its handle is gone all the same,
-    /// so the argument no longer names anything.)
-    pub fn get(&self) -> Option<Arc<MemObject>> {
-        self.0.upgrade().filter(|m| m.header().ref_count() > 0)
+impl<T> Clone for ArgRef<T> {
+    fn clone(&self) -> Self {
+        ArgRef(self.0.clone())
     }
 }
+
+impl<T: ApiObject> ArgRef<T> {
+    /// An argument naming `o`.
+    pub fn new(o: &Arc<T>) -> ArgRef<T> {
+        ArgRef(Arc::downgrade(o))
+    }
+
+    /// The object, while the application still holds a reference to it.
+    /// (Commands or sub-buffers may keep an object the application has
+    /// released alive a while longer; its handle is gone all the same, so
+    /// the argument no longer names anything.)
+    pub fn get(&self) -> Option<Arc<T>> {
+        self.0.upgrade().filter(|o| o.header().ref_count() > 0)
+    }
+}
+
+/// A memory object named by a kernel argument.
+pub type MemArg = ArgRef<MemObject>;
+
+/// A device queue named by a kernel argument.
+pub type QueueArg = ArgRef<crate::device_queue::DeviceQueue>;
 
 /// The value of one kernel argument, as set by clSetKernelArg or
 /// clSetKernelArgSVMPointer.
@@ -62,6 +74,8 @@ pub enum ArgValue {
     /// A pointer to global or constant memory given as an SVM (or NULL)
     /// address.
     Svm(usize),
+    /// A device queue (`queue_t`).
+    Queue(QueueArg),
 }
 
 /// What clSetKernelExecInfo set.
@@ -223,10 +237,14 @@ impl Kernel {
             // arg_value does not point to a valid sampler object: no sampler
             // can exist (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE).
             (ArgKind::Sampler, _) => return fail(CL_INVALID_SAMPLER),
-            // CL_INVALID_DEVICE_QUEUE if the kernel argument is a device
-            // queue, but arg_value does not point to a valid device queue
-            // object: clift has no device queues
-            // (CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES is 0).
+            // "If the kernel argument being set is a device queue, then
+            // arg_value must point to a device queue object." (The API layer
+            // answers CL_INVALID_DEVICE_QUEUE for anything else.)
+            (ArgKind::Queue, ArgValue::Queue(q)) => {
+                // Released since the API layer read the handle.
+                let q = q.get().ok_or(crate::ClError(CL_INVALID_DEVICE_QUEUE))?;
+                self.check_context(q.context())?;
+            }
             (ArgKind::Queue, _) => return fail(CL_INVALID_DEVICE_QUEUE),
             // A value of the wrong shape for the argument.
             (ArgKind::Local, _) => return fail(CL_INVALID_ARG_VALUE),

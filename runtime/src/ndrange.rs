@@ -13,6 +13,7 @@ use std::sync::Arc;
 use clift_jit as jit;
 
 use crate::device::{self, Device};
+use crate::device_queue::DeviceQueue;
 use crate::error::{fail, ClResult};
 use crate::event::{Event, Work};
 use crate::kernel::{ArgValue, Kernel, KernelInfo};
@@ -69,6 +70,7 @@ impl Kernel {
         if args.iter().any(|a| match a {
             None => true,
             Some(ArgValue::Mem(Some(m))) => m.get().is_none(),
+            Some(ArgValue::Queue(q)) => q.get().is_none(),
             Some(_) => false,
         }) {
             return fail(CL_INVALID_KERNEL_ARGS);
@@ -267,6 +269,7 @@ pub fn enqueue_ndrange(
         .collect();
     let launch = Launch {
         _svm: svm_held,
+        default_queue: crate::device_queue::default_queue(kernel.context(), &device),
         ..Launch::new(kernel.info_of(), &args, range, global, local, &entry)?
     };
     let func = entry.func;
@@ -312,6 +315,12 @@ struct Launch {
     /// The SVM allocations the kernel's SVM pointers lie in, alive while
     /// the command runs.
     _svm: Vec<Arc<Storage>>,
+    /// The device queues the block names (`queue_t` arguments), alive
+    /// while the command runs: the block holds their addresses.
+    _queues: Vec<Arc<DeviceQueue>>,
+    /// get_default_queue(): the default device queue of the command's
+    /// device and context at enqueue, alive while the command runs.
+    default_queue: Option<Arc<DeviceQueue>>,
     work_dim: u32,
     offset: [u64; 3],
     global: [u64; 3],
@@ -347,6 +356,7 @@ impl Launch {
             .filter(|&n| n <= MAX_PRIVATE_ARENA)
             .ok_or_else(too_big)?;
         let mut buffers = Vec::new();
+        let mut queues = Vec::new();
         {
             // SAFETY: `block` is a Vec of `block.len()` plain 128-byte
             // arrays, so its memory is `block.len() * 128` initialized bytes
@@ -369,6 +379,14 @@ impl Launch {
                     }
                     Some(ArgValue::Mem(None)) => put(bytes, &0u64.to_ne_bytes()),
                     Some(ArgValue::Svm(p)) => put(bytes, &(*p as u64).to_ne_bytes()),
+                    Some(ArgValue::Queue(q)) => {
+                        // Released since check_launch looked: as unset.
+                        let q = q.get().ok_or(crate::ClError(CL_INVALID_KERNEL_ARGS))?;
+                        // A queue_t is the DeviceQueue's address, an opaque
+                        // word to generated code (crate::device_queue).
+                        put(bytes, &(Arc::as_ptr(&q) as u64).to_ne_bytes());
+                        queues.push(q);
+                    }
                     Some(ArgValue::Local(n)) => {
                         locals.push((at, arena_len));
                         arena_len = n
@@ -396,6 +414,8 @@ impl Launch {
             private_len,
             _buffers: buffers,
             _svm: Vec::new(),
+            _queues: queues,
+            default_queue: None,
             work_dim: range.work_dim,
             offset: dims(range.offset),
             global: dims(global),
@@ -462,6 +482,7 @@ impl Launch {
                 private_arena: private_ptr,
                 private_arena_size: (private.len() * 128) as u64,
                 printf: &self.printf,
+                default_queue: self.default_queue.as_ref().map_or(0, |q| Arc::as_ptr(q) as u64),
             };
             // SAFETY: `func` is a work-group function of a finalized
             // `CompiledProgram` the command holds (`_code` in
@@ -475,7 +496,9 @@ impl Launch {
             // size the application set. The arena and block live until
             // after the call and are not shared with other threads; the
             // printf buffer lives in `self` and is shared behind its lock.
-            // Work-groups may run concurrently: generated code is immutable
+            // Device queue words (queue_t arguments, the default queue) are
+            // addresses of queues `self` holds, never dereferenced by
+            // generated code. Work-groups may run concurrently: generated code is immutable
             // and keeps its state on its own stack.
             unsafe { func(&ctx) };
         }
@@ -571,19 +594,28 @@ mod tests {
         }
     }
 
-    #[test]
-    fn launch_runs_every_group() {
-        use std::sync::atomic::Ordering::Relaxed;
-        let info = KernelInfo {
+    /// A kernel named "k" with `args` and nothing else.
+    fn kernel_info(args: Vec<crate::kernel::ArgInfo>) -> KernelInfo {
+        KernelInfo {
             name: "k".into(),
-            args: vec![arg(ArgKind::Local, 8), arg(ArgKind::Value, 4), arg(ArgKind::Local, 8)],
+            args,
             attributes: String::new(),
             reqd_work_group_size: None,
             work_group_size_hint: None,
             vec_type_hint: None,
             local_mem_size: 0,
             private_mem_size: 0,
-        };
+        }
+    }
+
+    #[test]
+    fn launch_runs_every_group() {
+        use std::sync::atomic::Ordering::Relaxed;
+        let info = kernel_info(vec![
+            arg(ArgKind::Local, 8),
+            arg(ArgKind::Value, 4),
+            arg(ArgKind::Local, 8),
+        ]);
         let values = [
             Some(ArgValue::Local(100)),
             Some(ArgValue::Value(7u32.to_ne_bytes().to_vec())),
@@ -611,6 +643,66 @@ mod tests {
         assert_eq!(ITEMS.load(Relaxed), 10 * 7 * 3);
         assert_eq!(CALLS.load(Relaxed), 3 * 4 * 2);
         assert_eq!(BAD.load(Relaxed), 0);
+    }
+
+    /// The words `queue_probe` expects: the queue_t argument (after a
+    /// 4-byte value, so at offset 8) and the default queue.
+    static WANT_ARG: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    static WANT_DEFAULT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    static QUEUE_OK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+    /// A stand-in work-group function for `queue_words_reach_the_kernel`.
+    unsafe extern "C" fn queue_probe(ctx: *const jit::launch_abi::WorkGroupCtx) {
+        use std::sync::atomic::Ordering::Relaxed;
+        // SAFETY: `Launch::run_groups` passes a valid context whose block
+        // holds a 4-byte value at offset 0 and a queue_t word at offset 8.
+        let (arg, default) = unsafe { ((*ctx).args.add(8).cast::<u64>().read(), (*ctx).default_queue) };
+        if arg == WANT_ARG.load(Relaxed) && default == WANT_DEFAULT.load(Relaxed) {
+            QUEUE_OK.fetch_add(1, Relaxed);
+        }
+    }
+
+    #[test]
+    fn queue_words_reach_the_kernel() {
+        use crate::device_queue::{Created, DeviceQueue};
+        use crate::kernel::QueueArg;
+        use std::sync::atomic::Ordering::Relaxed;
+        let dev = crate::platform::Platform::get().devices()[0].clone();
+        let ctx = crate::context::Context::new(vec![dev.clone()], Vec::new(), None);
+        let props = CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+        let new = |p| match DeviceQueue::create(&ctx, &dev, p, None, Vec::new(), |_| {}) {
+            Ok(Created::New(q)) => q,
+            _ => panic!("a device queue"),
+        };
+        let arg_q = new(props);
+        let default_q = new(props | CL_QUEUE_ON_DEVICE_DEFAULT);
+        let info = kernel_info(vec![arg(ArgKind::Value, 4), arg(ArgKind::Queue, 8)]);
+        let values = [
+            Some(ArgValue::Value(1u32.to_ne_bytes().to_vec())),
+            Some(ArgValue::Queue(QueueArg::new(&arg_q))),
+        ];
+        let range = NdRange {
+            work_dim: 1,
+            offset: [0; 3],
+            global: Some([8, 1, 1]),
+            local: Some([2, 1, 1]),
+        };
+        let code = jit::launch_abi::KernelCode {
+            func: queue_probe,
+            local_static: 0,
+            private_frame: 0,
+        };
+        let launch = Launch {
+            default_queue: crate::device_queue::default_queue(&ctx, &dev),
+            ..Launch::new(&info, &values, range, [8, 1, 1], [2, 1, 1], &code).expect("launch")
+        };
+        // The launch holds what it names, whatever the application releases.
+        WANT_ARG.store(Arc::as_ptr(&arg_q) as u64, Relaxed);
+        WANT_DEFAULT.store(Arc::as_ptr(&default_q) as u64, Relaxed);
+        drop((arg_q, default_q));
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("pool");
+        launch.run(queue_probe, &pool);
+        assert_eq!(QUEUE_OK.load(Relaxed), 4);
     }
 
     #[test]

@@ -54,6 +54,22 @@ impl ApiHeader {
         self.refcount.fetch_add(1, Ordering::AcqRel);
     }
 
+    /// Adds an application reference only while the count is above zero
+    /// (a handle being released to zero concurrently is not brought back).
+    pub fn try_retain(&self) -> bool {
+        let mut cur = self.refcount.load(Ordering::Acquire);
+        while cur > 0 {
+            match self
+                .refcount
+                .compare_exchange_weak(cur, cur + 1, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => return true,
+                Err(now) => cur = now,
+            }
+        }
+        false
+    }
+
     /// Drops one application reference and returns how many are left.
     /// Never goes below zero.
     pub fn release(&self) -> u32 {

@@ -1,4 +1,5 @@
-//! Command queues: in-order or out-of-order, with optional profiling.
+//! Host command queues: in-order or out-of-order, with optional profiling
+//! (on-device queues are [`crate::device_queue`]'s).
 //!
 //! A queue adds its own ordering to each command's wait list (the previous
 //! command in an in-order queue; the last barrier in an out-of-order queue)
@@ -16,7 +17,7 @@ use crate::device::Device;
 use crate::error::{fail, ClResult};
 use crate::event::{Event, Work};
 use crate::info::InfoValue;
-use crate::object::{handle_of, ApiHeader};
+use crate::object::ApiHeader;
 use opencl_sys::*;
 
 #[derive(Default)]
@@ -59,17 +60,11 @@ impl Queue {
         properties: cl_command_queue_properties,
         property_list: Vec<u64>,
     ) -> ClResult<Arc<Queue>> {
-        let known = SUPPORTED_QUEUE_PROPERTIES | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
-        if properties & !known != 0 {
+        // CL_INVALID_VALUE if values specified in properties are not valid
+        // (on-device queues are crate::device_queue's; CL_QUEUE_ON_DEVICE_DEFAULT
+        // "can only be used with CL_QUEUE_ON_DEVICE").
+        if properties & !SUPPORTED_QUEUE_PROPERTIES != 0 {
             return fail(CL_INVALID_VALUE);
-        }
-        if properties & CL_QUEUE_ON_DEVICE_DEFAULT != 0 && properties & CL_QUEUE_ON_DEVICE == 0 {
-            return fail(CL_INVALID_VALUE);
-        }
-        if properties & CL_QUEUE_ON_DEVICE != 0 {
-            // Device-side enqueue is not supported yet:
-            // CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES is 0.
-            return fail(CL_INVALID_QUEUE_PROPERTIES);
         }
         Ok(Arc::new(Queue {
             header: ApiHeader::new(),
@@ -200,17 +195,18 @@ impl Queue {
 
     /// clGetCommandQueueInfo.
     pub fn info(&self, param: cl_command_queue_info) -> ClResult<InfoValue> {
-        Ok(match param {
-            CL_QUEUE_CONTEXT => InfoValue::handle(handle_of(&self.context)),
-            CL_QUEUE_DEVICE => InfoValue::handle(handle_of(&self.device)),
-            CL_QUEUE_REFERENCE_COUNT => InfoValue::u32(self.header.ref_count()),
-            CL_QUEUE_PROPERTIES => InfoValue::u64(self.properties),
-            CL_QUEUE_PROPERTIES_ARRAY => InfoValue::u64s(&self.property_list),
-            // Only on-device queues have a size.
-            CL_QUEUE_SIZE => return fail(CL_INVALID_COMMAND_QUEUE),
-            CL_QUEUE_DEVICE_DEFAULT => InfoValue::handle(0),
-            _ => return fail(CL_INVALID_VALUE),
-        })
+        let (ctx, dev) = (&self.context, &self.device);
+        if let Some(v) =
+            crate::device_queue::common_info(param, &self.header, ctx, dev, self.properties, &self.property_list)
+        {
+            return Ok(v);
+        }
+        match param {
+            // Only on-device queues have a size: "To be considered valid for
+            // this query, command_queue must be a device command-queue."
+            CL_QUEUE_SIZE => fail(CL_INVALID_COMMAND_QUEUE),
+            _ => fail(CL_INVALID_VALUE),
+        }
     }
 }
 

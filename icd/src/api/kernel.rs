@@ -6,8 +6,9 @@ use std::mem::size_of;
 use std::sync::Arc;
 
 use clift_runtime::device::Device;
+use clift_runtime::device_queue::DeviceQueue;
 use clift_runtime::error::{fail, ClResult};
-use clift_runtime::kernel::{ArgKind, ArgValue, Kernel, MemArg};
+use clift_runtime::kernel::{ArgKind, ArgValue, Kernel, MemArg, QueueArg};
 use clift_runtime::memory::MemObject;
 use clift_runtime::ndrange;
 use clift_runtime::program::Program;
@@ -227,8 +228,14 @@ cl_entry! {
                 if arg_size != size_of::<cl_command_queue>() {
                     return fail(CL_INVALID_ARG_SIZE);
                 }
-                // No device queue can exist (the kernel says so).
-                ArgValue::Mem(None)
+                // CL_INVALID_DEVICE_QUEUE if the kernel argument is a device
+                // queue, but arg_value does not point to a valid device queue
+                // object (NULL, a host queue, anything else).
+                let h = args::slice(arg_value as *const cl_command_queue, 1).map_or(std::ptr::null_mut(), |s| s[0]);
+                match handle::get::<DeviceQueue>(h) {
+                    Ok(q) => ArgValue::Queue(QueueArg::new(&q)),
+                    Err(_) => return fail(CL_INVALID_DEVICE_QUEUE),
+                }
             }
         };
         k.set_arg(arg_index, value)

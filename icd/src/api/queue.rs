@@ -1,10 +1,13 @@
-//! Command queues (API spec 5.1).
+//! Command queues (API spec 5.1): host queues and on-device queues, two
+//! handle types, so every host command refuses a device queue with
+//! `CL_INVALID_COMMAND_QUEUE` ("not a valid host command-queue").
 
 use std::ffi::c_void;
 use std::sync::Arc;
 
 use clift_runtime::context::Context;
 use clift_runtime::device::Device;
+use clift_runtime::device_queue::{Created, DeviceQueue};
 use clift_runtime::error::{fail, ClResult};
 use clift_runtime::queue::Queue;
 use opencl_sys::*;
@@ -59,13 +62,22 @@ cl_entry_ptr! {
                 _ => return fail(CL_INVALID_VALUE),
             }
         }
-        // CL_QUEUE_SIZE can only be specified if CL_QUEUE_ON_DEVICE is set.
-        if size.is_some() && props & CL_QUEUE_ON_DEVICE == 0 {
-            return fail(CL_INVALID_VALUE);
-        }
         let mut stored = list;
         if !properties.is_null() {
             stored.push(0);
+        }
+        if props & CL_QUEUE_ON_DEVICE != 0 {
+            // An on-device queue (device_queue.rs checks its properties and
+            // size, the limit per device, and the one default queue).
+            let mut new_handle = std::ptr::null_mut();
+            return Ok(match DeviceQueue::create(&ctx, &dev, props, size, stored, |q| new_handle = handle::register(q.clone()))? {
+                Created::New(_) => new_handle,
+                Created::ExistingDefault(q) => handle::handle_of(&q),
+            });
+        }
+        // CL_QUEUE_SIZE can only be specified if CL_QUEUE_ON_DEVICE is set.
+        if size.is_some() {
+            return fail(CL_INVALID_VALUE);
         }
         let q = Queue::new(ctx, dev, props, stored)?;
         Ok(handle::register(q))
@@ -74,43 +86,54 @@ cl_entry_ptr! {
 
 cl_entry! {
     fn clRetainCommandQueue(command_queue: cl_command_queue) {
-        handle::retain::<Queue>(command_queue)
+        // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid
+        // command-queue (host or device).
+        handle::retain::<Queue>(command_queue).or_else(|_| handle::retain::<DeviceQueue>(command_queue))
     }
 
     fn clReleaseCommandQueue(command_queue: cl_command_queue) {
         // clReleaseCommandQueue performs an implicit flush: clift issues
         // commands as they are enqueued, and they keep the queue alive.
-        handle::release::<Queue>(command_queue)
+        handle::release::<Queue>(command_queue).or_else(|_| handle::release::<DeviceQueue>(command_queue))
     }
 
     fn clGetCommandQueueInfo(command_queue: cl_command_queue, param_name: cl_command_queue_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) {
-        let q = handle::get::<Queue>(command_queue)?;
-        info::write(q.info(param_name), param_value_size, param_value, param_value_size_ret)
+        let value = match handle::get::<Queue>(command_queue) {
+            Ok(q) => q.info(param_name),
+            Err(_) => handle::get::<DeviceQueue>(command_queue)?.info(param_name),
+        };
+        info::write(value, param_value_size, param_value, param_value_size_ret)
     }
 
     fn clSetCommandQueueProperty(command_queue: cl_command_queue, _properties: cl_command_queue_properties, _enable: cl_bool, _old_properties: *mut cl_command_queue_properties) {
-        handle::get::<Queue>(command_queue)?;
+        // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue.
+        handle::get::<Queue>(command_queue).map(|_| ()).or_else(|_| handle::get::<DeviceQueue>(command_queue).map(|_| ()))?;
         // OpenCL 1.0 only: removed in 1.1, where queue properties are fixed at
         // creation. clift implements 2.2 and refuses the call.
         fail(CL_INVALID_OPERATION)
     }
 
     fn clSetDefaultDeviceCommandQueue(context: cl_context, device: cl_device_id, command_queue: cl_command_queue) {
-        context_and_device(context, device)?;
-        handle::get::<Queue>(command_queue)?;
+        let (ctx, dev) = context_and_device(context, device)?;
+        // CL_INVALID_OPERATION if device does not support a replaceable
+        // default on-device queue: every clift device does.
         // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid
-        // command-queue for device: only an on-device queue can be the
-        // default, and clift has none (CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES is 0).
-        fail(CL_INVALID_COMMAND_QUEUE)
+        // command-queue for device: only an on-device queue of this device
+        // and context can be the default (a host queue is not one).
+        handle::get::<DeviceQueue>(command_queue)?.make_default(&ctx, &dev)
     }
 
     fn clFlush(command_queue: cl_command_queue) {
-        // Commands are issued to the device as soon as they are enqueued.
+        // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
+        // command-queue (a device queue is not one). Commands are issued to
+        // the device as soon as they are enqueued.
         handle::get::<Queue>(command_queue)?;
         Ok(())
     }
 
     fn clFinish(command_queue: cl_command_queue) {
+        // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
+        // command-queue (a device queue is not one).
         handle::get::<Queue>(command_queue)?.finish();
         Ok(())
     }

@@ -46,20 +46,17 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use cranelift_codegen::ir::{types as cl, Block, InstBuilder, MemFlagsData, Value};
-use cranelift_frontend::Switch;
+use cranelift_codegen::ir::{types as cl, Block, InstBuilder, MemFlagsData, Type as Clif, Value};
+use cranelift_frontend::{Switch, Variable};
 use spirv::Op;
 
-use super::simd::HELD_SLOT;
+use super::frame::{HELD_SLOT, SLOT};
 use super::{types, Exit, FrameEntry, Lowering, R};
 use crate::spirv::{Function, Id, IdKind, Layout, Module};
 use crate::validate::calls;
 
 /// The resume state of a work-item that has returned.
 pub const DONE: u32 = u32::MAX;
-
-/// Bytes a kept value takes per component (every scalar fits).
-pub const SLOT: i32 = 8;
 
 /// The most (reachable blocks x values) a function with suspension points
 /// may have: its liveness analysis takes memory and time in proportion.
@@ -77,7 +74,7 @@ pub fn is_group_wait(op: Op) -> bool {
 
 /// Whether `op` is a work-group collective that computes a value from
 /// every work-item's operand after they have all arrived.
-pub fn is_collective(op: Op) -> bool {
+fn is_collective(op: Op) -> bool {
     crate::validate::memory::is_group_collective(op)
 }
 
@@ -107,6 +104,24 @@ pub fn barrier_functions(m: &Module) -> HashSet<u32> {
         }
     }
     set
+}
+
+/// What one body (a kernel's, or an inlined call's) keeps in its
+/// work-item's frame across barriers.
+#[derive(Default)]
+pub struct BodyFrame {
+    /// The variables of the values this body keeps across barriers.
+    pub vars: HashMap<Id, Vec<Variable>>,
+    /// This body's barriers and what is live after them, in a kernel with
+    /// barriers whose body (or callee) has one.
+    pub plan: Option<Rc<FnPlan>>,
+    /// The frame offset of each value of `vars`.
+    pub spill: HashMap<Id, i32>,
+    /// The frame offset of each Function variable the frame holds.
+    pub variables: HashMap<Id, i32>,
+    /// The values of the bodies this one is inlined into that are live
+    /// after the calls: stored and reloaded at this body's barriers too.
+    pub outer: Vec<(Variable, Clif, i32)>,
 }
 
 /// What one function with suspension points keeps in the frame.
@@ -358,7 +373,7 @@ impl Lowering<'_, '_, '_> {
         };
         for &(id, l) in &plan.vars {
             let off = fs.alloc(l.size, crate::layout::variable_align(self.m, id, l))?;
-            self.frame_vars.insert(id, off);
+            self.frame.variables.insert(id, off);
         }
         let simd = self.simd.is_some();
         for &id in &plan.kept {
@@ -369,22 +384,22 @@ impl Lowering<'_, '_, '_> {
                 // defined, once its shape is known (`hold`); a uniform one
                 // gets scalar variables there too.
                 let off = fs.alloc(comps.len() as u64 * HELD_SLOT as u64, 16)?;
-                self.spill.insert(id, off);
+                self.frame.spill.insert(id, off);
                 continue;
             }
             let off = fs.alloc(comps.len() as u64 * SLOT as u64, SLOT as u64)?;
             let vars = comps.into_iter().map(|t| self.b.declare_var(t)).collect();
-            self.vars.insert(id, vars);
-            self.spill.insert(id, off);
+            self.frame.vars.insert(id, vars);
+            self.frame.spill.insert(id, off);
         }
         drop(k);
-        self.plan = Some(plan);
+        self.frame.plan = Some(plan);
         Ok(())
     }
 
     /// The address of Function variable `id` when the frame holds it.
     pub(super) fn frame_var(&mut self, id: Id) -> Option<Value> {
-        let off = *self.frame_vars.get(&id)?;
+        let off = *self.frame.variables.get(&id)?;
         let base = self.frame_entry()?.base;
         Some(self.b.ins().iadd_imm_s(base, i64::from(off)))
     }
@@ -402,7 +417,7 @@ impl Lowering<'_, '_, '_> {
     /// Defines the variables of value `id` if it is kept across
     /// suspension points (in a 4-lane body, declares them first).
     fn define_kept(&mut self, id: Id) -> R {
-        if self.simd.is_some() && self.spill.contains_key(&id) && !self.vars.contains_key(&id) {
+        if self.simd.is_some() && self.frame.spill.contains_key(&id) && !self.frame.vars.contains_key(&id) {
             if self.is_varying(id) {
                 return self.hold(id);
             }
@@ -416,9 +431,9 @@ impl Lowering<'_, '_, '_> {
                     self.b.declare_var(t)
                 })
                 .collect();
-            self.vars.insert(id, vars);
+            self.frame.vars.insert(id, vars);
         }
-        let (Some(vars), Some(vals)) = (self.vars.get(&id), self.values.get(&id)) else {
+        let (Some(vars), Some(vals)) = (self.frame.vars.get(&id), self.values.get(&id)) else {
             return Ok(());
         };
         for (&var, &val) in vars.iter().zip(vals) {
@@ -439,10 +454,14 @@ impl Lowering<'_, '_, '_> {
     /// The frame slots of the values kept across suspension point `i` of
     /// this body, followed by those of the bodies it is inlined into.
     pub(super) fn kept_at(&self, i: u32) -> R<Vec<(cranelift_frontend::Variable, cl::Type, i32)>> {
-        let plan = self.plan.as_ref().ok_or("a suspension point outside a planned body")?;
+        let plan = self
+            .frame
+            .plan
+            .as_ref()
+            .ok_or("a suspension point outside a planned body")?;
         let mut out = Vec::new();
         for &id in plan.live.get(&i).map(Vec::as_slice).unwrap_or(&[]) {
-            let off = *self.spill.get(&id).ok_or("a kept value without a slot")?;
+            let off = *self.frame.spill.get(&id).ok_or("a kept value without a slot")?;
             if let Some(held) = self.simd.as_ref().and_then(|s| s.kept.get(&id)) {
                 for (c, h) in held.iter().enumerate() {
                     for (var, t, at) in h.vars() {
@@ -452,13 +471,13 @@ impl Lowering<'_, '_, '_> {
                 continue;
             }
             let stride = if self.simd.is_some() { HELD_SLOT } else { SLOT };
-            let vars = self.vars.get(&id).ok_or("a kept value without variables")?;
+            let vars = self.frame.vars.get(&id).ok_or("a kept value without variables")?;
             let ty = self.m.type_of(id).ok_or("value without a type")?;
             for (c, (t, &v)) in types::components(self.m, ty)?.into_iter().zip(vars).enumerate() {
                 out.push((v, t, off + stride * c as i32));
             }
         }
-        out.extend(self.outer.iter().copied());
+        out.extend(self.frame.outer.iter().copied());
         Ok(out)
     }
 

@@ -23,7 +23,7 @@ use cranelift_codegen::ir::{
 };
 use spirv::{GroupOperation, Op};
 
-use super::barrier::SLOT;
+use super::frame::SLOT;
 use super::{types, Lowering, R};
 use crate::launch_abi::ctx_offset;
 

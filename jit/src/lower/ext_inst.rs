@@ -1175,7 +1175,7 @@ impl Lowering<'_, '_, '_> {
             if g.storage != StorageClass::UniformConstant || g.init.is_none() {
                 return None;
             }
-            let start = *self.statics.global_addresses.get(&g.id)?;
+            let start = *self.env.statics.global_addresses.get(&g.id)?;
             let (_, pointee) = self.m.pointer(g.ty)?;
             let size = self.m.layout(pointee)?.size;
             let end = start.checked_add(size)?;
@@ -1191,12 +1191,19 @@ impl Lowering<'_, '_, '_> {
         let mut off = 0u64;
         for _ in 0..64 {
             match m.kind(cur) {
-                IdKind::Global => return Some(self.statics.global_addresses.get(&cur)?.wrapping_add(off)),
+                IdKind::Global => return Some(self.env.statics.global_addresses.get(&cur)?.wrapping_add(off)),
                 IdKind::Constant => {
                     let (Root::Variable(g), o) = crate::globals::pointer_parts(m, cur).ok()? else {
                         return None;
                     };
-                    return Some(self.statics.global_addresses.get(&g)?.wrapping_add(o).wrapping_add(off));
+                    return Some(
+                        self.env
+                            .statics
+                            .global_addresses
+                            .get(&g)?
+                            .wrapping_add(o)
+                            .wrapping_add(off),
+                    );
                 }
                 _ => {}
             }

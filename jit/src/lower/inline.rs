@@ -119,19 +119,16 @@ impl Lowering<'_, '_, '_> {
             func,
             b: &mut *self.b,
             env: self.env,
-            callees: self.callees,
-            statics: self.statics,
             wi: self.wi,
             exit: Exit::Inline(ret),
             blocks: vec![None; func.blocks.len()],
             values: Default::default(),
             label: 0,
             kernel: self.kernel.clone(),
-            vars: Default::default(),
-            plan: None,
-            spill: Default::default(),
-            frame_vars: Default::default(),
-            outer,
+            frame: super::barrier::BodyFrame {
+                outer,
+                ..Default::default()
+            },
             depth: self.depth + 1,
             simd: child_simd,
         };

@@ -37,6 +37,7 @@ mod collective;
 mod composite;
 mod convert;
 mod ext_inst;
+pub mod frame;
 pub(crate) mod half;
 mod inline;
 pub(crate) mod memory;
@@ -56,7 +57,7 @@ use cranelift_codegen::ir::{
     types as cl, Block, BlockArg, ExtFuncData, ExternalName, FuncRef, Inst, InstBuilder, MemFlagsData, Signature,
     StackSlot, Type as Clif, UserExternalName, Value,
 };
-use cranelift_frontend::{FunctionBuilder, Switch, Variable};
+use cranelift_frontend::{FunctionBuilder, Switch};
 use spirv::Op;
 
 use self::statics::Statics;
@@ -210,19 +211,13 @@ pub fn lower_body(
         func,
         b,
         env,
-        callees: env.callees,
-        statics: env.statics,
         wi,
         exit,
         blocks: vec![None; func.blocks.len()],
         values: HashMap::new(),
         label: 0,
         kernel: kernel.clone(),
-        vars: HashMap::new(),
-        plan: None,
-        spill: HashMap::new(),
-        frame_vars: HashMap::new(),
-        outer: Vec::new(),
+        frame: barrier::BodyFrame::default(),
         depth: 0,
         simd,
     };
@@ -276,8 +271,6 @@ pub(crate) struct Lowering<'a, 'b, 'f> {
     pub func: &'a Function,
     pub b: &'b mut FunctionBuilder<'f>,
     pub env: Env<'a>,
-    pub callees: &'a HashMap<Id, FuncRef>,
-    pub statics: &'a Statics,
     pub wi: WorkItemValues,
     pub exit: Exit,
     /// The Cranelift block of each SPIR-V block (None if unreachable).
@@ -288,18 +281,8 @@ pub(crate) struct Lowering<'a, 'b, 'f> {
     pub label: Id,
     /// State shared with the kernel this body is (inlined into).
     pub kernel: Rc<RefCell<KernelState>>,
-    /// The variables of the values this body keeps across barriers.
-    pub vars: HashMap<Id, Vec<Variable>>,
-    /// This body's barriers and what is live after them, in a kernel with
-    /// barriers whose body (or callee) has one.
-    pub plan: Option<Rc<barrier::FnPlan>>,
-    /// The frame offset of each value of `vars`.
-    pub spill: HashMap<Id, i32>,
-    /// The frame offset of each Function variable the frame holds.
-    pub frame_vars: HashMap<Id, i32>,
-    /// The values of the bodies this one is inlined into that are live
-    /// after the calls: stored and reloaded at this body's barriers too.
-    pub outer: Vec<(Variable, Clif, i32)>,
+    /// What this body keeps in the work-item's frame across barriers.
+    pub frame: barrier::BodyFrame,
     /// How deep in inlined calls this body is.
     pub depth: u32,
     /// The 4-lane state of a body lowered for chunks of work-items
@@ -442,7 +425,7 @@ impl Lowering<'_, '_, '_> {
             let src = self.get1(p)?;
             self.copy_const(dst, src, l.size, false)?;
             self.values.insert(p, vec![dst]);
-            if let Some(vars) = self.vars.get(&p).cloned() {
+            if let Some(vars) = self.frame.vars.get(&p).cloned() {
                 for v in vars {
                     self.b.def_var(v, dst);
                 }
@@ -483,7 +466,7 @@ impl Lowering<'_, '_, '_> {
 
     /// The Cranelift values of value id `id`.
     pub fn get(&mut self, id: Id) -> R<Vec<Value>> {
-        if let Some(vars) = self.vars.get(&id) {
+        if let Some(vars) = self.frame.vars.get(&id) {
             let vars = vars.clone();
             return Ok(vars.into_iter().map(|v| self.b.use_var(v)).collect());
         }
@@ -676,8 +659,16 @@ impl Lowering<'_, '_, '_> {
                 Ok(())
             }
             Op::FunctionCall => self.call(i),
+            // get_default_queue(): the word the runtime put in the context
+            // (launch_abi: a queue_t is opaque, 0 is CLK_NULL_QUEUE).
+            Op::GetDefaultQueue => {
+                let id = inst.result_id.ok_or("OpGetDefaultQueue without a result")?;
+                let q = self.ctx_word(crate::launch_abi::ctx_offset::DEFAULT_QUEUE);
+                self.values.insert(id, vec![q]);
+                Ok(())
+            }
             // A Function variable the frame holds: only its initializer.
-            Op::Variable if inst.result_id.is_some_and(|r| self.frame_vars.contains_key(&r)) => {
+            Op::Variable if inst.result_id.is_some_and(|r| self.frame.variables.contains_key(&r)) => {
                 if let (Some(r), Some(init)) = (inst.result_id, inst.id(1)) {
                     let addr = self.get1(r)?;
                     self.store_value(addr, init, false)?;
@@ -690,7 +681,7 @@ impl Lowering<'_, '_, '_> {
             Op::GenericCastToPtrExplicit | Op::GenericPtrMemSemantics => self.memory(i),
             op if op == Op::MemoryBarrier || crate::validate::memory::is_atomic(op) => self.atomic(i),
             Op::ControlBarrier => self.barrier(i),
-            op if barrier::is_collective(op) => self.collective(i),
+            crate::spirv::opsets::group_collectives!() => self.collective(i),
             Op::Switch => self.switch(i),
             Op::CompositeExtract | Op::CompositeInsert | Op::CompositeConstruct => self.composite(i),
             _ => self.arith(i),
@@ -794,7 +785,7 @@ impl Lowering<'_, '_, '_> {
         }
         let inst = &self.m.insts[i as usize];
         let callee = inst.id(0).ok_or("missing callee")?;
-        let fref = match self.callees.get(&callee) {
+        let fref = match self.env.callees.get(&callee) {
             Some(&r) => r,
             None => self.import_helper(callee)?,
         };

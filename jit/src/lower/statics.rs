@@ -74,6 +74,7 @@ impl Lowering<'_, '_, '_> {
         match g.storage {
             StorageClass::Workgroup => {
                 let off = *self
+                    .env
                     .statics
                     .local_offsets
                     .get(&id)
@@ -81,7 +82,7 @@ impl Lowering<'_, '_, '_> {
                 let arena = self.ctx_word(ctx_offset::LOCAL_ARENA);
                 Ok(self.b.ins().iadd_imm_s(arena, off as i64))
             }
-            _ => match self.statics.global_addresses.get(&id) {
+            _ => match self.env.statics.global_addresses.get(&id) {
                 Some(&a) => Ok(self.b.ins().iconst(cl::I64, a as i64)),
                 None => Err(format!(
                     "{:?} variable {} is not supported by code generation yet",

@@ -43,8 +43,10 @@ pub fn scalar(m: &Module, ty: Id) -> Result<Clif, String> {
         Some(Type::Float { width: 16 | 32 }) => Ok(types::F32),
         Some(Type::Float { width: 64 }) => Ok(types::F64),
         // Events (OpGroupAsyncCopy's) carry nothing: copies complete when
-        // the group arrives at them.
-        Some(Type::Pointer { .. } | Type::Event) => Ok(types::I64),
+        // the group arrives at them. A queue_t is an opaque word: the
+        // address of the runtime's device queue object, never dereferenced
+        // by generated code (launch_abi's module docs).
+        Some(Type::Pointer { .. } | Type::Event | Type::Queue) => Ok(types::I64),
         _ => Err(format!(
             "values of type {} are not supported by code generation yet",
             m.show_type(ty)

@@ -184,7 +184,7 @@ impl Group<'_> {
     /// as `mode` says. Returns the frame bytes per work-item (per chunk in
     /// `ChunksOnly`) and whether the body calls helpers.
     fn loops(&self, b: &mut FunctionBuilder, mode: Mode) -> Result<(u64, bool), Diagnostic> {
-        let (env, func, lsz) = (self.env, self.func, self.lsz);
+        let (env, func) = (self.env, self.func);
         let word = |off: i32| self.ctx_words[(off / 8) as usize];
         // A kernel with barriers runs the loops in phases (see `barrier`).
         let phases = self.has_barriers.then(|| {
@@ -192,9 +192,62 @@ impl Group<'_> {
             let private = word(ctx_offset::PRIVATE_ARENA);
             let phase = b.create_block();
             let first = b.append_block_param(phase, cl::I8);
-            (pending, private, phase, first)
+            Phases {
+                pending,
+                private,
+                phase,
+                first,
+            }
         });
+        let nest = self.loop_nest(b, mode, phases);
+        let [x, y, z] = nest.local_id;
 
+        // One work-item (or chunk).
+        b.switch_to_block(nest.item);
+        let mut item_stores = Vec::new();
+        if mode != Mode::ChunksOnly {
+            for (d, v) in [x, y, z].into_iter().enumerate() {
+                item_stores.push(
+                    b.ins()
+                        .stack_store(cl::I64, v, self.slot, item_offset::LOCAL_ID + 8 * d as i32),
+                );
+            }
+        }
+        let wi = WorkItemValues {
+            ctx: self.ctx,
+            local_id: [x, y, z],
+            item: self.stack_ref,
+            ctx_words: self.ctx_words,
+            frame_top: self.frame_top,
+        };
+        let frame = phases.map(|ph| self.frame_entry(b, ph, &nest, mode));
+        let fn_effects = || std::rc::Rc::new(super::simd::analysis::function_effects(env.m));
+        let chunk = (mode == Mode::ChunksOnly).then(|| super::simd::Chunk::new(None, fn_effects()));
+        let params = self.params.clone();
+        let lowered = lower_body(env, func, b, wi, Exit::NextWorkItem(nest.x_next), params, frame, chunk)?;
+        if let Some(ch) = nest.chunks {
+            b.switch_to_block(ch.body);
+            let wi = WorkItemValues {
+                local_id: [ch.x, y, z],
+                ..wi
+            };
+            let chunk = super::simd::Chunk::new(Some(ch.bail), fn_effects());
+            let params = self.params.clone();
+            lower_body(env, func, b, wi, Exit::NextWorkItem(ch.next), params, None, Some(chunk))?;
+        }
+        if !lowered.calls_helpers {
+            for st in item_stores {
+                b.func.layout.remove_inst(st);
+            }
+        }
+        Ok((lowered.frame_size, lowered.calls_helpers))
+    }
+
+    /// The loop nest without its body: z, y and x loops (and the chunk
+    /// loop in `Chunks` mode) from the current block, the return after
+    /// them, and for a kernel with barriers the phase loop around them.
+    fn loop_nest(&self, b: &mut FunctionBuilder, mode: Mode, phases: Option<Phases>) -> Nest {
+        let lsz = self.lsz;
         let (z_head, y_init, y_head, z_next, x_init, x_head, y_next, item, x_next, loops_done) = (
             b.create_block(),
             b.create_block(),
@@ -208,7 +261,7 @@ impl Group<'_> {
             b.create_block(),
         );
         let exit = b.create_block();
-        if let Some((pending, _, phase, _)) = phases {
+        if let Some(Phases { pending, phase, .. }) = phases {
             let one = b.ins().iconst(cl::I8, 1);
             b.ins().jump(phase, &[BlockArg::Value(one)]);
             b.switch_to_block(phase);
@@ -267,7 +320,7 @@ impl Group<'_> {
         // After the loops: another phase while work-items wait at a barrier.
         b.switch_to_block(loops_done);
         match phases {
-            Some((pending, _, phase, _)) => {
+            Some(Phases { pending, phase, .. }) => {
                 let waiting = b.ins().stack_load(cl::I64, cl::I8, pending, 0);
                 let zero8 = b.ins().iconst(cl::I8, 0);
                 b.ins().brif(waiting, phase, &[BlockArg::Value(zero8)], exit, &[]);
@@ -279,76 +332,73 @@ impl Group<'_> {
         b.switch_to_block(exit);
         b.ins().return_(&[]);
 
-        // One work-item (or chunk).
-        b.switch_to_block(item);
-        let mut item_stores = Vec::new();
-        if mode != Mode::ChunksOnly {
-            for (d, v) in [x, y, z].into_iter().enumerate() {
-                item_stores.push(
-                    b.ins()
-                        .stack_store(cl::I64, v, self.slot, item_offset::LOCAL_ID + 8 * d as i32),
-                );
-            }
-        }
-        let wi = WorkItemValues {
-            ctx: self.ctx,
+        Nest {
             local_id: [x, y, z],
-            item: self.stack_ref,
-            ctx_words: self.ctx_words,
-            frame_top: self.frame_top,
-        };
-        let frame = match phases {
-            Some((pending, private, _, first)) => {
-                // This work-item's (chunk's) frame: private + linear id *
-                // frame size (set once the body is lowered).
-                let zl = b.ins().imul(z, lsz[1]);
-                let zy = b.ins().iadd(zl, y);
-                let zyl = b.ins().imul(zy, lsz[0]);
-                let mut lin = b.ins().iadd(zyl, x);
-                if mode == Mode::ChunksOnly {
-                    lin = b.ins().ushr_imm_s(lin, 2);
-                }
-                let size_v = b.ins().iconst(cl::I64, 0);
-                let size = b.func.dfg.value_def(size_v).unwrap_inst();
-                let off = b.ins().imul(lin, size_v);
-                let base = b.ins().iadd(private, off);
-                // Every work-item starts in the first phase, whatever its
-                // frame holds from an earlier group.
-                let stored = b.ins().load(cl::I32, MemFlagsData::trusted(), base, 0);
-                let zero32 = b.ins().iconst(cl::I32, 0);
-                let state = b.ins().select(first, zero32, stored);
-                Some(FrameEntry {
-                    base,
-                    state,
-                    pending,
-                    size,
-                    dispatch: b.create_block(),
-                    next: x_next,
-                })
-            }
-            None => None,
-        };
-        let fn_effects = || std::rc::Rc::new(super::simd::analysis::function_effects(env.m));
-        let chunk = (mode == Mode::ChunksOnly).then(|| super::simd::Chunk::new(None, fn_effects()));
-        let params = self.params.clone();
-        let lowered = lower_body(env, func, b, wi, Exit::NextWorkItem(x_next), params, frame, chunk)?;
-        if let Some(ch) = chunks {
-            b.switch_to_block(ch.body);
-            let wi = WorkItemValues {
-                local_id: [ch.x, y, z],
-                ..wi
-            };
-            let chunk = super::simd::Chunk::new(Some(ch.bail), fn_effects());
-            let params = self.params.clone();
-            lower_body(env, func, b, wi, Exit::NextWorkItem(ch.next), params, None, Some(chunk))?;
+            item,
+            x_next,
+            chunks,
         }
-        if !lowered.calls_helpers {
-            for st in item_stores {
-                b.func.layout.remove_inst(st);
-            }
-        }
-        Ok((lowered.frame_size, lowered.calls_helpers))
     }
+
+    /// The frame of the work-item (chunk) at `nest`'s indices in a kernel
+    /// with barriers.
+    fn frame_entry(&self, b: &mut FunctionBuilder, ph: Phases, nest: &Nest, mode: Mode) -> FrameEntry {
+        let lsz = self.lsz;
+        let [x, y, z] = nest.local_id;
+        let Phases {
+            pending,
+            private,
+            first,
+            ..
+        } = ph;
+        // This work-item's (chunk's) frame: private + linear id *
+        // frame size (set once the body is lowered).
+        let zl = b.ins().imul(z, lsz[1]);
+        let zy = b.ins().iadd(zl, y);
+        let zyl = b.ins().imul(zy, lsz[0]);
+        let mut lin = b.ins().iadd(zyl, x);
+        if mode == Mode::ChunksOnly {
+            lin = b.ins().ushr_imm_s(lin, 2);
+        }
+        let size_v = b.ins().iconst(cl::I64, 0);
+        let size = b.func.dfg.value_def(size_v).unwrap_inst();
+        let off = b.ins().imul(lin, size_v);
+        let base = b.ins().iadd(private, off);
+        // Every work-item starts in the first phase, whatever its
+        // frame holds from an earlier group.
+        let stored = b.ins().load(cl::I32, MemFlagsData::trusted(), base, 0);
+        let zero32 = b.ins().iconst(cl::I32, 0);
+        let state = b.ins().select(first, zero32, stored);
+        FrameEntry {
+            base,
+            state,
+            pending,
+            size,
+            dispatch: b.create_block(),
+            next: nest.x_next,
+        }
+    }
+}
+
+/// The phase loop of a kernel with barriers: the flag a work-item sets when
+/// it stops at a barrier, the private arena its frame is in, the loop's
+/// block and whether this is the first phase.
+#[derive(Clone, Copy)]
+struct Phases {
+    pending: cranelift_codegen::ir::StackSlot,
+    private: Value,
+    phase: Block,
+    first: Value,
+}
+
+/// What the body of a loop nest needs: the local ids (x, y, z), the block
+/// where one work-item (chunk) runs, where the next one starts, and the
+/// chunk loop, if any.
+struct Nest {
+    local_id: [Value; 3],
+    item: Block,
+    x_next: Block,
+    chunks: Option<ChunkLoop>,
 }
 
 /// The blocks of the chunk loop.

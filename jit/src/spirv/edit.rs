@@ -136,20 +136,7 @@ impl Words {
     pub fn insert_strings(&mut self, strings: &[String]) -> bool {
         let at = self
             .instructions()
-            .find(|i| {
-                !matches!(
-                    i.op,
-                    Some(
-                        Op::Capability
-                            | Op::Extension
-                            | Op::ExtInstImport
-                            | Op::MemoryModel
-                            | Op::EntryPoint
-                            | Op::ExecutionMode
-                            | Op::ExecutionModeId
-                    )
-                )
-            })
+            .find(|i| !matches!(i.op, Some(super::opsets::module_header!())))
             .map_or(self.words.len(), |i| i.at);
         let mut bound = self.words[3];
         let mut new = Vec::new();

@@ -268,9 +268,7 @@ pub fn place(op: Op) -> Place {
         String | SourceExtension | Source | SourceContinued | Name | MemberName | ModuleProcessed => {
             Place::Module(Section::Debug)
         }
-        Decorate | MemberDecorate | DecorationGroup | GroupDecorate | GroupMemberDecorate | DecorateId => {
-            Place::Module(Section::Annotation)
-        }
+        opsets::annotations!() => Place::Module(Section::Annotation),
         Variable | Undef => Place::GlobalOrBody,
         Function | FunctionParameter | FunctionEnd | Label => Place::Structure,
         _ if is_type(op) || is_constant(op) => Place::Module(Section::Global),

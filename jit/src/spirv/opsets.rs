@@ -138,6 +138,33 @@ macro_rules! group_collectives {
     };
 }
 
+/// The instructions of a module's first sections, before its debug
+/// instructions: capabilities, extensions, instruction set imports, the
+/// memory model, entry points and execution modes.
+macro_rules! module_header {
+    () => {
+        ::spirv::Op::Capability
+            | ::spirv::Op::Extension
+            | ::spirv::Op::ExtInstImport
+            | ::spirv::Op::MemoryModel
+            | ::spirv::Op::EntryPoint
+            | ::spirv::Op::ExecutionMode
+            | ::spirv::Op::ExecutionModeId
+    };
+}
+
+/// Annotations: decorations, direct or through decoration groups.
+macro_rules! annotations {
+    () => {
+        ::spirv::Op::Decorate
+            | ::spirv::Op::DecorateId
+            | ::spirv::Op::MemberDecorate
+            | ::spirv::Op::DecorationGroup
+            | ::spirv::Op::GroupDecorate
+            | ::spirv::Op::GroupMemberDecorate
+    };
+}
+
 /// Work-group and sub-group pipe reservations and commits.
 macro_rules! group_pipes {
     () => {
@@ -149,6 +176,6 @@ macro_rules! group_pipes {
 }
 
 pub(crate) use {
-    atomic_rmw, atomics, bitwise, float_arith, float_compare, group_collectives, group_pipes, int_arith, int_compare,
-    logical, shifts,
+    annotations, atomic_rmw, atomics, bitwise, float_arith, float_compare, group_collectives, group_pipes, int_arith,
+    int_compare, logical, module_header, shifts,
 };

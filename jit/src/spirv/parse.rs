@@ -759,19 +759,8 @@ impl Builder {
         let op = inst.op;
         let result_id = inst.result_id;
         match op {
-            Op::Capability
-            | Op::Extension
-            | Op::ExtInstImport
-            | Op::MemoryModel
-            | Op::EntryPoint
-            | Op::ExecutionMode
-            | Op::ExecutionModeId => self.header_inst(i),
-            Op::Decorate
-            | Op::DecorateId
-            | Op::MemberDecorate
-            | Op::DecorationGroup
-            | Op::GroupDecorate
-            | Op::GroupMemberDecorate => self.annotation(i),
+            super::opsets::module_header!() => self.header_inst(i),
+            super::opsets::annotations!() => self.annotation(i),
             Op::String => {
                 self.define(i, result_id, IdKind::String);
             }

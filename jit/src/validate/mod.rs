@@ -77,15 +77,29 @@ pub fn check_module(m: &Module, d: &mut Diags) {
     types::check_declarations(m, d);
 }
 
+/// The evidence that a module passed every rule: only
+/// [`check_functions`] makes one, and only for a module without problems,
+/// so code generation, which takes a [`crate::FrontEnd`] holding it, never
+/// sees a module the validator did not accept. What the rules proved (every
+/// id defined once with a type, operands of the types their opcodes take,
+/// each function's control-flow graph with its dominators in
+/// [`crate::spirv::Function::cfg`], definitions dominating their uses,
+/// entry points with valid interfaces, a call graph without recursion) is
+/// what the lowering relies on.
+#[derive(Debug, Clone)]
+pub struct Validated(());
+
 /// The rules on function bodies, once constants are specialized and types
-/// laid out. Fills in each function's [`crate::spirv::Cfg`].
-pub fn check_functions(m: &mut Module, d: &mut Diags) {
+/// laid out. Fills in each function's [`crate::spirv::Cfg`]. The evidence
+/// of validation when nothing, from here or earlier (`d`), was found.
+pub fn check_functions(m: &mut Module, d: &mut Diags) -> Option<Validated> {
     cfg::check(m, d);
     if d.full() {
-        return;
+        return None;
     }
     types::check_bodies(m, d);
     memory::check(m, d);
     env::check_values(m, d);
     calls::check(m, d);
+    d.is_empty().then_some(Validated(()))
 }

@@ -589,71 +589,9 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
                 _ => Err(format!("operand 0 must be an integer scalar, not {}", m.show_type(a))),
             }
         }
-        PtrCastToGeneric => {
-            let rt = rt_or()?;
-            let (rs, rp) = m.pointer(rt).ok_or("the result type must be a pointer")?;
-            let (s, p) = c.ptr(0)?;
-            if rs != StorageClass::Generic {
-                return Err("the result type must be a Generic pointer".into());
-            }
-            if !matches!(
-                s,
-                StorageClass::Workgroup | StorageClass::CrossWorkgroup | StorageClass::Function
-            ) {
-                return Err(format!(
-                    "operand 0 must point to Workgroup, CrossWorkgroup or Function storage, not {s:?}"
-                ));
-            }
-            c.same_pointee(rp, p)
-        }
-        GenericCastToPtr | GenericCastToPtrExplicit => {
-            let rt = rt_or()?;
-            let (rs, rp) = m.pointer(rt).ok_or("the result type must be a pointer")?;
-            let (s, p) = c.ptr(0)?;
-            if s != StorageClass::Generic {
-                return Err("operand 0 must be a Generic pointer".into());
-            }
-            if !matches!(
-                rs,
-                StorageClass::Workgroup | StorageClass::CrossWorkgroup | StorageClass::Function
-            ) {
-                return Err(format!(
-                    "the result must point to Workgroup, CrossWorkgroup or Function storage, not {rs:?}"
-                ));
-            }
-            if op == GenericCastToPtrExplicit {
-                if let Some(Operand::StorageClass(x)) = args.get(1) {
-                    if *x != rs {
-                        return Err(format!("the storage operand {x:?} differs from the result's {rs:?}"));
-                    }
-                }
-            }
-            c.same_pointee(rp, p)
-        }
-        Bitcast => {
-            let rt = rt_or()?;
-            let a = c.ty(0)?;
-            match (m.pointer(rt), m.pointer(a)) {
-                (Some((rs, _)), Some((s, _))) => {
-                    if rs != s {
-                        Err(format!(
-                            "a pointer bitcast cannot change the storage class ({s:?} to {rs:?})"
-                        ))
-                    } else {
-                        Ok(())
-                    }
-                }
-                (None, None) => {
-                    let (rb, ab) = (bits(m, rt), bits(m, a));
-                    match (rb, ab) {
-                        (Some(x), Some(y)) if x == y => Ok(()),
-                        (Some(x), Some(y)) => Err(format!("the operand has {y} bits and the result {x}")),
-                        _ => Err("OpBitcast takes integer and float scalars and vectors, or pointers".into()),
-                    }
-                }
-                _ => Err("OpBitcast between a pointer and a non-pointer is not allowed in SPIR-V 1.0-1.2".into()),
-            }
-        }
+        PtrCastToGeneric => c.ptr_cast_to_generic(rt),
+        GenericCastToPtr | GenericCastToPtrExplicit => c.generic_cast_to_ptr(op, rt),
+        Bitcast => c.bitcast(rt),
         Load => {
             let rt = rt_or()?;
             let (_, p) = c.ptr(0)?;
@@ -685,47 +623,7 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
             let n = c.ty(2)?;
             c.int_scalar(n, "the size")
         }
-        AccessChain | InBoundsAccessChain | PtrAccessChain | InBoundsPtrAccessChain => {
-            let rt = rt_or()?;
-            let (rs, rp) = m.pointer(rt).ok_or("the result type must be a pointer")?;
-            let (s, mut cur) = c.ptr(0)?;
-            if s != rs {
-                return Err(format!(
-                    "the result's storage class {rs:?} differs from the base's {s:?}"
-                ));
-            }
-            let mut k = 1;
-            if matches!(op, PtrAccessChain | InBoundsPtrAccessChain) {
-                let e = c.ty(1)?;
-                c.int_scalar(e, "the element index")?;
-                k = 2;
-            }
-            while k < args.len() {
-                let idx = c.id(k)?;
-                let it = c.ty(k)?;
-                c.int_scalar(it, "an index")?;
-                cur = match m.ty(cur) {
-                    Some(Type::Struct { members }) => {
-                        let v = super::env::const_int(m, idx)
-                            .ok_or_else(|| format!("index %{idx} into a struct must be an integer constant"))?;
-                        *members.get(v as usize).ok_or_else(|| {
-                            format!("index {v} is out of range for a struct of {} members", members.len())
-                        })?
-                    }
-                    Some(Type::Array { element, .. }) => *element,
-                    Some(Type::Vector { component, .. }) => *component,
-                    _ => {
-                        return Err(format!(
-                            "index {} indexes into {}, which is not a composite",
-                            k,
-                            m.show_type(cur)
-                        ))
-                    }
-                };
-                k += 1;
-            }
-            c.same_pointee(rp, cur)
-        }
+        AccessChain | InBoundsAccessChain | PtrAccessChain | InBoundsPtrAccessChain => c.access_chain(op, rt),
         Variable => {
             let rt = rt_or()?;
             let (s, p) = m.pointer(rt).ok_or("the result type must be a pointer")?;
@@ -739,33 +637,7 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
             }
             Ok(())
         }
-        CompositeExtract => {
-            let rt = rt_or()?;
-            let t = c.ty(0)?;
-            // clang leaves a work-item function's constant dimension index
-            // past the last as an index into the loaded built-in vector; it
-            // reads the function's default (lower/builtins.rs).
-            if let (Some(Operand::IdRef(v)), [Operand::LiteralBit32(d)]) = (args.first(), &args[1..]) {
-                let per_dim = m
-                    .loaded_builtin(*v)
-                    .and_then(crate::lower::builtins::past_last_dimension);
-                if let (Some(_), Some(Type::Vector { component, count })) = (per_dim, m.ty(t)) {
-                    if *d >= *count && m.same_type(rt, *component) {
-                        return Ok(());
-                    }
-                }
-            }
-            let t = walk_literals(m, t, &args[1..])?;
-            if m.same_type(t, rt) {
-                Ok(())
-            } else {
-                Err(format!(
-                    "the result type {} differs from the extracted type {}",
-                    m.show_type(rt),
-                    m.show_type(t)
-                ))
-            }
-        }
+        CompositeExtract => c.composite_extract(rt),
         CompositeInsert => {
             let rt = rt_or()?;
             c.same(1, rt)?;
@@ -786,37 +658,7 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
                 None => Ok(()),
             }
         }
-        VectorShuffle => {
-            let rt = rt_or()?;
-            let (rc, rn) = match m.ty(rt) {
-                Some(Type::Vector { component, count }) => (*component, *count),
-                _ => return Err("the result type must be a vector".into()),
-            };
-            let mut total = 0u64;
-            for k in 0..2 {
-                let t = c.ty(k)?;
-                match m.ty(t) {
-                    Some(Type::Vector { component, count }) if m.same_type(*component, rc) => {
-                        total += u64::from(*count)
-                    }
-                    _ => return Err(format!("operand {k} must be a vector of {}", m.show_type(rc))),
-                }
-            }
-            let lits: Vec<u32> = args[2..]
-                .iter()
-                .filter_map(|o| match o {
-                    Operand::LiteralBit32(v) => Some(*v),
-                    _ => None,
-                })
-                .collect();
-            if lits.len() as u32 != rn {
-                return Err(format!("{} components selected for a vector of {rn}", lits.len()));
-            }
-            match lits.iter().find(|&&l| l != u32::MAX && u64::from(l) >= total) {
-                Some(l) => Err(format!("component {l} is out of range (the operands have {total})")),
-                None => Ok(()),
-            }
-        }
+        VectorShuffle => c.vector_shuffle(rt),
         VectorExtractDynamic => {
             let rt = rt_or()?;
             let v = c.ty(0)?;
@@ -880,37 +722,7 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
             Some(r) => c.same(0, r),
             None => Ok(()),
         },
-        FunctionCall => {
-            let rt = rt_or()?;
-            let callee = c.id(0)?;
-            let f = m
-                .function(callee)
-                .ok_or_else(|| format!("%{callee} is not a function"))?;
-            if !m.same_type(f.ret, rt) {
-                return Err(format!(
-                    "the result type {} differs from the callee's return type {}",
-                    m.show_type(rt),
-                    m.show_type(f.ret)
-                ));
-            }
-            let n = args.len() - 1;
-            if n != f.params.len() {
-                return Err(format!("{n} arguments for a function of {} parameters", f.params.len()));
-            }
-            for (k, &p) in f.params.iter().enumerate() {
-                let Some(pt) = m.type_of(p) else { continue };
-                let at = c.ty(k + 1)?;
-                if !m.same_type(at, pt) {
-                    return Err(format!(
-                        "argument {k} (%{}) has type {}, but the callee's parameter has type {}",
-                        c.id(k + 1)?,
-                        m.show_type(at),
-                        m.show_type(pt)
-                    ));
-                }
-            }
-            Ok(())
-        }
+        FunctionCall => c.function_call(rt),
         SizeOf => {
             let rt = rt_or()?;
             c.int_scalar(rt, "the result type")?;
@@ -983,6 +795,242 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// OpAccessChain and its pointer and in-bounds forms: the indices walk the
+    /// base's pointee to the result's pointee, in the same storage class.
+    fn access_chain(&self, op: Op, rt: Option<Id>) -> Result<(), String> {
+        let m = self.m;
+        let c = self;
+        let args = self.args;
+        let rt_or = || rt.ok_or_else(|| "missing result type".to_string());
+        use Op::*;
+        let rt = rt_or()?;
+        let (rs, rp) = m.pointer(rt).ok_or("the result type must be a pointer")?;
+        let (s, mut cur) = c.ptr(0)?;
+        if s != rs {
+            return Err(format!(
+                "the result's storage class {rs:?} differs from the base's {s:?}"
+            ));
+        }
+        let mut k = 1;
+        if matches!(op, PtrAccessChain | InBoundsPtrAccessChain) {
+            let e = c.ty(1)?;
+            c.int_scalar(e, "the element index")?;
+            k = 2;
+        }
+        while k < args.len() {
+            let idx = c.id(k)?;
+            let it = c.ty(k)?;
+            c.int_scalar(it, "an index")?;
+            cur = match m.ty(cur) {
+                Some(Type::Struct { members }) => {
+                    let v = super::env::const_int(m, idx)
+                        .ok_or_else(|| format!("index %{idx} into a struct must be an integer constant"))?;
+                    *members
+                        .get(v as usize)
+                        .ok_or_else(|| format!("index {v} is out of range for a struct of {} members", members.len()))?
+                }
+                Some(Type::Array { element, .. }) => *element,
+                Some(Type::Vector { component, .. }) => *component,
+                _ => {
+                    return Err(format!(
+                        "index {} indexes into {}, which is not a composite",
+                        k,
+                        m.show_type(cur)
+                    ))
+                }
+            };
+            k += 1;
+        }
+        c.same_pointee(rp, cur)
+    }
+
+    /// OpFunctionCall: the callee's result and parameter types.
+    fn function_call(&self, rt: Option<Id>) -> Result<(), String> {
+        let m = self.m;
+        let c = self;
+        let args = self.args;
+        let rt_or = || rt.ok_or_else(|| "missing result type".to_string());
+        let rt = rt_or()?;
+        let callee = c.id(0)?;
+        let f = m
+            .function(callee)
+            .ok_or_else(|| format!("%{callee} is not a function"))?;
+        if !m.same_type(f.ret, rt) {
+            return Err(format!(
+                "the result type {} differs from the callee's return type {}",
+                m.show_type(rt),
+                m.show_type(f.ret)
+            ));
+        }
+        let n = args.len() - 1;
+        if n != f.params.len() {
+            return Err(format!("{n} arguments for a function of {} parameters", f.params.len()));
+        }
+        for (k, &p) in f.params.iter().enumerate() {
+            let Some(pt) = m.type_of(p) else { continue };
+            let at = c.ty(k + 1)?;
+            if !m.same_type(at, pt) {
+                return Err(format!(
+                    "argument {k} (%{}) has type {}, but the callee's parameter has type {}",
+                    c.id(k + 1)?,
+                    m.show_type(at),
+                    m.show_type(pt)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// OpVectorShuffle: two vectors of one component type, components in range.
+    fn vector_shuffle(&self, rt: Option<Id>) -> Result<(), String> {
+        let m = self.m;
+        let c = self;
+        let args = self.args;
+        let rt_or = || rt.ok_or_else(|| "missing result type".to_string());
+        let rt = rt_or()?;
+        let (rc, rn) = match m.ty(rt) {
+            Some(Type::Vector { component, count }) => (*component, *count),
+            _ => return Err("the result type must be a vector".into()),
+        };
+        let mut total = 0u64;
+        for k in 0..2 {
+            let t = c.ty(k)?;
+            match m.ty(t) {
+                Some(Type::Vector { component, count }) if m.same_type(*component, rc) => total += u64::from(*count),
+                _ => return Err(format!("operand {k} must be a vector of {}", m.show_type(rc))),
+            }
+        }
+        let lits: Vec<u32> = args[2..]
+            .iter()
+            .filter_map(|o| match o {
+                Operand::LiteralBit32(v) => Some(*v),
+                _ => None,
+            })
+            .collect();
+        if lits.len() as u32 != rn {
+            return Err(format!("{} components selected for a vector of {rn}", lits.len()));
+        }
+        match lits.iter().find(|&&l| l != u32::MAX && u64::from(l) >= total) {
+            Some(l) => Err(format!("component {l} is out of range (the operands have {total})")),
+            None => Ok(()),
+        }
+    }
+
+    /// OpCompositeExtract: the indices walk the composite to the result type.
+    fn composite_extract(&self, rt: Option<Id>) -> Result<(), String> {
+        let m = self.m;
+        let c = self;
+        let args = self.args;
+        let rt_or = || rt.ok_or_else(|| "missing result type".to_string());
+        let rt = rt_or()?;
+        let t = c.ty(0)?;
+        // clang leaves a work-item function's constant dimension index
+        // past the last as an index into the loaded built-in vector; it
+        // reads the function's default (lower/builtins.rs).
+        if let (Some(Operand::IdRef(v)), [Operand::LiteralBit32(d)]) = (args.first(), &args[1..]) {
+            let per_dim = m
+                .loaded_builtin(*v)
+                .and_then(crate::lower::builtins::past_last_dimension);
+            if let (Some(_), Some(Type::Vector { component, count })) = (per_dim, m.ty(t)) {
+                if *d >= *count && m.same_type(rt, *component) {
+                    return Ok(());
+                }
+            }
+        }
+        let t = walk_literals(m, t, &args[1..])?;
+        if m.same_type(t, rt) {
+            Ok(())
+        } else {
+            Err(format!(
+                "the result type {} differs from the extracted type {}",
+                m.show_type(rt),
+                m.show_type(t)
+            ))
+        }
+    }
+
+    /// OpBitcast: pointers keep their storage class; values keep their bits.
+    fn bitcast(&self, rt: Option<Id>) -> Result<(), String> {
+        let m = self.m;
+        let c = self;
+        let rt_or = || rt.ok_or_else(|| "missing result type".to_string());
+        let rt = rt_or()?;
+        let a = c.ty(0)?;
+        match (m.pointer(rt), m.pointer(a)) {
+            (Some((rs, _)), Some((s, _))) => {
+                if rs != s {
+                    Err(format!(
+                        "a pointer bitcast cannot change the storage class ({s:?} to {rs:?})"
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            (None, None) => {
+                let (rb, ab) = (bits(m, rt), bits(m, a));
+                match (rb, ab) {
+                    (Some(x), Some(y)) if x == y => Ok(()),
+                    (Some(x), Some(y)) => Err(format!("the operand has {y} bits and the result {x}")),
+                    _ => Err("OpBitcast takes integer and float scalars and vectors, or pointers".into()),
+                }
+            }
+            _ => Err("OpBitcast between a pointer and a non-pointer is not allowed in SPIR-V 1.0-1.2".into()),
+        }
+    }
+
+    /// OpGenericCastToPtr(Explicit): from Generic to a named storage class.
+    fn generic_cast_to_ptr(&self, op: Op, rt: Option<Id>) -> Result<(), String> {
+        let m = self.m;
+        let c = self;
+        let args = self.args;
+        let rt_or = || rt.ok_or_else(|| "missing result type".to_string());
+        use Op::*;
+        let rt = rt_or()?;
+        let (rs, rp) = m.pointer(rt).ok_or("the result type must be a pointer")?;
+        let (s, p) = c.ptr(0)?;
+        if s != StorageClass::Generic {
+            return Err("operand 0 must be a Generic pointer".into());
+        }
+        if !matches!(
+            rs,
+            StorageClass::Workgroup | StorageClass::CrossWorkgroup | StorageClass::Function
+        ) {
+            return Err(format!(
+                "the result must point to Workgroup, CrossWorkgroup or Function storage, not {rs:?}"
+            ));
+        }
+        if op == GenericCastToPtrExplicit {
+            if let Some(Operand::StorageClass(x)) = args.get(1) {
+                if *x != rs {
+                    return Err(format!("the storage operand {x:?} differs from the result's {rs:?}"));
+                }
+            }
+        }
+        c.same_pointee(rp, p)
+    }
+
+    /// OpPtrCastToGeneric: from a named storage class to Generic.
+    fn ptr_cast_to_generic(&self, rt: Option<Id>) -> Result<(), String> {
+        let m = self.m;
+        let c = self;
+        let rt_or = || rt.ok_or_else(|| "missing result type".to_string());
+        let rt = rt_or()?;
+        let (rs, rp) = m.pointer(rt).ok_or("the result type must be a pointer")?;
+        let (s, p) = c.ptr(0)?;
+        if rs != StorageClass::Generic {
+            return Err("the result type must be a Generic pointer".into());
+        }
+        if !matches!(
+            s,
+            StorageClass::Workgroup | StorageClass::CrossWorkgroup | StorageClass::Function
+        ) {
+            return Err(format!(
+                "operand 0 must point to Workgroup, CrossWorkgroup or Function storage, not {s:?}"
+            ));
+        }
+        c.same_pointee(rp, p)
+    }
+
     fn id(&self, k: usize) -> Result<Id, String> {
         match self.args.get(k) {
             Some(Operand::IdRef(x)) => Ok(*x),

@@ -577,7 +577,7 @@ fn compile(spirv: &Arc<[u8]>, input: &BuildInput) -> Result<Arc<Executable>, Str
                 let why = e.diagnostics.first().map_or_else(String::new, ToString::to_string);
                 log.push_str(&format!("kernel \"{name}\" cannot run yet: {why}\n"));
             }
-            let module = front.built;
+            let module = front.into_built();
             let binary = ProgramBinary {
                 binary_type: CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
                 options: input.options_text.clone(),

@@ -217,7 +217,7 @@ pub enum Held {
 
 impl Held {
     /// The variables, each with its type and its byte offset in the
-    /// component's slot of [`HELD_SLOT`] bytes.
+    /// component's slot of [`super::frame::HELD_SLOT`] bytes.
     pub fn vars(&self) -> Vec<(Variable, Clif, i32)> {
         match *self {
             Held::U(v, t) | Held::V(v, t) | Held::Affine(v, _, t) => vec![(v, t, 0)],
@@ -227,10 +227,6 @@ impl Held {
         }
     }
 }
-
-/// Frame bytes a kept component takes in a 4-lane body (four 8-byte lanes
-/// at most).
-pub const HELD_SLOT: i32 = 32;
 
 /// Whether each component of a value of type `ty` is a boolean.
 pub fn bool_components(m: &crate::spirv::Module, ty: Id) -> R<Vec<bool>> {
@@ -559,9 +555,11 @@ impl Lowering<'_, '_, '_> {
             Op::ControlBarrier if self.frame_entry().is_some() => self.scalar_inst(i),
             // A variable the lanes share (see `analysis::may_vary`).
             Op::Variable if self.shared_variable(inst.result_id) => self.scalar_inst(i),
-            Op::Variable if !inst.result_id.is_some_and(|r| self.frame_vars.contains_key(&r)) => self.simd_variable(i),
+            Op::Variable if !inst.result_id.is_some_and(|r| self.frame.variables.contains_key(&r)) => {
+                self.simd_variable(i)
+            }
             Op::Variable | Op::ControlBarrier => Err(format!("{} is not vectorized", inst.opname())),
-            op if super::barrier::is_collective(op) => Err(format!("{} is not vectorized", inst.opname())),
+            crate::spirv::opsets::group_collectives!() => Err(format!("{} is not vectorized", inst.opname())),
             Op::Load => self.simd_load(i),
             Op::Store => self.simd_store(i),
             Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain | Op::InBoundsPtrAccessChain => {

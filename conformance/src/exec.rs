@@ -34,9 +34,25 @@
 //!   are seen by the next.
 //! - [`Kernel::build_log`], [`Kernel::build_log_lines`] (this kernel's
 //!   lines), [`Kernel::work_group_info`] and [`Kernel::handle`] for queries.
+//!
+//! Every launch runs in each of clift's execution modes and compares them
+//! bit for bit: the kernel as built (with 4-lane bodies where clift makes
+//! them, `jit/src/lower/simd`) and the same program built again with
+//! `-cl-clift-max-lanes=1` (scalar bodies only), the *twin*, built at the
+//! first launch and shared by siblings (so program-scope variables evolve
+//! alike). The twin runs on copies of the same arguments after the
+//! kernel, and every buffer read back must hold the same bytes, or the
+//! launch panics naming the kernel, the argument, the first differing
+//! offset and both values. A test whose results may differ between modes
+//! as the spec allows says so, with the reason, through
+//! [`Kernel::modes_may_differ`] (the whole launch),
+//! [`Kernel::arg_may_differ`] (one argument) or
+//! [`Kernel::bytes_may_differ`] (some bytes of each element of one).
 
+use std::cell::RefCell;
 use std::ffi::c_void;
 use std::ptr;
+use std::rc::Rc;
 
 use crate::*;
 
@@ -185,6 +201,34 @@ impl<'a> Arg<'a> {
     }
 }
 
+/// clift's own build option asking for scalar bodies only.
+pub const SCALAR_ONLY: &str = "-cl-clift-max-lanes=1";
+
+/// How a kernel's program was made, to build it again for the twin.
+enum Recipe {
+    /// SPIR-V and the specialization constants set before the build.
+    Il(Vec<u8>, Vec<(u32, Vec<u8>)>),
+    /// OpenCL C source.
+    Source(String),
+}
+
+/// The twin program of a built program (see the module documentation):
+/// how to make it, and once made, the program.
+struct Twin {
+    recipe: Recipe,
+    options: String,
+    program: Option<cl_program>,
+}
+
+impl Drop for Twin {
+    fn drop(&mut self) {
+        if let Some(p) = self.program {
+            // SAFETY: the program this value built, released once.
+            unsafe { clReleaseProgram(p) };
+        }
+    }
+}
+
 /// A kernel of the execution corpus, built and ready to launch.
 pub struct Kernel<'a> {
     ctx: cl_context,
@@ -193,6 +237,37 @@ pub struct Kernel<'a> {
     kernel: cl_kernel,
     name: String,
     args: Vec<Arg<'a>>,
+    /// The twin program, shared with siblings (None when the build
+    /// already asked for scalar bodies only).
+    twin: Option<Rc<RefCell<Twin>>>,
+    /// This kernel in the twin program, once made.
+    twin_kernel: Option<cl_kernel>,
+    /// Why the modes' results may differ ([`Kernel::modes_may_differ`]).
+    differ: Option<String>,
+    /// The arguments whose bytes may differ between modes
+    /// ([`Kernel::arg_may_differ`], [`Kernel::bytes_may_differ`]).
+    differing_args: Vec<MayDiffer>,
+}
+
+/// Bytes of an argument that may differ between execution modes, and why.
+struct MayDiffer {
+    /// The argument's index.
+    index: usize,
+    /// None: every byte; else the element size and the (offset, length)
+    /// of the byte runs within each element.
+    within: Option<(usize, Vec<(usize, usize)>)>,
+    /// Why (named again when another byte differs).
+    reason: String,
+}
+
+impl MayDiffer {
+    /// Whether byte `at` of the argument may differ.
+    fn covers(&self, at: usize) -> bool {
+        match &self.within {
+            None => true,
+            Some((stride, runs)) => runs.iter().any(|&(o, len)| (o..o + len).contains(&(at % stride))),
+        }
+    }
 }
 
 impl<'a> Kernel<'a> {
@@ -213,24 +288,27 @@ impl<'a> Kernel<'a> {
     /// value bytes) set before the build.
     pub fn with_spec(il: &[u8], name: &str, options: &str, spec: &[(u32, Vec<u8>)]) -> Result<Kernel<'a>, String> {
         let ctx = context();
-        let program = il_program(ctx, il);
-        for (id, bytes) in spec {
-            // SAFETY: `bytes` is readable for its length.
-            check(unsafe { clSetProgramSpecializationConstant(program, *id, bytes.len(), bytes.as_ptr().cast()) });
-        }
-        Kernel::built(ctx, program, name, options)
+        let recipe = Recipe::Il(il.to_vec(), spec.to_vec());
+        Kernel::built(ctx, recipe.program(ctx), recipe, name, options)
     }
 
     /// Kernel `name` of the OpenCL C `source` built with `options`, or the
     /// build log if the build fails.
     pub fn with_source(source: &str, name: &str, options: &str) -> Result<Kernel<'a>, String> {
         let ctx = context();
-        Kernel::built(ctx, crate::programs::source_program(ctx, source), name, options)
+        let recipe = Recipe::Source(source.to_string());
+        Kernel::built(ctx, recipe.program(ctx), recipe, name, options)
     }
 
     /// Kernel `name` of `program` (of context `ctx`, both owned from here
-    /// on) built with `options`.
-    fn built(ctx: cl_context, program: cl_program, name: &str, options: &str) -> Result<Kernel<'a>, String> {
+    /// on, made by `recipe`) built with `options`.
+    fn built(
+        ctx: cl_context,
+        program: cl_program,
+        recipe: Recipe,
+        name: &str,
+        options: &str,
+    ) -> Result<Kernel<'a>, String> {
         let queue = queue(ctx, 0);
         let rc = build(program, options);
         if rc != CL_SUCCESS {
@@ -244,6 +322,18 @@ impl<'a> Kernel<'a> {
             return Err(format!("{} ({rc}):\n{log}", error_name(rc)));
         }
         let kernel = kernel(program, name);
+        // The last -cl-clift-max-lanes counts.
+        let lanes = options
+            .split_whitespace()
+            .rfind(|w| w.starts_with("-cl-clift-max-lanes="));
+        let scalar_only = lanes == Some(SCALAR_ONLY);
+        let twin = (!scalar_only).then(|| {
+            Rc::new(RefCell::new(Twin {
+                recipe,
+                options: format!("{options} {SCALAR_ONLY}"),
+                program: None,
+            }))
+        });
         Ok(Kernel {
             ctx,
             queue,
@@ -251,7 +341,58 @@ impl<'a> Kernel<'a> {
             kernel,
             name: name.to_string(),
             args: Vec::new(),
+            twin,
+            twin_kernel: None,
+            differ: None,
+            differing_args: Vec::new(),
         })
+    }
+
+    /// Says that this kernel's results may differ between execution modes
+    /// as the spec allows, for `reason` (order-dependent atomics, printf
+    /// output, unspecified values): launches then run in the built mode
+    /// only.
+    pub fn modes_may_differ(mut self, reason: &str) -> Kernel<'a> {
+        assert!(!reason.trim().is_empty(), "a reason is required");
+        self.differ = Some(reason.to_string());
+        self
+    }
+
+    /// Says that argument `index`'s bytes may differ between execution
+    /// modes as the spec allows, for `reason` (values an atomic returns,
+    /// which depend on the order work-items ran in): launches still run in
+    /// every mode and compare the other arguments.
+    pub fn arg_may_differ(mut self, index: usize, reason: &str) -> Kernel<'a> {
+        assert!(!reason.trim().is_empty(), "a reason is required");
+        self.differing_args.push(MayDiffer {
+            index,
+            within: None,
+            reason: reason.to_string(),
+        });
+        self
+    }
+
+    /// Says that in argument `index`, an array of elements of `stride`
+    /// bytes, the `runs` (offset, length) of each element may differ between
+    /// execution modes, for `reason` (the padding of structs written member
+    /// by member, which the spec leaves unspecified; one counter of several
+    /// whose final value depends on the order work-items ran in): every
+    /// other byte is still compared.
+    pub fn bytes_may_differ(
+        mut self,
+        index: usize,
+        stride: usize,
+        runs: &[(usize, usize)],
+        reason: &str,
+    ) -> Kernel<'a> {
+        assert!(!reason.trim().is_empty(), "a reason is required");
+        assert!(stride > 0, "elements have a size");
+        self.differing_args.push(MayDiffer {
+            index,
+            within: Some((stride, runs.to_vec())),
+            reason: reason.to_string(),
+        });
+        self
     }
 
     /// The `cl_kernel`, for tests that query it.
@@ -280,6 +421,10 @@ impl<'a> Kernel<'a> {
             kernel: kernel(self.program, name),
             name: name.to_string(),
             args: Vec::new(),
+            twin: self.twin.clone(),
+            twin_kernel: None,
+            differ: None,
+            differing_args: Vec::new(),
         }
     }
 
@@ -341,8 +486,8 @@ impl<'a> Kernel<'a> {
     /// the enqueue's error code (CL_SUCCESS if it ran).
     pub fn launch(&mut self, offset: Option<&[usize]>, global: &[usize], local: Option<&[usize]>) -> cl_int {
         let dims = global.len() as cl_uint;
-        let (queue, kernel) = (self.queue, self.kernel);
-        self.launch_with(|ev| {
+        let queue = self.queue;
+        self.launch_with(|kernel, ev| {
             // SAFETY: the slices have `dims` entries each (or are NULL).
             unsafe {
                 clEnqueueNDRangeKernel(
@@ -363,12 +508,111 @@ impl<'a> Kernel<'a> {
     /// [`Kernel::launch`] with clEnqueueTask.
     #[allow(deprecated)]
     pub fn launch_task(&mut self) -> cl_int {
-        let (queue, kernel) = (self.queue, self.kernel);
+        let queue = self.queue;
         // SAFETY: valid handles and event slot.
-        self.launch_with(|ev| unsafe { clEnqueueTask(queue, kernel, 0, ptr::null(), ev) })
+        self.launch_with(|kernel, ev| unsafe { clEnqueueTask(queue, kernel, 0, ptr::null(), ev) })
     }
 
-    fn launch_with(&mut self, enqueue: impl FnOnce(*mut cl_event) -> cl_int) -> cl_int {
+    /// Launches with `enqueue` (given the kernel and the event slot) in
+    /// every execution mode (see the module documentation) and returns the
+    /// built mode's enqueue code.
+    fn launch_with(&mut self, enqueue: impl Fn(cl_kernel, *mut cl_event) -> cl_int) -> cl_int {
+        let before = self.read_back();
+        let rc = self.launch_on(self.kernel, &enqueue);
+        if rc != CL_SUCCESS || self.differ.is_some() {
+            return rc;
+        }
+        let Some(twin) = self.twin_kernel() else {
+            return rc;
+        };
+        let results = self.read_back();
+        self.restore(&before);
+        let twin_rc = self.launch_on(twin, &enqueue);
+        assert!(
+            twin_rc == CL_SUCCESS,
+            "kernel {:?} ran, but with {SCALAR_ONLY} its enqueue failed with {} ({twin_rc})",
+            self.name,
+            error_name(twin_rc)
+        );
+        let scalar = self.read_back();
+        for ((i, built), (_, alone)) in results.iter().zip(&scalar) {
+            let may: Vec<&MayDiffer> = self.differing_args.iter().filter(|d| d.index == *i).collect();
+            let differs = |at: usize| built[at] != alone[at] && !may.iter().any(|d| d.covers(at));
+            if let Some(at) = (0..built.len().min(alone.len())).find(|&at| differs(at)) {
+                let show = |b: &[u8]| {
+                    let end = (at + 8).min(b.len());
+                    format!("{:02x?}", &b[at..end])
+                };
+                let excused: Vec<String> = self
+                    .differing_args
+                    .iter()
+                    .map(|d| format!("\n(argument {} may differ: {})", d.index, d.reason))
+                    .collect();
+                panic!(
+                    "kernel {:?}: argument {i} differs between execution modes at byte {at} of {}: \
+                     {} with 4-lane bodies, {} with {SCALAR_ONLY} (bytes from there on){}",
+                    self.name,
+                    built.len(),
+                    show(built),
+                    show(alone),
+                    excused.concat()
+                );
+            }
+        }
+        rc
+    }
+
+    /// The bytes of the arguments read back after a launch, by index.
+    fn read_back(&self) -> Vec<(usize, Vec<u8>)> {
+        self.args
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| match a {
+                Arg::Buffer { bytes, out: true } | Arg::SubBuffer { bytes, .. } => Some((i, bytes.to_vec())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Puts back the bytes [`Kernel::read_back`] took.
+    fn restore(&mut self, saved: &[(usize, Vec<u8>)]) {
+        for (i, b) in saved {
+            if let Arg::Buffer { bytes, out: true } | Arg::SubBuffer { bytes, .. } = &mut self.args[*i] {
+                bytes.copy_from_slice(b);
+            }
+        }
+    }
+
+    /// This kernel in the twin program, which is built at the first call
+    /// (panics with its log if that build fails); None without a twin.
+    fn twin_kernel(&mut self) -> Option<cl_kernel> {
+        if self.twin_kernel.is_none() {
+            let twin = self.twin.as_ref()?;
+            let mut t = twin.borrow_mut();
+            let program = match t.program {
+                Some(p) => p,
+                None => {
+                    let p = t.recipe.program(self.ctx);
+                    t.program = Some(p);
+                    let rc = build(p, &t.options);
+                    assert!(
+                        rc == CL_SUCCESS,
+                        "kernel {:?} built, but not with {SCALAR_ONLY}: {} ({rc}):\n{}",
+                        self.name,
+                        error_name(rc),
+                        build_log(p, device())
+                    );
+                    p
+                }
+            };
+            self.twin_kernel = Some(kernel(program, &self.name));
+        }
+        self.twin_kernel
+    }
+
+    /// One launch of `kernel` (this kernel or its twin) with the
+    /// arguments: sets them, enqueues, waits, and reads the outputs back.
+    fn launch_on(&mut self, kernel: cl_kernel, enqueue: &impl Fn(cl_kernel, *mut cl_event) -> cl_int) -> cl_int {
         let mut mems: Vec<(cl_mem, usize)> = Vec::new();
         let (ctx, queue) = (self.ctx, self.queue);
         for (i, a) in self.args.iter_mut().enumerate() {
@@ -377,12 +621,12 @@ impl<'a> Kernel<'a> {
                 Arg::Buffer { bytes, .. } => {
                     let m = buffer_from(ctx, queue, bytes);
                     mems.push((m, i as usize));
-                    set_arg(self.kernel, i, &m)
+                    set_arg(kernel, i, &m)
                 }
                 Arg::Input(bytes) => {
                     let m = buffer_from(ctx, queue, bytes);
                     mems.push((m, i as usize));
-                    set_arg(self.kernel, i, &m)
+                    set_arg(kernel, i, &m)
                 }
                 Arg::SubBuffer { bytes, offset } => {
                     let mut parent_bytes = vec![0xa5u8; *offset + bytes.len() + 64];
@@ -393,21 +637,21 @@ impl<'a> Kernel<'a> {
                     // The sub-buffer holds its parent alive.
                     release_mem(parent);
                     mems.push((m, i as usize));
-                    set_arg(self.kernel, i, &m)
+                    set_arg(kernel, i, &m)
                 }
                 Arg::NullBuffer => {
                     // SAFETY: a NULL cl_mem value of the right size.
-                    unsafe { clSetKernelArg(self.kernel, i, std::mem::size_of::<cl_mem>(), ptr::null()) }
+                    unsafe { clSetKernelArg(kernel, i, std::mem::size_of::<cl_mem>(), ptr::null()) }
                 }
                 // SAFETY: a __local argument takes a size and a NULL value.
-                Arg::Local(n) => unsafe { clSetKernelArg(self.kernel, i, *n, ptr::null()) },
+                Arg::Local(n) => unsafe { clSetKernelArg(kernel, i, *n, ptr::null()) },
                 // SAFETY: `v` is readable for its length.
-                Arg::Value(v) => unsafe { clSetKernelArg(self.kernel, i, v.len(), v.as_ptr().cast()) },
+                Arg::Value(v) => unsafe { clSetKernelArg(kernel, i, v.len(), v.as_ptr().cast()) },
             };
             check(rc);
         }
         let mut ev = ptr::null_mut();
-        let rc = enqueue(&mut ev);
+        let rc = enqueue(kernel, &mut ev);
         if rc == CL_SUCCESS {
             // SAFETY: the event the enqueue returned.
             unsafe {
@@ -449,10 +693,34 @@ fn buffer_from(ctx: cl_context, queue: cl_command_queue, bytes: &[u8]) -> cl_mem
     m
 }
 
+impl Recipe {
+    /// A new, unbuilt program of `ctx` from this recipe.
+    fn program(&self, ctx: cl_context) -> cl_program {
+        match self {
+            Recipe::Il(il, spec) => {
+                let program = il_program(ctx, il);
+                for (id, bytes) in spec {
+                    // SAFETY: `bytes` is readable for its length.
+                    check(unsafe {
+                        clSetProgramSpecializationConstant(program, *id, bytes.len(), bytes.as_ptr().cast())
+                    });
+                }
+                program
+            }
+            Recipe::Source(src) => crate::programs::source_program(ctx, src),
+        }
+    }
+}
+
 impl Drop for Kernel<'_> {
     fn drop(&mut self) {
         // SAFETY: handles this value owns.
         unsafe {
+            if let Some(k) = self.twin_kernel {
+                clReleaseKernel(k);
+            }
+            // The twin program (if this was its last kernel) before the context.
+            drop(self.twin.take());
             clReleaseKernel(self.kernel);
             clReleaseProgram(self.program);
             clReleaseCommandQueue(self.queue);

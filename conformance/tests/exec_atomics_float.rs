@@ -146,6 +146,9 @@ fn builds() -> Vec<Build<'static>> {
     v
 }
 
+/// Why the results of an exchange chain differ between runs (and modes).
+const ORDER: &str = "which value an exchange sees, and which one is last, depends on the order work-items ran in";
+
 /// exchange_global_T: three chains on a[0..3], one per form.
 fn exchange_global<T: Bits>(b: &Build) {
     let what = format!("exchange_global_{} ({})", T::NAME, b.what);
@@ -155,6 +158,8 @@ fn exchange_global<T: Bits>(b: &Build) {
     let mut old = vec![T::of(0.0); 3 * N];
     b.kernel
         .sibling(&format!("exchange_global_{}", T::NAME))
+        .arg_may_differ(0, ORDER)
+        .arg_may_differ(2, ORDER)
         .arg(Arg::output(&mut a))
         .arg(Arg::input(values))
         .arg(Arg::output(&mut old))
@@ -201,6 +206,8 @@ fn exchange_local<T: Bits>(b: &Build) {
     let mut fin = vec![T::of(0.0); GROUPS];
     b.kernel
         .sibling(&format!("exchange_local_{}", T::NAME))
+        .arg_may_differ(1, ORDER)
+        .arg_may_differ(2, ORDER)
         .arg(Arg::input(values))
         .arg(Arg::output(&mut old))
         .arg(Arg::output(&mut fin))
@@ -226,6 +233,9 @@ fn exchange_generic<T: Bits>(b: &Build) {
     let mut out = vec![T::of(-2.0); N];
     b.kernel
         .sibling(&format!("exchange_generic_{}", T::NAME))
+        .arg_may_differ(0, ORDER)
+        .arg_may_differ(2, ORDER)
+        .arg_may_differ(3, ORDER)
         .arg(Arg::output(&mut a))
         .arg(Arg::input(values))
         .arg(Arg::output(&mut old))
@@ -269,6 +279,10 @@ fn add_by_cas<T: Bits>(b: &Build) {
     let mut tries = vec![0u32; N];
     b.kernel
         .sibling(&format!("add_by_cas_{}", T::NAME))
+        .arg_may_differ(
+            1,
+            "how often a compare-exchange retries depends on the order work-items ran in",
+        )
         .arg(Arg::output(&mut a))
         .arg(Arg::output(&mut tries))
         .run(&[N], Some(&[LOCAL]));

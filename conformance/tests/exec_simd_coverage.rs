@@ -6,7 +6,11 @@
 //! - `alignment.cl`'s private-variable kernels (tests/exec_alignment.rs):
 //!   their variables' per-lane copies;
 //! - `workitem_dims.cl`'s `ids_past_last_simd` (tests/exec_workitem.rs):
-//!   work-item functions with dimension indices past the last.
+//!   work-item functions with dimension indices past the last;
+//! - `simd_stores.cl`'s kernels that mix their values
+//!   (tests/exec_simd_stores.rs): every form of store (the vstore and
+//!   half-store built-ins, built-ins writing through pointers, 3-component
+//!   vectors, reinterpretations) in a 4-lane body.
 //!
 //! The variable is set before the first OpenCL call, so this file is its
 //! own test process with a single test (as tests/debug_dump.rs).
@@ -23,9 +27,23 @@ fn kernels_covering_four_lane_bodies_get_one() {
     .iter()
     .map(|t| format!("private_{t}"))
     .collect();
-    let modules: [(&str, Vec<String>); 2] = [
+    let stores: Vec<String> = [
+        "half_roundtrip_mixed",
+        "half_from_float_mixed",
+        "half_rounding",
+        "half_vectors",
+        "astype_vstore3_mixed",
+        "vload_vstore",
+        "pointer_results",
+        "odd_and_reinterpreted",
+    ]
+    .iter()
+    .map(|k| k.to_string())
+    .collect();
+    let modules: [(&str, Vec<String>); 3] = [
         ("alignment", private),
         ("workitem_dims", vec!["ids_past_last_simd".to_string()]),
+        ("simd_stores", stores),
     ];
     let mut dumps = Dumps::new("clift-simd-coverage");
     let ctx = context();

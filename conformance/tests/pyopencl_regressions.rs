@@ -2,9 +2,6 @@
 //! `test_algorithm.py`) found wrong in clift, reproduced through the loader
 //! with small modules that do what pyopencl's do (README.md, "pyopencl").
 
-use std::ffi::{c_char, CString};
-use std::ptr;
-
 use clift_conformance::exec::{Arg, Kernel};
 use clift_conformance::*;
 
@@ -65,65 +62,13 @@ fn a_function_variable_outside_the_first_block_runs() {
 /// (clang-15 -O2 and llvm-spirv-15 make the same memmove).
 #[test]
 fn the_memmove_kernel_builds_from_source() {
-    let src = CString::new(include_str!("../spirv/memmove_in_loop.cl")).expect("no NUL");
-    let ctx = context();
-    let strings = [src.as_ptr()];
-    let mut err = 0;
-    // SAFETY: one NUL-terminated string; lengths NULL.
-    let p = unsafe { clCreateProgramWithSource(ctx, 1, strings.as_ptr() as *mut *const c_char, ptr::null(), &mut err) };
-    check(err);
-    let rc = build(p, "");
-    assert_eq!(rc, CL_SUCCESS, "build failed:\n{}", build_log(p, device()));
     let groups = 3;
     let (input, want) = stage_data(groups);
-    let bytes = input.len() * 4;
-    let q = queue(ctx, 0);
-    let k = kernel(p, "stage");
-    let a = buffer(ctx, CL_MEM_READ_WRITE, bytes);
-    let b = buffer(ctx, CL_MEM_READ_WRITE, bytes);
-    write_bytes(q, a, 0, exec::as_bytes(&input));
-    write_bytes(q, b, 0, &vec![0u8; bytes]);
-    let global = [groups * 8];
-    let local = [8usize];
-    // SAFETY: valid handles; the arguments are cl_mem values of their size;
-    // one dimension.
-    unsafe {
-        check(clSetKernelArg(
-            k,
-            0,
-            std::mem::size_of::<cl_mem>(),
-            (&a as *const cl_mem).cast(),
-        ));
-        check(clSetKernelArg(
-            k,
-            1,
-            std::mem::size_of::<cl_mem>(),
-            (&b as *const cl_mem).cast(),
-        ));
-        check(clEnqueueNDRangeKernel(
-            q,
-            k,
-            1,
-            ptr::null(),
-            global.as_ptr(),
-            local.as_ptr(),
-            0,
-            ptr::null(),
-            ptr::null_mut(),
-        ));
-    }
-    let got: Vec<i32> = read_bytes(q, b, 0, bytes)
-        .chunks_exact(4)
-        .map(|c| i32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    assert_eq!(got, want);
-    // SAFETY: handles this test created, released once.
-    unsafe {
-        check(clReleaseKernel(k));
-        check(clReleaseProgram(p));
-        release_mem(a);
-        release_mem(b);
-        check(clReleaseCommandQueue(q));
-        check(clReleaseContext(ctx));
-    }
+    let mut out = vec![0i32; input.len()];
+    Kernel::with_source(include_str!("../spirv/memmove_in_loop.cl"), "stage", "")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"))
+        .arg(Arg::input(&input))
+        .arg(Arg::output(&mut out))
+        .run(&[groups * 8], Some(&[8]));
+    assert_eq!(out, want);
 }

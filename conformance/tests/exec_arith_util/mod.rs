@@ -1,12 +1,18 @@
 //! Shared by the `exec_arith_*` tests: one corpus module built once and many
 //! of its kernels run on byte buffers (the arithmetic modules hold hundreds
 //! of small kernels; building the module per kernel would dominate).
+//!
+//! Every run happens in each of clift's execution modes, as
+//! `clift_conformance::exec` does it: the module as built and again built
+//! with `-cl-clift-max-lanes=1` (scalar bodies only); their outputs must be
+//! the same bytes.
 
 #![allow(dead_code)]
 
+use std::cell::Cell;
 use std::ptr;
 
-use clift_conformance::exec::{corpus_spirv, Opt};
+use clift_conformance::exec::{corpus_spirv, Opt, SCALAR_ONLY};
 use clift_conformance::*;
 
 /// An OpenCL C integer type.
@@ -67,6 +73,10 @@ pub struct Module {
     ctx: cl_context,
     queue: cl_command_queue,
     program: cl_program,
+    /// The module's SPIR-V, to build the twin from.
+    il: Vec<u8>,
+    /// The module built with scalar bodies only, once a run needed it.
+    twin: Cell<Option<cl_program>>,
     pub name: String,
     pub opt: Opt,
 }
@@ -93,9 +103,31 @@ impl Module {
             ctx,
             queue,
             program,
+            il: il.to_vec(),
+            twin: Cell::new(None),
             name: name.into(),
             opt,
         }
+    }
+
+    /// The module built with scalar bodies only (panics with the log if
+    /// that fails).
+    fn twin(&self) -> cl_program {
+        if let Some(p) = self.twin.get() {
+            return p;
+        }
+        let p = il_program(self.ctx, &self.il);
+        self.twin.set(Some(p));
+        let rc = build(p, SCALAR_ONLY);
+        assert_eq!(
+            rc,
+            CL_SUCCESS,
+            "building {} at {:?} with {SCALAR_ONLY}:\n{}",
+            self.name,
+            self.opt,
+            build_log(p, device())
+        );
+        p
     }
 
     /// Runs kernel `kernel` over `items` work-items with one buffer per
@@ -108,7 +140,34 @@ impl Module {
     /// Like [`Module::run`] with one output buffer per entry of `outs` (its
     /// length in bytes), after the inputs.
     pub fn run_outs(&self, kernel: &str, inputs: &[&[u8]], outs: &[usize], items: usize) -> Vec<Vec<u8>> {
-        let k = clift_conformance::kernel(self.program, kernel);
+        let built = self.run_in(self.program, kernel, inputs, outs, items);
+        let alone = self.run_in(self.twin(), kernel, inputs, outs, items);
+        for (o, (b, a)) in built.iter().zip(&alone).enumerate() {
+            if let Some(at) = b.iter().zip(a).position(|(x, y)| x != y) {
+                let end = (at + 8).min(b.len());
+                panic!(
+                    "{} {:?}: kernel {kernel:?}: output {o} differs between execution modes at byte {at}: \
+                     {:02x?} with 4-lane bodies, {:02x?} with {SCALAR_ONLY} (bytes from there on)",
+                    self.name,
+                    self.opt,
+                    &b[at..end],
+                    &a[at..end]
+                );
+            }
+        }
+        built
+    }
+
+    /// [`Module::run_outs`] on `program` (the module or its twin).
+    fn run_in(
+        &self,
+        program: cl_program,
+        kernel: &str,
+        inputs: &[&[u8]],
+        outs: &[usize],
+        items: usize,
+    ) -> Vec<Vec<u8>> {
+        let k = clift_conformance::kernel(program, kernel);
         let mut mems = Vec::new();
         for bytes in inputs {
             let m = buffer(self.ctx, CL_MEM_READ_WRITE, bytes.len().max(1));
@@ -161,6 +220,9 @@ impl Drop for Module {
     fn drop(&mut self) {
         // SAFETY: handles this value owns.
         unsafe {
+            if let Some(p) = self.twin.get() {
+                clReleaseProgram(p);
+            }
             clReleaseProgram(self.program);
             clReleaseCommandQueue(self.queue);
             clReleaseContext(self.ctx);

@@ -222,6 +222,20 @@ fn escaping_variables(m: &Module, func: &Function) -> HashSet<Id> {
     escaping
 }
 
+/// Whether instruction `i` is an extended instruction with a pointer
+/// operand: one that reads or writes memory (`vloadn`, `vstoren`, the
+/// `vload_half` and `vstore_half` families, `prefetch`, and the math
+/// functions with a pointer result: `fract`, `frexp`, `modf`, `remquo`,
+/// `sincos`, `lgamma_r`).
+pub fn ext_through_pointer(m: &Module, i: u32) -> bool {
+    let inst = &m.insts[i as usize];
+    inst.op == Op::ExtInst
+        && inst.operands.iter().skip(2).any(|o| match o {
+            Operand::IdRef(x) => m.type_of(*x).and_then(|t| m.pointer(t)).is_some(),
+            _ => false,
+        })
+}
+
 /// Whether instruction `i` may make something visible outside the
 /// work-item: stores, copies, atomics, extended instructions writing
 /// through a pointer (and printf), calls to functions that do.
@@ -230,13 +244,7 @@ pub fn side_effect(m: &Module, i: u32, fn_effects: &[bool]) -> bool {
     match inst.op {
         Op::Store | Op::CopyMemory | Op::CopyMemorySized | Op::ControlBarrier | Op::MemoryBarrier => true,
         op if crate::validate::memory::is_atomic(op) => true,
-        Op::ExtInst => {
-            per_lane_always(m, i)
-                || inst.operands.iter().skip(2).any(|o| match o {
-                    Operand::IdRef(x) => m.type_of(*x).and_then(|t| m.pointer(t)).is_some(),
-                    _ => false,
-                })
-        }
+        Op::ExtInst => per_lane_always(m, i) || ext_through_pointer(m, i),
         Op::FunctionCall => inst
             .id(0)
             .and_then(|c| m.info(c))

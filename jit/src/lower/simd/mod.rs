@@ -1,7 +1,11 @@
-//! Vectorization across work-items: a kernel without barriers also gets a
-//! **4-lane body** that runs four neighbouring work-items along x at once
-//! (a *chunk*), beside the scalar body that runs the rest of each row and
-//! any chunk the 4-lane body gives up on ([`super::workgroup`]).
+//! Vectorization across work-items: a kernel without work-group
+//! collectives also gets a **4-lane body** that runs four neighbouring
+//! work-items along x at once (a *chunk*), beside the scalar body that runs
+//! the rest of each row and any chunk the 4-lane body gives up on
+//! ([`super::workgroup`]). A kernel with barriers gets it as a second copy
+//! of its phase loops, taken when the group's x size is a multiple of 4,
+//! whose frames belong to chunks ([`super::barrier`]); its chunks cannot be
+//! abandoned.
 //!
 //! The 4-lane body is the same SPIR-V lowered with every value given a
 //! [`Shape`]: the same in every lane (a plain scalar, kept in
@@ -16,6 +20,13 @@
 //! Instructions without a 4-lane form here run once per lane through the
 //! scalar lowering, their varying operands replaced by each lane's value
 //! (`per_lane`), so everything the scalar body supports works, only slower.
+//! The 4-lane forms of `ops` only compute result values: an instruction
+//! with no result value (a void result type) or one reading or writing
+//! memory through a pointer operand (the `vstore` and `vload` families,
+//! `sincos`, ...) never takes them, and a form gives every component of
+//! the result or none. So every instruction is lowered in full (as vectors
+//! or lane by lane) or the kernel keeps the scalar body alone; none is
+//! partly or silently dropped.
 //!
 //! Control flow stays scalar: a branch whose condition differs between
 //! lanes takes its side when all lanes agree; otherwise the chunk is
@@ -566,6 +577,18 @@ impl Lowering<'_, '_, '_> {
                 }
             }
             _ if analysis::per_lane_always(m, i) => self.per_lane(i),
+            // Memory through a pointer operand (vstore*, vload*, the math
+            // functions with a pointer result): the scalar lowering, which
+            // does all the instruction does, once per lane (once in all
+            // when every operand is the same in every lane: the same
+            // access four times). `simd_op`'s forms only compute values.
+            Op::ExtInst if analysis::ext_through_pointer(m, i) => {
+                if self.varying_operands(i).is_empty() {
+                    self.scalar_inst(i)
+                } else {
+                    self.per_lane(i)
+                }
+            }
             _ => {
                 if self.varying_operands(i).is_empty() {
                     return self.scalar_inst(i);
@@ -818,6 +841,9 @@ impl Lowering<'_, '_, '_> {
         let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) else {
             return Ok(());
         };
+        if matches!(m.ty(ty), Some(Type::Void)) {
+            return Ok(());
+        }
         let bools = bool_components(m, ty).unwrap_or_default();
         let n = results[0].len();
         let mut out = Vec::with_capacity(n);

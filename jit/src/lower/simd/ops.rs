@@ -83,7 +83,15 @@ impl Lowering<'_, '_, '_> {
         }
     }
 
-    /// The 4-lane form of value instruction `i`, if it has one here.
+    /// The 4-lane form of value instruction `i`, if it has one here
+    /// (`false`: it has none, and nothing was recorded).
+    ///
+    /// The forms here only compute a result value, so an instruction that
+    /// has none (a void result: the `vstore` family) or reads or writes
+    /// memory through a pointer operand never gets one: it runs through the
+    /// scalar lowering, lane by lane. A form that would record fewer or
+    /// more components than the result has is an error, never a silently
+    /// partial result.
     pub(super) fn simd_op(&mut self, i: u32) -> R<bool> {
         let m = self.m;
         let inst = &m.insts[i as usize];
@@ -91,6 +99,32 @@ impl Lowering<'_, '_, '_> {
             return Ok(false);
         };
         let out = types::components(m, ty)?;
+        if out.is_empty() || super::analysis::ext_through_pointer(m, i) {
+            return Ok(false);
+        }
+        let Some(shapes) = self.simd_shapes(i, &out)? else {
+            return Ok(false);
+        };
+        if shapes.len() != out.len() {
+            return Err(format!(
+                "the 4-lane form of {} made {} components for a result of {}",
+                inst.opname(),
+                shapes.len(),
+                out.len()
+            ));
+        }
+        self.set_shapes(id, shapes)?;
+        Ok(true)
+    }
+
+    /// The shapes of the result components `out` of instruction `i` in a
+    /// 4-lane form, or None if it has none here.
+    fn simd_shapes(&mut self, i: u32, out: &[Clif]) -> R<Option<Vec<Shape>>> {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
+            return Ok(None);
+        };
         let bools = bool_components(m, ty)?;
         let a = |k: usize| inst.id(k).ok_or_else(|| format!("missing operand {k}"));
         let mut shapes = Vec::with_capacity(out.len());
@@ -110,7 +144,7 @@ impl Lowering<'_, '_, '_> {
                     };
                     match self.select(ck, xk, yk, out[k], bools[k]) {
                         Some(s) => shapes.push(s),
-                        None => return Ok(false),
+                        None => return Ok(None),
                     }
                 }
             }
@@ -118,7 +152,7 @@ impl Lowering<'_, '_, '_> {
                 let x = self.shapes(a(0)?)?;
                 let y = self.shapes(a(1)?)?;
                 if x.len() != y.len() || x.is_empty() || out.first() != Some(&cl::F32) {
-                    return Ok(false);
+                    return Ok(None);
                 }
                 let mut acc = None;
                 for (&xk, &yk) in x.iter().zip(&y) {
@@ -136,7 +170,7 @@ impl Lowering<'_, '_, '_> {
                 let x = self.shapes(a(0)?)?;
                 let s = *self.shapes(a(1)?)?.first().ok_or("missing scalar")?;
                 if out.iter().any(|&t| t != cl::F32) {
-                    return Ok(false);
+                    return Ok(None);
                 }
                 let sv = self.as_vec(s, cl::F32X4);
                 for xk in x {
@@ -146,20 +180,25 @@ impl Lowering<'_, '_, '_> {
             }
             Op::ExtInst => {
                 let Some(op) = inst.lit(1).and_then(Cl::from_u32) else {
-                    return Ok(false);
+                    return Ok(None);
                 };
+                // A literal operand (vloadn's component count) has no
+                // shape: no 4-lane form.
                 let mut args = Vec::new();
                 for k in 2..inst.operands.len() {
-                    args.push(self.shapes(a(k)?)?);
+                    let Some(x) = inst.id(k) else {
+                        return Ok(None);
+                    };
+                    args.push(self.shapes(x)?);
                 }
                 for (k, &t) in out.iter().enumerate() {
                     let ops: Vec<Shape> = args.iter().filter_map(|s| s.get(k).copied()).collect();
                     if ops.len() != args.len() {
-                        return Ok(false);
+                        return Ok(None);
                     }
                     match self.ext(op, &ops, t) {
                         Some(s) => shapes.push(s),
-                        None => return Ok(false),
+                        None => return Ok(None),
                     }
                 }
             }
@@ -168,11 +207,11 @@ impl Lowering<'_, '_, '_> {
                 let y = self.shapes(a(1)?)?;
                 for (k, &t) in out.iter().enumerate() {
                     let (Some(&xk), Some(&yk)) = (x.get(k), y.get(k)) else {
-                        return Ok(false);
+                        return Ok(None);
                     };
                     match self.binary4(op, xk, yk, t) {
                         Some(s) => shapes.push(s),
-                        None => return Ok(false),
+                        None => return Ok(None),
                     }
                 }
             }
@@ -180,23 +219,22 @@ impl Lowering<'_, '_, '_> {
                 let rounding = m.decoration(id, Decoration::FPRoundingMode).is_some()
                     || m.decoration(id, Decoration::SaturatedConversion).is_some();
                 if rounding {
-                    return Ok(false);
+                    return Ok(None);
                 }
                 let x = self.shapes(a(0)?)?;
                 for (k, &t) in out.iter().enumerate() {
                     let Some(&xk) = x.get(k) else {
-                        return Ok(false);
+                        return Ok(None);
                     };
                     match self.unary4(op, xk, t)? {
                         Some(s) => shapes.push(s),
-                        None => return Ok(false),
+                        None => return Ok(None),
                     }
                 }
             }
-            _ => return Ok(false),
+            _ => return Ok(None),
         }
-        self.set_shapes(id, shapes)?;
-        Ok(true)
+        Ok(Some(shapes))
     }
 
     /// OpSelect of one component.
@@ -579,6 +617,32 @@ impl Lowering<'_, '_, '_> {
         }))
     }
 
+    /// `1 / sqrt(x)` of the lanes of `f32x4` `x` computed in double and
+    /// rounded once to float (two `f64x2` halves).
+    fn rsqrt_in_double(&mut self, x: Value) -> Value {
+        let le = MemFlagsData::new().with_endianness(Endianness::Little);
+        let bytes = self.b.ins().bitcast(cl::I8X16, le, x);
+        // Lanes 2 and 3 moved down.
+        let swap: Vec<u8> = (8u8..16).chain(0..8).collect();
+        let imm = self.b.func.dfg.immediates.push(ConstantData::from(swap));
+        let high = self.b.ins().shuffle(bytes, bytes, imm);
+        let high = self.b.ins().bitcast(cl::F32X4, le, high);
+        let one = self.b.ins().f64const(1.0);
+        let one = self.b.ins().splat(cl::F64X2, one);
+        let [lo, hi] = [x, high].map(|v| {
+            let d = self.b.ins().fvpromote_low(v);
+            let r = self.b.ins().sqrt(d);
+            let r = self.b.ins().fdiv(one, r);
+            let r = self.b.ins().fvdemote(r);
+            self.b.ins().bitcast(cl::I8X16, le, r)
+        });
+        // The low two lanes of each.
+        let join: Vec<u8> = (0u8..8).chain(16..24).collect();
+        let imm = self.b.func.dfg.immediates.push(ConstantData::from(join));
+        let r = self.b.ins().shuffle(lo, hi, imm);
+        self.b.ins().bitcast(cl::F32X4, le, r)
+    }
+
     /// The OpenCL.std instructions with a 4-lane form, on one component
     /// of type `t` (as the scalar lowering computes them).
     fn ext(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
@@ -635,12 +699,10 @@ impl Lowering<'_, '_, '_> {
             (Cl::ceil, &[x]) if float => ins.ceil(x),
             (Cl::trunc, &[x]) if float => ins.trunc(x),
             (Cl::rint, &[x]) if float => ins.nearest(x),
-            (Cl::rsqrt, &[x]) if float => {
-                let r = ins.sqrt(x);
-                let one = self.b.ins().f32const(1.0);
-                let one = self.b.ins().splat(cl::F32X4, one);
-                self.b.ins().fdiv(one, r)
-            }
+            // As the scalar lowering's `clift_rsqrt_f32`: 1 / sqrt(x) in
+            // double, rounded once, so that a work-item's result does not
+            // depend on whether it ran in a chunk.
+            (Cl::rsqrt, &[x]) if float => self.rsqrt_in_double(x),
             (Cl::s_min, &[x, y]) if !float => ins.smin(x, y),
             (Cl::s_max, &[x, y]) if !float => ins.smax(x, y),
             (Cl::u_min, &[x, y]) if !float => ins.umin(x, y),

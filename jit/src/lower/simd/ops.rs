@@ -264,82 +264,8 @@ impl Lowering<'_, '_, '_> {
     /// A two-operand instruction on one component.
     fn binary4(&mut self, op: Op, x: Shape, y: Shape, t: Clif) -> Option<Shape> {
         let xt = self.lane_type(x);
-        // Affine sequences stay affine under adds, subtractions, and
-        // multiplications and left shifts by constants (at most one
-        // operand may carry a wrap, which follows the arithmetic).
-        let affine = |l: &Self, s: Shape| match s {
-            Shape::Affine { base, stride, wrap } => Some((base, stride, wrap)),
-            Shape::U(v) if l.ty(v).is_int() => Some((v, 0, None)),
-            _ => None,
-        };
-        if matches!(x, Shape::Affine { .. }) || matches!(y, Shape::Affine { .. }) {
-            if let (Some((xb, xs, xw)), Some((yb, ys, yw))) = (affine(self, x), affine(self, y)) {
-                let scaled = |w: Option<Wrap>, f: i64| {
-                    w.map(|w| Wrap {
-                        scale: w.scale.wrapping_mul(f),
-                        ..w
-                    })
-                };
-                match op {
-                    Op::IAdd | Op::ISub if xw.is_none() || yw.is_none() => {
-                        let (base, stride, wrap) = if op == Op::IAdd {
-                            (self.b.ins().iadd(xb, yb), xs.wrapping_add(ys), xw.or(yw))
-                        } else {
-                            (self.b.ins().isub(xb, yb), xs.wrapping_sub(ys), xw.or(scaled(yw, -1)))
-                        };
-                        return Some(Shape::Affine { base, stride, wrap });
-                    }
-                    Op::IMul | Op::ShiftLeftLogical if ys == 0 => {
-                        if let Some(c) = self.iconst_of(yb) {
-                            let bits = xt.bits() as i64;
-                            let f = if op == Op::IMul {
-                                c
-                            } else {
-                                1i64.wrapping_shl((c.rem_euclid(bits)) as u32)
-                            };
-                            let base = self.b.ins().imul_imm_s(xb, f);
-                            return Some(Shape::Affine {
-                                base,
-                                stride: xs.wrapping_mul(f),
-                                wrap: scaled(xw, f),
-                            });
-                        }
-                    }
-                    // x & (2^n - 1) is x truncated to n bits and
-                    // zero-extended: affine, with a wrap.
-                    Op::BitwiseAnd if ys == 0 && xw.is_none() => {
-                        let narrow_ty = match self.iconst_of(yb) {
-                            Some(0xff) => Some(cl::I8),
-                            Some(0xffff) => Some(cl::I16),
-                            Some(0xffff_ffff) => Some(cl::I32),
-                            _ => None,
-                        };
-                        if let Some(nt) = narrow_ty.filter(|nt| nt.bits() < xt.bits()) {
-                            let narrow = self.b.ins().ireduce(nt, xb);
-                            if self.small(xb) {
-                                self.mark_small(narrow);
-                            }
-                            let base = self.b.ins().band(xb, yb);
-                            let wrap = self.wrap_of(narrow, xs, false);
-                            if wrap.is_none() {
-                                self.mark_small(base);
-                            }
-                            return Some(Shape::Affine { base, stride: xs, wrap });
-                        }
-                    }
-                    Op::IMul if xs == 0 => {
-                        if let Some(c) = self.iconst_of(xb) {
-                            let base = self.b.ins().imul_imm_s(yb, c);
-                            return Some(Shape::Affine {
-                                base,
-                                stride: ys.wrapping_mul(c),
-                                wrap: scaled(yw, c),
-                            });
-                        }
-                    }
-                    _ => {}
-                }
-            }
+        if let Some(s) = self.affine4(op, x, y, xt) {
+            return Some(s);
         }
         if (int_cc(op).is_some() || float_cc(op).is_some()) && self.lane_type(y) != xt {
             return None;
@@ -418,6 +344,89 @@ impl Lowering<'_, '_, '_> {
             (Op::BitwiseXor, cl::I32) => ins.bxor(xv, yv),
             _ => return None,
         }))
+    }
+
+    /// A two-operand instruction on an affine sequence (`x` or `y`, the
+    /// other affine or uniform), if the result stays affine.
+    fn affine4(&mut self, op: Op, x: Shape, y: Shape, xt: Clif) -> Option<Shape> {
+        // Affine sequences stay affine under adds, subtractions, and
+        // multiplications and left shifts by constants (at most one
+        // operand may carry a wrap, which follows the arithmetic).
+        let affine = |l: &Self, s: Shape| match s {
+            Shape::Affine { base, stride, wrap } => Some((base, stride, wrap)),
+            Shape::U(v) if l.ty(v).is_int() => Some((v, 0, None)),
+            _ => None,
+        };
+        if matches!(x, Shape::Affine { .. }) || matches!(y, Shape::Affine { .. }) {
+            if let (Some((xb, xs, xw)), Some((yb, ys, yw))) = (affine(self, x), affine(self, y)) {
+                let scaled = |w: Option<Wrap>, f: i64| {
+                    w.map(|w| Wrap {
+                        scale: w.scale.wrapping_mul(f),
+                        ..w
+                    })
+                };
+                match op {
+                    Op::IAdd | Op::ISub if xw.is_none() || yw.is_none() => {
+                        let (base, stride, wrap) = if op == Op::IAdd {
+                            (self.b.ins().iadd(xb, yb), xs.wrapping_add(ys), xw.or(yw))
+                        } else {
+                            (self.b.ins().isub(xb, yb), xs.wrapping_sub(ys), xw.or(scaled(yw, -1)))
+                        };
+                        return Some(Shape::Affine { base, stride, wrap });
+                    }
+                    Op::IMul | Op::ShiftLeftLogical if ys == 0 => {
+                        if let Some(c) = self.iconst_of(yb) {
+                            let bits = xt.bits() as i64;
+                            let f = if op == Op::IMul {
+                                c
+                            } else {
+                                1i64.wrapping_shl((c.rem_euclid(bits)) as u32)
+                            };
+                            let base = self.b.ins().imul_imm_s(xb, f);
+                            return Some(Shape::Affine {
+                                base,
+                                stride: xs.wrapping_mul(f),
+                                wrap: scaled(xw, f),
+                            });
+                        }
+                    }
+                    // x & (2^n - 1) is x truncated to n bits and
+                    // zero-extended: affine, with a wrap.
+                    Op::BitwiseAnd if ys == 0 && xw.is_none() => {
+                        let narrow_ty = match self.iconst_of(yb) {
+                            Some(0xff) => Some(cl::I8),
+                            Some(0xffff) => Some(cl::I16),
+                            Some(0xffff_ffff) => Some(cl::I32),
+                            _ => None,
+                        };
+                        if let Some(nt) = narrow_ty.filter(|nt| nt.bits() < xt.bits()) {
+                            let narrow = self.b.ins().ireduce(nt, xb);
+                            if self.small(xb) {
+                                self.mark_small(narrow);
+                            }
+                            let base = self.b.ins().band(xb, yb);
+                            let wrap = self.wrap_of(narrow, xs, false);
+                            if wrap.is_none() {
+                                self.mark_small(base);
+                            }
+                            return Some(Shape::Affine { base, stride: xs, wrap });
+                        }
+                    }
+                    Op::IMul if xs == 0 => {
+                        if let Some(c) = self.iconst_of(xb) {
+                            let base = self.b.ins().imul_imm_s(yb, c);
+                            return Some(Shape::Affine {
+                                base,
+                                stride: ys.wrapping_mul(c),
+                                wrap: scaled(yw, c),
+                            });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        None
     }
 
     /// A 64-bit shape as two `i64x2` halves (lanes 0-1, 2-3).

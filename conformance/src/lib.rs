@@ -11,6 +11,7 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 pub mod child;
+pub mod difftest;
 pub mod dump;
 pub use clift_env as env;
 pub mod exec;
@@ -22,7 +23,6 @@ pub mod programs;
 use std::ffi::c_void;
 use std::path::PathBuf;
 use std::ptr;
-use std::sync::Once;
 
 pub use opencl_sys::*;
 
@@ -33,6 +33,10 @@ pub fn lib_path() -> PathBuf {
         return PathBuf::from(p);
     }
     let exe = std::env::current_exe().expect("test executable path");
+    // A binary of this crate (target/<profile>/difftest) sits beside it.
+    if let Some(lib) = exe.parent().map(|d| d.join("libclift.so")).filter(|l| l.exists()) {
+        return lib;
+    }
     // target/<profile>/deps/<test> -> target/<profile>/libclift.so
     let profile_dir = exe.parent().and_then(|d| d.parent()).expect("target/<profile>");
     let lib = profile_dir.join("libclift.so");
@@ -44,17 +48,42 @@ pub fn lib_path() -> PathBuf {
     lib
 }
 
-static SETUP: Once = Once::new();
+/// The vendor files the loader was given (set once per process).
+static VENDORS: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
 
 /// Points the ICD loader at clift. Every helper that calls OpenCL calls this
 /// first; it runs once per process, before the loader reads its environment.
 pub fn setup() {
-    SETUP.call_once(|| {
+    VENDORS.get_or_init(|| {
         let lib = lib_path();
         let icd = std::env::temp_dir().join(format!("clift-conformance-{}.icd", std::process::id()));
         std::fs::write(&icd, format!("{}\n", lib.display())).expect("write .icd file");
         std::env::set_var("OCL_ICD_VENDORS", &icd);
+        Vec::new()
     });
+}
+
+/// Points the ICD loader at clift and at the other vendors' `.icd` files
+/// `extra` (e.g. PoCL's, for differential tests), through a folder of
+/// `.icd` files named by `OCL_ICD_VENDORS`. Must come before any other
+/// OpenCL call of the process (the loader reads its environment once);
+/// panics otherwise, or if a file is missing.
+pub fn setup_with_vendors(extra: &[&std::path::Path]) {
+    let got = VENDORS.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("clift-conformance-{}.d", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("create the vendor folder");
+        std::fs::write(dir.join("clift.icd"), format!("{}\n", lib_path().display())).expect("write .icd file");
+        for (i, f) in extra.iter().enumerate() {
+            let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            std::fs::write(dir.join(format!("vendor{i}.icd")), text).expect("write .icd file");
+        }
+        std::env::set_var("OCL_ICD_VENDORS", &dir);
+        extra.iter().map(|p| p.to_path_buf()).collect()
+    });
+    assert!(
+        extra.iter().all(|e| got.iter().any(|g| g == e)),
+        "setup_with_vendors({extra:?}) after the loader was set up with {got:?}"
+    );
 }
 
 /// Panics with the error's name unless `code` is CL_SUCCESS.

@@ -810,7 +810,12 @@ impl Gen {
                 let u = t.with(if self.r.chance(1, 2) { s.signed() } else { s });
                 let a = self.expr(u, d1);
                 if self.r.chance(1, 2) {
-                    format!("abs({a})")
+                    if u.s.is_signed_int() && u.s.bits() >= 32 {
+                        let f = self.helpers.abs(u);
+                        format!("{f}({a})")
+                    } else {
+                        format!("abs({a})")
+                    }
                 } else {
                     let b = self.expr(u, d1);
                     format!("abs_diff({a}, {b})")
@@ -875,7 +880,14 @@ impl Gen {
             2 => {
                 let a = self.expr(t, d1);
                 let f = self.r.pick(&["fabs", "floor", "ceil", "trunc", "rint", "round"]);
-                format!("{f}({a})")
+                if f == "rint" && t == Ty::scalar(Scalar::Float) {
+                    // PoCL 3.1's scalar float rint never returns for
+                    // +infinity or values from 2^31 up: keep those (which
+                    // are already integers, rint's result) away from it.
+                    format!("(fabs({a}) >= 0x1p23f ? {a} : rint({a}))")
+                } else {
+                    format!("{f}({a})")
+                }
             }
             3 => {
                 // fmin(-0, +0) may be either zero: adding +0 makes it +0.

@@ -94,6 +94,25 @@ impl Helpers {
         })
     }
 
+    /// `abs` of a signed int or long vector or scalar, which PoCL 3.1
+    /// gets wrong for the smallest value (0 instead of 2^31): that value's
+    /// result is written out, every other goes to `abs`.
+    pub fn abs(&mut self, t: Ty) -> String {
+        let name = format!("absx_{}", t.name());
+        let tn = t.name();
+        let un = t.with(t.s.unsigned()).name();
+        let (lo, _) = t.s.range();
+        let min = crate::lit::int(t.s, lo);
+        let big = crate::lit::int(t.s.unsigned(), -lo);
+        self.add(name.clone(), |_| {
+            if t.n == 1 {
+                format!("static {un} {name}({tn} x) {{ return x == {min} ? {big} : abs(x); }}\n")
+            } else {
+                format!("static {un} {name}({tn} x) {{ return select(abs(x), ({un})({big}), x == ({tn})({min})); }}\n")
+            }
+        })
+    }
+
     /// A safe integer operation: `add`, `sub`, `mul` (wrapping), `div`,
     /// `rem` (a zero divisor, or MIN / -1, leaves `a`), `shl`, `shr` (count
     /// taken modulo the width), `neg` (wrapping; one operand).

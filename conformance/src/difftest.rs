@@ -93,6 +93,8 @@ pub struct Tally {
 /// The two platforms' contexts and queues.
 pub struct Harness {
     devices: Vec<Device>,
+    /// Only the modes whose label contains this (all when empty).
+    only: String,
 }
 
 // SAFETY: OpenCL handles may be used from any thread (the API is
@@ -136,7 +138,14 @@ impl Harness {
         let pocl = platform_named("Portable Computing Language").unwrap_or_else(|| {
             panic!("the loader lists no PoCL platform: install Debian's pocl-opencl-icd ({POCL_ICD})")
         });
-        Harness { devices: vec![open("clift", clift), open("PoCL", pocl)] }
+        Harness { devices: vec![open("clift", clift), open("PoCL", pocl)], only: String::new() }
+    }
+
+    /// Runs only the modes whose label contains `filter` (e.g. `clift`,
+    /// `PoCL`, `-O2`, `SIMD`): to find which mode misbehaves.
+    pub fn only(mut self, filter: &str) -> Harness {
+        self.only = filter.to_string();
+        self
     }
 
     /// Whether PoCL runs programs with `half` arithmetic.
@@ -145,7 +154,11 @@ impl Harness {
     }
 
     fn modes(&self, fp16: bool) -> Vec<&'static Mode> {
-        MODES.iter().filter(|m| !fp16 || self.devices[m.device].fp16).collect()
+        MODES
+            .iter()
+            .filter(|m| !fp16 || self.devices[m.device].fp16)
+            .filter(|m| m.label.contains(self.only.as_str()))
+            .collect()
     }
 
     /// Runs the units of `seeds` in batches of `batch` and compares every
@@ -159,6 +172,21 @@ impl Harness {
                 self.check_batch(chunk, &mut tally);
             }
         }
+        tally
+    }
+
+    /// Runs the unit of `seed` with `source` as its program instead of the
+    /// generated one (a hand-reduced copy, say): same kernel name, sizes
+    /// and buffers.
+    pub fn check_source(&self, seed: u64, source: &str) -> Tally {
+        let mut tally = Tally::default();
+        let u = unit(seed);
+        let modes = self.modes(u.fp16);
+        let per_mode: Vec<Result<Output, String>> = modes
+            .iter()
+            .map(|m| self.run_source(source, &[&u], m).map(|mut v| v.remove(0)))
+            .collect();
+        self.judge(&u, &modes, per_mode, &mut tally);
         tally
     }
 
@@ -219,10 +247,15 @@ impl Harness {
                 }
             }
         }
-        // The first differences between the first two distinct results.
-        let oks: Vec<&Output> = outs.iter().filter_map(|o| o.as_ref().ok()).collect();
-        if let Some(b) = oks.iter().find(|o| **o != oks[0]) {
-            r.push_str(&describe_difference(oks[0], b));
+        // Where each other distinct result differs from the first.
+        let mut distinct: Vec<&Output> = Vec::new();
+        for o in outs.iter().filter_map(|o| o.as_ref().ok()) {
+            if !distinct.contains(&o) {
+                distinct.push(o);
+            }
+        }
+        for (i, b) in distinct.iter().enumerate().skip(1) {
+            r.push_str(&describe_difference(distinct[0], b, i));
         }
         let _ = writeln!(
             r,
@@ -238,9 +271,11 @@ impl Harness {
 
     /// Builds the units' program in mode `m` and runs each unit.
     fn run(&self, units: &[&Unit], m: &Mode) -> Result<Vec<Output>, String> {
+        self.run_source(&clift_clgen::program(units), units, m)
+    }
+
+    fn run_source(&self, source: &str, units: &[&Unit], m: &Mode) -> Result<Vec<Output>, String> {
         let dev = &self.devices[m.device];
-        let refs: Vec<&Unit> = units.to_vec();
-        let source = clift_clgen::program(&refs);
         let src = CString::new(source).map_err(|e| e.to_string())?;
         let mut err = 0;
         let p_src = src.as_ptr();
@@ -393,20 +428,26 @@ fn group_id(outs: &[Result<Output, String>], o: &Output) -> usize {
     distinct.iter().position(|d| *d == o).unwrap_or(0)
 }
 
-fn describe_difference(a: &Output, b: &Output) -> String {
+fn describe_difference(a: &Output, b: &Output, bi: usize) -> String {
     let mut s = String::new();
     let mut diff = |name: &str, x: Vec<u64>, y: Vec<u64>, per: usize| {
         let idx: Vec<usize> = (0..x.len()).filter(|&i| x[i] != y[i]).collect();
         if let Some(&i) = idx.first() {
             let _ = writeln!(
                 s,
-                "  {name}: {} of {} entries differ; first [{i}] (work-item {}): A0 {:#x}, A1 {:#x}",
+                "  {name}: A0 and A{bi}: {} of {} entries differ; first [{i}] (work-item {}): A0 {:#x}, A{bi} {:#x}",
                 idx.len(),
                 x.len(),
                 i / per.max(1),
                 x[i],
                 y[i]
             );
+            if per != usize::MAX {
+                // The first differing work-item's entries in full.
+                let w = i / per.max(1) * per;
+                let show = |v: &[u64]| v[w..(w + per).min(v.len())].iter().map(|e| format!("{e:#x}")).collect::<Vec<_>>().join(" ");
+                let _ = writeln!(s, "    A0: {}\n    A{bi}: {}", show(&x), show(&y));
+            }
         }
     };
     diff("out", a.out.clone(), b.out.clone(), 1);

@@ -10,7 +10,12 @@
 //! Options: `--seeds A..B` (default 0..1000), `--jobs N` (threads, default
 //! 1), `--batch K` (units per program build, default 8), `--print SEED`
 //! (print the program of one seed and exit), `--failures FILE` (append each
-//! failure's report to FILE too). Progress goes to stderr every 10 batches;
+//! failure's report to FILE too), `--only TEXT` (run only the modes whose
+//! label holds TEXT: `clift`, `PoCL`, `-O0`, `SIMD`, ...; a lone mode
+//! cannot disagree, so this is for finding one that fails or hangs),
+//! `--source FILE` (with `--seeds S..`: run FILE, a hand-reduced copy of
+//! seed S's program, as seed S's kernel), `--minutes M` (start no new
+//! batch after M minutes; the last line then says which seeds ran). Progress goes to stderr every 10 batches;
 //! the last line says how many programs ran clean. The exit status is 1 if
 //! any program failed.
 
@@ -27,10 +32,13 @@ struct Args {
     jobs: usize,
     batch: usize,
     failures: Option<String>,
+    only: String,
+    source: Option<String>,
+    minutes: Option<u64>,
 }
 
 fn parse() -> Result<Args, String> {
-    let mut a = Args { start: 0, end: 1000, jobs: 1, batch: 8, failures: None };
+    let mut a = Args { start: 0, end: 1000, jobs: 1, batch: 8, failures: None, only: String::new(), source: None, minutes: None };
     let mut it = std::env::args().skip(1);
     while let Some(w) = it.next() {
         let mut val = || it.next().ok_or(format!("{w} needs a value"));
@@ -44,6 +52,9 @@ fn parse() -> Result<Args, String> {
             "--jobs" => a.jobs = val()?.parse().map_err(|_| "--jobs takes a number")?,
             "--batch" => a.batch = val()?.parse().map_err(|_| "--batch takes a number")?,
             "--failures" => a.failures = Some(val()?),
+            "--only" => a.only = val()?,
+            "--source" => a.source = Some(val()?),
+            "--minutes" => a.minutes = Some(val()?.parse().map_err(|_| "--minutes takes a number")?),
             "--print" => {
                 let s: u64 = val()?.parse().map_err(|_| "--print takes a seed")?;
                 print!("{}", unit(s).source());
@@ -70,6 +81,15 @@ fn main() {
     std::env::set_var("CLIFT_CACHE_DIR", &cache);
     std::env::set_var("POCL_KERNEL_CACHE", "0");
 
+    if let Some(file) = &args.source {
+        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let t = Harness::new().only(&args.only).check_source(args.start, &text);
+        for f in &t.failures {
+            println!("{}", f.report);
+        }
+        println!("difftest: {file} as seed {}: {}", args.start, if t.failures.is_empty() { "clean" } else { "FAILED" });
+        std::process::exit(if t.failures.is_empty() { 0 } else { 1 });
+    }
     let chunks: Vec<Vec<u64>> = (args.start..args.end)
         .collect::<Vec<u64>>()
         .chunks(args.batch * 2)
@@ -87,10 +107,13 @@ fn main() {
     std::thread::scope(|s| {
         for _ in 0..args.jobs {
             s.spawn(|| {
-                let h = Harness::new();
+                let h = Harness::new().only(&args.only);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed) as usize;
                     let Some(seeds) = chunks.get(i) else { break };
+                    if args.minutes.is_some_and(|m| started.elapsed().as_secs() >= m * 60) {
+                        break;
+                    }
                     let t = h.check(seeds, args.batch);
                     clean.fetch_add(t.clean, Ordering::Relaxed);
                     clean_clift.fetch_add(t.clean_clift_only, Ordering::Relaxed);
@@ -121,9 +144,12 @@ fn main() {
     });
     let _ = std::fs::remove_dir_all(&cache);
     let (c, cc, f) = (clean.load(Ordering::Relaxed), clean_clift.load(Ordering::Relaxed), failed.load(Ordering::Relaxed));
+    let ran_to = (next.load(Ordering::Relaxed) as usize).min(chunks.len());
+    let end = chunks.get(ran_to).map_or(args.end, |c| c[0]);
     println!(
-        "difftest: seeds {}..{}: {c} programs ran clean in all 5 modes (clift -O0/-O2 x scalar/SIMD, PoCL), \
+        "difftest: seeds {}..{end} (of {}..{}): {c} programs ran clean in all 5 modes (clift -O0/-O2 x scalar/SIMD, PoCL), \
          {cc} programs with half arithmetic ran clean in clift's 4 modes{}, {f} failed ({:.0} s)",
+        args.start,
         args.start,
         args.end,
         if pocl_fp16 { "" } else { " only (PoCL lacks cl_khr_fp16)" },

@@ -156,7 +156,12 @@ impl Gen {
             let s = self.r.pick(&self.scalars);
             let name = self.global_name("C");
             let items: Vec<String> = (0..CONST_LEN).map(|_| lit::constant(&mut self.r, s)).collect();
-            let _ = writeln!(text, "__constant {} {name}[{CONST_LEN}] = {{ {} }};", s.name(), items.join(", "));
+            let _ = writeln!(
+                text,
+                "__constant {} {name}[{CONST_LEN}] = {{ {} }};",
+                s.name(),
+                items.join(", ")
+            );
             self.consts.push((name, s));
         }
         for _ in 0..self.r.below(3) {
@@ -195,17 +200,30 @@ impl Gen {
             } else {
                 let t = self.ty();
                 decl.push(format!("{} {pname}", t.name()));
-                self.vars.push(Var { name: pname, ty: t, mutable: true });
+                self.vars.push(Var {
+                    name: pname,
+                    ty: t,
+                    mutable: true,
+                });
                 params.push(Param::V(t));
             }
         }
         let mut body = String::new();
         self.budget = 4 + self.r.below(6);
-        let ctx = Ctx { kernel: false, uniform: false, in_loop: false, nest: 1 };
+        let ctx = Ctx {
+            kernel: false,
+            uniform: false,
+            in_loop: false,
+            nest: 1,
+        };
         self.block(ctx, &mut body, 1);
         let e = self.expr(ret, 3);
         let _ = writeln!(body, "    return {e};");
-        self.funcs.push(Func { name: name.clone(), ret, params });
+        self.funcs.push(Func {
+            name: name.clone(),
+            ret,
+            params,
+        });
         self.vars.clear();
         self.svars.clear();
         format!("static {} {name}({}) {{\n{body}}}\n", ret.name(), decl.join(", "))
@@ -217,7 +235,11 @@ impl Gen {
         self.arrays.clear();
         let l = self.local_size;
         for v in ["gid", "lid"] {
-            self.vars.push(Var { name: v.into(), ty: Ty::scalar(Scalar::UInt), mutable: false });
+            self.vars.push(Var {
+                name: v.into(),
+                ty: Ty::scalar(Scalar::UInt),
+                mutable: false,
+            });
         }
         let mut body = String::new();
         for _ in 0..3 + self.r.below(6) {
@@ -225,14 +247,22 @@ impl Gen {
             let n = self.fresh("v");
             let e = self.expr(t, 3);
             let _ = writeln!(body, "    {} {n} = {e};", t.name());
-            self.vars.push(Var { name: n, ty: t, mutable: true });
+            self.vars.push(Var {
+                name: n,
+                ty: t,
+                mutable: true,
+            });
         }
         for _ in 0..self.r.below(3) {
             let t = self.ty();
             let n = self.fresh("a");
             let _ = writeln!(body, "    {} {n}[{ARR_LEN}];", t.name());
             let _ = writeln!(body, "    for (int i = 0; i < {ARR_LEN}; i++)");
-            self.vars.push(Var { name: "i".into(), ty: Ty::scalar(Scalar::Int), mutable: false });
+            self.vars.push(Var {
+                name: "i".into(),
+                ty: Ty::scalar(Scalar::Int),
+                mutable: false,
+            });
             let e = self.expr(t, 2);
             self.vars.pop();
             let _ = writeln!(body, "        {n}[i] = {e};");
@@ -246,7 +276,12 @@ impl Gen {
             self.svars.push(SVar { name: n, def });
         }
         self.budget = 10 + self.r.below(25);
-        let ctx = Ctx { kernel: true, uniform: true, in_loop: false, nest: 0 };
+        let ctx = Ctx {
+            kernel: true,
+            uniform: true,
+            in_loop: false,
+            nest: 0,
+        };
         self.block(ctx, &mut body, 1);
 
         let mut k = String::new();
@@ -276,7 +311,10 @@ impl Gen {
         let _ = writeln!(k, "    ulong h = 0xcbf29ce484222325UL;");
         k.push_str(&body);
         let _ = writeln!(k, "    barrier(CLK_LOCAL_MEM_FENCE);");
-        let _ = writeln!(k, "    for (int i = 0; i < {LOCAL_COUNTERS}; i++) h = hmix(h, lcnt[i]);");
+        let _ = writeln!(
+            k,
+            "    for (int i = 0; i < {LOCAL_COUNTERS}; i++) h = hmix(h, lcnt[i]);"
+        );
         let vars: Vec<Var> = self.vars.iter().filter(|v| v.mutable).cloned().collect();
         for v in vars {
             let hf = self.helpers.hash(v.ty);
@@ -332,22 +370,22 @@ impl Gen {
         let vecs: Vec<Var> = muts.iter().filter(|v| v.ty.n > 1).cloned().collect();
         let deep = ctx.nest < 3;
         let weights = [
-            8,                                                  // 0 assign
-            if vecs.is_empty() { 0 } else { 2 },                // 1 component assign
-            if self.arrays.is_empty() { 0 } else { 2 },         // 2 array element
-            if self.svars.is_empty() { 0 } else { 2 },          // 3 struct field
-            if deep { 3 } else { 0 },                           // 4 if / else
-            if deep { 2 } else { 0 },                           // 5 for
-            if deep { 1 } else { 0 },                           // 6 switch
-            if ctx.in_loop { 1 } else { 0 },                    // 7 break / continue
-            if ctx.kernel { 2 } else { 0 },                     // 8 global atomic
-            if ctx.kernel { 1 } else { 0 },                     // 9 local atomic
-            if ctx.kernel && ctx.uniform { 2 } else { 0 },      // 10 local memory exchange
+            8,                                                     // 0 assign
+            if vecs.is_empty() { 0 } else { 2 },                   // 1 component assign
+            if self.arrays.is_empty() { 0 } else { 2 },            // 2 array element
+            if self.svars.is_empty() { 0 } else { 2 },             // 3 struct field
+            if deep { 3 } else { 0 },                              // 4 if / else
+            if deep { 2 } else { 0 },                              // 5 for
+            if deep { 1 } else { 0 },                              // 6 switch
+            if ctx.in_loop { 1 } else { 0 },                       // 7 break / continue
+            if ctx.kernel { 2 } else { 0 },                        // 8 global atomic
+            if ctx.kernel { 1 } else { 0 },                        // 9 local atomic
+            if ctx.kernel && ctx.uniform { 2 } else { 0 },         // 10 local memory exchange
             if ctx.kernel && ctx.uniform && deep { 1 } else { 0 }, // 11 uniform loop
-            if ctx.kernel { 2 } else { 0 },                     // 12 result store
-            if ctx.kernel { 1 } else { 0 },                     // 13 half store
-            1,                                                  // 14 block with a declaration
-            if self.svars.len() > 1 { 1 } else { 0 },           // 15 struct copy
+            if ctx.kernel { 2 } else { 0 },                        // 12 result store
+            if ctx.kernel { 1 } else { 0 },                        // 13 half store
+            1,                                                     // 14 block with a declaration
+            if self.svars.len() > 1 { 1 } else { 0 },              // 15 struct copy
         ];
         match self.r.weighted(&weights) {
             0 if !muts.is_empty() => {
@@ -358,8 +396,12 @@ impl Gen {
             0 => self.decl_block(ctx, out, ind),
             1 => {
                 let v = vecs[self.r.below(vecs.len())].clone();
-                let k = if v.ty.n == 3 { self.r.pick(&[1, 2]) } else { self.r.pick(&[1, 2, v.ty.n / 2]) };
-                let k = k.clamp(1, v.ty.n) as u8;
+                let k = if v.ty.n == 3 {
+                    self.r.pick(&[1, 2])
+                } else {
+                    self.r.pick(&[1, 2, v.ty.n / 2])
+                };
+                let k = k.clamp(1, v.ty.n);
                 // Distinct components: an l-value swizzle may not repeat one.
                 let mut lanes: Vec<usize> = (0..v.ty.n as usize).collect();
                 for i in 0..lanes.len() {
@@ -386,7 +428,11 @@ impl Gen {
             }
             4 => {
                 let c = self.cond(ctx.kernel);
-                let inner = Ctx { uniform: false, nest: ctx.nest + 1, ..ctx };
+                let inner = Ctx {
+                    uniform: false,
+                    nest: ctx.nest + 1,
+                    ..ctx
+                };
                 let _ = writeln!(out, "{p}if ({c}) {{");
                 self.block(inner, out, ind + 1);
                 if self.r.chance(1, 2) {
@@ -399,8 +445,17 @@ impl Gen {
                 let i = self.fresh("i");
                 let trips = 1 + self.r.below(6);
                 let _ = writeln!(out, "{p}for (int {i} = 0; {i} < {trips}; {i}++) {{");
-                self.vars.push(Var { name: i, ty: Ty::scalar(Scalar::Int), mutable: false });
-                let inner = Ctx { uniform: false, in_loop: true, nest: ctx.nest + 1, ..ctx };
+                self.vars.push(Var {
+                    name: i,
+                    ty: Ty::scalar(Scalar::Int),
+                    mutable: false,
+                });
+                let inner = Ctx {
+                    uniform: false,
+                    in_loop: true,
+                    nest: ctx.nest + 1,
+                    ..ctx
+                };
                 self.block(inner, out, ind + 1);
                 self.vars.pop();
                 let _ = writeln!(out, "{p}}}");
@@ -408,7 +463,11 @@ impl Gen {
             6 => {
                 let t = Ty::scalar(self.r.pick(&INTS));
                 let e = self.expr(t, 2);
-                let inner = Ctx { uniform: false, nest: ctx.nest + 1, ..ctx };
+                let inner = Ctx {
+                    uniform: false,
+                    nest: ctx.nest + 1,
+                    ..ctx
+                };
                 let _ = writeln!(out, "{p}switch ((int)({e} & 3)) {{");
                 for case in ["case 0:", "case 1:", "case 2:", "default:"] {
                     let _ = writeln!(out, "{p}{case} {{");
@@ -448,10 +507,19 @@ impl Gen {
                 let u = self.fresh("u");
                 let trips = 1 + self.r.below(3);
                 let _ = writeln!(out, "{p}for (int {u} = 0; {u} < {trips}; {u}++) {{");
-                self.vars.push(Var { name: u, ty: Ty::scalar(Scalar::Int), mutable: false });
+                self.vars.push(Var {
+                    name: u,
+                    ty: Ty::scalar(Scalar::Int),
+                    mutable: false,
+                });
                 // No break or continue inside: every work-item runs every
                 // iteration, so barriers stay in uniform control flow.
-                let inner = Ctx { uniform: true, in_loop: false, nest: ctx.nest + 1, ..ctx };
+                let inner = Ctx {
+                    uniform: true,
+                    in_loop: false,
+                    nest: ctx.nest + 1,
+                    ..ctx
+                };
                 self.block(inner, out, ind + 1);
                 self.vars.pop();
                 let _ = writeln!(out, "{p}}}");
@@ -479,7 +547,11 @@ impl Gen {
                 let g = self.helpers.nonan(t);
                 let mode = self.r.pick(&["", "_rte", "_rtz", "_rtp", "_rtn"]);
                 let i = self.index(HALVES_PER_ITEM / n as usize, ctx.kernel);
-                let f = if n == 1 { format!("vstore_half{mode}") } else { format!("vstore_half{n}{mode}") };
+                let f = if n == 1 {
+                    format!("vstore_half{mode}")
+                } else {
+                    format!("vstore_half{n}{mode}")
+                };
                 let _ = writeln!(out, "{p}{f}({g}({e}), {i}, hsp);");
             }
             14 => self.decl_block(ctx, out, ind),
@@ -505,8 +577,19 @@ impl Gen {
         let _ = writeln!(out, "{p}{{");
         let _ = writeln!(out, "{p}    {} {n} = {e};", t.name());
         let nv = self.vars.len();
-        self.vars.push(Var { name: n.clone(), ty: t, mutable: true });
-        self.block(Ctx { nest: ctx.nest + 1, ..ctx }, out, ind + 1);
+        self.vars.push(Var {
+            name: n.clone(),
+            ty: t,
+            mutable: true,
+        });
+        self.block(
+            Ctx {
+                nest: ctx.nest + 1,
+                ..ctx
+            },
+            out,
+            ind + 1,
+        );
         // What the block computed flows out through a variable of the
         // enclosing scope, else it would be dead code.
         let outer: Vec<Var> = self.vars[..nv].iter().filter(|v| v.mutable).cloned().collect();
@@ -619,7 +702,12 @@ impl Gen {
 
     fn leaf(&mut self, t: Ty) -> String {
         let vars: Vec<String> = self.vars.iter().filter(|v| v.ty == t).map(|v| v.name.clone()).collect();
-        let arrays: Vec<String> = self.arrays.iter().filter(|a| a.ty == t).map(|a| a.name.clone()).collect();
+        let arrays: Vec<String> = self
+            .arrays
+            .iter()
+            .filter(|a| a.ty == t)
+            .map(|a| a.name.clone())
+            .collect();
         let mut fields = Vec::new();
         for s in &self.svars {
             for (i, f) in self.structs[s.def].fields.iter().enumerate() {
@@ -628,8 +716,7 @@ impl Gen {
                 }
             }
         }
-        let consts: Vec<String> =
-            self.consts.iter().filter(|c| c.1 == t.s).map(|c| c.0.clone()).collect();
+        let consts: Vec<String> = self.consts.iter().filter(|c| c.1 == t.s).map(|c| c.0.clone()).collect();
         let kernel = self.vars.iter().any(|v| v.name == "gid");
         let weights = [
             if vars.is_empty() { 0 } else { 6 },
@@ -699,7 +786,11 @@ impl Gen {
         }
         let from_e = if from.n != to.n {
             // Reduce or widen through the first component / a splat.
-            let scalar = if from.n == 1 { e.to_string() } else { format!("({e}).s0") };
+            let scalar = if from.n == 1 {
+                e.to_string()
+            } else {
+                format!("({e}).s0")
+            };
             if to.n == 1 {
                 return self.convert(to, &scalar, Ty::scalar(from.s));
             }
@@ -719,21 +810,21 @@ impl Gen {
         let fns: Vec<(usize, &Func)> = self.funcs.iter().enumerate().filter(|(_, f)| f.ret == t).collect();
         let call_ok = !fns.is_empty();
         let w = [
-            8,                                         // 0 binary operator
-            2,                                         // 1 unary
-            4,                                         // 2 two-operand built-in
-            2,                                         // 3 one-operand built-in
-            2,                                         // 4 three-operand built-in
-            2,                                         // 5 select / ternary
-            if cmp_ok { 3 } else { 0 },                // 6 comparison
-            4,                                         // 7 conversion
-            2,                                         // 8 as_type
-            3,                                         // 9 swizzle
-            if vector { 2 } else { 0 },                // 10 construction
-            if shuffle_ok { 1 } else { 0 },            // 11 shuffle
-            if call_ok { 2 } else { 0 },               // 12 call
-            if !s.is_signed_int() { 2 } else { 0 },    // 13 abs / abs_diff
-            if s.narrower().is_some() { 1 } else { 0 }, // 14 upsample
+            8,                                                // 0 binary operator
+            2,                                                // 1 unary
+            4,                                                // 2 two-operand built-in
+            2,                                                // 3 one-operand built-in
+            2,                                                // 4 three-operand built-in
+            2,                                                // 5 select / ternary
+            if cmp_ok { 3 } else { 0 },                       // 6 comparison
+            4,                                                // 7 conversion
+            2,                                                // 8 as_type
+            3,                                                // 9 swizzle
+            if vector { 2 } else { 0 },                       // 10 construction
+            if shuffle_ok { 1 } else { 0 },                   // 11 shuffle
+            if call_ok { 2 } else { 0 },                      // 12 call
+            if !s.is_signed_int() { 2 } else { 0 },           // 13 abs / abs_diff
+            if s.narrower().is_some() { 1 } else { 0 },       // 14 upsample
             if t == Ty::scalar(Scalar::Int) { 1 } else { 0 }, // 15 any / all
         ];
         let d1 = d - 1;
@@ -741,7 +832,9 @@ impl Gen {
             0 => {
                 let a = self.expr(t, d1);
                 let b = self.expr(t, d1);
-                let op = self.r.pick(&["add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr"]);
+                let op = self
+                    .r
+                    .pick(&["add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr"]);
                 match op {
                     "and" | "or" | "xor" => {
                         let sym = match op {
@@ -777,7 +870,9 @@ impl Gen {
             2 => {
                 let a = self.expr(t, d1);
                 let b = self.expr(t, d1);
-                let f = self.r.pick(&["min", "max", "add_sat", "sub_sat", "hadd", "rhadd", "mul_hi", "rotate"]);
+                let f = self
+                    .r
+                    .pick(&["min", "max", "add_sat", "sub_sat", "hadd", "rhadd", "mul_hi", "rotate"]);
                 format!("{f}({a}, {b})")
             }
             3 => {
@@ -829,7 +924,10 @@ impl Gen {
             }
             _ => {
                 let n = self.r.pick(&[2u8, 3, 4, 8, 16]);
-                let u = Ty::new(self.r.pick(&[Scalar::Char, Scalar::Short, Scalar::Int, Scalar::Long]), n);
+                let u = Ty::new(
+                    self.r.pick(&[Scalar::Char, Scalar::Short, Scalar::Int, Scalar::Long]),
+                    n,
+                );
                 let a = self.expr(u, d1);
                 let f = if self.r.chance(1, 2) { "any" } else { "all" };
                 format!("{f}({a})")
@@ -843,21 +941,21 @@ impl Gen {
         let shuffle_ok = matches!(t.n, 2 | 4 | 8 | 16);
         let call_ok = self.funcs.iter().any(|f| f.ret == t);
         let w = [
-            8,                                                       // 0 + - * (and / on doubles)
-            1,                                                       // 1 negation
-            3,                                                       // 2 exact one-operand functions
-            2,                                                       // 3 fmin / fmax
-            1,                                                       // 4 copysign
-            if s == Scalar::Half { 0 } else { 1 },                   // 5 fma
-            if s == Scalar::Half { 0 } else { 1 },                   // 6 nextafter
-            if s == Scalar::Double { 1 } else { 0 },                 // 7 sqrt
-            2,                                                       // 8 select / ternary
-            4,                                                       // 9 conversion
-            1,                                                       // 10 as_type
-            3,                                                       // 11 swizzle
-            if vector { 2 } else { 0 },                              // 12 construction
-            if shuffle_ok { 1 } else { 0 },                          // 13 shuffle
-            if call_ok { 2 } else { 0 },                             // 14 call
+            8,                                       // 0 + - * (and / on doubles)
+            1,                                       // 1 negation
+            3,                                       // 2 exact one-operand functions
+            2,                                       // 3 fmin / fmax
+            1,                                       // 4 copysign
+            if s == Scalar::Half { 0 } else { 1 },   // 5 fma
+            if s == Scalar::Half { 0 } else { 1 },   // 6 nextafter
+            if s == Scalar::Double { 1 } else { 0 }, // 7 sqrt
+            2,                                       // 8 select / ternary
+            4,                                       // 9 conversion
+            1,                                       // 10 as_type
+            3,                                       // 11 swizzle
+            if vector { 2 } else { 0 },              // 12 construction
+            if shuffle_ok { 1 } else { 0 },          // 13 shuffle
+            if call_ok { 2 } else { 0 },             // 14 call
             if s == Scalar::Float && matches!(t.n, 1 | 2 | 4 | 8 | 16) && self.in_kernel() {
                 2
             } else {
@@ -869,7 +967,11 @@ impl Gen {
             0 => {
                 let a = self.expr(t, d1);
                 let b = self.expr(t, d1);
-                let ops: &[&str] = if s == Scalar::Double { &["+", "-", "*", "/"] } else { &["+", "-", "*"] };
+                let ops: &[&str] = if s == Scalar::Double {
+                    &["+", "-", "*", "/"]
+                } else {
+                    &["+", "-", "*"]
+                };
                 let op = self.r.pick(ops);
                 format!("({a} {op} {b})")
             }
@@ -948,7 +1050,11 @@ impl Gen {
             // A conditional promotes short operands to int: cast it back.
             return format!("(({})(({c}) ? {a} : {b}))", t.name());
         }
-        let cs = if self.r.chance(1, 2) { t.s.signed() } else { t.s.unsigned() };
+        let cs = if self.r.chance(1, 2) {
+            t.s.signed()
+        } else {
+            t.s.unsigned()
+        };
         let c = self.expr(t.with(cs), d);
         format!("select({a}, {b}, {c})")
     }
@@ -974,8 +1080,16 @@ impl Gen {
     fn conversion(&mut self, t: Ty, d: u32) -> String {
         let u = Ty::new(self.r.pick(&self.scalars), t.n);
         let a = self.expr(u, d);
-        let sat = if t.s.is_int() && (u.s.is_float() || self.r.chance(1, 2)) { "_sat" } else { "" };
-        let rnd = if self.r.chance(1, 2) { self.r.pick(&["_rte", "_rtz", "_rtp", "_rtn"]) } else { "" };
+        let sat = if t.s.is_int() && (u.s.is_float() || self.r.chance(1, 2)) {
+            "_sat"
+        } else {
+            ""
+        };
+        let rnd = if self.r.chance(1, 2) {
+            self.r.pick(&["_rte", "_rtz", "_rtp", "_rtn"])
+        } else {
+            ""
+        };
         if t.n == 1 && sat.is_empty() && rnd.is_empty() && !(t.s.is_int() && u.s.is_float()) && self.r.chance(1, 2) {
             return format!("(({}){a})", t.name());
         }
@@ -987,7 +1101,11 @@ impl Gen {
         for &s in &self.scalars {
             for n in WIDTHS {
                 let u = Ty::new(s, n);
-                let ok = if t.n == 3 || n == 3 { t.n == n && s.bits() == t.s.bits() } else { u.bytes() == t.bytes() };
+                let ok = if t.n == 3 || n == 3 {
+                    t.n == n && s.bits() == t.s.bits()
+                } else {
+                    u.bytes() == t.bytes()
+                };
                 if ok {
                     options.push(u);
                 }
@@ -1006,7 +1124,11 @@ impl Gen {
     }
 
     fn swizzle(&mut self, t: Ty, d: u32) -> String {
-        let m = if t.n == 16 { 16 } else { self.r.pick(&[2u8, 3, 4, 8, 16]) };
+        let m = if t.n == 16 {
+            16
+        } else {
+            self.r.pick(&[2u8, 3, 4, 8, 16])
+        };
         let u = Ty::new(t.s, m);
         let a = self.expr(u, d);
         if m != 3 && m == 2 * t.n && self.r.chance(1, 3) {
@@ -1014,7 +1136,9 @@ impl Gen {
             return format!("({a}).{part}");
         }
         if m <= 4 && t.n <= 4 && self.r.chance(1, 3) {
-            let sw: String = (0..t.n).map(|_| ['x', 'y', 'z', 'w'][self.r.below(m as usize)]).collect();
+            let sw: String = (0..t.n)
+                .map(|_| ['x', 'y', 'z', 'w'][self.r.below(m as usize)])
+                .collect();
             return format!("({a}).{sw}");
         }
         let sw: String = (0..t.n).map(|_| Ty::lane(self.r.below(m as usize))).collect();
@@ -1058,8 +1182,12 @@ impl Gen {
             match p {
                 Param::V(pt) => args.push(self.expr(pt, d)),
                 Param::S(def) => {
-                    let same: Vec<String> =
-                        self.svars.iter().filter(|s| s.def == def).map(|s| s.name.clone()).collect();
+                    let same: Vec<String> = self
+                        .svars
+                        .iter()
+                        .filter(|s| s.def == def)
+                        .map(|s| s.name.clone())
+                        .collect();
                     if same.is_empty() {
                         return self.leaf(t);
                     }

@@ -50,7 +50,9 @@ impl Helpers {
             _ => "(ulong)v".to_string(),
         };
         let ty = s.name();
-        self.add(name.clone(), |_| format!("static ulong {name}({ty} v) {{ return {body}; }}\n"))
+        self.add(name.clone(), |_| {
+            format!("static ulong {name}({ty} v) {{ return {body}; }}\n")
+        })
     }
 
     /// `ulong hash_<t>(ulong h, t v)`: `h` mixed with every component.
@@ -186,11 +188,15 @@ impl Helpers {
                         format!("static {tn} {name}({tn} a) {{ return as_{tn}(-as_{u}(a)); }}\n")
                     });
                 } else {
-                    return self.add(name.clone(), |_| format!("static {tn} {name}({tn} a) {{ return -a; }}\n"));
+                    return self.add(name.clone(), |_| {
+                        format!("static {tn} {name}({tn} a) {{ return -a; }}\n")
+                    });
                 }
             }
             _ => unreachable!("unknown integer operation {op}"),
         };
-        self.add(name.clone(), |_| format!("static {tn} {name}({tn} a, {tn} b) {{ {body} }}\n"))
+        self.add(name.clone(), |_| {
+            format!("static {tn} {name}({tn} a, {tn} b) {{ {body} }}\n")
+        })
     }
 }

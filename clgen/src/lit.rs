@@ -55,7 +55,11 @@ pub fn hex_f64(v: f64) -> String {
         return "NAN".into();
     }
     if v.is_infinite() {
-        return if v > 0.0 { "INFINITY".into() } else { "(-INFINITY)".into() };
+        return if v > 0.0 {
+            "INFINITY".into()
+        } else {
+            "(-INFINITY)".into()
+        };
     }
     let bits = v.to_bits();
     let sign = if bits >> 63 != 0 { "-" } else { "" };
@@ -89,8 +93,8 @@ pub fn float_value(r: &mut Rng, s: Scalar) -> f64 {
         7 => match s {
             // The smallest normal and a denormal.
             Scalar::Half => r.pick(&[6.103515625e-05, 5.960464477539063e-08]),
-            Scalar::Float => r.pick(&[f32::MIN_POSITIVE as f64, 1.401298464324817e-45]),
-            _ => r.pick(&[f64::MIN_POSITIVE, 4.9406564584124654e-324]),
+            Scalar::Float => r.pick(&[f32::MIN_POSITIVE as f64, f32::from_bits(1) as f64]),
+            _ => r.pick(&[f64::MIN_POSITIVE, f64::from_bits(1)]),
         },
         _ => {
             let scale = r.below(40) as i32 - 20;
@@ -165,7 +169,7 @@ mod tests {
         assert_eq!(hex_f64(1.0), "0x1.0000000000000p+0");
         assert_eq!(hex_f64(-0.5), "-0x1.0000000000000p-1");
         assert_eq!(hex_f64(-0.0), "-0x0p+0");
-        assert_eq!(hex_f64(4.9406564584124654e-324), "0x0.0000000000001p-1022");
+        assert_eq!(hex_f64(f64::from_bits(1)), "0x0.0000000000001p-1022");
     }
 
     #[test]

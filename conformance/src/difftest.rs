@@ -55,11 +55,31 @@ struct Mode {
 }
 
 const MODES: [Mode; 5] = [
-    Mode { label: "clift -O0 scalar", device: 0, options: "-O0 -cl-clift-max-lanes=1" },
-    Mode { label: "clift -O0 SIMD", device: 0, options: "-O0" },
-    Mode { label: "clift -O2 scalar", device: 0, options: "-O2 -cl-clift-max-lanes=1" },
-    Mode { label: "clift -O2 SIMD", device: 0, options: "-O2" },
-    Mode { label: "PoCL", device: 1, options: "" },
+    Mode {
+        label: "clift -O0 scalar",
+        device: 0,
+        options: "-O0 -cl-clift-max-lanes=1",
+    },
+    Mode {
+        label: "clift -O0 SIMD",
+        device: 0,
+        options: "-O0",
+    },
+    Mode {
+        label: "clift -O2 scalar",
+        device: 0,
+        options: "-O2 -cl-clift-max-lanes=1",
+    },
+    Mode {
+        label: "clift -O2 SIMD",
+        device: 0,
+        options: "-O2",
+    },
+    Mode {
+        label: "PoCL",
+        device: 1,
+        options: "",
+    },
 ];
 
 /// What one unit left in its buffers.
@@ -126,7 +146,9 @@ fn open(name: &'static str, platform: cl_platform_id) -> Device {
     // SAFETY: valid handles; NULL properties (in order).
     let queue = unsafe { clCreateCommandQueueWithProperties(ctx, d, ptr::null(), &mut err) };
     check(err);
-    let fp16 = device_string(d, CL_DEVICE_EXTENSIONS).split_whitespace().any(|e| e == "cl_khr_fp16");
+    let fp16 = device_string(d, CL_DEVICE_EXTENSIONS)
+        .split_whitespace()
+        .any(|e| e == "cl_khr_fp16");
     Device { name, ctx, queue, fp16 }
 }
 
@@ -138,7 +160,10 @@ impl Harness {
         let pocl = platform_named("Portable Computing Language").unwrap_or_else(|| {
             panic!("the loader lists no PoCL platform: install Debian's pocl-opencl-icd ({POCL_ICD})")
         });
-        Harness { devices: vec![open("clift", clift), open("PoCL", pocl)], only: String::new() }
+        Harness {
+            devices: vec![open("clift", clift), open("PoCL", pocl)],
+            only: String::new(),
+        }
     }
 
     /// Runs only the modes whose label contains `filter` (e.g. `clift`,
@@ -243,7 +268,13 @@ impl Harness {
                         .filter(|(_, o2)| o2.as_ref().ok() == Some(out))
                         .map(|(m2, _)| m2.label)
                         .collect();
-                    let _ = writeln!(r, "  {}: result A{} (same as: {})", m.label, group_id(&outs, out), same.join(", "));
+                    let _ = writeln!(
+                        r,
+                        "  {}: result A{} (same as: {})",
+                        m.label,
+                        group_id(&outs, out),
+                        same.join(", ")
+                    );
                 }
             }
         }
@@ -266,7 +297,10 @@ impl Harness {
             u.seed,
             u.source()
         );
-        tally.failures.push(Failure { seed: u.seed, report: r });
+        tally.failures.push(Failure {
+            seed: u.seed,
+            report: r,
+        });
     }
 
     /// Builds the units' program in mode `m` and runs each unit.
@@ -291,7 +325,15 @@ impl Harness {
             if rc != CL_SUCCESS {
                 let mut d = ptr::null_mut();
                 // SAFETY: room for one handle.
-                unsafe { clGetProgramInfo(program, CL_PROGRAM_DEVICES, size_of::<cl_device_id>(), (&mut d as *mut cl_device_id).cast(), ptr::null_mut()) };
+                unsafe {
+                    clGetProgramInfo(
+                        program,
+                        CL_PROGRAM_DEVICES,
+                        size_of::<cl_device_id>(),
+                        (&mut d as *mut cl_device_id).cast(),
+                        ptr::null_mut(),
+                    )
+                };
                 return Err(format!("build: {}; log:\n{}", error_name(rc), build_log_of(program, d)));
             }
             units.iter().map(|u| self.launch(dev, program, u)).collect()
@@ -322,7 +364,13 @@ impl Harness {
             let mut e = 0;
             // SAFETY: `b` is readable for its length; COPY_HOST_PTR copies it now.
             let m = unsafe {
-                clCreateBuffer(dev.ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, b.len(), b.as_ptr() as *mut c_void, &mut e)
+                clCreateBuffer(
+                    dev.ctx,
+                    CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                    b.len(),
+                    b.as_ptr() as *mut c_void,
+                    &mut e,
+                )
             };
             check(e);
             m
@@ -445,14 +493,30 @@ fn describe_difference(a: &Output, b: &Output, bi: usize) -> String {
             if per != usize::MAX {
                 // The first differing work-item's entries in full.
                 let w = i / per.max(1) * per;
-                let show = |v: &[u64]| v[w..(w + per).min(v.len())].iter().map(|e| format!("{e:#x}")).collect::<Vec<_>>().join(" ");
+                let show = |v: &[u64]| {
+                    v[w..(w + per).min(v.len())]
+                        .iter()
+                        .map(|e| format!("{e:#x}"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
                 let _ = writeln!(s, "    A0: {}\n    A{bi}: {}", show(&x), show(&y));
             }
         }
     };
     diff("out", a.out.clone(), b.out.clone(), 1);
     diff("res", a.res.clone(), b.res.clone(), RES_PER_ITEM);
-    diff("cnt (counters, not per work-item)", a.cnt.iter().map(|&v| v as u64).collect(), b.cnt.iter().map(|&v| v as u64).collect(), usize::MAX);
-    diff("hs", a.hs.iter().map(|&v| v as u64).collect(), b.hs.iter().map(|&v| v as u64).collect(), HALVES_PER_ITEM);
+    diff(
+        "cnt (counters, not per work-item)",
+        a.cnt.iter().map(|&v| v as u64).collect(),
+        b.cnt.iter().map(|&v| v as u64).collect(),
+        usize::MAX,
+    );
+    diff(
+        "hs",
+        a.hs.iter().map(|&v| v as u64).collect(),
+        b.hs.iter().map(|&v| v as u64).collect(),
+        HALVES_PER_ITEM,
+    );
     s
 }

@@ -38,12 +38,18 @@ fn generated_programs_agree_in_every_mode_and_with_pocl() {
         eprintln!("{}", f.report);
     }
     let failed: Vec<u64> = t.failures.iter().map(|f| f.seed).collect();
-    assert!(failed.is_empty(), "generated programs of seeds {failed:?} disagree (reports above)");
+    assert!(
+        failed.is_empty(),
+        "generated programs of seeds {failed:?} disagree (reports above)"
+    );
     assert_eq!(t.clean + t.clean_clift_only, seeds.len() as u64, "every seed ran");
     // PoCL (Debian's 3.1) lacks cl_khr_fp16: one seed in eight uses half
     // arithmetic and is compared across clift's modes only.
     if !h.pocl_fp16() {
-        let fp16 = seeds.iter().filter(|&&s| clift_conformance::difftest::fp16_seed(s)).count();
+        let fp16 = seeds
+            .iter()
+            .filter(|&&s| clift_conformance::difftest::fp16_seed(s))
+            .count();
         assert_eq!(t.clean_clift_only, fp16 as u64);
     }
 }
@@ -65,7 +71,10 @@ fn defects() -> Vec<(String, u64, Option<String>, String)> {
             .find_map(|l| l.strip_prefix("// seed: "))
             .and_then(|s| s.trim().parse().ok())
             .unwrap_or_else(|| panic!("{}: no `// seed: N` line", f.display()));
-        let open = text.lines().find_map(|l| l.strip_prefix("// open: ")).map(str::to_string);
+        let open = text
+            .lines()
+            .find_map(|l| l.strip_prefix("// open: "))
+            .map(str::to_string);
         out.push((f.display().to_string(), seed, open, text));
     }
     out

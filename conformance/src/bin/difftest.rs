@@ -38,7 +38,16 @@ struct Args {
 }
 
 fn parse() -> Result<Args, String> {
-    let mut a = Args { start: 0, end: 1000, jobs: 1, batch: 8, failures: None, only: String::new(), source: None, minutes: None };
+    let mut a = Args {
+        start: 0,
+        end: 1000,
+        jobs: 1,
+        batch: 8,
+        failures: None,
+        only: String::new(),
+        source: None,
+        minutes: None,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(w) = it.next() {
         let mut val = || it.next().ok_or(format!("{w} needs a value"));
@@ -87,7 +96,11 @@ fn main() {
         for f in &t.failures {
             println!("{}", f.report);
         }
-        println!("difftest: {file} as seed {}: {}", args.start, if t.failures.is_empty() { "clean" } else { "FAILED" });
+        println!(
+            "difftest: {file} as seed {}: {}",
+            args.start,
+            if t.failures.is_empty() { "clean" } else { "FAILED" }
+        );
         std::process::exit(if t.failures.is_empty() { 0 } else { 1 });
     }
     let chunks: Vec<Vec<u64>> = (args.start..args.end)
@@ -143,7 +156,11 @@ fn main() {
         }
     });
     let _ = std::fs::remove_dir_all(&cache);
-    let (c, cc, f) = (clean.load(Ordering::Relaxed), clean_clift.load(Ordering::Relaxed), failed.load(Ordering::Relaxed));
+    let (c, cc, f) = (
+        clean.load(Ordering::Relaxed),
+        clean_clift.load(Ordering::Relaxed),
+        failed.load(Ordering::Relaxed),
+    );
     println!(
         "difftest: {} programs of seeds {}..{}: {c} programs ran clean in all 5 modes (clift -O0/-O2 x scalar/SIMD, PoCL), \
          {cc} programs with half arithmetic ran clean in clift's 4 modes{}, {f} failed ({:.0} s)",

@@ -113,7 +113,8 @@ pub struct Tally {
 /// The two platforms' contexts and queues.
 pub struct Harness {
     devices: Vec<Device>,
-    /// Only the modes whose label contains this (all when empty).
+    /// Only the modes whose label contains this or one of its
+    /// comma-separated parts (all when empty).
     only: String,
 }
 
@@ -166,8 +167,9 @@ impl Harness {
         }
     }
 
-    /// Runs only the modes whose label contains `filter` (e.g. `clift`,
-    /// `PoCL`, `-O2`, `SIMD`): to find which mode misbehaves.
+    /// Runs only the modes whose label contains `filter`, or one of its
+    /// comma-separated parts (e.g. `clift`, `PoCL`, `-O2`, `SIMD`,
+    /// `-O2 scalar,PoCL`): to find which mode misbehaves.
     pub fn only(mut self, filter: &str) -> Harness {
         self.only = filter.to_string();
         self
@@ -182,7 +184,7 @@ impl Harness {
         MODES
             .iter()
             .filter(|m| !fp16 || self.devices[m.device].fp16)
-            .filter(|m| m.label.contains(self.only.as_str()))
+            .filter(|m| self.only.split(',').any(|o| m.label.contains(o)))
             .collect()
     }
 

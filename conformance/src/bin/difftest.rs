@@ -11,7 +11,8 @@
 //! 1), `--batch K` (units per program build, default 8), `--print SEED`
 //! (print the program of one seed and exit), `--failures FILE` (append each
 //! failure's report to FILE too), `--only TEXT` (run only the modes whose
-//! label holds TEXT: `clift`, `PoCL`, `-O0`, `SIMD`, ...; a lone mode
+//! label holds TEXT, or one of its comma-separated parts: `clift`,
+//! `PoCL`, `-O0`, `SIMD`, `-O2 scalar,PoCL`, ...; a lone mode
 //! cannot disagree, so this is for finding one that fails or hangs),
 //! `--source FILE` (with `--seeds S..`: run FILE, a hand-reduced copy of
 //! seed S's program, as seed S's kernel), `--minutes M` (start no new

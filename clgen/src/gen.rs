@@ -913,7 +913,12 @@ impl Gen {
                     }
                 } else {
                     let b = self.expr(u, d1);
-                    format!("abs_diff({a}, {b})")
+                    if u.s.is_signed_int() && u.s.bits() >= 32 {
+                        let f = self.helpers.abs_diff(u);
+                        format!("{f}({a}, {b})")
+                    } else {
+                        format!("abs_diff({a}, {b})")
+                    }
                 }
             }
             14 => {

@@ -115,6 +115,33 @@ impl Helpers {
         })
     }
 
+    /// `abs_diff` of signed int or long operands, which PoCL 3.1 gets wrong
+    /// when the difference does not fit the signed type (0, or no store at
+    /// all): `abs_diff` gets the operands of equal sign, the others' result
+    /// is computed in unsigned arithmetic (the same value, by definition).
+    pub fn abs_diff(&mut self, t: Ty) -> String {
+        let name = format!("absdiffx_{}", t.name());
+        let tn = t.name();
+        let un = t.with(t.s.unsigned()).name();
+        self.add(name.clone(), |_| {
+            if t.n == 1 {
+                format!(
+                    "static {un} {name}({tn} x, {tn} y) {{\n    int same = (x < 0) == (y < 0);\n    \
+                     {un} d = abs_diff(x, same ? y : x);\n    \
+                     return same ? d : (x > y ? ({un})x - ({un})y : ({un})y - ({un})x);\n}}\n"
+                )
+            } else {
+                let sn = t.compare_result().name();
+                format!(
+                    "static {un} {name}({tn} x, {tn} y) {{\n    {sn} same = (x < ({tn})0) == (y < ({tn})0);\n    \
+                     {un} d = abs_diff(x, select(x, y, same));\n    \
+                     {un} m = select(as_{un}(y) - as_{un}(x), as_{un}(x) - as_{un}(y), x > y);\n    \
+                     return select(m, d, same);\n}}\n"
+                )
+            }
+        })
+    }
+
     /// A safe integer operation: `add`, `sub`, `mul` (wrapping), `div`,
     /// `rem` (a zero divisor, or MIN / -1, leaves `a`), `shl`, `shr` (count
     /// taken modulo the width), `neg` (wrapping; one operand).

@@ -123,19 +123,6 @@ pub struct Harness {
 // shares); each job uses its own Harness anyway.
 unsafe impl Send for Harness {}
 
-fn platform_named(name: &str) -> Option<cl_platform_id> {
-    let mut n = 0;
-    // SAFETY: valid out-pointer; NULL platforms with 0 entries asks the count.
-    check(unsafe { clGetPlatformIDs(0, ptr::null_mut(), &mut n) });
-    let mut ids = vec![ptr::null_mut(); n as usize];
-    // SAFETY: `ids` has room for `n` handles.
-    check(unsafe { clGetPlatformIDs(n, ids.as_mut_ptr(), ptr::null_mut()) });
-    ids.into_iter().find(|&p| {
-        // SAFETY: forwards the buffer protocol of `info_string`.
-        info_string(|s, v, r| unsafe { clGetPlatformInfo(p, CL_PLATFORM_NAME, s, v, r) }) == name
-    })
-}
-
 fn open(name: &'static str, platform: cl_platform_id) -> Device {
     let mut d = ptr::null_mut();
     // SAFETY: room for one handle.

@@ -182,20 +182,23 @@ pub fn error_name(code: cl_int) -> &'static str {
 /// clift's platform, found by name among the loader's platforms.
 pub fn platform() -> cl_platform_id {
     setup();
+    platform_named("clift").expect("the loader lists a platform named clift")
+}
+
+/// The loader's platform named `name` (`CL_PLATFORM_NAME`), if any.
+pub fn platform_named(name: &str) -> Option<cl_platform_id> {
     let mut n = 0;
     // SAFETY: valid out-pointer; NULL platforms with 0 entries asks the count.
     check(unsafe { clGetPlatformIDs(0, ptr::null_mut(), &mut n) });
     let mut ids = vec![ptr::null_mut(); n as usize];
     // SAFETY: `ids` has room for `n` handles.
     check(unsafe { clGetPlatformIDs(n, ids.as_mut_ptr(), ptr::null_mut()) });
-    ids.into_iter()
-        .find(|&p| {
-            info_string(|s, v, r| {
-                // SAFETY: forwards the buffer protocol of `info_bytes`.
-                unsafe { clGetPlatformInfo(p, CL_PLATFORM_NAME, s, v, r) }
-            }) == "clift"
-        })
-        .expect("the loader lists a platform named clift")
+    ids.into_iter().find(|&p| {
+        info_string(|s, v, r| {
+            // SAFETY: forwards the buffer protocol of `info_bytes`.
+            unsafe { clGetPlatformInfo(p, CL_PLATFORM_NAME, s, v, r) }
+        }) == name
+    })
 }
 
 /// clift's root CPU device.

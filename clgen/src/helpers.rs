@@ -181,12 +181,16 @@ impl Helpers {
                     } else {
                         format!("return b == 0 ? a : ({tn})(a {sym} b);")
                     }
-                } else if signed {
-                    format!(
-                        "return a {sym} select(b, ({tn})1, (b == ({tn})0) | ((a == ({tn})({min})) & (b == ({tn})(-1))));"
-                    )
                 } else {
-                    format!("return a {sym} select(b, ({tn})1, b == ({tn})0);")
+                    // The divisor's bad lanes become 1 by masks, not by
+                    // select: PoCL 3.1 miscompiles `a / select(b, 1, c)`
+                    // on char8 (every lane divided by 1).
+                    let bad = if signed {
+                        format!("(b == ({tn})0) | ((a == ({tn})({min})) & (b == ({tn})(-1)))")
+                    } else {
+                        format!("b == ({tn})0")
+                    };
+                    format!("{tn} c = as_{tn}({bad}); return a {sym} ((b & ~c) | (c & ({tn})1));")
                 }
             }
             "shl" => {

@@ -35,6 +35,12 @@
 //!   commutative operation (add/sub, min, max, or, and, xor), and atomics'
 //!   return values are never used, so final values do not depend on the
 //!   order work-items run in;
+//! - PoCL, the second opinion, must not be led into its own defects
+//!   (PoCL 3.1): scalar float `rint` sees no value from 2^23 up (it hangs
+//!   on +infinity and from 2^31), `abs` no smallest int or long, `abs_diff`
+//!   of ints or longs no operands of unlike sign, and vector division fixes
+//!   its divisor with masks, not `select` (see the helpers); each keeps the
+//!   result the same, only computed another way;
 //! - every work-item writes a hash of its variables to `out[gid]`, and may
 //!   store values into its own slots of `res` and `hs`; the harness
 //!   compares `out`, `res`, `hs` and `cnt` bit for bit.

@@ -11,6 +11,7 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 pub mod child;
+pub mod difftest;
 pub mod dump;
 pub use clift_env as env;
 pub mod exec;
@@ -23,7 +24,6 @@ pub mod rng;
 use std::ffi::c_void;
 use std::path::PathBuf;
 use std::ptr;
-use std::sync::Once;
 
 pub use opencl_sys::*;
 
@@ -34,6 +34,10 @@ pub fn lib_path() -> PathBuf {
         return PathBuf::from(p);
     }
     let exe = std::env::current_exe().expect("test executable path");
+    // A binary of this crate (target/<profile>/difftest) sits beside it.
+    if let Some(lib) = exe.parent().map(|d| d.join("libclift.so")).filter(|l| l.exists()) {
+        return lib;
+    }
     // target/<profile>/deps/<test> -> target/<profile>/libclift.so
     let profile_dir = exe.parent().and_then(|d| d.parent()).expect("target/<profile>");
     let lib = profile_dir.join("libclift.so");
@@ -45,17 +49,42 @@ pub fn lib_path() -> PathBuf {
     lib
 }
 
-static SETUP: Once = Once::new();
+/// The vendor files the loader was given (set once per process).
+static VENDORS: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
 
 /// Points the ICD loader at clift. Every helper that calls OpenCL calls this
 /// first; it runs once per process, before the loader reads its environment.
 pub fn setup() {
-    SETUP.call_once(|| {
+    VENDORS.get_or_init(|| {
         let lib = lib_path();
         let icd = std::env::temp_dir().join(format!("clift-conformance-{}.icd", std::process::id()));
         std::fs::write(&icd, format!("{}\n", lib.display())).expect("write .icd file");
         std::env::set_var("OCL_ICD_VENDORS", &icd);
+        Vec::new()
     });
+}
+
+/// Points the ICD loader at clift and at the other vendors' `.icd` files
+/// `extra` (e.g. PoCL's, for differential tests), through a folder of
+/// `.icd` files named by `OCL_ICD_VENDORS`. Must come before any other
+/// OpenCL call of the process (the loader reads its environment once);
+/// panics otherwise, or if a file is missing.
+pub fn setup_with_vendors(extra: &[&std::path::Path]) {
+    let got = VENDORS.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("clift-conformance-{}.d", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("create the vendor folder");
+        std::fs::write(dir.join("clift.icd"), format!("{}\n", lib_path().display())).expect("write .icd file");
+        for (i, f) in extra.iter().enumerate() {
+            let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            std::fs::write(dir.join(format!("vendor{i}.icd")), text).expect("write .icd file");
+        }
+        std::env::set_var("OCL_ICD_VENDORS", &dir);
+        extra.iter().map(|p| p.to_path_buf()).collect()
+    });
+    assert!(
+        extra.iter().all(|e| got.iter().any(|g| g == e)),
+        "setup_with_vendors({extra:?}) after the loader was set up with {got:?}"
+    );
 }
 
 /// Panics with the error's name unless `code` is CL_SUCCESS.
@@ -154,20 +183,23 @@ pub fn error_name(code: cl_int) -> &'static str {
 /// clift's platform, found by name among the loader's platforms.
 pub fn platform() -> cl_platform_id {
     setup();
+    platform_named("clift").expect("the loader lists a platform named clift")
+}
+
+/// The loader's platform named `name` (`CL_PLATFORM_NAME`), if any.
+pub fn platform_named(name: &str) -> Option<cl_platform_id> {
     let mut n = 0;
     // SAFETY: valid out-pointer; NULL platforms with 0 entries asks the count.
     check(unsafe { clGetPlatformIDs(0, ptr::null_mut(), &mut n) });
     let mut ids = vec![ptr::null_mut(); n as usize];
     // SAFETY: `ids` has room for `n` handles.
     check(unsafe { clGetPlatformIDs(n, ids.as_mut_ptr(), ptr::null_mut()) });
-    ids.into_iter()
-        .find(|&p| {
-            info_string(|s, v, r| {
-                // SAFETY: forwards the buffer protocol of `info_bytes`.
-                unsafe { clGetPlatformInfo(p, CL_PLATFORM_NAME, s, v, r) }
-            }) == "clift"
-        })
-        .expect("the loader lists a platform named clift")
+    ids.into_iter().find(|&p| {
+        info_string(|s, v, r| {
+            // SAFETY: forwards the buffer protocol of `info_bytes`.
+            unsafe { clGetPlatformInfo(p, CL_PLATFORM_NAME, s, v, r) }
+        }) == name
+    })
 }
 
 /// clift's root CPU device.

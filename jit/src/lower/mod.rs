@@ -354,8 +354,12 @@ impl Lowering<'_, '_, '_> {
             if let Some(s) = self.simd.as_deref_mut() {
                 s.dirty = s.entry_dirty || s.dirty_in.get(bi as usize).copied().unwrap_or(true);
             }
-            if bi == 0 && matches!(self.exit, Exit::NextWorkItem(_)) {
-                self.copy_byval_params().map_err(|r| m.diag(func.inst, r))?;
+            if bi == 0 {
+                // A kernel's struct arguments are copied out of the shared
+                // argument block; a helper function's (inlined or not) out
+                // of the caller's object, which the callee must not change.
+                let kernel = matches!(self.exit, Exit::NextWorkItem(_));
+                self.copy_byval_params(kernel).map_err(|r| m.diag(func.inst, r))?;
             }
             for i in blk.body() {
                 self.inst(i).map_err(|rule| m.diag(i, rule))?;
@@ -388,16 +392,33 @@ impl Lowering<'_, '_, '_> {
         Ok(())
     }
 
-    /// At the start of a kernel's body: each struct passed by value that
-    /// the kernel may write to is copied from the (shared, read-only)
-    /// argument block into the work-item's private memory, and the
-    /// parameter becomes the copy's address.
-    fn copy_byval_params(&mut self) -> R {
+    /// At the start of a body: each struct passed by value that the body
+    /// may write to is copied into the work-item's private memory, and the
+    /// parameter becomes the copy's address. For a kernel (`kernel`) the
+    /// source is the (shared, read-only) argument block and every private
+    /// pointer parameter is such a struct; for a helper function the source
+    /// is the caller's object (passed by address: without the copy the
+    /// callee's writes would change it), and only the parameters decorated
+    /// FuncParamAttr ByVal are copied (another private pointer is the
+    /// caller's object itself).
+    fn copy_byval_params(&mut self, kernel: bool) -> R {
         let (m, func) = (self.m, self.func);
         for &p in &func.params {
             let Some((spirv::StorageClass::Function, pointee)) = m.type_of(p).and_then(|t| m.pointer(t)) else {
                 continue;
             };
+            let byval = m.decorations(p).iter().any(|d| {
+                d.kind == spirv::Decoration::FuncParamAttr
+                    && matches!(
+                        m.deco_params(d).first(),
+                        Some(rspirv::dr::Operand::FunctionParameterAttribute(
+                            spirv::FunctionParameterAttribute::ByVal
+                        ))
+                    )
+            });
+            if !kernel && !byval {
+                continue;
+            }
             if memory::only_read_through(m, func, p) {
                 continue;
             }

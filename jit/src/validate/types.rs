@@ -589,8 +589,7 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
                 _ => Err(format!("operand 0 must be an integer scalar, not {}", m.show_type(a))),
             }
         }
-        PtrCastToGeneric => c.ptr_cast_to_generic(rt),
-        GenericCastToPtr | GenericCastToPtrExplicit => c.generic_cast_to_ptr(op, rt),
+        PtrCastToGeneric | GenericCastToPtr | GenericCastToPtrExplicit => c.generic_cast(op, rt),
         Bitcast => c.bitcast(rt),
         Load => {
             let rt = rt_or()?;
@@ -801,9 +800,8 @@ impl Ctx<'_> {
         let m = self.m;
         let c = self;
         let args = self.args;
-        let rt_or = || rt.ok_or_else(|| "missing result type".to_string());
         use Op::*;
-        let rt = rt_or()?;
+        let rt = rt.ok_or("missing result type")?;
         let (rs, rp) = m.pointer(rt).ok_or("the result type must be a pointer")?;
         let (s, mut cur) = c.ptr(0)?;
         if s != rs {
@@ -849,8 +847,7 @@ impl Ctx<'_> {
         let m = self.m;
         let c = self;
         let args = self.args;
-        let rt_or = || rt.ok_or_else(|| "missing result type".to_string());
-        let rt = rt_or()?;
+        let rt = rt.ok_or("missing result type")?;
         let callee = c.id(0)?;
         let f = m
             .function(callee)
@@ -886,8 +883,7 @@ impl Ctx<'_> {
         let m = self.m;
         let c = self;
         let args = self.args;
-        let rt_or = || rt.ok_or_else(|| "missing result type".to_string());
-        let rt = rt_or()?;
+        let rt = rt.ok_or("missing result type")?;
         let (rc, rn) = match m.ty(rt) {
             Some(Type::Vector { component, count }) => (*component, *count),
             _ => return Err("the result type must be a vector".into()),
@@ -921,8 +917,7 @@ impl Ctx<'_> {
         let m = self.m;
         let c = self;
         let args = self.args;
-        let rt_or = || rt.ok_or_else(|| "missing result type".to_string());
-        let rt = rt_or()?;
+        let rt = rt.ok_or("missing result type")?;
         let t = c.ty(0)?;
         // clang leaves a work-item function's constant dimension index
         // past the last as an index into the loaded built-in vector; it
@@ -953,8 +948,7 @@ impl Ctx<'_> {
     fn bitcast(&self, rt: Option<Id>) -> Result<(), String> {
         let m = self.m;
         let c = self;
-        let rt_or = || rt.ok_or_else(|| "missing result type".to_string());
-        let rt = rt_or()?;
+        let rt = rt.ok_or("missing result type")?;
         let a = c.ty(0)?;
         match (m.pointer(rt), m.pointer(a)) {
             (Some((rs, _)), Some((s, _))) => {
@@ -978,57 +972,46 @@ impl Ctx<'_> {
         }
     }
 
-    /// OpGenericCastToPtr(Explicit): from Generic to a named storage class.
-    fn generic_cast_to_ptr(&self, op: Op, rt: Option<Id>) -> Result<(), String> {
-        let m = self.m;
-        let c = self;
-        let args = self.args;
-        let rt_or = || rt.ok_or_else(|| "missing result type".to_string());
-        use Op::*;
-        let rt = rt_or()?;
-        let (rs, rp) = m.pointer(rt).ok_or("the result type must be a pointer")?;
-        let (s, p) = c.ptr(0)?;
-        if s != StorageClass::Generic {
-            return Err("operand 0 must be a Generic pointer".into());
-        }
-        if !matches!(
-            rs,
-            StorageClass::Workgroup | StorageClass::CrossWorkgroup | StorageClass::Function
-        ) {
-            return Err(format!(
-                "the result must point to Workgroup, CrossWorkgroup or Function storage, not {rs:?}"
-            ));
-        }
-        if op == GenericCastToPtrExplicit {
-            if let Some(Operand::StorageClass(x)) = args.get(1) {
-                if *x != rs {
-                    return Err(format!("the storage operand {x:?} differs from the result's {rs:?}"));
+    /// OpPtrCastToGeneric, and OpGenericCastToPtr(Explicit): between
+    /// Generic and a named storage class (Workgroup, CrossWorkgroup or
+    /// Function), the pointee kept.
+    fn generic_cast(&self, op: Op, rt: Option<Id>) -> Result<(), String> {
+        let rt = rt.ok_or("missing result type")?;
+        let (rs, rp) = self.m.pointer(rt).ok_or("the result type must be a pointer")?;
+        let (s, p) = self.ptr(0)?;
+        let named = |c: StorageClass| {
+            matches!(
+                c,
+                StorageClass::Workgroup | StorageClass::CrossWorkgroup | StorageClass::Function
+            )
+        };
+        if op == Op::PtrCastToGeneric {
+            if rs != StorageClass::Generic {
+                return Err("the result type must be a Generic pointer".into());
+            }
+            if !named(s) {
+                return Err(format!(
+                    "operand 0 must point to Workgroup, CrossWorkgroup or Function storage, not {s:?}"
+                ));
+            }
+        } else {
+            if s != StorageClass::Generic {
+                return Err("operand 0 must be a Generic pointer".into());
+            }
+            if !named(rs) {
+                return Err(format!(
+                    "the result must point to Workgroup, CrossWorkgroup or Function storage, not {rs:?}"
+                ));
+            }
+            if op == Op::GenericCastToPtrExplicit {
+                if let Some(Operand::StorageClass(x)) = self.args.get(1) {
+                    if *x != rs {
+                        return Err(format!("the storage operand {x:?} differs from the result's {rs:?}"));
+                    }
                 }
             }
         }
-        c.same_pointee(rp, p)
-    }
-
-    /// OpPtrCastToGeneric: from a named storage class to Generic.
-    fn ptr_cast_to_generic(&self, rt: Option<Id>) -> Result<(), String> {
-        let m = self.m;
-        let c = self;
-        let rt_or = || rt.ok_or_else(|| "missing result type".to_string());
-        let rt = rt_or()?;
-        let (rs, rp) = m.pointer(rt).ok_or("the result type must be a pointer")?;
-        let (s, p) = c.ptr(0)?;
-        if rs != StorageClass::Generic {
-            return Err("the result type must be a Generic pointer".into());
-        }
-        if !matches!(
-            s,
-            StorageClass::Workgroup | StorageClass::CrossWorkgroup | StorageClass::Function
-        ) {
-            return Err(format!(
-                "operand 0 must point to Workgroup, CrossWorkgroup or Function storage, not {s:?}"
-            ));
-        }
-        c.same_pointee(rp, p)
+        self.same_pointee(rp, p)
     }
 
     fn id(&self, k: usize) -> Result<Id, String> {

@@ -331,3 +331,115 @@ fn overflow_builtins_report_results_and_overflow() {
         }
     }
 }
+
+/// `x` rounded toward zero to a float (the host rounds to nearest).
+fn f32_rtz(x: f64) -> f32 {
+    let f = x as f32;
+    if f.is_infinite() {
+        f32::MAX.copysign(f)
+    } else if (f as f64).abs() > x.abs() {
+        f32::from_bits(f.to_bits() - 1)
+    } else {
+        f
+    }
+}
+
+#[test]
+fn conversions_carried_around_loops_keep_their_rounding_and_saturation() {
+    // At -O2 each loop's phi uses the conversion's result before its
+    // definition: llvm-spirv 15 decorates another id (FPRoundingMode,
+    // SaturatedConversion) and leaves the conversion undecorated, a module
+    // clift must refuse.
+    let src = "kernel void k(global int *oi, global float *of, global ulong *ou, global int *o4,\n\
+               global const float *f, global const double *d, int n) {\n\
+               size_t g = get_global_id(0) * (n + 1);\n\
+               int a = 0; float b = 0.0f; ulong c = 0; int4 v = 0;\n\
+               for (int i = 0; i < n; i++) {\n\
+               oi[g + i] = a; of[g + i] = b; ou[g + i] = c; vstore4(v, g + i, o4);\n\
+               a = convert_int_rte(f[g + i]); b = convert_float_rtz(d[g + i]);\n\
+               c = convert_ulong_sat(f[g + i] * 1.0e10f); v = convert_int4_sat_rtn(vload4(g + i, f) * 1.0e3f); }\n\
+               oi[g + n] = a; of[g + n] = b; ou[g + n] = c; vstore4(v, g + n, o4); }";
+    const ITEMS: usize = 16;
+    const STEPS: usize = 7;
+    let len = ITEMS * (STEPS + 1);
+    // NaN and infinity for the saturated conversions; other floats within
+    // int range (the unsaturated conversion's result is undefined past it).
+    let f: Vec<f32> = values(
+        4 * len,
+        &[0x3fc0_0000, 0x4020_0000, 0xbfc0_0000, 0x7fc0_0000, 0x7f80_0000],
+    )
+    .iter()
+    .map(|&b| {
+        let x = f32::from_bits(b as u32);
+        if x.is_finite() {
+            x % 1.0e6
+        } else {
+            x
+        }
+    })
+    .collect();
+    // Finite doubles, halfway cases, subnormal floats and values past
+    // FLT_MAX among them.
+    let d: Vec<f64> = values(
+        len,
+        &[
+            0.1f64.to_bits(),
+            (-0.1f64).to_bits(),
+            1e300f64.to_bits(),
+            1e-40f64.to_bits(),
+        ],
+    )
+    .iter()
+    .map(|&b| {
+        let x = f64::from_bits(b);
+        if x.is_finite() {
+            x
+        } else {
+            0.25
+        }
+    })
+    .collect();
+    let (mut oi, mut of, mut ou, mut o4) = (vec![0i32; len], vec![0f32; len], vec![0u64; len], vec![0i32; 4 * len]);
+    built(src, "k", "-O2", "made through functions of the module")
+        .arg(Arg::output(&mut oi))
+        .arg(Arg::output(&mut of))
+        .arg(Arg::output(&mut ou))
+        .arg(Arg::output(&mut o4))
+        .arg(Arg::input(&f))
+        .arg(Arg::input(&d))
+        .arg(Arg::value(STEPS as i32))
+        .run(&[ITEMS], None);
+    for g in 0..ITEMS {
+        for i in 0..=STEPS {
+            let at = g * (STEPS + 1) + i;
+            let what = format!("work-item {g} step {i}");
+            let Some(p) = i.checked_sub(1).map(|i| g * (STEPS + 1) + i) else {
+                assert_eq!((oi[at], of[at].to_bits(), ou[at]), (0, 0, 0), "{what}");
+                assert_eq!(o4[4 * at..4 * at + 4], [0; 4], "{what}");
+                continue;
+            };
+            if f[p].is_finite() {
+                assert_eq!(
+                    oi[at],
+                    f[p].round_ties_even() as i32,
+                    "convert_int_rte({}), {what}",
+                    f[p]
+                );
+            }
+            assert_eq!(
+                of[at].to_bits(),
+                f32_rtz(d[p]).to_bits(),
+                "convert_float_rtz({:e}), {what}",
+                d[p]
+            );
+            assert_eq!(
+                ou[at],
+                (f[p] * 1.0e10f32) as u64,
+                "convert_ulong_sat({}), {what}",
+                f[p] * 1.0e10
+            );
+            let v4: Vec<i32> = (0..4).map(|l| (f[4 * p + l] * 1.0e3f32).floor() as i32).collect();
+            assert_eq!(o4[4 * at..4 * at + 4], v4[..], "convert_int4_sat_rtn, {what}");
+        }
+    }
+}

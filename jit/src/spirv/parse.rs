@@ -36,24 +36,25 @@ fn header_diag(rule: impl Into<String>) -> Diagnostic {
     }
 }
 
+/// Which word of an instruction with opcode `code` holds its result id (1,
+/// or 2 after a result type), by the grammar; `None` for an instruction
+/// without a result or an opcode the grammar does not know.
+pub(crate) fn result_word(code: u32) -> Option<usize> {
+    match INSTRUCTION_TABLE.lookup_opcode(code)?.operands.first().map(|o| o.kind) {
+        Some(OperandKind::IdResultType) => Some(2),
+        Some(OperandKind::IdResult) => Some(1),
+        _ => None,
+    }
+}
+
 /// A diagnostic for the raw instruction at `at` (before it is decoded).
 fn raw_diag(words: &[u32], at: usize, rule: impl Into<String>) -> Diagnostic {
     let w = words.get(at).copied().unwrap_or(0);
     let (count, code) = ((w >> 16) as usize, w & 0xffff);
-    let grammar = INSTRUCTION_TABLE.lookup_opcode(code);
-    let opcode = grammar.map(|g| opname(g.opcode));
-    let result_id = grammar.and_then(|g| {
-        let pos = match g.operands.first().map(|o| o.kind) {
-            Some(OperandKind::IdResultType) => 2,
-            Some(OperandKind::IdResult) => 1,
-            _ => return None,
-        };
-        if pos < count {
-            words.get(at + pos).copied()
-        } else {
-            None
-        }
-    });
+    let opcode = INSTRUCTION_TABLE.lookup_opcode(code).map(|g| opname(g.opcode));
+    let result_id = result_word(code)
+        .filter(|&pos| pos < count)
+        .and_then(|pos| words.get(at + pos).copied());
     Diagnostic {
         word_offset: at,
         opcode,

@@ -169,7 +169,7 @@ fn cache_key(
         k.extend_from_slice(&(b.len() as u64).to_le_bytes());
         k.extend_from_slice(b);
     };
-    field(b"clift-cc 3");
+    field(b"clift-cc 4");
     field(tools.versions.as_bytes());
     field(&[u8::from(tools.opt.is_some()), u8::from(options.build.kernel_arg_info)]);
     field(options.opt_level.name().as_bytes());
@@ -324,7 +324,9 @@ impl<'a> Job<'a> {
     /// llvm-spirv on `bc`: the module, or (`Ok(Err(..))`) why there is
     /// none. A module declaring the Shader capability (llvm-spirv writes
     /// `llvm.bitreverse` as OpBitReverse) counts as a failure: OpenCL
-    /// modules may not declare it.
+    /// modules may not declare it. So does one whose decorations name ids
+    /// it never defines (llvm-spirv 15 with conversions used before their
+    /// definition): the rounding mode or saturation is lost.
     fn translate(&self, bc: &Path) -> Result<Result<Vec<u8>, String>, CompileError> {
         let spv = self.file("program.spv");
         let a = tool_args(&["--spirv-max-version=1.0"], bc, &spv);
@@ -333,10 +335,21 @@ impl<'a> Job<'a> {
             return Ok(Err(r.text));
         }
         let module = std::fs::read(&spv).map_err(|e| self.failed(format!("llvm-spirv wrote no module: {e}")))?;
-        if Words::new(&module).is_some_and(|w| w.declares_capability(Capability::Shader)) {
+        let Some(words) = Words::new(&module) else {
+            return Ok(Ok(module));
+        };
+        if words.declares_capability(Capability::Shader) {
             return Ok(Err(
                 "the module declares the Shader capability, which OpenCL modules may not\n".into(),
             ));
+        }
+        let undefined = words.undefined_decoration_targets();
+        if !undefined.is_empty() {
+            let ids: Vec<String> = undefined.iter().map(|id| format!("%{id}")).collect();
+            return Ok(Err(format!(
+                "the module decorates ids it never defines ({})\n",
+                ids.join(", ")
+            )));
         }
         Ok(Ok(module))
     }

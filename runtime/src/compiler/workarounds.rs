@@ -14,6 +14,7 @@
 //! | `llvm.uadd.sat`, `llvm.ssub.sat`, ...; `llvm.sadd.sat` on `i8` stops llvm-spirv with an assertion | InstCombine, from clamped sums and differences | calls rewritten to OpenCL's `add_sat` / `sub_sat` (same results, translated to OpenCL.std) |
 //! | `llvm.bitreverse` | InstCombine, from shift-and-mask bit reversal | calls rewritten to a shift-and-mask function of the module |
 //! | `llvm.{sadd,uadd,ssub,usub,smul}.with.overflow` (`umul` translates) | `__builtin_add_overflow` and the like, at every level | calls rewritten to functions of the module (the signed multiply through OpenCL's `mul_hi`) |
+//! | decorations of ids never defined (the module is invalid) | a conversion with a rounding mode or saturation (`convert_int_rte`, `convert_ulong_sat`) whose result a phi uses before its definition: the instruction takes the forward reference's id, its `FPRoundingMode` or `SaturatedConversion` decoration another | calls to those conversions made through functions of the module (each returns the conversion's result) |
 //!
 //! Re-optimising starts again from clang's unoptimised IR at the same level,
 //! with `opt` running the level's own pipeline minus what is left out.
@@ -46,6 +47,9 @@ struct Findings {
     /// `llvm.[su](add|sub).with.overflow.*` and `llvm.smul.with.overflow.*`
     /// declared (`__builtin_add_overflow` and the like).
     overflow_checks: BTreeSet<String>,
+    /// OpenCL conversions with a rounding mode or saturation declared
+    /// (`convert_int_rte`, `convert_ulong_sat`: mangled names).
+    conversions: BTreeSet<String>,
 }
 
 /// Changes to the optimisation pipeline.
@@ -102,6 +106,25 @@ fn integer_widths(line: &str, out: &mut impl FnMut(u32)) {
     }
 }
 
+/// The mangled name of the OpenCL conversion with a rounding mode or
+/// saturation (`convert_<type>[_sat][_rt<e|z|p|n>]`) that a `declare` line
+/// declares: `_Z17convert_ulong_satf`, `_Z18convert_int4_rteDv4_f`.
+fn declared_conversion(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("declare ")?;
+    let at = rest.find("@_Z")? + 1;
+    let mangled = &rest[at..];
+    let mangled = &mangled[..mangled.find('(')?];
+    let digits = mangled[2..].bytes().take_while(u8::is_ascii_digit).count();
+    let len: usize = mangled[2..2 + digits].parse().ok()?;
+    let name = mangled.get(2 + digits..2 + digits + len)?;
+    let suffixes = name.strip_prefix("convert_")?.split_once('_')?.1;
+    let decorated = matches!(
+        suffixes,
+        "sat" | "rte" | "rtz" | "rtp" | "rtn" | "sat_rte" | "sat_rtz" | "sat_rtp" | "sat_rtn"
+    );
+    decorated.then_some(mangled)
+}
+
 /// The name of the intrinsic a `declare` line declares (`llvm.x.y`).
 fn declared_intrinsic(line: &str) -> Option<&str> {
     let rest = line.strip_prefix("declare ")?;
@@ -134,6 +157,9 @@ impl Findings {
                     f.overflow_checks.insert(name);
                 }
             }
+            if let Some(name) = declared_conversion(t) {
+                f.conversions.insert(name.to_string());
+            }
             if t.contains(" = freeze ") {
                 f.freeze = true;
             }
@@ -154,7 +180,10 @@ impl Findings {
 
     /// Whether calls need rewriting.
     fn needs_rewrite(&self) -> bool {
-        !self.saturating.is_empty() || !self.bit_reversals.is_empty() || !self.overflow_checks.is_empty()
+        !self.saturating.is_empty()
+            || !self.bit_reversals.is_empty()
+            || !self.overflow_checks.is_empty()
+            || !self.conversions.is_empty()
     }
 
     fn is_empty(&self) -> bool {
@@ -462,6 +491,49 @@ fn overflow_function(ir: &str, op: &str, ty: &str) -> Option<(String, String)> {
     Some((name, def))
 }
 
+/// A function of the module that returns what the conversion `mangled`
+/// (declared in `ir`) returns, for the `index`th such conversion:
+/// `(name, definition)`, the definition preceded by the conversion's own
+/// declaration. A call to it is an OpFunctionCall, which llvm-spirv 15
+/// refers to before its definition without harm; the conversion's result
+/// is used only by the `ret` after it, so the translator's forward
+/// references never reach the decorated instruction.
+fn conversion_function(ir: &str, mangled: &str, index: usize) -> Option<(String, String)> {
+    let declare = ir
+        .lines()
+        .find(|l| l.starts_with("declare ") && l.contains(&format!("@{mangled}(")))?;
+    // `declare ... spir_func <ret attrs> <ret type> @name(<params>) ...`
+    let head = &declare[..declare.find(&format!("@{mangled}("))?];
+    let ret = head.split_once("spir_func ")?.1.trim_end();
+    let ret_type = match ret.rfind('<') {
+        Some(lt) if ret.ends_with('>') => &ret[lt..],
+        _ => ret.rsplit(' ').next()?,
+    };
+    let open = declare.find(&format!("@{mangled}("))? + mangled.len() + 2;
+    let close = open + declare[open..].find(')')?;
+    let params: Vec<&str> = declare[open..close].split(", ").filter(|p| !p.is_empty()).collect();
+    let mut formals = Vec::new();
+    let mut actuals = Vec::new();
+    for (i, p) in params.iter().enumerate() {
+        // A parameter: its type (`<4 x float>` or one word), then attributes.
+        let ty_end = if p.starts_with('<') {
+            p.find('>')? + 1
+        } else {
+            p.find(' ').unwrap_or(p.len())
+        };
+        formals.push(format!("{} %p{i}", &p[..ty_end]));
+        actuals.push(format!("{p} %p{i}"));
+    }
+    let name = format!("clift.conversion.{index}");
+    let def = format!(
+        "{declare}\ndefine internal spir_func {ret_type} @{name}({}) {{\n  \
+         %r = call spir_func {ret} @{mangled}({})\n  ret {ret_type} %r\n}}\n",
+        formals.join(", "),
+        actuals.join(", ")
+    );
+    Some((name, def))
+}
+
 /// `ir` with every call to the intrinsics `found` lists for rewriting
 /// rewritten (`None` if one has a type with no replacement).
 fn rewrite_intrinsics(ir: &str, found: &Findings) -> Option<String> {
@@ -483,6 +555,10 @@ fn rewrite_intrinsics(ir: &str, found: &Findings) -> Option<String> {
         let (new, def) = overflow_function(ir, op, ty)?;
         renames.push((name.clone(), new, def));
     }
+    for (i, name) in found.conversions.iter().enumerate() {
+        let (new, def) = conversion_function(ir, name, i)?;
+        renames.push((name.clone(), new, def));
+    }
     let mut out = String::with_capacity(ir.len() + 1024);
     for line in ir.lines() {
         let hit = renames.iter().find(|(old, _, _)| line.contains(&format!("@{old}(")));
@@ -493,7 +569,11 @@ fn rewrite_intrinsics(ir: &str, found: &Findings) -> Option<String> {
                 let at = line.find(&old_ref)?;
                 let call = line[..at].find("call ")? + "call ".len();
                 out.push_str(&line[..call]);
-                out.push_str("spir_func ");
+                // Intrinsic calls have no calling convention; the
+                // replacements are OpenCL functions.
+                if !line[call..at].starts_with("spir_func ") {
+                    out.push_str("spir_func ");
+                }
                 out.push_str(&line[call..at]);
                 out.push_str(&format!("@{new}("));
                 out.push_str(&line[at + old_ref.len()..]);
@@ -549,6 +629,13 @@ fn log_lines(level: OptLevel, found: &Findings, fixes: PipelineFixes) -> String 
             "clift: llvm-spirv 15 cannot translate all of LLVM's saturating arithmetic ({}); calls replaced by \
              OpenCL add_sat and sub_sat\n",
             list(&found.saturating)
+        ));
+    }
+    if !found.conversions.is_empty() {
+        log.push_str(&format!(
+            "clift: llvm-spirv 15 loses the rounding mode or saturation of a conversion whose result is used \
+             before its definition (a loop's phi); calls to {} made through functions of the module\n",
+            list(&found.conversions)
         ));
     }
     if !found.overflow_checks.is_empty() {
@@ -682,6 +769,7 @@ impl Job<'_> {
         seen.saturating = found.saturating;
         seen.bit_reversals = found.bit_reversals;
         seen.overflow_checks = found.overflow_checks;
+        seen.conversions = found.conversions;
         self.log.push_str(&log_lines(self.options.opt_level, &seen, fixes));
         Ok(Some(module))
     }

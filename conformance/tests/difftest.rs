@@ -20,7 +20,7 @@ const SEEDS: u64 = 40;
 
 /// Seeds of the range that show an open defect, with the defect's kernel
 /// in `conformance/difftest/` (or why there is none yet).
-const OPEN: &[(u64, &str)] = &[(34, "as_type_constant_o0.cl")];
+const OPEN: &[(u64, &str)] = &[];
 
 #[test]
 fn generated_programs_agree_in_every_mode_and_with_pocl() {

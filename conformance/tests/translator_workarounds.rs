@@ -443,3 +443,34 @@ fn conversions_carried_around_loops_keep_their_rounding_and_saturation() {
         }
     }
 }
+
+#[test]
+fn as_type_of_constants_builds_at_o0() {
+    // At -O0 clang writes `as_uchar2((ushort)3271)` as `bitcast (<1 x i16>
+    // <i16 3271> to <2 x i8>)`; an assertion stops llvm-spirv 15 on the
+    // one-component vector. The folded constants keep every bit (a
+    // signalling NaN's too).
+    let src = "kernel void k(global uchar2 *a, global char4 *b, global half2 *c, global uchar8 *d,\n\
+               global short2 *e, global float2 *f, global uint2 *g) {\n\
+               a[0] = as_uchar2((ushort)3271); b[0] = as_char4(-123456); c[0] = as_half2(0x3c004000u);\n\
+               d[0] = as_uchar8(1.5); e[0] = as_short2(as_float(0x7fa00001u));\n\
+               f[0] = as_float2(0xc0000000ff800001ul); g[0] = as_uint2(0ul); }";
+    let (mut a, mut b, mut c, mut d) = ([0u8; 2], [0i8; 4], [0u16; 2], [0u8; 8]);
+    let (mut e, mut f, mut g) = ([0i16; 2], [0u32; 2], [7u32; 2]);
+    let k = built(src, "k", "-O0", "folded to vector constants");
+    k.arg(Arg::output(&mut a))
+        .arg(Arg::output(&mut b))
+        .arg(Arg::output(&mut c))
+        .arg(Arg::output(&mut d))
+        .arg(Arg::output(&mut e))
+        .arg(Arg::output(&mut f))
+        .arg(Arg::output(&mut g))
+        .run(&[1], None);
+    assert_eq!(a, 3271u16.to_le_bytes());
+    assert_eq!(b, (-123456i32).to_le_bytes().map(|x| x as i8));
+    assert_eq!(c, [0x4000, 0x3c00]);
+    assert_eq!(d, 1.5f64.to_le_bytes());
+    assert_eq!(e, [0x0001, 0x7fa0]);
+    assert_eq!(f, [0xff80_0001, 0xc000_0000]);
+    assert_eq!(g, [0, 0]);
+}

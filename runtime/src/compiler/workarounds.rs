@@ -14,6 +14,7 @@
 //! | `llvm.uadd.sat`, `llvm.ssub.sat`, ...; `llvm.sadd.sat` on `i8` stops llvm-spirv with an assertion | InstCombine, from clamped sums and differences | calls rewritten to OpenCL's `add_sat` / `sub_sat` (same results, translated to OpenCL.std) |
 //! | `llvm.bitreverse` | InstCombine, from shift-and-mask bit reversal | calls rewritten to a shift-and-mask function of the module |
 //! | `llvm.{sadd,uadd,ssub,usub,smul}.with.overflow` (`umul` translates) | `__builtin_add_overflow` and the like, at every level | calls rewritten to functions of the module (the signed multiply through OpenCL's `mul_hi`) |
+//! | `bitcast (<1 x i16> <i16 3271> to <2 x i8>)` (a constant bitcast from a one-component vector): an assertion stops llvm-spirv | clang at -O0, for `as_typeN` of a constant | folded to the vector constant it makes |
 //! | decorations of ids never defined (the module is invalid) | a conversion with a rounding mode or saturation (`convert_int_rte`, `convert_ulong_sat`) whose result a phi uses before its definition: the instruction takes the forward reference's id, its `FPRoundingMode` or `SaturatedConversion` decoration another | calls to those conversions made through functions of the module (each returns the conversion's result) |
 //!
 //! Re-optimising starts again from clang's unoptimised IR at the same level,
@@ -50,6 +51,10 @@ struct Findings {
     /// OpenCL conversions with a rounding mode or saturation declared
     /// (`convert_int_rte`, `convert_ulong_sat`: mangled names).
     conversions: BTreeSet<String>,
+    /// Constant bitcasts from a one-component vector (`bitcast (<1 x i16>
+    /// <i16 3271> to <2 x i8>)`, clang -O0's `as_uchar2` of a constant):
+    /// how many.
+    one_lane_bitcasts: usize,
 }
 
 /// Changes to the optimisation pipeline.
@@ -160,6 +165,7 @@ impl Findings {
             if let Some(name) = declared_conversion(t) {
                 f.conversions.insert(name.to_string());
             }
+            f.one_lane_bitcasts += t.matches(ONE_LANE_BITCAST).count();
             if t.contains(" = freeze ") {
                 f.freeze = true;
             }
@@ -184,6 +190,7 @@ impl Findings {
             || !self.bit_reversals.is_empty()
             || !self.overflow_checks.is_empty()
             || !self.conversions.is_empty()
+            || self.one_lane_bitcasts > 0
     }
 
     fn is_empty(&self) -> bool {
@@ -534,6 +541,118 @@ fn conversion_function(ir: &str, mangled: &str, index: usize) -> Option<(String,
     Some((name, def))
 }
 
+/// How a constant bitcast from a one-component vector starts.
+const ONE_LANE_BITCAST: &str = "bitcast (<1 x ";
+
+/// The little-endian bytes of the LLVM constant `value` of scalar type
+/// `ty` (`i8` to `i64`, `half`, `float`, `double`; LLVM writes a float or
+/// double as a decimal that reads back exactly or as the hexadecimal bits
+/// of the double, a half as `0xH` and its bits).
+fn constant_bytes(ty: &str, value: &str) -> Option<Vec<u8>> {
+    if value == "zeroinitializer" {
+        return Some(vec![0; scalar_size(ty)?]);
+    }
+    let hex_double = || match value.strip_prefix("0x") {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => value.parse::<f64>().ok().map(f64::to_bits),
+    };
+    Some(match ty {
+        "half" => u16::from_str_radix(value.strip_prefix("0xH")?, 16)
+            .ok()?
+            .to_le_bytes()
+            .to_vec(),
+        "float" => {
+            // A float's own bits from the double's (a NaN keeps its payload
+            // and its signalling bit).
+            let d = hex_double()?;
+            let (sign, exp, mant) = (d >> 63, (d >> 52) & 0x7ff, d & ((1 << 52) - 1));
+            let bits = if exp == 0x7ff {
+                ((sign << 31) | (0xff << 23) | (mant >> 29)) as u32
+            } else {
+                (f64::from_bits(d) as f32).to_bits()
+            };
+            bits.to_le_bytes().to_vec()
+        }
+        "double" => hex_double()?.to_le_bytes().to_vec(),
+        _ => {
+            let n = scalar_size(ty)?;
+            value.parse::<i128>().ok()?.to_le_bytes()[..n].to_vec()
+        }
+    })
+}
+
+/// The size in bytes of an LLVM scalar type clang's OpenCL uses.
+fn scalar_size(ty: &str) -> Option<usize> {
+    Some(match ty {
+        "i8" => 1,
+        "i16" | "half" => 2,
+        "i32" | "float" => 4,
+        "i64" | "double" => 8,
+        _ => return None,
+    })
+}
+
+/// One lane of type `ty` from its little-endian bytes, as LLVM writes it.
+fn lane_constant(ty: &str, b: &[u8]) -> Option<String> {
+    let bits = b.iter().rev().fold(0u64, |v, &x| (v << 8) | u64::from(x));
+    Some(match ty {
+        "half" => format!("half 0xH{bits:04X}"),
+        "float" => {
+            // As the double of the same value (a NaN: the payload moved up).
+            let f = bits as u32;
+            let (sign, exp, mant) = (u64::from(f >> 31), (f >> 23) & 0xff, u64::from(f & 0x7f_ffff));
+            let d = if exp == 0xff {
+                (sign << 63) | (0x7ff << 52) | (mant << 29)
+            } else {
+                f64::from(f32::from_bits(f)).to_bits()
+            };
+            format!("float 0x{d:016X}")
+        }
+        "double" => format!("double 0x{bits:016X}"),
+        _ => {
+            let n = scalar_size(ty)?;
+            let shift = 64 - 8 * n as u32;
+            format!("{ty} {}", ((bits << shift) as i64) >> shift)
+        }
+    })
+}
+
+/// `ir` with every constant bitcast from a one-component vector (`bitcast
+/// (<1 x T> <T value> to <M x E>)`) folded into the vector constant it
+/// makes (`<E e0, ..., E eM-1>`; `None` for a shape this does not read).
+fn fold_one_lane_bitcasts(ir: &str) -> Option<String> {
+    let mut out = String::with_capacity(ir.len());
+    let mut rest = ir;
+    while let Some(at) = rest.find(ONE_LANE_BITCAST) {
+        out.push_str(&rest[..at]);
+        // `T> <T value> to <M x E>)` or `T> zeroinitializer to <M x E>)`
+        let tail = &rest[at + ONE_LANE_BITCAST.len()..];
+        let (src, tail) = tail.split_once('>')?;
+        let (value, tail) = match tail.strip_prefix(" zeroinitializer") {
+            Some(t) => ("zeroinitializer", t),
+            None => {
+                let (lane, t) = tail.strip_prefix(" <")?.split_once('>')?;
+                (lane.strip_prefix(src)?.strip_prefix(' ')?, t)
+            }
+        };
+        let (dst, tail) = tail.strip_prefix(" to <")?.split_once(">)")?;
+        let (lanes, elem) = dst.split_once(" x ")?;
+        let lanes: usize = lanes.parse().ok()?;
+        let bytes = constant_bytes(src, value)?;
+        let size = scalar_size(elem)?;
+        if lanes == 0 || lanes * size != bytes.len() {
+            return None;
+        }
+        let parts: Option<Vec<String>> = bytes.chunks_exact(size).map(|b| lane_constant(elem, b)).collect();
+        out.push('<');
+        out.push_str(&parts?.join(", "));
+        out.push('>');
+        rest = tail;
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
 /// `ir` with every call to the intrinsics `found` lists for rewriting
 /// rewritten (`None` if one has a type with no replacement).
 fn rewrite_intrinsics(ir: &str, found: &Findings) -> Option<String> {
@@ -636,6 +755,13 @@ fn log_lines(level: OptLevel, found: &Findings, fixes: PipelineFixes) -> String 
             "clift: llvm-spirv 15 loses the rounding mode or saturation of a conversion whose result is used \
              before its definition (a loop's phi); calls to {} made through functions of the module\n",
             list(&found.conversions)
+        ));
+    }
+    if found.one_lane_bitcasts > 0 {
+        log.push_str(&format!(
+            "clift: llvm-spirv 15 cannot translate a constant bitcast from a one-component vector (which clang \
+             makes of as_typeN of a constant); {} folded to vector constants\n",
+            found.one_lane_bitcasts
         ));
     }
     if !found.overflow_checks.is_empty() {
@@ -758,6 +884,12 @@ impl Job<'_> {
             };
             ir = text;
         }
+        if found.one_lane_bitcasts > 0 {
+            let Some(text) = fold_one_lane_bitcasts(&ir) else {
+                return Ok(None);
+            };
+            ir = text;
+        }
         let (ll, bc) = (self.file("repaired.ll"), self.file("repaired.bc"));
         std::fs::write(&ll, &ir).map_err(|e| self.failed(format!("cannot write {}: {e}", ll.display())))?;
         if !self.opt(&opt, tool_args(&["-passes=verify"], &ll, &bc))? {
@@ -770,6 +902,7 @@ impl Job<'_> {
         seen.bit_reversals = found.bit_reversals;
         seen.overflow_checks = found.overflow_checks;
         seen.conversions = found.conversions;
+        seen.one_lane_bitcasts = found.one_lane_bitcasts;
         self.log.push_str(&log_lines(self.options.opt_level, &seen, fixes));
         Ok(Some(module))
     }
@@ -869,6 +1002,37 @@ mod tests {
              declare spir_func i32 @_Z7add_satjj(i32, i32)\n\
              declare spir_func <2 x i8> @_Z7add_satDv2_cS_(<2 x i8> noundef, <2 x i8> noundef) #2\n"
         );
+    }
+
+    #[test]
+    fn one_lane_bitcasts_fold_to_vector_constants() {
+        let ir = "  store <2 x i8> bitcast (<1 x i16> <i16 3271> to <2 x i8>), <2 x i8>* %a, align 2\n\
+                  store <4 x i8> bitcast (<1 x i32> <i32 -123456> to <4 x i8>), <4 x i8>* %b\n\
+                  store <2 x half> bitcast (<1 x i32> <i32 1006649344> to <2 x half>), <2 x half>* %c\n\
+                  store <8 x i8> bitcast (<1 x double> <double 1.500000e+00> to <8 x i8>), <8 x i8>* %d\n\
+                  store <2 x i16> bitcast (<1 x float> <float 0x7FF4000020000000> to <2 x i16>), <2 x i16>* %e\n\
+                  store <2 x float> bitcast (<1 x i64> <i64 -4611686018427387904> to <2 x float>), <2 x float>* %f\n\
+                  store <2 x i32> bitcast (<1 x i64> zeroinitializer to <2 x i32>), <2 x i32>* %g\n";
+        let found = Findings::scan(ir);
+        assert_eq!(found.one_lane_bitcasts, 7);
+        assert!(found.needs_rewrite() && !found.needs_pipeline());
+        let folded = fold_one_lane_bitcasts(ir).unwrap();
+        let want = "  store <2 x i8> <i8 -57, i8 12>, <2 x i8>* %a, align 2\n\
+                    store <4 x i8> <i8 -64, i8 29, i8 -2, i8 -1>, <4 x i8>* %b\n\
+                    store <2 x half> <half 0xH4000, half 0xH3C00>, <2 x half>* %c\n\
+                    store <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 -8, i8 63>, <8 x i8>* %d\n\
+                    store <2 x i16> <i16 1, i16 32672>, <2 x i16>* %e\n\
+                    store <2 x float> <float 0x0000000000000000, float 0xC000000000000000>, <2 x float>* %f\n\
+                    store <2 x i32> <i32 0, i32 0>, <2 x i32>* %g\n";
+        assert_eq!(folded, want);
+        // A float lane that is a signalling NaN keeps its bits.
+        assert_eq!(
+            lane_constant("float", &0x7fa0_0001u32.to_le_bytes()).unwrap(),
+            "float 0x7FF4000020000000"
+        );
+        // Shapes this does not read leave the workaround unused.
+        assert_eq!(fold_one_lane_bitcasts("bitcast (<1 x i16> <i16 1> to <3 x i8>)"), None);
+        assert_eq!(fold_one_lane_bitcasts("bitcast (<1 x i16> undef to <2 x i8>)"), None);
     }
 
     #[test]

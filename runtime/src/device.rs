@@ -29,10 +29,11 @@ pub const DEVICE_EXTENSIONS: &[&str] = &[
     "cl_khr_il_program",
     "cl_khr_fp64",
     "cl_khr_fp16",
+    "cl_khr_subgroups",
 ];
 
 /// [`DEVICE_EXTENSIONS`] with their versions, for `*_EXTENSIONS_WITH_VERSION`.
-pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 12] = [
+pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 13] = [
     (make_version(1, 0, 0), "cl_khr_byte_addressable_store"),
     (make_version(1, 0, 0), "cl_khr_global_int32_base_atomics"),
     (make_version(1, 0, 0), "cl_khr_global_int32_extended_atomics"),
@@ -45,6 +46,7 @@ pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 12] = [
     (make_version(1, 0, 0), "cl_khr_il_program"),
     (make_version(1, 0, 0), "cl_khr_fp64"),
     (make_version(1, 0, 0), "cl_khr_fp16"),
+    (make_version(1, 0, 0), "cl_khr_subgroups"),
 ];
 
 /// The OpenCL version the device implements.
@@ -866,9 +868,10 @@ impl Device {
             | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => InfoValue::u32(0),
             CL_DEVICE_MAX_NUM_SUB_GROUPS => InfoValue::u32(MAX_NUM_SUB_GROUPS),
             // "must return CL_TRUE for devices that support the
-            // cl_khr_subgroups extension" (not listed); one sub-group per
-            // work-group makes no promise of independent progress.
-            CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => InfoValue::bool(false),
+            // cl_khr_subgroups extension". A work-group is one sub-group
+            // (CL_DEVICE_MAX_NUM_SUB_GROUPS is 1): no sub-group of a
+            // work-group ever waits for another of the same work-group.
+            CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => InfoValue::bool(true),
             // CL_INVALID_VALUE if param_name is not one of the supported values
             _ => return fail(CL_INVALID_VALUE),
         })

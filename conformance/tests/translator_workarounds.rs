@@ -457,7 +457,7 @@ fn as_type_of_constants_builds_at_o0() {
                f[0] = as_float2(0xc0000000ff800001ul); g[0] = as_uint2(0ul); }";
     let (mut a, mut b, mut c, mut d) = ([0u8; 2], [0i8; 4], [0u16; 2], [0u8; 8]);
     let (mut e, mut f, mut g) = ([0i16; 2], [0u32; 2], [7u32; 2]);
-    let k = built(src, "k", "-O0", "folded to vector constants");
+    let k = built(src, "k", "-O0", "folded to the constants they make");
     k.arg(Arg::output(&mut a))
         .arg(Arg::output(&mut b))
         .arg(Arg::output(&mut c))
@@ -473,4 +473,27 @@ fn as_type_of_constants_builds_at_o0() {
     assert_eq!(e, [0x0001, 0x7fa0]);
     assert_eq!(f, [0xff80_0001, 0xc000_0000]);
     assert_eq!(g, [0, 0]);
+}
+
+#[test]
+fn as_type_of_constants_inside_other_constants_builds_at_o0() {
+    // `-as_float8(c)` becomes `fneg (extractelement (bitcast (<16 x i16>
+    // ...)))` per lane (an assertion stops llvm-spirv 15); `as_ulong(c)`
+    // inside a vector literal becomes a bitcast inside the vector constant,
+    // which llvm-spirv 15 writes before the constant it is made of (an
+    // invalid module).
+    let src = "kernel void k(global float8 *a, global ulong4 *b, global const ulong *in) {\n\
+               a[0] = -as_float8((short16)(short)0x7fa0);\n\
+               ulong2 x = vload2(0, in);\n\
+               b[0] = (ulong4)(as_ulong((short4)(short)-3), x, in[2]); }";
+    let (mut a, mut b) = ([0u32; 8], [0u64; 4]);
+    let input = [0x1234_5678_9abc_def0u64, 7, u64::MAX];
+    built(src, "k", "-O0", "folded to the constants they make")
+        .arg(Arg::output(&mut a))
+        .arg(Arg::output(&mut b))
+        .arg(Arg::input(&input))
+        .run(&[1], None);
+    // A signalling NaN in every lane: negation flips the sign bit only.
+    assert_eq!(a, [0xffa0_7fa0; 8]);
+    assert_eq!(b, [0xfffd_fffd_fffd_fffd, input[0], input[1], input[2]]);
 }

@@ -140,12 +140,24 @@ pub fn check_il(bytes: &[u8]) -> Result<IlInfo, IlError> {
     })
 }
 
+/// Whether the module's instructions decode and its module-level structure
+/// holds (every id defined once and, at module level, before its uses;
+/// decorations naming defined ids; sections in order): the parsing phase of
+/// [`build`], without validating function bodies. The error names the
+/// first violation.
+pub fn check_structure(bytes: &[u8]) -> Result<(), IlError> {
+    parsed(bytes).map(|_| ())
+}
+
+/// The parsed module, or its first parsing diagnostic.
+fn parsed(bytes: &[u8]) -> Result<spirv::Module, IlError> {
+    spirv::parse(&words(bytes)?).map_err(|d| IlError(d.first().map_or_else(String::new, ToString::to_string)))
+}
+
 /// The specialization constants of a module that passed [`check_il`], in
 /// SpecId order.
 pub fn spec_constants(bytes: &[u8]) -> Result<Vec<SpecConstant>, IlError> {
-    let w = words(bytes)?;
-    let m = spirv::parse(&w).map_err(|d| IlError(d.first().map_or_else(String::new, ToString::to_string)))?;
-    Ok(spec::list(&m))
+    Ok(spec::list(&parsed(bytes)?))
 }
 
 /// clBuildProgram: parses and validates the module against the OpenCL SPIR-V

@@ -108,40 +108,6 @@ impl Words {
             .collect()
     }
 
-    /// The ids that decorations (OpDecorate, OpDecorateId, OpMemberDecorate,
-    /// OpGroupDecorate, OpGroupMemberDecorate) name but no instruction
-    /// defines, in the module's order without repeats. llvm-spirv 15 leaves
-    /// such decorations when a conversion with a rounding mode or saturation
-    /// is used before its definition (a loop's phi): the instruction takes
-    /// the forward reference's id, its decoration keeps another.
-    pub fn undefined_decoration_targets(&self) -> Vec<u32> {
-        let defined: std::collections::HashSet<u32> = self
-            .instructions()
-            .filter_map(|i| {
-                let pos = super::parse::result_word(i.words[0] & 0xffff)?;
-                i.words.get(pos).copied()
-            })
-            .collect();
-        let mut missing = Vec::new();
-        let mut note = |t: &u32| {
-            if !defined.contains(t) && !missing.contains(t) {
-                missing.push(*t);
-            }
-        };
-        for i in self.instructions() {
-            let operands = &i.words[1..];
-            match i.op {
-                Some(Op::Decorate | Op::DecorateId | Op::MemberDecorate) => operands.iter().take(1).for_each(&mut note),
-                // The decoration group, then the targets.
-                Some(Op::GroupDecorate) => operands.iter().skip(1).for_each(&mut note),
-                // The decoration group, then (target, member) pairs.
-                Some(Op::GroupMemberDecorate) => operands.iter().skip(1).step_by(2).for_each(&mut note),
-                _ => {}
-            }
-        }
-        missing
-    }
-
     /// Drops the OpNames of function parameters (OpenCL C kernel argument
     /// names are reported only with -cl-kernel-arg-info).
     pub fn strip_parameter_names(&mut self) {
@@ -245,31 +211,6 @@ mod tests {
         let before = full.clone();
         assert!(!full.insert_strings(&["x".into()]));
         assert_eq!(full, before);
-    }
-
-    #[test]
-    fn decorations_of_undefined_ids_are_found() {
-        use spirv::Decoration;
-        let sat = Decoration::SaturatedConversion as u32;
-        let m = module(
-            20,
-            &[
-                memory_model(),
-                (Op::Decorate, vec![5, sat]),
-                (Op::Decorate, vec![9, sat]),
-                (Op::MemberDecorate, vec![9, 0, sat]),
-                (Op::DecorationGroup, vec![6]),
-                (Op::GroupDecorate, vec![6, 3, 11]),
-                (Op::GroupMemberDecorate, vec![6, 3, 0, 12, 1]),
-                (Op::TypeInt, vec![3, 32, 0]),
-                (Op::TypeFloat, vec![4, 32]),
-                (Op::Undef, vec![4, 7]),
-                // The result of a conversion (type 3, id 5, operand 7).
-                (Op::ConvertFToU, vec![3, 5, 7]),
-            ],
-        );
-        let w = Words::new(&m).unwrap();
-        assert_eq!(w.undefined_decoration_targets(), vec![9, 11, 12]);
     }
 
     #[test]

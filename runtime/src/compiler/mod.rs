@@ -324,9 +324,10 @@ impl<'a> Job<'a> {
     /// llvm-spirv on `bc`: the module, or (`Ok(Err(..))`) why there is
     /// none. A module declaring the Shader capability (llvm-spirv writes
     /// `llvm.bitreverse` as OpBitReverse) counts as a failure: OpenCL
-    /// modules may not declare it. So does one whose decorations name ids
-    /// it never defines (llvm-spirv 15 with conversions used before their
-    /// definition): the rounding mode or saturation is lost.
+    /// modules may not declare it. So does a module whose structure is
+    /// invalid (llvm-spirv 15 decorating ids it never defines when a
+    /// conversion is used before its definition, or writing a constant
+    /// before the constant it is made of).
     fn translate(&self, bc: &Path) -> Result<Result<Vec<u8>, String>, CompileError> {
         let spv = self.file("program.spv");
         let a = tool_args(&["--spirv-max-version=1.0"], bc, &spv);
@@ -343,13 +344,8 @@ impl<'a> Job<'a> {
                 "the module declares the Shader capability, which OpenCL modules may not\n".into(),
             ));
         }
-        let undefined = words.undefined_decoration_targets();
-        if !undefined.is_empty() {
-            let ids: Vec<String> = undefined.iter().map(|id| format!("%{id}")).collect();
-            return Ok(Err(format!(
-                "the module decorates ids it never defines ({})\n",
-                ids.join(", ")
-            )));
+        if let Err(e) = clift_jit::check_structure(&module) {
+            return Ok(Err(format!("llvm-spirv wrote an invalid module: {}\n", e.0)));
         }
         Ok(Ok(module))
     }

@@ -1,8 +1,9 @@
 //! What llvm-spirv 15 cannot translate from clang's optimised LLVM IR, and
 //! how clift gets a module anyway.
 //!
-//! When the translator fails on (or, for `llvm.bitreverse`, writes a
-//! Shader-capability module from) clang's output, the IR is
+//! When the translator fails on clang's output (or, for `llvm.bitreverse`,
+//! writes a Shader-capability module from it, or writes a module whose
+//! structure clift's parser refuses), the IR is
 //! disassembled with `opt` of clang's version and read for the constructs
 //! llvm-spirv 15 is known not to take. Each has a targeted workaround:
 //!

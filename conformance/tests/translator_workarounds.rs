@@ -497,3 +497,62 @@ fn as_type_of_constants_inside_other_constants_builds_at_o0() {
     assert_eq!(a, [0xffa0_7fa0; 8]);
     assert_eq!(b, [0xfffd_fffd_fffd_fffd, input[0], input[1], input[2]]);
 }
+
+/// OpenCL C's `a / b` with the divisor's zero (and the overflowing
+/// `MIN / -1`) lanes replaced by 1, as the kernel below computes it.
+fn safe_div(a: i32, b: i32) -> i32 {
+    if b == 0 || (a == i32::MIN && b == -1) {
+        a
+    } else {
+        a / b
+    }
+}
+
+#[test]
+fn freeze_left_by_instcombine_becomes_a_no_op() {
+    // InstCombine (not div-rem-pairs) makes a `freeze` of the masked
+    // divisor of the inner divisions; leaving out div-rem-pairs does not
+    // remove it.
+    let src = "static int16 div_int16(int16 a, int16 b) {\n\
+               int16 c = as_int16((b == (int16)0) | ((a == (int16)(-2147483647-1)) & (b == (int16)(-1))));\n\
+               return a / ((b & ~c) | (c & (int16)1)); }\n\
+               kernel void k(global int16 *o, global const int *in) {\n\
+               size_t i = get_global_id(0);\n\
+               int16 q = div_int16((int16)((int)i), (int16)(31, 31, 2147483647, -1249254383, -2147483647-1, 2147483647,\n\
+               15, 2147483647, 3, -2147483647-1, 2147483647, 2147483647, 0, -809504280, 6, 1));\n\
+               o[i] = div_int16((int16)(in[i]), div_int16((int16)1, q)); }";
+    let d: [i32; 16] = [
+        31,
+        31,
+        i32::MAX,
+        -1_249_254_383,
+        i32::MIN,
+        i32::MAX,
+        15,
+        i32::MAX,
+        3,
+        i32::MIN,
+        i32::MAX,
+        i32::MAX,
+        0,
+        -809_504_280,
+        6,
+        1,
+    ];
+    let input: Vec<i32> = values(N, &[0, 1, 0x8000_0000, 0xffff_ffff, 7])
+        .iter()
+        .map(|&v| v as i32)
+        .collect();
+    let mut out = vec![0i32; 16 * N];
+    built(src, "k", "-O2", "written as a no-op cast")
+        .arg(Arg::output(&mut out))
+        .arg(Arg::input(&input))
+        .run(&[N], None);
+    for i in 0..N {
+        for l in 0..16 {
+            let q = safe_div(i as i32, d[l]);
+            let want = safe_div(input[i], safe_div(1, q));
+            assert_eq!(out[16 * i + l], want, "work-item {i} lane {l}");
+        }
+    }
+}

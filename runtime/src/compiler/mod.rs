@@ -359,31 +359,33 @@ impl<'a> Job<'a> {
             Ok(module) => return Ok(module),
             Err(text) => text,
         };
-        if let Some(module) = self.work_around()? {
+        let level = self.options.opt_level;
+        if let Some(module) = self.work_around(level)? {
             return Ok(module);
         }
-        let level = self.options.opt_level;
         if level == OptLevel::O0 {
             return Err(self.failed(format!("llvm-spirv failed:\n{}", failure.trim_end())));
         }
         if let Err(diagnostics) = self.clang(&["-O0"], &bc, false)? {
             return Err(self.failed(diagnostics.trim_end()));
         }
+        let why = if self.tools.opt.is_none() {
+            " (without an opt of clang's version there is no targeted workaround)"
+        } else {
+            ""
+        };
+        self.log.push_str(&format!(
+            "clift: llvm-spirv cannot translate this program at -{} ({}); rebuilt at -O0{why}\n",
+            level.name(),
+            first_line(&failure)
+        ));
+        // The -O0 program may need a workaround of its own.
         match self.translate(&bc)? {
-            Ok(module) => {
-                let why = if self.tools.opt.is_none() {
-                    " (without an opt of clang's version there is no targeted workaround)"
-                } else {
-                    ""
-                };
-                self.log.push_str(&format!(
-                    "clift: llvm-spirv cannot translate this program at -{} ({}); rebuilt at -O0{why}\n",
-                    level.name(),
-                    first_line(&failure)
-                ));
-                Ok(module)
-            }
-            Err(text) => Err(self.failed(format!("llvm-spirv failed:\n{}", text.trim_end()))),
+            Ok(module) => Ok(module),
+            Err(text) => match self.work_around(OptLevel::O0)? {
+                Some(module) => Ok(module),
+                None => Err(self.failed(format!("llvm-spirv failed:\n{}", text.trim_end()))),
+            },
         }
     }
 

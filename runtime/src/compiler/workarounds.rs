@@ -9,7 +9,7 @@
 //!
 //! | in the IR | made by | workaround |
 //! |---|---|---|
-//! | `freeze` | div-rem-pairs (`x / y` and `x % y` of the same operands) | re-optimise without div-rem-pairs |
+//! | `freeze` | div-rem-pairs (`x / y` and `x % y` of the same operands); InstCombine (a masked divisor) | re-optimise without div-rem-pairs; each `freeze` still left written as a no-op cast |
 //! | integers of odd widths (`i2`, `i17`, `i33`, `i65`): `InvalidBitWidth` | InstCombine narrowing a switch or compare operand whose high bits it knows (`switch (x % 3)`); loop exit values in closed form (the sum of a counted loop, computed one bit wider) | re-optimise with 8-, 16-, 32- and 64-bit integers declared native in the data layout (InstCombine then keeps those widths), exit values left to the loops (`-replexitval=never`) and no switch lookup tables (which the native widths would turn into `i24` bitmaps) |
 //! | `llvm.vector.reduce.*` | the loop vectorizer (short and char sums) | re-optimise without the loop and SLP vectorizers |
 //! | `llvm.uadd.sat`, `llvm.ssub.sat`, ...; `llvm.sadd.sat` on `i8` stops llvm-spirv with an assertion | InstCombine, from clamped sums and differences | calls rewritten to OpenCL's `add_sat` / `sub_sat` (same results, translated to OpenCL.std) |
@@ -20,7 +20,8 @@
 //!
 //! Re-optimising starts again from clang's unoptimised IR at the same level,
 //! with `opt` running the level's own pipeline minus what is left out.
-//! Whatever remains untranslatable falls back to -O0 (in `mod.rs`).
+//! Whatever remains untranslatable falls back to -O0 (in `mod.rs`), where
+//! the workarounds that need no pipeline apply again.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -38,6 +39,9 @@ use crate::options::OptLevel;
 struct Findings {
     /// A `freeze` instruction.
     freeze: bool,
+    /// `freeze` instructions left after the pipeline changes, rewritten to
+    /// no-op casts (for the log).
+    freeze_casts: bool,
     /// Integer widths other than 1, 8, 16, 32 and 64.
     odd_widths: BTreeSet<u32>,
     /// `llvm.vector.reduce.*` intrinsics declared.
@@ -747,6 +751,28 @@ fn fold_constant_bitcasts(ir: &str) -> (String, usize) {
     (text, folded)
 }
 
+/// `ir` with every `%x = freeze T %y` written `%x = bitcast T %y to T`
+/// (`None` if one freezes an aggregate, which bitcast cannot take).
+fn rewrite_freezes(ir: &str) -> Option<String> {
+    let mut out = String::with_capacity(ir.len());
+    for line in ir.lines() {
+        match line.split_once(" = freeze ") {
+            Some((lhs, operand)) => {
+                let (ty, value) = operand.rsplit_once(' ')?;
+                if ty.starts_with(['{', '[']) {
+                    return None;
+                }
+                out.push_str(&format!("{lhs} = bitcast {ty} {value} to {ty}\n"));
+            }
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    Some(out)
+}
+
 /// `ir` with every call to the intrinsics `found` lists for rewriting
 /// rewritten (`None` if one has a type with no replacement).
 fn rewrite_intrinsics(ir: &str, found: &Findings) -> Option<String> {
@@ -810,6 +836,12 @@ fn log_lines(level: OptLevel, found: &Findings, fixes: PipelineFixes) -> String 
     let l = level.name();
     let list = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
     let mut log = String::new();
+    if found.freeze_casts {
+        log.push_str(
+            "clift: llvm-spirv 15 cannot translate LLVM's `freeze` instruction; each one no pipeline change \
+             avoids is written as a no-op cast\n",
+        );
+    }
     if fixes.no_div_rem_pairs {
         log.push_str(&format!(
             "clift: llvm-spirv 15 cannot translate LLVM's `freeze` instruction (which -{l}'s div-rem-pairs pass \
@@ -934,10 +966,13 @@ impl Job<'_> {
         Ok(std::fs::read_to_string(&ll).ok())
     }
 
-    /// SPIR-V for a program llvm-spirv 15 could not translate as optimised,
-    /// by the workarounds in the module documentation; `None` when none
-    /// applies or it does not help. The log gets a line per workaround.
-    pub(super) fn work_around(&mut self) -> Result<Option<Vec<u8>>, CompileError> {
+    /// SPIR-V for the program in `program.bc`, built at `level` (the
+    /// options' level, or -O0 when that is the fallback), which llvm-spirv
+    /// 15 could not translate, by the workarounds in the module
+    /// documentation (re-optimising only when `level` optimises); `None`
+    /// when none applies or it does not help. The log gets a line per
+    /// workaround.
+    pub(super) fn work_around(&mut self, level: OptLevel) -> Result<Option<Vec<u8>>, CompileError> {
         let Some(opt) = self.tools.opt.clone() else {
             return Ok(None);
         };
@@ -948,7 +983,7 @@ impl Job<'_> {
         let mut found = Findings::scan(&ir);
         // At -O0 no pipeline made what llvm-spirv refuses: only calls the
         // program wrote itself (`__builtin_add_overflow`) can be rewritten.
-        let optimised = self.options.opt_level != OptLevel::O0;
+        let optimised = level != OptLevel::O0;
         if found.is_empty() || (found.needs_pipeline() && !optimised) {
             return Ok(None);
         }
@@ -969,6 +1004,18 @@ impl Job<'_> {
             found = Findings::scan(&ir);
             seen.odd_widths.extend(found.odd_widths.iter().copied());
             seen.reductions.extend(found.reductions.iter().cloned());
+        }
+        // A `freeze` another pass made (InstCombine, from selects feeding
+        // a division) survives the pipeline change: each becomes a no-op
+        // cast (no LLVM pass runs afterwards to exploit poison; neither
+        // SPIR-V nor clift has poison).
+        if found.freeze {
+            let Some(text) = rewrite_freezes(&ir) else {
+                return Ok(None);
+            };
+            ir = text;
+            found.freeze = false;
+            seen.freeze_casts = true;
         }
         if found.needs_pipeline() {
             return Ok(None);
@@ -997,7 +1044,7 @@ impl Job<'_> {
         seen.overflow_checks = found.overflow_checks;
         seen.conversions = found.conversions;
         seen.constant_bitcasts = found.constant_bitcasts;
-        self.log.push_str(&log_lines(self.options.opt_level, &seen, fixes));
+        self.log.push_str(&log_lines(level, &seen, fixes));
         Ok(Some(module))
     }
 }
@@ -1139,6 +1186,17 @@ mod tests {
         // Shapes of different sizes are left alone.
         let odd = "bitcast (<1 x i16> <i16 1> to <3 x i8>)";
         assert_eq!(fold_constant_bitcasts(odd), (odd.to_string(), 0));
+    }
+
+    #[test]
+    fn freezes_become_no_op_casts() {
+        let ir = "  %283 = freeze <16 x i32> %282\n  %a = freeze i8 addrspace(1)* %p\n  %b = add i32 %x, 1\n";
+        assert_eq!(
+            rewrite_freezes(ir).unwrap(),
+            "  %283 = bitcast <16 x i32> %282 to <16 x i32>\n  %a = bitcast i8 addrspace(1)* %p to i8 addrspace(1)*\n  \
+             %b = add i32 %x, 1\n"
+        );
+        assert_eq!(rewrite_freezes("  %s = freeze { i32, i8 } %t\n"), None);
     }
 
     #[test]

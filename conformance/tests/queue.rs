@@ -96,6 +96,47 @@ fn queue_errors() {
     }
 }
 
+// Deprecated in OpenCL 1.1 and not in opencl-sys; the loader exports it.
+extern "C" {
+    fn clSetCommandQueueProperty(
+        command_queue: cl_command_queue,
+        properties: cl_command_queue_properties,
+        enable: cl_bool,
+        old_properties: *mut cl_command_queue_properties,
+    ) -> cl_int;
+}
+
+#[test]
+fn queue_properties_cannot_be_changed_after_creation() {
+    let c = context();
+    let q = queue(c, 0);
+    let mut old = 0;
+    // SAFETY: valid queue, room for the old properties (never written).
+    unsafe {
+        // Not a queue; properties outside the legacy table.
+        expect_err(
+            clSetCommandQueueProperty(c as cl_command_queue, CL_QUEUE_PROFILING_ENABLE, CL_TRUE, &mut old),
+            CL_INVALID_COMMAND_QUEUE,
+        );
+        expect_err(
+            clSetCommandQueueProperty(q, 1 << 9, CL_TRUE, &mut old),
+            CL_INVALID_VALUE,
+        );
+        expect_err(
+            clSetCommandQueueProperty(q, CL_QUEUE_ON_DEVICE, CL_TRUE, ptr::null_mut()),
+            CL_INVALID_VALUE,
+        );
+        // Valid properties: only OpenCL 1.0 devices must support changing
+        // them ("may unconditionally return an error").
+        expect_err(
+            clSetCommandQueueProperty(q, CL_QUEUE_PROFILING_ENABLE, CL_TRUE, &mut old),
+            CL_INVALID_OPERATION,
+        );
+        check(clReleaseCommandQueue(q));
+        check(clReleaseContext(c));
+    }
+}
+
 #[test]
 fn queue_properties_array_is_returned() {
     let c = context();

@@ -105,11 +105,17 @@ cl_entry! {
         info::write(value, param_value_size, param_value, param_value_size_ret)
     }
 
-    fn clSetCommandQueueProperty(command_queue: cl_command_queue, _properties: cl_command_queue_properties, _enable: cl_bool, _old_properties: *mut cl_command_queue_properties) {
+    fn clSetCommandQueueProperty(command_queue: cl_command_queue, properties: cl_command_queue_properties, _enable: cl_bool, _old_properties: *mut cl_command_queue_properties) {
         // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue.
         handle::get::<Queue>(command_queue).map(|_| ()).or_else(|_| handle::get::<DeviceQueue>(command_queue).map(|_| ()))?;
-        // OpenCL 1.0 only: removed in 1.1, where queue properties are fixed at
-        // creation. clift implements 2.2 and refuses the call.
+        // CL_INVALID_VALUE if values specified in properties are not valid
+        // (only the legacy table's: out-of-order execution, profiling).
+        if properties & !(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE) != 0 {
+            return fail(CL_INVALID_VALUE);
+        }
+        // CL_INVALID_OPERATION if no devices in the context associated with
+        // command_queue support modifying the properties of a command-queue
+        // (required of OpenCL 1.0 devices only; clift's are 2.2).
         fail(CL_INVALID_OPERATION)
     }
 

@@ -556,3 +556,19 @@ fn freeze_left_by_instcombine_becomes_a_no_op() {
         }
     }
 }
+
+#[test]
+fn what_clift_does_not_support_is_reported_by_the_build_not_blamed_on_the_translator() {
+    // Only modules that refer to ids they never define count as failed
+    // translations; a program using images (clift's device has none)
+    // builds its module once and the build log names the image
+    // instruction.
+    let src = "kernel void k(read_only image2d_t img, sampler_t s, global float4 *out) {\n\
+               out[get_global_id(0)] = read_imagef(img, s, (int2)(0, 0)); }";
+    let log = match Kernel::with_source(src, "k", "-cl-std=CL2.0") {
+        Ok(_) => panic!("an image kernel built on a device without images"),
+        Err(log) => log,
+    };
+    assert!(log.contains("images are not supported"), "{log}");
+    assert!(!log.contains("rebuilt at -O0") && !log.contains("llvm-spirv"), "{log}");
+}

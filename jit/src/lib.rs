@@ -140,13 +140,13 @@ pub fn check_il(bytes: &[u8]) -> Result<IlInfo, IlError> {
     })
 }
 
-/// Whether the module's instructions decode and its module-level structure
-/// holds (every id defined once and, at module level, before its uses;
-/// decorations naming defined ids; sections in order): the parsing phase of
-/// [`build`], without validating function bodies. The error names the
-/// first violation.
-pub fn check_structure(bytes: &[u8]) -> Result<(), IlError> {
-    parsed(bytes).map(|_| ())
+/// The first reference of the module to an id it never defines (or, where
+/// definitions must come first, defines only later), as the build log
+/// would report it: a sign that the module's writer lost track of its ids,
+/// not that it uses something clift does not support. `None` when every
+/// reference is sound or the module does not decode.
+pub fn dangling_reference(bytes: &[u8]) -> Option<String> {
+    spirv::dangling_reference(&words(bytes).ok()?).map(|d| d.to_string())
 }
 
 /// The parsed module, or its first parsing diagnostic.

@@ -14,7 +14,9 @@ use clift_jit::kernels::{
 };
 use clift_jit::kernels::{TYPE_CONST, TYPE_PIPE, TYPE_RESTRICT, TYPE_VOLATILE};
 use clift_jit::spirv::ConstValue;
-use clift_jit::{build, front_end, spec_constants, words, ArgKind, BuildOptions, BuiltModule, KernelInfo};
+use clift_jit::{
+    build, dangling_reference, front_end, spec_constants, words, ArgKind, BuildOptions, BuiltModule, KernelInfo,
+};
 
 /// `tests/data/<rel>`; for `clbench/...` the workload in
 /// `shared/clbench/spv/...`; for `invalid/...` the one corpus of invalid
@@ -374,6 +376,45 @@ fn each_broken_module_names_its_rule() {
         );
         assert_eq!(log.lines().count(), err.diagnostics.len());
     }
+}
+
+#[test]
+fn dangling_references_are_told_apart_from_other_faults() {
+    // The OpenCL C front end treats a module llvm-spirv wrote with a
+    // dangling reference as a failed translation (and works around it);
+    // a module with any other fault, an unsupported feature say, goes on to
+    // the build, which reports it.
+    let mut dangling = Vec::new();
+    for f in spv_files("invalid") {
+        let asm = std::fs::read_to_string(f.with_extension("spvasm")).unwrap();
+        let expect = asm.lines().find_map(|l| l.strip_prefix("; expect: ")).unwrap();
+        let found = dangling_reference(&std::fs::read(&f).unwrap());
+        let name = f.file_stem().unwrap().to_string_lossy().into_owned();
+        match found {
+            Some(d) => {
+                assert!(
+                    d.contains(expect),
+                    "{name}: {d:?} is not the rule it breaks, {expect:?}"
+                );
+                dangling.push(name);
+            }
+            None => assert!(
+                !expect.contains("never defined"),
+                "{name} refers to an id it never defines"
+            ),
+        }
+    }
+    dangling.sort();
+    assert_eq!(
+        dangling,
+        [
+            "constant_before_its_operand",
+            "decoration_target_undefined",
+            "id_out_of_bound",
+            "id_undefined",
+            "undefined_id"
+        ]
+    );
 }
 
 #[test]

@@ -11,4 +11,4 @@ pub(crate) mod opsets;
 mod parse;
 
 pub use module::*;
-pub use parse::parse;
+pub use parse::{dangling_reference, parse};

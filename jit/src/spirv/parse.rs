@@ -64,9 +64,8 @@ fn raw_diag(words: &[u32], at: usize, rule: impl Into<String>) -> Diagnostic {
     }
 }
 
-/// Parses a module's words (host order, as [`crate::words`] returns them).
-/// Any problem becomes a diagnostic; nothing panics.
-pub fn parse(words: &[u32]) -> Result<Module, Vec<Diagnostic>> {
+/// Decodes the words and builds the module, recording every problem.
+fn built(words: &[u32]) -> Result<Builder, Vec<Diagnostic>> {
     if words.len() < 5 {
         return Err(vec![header_diag("the module is shorter than the 5-word SPIR-V header")]);
     }
@@ -178,7 +177,22 @@ pub fn parse(words: &[u32]) -> Result<Module, Vec<Diagnostic>> {
 
     let mut b = Builder::new(words, bound, c.insts);
     b.run();
-    b.finish()
+    Ok(b)
+}
+
+/// Parses a module's words (host order, as [`crate::words`] returns them).
+/// Any problem becomes a diagnostic; nothing panics.
+pub fn parse(words: &[u32]) -> Result<Module, Vec<Diagnostic>> {
+    built(words)?.finish()
+}
+
+/// The first reference of a decodable module to an id it never defines,
+/// or defines only later where the reference must come after the
+/// definition (module-level instructions, decorations): what a translator
+/// that lost track of its ids writes. `None` for a module whose
+/// references are sound, or that does not decode.
+pub fn dangling_reference(words: &[u32]) -> Option<Diagnostic> {
+    built(words).ok()?.dangling
 }
 
 /// Rewrites rspirv's "at index N" (a byte offset) as a word offset.
@@ -308,6 +322,8 @@ struct Builder {
     /// (group, target, member, inst) of OpGroupDecorate / OpGroupMemberDecorate.
     group_apps: Vec<(Id, Id, u32, u32)>,
     type_keys: HashMap<Vec<u32>, Id>,
+    /// The first reference to an undefined (or not yet defined) id.
+    dangling: Option<Diagnostic>,
 }
 
 impl Builder {
@@ -328,12 +344,21 @@ impl Builder {
             open: None,
             group_apps: Vec::new(),
             type_keys: HashMap::new(),
+            dangling: None,
         }
     }
 
     fn err(&mut self, i: u32, rule: impl Into<String>) {
         let d = self.m.diag(i, rule);
         self.diags.push(d);
+    }
+
+    /// An error that is a reference to an undefined or later id.
+    fn err_dangling(&mut self, i: u32, rule: String) {
+        self.err(i, rule);
+        if self.dangling.is_none() {
+            self.dangling = self.diags.last().cloned();
+        }
     }
 
     fn run(&mut self) {
@@ -400,7 +425,7 @@ impl Builder {
             } else {
                 format!("%{id} is used but never defined")
             };
-            self.err(i, rule);
+            self.err_dangling(i, rule);
         }
     }
 
@@ -550,7 +575,7 @@ impl Builder {
             } else {
                 format!("%{id} is used before it is defined (module-level instructions may only refer to earlier ids)")
             };
-            self.err(i, rule);
+            self.err_dangling(i, rule);
         }
     }
 

@@ -182,6 +182,17 @@ INVALID = {
         [("               OpReturn\n", "               OpReturnValue %uint_0\n")]),
     "undefined_id": ("is used but never defined",
         [("%inc = OpIAdd %uint %i %uint_1", "%inc = OpIAdd %uint %i %nowhere")]),
+    # llvm-spirv 15's shape: the decoration of a conversion whose result a
+    # phi used before its definition stays on an id nothing defines.
+    "decoration_target_undefined": ("is used but never defined",
+        [("OpDecorate %gid Constant", "OpDecorate %gid Constant\n               OpDecorate %lost SaturatedConversion")]),
+    # llvm-spirv 15's shape: a constant bitcast inside a vector constant,
+    # written before the composite it is made of.
+    "constant_before_its_operand": ("is used before it is defined",
+        [("   %uint_272 = OpConstant %uint 272\n",
+          "   %uint_272 = OpConstant %uint 272\n      %v2uint = OpTypeVector %uint 2\n"
+          "     %early = OpSpecConstantOp %ulong Bitcast %later\n"
+          "     %later = OpConstantComposite %v2uint %uint_1 %uint_2\n")]),
     "function_type_mismatch": ("but the function type says",
         [("         %hb = OpFunctionParameter %uint\n", "         %hb = OpFunctionParameter %ulong\n"),
          ("         %hr = OpIAdd %uint %ha %hb\n", "         %hr = OpIAdd %uint %ha %ha\n")]),

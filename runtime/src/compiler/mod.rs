@@ -324,10 +324,11 @@ impl<'a> Job<'a> {
     /// llvm-spirv on `bc`: the module, or (`Ok(Err(..))`) why there is
     /// none. A module declaring the Shader capability (llvm-spirv writes
     /// `llvm.bitreverse` as OpBitReverse) counts as a failure: OpenCL
-    /// modules may not declare it. So does a module whose structure is
-    /// invalid (llvm-spirv 15 decorating ids it never defines when a
-    /// conversion is used before its definition, or writing a constant
-    /// before the constant it is made of).
+    /// modules may not declare it. So does a module that refers to ids it
+    /// never defines or defines too late (llvm-spirv 15 decorating ids it
+    /// never defines when a conversion is used before its definition, or
+    /// writing a constant before the constant it is made of); what clift
+    /// merely does not support is left to the build to report.
     fn translate(&self, bc: &Path) -> Result<Result<Vec<u8>, String>, CompileError> {
         let spv = self.file("program.spv");
         let a = tool_args(&["--spirv-max-version=1.0"], bc, &spv);
@@ -344,8 +345,8 @@ impl<'a> Job<'a> {
                 "the module declares the Shader capability, which OpenCL modules may not\n".into(),
             ));
         }
-        if let Err(e) = clift_jit::check_structure(&module) {
-            return Ok(Err(format!("llvm-spirv wrote an invalid module: {}\n", e.0)));
+        if let Some(reference) = clift_jit::dangling_reference(&module) {
+            return Ok(Err(format!("llvm-spirv wrote an invalid module: {reference}\n")));
         }
         Ok(Ok(module))
     }

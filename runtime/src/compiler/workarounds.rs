@@ -2,8 +2,8 @@
 //! how clift gets a module anyway.
 //!
 //! When the translator fails on clang's output (or, for `llvm.bitreverse`,
-//! writes a Shader-capability module from it, or writes a module whose
-//! structure clift's parser refuses), the IR is
+//! writes a Shader-capability module from it, or writes a module that
+//! refers to ids it never defines), the IR is
 //! disassembled with `opt` of clang's version and read for the constructs
 //! llvm-spirv 15 is known not to take. Each has a targeted workaround:
 //!

@@ -181,7 +181,11 @@ fn main() {
                 if args.minutes.is_some_and(|m| started.elapsed().as_secs() >= m * 60) {
                     break;
                 }
-                let m = if i.is_multiple_of(args.pocl_every) { modes } else { modes & !POCL };
+                let m = if i.is_multiple_of(args.pocl_every) {
+                    modes
+                } else {
+                    modes & !POCL
+                };
                 let mut t = camp.check(seeds, m);
                 let mut total = total.lock().unwrap_or_else(|e| e.into_inner());
                 print_failures(&t, &args);

@@ -75,11 +75,26 @@ fn unescape(s: &str) -> String {
 /// if given) and reports on stdout as it goes. Its first line says whether
 /// PoCL runs half arithmetic (`hello 1` or `hello 0`).
 pub fn worker_main(pairs: &[(u64, Modes)], batch: usize, source: Option<&str>) {
+    // A worker lives in a process group of its own, out of reach of the
+    // terminal's Ctrl-C: it dies with its parent instead, so a hung one
+    // cannot outlive a stopped campaign.
+    // SAFETY: prctl with PR_SET_PDEATHSIG takes a signal number and touches
+    // no memory of ours.
+    unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) };
+    // SAFETY: getppid only reads the process's parent id.
+    if unsafe { libc::getppid() } == 1 {
+        return; // The parent died before the line above.
+    }
     let h = Harness::new();
     let mut out = std::io::stdout().lock();
-    // Lines go out as written (stdout is line-buffered); a parent that is
-    // gone makes writes fail, which leaves nothing to do but finish.
-    let _ = writeln!(out, "hello {}", u8::from(h.pocl_fp16()));
+    // Lines go out as written (stdout is line-buffered); once the parent is
+    // gone there is nobody to report to.
+    let mut say = |line: std::fmt::Arguments| {
+        if writeln!(out, "{line}").is_err() {
+            std::process::exit(1);
+        }
+    };
+    say(format_args!("hello {}", u8::from(h.pocl_fp16())));
     let units: Vec<(Unit, Modes)> = pairs
         .iter()
         .map(|&(s, m)| {
@@ -88,15 +103,13 @@ pub fn worker_main(pairs: &[(u64, Modes)], batch: usize, source: Option<&str>) {
             (u, m)
         })
         .collect();
-    h.run_units(&units, batch, source, &mut |e| {
-        let _ = match e {
-            Event::Start(m, seeds) => {
-                let s: Vec<String> = seeds.iter().map(u64::to_string).collect();
-                writeln!(out, "start {m} {}", s.join(" "))
-            }
-            Event::Done(seed, m, Ok(o)) => writeln!(out, "ok {seed} {m} {}", o.encode()),
-            Event::Done(seed, m, Err(e)) => writeln!(out, "err {seed} {m} {}", escape(&e)),
-        };
+    h.run_units(&units, batch, source, &mut |e| match e {
+        Event::Start(m, seeds) => {
+            let s: Vec<String> = seeds.iter().map(u64::to_string).collect();
+            say(format_args!("start {m} {}", s.join(" ")))
+        }
+        Event::Done(seed, m, Ok(o)) => say(format_args!("ok {seed} {m} {}", o.encode())),
+        Event::Done(seed, m, Err(e)) => say(format_args!("err {seed} {m} {}", escape(&e))),
     });
 }
 

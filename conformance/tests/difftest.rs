@@ -13,8 +13,10 @@
 //! and passes once they are fixed: then drop `open:` and the seed from
 //! [`OPEN`].
 //!
-//! `a_hang_in_clift_is_a_failure_naming_its_mode` runs the campaign binary
-//! on a kernel that loops forever at -O0 only, with a short time limit.
+//! `a_hang_in_clift_is_a_failure_naming_its_mode` and
+//! `a_crash_in_clift_is_a_failure_naming_its_mode_and_signal` run the
+//! campaign binary (worker processes with a time limit) on a kernel that
+//! loops forever, or dies of SIGSEGV, at -O0 only.
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -118,29 +120,25 @@ fn open_defects() {
     run_defects(true);
 }
 
-/// A kernel that never ends in a clift mode is killed after the time limit
-/// and reported as that mode's failure, while the other mode is still run
-/// and judged. The campaign binary runs under a watchdog, so this test
-/// fails rather than hangs if the time limit breaks.
-#[test]
-fn a_hang_in_clift_is_a_failure_naming_its_mode() {
+/// Runs the campaign binary on seed 0 with `body` as its kernel's body
+/// (after `gid` and `h` are set; it stores `h` to `out[gid]` last) in
+/// clift -O0 scalar and -O2 scalar with a 5 s limit, under a watchdog so
+/// that this fails rather than hangs if the limit breaks; returns its exit
+/// code and stdout.
+fn campaign_on(name: &str, body: &str) -> (Option<i32>, String) {
     let u = unit(0);
-    // clang defines __OPTIMIZE__ at -O1 and up: the loop is built at -O0
-    // only. It writes a global buffer each turn, so no optimiser may drop
-    // it.
     let source = format!(
         "__kernel void {}(__global ulong *out, __global ulong *res, __global uint *cnt,\n\
          __global const uint *in, __global half *hs) {{\n\
          const uint gid = (uint)get_global_id(0);\n\
          ulong h = in[0];\n\
-         #ifndef __OPTIMIZE__\n\
-         for (;;) {{ h = h * 31 + in[1]; out[gid] = h; }}\n\
-         #endif\n\
+         {body}\n\
          out[gid] = h;\n\
          }}\n",
         u.name
     );
-    let file = std::env::temp_dir().join(format!("clift-difftest-hang-{}.cl", std::process::id()));
+    // A file of its own: the tests run on threads of one process.
+    let file = std::env::temp_dir().join(format!("clift-difftest-{name}-{}.cl", std::process::id()));
     std::fs::write(&file, source).expect("write the kernel");
     let mut child = Command::new(env!("CARGO_BIN_EXE_difftest"))
         .args([
@@ -179,12 +177,41 @@ fn a_hang_in_clift_is_a_failure_naming_its_mode() {
     };
     let _ = std::fs::remove_file(&file);
     let out = reader.join().expect("read stdout");
-    assert_eq!(status.code(), Some(1), "a hang is a failure:\n{out}");
     assert!(out.contains(&format!("seed 0 (kernel {}", u.name)), "{out}");
-    assert!(out.contains("  clift -O0 scalar: timed out after 5 s\n"), "{out}");
     assert!(
         out.contains("  clift -O2 scalar: result A0"),
         "the other mode still ran:\n{out}"
     );
     assert!(out.contains("0 ran clean, 1 failed"), "{out}");
+    (status.code(), out)
+}
+
+/// A kernel that never ends in a clift mode is killed after the time limit
+/// and reported as that mode's failure, while the other mode is still run
+/// and judged. clang defines __OPTIMIZE__ at -O1 and up: the loop is built
+/// at -O0 only; it writes a global buffer each turn, so no optimiser may
+/// drop it.
+#[test]
+fn a_hang_in_clift_is_a_failure_naming_its_mode() {
+    let (code, out) = campaign_on(
+        "hang",
+        "#ifndef __OPTIMIZE__\nfor (;;) { h = h * 31 + in[1]; out[gid] = h; }\n#endif",
+    );
+    assert_eq!(code, Some(1), "a hang is a failure:\n{out}");
+    assert!(out.contains("  clift -O0 scalar: timed out after 5 s\n"), "{out}");
+}
+
+/// A kernel that kills its process in a clift mode (a store to an address
+/// below 256, never mapped) is that mode's failure, with the signal.
+#[test]
+fn a_crash_in_clift_is_a_failure_naming_its_mode_and_signal() {
+    let (code, out) = campaign_on(
+        "crash",
+        "#ifndef __OPTIMIZE__\n*(__global volatile ulong *)(ulong)(in[0] & 0xff) = h;\n#endif",
+    );
+    assert_eq!(code, Some(1), "a crash is a failure:\n{out}");
+    assert!(
+        out.contains("  clift -O0 scalar: crashed: killed by signal 11 (SIGSEGV)"),
+        "{out}"
+    );
 }

@@ -10,13 +10,25 @@
 //! PoCL only if it reports `cl_khr_fp16` (Debian's PoCL 3.1 does not: they
 //! are then compared across clift's modes alone).
 //!
-//! [`Harness::check`] runs seeds in batches: the units of a batch share one
-//! program (one clang run per optimisation level instead of one per seed);
-//! when a batch fails to build or run anywhere, each unit is run alone to
-//! find the one at fault. A unit whose modes disagree, or that fails to
-//! build or run in some mode, is a [`Failure`] naming the seed, each mode's
-//! outcome and the unit's program alone.
+//! Seeds run in batches: the units of a batch share one program (one clang
+//! run per optimisation level instead of one per seed); when a batch fails
+//! to build in some mode, or a unit of it fails to run, those units run
+//! alone in that mode to find the one at fault. A unit whose modes
+//! disagree, or that fails to build or run, hangs or crashes in some clift
+//! mode, is a [`Failure`] naming the seed, each mode's outcome and the
+//! unit's program alone. A unit on which only PoCL hangs or crashes while
+//! the clift modes agree is no clift failure: [`Tally::pocl_broke`] lists
+//! it.
+//!
+//! Two ways to run: [`Harness::check`] runs everything in this process (the
+//! CI test; a hang there hangs the test), and [`campaign::Campaign`] runs
+//! the work in child processes (the `difftest` binary started again with
+//! its hidden `--worker` argument), each with a time limit, so a hang or a
+//! crash costs one child and is pinned on one seed and one mode.
 
+pub mod campaign;
+
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::{c_void, CString};
 use std::fmt::Write as _;
 use std::ptr;
@@ -82,16 +94,93 @@ const MODES: [Mode; 5] = [
     },
 ];
 
+/// A set of modes: bit `i` stands for the `i`-th of clift -O0 scalar,
+/// clift -O0 SIMD, clift -O2 scalar, clift -O2 SIMD and PoCL.
+pub type Modes = u8;
+
+/// All five modes.
+pub const ALL_MODES: Modes = 0b1_1111;
+/// PoCL's mode.
+pub const POCL: Modes = 0b1_0000;
+/// clift's four modes.
+pub const CLIFT_MODES: Modes = ALL_MODES & !POCL;
+
+/// The modes whose label contains `filter` or one of its comma-separated
+/// parts (e.g. `clift`, `PoCL`, `-O2`, `SIMD`, `-O2 scalar,PoCL`; all when
+/// empty).
+pub fn modes_matching(filter: &str) -> Modes {
+    (0..MODES.len())
+        .filter(|&i| filter.split(',').any(|o| MODES[i].label.contains(o)))
+        .fold(0, |m, i| m | 1 << i)
+}
+
+/// The modes of `modes` a unit runs in: without PoCL if it uses `half`
+/// arithmetic and PoCL lacks cl_khr_fp16.
+pub fn modes_for(modes: Modes, fp16: bool, pocl_fp16: bool) -> Modes {
+    if fp16 && !pocl_fp16 {
+        modes & !POCL
+    } else {
+        modes
+    }
+}
+
+/// The labels of `modes`.
+fn labels(modes: Modes) -> Vec<&'static str> {
+    (0..MODES.len())
+        .filter(|i| modes & 1 << i != 0)
+        .map(|i| MODES[i].label)
+        .collect()
+}
+
+/// How to say "in the modes `m`" in a tally.
+pub fn describe_modes(m: Modes) -> String {
+    match m {
+        ALL_MODES => "all 5 modes (clift -O0/-O2 x scalar/SIMD, PoCL)".to_string(),
+        CLIFT_MODES => "clift's 4 modes".to_string(),
+        _ if m.count_ones() == 1 => format!("{} alone (nothing compared)", labels(m)[0]),
+        _ => format!("the modes {}", labels(m).join(", ")),
+    }
+}
+
 /// What one unit left in its buffers.
-#[derive(Clone, PartialEq, Eq)]
-struct Output {
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Output {
     out: Vec<u64>,
     res: Vec<u64>,
     cnt: Vec<u32>,
     hs: Vec<u16>,
 }
 
-/// A unit whose modes disagree (or that failed to build or run somewhere).
+/// How one unit went in one mode.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    /// It ran and left these buffers.
+    Ran(Output),
+    /// It failed to build or run (the message says how).
+    Error(String),
+    /// It did not finish within the time limit (seconds).
+    TimedOut(u64),
+    /// The process running it died (a signal, a panic: how and its last
+    /// words).
+    Crashed(String),
+}
+
+impl Outcome {
+    fn output(&self) -> Option<&Output> {
+        match self {
+            Outcome::Ran(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// A hang or a crash (rather than an answer or an error).
+    fn broke(&self) -> bool {
+        matches!(self, Outcome::TimedOut(_) | Outcome::Crashed(_))
+    }
+}
+
+/// A unit whose modes disagree (or that failed to build or run somewhere,
+/// or hung or crashed in a clift mode).
 #[derive(Debug, Clone)]
 pub struct Failure {
     pub seed: u64,
@@ -102,20 +191,82 @@ pub struct Failure {
 /// How a set of seeds went.
 #[derive(Debug, Default, Clone)]
 pub struct Tally {
-    /// Units that ran clean in every mode, PoCL included.
-    pub clean: u64,
-    /// Units with `half` arithmetic that ran clean in every clift mode
-    /// (PoCL lacking cl_khr_fp16).
-    pub clean_clift_only: u64,
+    /// Units that ran clean, by the set of modes they were compared in.
+    pub clean: BTreeMap<Modes, u64>,
+    /// Units on which PoCL hung or crashed while the clift modes run agreed
+    /// (no clift failure): the seed, those clift modes and what PoCL did.
+    pub pocl_broke: Vec<(u64, Modes, String)>,
+    /// Units that ran in no mode (none of the modes asked for applies).
+    pub not_run: u64,
     pub failures: Vec<Failure>,
+    /// Things seen that are not about one unit (a batch that hung as one
+    /// program in PoCL while each unit alone ran, say).
+    pub notes: Vec<String>,
+}
+
+impl Tally {
+    /// Units that ran clean in exactly the modes `m`.
+    pub fn clean_in(&self, m: Modes) -> u64 {
+        self.clean.get(&m).copied().unwrap_or(0)
+    }
+
+    /// Units judged: clean, PoCL broken, not run or failed.
+    pub fn units(&self) -> u64 {
+        self.clean.values().sum::<u64>() + self.pocl_broke.len() as u64 + self.not_run + self.failures.len() as u64
+    }
+
+    /// Adds `other`'s counts to these.
+    pub fn merge(&mut self, other: Tally) {
+        for (m, n) in other.clean {
+            *self.clean.entry(m).or_default() += n;
+        }
+        self.pocl_broke.extend(other.pocl_broke);
+        self.not_run += other.not_run;
+        self.failures.extend(other.failures);
+        self.notes.extend(other.notes);
+    }
+
+    /// The counts in words: "N ran clean in all 5 modes (...), M ran clean
+    /// in clift's 4 modes (no PoCL), ..., F failed".
+    pub fn summary(&self) -> String {
+        let mut parts: Vec<String> = self
+            .clean
+            .iter()
+            .rev()
+            .map(|(&m, n)| match m.count_ones() {
+                1 => format!("{n} ran without error in {}", describe_modes(m)),
+                _ => format!("{n} ran clean in {}", describe_modes(m)),
+            })
+            .collect();
+        if parts.is_empty() {
+            parts.push("0 ran clean".into());
+        }
+        let mut broke: BTreeMap<Modes, u64> = BTreeMap::new();
+        for (_, m, _) in &self.pocl_broke {
+            *broke.entry(*m).or_default() += 1;
+        }
+        for (m, n) in broke.iter().rev() {
+            parts.push(match m {
+                0 => format!("{n} hung or crashed in PoCL (no clift mode run)"),
+                _ => format!("{n} hung or crashed in PoCL while {} agreed", describe_modes(*m)),
+            });
+        }
+        if self.not_run != 0 {
+            parts.push(format!(
+                "{} not run (half arithmetic, and PoCL, the only mode asked for, lacks cl_khr_fp16)",
+                self.not_run
+            ));
+        }
+        parts.push(format!("{} failed", self.failures.len()));
+        parts.join(", ")
+    }
 }
 
 /// The two platforms' contexts and queues.
 pub struct Harness {
     devices: Vec<Device>,
-    /// Only the modes whose label contains this or one of its
-    /// comma-separated parts (all when empty).
-    only: String,
+    /// Only these modes (see [`Harness::only`]).
+    only: Modes,
 }
 
 // SAFETY: OpenCL handles may be used from any thread (the API is
@@ -140,6 +291,24 @@ fn open(name: &'static str, platform: cl_platform_id) -> Device {
     Device { name, ctx, queue, fp16 }
 }
 
+/// A built program, released when dropped.
+struct Program(cl_program);
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        // SAFETY: the program was created by `Harness::build` and is
+        // released once, here.
+        unsafe { clReleaseProgram(self.0) };
+    }
+}
+
+/// What a run reports as it goes: a program build of these seeds in this
+/// mode starts, or one unit's outcome in one mode is final.
+pub(crate) enum Event<'a> {
+    Start(usize, &'a [u64]),
+    Done(u64, usize, Result<Output, String>),
+}
+
 impl Harness {
     /// clift and PoCL through the loader (panics if either is missing).
     pub fn new() -> Harness {
@@ -150,15 +319,15 @@ impl Harness {
         });
         Harness {
             devices: vec![open("clift", clift), open("PoCL", pocl)],
-            only: String::new(),
+            only: ALL_MODES,
         }
     }
 
     /// Runs only the modes whose label contains `filter`, or one of its
-    /// comma-separated parts (e.g. `clift`, `PoCL`, `-O2`, `SIMD`,
-    /// `-O2 scalar,PoCL`): to find which mode misbehaves.
+    /// comma-separated parts (see [`modes_matching`]): to find which mode
+    /// misbehaves.
     pub fn only(mut self, filter: &str) -> Harness {
-        self.only = filter.to_string();
+        self.only = modes_matching(filter);
         self
     }
 
@@ -167,138 +336,103 @@ impl Harness {
         self.devices[1].fp16
     }
 
-    fn modes(&self, fp16: bool) -> Vec<&'static Mode> {
-        MODES
-            .iter()
-            .filter(|m| !fp16 || self.devices[m.device].fp16)
-            .filter(|m| self.only.split(',').any(|o| m.label.contains(o)))
-            .collect()
-    }
-
     /// Runs the units of `seeds` in batches of `batch` and compares every
-    /// mode.
+    /// mode, in this process.
     pub fn check(&self, seeds: &[u64], batch: usize) -> Tally {
-        let mut tally = Tally::default();
-        let units: Vec<Unit> = seeds.iter().map(|&s| unit(s)).collect();
-        for fp16 in [false, true] {
-            let group: Vec<&Unit> = units.iter().filter(|u| u.fp16 == fp16).collect();
-            for chunk in group.chunks(batch.max(1)) {
-                self.check_batch(chunk, &mut tally);
-            }
-        }
-        tally
+        let units: Vec<(Unit, Modes)> = seeds
+            .iter()
+            .map(|&s| {
+                let u = unit(s);
+                let m = modes_for(self.only, u.fp16, self.pocl_fp16());
+                (u, m)
+            })
+            .collect();
+        self.check_units(&units, batch, None)
     }
 
     /// Runs the unit of `seed` with `source` as its program instead of the
     /// generated one (a hand-reduced copy, say): same kernel name, sizes
     /// and buffers.
     pub fn check_source(&self, seed: u64, source: &str) -> Tally {
-        let mut tally = Tally::default();
         let u = unit(seed);
-        let modes = self.modes(u.fp16);
-        let per_mode: Vec<Result<Output, String>> = modes
-            .iter()
-            .map(|m| self.run_source(source, &[&u], m).map(|mut v| v.remove(0)))
-            .collect();
-        self.judge(&u, &modes, per_mode, &mut tally);
+        let m = modes_for(self.only, u.fp16, self.pocl_fp16());
+        self.check_units(&[(u, m)], 1, Some(source))
+    }
+
+    fn check_units(&self, units: &[(Unit, Modes)], batch: usize, source: Option<&str>) -> Tally {
+        let mut outs: HashMap<(u64, usize), Outcome> = HashMap::new();
+        self.run_units(units, batch, source, &mut |e| {
+            if let Event::Done(seed, m, r) = e {
+                outs.insert((seed, m), r.map_or_else(Outcome::Error, Outcome::Ran));
+            }
+        });
+        let mut tally = Tally::default();
+        for (u, m) in units {
+            judge(u, *m, source, |i| outs.remove(&(u.seed, i)), &mut tally);
+        }
         tally
     }
 
-    fn check_batch(&self, units: &[&Unit], tally: &mut Tally) {
-        let fp16 = units[0].fp16;
-        let modes = self.modes(fp16);
-        let results: Vec<Result<Vec<Output>, String>> = modes.iter().map(|m| self.run(units, m)).collect();
-        if results.iter().all(Result::is_ok) {
-            let results: Vec<Vec<Output>> = results.into_iter().map(Result::unwrap).collect();
-            for (i, u) in units.iter().enumerate() {
-                let per_mode: Vec<Result<Output, String>> = results.iter().map(|r| Ok(r[i].clone())).collect();
-                self.judge(u, &modes, per_mode, tally);
-            }
-        } else {
-            for u in units {
-                let per_mode: Vec<Result<Output, String>> = modes
-                    .iter()
-                    .map(|m| self.run(&[u], m).map(|mut v| v.remove(0)))
-                    .collect();
-                self.judge(u, &modes, per_mode, tally);
-            }
-        }
-    }
-
-    fn judge(&self, u: &Unit, modes: &[&Mode], outs: Vec<Result<Output, String>>, tally: &mut Tally) {
-        let first = &outs[0];
-        if first.is_ok() && outs.iter().all(|o| o.as_ref().ok() == first.as_ref().ok()) {
-            if modes.len() == MODES.len() {
-                tally.clean += 1;
-            } else {
-                tally.clean_clift_only += 1;
-            }
-            return;
-        }
-        let mut r = String::new();
-        let _ = writeln!(
-            r,
-            "difftest: seed {} ({}kernel {}, {} work-items in groups of {}) disagrees:",
-            u.seed,
-            if u.fp16 { "half arithmetic, " } else { "" },
-            u.name,
-            u.global_size,
-            u.local_size
-        );
-        for (m, o) in modes.iter().zip(&outs) {
-            match o {
-                Err(e) => {
-                    let _ = writeln!(r, "  {}: failed: {}", m.label, e.trim_end());
-                }
-                Ok(out) => {
-                    let same: Vec<&str> = modes
+    /// Runs each unit in each of its modes, batch by batch, telling `sink`
+    /// what starts and what is final as it goes.
+    pub(crate) fn run_units(
+        &self,
+        units: &[(Unit, Modes)],
+        batch: usize,
+        source: Option<&str>,
+        sink: &mut dyn FnMut(Event),
+    ) {
+        for fp16 in [false, true] {
+            let group: Vec<&(Unit, Modes)> = units.iter().filter(|(u, _)| u.fp16 == fp16).collect();
+            for chunk in group.chunks(batch.max(1)) {
+                for m in 0..MODES.len() {
+                    let us: Vec<&Unit> = chunk
                         .iter()
-                        .zip(&outs)
-                        .filter(|(_, o2)| o2.as_ref().ok() == Some(out))
-                        .map(|(m2, _)| m2.label)
+                        .filter(|(_, modes)| modes & 1 << m != 0)
+                        .map(|(u, _)| u)
                         .collect();
-                    let _ = writeln!(
-                        r,
-                        "  {}: result A{} (same as: {})",
-                        m.label,
-                        group_id(&outs, out),
-                        same.join(", ")
-                    );
+                    if !us.is_empty() {
+                        self.run_batch(&us, m, source, sink);
+                    }
                 }
             }
         }
-        // Where each other distinct result differs from the first.
-        let mut distinct: Vec<&Output> = Vec::new();
-        for o in outs.iter().filter_map(|o| o.as_ref().ok()) {
-            if !distinct.contains(&o) {
-                distinct.push(o);
+    }
+
+    /// Builds the units' program in mode `m` and runs each unit; a build
+    /// that fails, or a unit that fails, is run again alone.
+    fn run_batch(&self, units: &[&Unit], m: usize, source: Option<&str>, sink: &mut dyn FnMut(Event)) {
+        let seeds: Vec<u64> = units.iter().map(|u| u.seed).collect();
+        sink(Event::Start(m, &seeds));
+        let text = source.map_or_else(|| clift_clgen::program(units), str::to_string);
+        let program = match self.build(&text, m) {
+            Ok(p) => p,
+            Err(e) if units.len() == 1 => return sink(Event::Done(units[0].seed, m, Err(e))),
+            Err(_) => {
+                for u in units {
+                    self.run_batch(&[u], m, source, sink);
+                }
+                return;
+            }
+        };
+        let dev = &self.devices[MODES[m].device];
+        let mut again = Vec::new();
+        for u in units {
+            match self.launch(dev, program.0, u) {
+                Ok(o) => sink(Event::Done(u.seed, m, Ok(o))),
+                Err(e) if units.len() == 1 => sink(Event::Done(u.seed, m, Err(e))),
+                Err(_) => again.push(*u),
             }
         }
-        for (i, b) in distinct.iter().enumerate().skip(1) {
-            r.push_str(&describe_difference(distinct[0], b, i));
+        drop(program);
+        for u in again {
+            self.run_batch(&[u], m, source, sink);
         }
-        let _ = writeln!(
-            r,
-            "  reproduce: cargo run --release -p clift-conformance --bin difftest -- --seeds {}..{}\n  \
-             program (cargo run --release -p clift-conformance --bin difftest -- --print {}):\n{}",
-            u.seed,
-            u.seed + 1,
-            u.seed,
-            u.source()
-        );
-        tally.failures.push(Failure {
-            seed: u.seed,
-            report: r,
-        });
     }
 
-    /// Builds the units' program in mode `m` and runs each unit.
-    fn run(&self, units: &[&Unit], m: &Mode) -> Result<Vec<Output>, String> {
-        self.run_source(&clift_clgen::program(units), units, m)
-    }
-
-    fn run_source(&self, source: &str, units: &[&Unit], m: &Mode) -> Result<Vec<Output>, String> {
-        let dev = &self.devices[m.device];
+    fn build(&self, source: &str, m: usize) -> Result<Program, String> {
+        let mode = &MODES[m];
+        let dev = &self.devices[mode.device];
         let src = CString::new(source).map_err(|e| e.to_string())?;
         let mut err = 0;
         let p_src = src.as_ptr();
@@ -307,29 +441,29 @@ impl Harness {
         if err != CL_SUCCESS {
             return Err(format!("{}: clCreateProgramWithSource: {}", dev.name, error_name(err)));
         }
-        let result = (|| {
-            let opts = CString::new(m.options).expect("options without NUL");
-            // SAFETY: valid program and NUL-terminated options; no callback.
-            let rc = unsafe { clBuildProgram(program, 0, ptr::null(), opts.as_ptr(), None, ptr::null_mut()) };
-            if rc != CL_SUCCESS {
-                let mut d = ptr::null_mut();
-                // SAFETY: room for one handle.
-                unsafe {
-                    clGetProgramInfo(
-                        program,
-                        CL_PROGRAM_DEVICES,
-                        size_of::<cl_device_id>(),
-                        (&mut d as *mut cl_device_id).cast(),
-                        ptr::null_mut(),
-                    )
-                };
-                return Err(format!("build: {}; log:\n{}", error_name(rc), build_log_of(program, d)));
-            }
-            units.iter().map(|u| self.launch(dev, program, u)).collect()
-        })();
-        // SAFETY: the program was created above and is released once.
-        unsafe { clReleaseProgram(program) };
-        result
+        let program = Program(program);
+        let opts = CString::new(mode.options).expect("options without NUL");
+        // SAFETY: valid program and NUL-terminated options; no callback.
+        let rc = unsafe { clBuildProgram(program.0, 0, ptr::null(), opts.as_ptr(), None, ptr::null_mut()) };
+        if rc != CL_SUCCESS {
+            let mut d = ptr::null_mut();
+            // SAFETY: room for one handle.
+            unsafe {
+                clGetProgramInfo(
+                    program.0,
+                    CL_PROGRAM_DEVICES,
+                    size_of::<cl_device_id>(),
+                    (&mut d as *mut cl_device_id).cast(),
+                    ptr::null_mut(),
+                )
+            };
+            return Err(format!(
+                "build: {}; log:\n{}",
+                error_name(rc),
+                build_log_of(program.0, d)
+            ));
+        }
+        Ok(program)
     }
 
     fn launch(&self, dev: &Device, program: cl_program, u: &Unit) -> Result<Output, String> {
@@ -402,6 +536,171 @@ impl Harness {
     }
 }
 
+/// Judges unit `u` from its outcome in each mode of `modes` (`take(i)`
+/// gives mode `i`'s), adding it to `tally`.
+/// `source` is the program run instead of the generated one, if any.
+pub(crate) fn judge(
+    u: &Unit,
+    modes: Modes,
+    source: Option<&str>,
+    mut take: impl FnMut(usize) -> Option<Outcome>,
+    tally: &mut Tally,
+) {
+    let ms: Vec<usize> = (0..MODES.len()).filter(|i| modes & 1 << i != 0).collect();
+    if ms.is_empty() {
+        tally.not_run += 1;
+        return;
+    }
+    let outs: Vec<Outcome> = ms
+        .iter()
+        .map(|&i| take(i).unwrap_or_else(|| Outcome::Error("no outcome reported".into())))
+        .collect();
+    let agree = |keep: &dyn Fn(usize) -> bool| {
+        let kept: Vec<&Outcome> = ms.iter().zip(&outs).filter(|(&i, _)| keep(i)).map(|(_, o)| o).collect();
+        kept.iter()
+            .all(|o| o.output().is_some() && o.output() == kept[0].output())
+    };
+    if agree(&|_| true) {
+        *tally.clean.entry(modes).or_default() += 1;
+        return;
+    }
+    let pocl = ms.iter().position(|&i| 1 << i == POCL);
+    if let Some(p) = pocl.filter(|&p| outs[p].broke()) {
+        if agree(&|i| 1 << i != POCL) {
+            let what = match &outs[p] {
+                Outcome::TimedOut(s) => format!("timed out after {s} s"),
+                Outcome::Crashed(c) => format!("crashed: {}", c.lines().next().unwrap_or("")),
+                _ => unreachable!("broke() is a time-out or a crash"),
+            };
+            tally.pocl_broke.push((u.seed, modes & !POCL, what));
+            return;
+        }
+    }
+    let broke = outs.iter().any(|o| !matches!(o, Outcome::Ran(_)));
+    let mut r = String::new();
+    let _ = writeln!(
+        r,
+        "difftest: seed {} ({}kernel {}, {} work-items in groups of {}) {}:",
+        u.seed,
+        if u.fp16 { "half arithmetic, " } else { "" },
+        u.name,
+        u.global_size,
+        u.local_size,
+        if broke { "fails" } else { "disagrees" }
+    );
+    let distinct = distinct_outputs(&outs);
+    for (&i, o) in ms.iter().zip(&outs) {
+        let label = MODES[i].label;
+        let _ = match o {
+            Outcome::Error(e) => writeln!(r, "  {label}: failed: {}", e.trim_end()),
+            Outcome::TimedOut(s) => writeln!(r, "  {label}: timed out after {s} s"),
+            Outcome::Crashed(c) => writeln!(r, "  {label}: crashed: {}", c.trim_end()),
+            Outcome::Ran(out) => {
+                let same: Vec<&str> = ms
+                    .iter()
+                    .zip(&outs)
+                    .filter(|(_, o2)| o2.output() == Some(out))
+                    .map(|(&j, _)| MODES[j].label)
+                    .collect();
+                let id = distinct.iter().position(|d| *d == out).unwrap_or(0);
+                writeln!(r, "  {label}: result A{id} (same as: {})", same.join(", "))
+            }
+        };
+    }
+    // Where each other distinct result differs from the first.
+    for (i, b) in distinct.iter().enumerate().skip(1) {
+        r.push_str(&describe_difference(distinct[0], b, i));
+    }
+    // A hang or a crash reproduces in the modes that hung or crashed.
+    let hung: Vec<&str> = ms
+        .iter()
+        .zip(&outs)
+        .filter(|(_, o)| o.broke())
+        .map(|(&i, _)| MODES[i].label)
+        .collect();
+    let only = match hung.is_empty() {
+        true => String::new(),
+        false => format!(" --only '{}'", hung.join(",")),
+    };
+    let _ = match source {
+        Some(text) => writeln!(
+            r,
+            "  reproduce: cargo run --release -p clift-conformance --bin difftest -- --seeds {}..{} --source FILE{only}\n  \
+             program (FILE):\n{text}",
+            u.seed,
+            u.seed + 1,
+        ),
+        None => writeln!(
+            r,
+            "  reproduce: cargo run --release -p clift-conformance --bin difftest -- --seeds {}..{}{only}\n  \
+             program (cargo run --release -p clift-conformance --bin difftest -- --print {}):\n{}",
+            u.seed,
+            u.seed + 1,
+            u.seed,
+            u.source()
+        ),
+    };
+    tally.failures.push(Failure {
+        seed: u.seed,
+        report: r,
+    });
+}
+
+/// The distinct buffers among `outs`, in order of first appearance.
+fn distinct_outputs(outs: &[Outcome]) -> Vec<&Output> {
+    let mut distinct: Vec<&Output> = Vec::new();
+    for o in outs.iter().filter_map(Outcome::output) {
+        if !distinct.contains(&o) {
+            distinct.push(o);
+        }
+    }
+    distinct
+}
+
+impl Output {
+    /// The buffers as one line of text: four space-separated lists of hex
+    /// numbers (`-` for an empty one), read back by [`Output::decode`].
+    pub(crate) fn encode(&self) -> String {
+        fn list<T: Copy + Into<u64>>(v: &[T]) -> String {
+            if v.is_empty() {
+                return "-".into();
+            }
+            v.iter()
+                .map(|&x| format!("{:x}", x.into()))
+                .collect::<Vec<_>>()
+                .join(",")
+        }
+        format!(
+            "{} {} {} {}",
+            list(&self.out),
+            list(&self.res),
+            list(&self.cnt),
+            list(&self.hs)
+        )
+    }
+
+    /// The buffers [`Output::encode`] wrote, or None if `text` is not such a
+    /// line.
+    pub(crate) fn decode(text: &str) -> Option<Output> {
+        fn list<T: TryFrom<u64>>(s: &str) -> Option<Vec<T>> {
+            if s == "-" {
+                return Some(Vec::new());
+            }
+            s.split(',')
+                .map(|x| u64::from_str_radix(x, 16).ok().and_then(|v| T::try_from(v).ok()))
+                .collect()
+        }
+        let f: Vec<&str> = text.split(' ').collect();
+        let [out, res, cnt, hs] = f[..] else { return None };
+        Some(Output {
+            out: list(out)?,
+            res: list(res)?,
+            cnt: list(cnt)?,
+            hs: list(hs)?,
+        })
+    }
+}
+
 impl Default for Harness {
     fn default() -> Harness {
         Harness::new()
@@ -453,16 +752,6 @@ fn inputs(u: &Unit) -> Inputs {
             })
             .collect(),
     }
-}
-
-fn group_id(outs: &[Result<Output, String>], o: &Output) -> usize {
-    let mut distinct: Vec<&Output> = Vec::new();
-    for x in outs.iter().filter_map(|x| x.as_ref().ok()) {
-        if !distinct.contains(&x) {
-            distinct.push(x);
-        }
-    }
-    distinct.iter().position(|d| *d == o).unwrap_or(0)
 }
 
 fn describe_difference(a: &Output, b: &Output, bi: usize) -> String {

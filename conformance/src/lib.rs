@@ -64,6 +64,12 @@ pub fn setup() {
     });
 }
 
+/// The folder of `.icd` files [`setup_with_vendors`] writes for process
+/// `pid` (a parent removes its children's).
+pub fn vendor_dir(pid: u32) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("clift-conformance-{pid}.d"))
+}
+
 /// Points the ICD loader at clift and at the other vendors' `.icd` files
 /// `extra` (e.g. PoCL's, for differential tests), through a folder of
 /// `.icd` files named by `OCL_ICD_VENDORS`. Must come before any other
@@ -71,7 +77,7 @@ pub fn setup() {
 /// panics otherwise, or if a file is missing.
 pub fn setup_with_vendors(extra: &[&std::path::Path]) {
     let got = VENDORS.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("clift-conformance-{}.d", std::process::id()));
+        let dir = vendor_dir(std::process::id());
         std::fs::create_dir_all(&dir).expect("create the vendor folder");
         std::fs::write(dir.join("clift.icd"), format!("{}\n", lib_path().display())).expect("write .icd file");
         for (i, f) in extra.iter().enumerate() {

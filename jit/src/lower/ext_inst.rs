@@ -102,9 +102,8 @@ fn rounding_tag(r: FPRoundingMode) -> &'static str {
 impl Lowering<'_, '_, '_> {
     /// OpExtInst of OpenCL.std (the only set the front end accepts).
     pub(super) fn opencl_std(&mut self, i: u32) -> R {
-        let m = self.m;
-        let inst = &m.insts[i as usize];
-        let n = inst.lit(1).ok_or("missing instruction number")?;
+        let inst = self.at(i);
+        let n = inst.literal(1);
         let info = table::lookup(n).ok_or_else(|| format!("OpenCL.std has no instruction {n}"))?;
         let name = info.name;
         if let Impl::Refused(why) = info.imp {
@@ -121,10 +120,10 @@ impl Lowering<'_, '_, '_> {
 
     fn ext_lower(&mut self, i: u32, info: &'static OpInfo) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
+        let inst = self.at(i);
         let name = info.name;
-        let ty = inst.result_type.ok_or("missing result type")?;
-        let id = inst.result_id.ok_or("missing result")?;
+        let ty = inst.result_type();
+        let id = inst.result_id();
         let out = types::components(m, ty)?;
         let mut vals = Vec::new();
         let mut ids = Vec::new();

@@ -44,8 +44,8 @@ impl Lowering<'_, '_, '_> {
     /// returns whether it did.
     pub(super) fn inline_call(&mut self, i: u32) -> R<bool> {
         let m = self.m;
-        let inst = &m.insts[i as usize];
-        let callee = inst.id(0).ok_or("missing callee")?;
+        let inst = self.at(i);
+        let callee = inst.operand(0);
         let info = m
             .info(callee)
             .filter(|f| f.kind == IdKind::Function)

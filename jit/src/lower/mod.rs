@@ -64,6 +64,7 @@ use self::statics::Statics;
 
 use crate::error::Diagnostic;
 use crate::spirv::{ConstValue, Function, Id, IdKind, Module};
+use crate::validate::{Checked, Validated};
 
 /// The most Cranelift instructions one function (with what is inlined into
 /// it) may take: aggregates are scalarized, so a small module could
@@ -164,6 +165,9 @@ pub const MAX_STACK: u64 = 1 << 20;
 pub struct Env<'a> {
     /// The module.
     pub m: &'a Module,
+    /// The validator's evidence for `m`: how the lowering reads its
+    /// instructions ([`Lowering::at`]).
+    pub validated: &'a Validated,
     /// The Cranelift function of each SPIR-V function the body may call
     /// without inlining it.
     pub callees: &'a HashMap<Id, FuncRef>,
@@ -291,6 +295,15 @@ pub(crate) struct Lowering<'a, 'b, 'f> {
 }
 
 type R<T = ()> = Result<T, String>;
+
+impl<'a> Lowering<'a, '_, '_> {
+    /// Instruction `i` of the module, with the operands and result its
+    /// grammar requires read without checking again what validation proved
+    /// ([`Checked`]).
+    pub(crate) fn at(&self, i: u32) -> Checked<'a> {
+        self.env.validated.inst(self.m, i)
+    }
+}
 
 impl Lowering<'_, '_, '_> {
     /// Lowers this body: its parameters take `params`; the current block
@@ -466,13 +479,11 @@ impl Lowering<'_, '_, '_> {
             let cb = self.b.create_block();
             self.blocks[bi] = Some(cb);
             for i in blk.body() {
-                let inst = &m.insts[i as usize];
+                let inst = self.at(i);
                 if inst.op != Op::Phi {
                     break;
                 }
-                let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
-                    continue;
-                };
+                let (ty, id) = inst.result();
                 if self.simd.as_ref().is_some_and(|s| s.may_vary.contains(&id)) {
                     self.varying_phi(cb, id, ty).map_err(|r| m.diag(i, r))?;
                     continue;
@@ -619,19 +630,18 @@ impl Lowering<'_, '_, '_> {
     }
 
     fn scalar_inst_unrounded(&mut self, i: u32) -> R {
-        let inst = &self.m.insts[i as usize];
+        let inst = self.at(i);
         match inst.op {
             op if lowers_to_nothing(op) => Ok(()),
             Op::Branch => {
-                let t = inst.id(0).ok_or("missing target")?;
-                let (blk, args) = self.target(t)?;
+                let (blk, args) = self.target(inst.operand(0))?;
                 self.b.ins().jump(blk, &args);
                 Ok(())
             }
             Op::BranchConditional => {
-                let c = self.get1(inst.id(0).ok_or("missing condition")?)?;
-                let (tb, ta) = self.target(inst.id(1).ok_or("missing target")?)?;
-                let (fb, fa) = self.target(inst.id(2).ok_or("missing target")?)?;
+                let c = self.get1(inst.operand(0))?;
+                let (tb, ta) = self.target(inst.operand(1))?;
+                let (fb, fa) = self.target(inst.operand(2))?;
                 self.b.ins().brif(c, tb, &ta, fb, &fa);
                 Ok(())
             }
@@ -647,7 +657,7 @@ impl Lowering<'_, '_, '_> {
                 Ok(())
             }
             Op::ReturnValue => {
-                let v = self.get(inst.id(0).ok_or("missing value")?)?;
+                let v = self.get(inst.operand(0))?;
                 match self.exit {
                     Exit::Return => self.b.ins().return_(&v),
                     Exit::Inline(ret) => {
@@ -683,7 +693,7 @@ impl Lowering<'_, '_, '_> {
             // get_default_queue(): the word the runtime put in the context
             // (launch_abi: a queue_t is opaque, 0 is CLK_NULL_QUEUE).
             Op::GetDefaultQueue => {
-                let id = inst.result_id.ok_or("OpGetDefaultQueue without a result")?;
+                let id = inst.result_id();
                 let q = self.ctx_word(crate::launch_abi::ctx_offset::DEFAULT_QUEUE);
                 self.values.insert(id, vec![q]);
                 Ok(())
@@ -757,9 +767,8 @@ impl Lowering<'_, '_, '_> {
     /// literals are taken at the selector's width; a repeated literal keeps
     /// its first target).
     fn switch(&mut self, i: u32) -> R {
-        let inst = &self.m.insts[i as usize];
-        let sel_id = inst.id(0).ok_or("missing selector")?;
-        let sel = self.get1(sel_id)?;
+        let inst = self.at(i);
+        let sel = self.get1(inst.operand(0))?;
         let width = self.b.func.dfg.value_type(sel).bits();
         let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
         // One edge block per distinct target, filled after the switch.
@@ -775,7 +784,7 @@ impl Lowering<'_, '_, '_> {
             edges.insert(label, e);
             Ok(e)
         };
-        let default = edge(self, inst.id(1).ok_or("missing default")?)?;
+        let default = edge(self, inst.operand(1))?;
         let mut sw = Switch::new();
         let mut seen = std::collections::HashSet::new();
         let mut k = 2;
@@ -785,8 +794,8 @@ impl Lowering<'_, '_, '_> {
                 Some(rspirv::dr::Operand::LiteralBit64(v)) => *v,
                 _ => return Err(format!("case {} has no literal", (k - 2) / 2)),
             } & mask;
-            let label = inst.id(k + 1).ok_or("case without a target")?;
-            let blk = edge(self, label)?;
+            // The grammar decodes a case as a (literal, label) pair.
+            let blk = edge(self, inst.operand(k + 1))?;
             if seen.insert(lit) {
                 sw.set_entry(u128::from(lit), blk);
             }
@@ -804,8 +813,8 @@ impl Lowering<'_, '_, '_> {
         if self.inline_call(i)? {
             return Ok(());
         }
-        let inst = &self.m.insts[i as usize];
-        let callee = inst.id(0).ok_or("missing callee")?;
+        let inst = self.at(i);
+        let callee = inst.operand(0);
         let fref = match self.env.callees.get(&callee) {
             Some(&r) => r,
             None => self.import_helper(callee)?,
@@ -813,8 +822,7 @@ impl Lowering<'_, '_, '_> {
         self.kernel.borrow_mut().calls_helpers = true;
         let mut args = vec![self.wi.item];
         for k in 1..inst.operands.len() {
-            let a = inst.id(k).ok_or("bad argument")?;
-            args.extend(self.get(a)?);
+            args.extend(self.get(inst.operand(k))?);
         }
         let call = self.b.ins().call(fref, &args);
         let results = self.b.inst_results(call).to_vec();

@@ -54,7 +54,7 @@ impl Lowering<'_, '_, '_> {
             let mut accs = Vec::new();
             let blk = &self.func.blocks[lp.exit as usize];
             for i in blk.body() {
-                let inst = &self.m.insts[i as usize];
+                let inst = self.at(i);
                 if inst.op != Op::Phi {
                     break;
                 }
@@ -155,7 +155,7 @@ impl Lowering<'_, '_, '_> {
             return Ok(false);
         };
         let m = self.m;
-        let inst = &m.insts[i as usize];
+        let inst = self.at(i);
         let st = self.sb()?.masked[li].clone();
         let edge = |l: Id| -> R<Edge> {
             let b = m.info(l).map(|x| x.block).ok_or("bad label")?;
@@ -171,15 +171,15 @@ impl Lowering<'_, '_, '_> {
         // in-loop successor.
         let (go, to, stay) = match inst.op {
             Op::Branch => {
-                let t = inst.id(0).ok_or("missing target")?;
+                let t = inst.operand(0);
                 match edge(t)? {
                     Edge::Stay => return Ok(false),
                     e => (None, e, None),
                 }
             }
             Op::BranchConditional => {
-                let c = inst.id(0).ok_or("missing condition")?;
-                let (t, f) = (inst.id(1).ok_or("missing target")?, inst.id(2).ok_or("missing target")?);
+                let c = inst.operand(0);
+                let (t, f) = (inst.operand(1), inst.operand(2));
                 match (edge(t)?, edge(f)?) {
                     (Edge::Stay, Edge::Stay) => return Ok(false),
                     (Edge::Exit, Edge::Exit) => (None, Edge::Exit, None),

@@ -377,7 +377,7 @@ impl Lowering<'_, '_, '_> {
         }
         let simd = self.simd.is_some();
         for &id in &plan.kept {
-            let ty = self.m.type_of(id).ok_or("value without a type")?;
+            let ty = self.type_of(id);
             let comps = types::components(self.m, ty)?;
             if simd {
                 // A chunk's value: its variables are declared where it is
@@ -472,7 +472,7 @@ impl Lowering<'_, '_, '_> {
             }
             let stride = if self.simd.is_some() { HELD_SLOT } else { SLOT };
             let vars = self.frame.vars.get(&id).ok_or("a kept value without variables")?;
-            let ty = self.m.type_of(id).ok_or("value without a type")?;
+            let ty = self.type_of(id);
             for (c, (t, &v)) in types::components(self.m, ty)?.into_iter().zip(vars).enumerate() {
                 out.push((v, t, off + stride * c as i32));
             }

@@ -25,7 +25,7 @@ impl Lowering<'_, '_, '_> {
             Op::CompositeExtract => {
                 let src_id = a(0);
                 let src = self.get(src_id)?;
-                let src_ty = m.type_of(src_id).ok_or("composite without a type")?;
+                let src_ty = self.type_of(src_id);
                 let past_last = m.loaded_builtin(src_id).and_then(builtins::past_last_dimension);
                 match (past_last, inst.lit(1)) {
                     // A work-item function's dimension index past the last.
@@ -43,7 +43,7 @@ impl Lowering<'_, '_, '_> {
                 let obj = self.get(a(0))?;
                 let comp_id = a(1);
                 let mut src = self.get(comp_id)?;
-                let comp_ty = m.type_of(comp_id).ok_or("composite without a type")?;
+                let comp_ty = self.type_of(comp_id);
                 let (start, len) = self.path(comp_ty, inst, 2)?;
                 if obj.len() != len {
                     return Err("the object does not match the indexed part".into());
@@ -87,7 +87,7 @@ impl Lowering<'_, '_, '_> {
 
     /// The components of a struct or array constant made of `parts`.
     pub(super) fn const_composite(&mut self, id: Id, parts: &[Id]) -> R<Vec<Value>> {
-        let ty = self.m.type_of(id).ok_or("constant without a type")?;
+        let ty = self.type_of(id);
         let n = types::count(self.m, ty)?;
         let mut v = Vec::with_capacity(n);
         for &p in parts {
@@ -105,7 +105,7 @@ impl Lowering<'_, '_, '_> {
     /// The address a constant pointer expression (OpSpecConstantOp) names.
     pub(super) fn const_expr(&mut self, id: Id) -> R<Vec<Value>> {
         let (root, offset) = pointer_parts(self.m, id)?;
-        let ty = self.m.type_of(id).ok_or("constant without a type")?;
+        let ty = self.type_of(id);
         let t = types::scalar(self.m, ty)?;
         let v = match root {
             Root::Absolute => self.b.ins().iconst(cl::I64, offset as i64),

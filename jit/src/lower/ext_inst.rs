@@ -1085,7 +1085,7 @@ impl Lowering<'_, '_, '_> {
         let mut words = Vec::new();
         for j in 1..ops.vals.len() {
             let id = ops.ids[j].ok_or("a printf argument is not a value")?;
-            let ty = m.type_of(id).ok_or("a printf argument without a type")?;
+            let ty = self.type_of(id);
             let (scalar, count) = match m.ty(ty) {
                 Some(Type::Vector { component, count }) => (*component, u64::from(*count)),
                 _ => (ty, 1),

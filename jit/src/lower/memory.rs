@@ -120,7 +120,7 @@ impl Lowering<'_, '_, '_> {
                     || self.decorated_volatile(dst_id)
                     || self.decorated_volatile(src_id);
                 if inst.op == Op::CopyMemory {
-                    let ty = m.type_of(src_id).ok_or("source without a type")?;
+                    let ty = self.type_of(src_id);
                     let (_, pointee) = m.pointer(ty).ok_or("the source is not a pointer")?;
                     let size = types::size_of(m, pointee)?;
                     self.copy_const(dst, src, size, volatile)
@@ -175,7 +175,7 @@ impl Lowering<'_, '_, '_> {
 
     /// Stores value id `val` at `addr`, component by component.
     pub(super) fn store_value(&mut self, addr: Value, val: Id, volatile: bool) -> R {
-        let ty = self.m.type_of(val).ok_or("value without a type")?;
+        let ty = self.type_of(val);
         // A null aggregate (any size, e.g. `int a[4096] = {0}`) is a zero fill.
         if matches!(self.m.constant(val).map(|c| &c.value), Some(ConstValue::Null))
             && matches!(self.m.ty(ty), Some(Type::Array { .. } | Type::Struct { .. }))
@@ -391,7 +391,7 @@ impl Lowering<'_, '_, '_> {
         let inst = self.at(i);
         let id = inst.result_id();
         let base_id = inst.operand(0);
-        let base_ty = m.type_of(base_id).ok_or("base without a type")?;
+        let base_ty = self.type_of(base_id);
         let (_, mut cur) = m.pointer(base_ty).ok_or("base is not a pointer")?;
         let mut addr = self.get1(base_id)?;
         let ptr_chain = matches!(inst.op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);

@@ -303,6 +303,12 @@ impl<'a> Lowering<'a, '_, '_> {
     pub(crate) fn at(&self, i: u32) -> Checked<'a> {
         self.env.validated.inst(self.m, i)
     }
+
+    /// The result type of value `id`, which validation proved it has
+    /// ([`Validated::type_of`]).
+    pub(crate) fn type_of(&self, id: Id) -> Id {
+        self.env.validated.type_of(self.m, id)
+    }
 }
 
 impl Lowering<'_, '_, '_> {
@@ -511,7 +517,7 @@ impl Lowering<'_, '_, '_> {
         match self.m.kind(id) {
             IdKind::Constant => self.constant(id),
             IdKind::Undef => {
-                let ty = self.m.type_of(id).ok_or("OpUndef without a type")?;
+                let ty = self.type_of(id);
                 let comps = types::components(self.m, ty)?;
                 Ok(comps.into_iter().map(|t| self.zero(t)).collect())
             }

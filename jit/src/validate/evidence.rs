@@ -59,6 +59,15 @@ static NOTHING: Inst = Inst {
 };
 
 impl Validated {
+    /// The result type of value `id` (a constant, variable, parameter,
+    /// OpUndef or instruction result) of `m`, the module this evidence is
+    /// for: the validator proved every id an instruction uses as a value
+    /// defined, with a type. Should that not hold, [`NO_ID`] (reported by
+    /// the lowering as "not a type"), never a panic.
+    pub fn type_of(&self, m: &Module, id: Id) -> Id {
+        m.type_of(id).unwrap_or(NO_ID)
+    }
+
     /// Instruction `i` of `m`, the module this evidence is for, seen
     /// through the accessors validation backs. An index past the end reads
     /// as an OpNop (whose accessors return [`NO_ID`]): no panic.
@@ -162,6 +171,8 @@ mod tests {
         assert_eq!(c.literal(0), NO_LITERAL);
         assert_eq!(c.storage_class(1), StorageClass::Generic);
         assert_eq!(c.group_operation(1), GroupOperation::PartitionedReduceNV);
+        assert_eq!(v.type_of(&m, 5), NO_ID);
         assert_eq!(m.kind(NO_ID), crate::spirv::IdKind::Undefined);
+        assert!(m.ty(NO_ID).is_none());
     }
 }

@@ -214,7 +214,7 @@ impl Lowering<'_, '_, '_> {
             }
             return self.per_lane(i);
         }
-        let ty = m.type_of(val).ok_or("value without a type")?;
+        let ty = self.type_of(val);
         let aggregate = matches!(m.ty(ty), Some(Type::Array { .. } | Type::Struct { .. }));
         if volatile(self, &inst, 2, ptr) || (aggregate && m.kind(val) == IdKind::Constant) {
             return self.per_lane(i);
@@ -273,7 +273,7 @@ impl Lowering<'_, '_, '_> {
         }
         let id = inst.result_id();
         let base_id = inst.operand(0);
-        let base_ty = m.type_of(base_id).ok_or("base without a type")?;
+        let base_ty = self.type_of(base_id);
         let (_, mut cur) = m.pointer(base_ty).ok_or("base is not a pointer")?;
         let ptr_chain = matches!(inst.op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
         // The wrap of the result: at most one narrow sequence may

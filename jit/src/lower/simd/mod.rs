@@ -536,7 +536,7 @@ impl Lowering<'_, '_, '_> {
                     return self.scalar_inst(i);
                 };
                 let v = inst.operand(0);
-                let ty = m.type_of(v).ok_or("value without a type")?;
+                let ty = self.type_of(v);
                 let ks = kinds(m, ty)?;
                 let shapes = self.shapes(v)?;
                 let mut args = Vec::new();
@@ -764,7 +764,7 @@ impl Lowering<'_, '_, '_> {
 
     /// The block arguments for phi `phi` (varying) from shape `s`.
     pub(super) fn phi_args(&mut self, phi: Id, v: Id) -> R<Vec<BlockArg>> {
-        let ty = self.m.type_of(phi).ok_or("phi without a type")?;
+        let ty = self.type_of(phi);
         let ks = kinds(self.m, ty)?;
         let shapes = self.shapes(v)?;
         if shapes.len() != ks.len() {

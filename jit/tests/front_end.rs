@@ -737,7 +737,11 @@ fn opencl_std_instructions_without_their_operands_are_refused() {
             }
         } else {
             let e = r.unwrap_err();
-            assert!(e.log().contains("OpenCL.std s_abs takes 1 operands, this has 0"), "{}", e.log());
+            assert!(
+                e.log().contains("OpenCL.std s_abs takes 1 operands, this has 0"),
+                "{}",
+                e.log()
+            );
         }
     }
 }

@@ -73,9 +73,7 @@ impl Lowering<'_, '_, '_> {
     pub(super) fn convert(&mut self, i: u32) -> R {
         let m = self.m;
         let inst = self.at(i);
-        let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
-            return Err("a conversion without a result".into());
-        };
+        let (ty, id) = inst.result();
         let out = types::components(m, ty)?;
         let src = inst.operand(0);
         let x = self.get(src)?;

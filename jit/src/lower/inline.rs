@@ -93,7 +93,7 @@ impl Lowering<'_, '_, '_> {
             })
         });
         for k in 1..inst.operands.len() {
-            let a = inst.id(k).ok_or("bad argument")?;
+            let a = inst.operand(k);
             if let (Some(cs), true) = (child_simd.as_deref_mut(), self.is_varying(a)) {
                 let p = *func.params.get(k - 1).ok_or("too many arguments")?;
                 cs.varying.insert(p, self.shapes(a)?);

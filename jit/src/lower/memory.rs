@@ -397,7 +397,7 @@ impl Lowering<'_, '_, '_> {
         let ptr_chain = matches!(inst.op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
         let mut fixed = 0u64;
         for k in 1..inst.operands.len() {
-            let idx_id = inst.id(k).ok_or("bad index")?;
+            let idx_id = inst.operand(k);
             let constant = m.kind(idx_id) == IdKind::Constant;
             let stride_ty = match chain_step(m, &mut cur, idx_id, ptr_chain && k == 1)? {
                 ChainStep::Member(off) => {

@@ -15,9 +15,7 @@ impl Lowering<'_, '_, '_> {
     pub(super) fn relational(&mut self, i: u32) -> R {
         let m = self.m;
         let inst = self.at(i);
-        let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
-            return Err("a relational instruction without a result".into());
-        };
+        let (ty, id) = inst.result();
         let out = types::components(m, ty)?;
         let x = self.get(inst.operand(0))?;
         let v = match inst.op {

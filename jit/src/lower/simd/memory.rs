@@ -288,7 +288,7 @@ impl Lowering<'_, '_, '_> {
             _ => return self.per_lane(i),
         };
         for k in 1..inst.operands.len() {
-            let idx_id = inst.id(k).ok_or("bad index")?;
+            let idx_id = inst.operand(k);
             let elem = match crate::lower::memory::chain_step(m, &mut cur, idx_id, ptr_chain && k == 1)? {
                 crate::lower::memory::ChainStep::Member(_) => continue,
                 crate::lower::memory::ChainStep::Element(ty) => ty,

@@ -10,6 +10,9 @@
 //! - [`memory`]: scopes, memory semantics and atomics.
 //! - [`calls`]: the static call graph (no recursion, no calls into bodiless
 //!   imports).
+//! - [`evidence`]: what passing every rule yields ([`Validated`]) and the
+//!   instruction view ([`Checked`]) through which the lowering reads what
+//!   the rules proved without checking it again.
 //!
 //! Every algorithm here is iterative and (near) linear in the module's size:
 //! hostile input can be deep or large.

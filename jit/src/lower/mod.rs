@@ -212,17 +212,13 @@ pub fn lower_body(
     }));
     let mut l = Lowering {
         m,
-        func,
         b,
         env,
         wi,
-        exit,
-        blocks: vec![None; func.blocks.len()],
+        body: BodyState::new(func, exit, 0),
         values: HashMap::new(),
-        label: 0,
         kernel: kernel.clone(),
         frame: barrier::BodyFrame::default(),
-        depth: 0,
         simd,
     };
     let entry = l.lower_function(params, frame.map(|f| f.dispatch))?;
@@ -269,26 +265,52 @@ pub(crate) struct KernelState {
     pub simd: Option<simd::Chunk>,
 }
 
-/// The state of one body's lowering.
-pub(crate) struct Lowering<'a, 'b, 'f> {
-    pub m: &'a Module,
+/// Which body is being lowered and where the lowering stands in it: the
+/// function, what its OpReturn does, its blocks, the block being lowered,
+/// and its depth in inlined calls.
+pub(crate) struct BodyState<'a> {
     pub func: &'a Function,
-    pub b: &'b mut FunctionBuilder<'f>,
-    pub env: Env<'a>,
-    pub wi: WorkItemValues,
     pub exit: Exit,
     /// The Cranelift block of each SPIR-V block (None if unreachable).
     pub blocks: Vec<Option<Block>>,
-    /// The Cranelift values of each SPIR-V result id.
-    pub values: HashMap<Id, Vec<Value>>,
     /// The label of the block being lowered.
     pub label: Id,
+    /// How deep in inlined calls this body is (0 for the function itself).
+    pub depth: u32,
+}
+
+impl<'a> BodyState<'a> {
+    /// The state of `func` before its first block, lowered `depth` calls
+    /// deep, whose OpReturn does `exit`.
+    pub fn new(func: &'a Function, exit: Exit, depth: u32) -> Self {
+        BodyState {
+            func,
+            exit,
+            blocks: vec![None; func.blocks.len()],
+            label: 0,
+            depth,
+        }
+    }
+}
+
+/// The state of one body's lowering, by concern: what every body of the
+/// kernel reads (`m`, `env`, `wi`) and the builder; which body this is
+/// (`body`); the scalar values of its ids (`values`); what it shares with
+/// the kernel it is inlined into (`kernel`); its barrier frame (`frame`);
+/// its 4-lane state (`simd`).
+pub(crate) struct Lowering<'a, 'b, 'f> {
+    pub m: &'a Module,
+    pub b: &'b mut FunctionBuilder<'f>,
+    pub env: Env<'a>,
+    pub wi: WorkItemValues,
+    /// Which body this is and where the lowering stands in it.
+    pub body: BodyState<'a>,
+    /// The Cranelift values of each SPIR-V result id.
+    pub values: HashMap<Id, Vec<Value>>,
     /// State shared with the kernel this body is (inlined into).
     pub kernel: Rc<RefCell<KernelState>>,
     /// What this body keeps in the work-item's frame across barriers.
     pub frame: barrier::BodyFrame,
-    /// How deep in inlined calls this body is.
-    pub depth: u32,
     /// The 4-lane state of a body lowered for chunks of work-items
     /// ([`simd`]); None for the scalar body.
     pub simd: Option<Box<simd::Body>>,
@@ -320,7 +342,7 @@ impl Lowering<'_, '_, '_> {
         params: Vec<Vec<Value>>,
         jump_to: Option<Block>,
     ) -> Result<Block, Diagnostic> {
-        let (m, func) = (self.m, self.func);
+        let (m, func) = (self.m, self.body.func);
         for (&p, v) in func.params.iter().zip(params) {
             if !self.is_varying(p) {
                 self.values.insert(p, v);
@@ -357,6 +379,7 @@ impl Lowering<'_, '_, '_> {
         }
         self.create_blocks()?;
         let entry = self
+            .body
             .blocks
             .first()
             .copied()
@@ -367,9 +390,10 @@ impl Lowering<'_, '_, '_> {
         self.b.ins().jump(jump_to.unwrap_or(entry), &[]);
         for &bi in &func.cfg.rpo {
             let blk = &func.blocks[bi as usize];
-            let cl_block = self.blocks[bi as usize].ok_or_else(|| m.diag(blk.start, "unreachable block in rpo"))?;
+            let cl_block =
+                self.body.blocks[bi as usize].ok_or_else(|| m.diag(blk.start, "unreachable block in rpo"))?;
             self.b.switch_to_block(cl_block);
-            self.label = blk.label;
+            self.body.label = blk.label;
             if let Some(s) = self.simd.as_deref_mut() {
                 s.dirty = s.entry_dirty || s.dirty_in.get(bi as usize).copied().unwrap_or(true);
             }
@@ -377,7 +401,7 @@ impl Lowering<'_, '_, '_> {
                 // A kernel's struct arguments are copied out of the shared
                 // argument block; a helper function's (inlined or not) out
                 // of the caller's object, which the callee must not change.
-                let kernel = matches!(self.exit, Exit::NextWorkItem(_));
+                let kernel = matches!(self.body.exit, Exit::NextWorkItem(_));
                 self.copy_byval_params(kernel).map_err(|r| m.diag(func.inst, r))?;
             }
             for i in blk.body() {
@@ -421,7 +445,7 @@ impl Lowering<'_, '_, '_> {
     /// FuncParamAttr ByVal are copied (another private pointer is the
     /// caller's object itself).
     fn copy_byval_params(&mut self, kernel: bool) -> R {
-        let (m, func) = (self.m, self.func);
+        let (m, func) = (self.m, self.body.func);
         for &p in &func.params {
             let Some((spirv::StorageClass::Function, pointee)) = m.type_of(p).and_then(|t| m.pointer(t)) else {
                 continue;
@@ -478,12 +502,12 @@ impl Lowering<'_, '_, '_> {
     /// component of each OpPhi.
     fn create_blocks(&mut self) -> Result<(), Diagnostic> {
         let m = self.m;
-        for (bi, blk) in self.func.blocks.iter().enumerate() {
-            if !self.func.cfg.reachable.get(bi).copied().unwrap_or(false) {
+        for (bi, blk) in self.body.func.blocks.iter().enumerate() {
+            if !self.body.func.cfg.reachable.get(bi).copied().unwrap_or(false) {
                 continue;
             }
             let cb = self.b.create_block();
-            self.blocks[bi] = Some(cb);
+            self.body.blocks[bi] = Some(cb);
             for i in blk.body() {
                 let inst = self.at(i);
                 if inst.op != Op::Phi {
@@ -652,7 +676,7 @@ impl Lowering<'_, '_, '_> {
                 Ok(())
             }
             Op::Return => {
-                match self.exit {
+                match self.body.exit {
                     Exit::NextWorkItem(next) => {
                         self.finish_work_item();
                         self.b.ins().jump(next, &[])
@@ -664,7 +688,7 @@ impl Lowering<'_, '_, '_> {
             }
             Op::ReturnValue => {
                 let v = self.get(inst.operand(0))?;
-                match self.exit {
+                match self.body.exit {
                     Exit::Return => self.b.ins().return_(&v),
                     Exit::Inline(ret) => {
                         let args: Vec<BlockArg> = v.into_iter().map(BlockArg::Value).collect();
@@ -677,18 +701,18 @@ impl Lowering<'_, '_, '_> {
             // Undefined behaviour if reached; rather than trap (and take the
             // process down), end the work-item, or return zeros.
             Op::Unreachable => {
-                match self.exit {
+                match self.body.exit {
                     Exit::NextWorkItem(next) => {
                         self.finish_work_item();
                         self.b.ins().jump(next, &[]);
                     }
                     Exit::Return => {
-                        let comps = types::components(self.m, self.func.ret)?;
+                        let comps = types::components(self.m, self.body.func.ret)?;
                         let zeros: Vec<Value> = comps.into_iter().map(|t| self.zero(t)).collect();
                         self.b.ins().return_(&zeros);
                     }
                     Exit::Inline(ret) => {
-                        let comps = types::components(self.m, self.func.ret)?;
+                        let comps = types::components(self.m, self.body.func.ret)?;
                         let zeros: Vec<BlockArg> = comps.into_iter().map(|t| BlockArg::Value(self.zero(t))).collect();
                         self.b.ins().jump(ret, &zeros);
                     }
@@ -734,8 +758,9 @@ impl Lowering<'_, '_, '_> {
         if self.simd.is_some() {
             self.enter_masked_loop(bi as u32)?;
         }
-        let blk = self.func.blocks.get(bi).ok_or("bad label")?;
+        let blk = self.body.func.blocks.get(bi).ok_or("bad label")?;
         let cb = self
+            .body
             .blocks
             .get(bi)
             .copied()
@@ -749,7 +774,7 @@ impl Lowering<'_, '_, '_> {
             }
             let n = phi.operands.len() / 2;
             let v = (0..n)
-                .find(|&k| phi.id(2 * k + 1) == Some(self.label))
+                .find(|&k| phi.id(2 * k + 1) == Some(self.body.label))
                 .and_then(|k| phi.id(2 * k))
                 .ok_or_else(|| format!("OpPhi %{} has no value for this block", phi.result_id.unwrap_or(0)))?;
             match phi.result_id {

@@ -488,7 +488,7 @@ impl Lowering<'_, '_, '_> {
     pub(super) fn count(&self, vector: bool) {
         let in_loop = self
             .m
-            .info(self.label)
+            .info(self.body.label)
             .and_then(|l| self.simd.as_ref()?.in_cycle.get(l.block as usize).copied())
             .unwrap_or(false);
         let w = if in_loop { LOOP_WEIGHT } else { 1 };
@@ -532,7 +532,7 @@ impl Lowering<'_, '_, '_> {
                 self.scalar_inst(i)
             }
             Op::ReturnValue => {
-                let Exit::Inline(ret) = self.exit else {
+                let Exit::Inline(ret) = self.body.exit else {
                     return self.scalar_inst(i);
                 };
                 let v = inst.operand(0);
@@ -616,7 +616,11 @@ impl Lowering<'_, '_, '_> {
         if !self.is_varying(c) {
             return self.scalar_inst(i);
         }
-        let bi = self.m.info(self.label).map(|x| x.block as usize).ok_or("bad label")?;
+        let bi = self
+            .m
+            .info(self.body.label)
+            .map(|x| x.block as usize)
+            .ok_or("bad label")?;
         let (dirty, looping) = {
             let s = self.sb()?;
             (s.dirty, s.in_cycle.get(bi).copied().unwrap_or(true))

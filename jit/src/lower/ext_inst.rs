@@ -59,6 +59,12 @@ struct Ops {
 
 impl Ops {
     /// Component `k` of operand `j` (component 0 of a scalar operand).
+    ///
+    /// `j` is picked by the table's recipe or host signature, not read off
+    /// the instruction: the parser guarantees the operands the OpenCL.std
+    /// grammar requires, and the table's operand counts match the grammar
+    /// (its test), so a missing operand here would be a recipe naming one
+    /// its row does not have, reported as a diagnostic, not a panic.
     fn lane(&self, j: usize, k: usize) -> R<Value> {
         let v = self
             .vals

@@ -166,7 +166,7 @@ pub struct Env<'a> {
     /// The module.
     pub m: &'a Module,
     /// The validator's evidence for `m`: how the lowering reads its
-    /// instructions ([`Lowering::at`]).
+    /// instructions (`Lowering::at`, [`Validated::inst`]).
     pub validated: &'a Validated,
     /// The Cranelift function of each SPIR-V function the body may call
     /// without inlining it.

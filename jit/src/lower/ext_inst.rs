@@ -63,7 +63,7 @@ impl Ops {
     /// `j` is picked by the table's recipe or host signature, not read off
     /// the instruction: the parser guarantees the operands the OpenCL.std
     /// grammar requires, and the table's operand counts match the grammar
-    /// (its test), so a missing operand here would be a recipe naming one
+    /// (its test), so an absent operand here would be a recipe naming one
     /// its row does not have, reported as a diagnostic, not a panic.
     fn lane(&self, j: usize, k: usize) -> R<Value> {
         let v = self

@@ -524,6 +524,7 @@ impl Lowerer<'_> {
         }
         let env = Env {
             m,
+            validated: self.front.validated(),
             callees: &callees,
             helpers: &self.helper_refs,
             statics: self.statics,

@@ -179,7 +179,7 @@ pub struct FrontEnd {
     /// [`BuildOptions::max_lanes`] of the build.
     max_lanes: Option<u32>,
     /// The validator's evidence that `module` passed every rule.
-    _validated: validate::Validated,
+    validated: validate::Validated,
 }
 
 impl FrontEnd {
@@ -196,6 +196,12 @@ impl FrontEnd {
     /// The kernels' interfaces, without the module.
     pub fn into_built(self) -> BuiltModule {
         self.built
+    }
+
+    /// The validator's evidence for [`FrontEnd::module`], through which
+    /// code generation reads its instructions.
+    pub(crate) fn validated(&self) -> &validate::Validated {
+        &self.validated
     }
 
     /// [`BuildOptions::max_lanes`] of the build.
@@ -239,6 +245,6 @@ pub fn front_end(bytes: &[u8], options: &BuildOptions) -> Result<FrontEnd, Build
         module: m,
         built,
         max_lanes: options.max_lanes,
-        _validated: validated,
+        validated,
     })
 }

@@ -701,3 +701,88 @@ fn assemble(text: &str) -> Vec<u8> {
     w.extend(body);
     to_bytes(&w)
 }
+
+/// `words` with the instruction at `at` (of `n` words) replaced by `inst`.
+fn splice(w: &[u32], at: usize, n: usize, inst: &[u32]) -> Vec<u8> {
+    let mut out = w[..at].to_vec();
+    out.extend_from_slice(inst);
+    out.extend_from_slice(&w[at + n..]);
+    to_bytes(&out)
+}
+
+/// The first instruction with opcode `op`: its offset and word count.
+fn first_of(w: &[u32], op: spirv::Op) -> (usize, usize) {
+    starts(w)
+        .into_iter()
+        .find(|&(at, _)| w[at] & 0xffff == op as u32)
+        .unwrap_or_else(|| panic!("no Op{op:?} in the module"))
+}
+
+/// Code generation reads the operands an opcode's grammar requires without
+/// checking them again (`validate::evidence`): an instruction lacking one
+/// is refused by the parser, for each kind of instruction the lowering
+/// reads that way.
+#[test]
+fn instructions_without_their_grammar_operands_are_refused() {
+    use spirv::Op;
+    let good = words(&read("valid/base.spv")).unwrap();
+    // The words the grammar requires (opcode word included); one fewer is
+    // kept.
+    let cases = [
+        (Op::IAdd, 5),
+        (Op::Load, 4),
+        (Op::Store, 3),
+        (Op::CompositeExtract, 4),
+        (Op::BranchConditional, 4),
+        (Op::FunctionCall, 4),
+        (Op::AtomicIAdd, 7),
+    ];
+    for (op, required) in cases {
+        let (at, n) = first_of(&good, op);
+        let mut inst = vec![((required as u32 - 1) << 16) | op as u32];
+        inst.extend_from_slice(&good[at + 1..at + required - 1]);
+        let e = build(&splice(&good, at, n, &inst), &BuildOptions::default()).unwrap_err();
+        assert!(
+            e.log().contains("fewer operands than its grammar requires"),
+            "Op{op:?}: {}",
+            e.log()
+        );
+    }
+}
+
+/// The same for OpenCL.std instructions, by the extended grammar: the
+/// lowering reads each operand the grammar gives the instruction.
+#[test]
+fn opencl_std_instructions_without_their_operands_are_refused() {
+    use spirv::Op;
+    let good = words(&read("valid/base.spv")).unwrap();
+    let (imp, _) = first_of(&good, Op::ExtInstImport);
+    let std_set = good[imp + 1];
+    let (at, n) = first_of(&good, Op::IAdd);
+    let uint = good[at + 1];
+    let fresh = good[3];
+    let mut w = good.clone();
+    w[3] += 1;
+    let s_abs = spirv::OpenclStd100Op::s_abs as u32;
+    for args in [0, 1] {
+        // s_abs(%a) (or without its operand) after the OpIAdd, on its
+        // first operand.
+        let mut ext = vec![((5 + args) << 16) | Op::ExtInst as u32, uint, fresh, std_set, s_abs];
+        ext.extend(std::iter::repeat_n(good[at + 3], args as usize));
+        let mut both = good[at..at + n].to_vec();
+        both.extend_from_slice(&ext);
+        let r = build(&splice(&w, at, n, &both), &BuildOptions::default());
+        if args == 1 {
+            if let Err(e) = r {
+                panic!("s_abs with its operand: {}", e.log());
+            }
+        } else {
+            let e = r.unwrap_err();
+            assert!(
+                e.log().contains("OpenCL.std s_abs takes 1 operands, this has 0"),
+                "{}",
+                e.log()
+            );
+        }
+    }
+}

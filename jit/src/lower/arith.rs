@@ -28,7 +28,7 @@ use crate::spirv::opsets;
 impl Lowering<'_, '_, '_> {
     pub(super) fn arith(&mut self, i: u32) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
+        let inst = self.at(i);
         let unsupported = || format!("{} is not supported by code generation yet", inst.opname());
         let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
             return Err(unsupported());
@@ -63,14 +63,14 @@ impl Lowering<'_, '_, '_> {
             _ => {}
         }
         let out = types::components(m, ty)?;
-        let a = |k: usize| inst.id(k).ok_or_else(|| format!("missing operand {k}"));
+        let a = |k: usize| inst.operand(k);
         let v = match inst.op {
             Op::VectorShuffle => {
-                let mut both = self.get(a(0)?)?;
-                both.extend(self.get(a(1)?)?);
+                let mut both = self.get(a(0))?;
+                both.extend(self.get(a(1))?);
                 let mut v = Vec::with_capacity(out.len());
                 for (k, &t) in out.iter().enumerate() {
-                    let sel = inst.lit(2 + k).ok_or("missing component")? as usize;
+                    let sel = inst.literal(2 + k) as usize;
                     v.push(match both.get(sel) {
                         Some(&x) => x,
                         None => self.zero(t),
@@ -78,11 +78,11 @@ impl Lowering<'_, '_, '_> {
                 }
                 v
             }
-            Op::CopyObject => self.get(a(0)?)?,
+            Op::CopyObject => self.get(a(0))?,
             Op::Select => {
-                let c = self.get(a(0)?)?;
-                let x = self.get(a(1)?)?;
-                let y = self.get(a(2)?)?;
+                let c = self.get(a(0))?;
+                let x = self.get(a(1))?;
+                let y = self.get(a(2))?;
                 let mut v = Vec::with_capacity(out.len());
                 for k in 0..out.len() {
                     let ck = if c.len() == 1 { c.first() } else { c.get(k) };
@@ -96,9 +96,9 @@ impl Lowering<'_, '_, '_> {
             Op::ExtInst => return self.ext_inst(i),
             op if !elementwise(op) => return Err(unsupported()),
             _ => {
-                let x = self.get(a(0)?)?;
+                let x = self.get(a(0))?;
                 if inst.operands.len() >= 2 {
-                    let y = self.get(a(1)?)?;
+                    let y = self.get(a(1))?;
                     let mut v = Vec::with_capacity(out.len());
                     for k in 0..out.len() {
                         let (xk, yk) = (*x.get(k).ok_or("size mismatch")?, *y.get(k).ok_or("size mismatch")?);
@@ -235,11 +235,10 @@ impl Lowering<'_, '_, '_> {
     /// result is a struct of two members of the operands' type, as the
     /// components of the first member then those of the second.
     fn extended(&mut self, i: u32) -> R {
-        let m = self.m;
-        let inst = &m.insts[i as usize];
-        let id = inst.result_id.ok_or("missing result")?;
-        let x = self.get(inst.id(0).ok_or("missing operand")?)?;
-        let y = self.get(inst.id(1).ok_or("missing operand")?)?;
+        let inst = self.at(i);
+        let id = inst.result_id();
+        let x = self.get(inst.operand(0))?;
+        let y = self.get(inst.operand(1))?;
         if x.len() != y.len() {
             return Err("the operands have different component counts".into());
         }

@@ -26,10 +26,10 @@ const ORDERING: u64 = 0x2 | 0x4 | 0x8 | 0x10 | 0x40 | 0x80 | 0x100 | 0x200 | 0x4
 impl Lowering<'_, '_, '_> {
     pub(super) fn atomic(&mut self, i: u32) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
-        let a = |k: usize| inst.id(k).ok_or_else(|| format!("missing operand {k}"));
+        let inst = self.at(i);
+        let a = |k: usize| inst.operand(k);
         if inst.op == Op::MemoryBarrier {
-            let sem = a(1)?;
+            let sem = a(1);
             let needed = match m.constant(sem).and(m.const_scalar(sem)) {
                 Some(bits) => bits & ORDERING != 0,
                 None => true,
@@ -39,8 +39,8 @@ impl Lowering<'_, '_, '_> {
             }
             return Ok(());
         }
-        let ptr = self.get1(a(0)?)?;
-        let ptr_ty = m.type_of(a(0)?).ok_or("pointer without a type")?;
+        let ptr = self.get1(a(0))?;
+        let ptr_ty = m.type_of(a(0)).ok_or("pointer without a type")?;
         let (_, pointee) = m.pointer(ptr_ty).ok_or("not a pointer")?;
         let flags = MemFlagsData::new();
         // The memory's integer type, and the value's type when it is a float.
@@ -70,20 +70,20 @@ impl Lowering<'_, '_, '_> {
                 Some(from_int(self, v))
             }
             Op::AtomicStore => {
-                let v = self.get1(a(3)?)?;
+                let v = self.get1(a(3))?;
                 let v = to_int(self, v);
                 self.b.ins().atomic_store(flags, v, ptr);
                 None
             }
             Op::AtomicExchange => {
-                let v = self.get1(a(3)?)?;
+                let v = self.get1(a(3))?;
                 let v = to_int(self, v);
                 let old = self.b.ins().atomic_rmw(int_ty, flags, AtomicRmwOp::Xchg, ptr, v);
                 Some(from_int(self, old))
             }
             Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak => {
-                let v = self.get1(a(4)?)?;
-                let cmp = self.get1(a(5)?)?;
+                let v = self.get1(a(4))?;
+                let cmp = self.get1(a(5))?;
                 let (v, cmp) = (to_int(self, v), to_int(self, cmp));
                 let old = self.b.ins().atomic_cas(flags, ptr, cmp, v);
                 Some(from_int(self, old))
@@ -112,7 +112,7 @@ impl Lowering<'_, '_, '_> {
                     Op::AtomicOr => AtomicRmwOp::Or,
                     _ => AtomicRmwOp::Xor,
                 };
-                let v = self.get1(a(3)?)?;
+                let v = self.get1(a(3))?;
                 Some(self.b.ins().atomic_rmw(int_ty, flags, op, ptr, v))
             }
             Op::AtomicFlagTestAndSet => {

@@ -353,7 +353,7 @@ impl Lowering<'_, '_, '_> {
     pub(super) fn begin_frame(&mut self) -> R {
         let fi = self
             .m
-            .info(self.func.id)
+            .info(self.body.func.id)
             .map(|f| f.index)
             .ok_or("function without an index")?;
         if !self.env.barrier_fns.contains(&fi) {
@@ -366,7 +366,7 @@ impl Lowering<'_, '_, '_> {
         let plan = match fs.plans.get(&fi) {
             Some(p) => p.clone(),
             None => {
-                let p = Rc::new(plan(self.m, self.func, self.env.barrier_fns)?);
+                let p = Rc::new(plan(self.m, self.body.func, self.env.barrier_fns)?);
                 fs.plans.insert(fi, p.clone());
                 p
             }
@@ -377,7 +377,7 @@ impl Lowering<'_, '_, '_> {
         }
         let simd = self.simd.is_some();
         for &id in &plan.kept {
-            let ty = self.m.type_of(id).ok_or("value without a type")?;
+            let ty = self.type_of(id);
             let comps = types::components(self.m, ty)?;
             if simd {
                 // A chunk's value: its variables are declared where it is
@@ -445,7 +445,7 @@ impl Lowering<'_, '_, '_> {
     /// Defines the variables of the parameters kept across suspension
     /// points (at the start of a body).
     pub(super) fn define_param_vars(&mut self) -> R {
-        for &p in &self.func.params {
+        for &p in &self.body.func.params {
             self.define_kept(p)?;
         }
         Ok(())
@@ -472,7 +472,7 @@ impl Lowering<'_, '_, '_> {
             }
             let stride = if self.simd.is_some() { HELD_SLOT } else { SLOT };
             let vars = self.frame.vars.get(&id).ok_or("a kept value without variables")?;
-            let ty = self.m.type_of(id).ok_or("value without a type")?;
+            let ty = self.type_of(id);
             for (c, (t, &v)) in types::components(self.m, ty)?.into_iter().zip(vars).enumerate() {
                 out.push((v, t, off + stride * c as i32));
             }
@@ -544,7 +544,7 @@ impl Lowering<'_, '_, '_> {
     /// body's `entry`, k to where barrier k resumes, "done" to the next
     /// work-item) and sets the frame size. Returns the frame size.
     pub(super) fn finish_frame(&mut self, fr: FrameEntry, entry: Block) -> R<u64> {
-        let Exit::NextWorkItem(next) = self.exit else {
+        let Exit::NextWorkItem(next) = self.body.exit else {
             return Err("only kernels have frames".into());
         };
         let (resume, size) = {

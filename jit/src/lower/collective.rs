@@ -31,14 +31,14 @@ impl Lowering<'_, '_, '_> {
     /// Lowers collective instruction `i`.
     pub(super) fn collective(&mut self, i: u32) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
+        let inst = self.at(i);
         let op = inst.op;
         if op == Op::GroupWaitEvents {
             // The copies were made when the group arrived at them.
             return self.barrier(i);
         }
-        let ty = inst.result_type.ok_or("missing result type")?;
-        let id = inst.result_id.ok_or("missing result")?;
+        let ty = inst.result_type();
+        let id = inst.result_id();
         if op == Op::GroupAsyncCopy {
             return self.async_copy(i, id);
         }
@@ -47,10 +47,7 @@ impl Lowering<'_, '_, '_> {
         let (operation, value_at) = match op {
             Op::GroupAll | Op::GroupAny | Op::GroupBroadcast => (GroupOperation::Reduce, 1),
             _ => {
-                let g = match inst.operands.get(1) {
-                    Some(rspirv::dr::Operand::GroupOperation(g)) => *g,
-                    _ => return Err("missing group operation".into()),
-                };
+                let g = inst.group_operation(1);
                 if !matches!(
                     g,
                     GroupOperation::Reduce | GroupOperation::InclusiveScan | GroupOperation::ExclusiveScan
@@ -60,7 +57,7 @@ impl Lowering<'_, '_, '_> {
                 (g, 2)
             }
         };
-        let x = self.get1(inst.id(value_at).ok_or("missing value")?)?;
+        let x = self.get1(inst.operand(value_at))?;
         let (slot, total) = {
             let mut k = self.kernel.borrow_mut();
             let fs = k.frame.as_mut().ok_or("a collective outside a kernel's frame")?;
@@ -78,7 +75,7 @@ impl Lowering<'_, '_, '_> {
         let v = if op == Op::GroupBroadcast {
             // The source work-item's linear id, from a local id of 1 to 3
             // components; out of range (undefined) reads the last one.
-            let lid = self.get(inst.id(2).ok_or("missing local id")?)?;
+            let lid = self.get(inst.operand(2))?;
             let l0 = self.ctx_word(ctx_offset::LOCAL_SIZE);
             let l1 = self.ctx_word(ctx_offset::LOCAL_SIZE + 8);
             let c: Vec<Value> = lid.iter().map(|&v| self.zext_i64(v)).collect();
@@ -169,8 +166,8 @@ impl Lowering<'_, '_, '_> {
     /// the result is the event operand (events carry nothing here).
     fn async_copy(&mut self, i: u32, id: crate::spirv::Id) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
-        let dst_id = inst.id(1).ok_or("missing destination")?;
+        let inst = self.at(i);
+        let dst_id = inst.operand(1);
         let (dst_class, elem) = m
             .type_of(dst_id)
             .and_then(|t| m.pointer(t))
@@ -181,10 +178,10 @@ impl Lowering<'_, '_, '_> {
             .size;
         self.suspend(i)?;
         let dst = self.get1(dst_id)?;
-        let src = self.get1(inst.id(2).ok_or("missing source")?)?;
-        let n = self.get1(inst.id(3).ok_or("missing count")?)?;
-        let stride = self.get1(inst.id(4).ok_or("missing stride")?)?;
-        let event = self.get1(inst.id(5).ok_or("missing event")?)?;
+        let src = self.get1(inst.operand(2))?;
+        let n = self.get1(inst.operand(3))?;
+        let stride = self.get1(inst.operand(4))?;
+        let event = self.get1(inst.operand(5))?;
         let (n, stride) = (self.zext_i64(n), self.zext_i64(stride));
         let one = self.b.ins().iconst(cl::I64, 1);
         // The stride applies to the global side: the source when copying

@@ -13,20 +13,19 @@ use spirv::Op;
 use super::{builtins, types, Lowering, R};
 use crate::globals::{pointer_parts, Root};
 use crate::spirv::Id;
+use crate::validate::Checked;
 
 impl Lowering<'_, '_, '_> {
     pub(super) fn composite(&mut self, i: u32) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
-        let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
-            return Err(format!("{} without a result", inst.opname()));
-        };
-        let a = |k: usize| inst.id(k).ok_or_else(|| format!("missing operand {k}"));
+        let inst = self.at(i);
+        let (ty, id) = inst.result();
+        let a = |k: usize| inst.operand(k);
         let v = match inst.op {
             Op::CompositeExtract => {
-                let src_id = a(0)?;
+                let src_id = a(0);
                 let src = self.get(src_id)?;
-                let src_ty = m.type_of(src_id).ok_or("composite without a type")?;
+                let src_ty = self.type_of(src_id);
                 let past_last = m.loaded_builtin(src_id).and_then(builtins::past_last_dimension);
                 match (past_last, inst.lit(1)) {
                     // A work-item function's dimension index past the last.
@@ -41,10 +40,10 @@ impl Lowering<'_, '_, '_> {
                 }
             }
             Op::CompositeInsert => {
-                let obj = self.get(a(0)?)?;
-                let comp_id = a(1)?;
+                let obj = self.get(a(0))?;
+                let comp_id = a(1);
                 let mut src = self.get(comp_id)?;
-                let comp_ty = m.type_of(comp_id).ok_or("composite without a type")?;
+                let comp_ty = self.type_of(comp_id);
                 let (start, len) = self.path(comp_ty, inst, 2)?;
                 if obj.len() != len {
                     return Err("the object does not match the indexed part".into());
@@ -58,7 +57,7 @@ impl Lowering<'_, '_, '_> {
                 let n = types::count(m, ty)?;
                 let mut v = Vec::with_capacity(n);
                 for k in 0..inst.operands.len() {
-                    v.extend(self.get(a(k)?)?);
+                    v.extend(self.get(a(k))?);
                 }
                 if v.len() != n {
                     return Err("the constituents do not make up the result type".into());
@@ -73,11 +72,11 @@ impl Lowering<'_, '_, '_> {
 
     /// The components (first, count) of a value of type `ty` that the
     /// literal indices of `inst` from operand `from` select.
-    fn path(&self, ty: Id, inst: &crate::spirv::Inst, from: usize) -> R<(usize, usize)> {
+    fn path(&self, ty: Id, inst: Checked, from: usize) -> R<(usize, usize)> {
         let m = self.m;
         let (mut start, mut len, mut cur) = (0usize, types::count(m, ty)?, ty);
         for k in from..inst.operands.len() {
-            let idx = inst.lit(k).ok_or("missing index")?;
+            let idx = inst.literal(k);
             let (s, l, t) = types::part(m, cur, idx)?;
             start += s;
             len = l;
@@ -88,7 +87,7 @@ impl Lowering<'_, '_, '_> {
 
     /// The components of a struct or array constant made of `parts`.
     pub(super) fn const_composite(&mut self, id: Id, parts: &[Id]) -> R<Vec<Value>> {
-        let ty = self.m.type_of(id).ok_or("constant without a type")?;
+        let ty = self.type_of(id);
         let n = types::count(self.m, ty)?;
         let mut v = Vec::with_capacity(n);
         for &p in parts {
@@ -106,7 +105,7 @@ impl Lowering<'_, '_, '_> {
     /// The address a constant pointer expression (OpSpecConstantOp) names.
     pub(super) fn const_expr(&mut self, id: Id) -> R<Vec<Value>> {
         let (root, offset) = pointer_parts(self.m, id)?;
-        let ty = self.m.type_of(id).ok_or("constant without a type")?;
+        let ty = self.type_of(id);
         let t = types::scalar(self.m, ty)?;
         let v = match root {
             Root::Absolute => self.b.ins().iconst(cl::I64, offset as i64),

@@ -72,12 +72,10 @@ impl Lowering<'_, '_, '_> {
     /// Lowers conversion instruction `i`.
     pub(super) fn convert(&mut self, i: u32) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
-        let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
-            return Err("a conversion without a result".into());
-        };
+        let inst = self.at(i);
+        let (ty, id) = inst.result();
         let out = types::components(m, ty)?;
-        let src = inst.id(0).ok_or("missing operand")?;
+        let src = inst.operand(0);
         let x = self.get(src)?;
         let half_in = m.type_of(src).is_some_and(|t| super::half::is_half(m, t));
         let half_out = super::half::is_half(m, ty);

@@ -59,6 +59,12 @@ struct Ops {
 
 impl Ops {
     /// Component `k` of operand `j` (component 0 of a scalar operand).
+    ///
+    /// `j` is picked by the table's recipe or host signature, not read off
+    /// the instruction: the parser guarantees the operands the OpenCL.std
+    /// grammar requires, and the table's operand counts match the grammar
+    /// (its test), so an absent operand here would be a recipe naming one
+    /// its row does not have, reported as a diagnostic, not a panic.
     fn lane(&self, j: usize, k: usize) -> R<Value> {
         let v = self
             .vals
@@ -102,9 +108,8 @@ fn rounding_tag(r: FPRoundingMode) -> &'static str {
 impl Lowering<'_, '_, '_> {
     /// OpExtInst of OpenCL.std (the only set the front end accepts).
     pub(super) fn opencl_std(&mut self, i: u32) -> R {
-        let m = self.m;
-        let inst = &m.insts[i as usize];
-        let n = inst.lit(1).ok_or("missing instruction number")?;
+        let inst = self.at(i);
+        let n = inst.literal(1);
         let info = table::lookup(n).ok_or_else(|| format!("OpenCL.std has no instruction {n}"))?;
         let name = info.name;
         if let Impl::Refused(why) = info.imp {
@@ -121,10 +126,10 @@ impl Lowering<'_, '_, '_> {
 
     fn ext_lower(&mut self, i: u32, info: &'static OpInfo) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
+        let inst = self.at(i);
         let name = info.name;
-        let ty = inst.result_type.ok_or("missing result type")?;
-        let id = inst.result_id.ok_or("missing result")?;
+        let ty = inst.result_type();
+        let id = inst.result_id();
         let out = types::components(m, ty)?;
         let mut vals = Vec::new();
         let mut ids = Vec::new();
@@ -1086,7 +1091,7 @@ impl Lowering<'_, '_, '_> {
         let mut words = Vec::new();
         for j in 1..ops.vals.len() {
             let id = ops.ids[j].ok_or("a printf argument is not a value")?;
-            let ty = m.type_of(id).ok_or("a printf argument without a type")?;
+            let ty = self.type_of(id);
             let (scalar, count) = match m.ty(ty) {
                 Some(Type::Vector { component, count }) => (*component, u64::from(*count)),
                 _ => (ty, 1),

@@ -13,7 +13,7 @@
 //! deep; beyond that, a call goes to the callee's separately compiled
 //! helper function.
 
-use super::{types, Exit, Lowering, R};
+use super::{types, BodyState, Exit, Lowering, R};
 use crate::spirv::IdKind;
 
 /// SPIR-V instructions inlined into one body at most (barrier functions
@@ -44,8 +44,8 @@ impl Lowering<'_, '_, '_> {
     /// returns whether it did.
     pub(super) fn inline_call(&mut self, i: u32) -> R<bool> {
         let m = self.m;
-        let inst = &m.insts[i as usize];
-        let callee = inst.id(0).ok_or("missing callee")?;
+        let inst = self.at(i);
+        let callee = inst.operand(0);
         let info = m
             .info(callee)
             .filter(|f| f.kind == IdKind::Function)
@@ -61,14 +61,15 @@ impl Lowering<'_, '_, '_> {
         {
             let mut k = self.kernel.borrow_mut();
             let total = self.env.inlined.get().saturating_add(size);
-            let fits = self.depth < MAX_DEPTH && k.inlined.saturating_add(size) <= BUDGET && total <= MODULE_BUDGET;
+            let fits =
+                self.body.depth < MAX_DEPTH && k.inlined.saturating_add(size) <= BUDGET && total <= MODULE_BUDGET;
             if !must && !fits {
                 if self.simd.is_some() {
                     return Err("a call past the inlining budget is not vectorized".into());
                 }
                 return Ok(false);
             }
-            if must && self.depth >= MAX_DEPTH {
+            if must && self.body.depth >= MAX_DEPTH {
                 return Err(format!("calls to functions with barriers nest deeper than {MAX_DEPTH}"));
             }
             if must && k.inlined.saturating_add(size) > HARD_BUDGET {
@@ -93,7 +94,7 @@ impl Lowering<'_, '_, '_> {
             })
         });
         for k in 1..inst.operands.len() {
-            let a = inst.id(k).ok_or("bad argument")?;
+            let a = inst.operand(k);
             if let (Some(cs), true) = (child_simd.as_deref_mut(), self.is_varying(a)) {
                 let p = *func.params.get(k - 1).ok_or("too many arguments")?;
                 cs.varying.insert(p, self.shapes(a)?);
@@ -116,20 +117,16 @@ impl Lowering<'_, '_, '_> {
         let outer = if must { self.kept_at(i)? } else { Vec::new() };
         let mut child = Lowering {
             m,
-            func,
             b: &mut *self.b,
             env: self.env,
             wi: self.wi,
-            exit: Exit::Inline(ret),
-            blocks: vec![None; func.blocks.len()],
+            body: BodyState::new(func, Exit::Inline(ret), self.body.depth + 1),
             values: Default::default(),
-            label: 0,
             kernel: self.kernel.clone(),
             frame: super::barrier::BodyFrame {
                 outer,
                 ..Default::default()
             },
-            depth: self.depth + 1,
             simd: child_simd,
         };
         child

@@ -59,11 +59,11 @@ fn is_volatile(inst: &Inst, from: usize) -> bool {
 impl Lowering<'_, '_, '_> {
     pub(super) fn memory(&mut self, i: u32) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
+        let inst = self.at(i);
         match inst.op {
             Op::Variable => {
-                let ty = inst.result_type.ok_or("missing type")?;
-                let id = inst.result_id.ok_or("missing result")?;
+                let ty = inst.result_type();
+                let id = inst.result_id();
                 let (storage, pointee) = m.pointer(ty).ok_or("not a pointer")?;
                 if storage != StorageClass::Function {
                     return Err(format!("{storage:?} variables in functions are not supported"));
@@ -93,39 +93,39 @@ impl Lowering<'_, '_, '_> {
                 Ok(())
             }
             Op::Load => {
-                let ty = inst.result_type.ok_or("missing type")?;
-                let id = inst.result_id.ok_or("missing result")?;
-                let ptr = inst.id(0).ok_or("missing pointer")?;
+                let ty = inst.result_type();
+                let id = inst.result_id();
+                let ptr = inst.operand(0);
                 let vals = if let Some(b) = self.m.builtin_var(ptr) {
                     self.builtin(b, ty)?
                 } else {
                     let addr = self.get1(ptr)?;
-                    self.load_value(addr, ty, is_volatile(inst, 1) || self.decorated_volatile(ptr))?
+                    self.load_value(addr, ty, is_volatile(&inst, 1) || self.decorated_volatile(ptr))?
                 };
                 self.values.insert(id, vals);
                 Ok(())
             }
             Op::Store => {
-                let ptr = inst.id(0).ok_or("missing pointer")?;
-                let val = inst.id(1).ok_or("missing value")?;
+                let ptr = inst.operand(0);
+                let val = inst.operand(1);
                 let addr = self.get1(ptr)?;
-                self.store_value(addr, val, is_volatile(inst, 2) || self.decorated_volatile(ptr))
+                self.store_value(addr, val, is_volatile(&inst, 2) || self.decorated_volatile(ptr))
             }
             Op::CopyMemory | Op::CopyMemorySized => {
-                let dst_id = inst.id(0).ok_or("missing target")?;
-                let src_id = inst.id(1).ok_or("missing source")?;
+                let dst_id = inst.operand(0);
+                let src_id = inst.operand(1);
                 let dst = self.get1(dst_id)?;
                 let src = self.get1(src_id)?;
-                let volatile = is_volatile(inst, if inst.op == Op::CopyMemory { 2 } else { 3 })
+                let volatile = is_volatile(&inst, if inst.op == Op::CopyMemory { 2 } else { 3 })
                     || self.decorated_volatile(dst_id)
                     || self.decorated_volatile(src_id);
                 if inst.op == Op::CopyMemory {
-                    let ty = m.type_of(src_id).ok_or("source without a type")?;
+                    let ty = self.type_of(src_id);
                     let (_, pointee) = m.pointer(ty).ok_or("the source is not a pointer")?;
                     let size = types::size_of(m, pointee)?;
                     self.copy_const(dst, src, size, volatile)
                 } else {
-                    let size_id = inst.id(2).ok_or("missing size")?;
+                    let size_id = inst.operand(2);
                     match m.constant(size_id).and(m.const_scalar(size_id)) {
                         Some(n) => self.copy_const(dst, src, n, volatile),
                         None => {
@@ -139,8 +139,8 @@ impl Lowering<'_, '_, '_> {
             }
             Op::GenericCastToPtrExplicit => self.cast_explicit(i),
             Op::GenericPtrMemSemantics => {
-                let id = inst.result_id.ok_or("missing result")?;
-                let p = self.get1(inst.id(0).ok_or("missing pointer")?)?;
+                let id = inst.result_id();
+                let p = self.get1(inst.operand(0))?;
                 let local = self.in_local_arena(p);
                 let w = self.b.ins().iconst(cl::I32, WORKGROUP_MEMORY);
                 let c = self.b.ins().iconst(cl::I32, CROSS_WORKGROUP_MEMORY);
@@ -175,7 +175,7 @@ impl Lowering<'_, '_, '_> {
 
     /// Stores value id `val` at `addr`, component by component.
     pub(super) fn store_value(&mut self, addr: Value, val: Id, volatile: bool) -> R {
-        let ty = self.m.type_of(val).ok_or("value without a type")?;
+        let ty = self.type_of(val);
         // A null aggregate (any size, e.g. `int a[4096] = {0}`) is a zero fill.
         if matches!(self.m.constant(val).map(|c| &c.value), Some(ConstValue::Null))
             && matches!(self.m.ty(ty), Some(Type::Array { .. } | Type::Struct { .. }))
@@ -303,13 +303,10 @@ impl Lowering<'_, '_, '_> {
     /// OpGenericCastToPtrExplicit: the address when it lies in the asked
     /// storage class, else NULL.
     fn cast_explicit(&mut self, i: u32) -> R {
-        let inst = &self.m.insts[i as usize];
-        let id = inst.result_id.ok_or("missing result")?;
-        let p = self.get1(inst.id(0).ok_or("missing pointer")?)?;
-        let storage = match inst.operands.get(1) {
-            Some(Operand::StorageClass(s)) => *s,
-            _ => return Err("missing storage class".into()),
-        };
+        let inst = self.at(i);
+        let id = inst.result_id();
+        let p = self.get1(inst.operand(0))?;
+        let storage = inst.storage_class(1);
         let local = self.in_local_arena(p);
         let inside = match storage {
             StorageClass::Workgroup => local,
@@ -391,16 +388,16 @@ impl Lowering<'_, '_, '_> {
     /// the (signed) indices; struct members at their offsets.
     fn access_chain(&mut self, i: u32) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
-        let id = inst.result_id.ok_or("missing result")?;
-        let base_id = inst.id(0).ok_or("missing base")?;
-        let base_ty = m.type_of(base_id).ok_or("base without a type")?;
+        let inst = self.at(i);
+        let id = inst.result_id();
+        let base_id = inst.operand(0);
+        let base_ty = self.type_of(base_id);
         let (_, mut cur) = m.pointer(base_ty).ok_or("base is not a pointer")?;
         let mut addr = self.get1(base_id)?;
         let ptr_chain = matches!(inst.op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
         let mut fixed = 0u64;
         for k in 1..inst.operands.len() {
-            let idx_id = inst.id(k).ok_or("bad index")?;
+            let idx_id = inst.operand(k);
             let constant = m.kind(idx_id) == IdKind::Constant;
             let stride_ty = match chain_step(m, &mut cur, idx_id, ptr_chain && k == 1)? {
                 ChainStep::Member(off) => {

@@ -64,6 +64,7 @@ use self::statics::Statics;
 
 use crate::error::Diagnostic;
 use crate::spirv::{ConstValue, Function, Id, IdKind, Module};
+use crate::validate::{Checked, Validated};
 
 /// The most Cranelift instructions one function (with what is inlined into
 /// it) may take: aggregates are scalarized, so a small module could
@@ -164,6 +165,9 @@ pub const MAX_STACK: u64 = 1 << 20;
 pub struct Env<'a> {
     /// The module.
     pub m: &'a Module,
+    /// The validator's evidence for `m`: how the lowering reads its
+    /// instructions (`Lowering::at`, [`Validated::inst`]).
+    pub validated: &'a Validated,
     /// The Cranelift function of each SPIR-V function the body may call
     /// without inlining it.
     pub callees: &'a HashMap<Id, FuncRef>,
@@ -208,17 +212,13 @@ pub fn lower_body(
     }));
     let mut l = Lowering {
         m,
-        func,
         b,
         env,
         wi,
-        exit,
-        blocks: vec![None; func.blocks.len()],
+        body: BodyState::new(func, exit, 0),
         values: HashMap::new(),
-        label: 0,
         kernel: kernel.clone(),
         frame: barrier::BodyFrame::default(),
-        depth: 0,
         simd,
     };
     let entry = l.lower_function(params, frame.map(|f| f.dispatch))?;
@@ -265,32 +265,73 @@ pub(crate) struct KernelState {
     pub simd: Option<simd::Chunk>,
 }
 
-/// The state of one body's lowering.
-pub(crate) struct Lowering<'a, 'b, 'f> {
-    pub m: &'a Module,
+/// Which body is being lowered and where the lowering stands in it: the
+/// function, what its OpReturn does, its blocks, the block being lowered,
+/// and its depth in inlined calls.
+pub(crate) struct BodyState<'a> {
     pub func: &'a Function,
-    pub b: &'b mut FunctionBuilder<'f>,
-    pub env: Env<'a>,
-    pub wi: WorkItemValues,
     pub exit: Exit,
     /// The Cranelift block of each SPIR-V block (None if unreachable).
     pub blocks: Vec<Option<Block>>,
-    /// The Cranelift values of each SPIR-V result id.
-    pub values: HashMap<Id, Vec<Value>>,
     /// The label of the block being lowered.
     pub label: Id,
+    /// How deep in inlined calls this body is (0 for the function itself).
+    pub depth: u32,
+}
+
+impl<'a> BodyState<'a> {
+    /// The state of `func` before its first block, lowered `depth` calls
+    /// deep, whose OpReturn does `exit`.
+    pub fn new(func: &'a Function, exit: Exit, depth: u32) -> Self {
+        BodyState {
+            func,
+            exit,
+            blocks: vec![None; func.blocks.len()],
+            label: 0,
+            depth,
+        }
+    }
+}
+
+/// The state of one body's lowering, by concern: what every body of the
+/// kernel reads (`m`, `env`, `wi`) and the builder; which body this is
+/// (`body`); the scalar values of its ids (`values`); what it shares with
+/// the kernel it is inlined into (`kernel`); its barrier frame (`frame`);
+/// its 4-lane state (`simd`).
+pub(crate) struct Lowering<'a, 'b, 'f> {
+    pub m: &'a Module,
+    pub b: &'b mut FunctionBuilder<'f>,
+    pub env: Env<'a>,
+    pub wi: WorkItemValues,
+    /// Which body this is and where the lowering stands in it.
+    pub body: BodyState<'a>,
+    /// The Cranelift values of each SPIR-V result id.
+    pub values: HashMap<Id, Vec<Value>>,
     /// State shared with the kernel this body is (inlined into).
     pub kernel: Rc<RefCell<KernelState>>,
     /// What this body keeps in the work-item's frame across barriers.
     pub frame: barrier::BodyFrame,
-    /// How deep in inlined calls this body is.
-    pub depth: u32,
     /// The 4-lane state of a body lowered for chunks of work-items
     /// ([`simd`]); None for the scalar body.
     pub simd: Option<Box<simd::Body>>,
 }
 
 type R<T = ()> = Result<T, String>;
+
+impl<'a> Lowering<'a, '_, '_> {
+    /// Instruction `i` of the module, with the operands and result its
+    /// grammar requires read without checking again what validation proved
+    /// ([`Checked`]).
+    pub(crate) fn at(&self, i: u32) -> Checked<'a> {
+        self.env.validated.inst(self.m, i)
+    }
+
+    /// The result type of value `id`, which validation proved it has
+    /// ([`Validated::type_of`]).
+    pub(crate) fn type_of(&self, id: Id) -> Id {
+        self.env.validated.type_of(self.m, id)
+    }
+}
 
 impl Lowering<'_, '_, '_> {
     /// Lowers this body: its parameters take `params`; the current block
@@ -301,7 +342,7 @@ impl Lowering<'_, '_, '_> {
         params: Vec<Vec<Value>>,
         jump_to: Option<Block>,
     ) -> Result<Block, Diagnostic> {
-        let (m, func) = (self.m, self.func);
+        let (m, func) = (self.m, self.body.func);
         for (&p, v) in func.params.iter().zip(params) {
             if !self.is_varying(p) {
                 self.values.insert(p, v);
@@ -338,6 +379,7 @@ impl Lowering<'_, '_, '_> {
         }
         self.create_blocks()?;
         let entry = self
+            .body
             .blocks
             .first()
             .copied()
@@ -348,9 +390,10 @@ impl Lowering<'_, '_, '_> {
         self.b.ins().jump(jump_to.unwrap_or(entry), &[]);
         for &bi in &func.cfg.rpo {
             let blk = &func.blocks[bi as usize];
-            let cl_block = self.blocks[bi as usize].ok_or_else(|| m.diag(blk.start, "unreachable block in rpo"))?;
+            let cl_block =
+                self.body.blocks[bi as usize].ok_or_else(|| m.diag(blk.start, "unreachable block in rpo"))?;
             self.b.switch_to_block(cl_block);
-            self.label = blk.label;
+            self.body.label = blk.label;
             if let Some(s) = self.simd.as_deref_mut() {
                 s.dirty = s.entry_dirty || s.dirty_in.get(bi as usize).copied().unwrap_or(true);
             }
@@ -358,7 +401,7 @@ impl Lowering<'_, '_, '_> {
                 // A kernel's struct arguments are copied out of the shared
                 // argument block; a helper function's (inlined or not) out
                 // of the caller's object, which the callee must not change.
-                let kernel = matches!(self.exit, Exit::NextWorkItem(_));
+                let kernel = matches!(self.body.exit, Exit::NextWorkItem(_));
                 self.copy_byval_params(kernel).map_err(|r| m.diag(func.inst, r))?;
             }
             for i in blk.body() {
@@ -402,7 +445,7 @@ impl Lowering<'_, '_, '_> {
     /// FuncParamAttr ByVal are copied (another private pointer is the
     /// caller's object itself).
     fn copy_byval_params(&mut self, kernel: bool) -> R {
-        let (m, func) = (self.m, self.func);
+        let (m, func) = (self.m, self.body.func);
         for &p in &func.params {
             let Some((spirv::StorageClass::Function, pointee)) = m.type_of(p).and_then(|t| m.pointer(t)) else {
                 continue;
@@ -459,20 +502,18 @@ impl Lowering<'_, '_, '_> {
     /// component of each OpPhi.
     fn create_blocks(&mut self) -> Result<(), Diagnostic> {
         let m = self.m;
-        for (bi, blk) in self.func.blocks.iter().enumerate() {
-            if !self.func.cfg.reachable.get(bi).copied().unwrap_or(false) {
+        for (bi, blk) in self.body.func.blocks.iter().enumerate() {
+            if !self.body.func.cfg.reachable.get(bi).copied().unwrap_or(false) {
                 continue;
             }
             let cb = self.b.create_block();
-            self.blocks[bi] = Some(cb);
+            self.body.blocks[bi] = Some(cb);
             for i in blk.body() {
-                let inst = &m.insts[i as usize];
+                let inst = self.at(i);
                 if inst.op != Op::Phi {
                     break;
                 }
-                let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
-                    continue;
-                };
+                let (ty, id) = inst.result();
                 if self.simd.as_ref().is_some_and(|s| s.may_vary.contains(&id)) {
                     self.varying_phi(cb, id, ty).map_err(|r| m.diag(i, r))?;
                     continue;
@@ -500,7 +541,7 @@ impl Lowering<'_, '_, '_> {
         match self.m.kind(id) {
             IdKind::Constant => self.constant(id),
             IdKind::Undef => {
-                let ty = self.m.type_of(id).ok_or("OpUndef without a type")?;
+                let ty = self.type_of(id);
                 let comps = types::components(self.m, ty)?;
                 Ok(comps.into_iter().map(|t| self.zero(t)).collect())
             }
@@ -619,24 +660,23 @@ impl Lowering<'_, '_, '_> {
     }
 
     fn scalar_inst_unrounded(&mut self, i: u32) -> R {
-        let inst = &self.m.insts[i as usize];
+        let inst = self.at(i);
         match inst.op {
             op if lowers_to_nothing(op) => Ok(()),
             Op::Branch => {
-                let t = inst.id(0).ok_or("missing target")?;
-                let (blk, args) = self.target(t)?;
+                let (blk, args) = self.target(inst.operand(0))?;
                 self.b.ins().jump(blk, &args);
                 Ok(())
             }
             Op::BranchConditional => {
-                let c = self.get1(inst.id(0).ok_or("missing condition")?)?;
-                let (tb, ta) = self.target(inst.id(1).ok_or("missing target")?)?;
-                let (fb, fa) = self.target(inst.id(2).ok_or("missing target")?)?;
+                let c = self.get1(inst.operand(0))?;
+                let (tb, ta) = self.target(inst.operand(1))?;
+                let (fb, fa) = self.target(inst.operand(2))?;
                 self.b.ins().brif(c, tb, &ta, fb, &fa);
                 Ok(())
             }
             Op::Return => {
-                match self.exit {
+                match self.body.exit {
                     Exit::NextWorkItem(next) => {
                         self.finish_work_item();
                         self.b.ins().jump(next, &[])
@@ -647,8 +687,8 @@ impl Lowering<'_, '_, '_> {
                 Ok(())
             }
             Op::ReturnValue => {
-                let v = self.get(inst.id(0).ok_or("missing value")?)?;
-                match self.exit {
+                let v = self.get(inst.operand(0))?;
+                match self.body.exit {
                     Exit::Return => self.b.ins().return_(&v),
                     Exit::Inline(ret) => {
                         let args: Vec<BlockArg> = v.into_iter().map(BlockArg::Value).collect();
@@ -661,18 +701,18 @@ impl Lowering<'_, '_, '_> {
             // Undefined behaviour if reached; rather than trap (and take the
             // process down), end the work-item, or return zeros.
             Op::Unreachable => {
-                match self.exit {
+                match self.body.exit {
                     Exit::NextWorkItem(next) => {
                         self.finish_work_item();
                         self.b.ins().jump(next, &[]);
                     }
                     Exit::Return => {
-                        let comps = types::components(self.m, self.func.ret)?;
+                        let comps = types::components(self.m, self.body.func.ret)?;
                         let zeros: Vec<Value> = comps.into_iter().map(|t| self.zero(t)).collect();
                         self.b.ins().return_(&zeros);
                     }
                     Exit::Inline(ret) => {
-                        let comps = types::components(self.m, self.func.ret)?;
+                        let comps = types::components(self.m, self.body.func.ret)?;
                         let zeros: Vec<BlockArg> = comps.into_iter().map(|t| BlockArg::Value(self.zero(t))).collect();
                         self.b.ins().jump(ret, &zeros);
                     }
@@ -683,7 +723,7 @@ impl Lowering<'_, '_, '_> {
             // get_default_queue(): the word the runtime put in the context
             // (launch_abi: a queue_t is opaque, 0 is CLK_NULL_QUEUE).
             Op::GetDefaultQueue => {
-                let id = inst.result_id.ok_or("OpGetDefaultQueue without a result")?;
+                let id = inst.result_id();
                 let q = self.ctx_word(crate::launch_abi::ctx_offset::DEFAULT_QUEUE);
                 self.values.insert(id, vec![q]);
                 Ok(())
@@ -718,8 +758,9 @@ impl Lowering<'_, '_, '_> {
         if self.simd.is_some() {
             self.enter_masked_loop(bi as u32)?;
         }
-        let blk = self.func.blocks.get(bi).ok_or("bad label")?;
+        let blk = self.body.func.blocks.get(bi).ok_or("bad label")?;
         let cb = self
+            .body
             .blocks
             .get(bi)
             .copied()
@@ -733,7 +774,7 @@ impl Lowering<'_, '_, '_> {
             }
             let n = phi.operands.len() / 2;
             let v = (0..n)
-                .find(|&k| phi.id(2 * k + 1) == Some(self.label))
+                .find(|&k| phi.id(2 * k + 1) == Some(self.body.label))
                 .and_then(|k| phi.id(2 * k))
                 .ok_or_else(|| format!("OpPhi %{} has no value for this block", phi.result_id.unwrap_or(0)))?;
             match phi.result_id {
@@ -757,9 +798,8 @@ impl Lowering<'_, '_, '_> {
     /// literals are taken at the selector's width; a repeated literal keeps
     /// its first target).
     fn switch(&mut self, i: u32) -> R {
-        let inst = &self.m.insts[i as usize];
-        let sel_id = inst.id(0).ok_or("missing selector")?;
-        let sel = self.get1(sel_id)?;
+        let inst = self.at(i);
+        let sel = self.get1(inst.operand(0))?;
         let width = self.b.func.dfg.value_type(sel).bits();
         let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
         // One edge block per distinct target, filled after the switch.
@@ -775,7 +815,7 @@ impl Lowering<'_, '_, '_> {
             edges.insert(label, e);
             Ok(e)
         };
-        let default = edge(self, inst.id(1).ok_or("missing default")?)?;
+        let default = edge(self, inst.operand(1))?;
         let mut sw = Switch::new();
         let mut seen = std::collections::HashSet::new();
         let mut k = 2;
@@ -785,8 +825,8 @@ impl Lowering<'_, '_, '_> {
                 Some(rspirv::dr::Operand::LiteralBit64(v)) => *v,
                 _ => return Err(format!("case {} has no literal", (k - 2) / 2)),
             } & mask;
-            let label = inst.id(k + 1).ok_or("case without a target")?;
-            let blk = edge(self, label)?;
+            // The grammar decodes a case as a (literal, label) pair.
+            let blk = edge(self, inst.operand(k + 1))?;
             if seen.insert(lit) {
                 sw.set_entry(u128::from(lit), blk);
             }
@@ -804,8 +844,8 @@ impl Lowering<'_, '_, '_> {
         if self.inline_call(i)? {
             return Ok(());
         }
-        let inst = &self.m.insts[i as usize];
-        let callee = inst.id(0).ok_or("missing callee")?;
+        let inst = self.at(i);
+        let callee = inst.operand(0);
         let fref = match self.env.callees.get(&callee) {
             Some(&r) => r,
             None => self.import_helper(callee)?,
@@ -813,8 +853,7 @@ impl Lowering<'_, '_, '_> {
         self.kernel.borrow_mut().calls_helpers = true;
         let mut args = vec![self.wi.item];
         for k in 1..inst.operands.len() {
-            let a = inst.id(k).ok_or("bad argument")?;
-            args.extend(self.get(a)?);
+            args.extend(self.get(inst.operand(k))?);
         }
         let call = self.b.ins().call(fref, &args);
         let results = self.b.inst_results(call).to_vec();

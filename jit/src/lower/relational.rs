@@ -14,12 +14,10 @@ impl Lowering<'_, '_, '_> {
     /// Lowers relational instruction `i`.
     pub(super) fn relational(&mut self, i: u32) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
-        let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
-            return Err("a relational instruction without a result".into());
-        };
+        let inst = self.at(i);
+        let (ty, id) = inst.result();
         let out = types::components(m, ty)?;
-        let x = self.get(inst.id(0).ok_or("missing operand")?)?;
+        let x = self.get(inst.operand(0))?;
         let v = match inst.op {
             Op::Any | Op::All => {
                 let (&first, rest) = x.split_first().ok_or("OpAny/OpAll of an empty vector")?;
@@ -34,7 +32,7 @@ impl Lowering<'_, '_, '_> {
                 vec![acc]
             }
             Op::Ordered | Op::Unordered | Op::LessOrGreater => {
-                let y = self.get(inst.id(1).ok_or("missing operand")?)?;
+                let y = self.get(inst.operand(1))?;
                 if x.len() != y.len() {
                     return Err("the operands have different component counts".into());
                 }
@@ -47,9 +45,7 @@ impl Lowering<'_, '_, '_> {
             }
             op => {
                 // A half's smallest normal is 2^-14 (its f32 is normal below).
-                let half = m
-                    .type_of(inst.id(0).ok_or("missing operand")?)
-                    .is_some_and(|t| super::half::is_half(m, t));
+                let half = m.type_of(inst.operand(0)).is_some_and(|t| super::half::is_half(m, t));
                 let mut v = Vec::with_capacity(x.len());
                 for &c in &x {
                     v.push(self.classify(op, c, half)?);

@@ -13,17 +13,17 @@ impl Lowering<'_, '_, '_> {
     /// Lowers vector instruction `i`.
     pub(super) fn vector(&mut self, i: u32) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
-        let id = inst.result_id.ok_or("missing result")?;
-        let a = |k: usize| inst.id(k).ok_or_else(|| format!("missing operand {k}"));
-        let x = self.get(a(0)?)?;
+        let inst = self.at(i);
+        let id = inst.result_id();
+        let a = |k: usize| inst.operand(k);
+        let x = self.get(a(0))?;
         let v = match inst.op {
             Op::VectorExtractDynamic => {
-                let idx = self.get1(a(1)?)?;
+                let idx = self.get1(a(1))?;
                 let (&first, _) = x.split_first().ok_or("an empty vector")?;
                 // A work-item function's dimension index past the last
                 // reads its default; any other vector, component 0.
-                let (mut r, from) = match m.loaded_builtin(a(0)?).and_then(builtins::past_last_dimension) {
+                let (mut r, from) = match m.loaded_builtin(a(0)).and_then(builtins::past_last_dimension) {
                     Some(v) => {
                         let t = self.b.func.dfg.value_type(first);
                         (self.b.ins().iconst(t, v as i64), 0)
@@ -37,8 +37,8 @@ impl Lowering<'_, '_, '_> {
                 vec![r]
             }
             Op::VectorInsertDynamic => {
-                let obj = self.get1(a(1)?)?;
-                let idx = self.get1(a(2)?)?;
+                let obj = self.get1(a(1))?;
+                let idx = self.get1(a(2))?;
                 let mut v = Vec::with_capacity(x.len());
                 for (k, &c) in x.iter().enumerate() {
                     let hit = self.b.ins().icmp_imm_s(IntCC::Equal, idx, k as i64);
@@ -47,11 +47,11 @@ impl Lowering<'_, '_, '_> {
                 v
             }
             Op::VectorTimesScalar => {
-                let s = self.get1(a(1)?)?;
+                let s = self.get1(a(1))?;
                 x.iter().map(|&c| self.b.ins().fmul(c, s)).collect()
             }
             Op::Dot => {
-                let y = self.get(a(1)?)?;
+                let y = self.get(a(1))?;
                 if x.len() != y.len() || x.is_empty() {
                     return Err("OpDot of vectors of different sizes".into());
                 }

@@ -10,6 +10,9 @@
 //! - [`memory`]: scopes, memory semantics and atomics.
 //! - [`calls`]: the static call graph (no recursion, no calls into bodiless
 //!   imports).
+//! - [`evidence`]: what passing every rule yields ([`Validated`]) and the
+//!   instruction view ([`Checked`]) through which the lowering reads what
+//!   the rules proved without checking it again.
 //!
 //! Every algorithm here is iterative and (near) linear in the module's size:
 //! hostile input can be deep or large.
@@ -17,11 +20,14 @@
 pub mod calls;
 pub mod cfg;
 pub mod env;
+pub mod evidence;
 pub mod memory;
 pub mod types;
 
 use crate::error::Diagnostic;
 use crate::spirv::Module;
+
+pub use evidence::{Checked, Validated};
 
 /// The most diagnostics one build reports.
 pub const MAX_DIAGNOSTICS: usize = 100;
@@ -76,18 +82,6 @@ pub fn check_module(m: &Module, d: &mut Diags) {
     env::check(m, d);
     types::check_declarations(m, d);
 }
-
-/// The evidence that a module passed every rule: only
-/// [`check_functions`] makes one, and only for a module without problems,
-/// so code generation, which takes a [`crate::FrontEnd`] holding it, never
-/// sees a module the validator did not accept. What the rules proved (every
-/// id defined once with a type, operands of the types their opcodes take,
-/// each function's control-flow graph with its dominators in
-/// [`crate::spirv::Function::cfg`], definitions dominating their uses,
-/// entry points with valid interfaces, a call graph without recursion) is
-/// what the lowering relies on.
-#[derive(Debug, Clone)]
-pub struct Validated(());
 
 /// The rules on function bodies, once constants are specialized and types
 /// laid out. Fills in each function's [`crate::spirv::Cfg`]. The evidence

@@ -196,6 +196,9 @@ INVALID = {
     "function_type_mismatch": ("but the function type says",
         [("         %hb = OpFunctionParameter %uint\n", "         %hb = OpFunctionParameter %ulong\n"),
          ("         %hr = OpIAdd %uint %ha %hb\n", "         %hr = OpIAdd %uint %ha %ha\n")]),
+    "vector_shuffle_count": ("2 components selected for a vector of 3",
+        [("        %ids = OpLoad %v3ulong %gid Aligned 32\n",
+          "        %ids = OpLoad %v3ulong %gid Aligned 32\n         %sh = OpVectorShuffle %v3ulong %ids %ids 0 1\n")]),
     "unsupported_exec_mode_initializer": ("execution mode Initializer is not supported by clift",
         [("OpExecutionMode %kernel LocalSize 8 1 1", "OpExecutionMode %kernel LocalSize 8 1 1\n               OpExecutionMode %kernel Initializer")]),
 }

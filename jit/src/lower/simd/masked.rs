@@ -52,9 +52,9 @@ impl Lowering<'_, '_, '_> {
         for lp in loops {
             let active = self.b.declare_var(cl::I32X4);
             let mut accs = Vec::new();
-            let blk = &self.func.blocks[lp.exit as usize];
+            let blk = &self.body.func.blocks[lp.exit as usize];
             for i in blk.body() {
-                let inst = &self.m.insts[i as usize];
+                let inst = self.at(i);
                 if inst.op != Op::Phi {
                     break;
                 }
@@ -97,7 +97,7 @@ impl Lowering<'_, '_, '_> {
     /// The block index of the block being lowered.
     fn current_block(&self) -> R<u32> {
         self.m
-            .info(self.label)
+            .info(self.body.label)
             .map(|x| x.block)
             .ok_or_else(|| "bad label".to_string())
     }
@@ -155,7 +155,7 @@ impl Lowering<'_, '_, '_> {
             return Ok(false);
         };
         let m = self.m;
-        let inst = &m.insts[i as usize];
+        let inst = self.at(i);
         let st = self.sb()?.masked[li].clone();
         let edge = |l: Id| -> R<Edge> {
             let b = m.info(l).map(|x| x.block).ok_or("bad label")?;
@@ -171,15 +171,15 @@ impl Lowering<'_, '_, '_> {
         // in-loop successor.
         let (go, to, stay) = match inst.op {
             Op::Branch => {
-                let t = inst.id(0).ok_or("missing target")?;
+                let t = inst.operand(0);
                 match edge(t)? {
                     Edge::Stay => return Ok(false),
                     e => (None, e, None),
                 }
             }
             Op::BranchConditional => {
-                let c = inst.id(0).ok_or("missing condition")?;
-                let (t, f) = (inst.id(1).ok_or("missing target")?, inst.id(2).ok_or("missing target")?);
+                let c = inst.operand(0);
+                let (t, f) = (inst.operand(1), inst.operand(2));
                 match (edge(t)?, edge(f)?) {
                     (Edge::Stay, Edge::Stay) => return Ok(false),
                     (Edge::Exit, Edge::Exit) => (None, Edge::Exit, None),
@@ -205,7 +205,7 @@ impl Lowering<'_, '_, '_> {
         let out = self.b.create_block();
         match to {
             Edge::Exit => {
-                let label = self.label;
+                let label = self.body.label;
                 self.accumulate(&st, leave, label)?;
                 match stay {
                     Some(s) => {
@@ -228,7 +228,7 @@ impl Lowering<'_, '_, '_> {
                     Some(s) => Some(self.target(s)?),
                     None => None,
                 };
-                let tb = self.blocks[tail as usize].ok_or("the tail is unreachable")?;
+                let tb = self.body.blocks[tail as usize].ok_or("the tail is unreachable")?;
                 let any_leave = self.b.ins().vany_true(leave);
                 self.b.ins().brif(any_leave, tb, &[], resume, &[]);
                 self.b.switch_to_block(resume);
@@ -256,7 +256,7 @@ impl Lowering<'_, '_, '_> {
         let (_, var, resume) = st.tails[ti];
         let resume = resume.ok_or("an exit tail lowered before the branch to it")?;
         let leave = self.b.use_var(var);
-        let label = self.label;
+        let label = self.body.label;
         self.accumulate(&st, leave, label)?;
         self.b.ins().jump(resume, &[]);
         Ok(())
@@ -297,7 +297,7 @@ impl Lowering<'_, '_, '_> {
                 }
             }
         }
-        let xb = self.blocks[st.lp.exit as usize].ok_or("the exit block is unreachable")?;
+        let xb = self.body.blocks[st.lp.exit as usize].ok_or("the exit block is unreachable")?;
         self.b.ins().jump(xb, &args);
         Ok(())
     }

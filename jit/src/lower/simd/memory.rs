@@ -25,10 +25,10 @@ impl Lowering<'_, '_, '_> {
     /// OpLoad.
     pub(super) fn simd_load(&mut self, i: u32) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
-        let ty = inst.result_type.ok_or("missing type")?;
-        let id = inst.result_id.ok_or("missing result")?;
-        let ptr = inst.id(0).ok_or("missing pointer")?;
+        let inst = self.at(i);
+        let ty = inst.result_type();
+        let id = inst.result_id();
+        let ptr = inst.operand(0);
         if let Some(b) = analysis::builtin_of(m, ptr) {
             let vals = self.builtin(b, ty)?;
             if matches!(b, spirv::BuiltIn::LocalInvocationId) {
@@ -63,7 +63,7 @@ impl Lowering<'_, '_, '_> {
         if !self.is_varying(ptr) {
             return self.scalar_inst(i);
         }
-        if volatile(self, inst, 1, ptr) {
+        if volatile(self, &inst, 1, ptr) {
             return self.per_lane(i);
         }
         let p = *self.shapes(ptr)?.first().ok_or("an empty pointer")?;
@@ -111,9 +111,9 @@ impl Lowering<'_, '_, '_> {
     /// written as one vector).
     pub(super) fn simd_variable(&mut self, i: u32) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
-        let ty = inst.result_type.ok_or("missing type")?;
-        let id = inst.result_id.ok_or("missing result")?;
+        let inst = self.at(i);
+        let ty = inst.result_type();
+        let id = inst.result_id();
         let (storage, pointee) = m.pointer(ty).ok_or("not a pointer")?;
         if storage != spirv::StorageClass::Function {
             return Err(format!("{storage:?} variables in functions are not supported"));
@@ -203,9 +203,9 @@ impl Lowering<'_, '_, '_> {
     /// OpStore.
     pub(super) fn simd_store(&mut self, i: u32) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
-        let ptr = inst.id(0).ok_or("missing pointer")?;
-        let val = inst.id(1).ok_or("missing value")?;
+        let inst = self.at(i);
+        let ptr = inst.operand(0);
+        let val = inst.operand(1);
         if !self.is_varying(ptr) {
             // A uniform pointer: the same value from every lane is one
             // store; different ones race, and the last lane's wins.
@@ -214,9 +214,9 @@ impl Lowering<'_, '_, '_> {
             }
             return self.per_lane(i);
         }
-        let ty = m.type_of(val).ok_or("value without a type")?;
+        let ty = self.type_of(val);
         let aggregate = matches!(m.ty(ty), Some(Type::Array { .. } | Type::Struct { .. }));
-        if volatile(self, inst, 2, ptr) || (aggregate && m.kind(val) == IdKind::Constant) {
+        if volatile(self, &inst, 2, ptr) || (aggregate && m.kind(val) == IdKind::Constant) {
             return self.per_lane(i);
         }
         let p = *self.shapes(ptr)?.first().ok_or("an empty pointer")?;
@@ -267,13 +267,13 @@ impl Lowering<'_, '_, '_> {
     /// else lane by lane.
     pub(super) fn simd_access_chain(&mut self, i: u32) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
+        let inst = self.at(i);
         if self.varying_operands(i).is_empty() {
             return self.scalar_inst(i);
         }
-        let id = inst.result_id.ok_or("missing result")?;
-        let base_id = inst.id(0).ok_or("missing base")?;
-        let base_ty = m.type_of(base_id).ok_or("base without a type")?;
+        let id = inst.result_id();
+        let base_id = inst.operand(0);
+        let base_ty = self.type_of(base_id);
         let (_, mut cur) = m.pointer(base_ty).ok_or("base is not a pointer")?;
         let ptr_chain = matches!(inst.op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
         // The wrap of the result: at most one narrow sequence may
@@ -288,7 +288,7 @@ impl Lowering<'_, '_, '_> {
             _ => return self.per_lane(i),
         };
         for k in 1..inst.operands.len() {
-            let idx_id = inst.id(k).ok_or("bad index")?;
+            let idx_id = inst.operand(k);
             let elem = match crate::lower::memory::chain_step(m, &mut cur, idx_id, ptr_chain && k == 1)? {
                 crate::lower::memory::ChainStep::Member(_) => continue,
                 crate::lower::memory::ChainStep::Element(ty) => ty,

@@ -467,7 +467,7 @@ impl Lowering<'_, '_, '_> {
 
     /// The varying ids among the operands of instruction `i`.
     fn varying_operands(&self, i: u32) -> Vec<Id> {
-        let inst = &self.m.insts[i as usize];
+        let inst = self.at(i);
         let mut v: Vec<Id> = inst
             .operands
             .iter()
@@ -488,7 +488,7 @@ impl Lowering<'_, '_, '_> {
     pub(super) fn count(&self, vector: bool) {
         let in_loop = self
             .m
-            .info(self.label)
+            .info(self.body.label)
             .and_then(|l| self.simd.as_ref()?.in_cycle.get(l.block as usize).copied())
             .unwrap_or(false);
         let w = if in_loop { LOOP_WEIGHT } else { 1 };
@@ -504,7 +504,7 @@ impl Lowering<'_, '_, '_> {
     /// Lowers instruction `i` of a 4-lane body.
     pub(super) fn simd_inst(&mut self, i: u32) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
+        let inst = self.at(i);
         let effect = {
             let fx = self.kernel.borrow().simd.as_ref().map(|c| c.fn_effects.clone());
             fx.is_some_and(|fx| analysis::visible_effect(m, i, &fx))
@@ -518,25 +518,25 @@ impl Lowering<'_, '_, '_> {
 
     fn simd_inst_inner(&mut self, i: u32, op: Op) -> R {
         let m = self.m;
-        let inst = &m.insts[i as usize];
+        let inst = self.at(i);
         match op {
             op if super::lowers_to_nothing(op) => Ok(()),
             Op::Branch | Op::BranchConditional if self.masked_exit(i)? => Ok(()),
             Op::Branch | Op::Return | Op::Unreachable => self.scalar_inst(i),
             Op::BranchConditional => self.simd_branch(i),
             Op::Switch => {
-                let sel = inst.id(0).ok_or("missing selector")?;
+                let sel = inst.operand(0);
                 if self.is_varying(sel) {
                     return Err("a switch whose selector differs between work-items is not vectorized".into());
                 }
                 self.scalar_inst(i)
             }
             Op::ReturnValue => {
-                let Exit::Inline(ret) = self.exit else {
+                let Exit::Inline(ret) = self.body.exit else {
                     return self.scalar_inst(i);
                 };
-                let v = inst.id(0).ok_or("missing value")?;
-                let ty = m.type_of(v).ok_or("value without a type")?;
+                let v = inst.operand(0);
+                let ty = self.type_of(v);
                 let ks = kinds(m, ty)?;
                 let shapes = self.shapes(v)?;
                 let mut args = Vec::new();
@@ -611,12 +611,16 @@ impl Lowering<'_, '_, '_> {
     /// OpBranchConditional: on a varying condition, the side all lanes
     /// agree on, else the chunk is abandoned.
     fn simd_branch(&mut self, i: u32) -> R {
-        let inst = &self.m.insts[i as usize];
-        let c = inst.id(0).ok_or("missing condition")?;
+        let inst = self.at(i);
+        let c = inst.operand(0);
         if !self.is_varying(c) {
             return self.scalar_inst(i);
         }
-        let bi = self.m.info(self.label).map(|x| x.block as usize).ok_or("bad label")?;
+        let bi = self
+            .m
+            .info(self.body.label)
+            .map(|x| x.block as usize)
+            .ok_or("bad label")?;
         let (dirty, looping) = {
             let s = self.sb()?;
             (s.dirty, s.in_cycle.get(bi).copied().unwrap_or(true))
@@ -629,8 +633,8 @@ impl Lowering<'_, '_, '_> {
         }
         let shape = *self.shapes(c)?.first().ok_or("an empty condition")?;
         let mask = self.as_mask(shape);
-        let (tb, ta) = self.target(inst.id(1).ok_or("missing target")?)?;
-        let (fb, fa) = self.target(inst.id(2).ok_or("missing target")?)?;
+        let (tb, ta) = self.target(inst.operand(1))?;
+        let (fb, fa) = self.target(inst.operand(2))?;
         let all = self.b.ins().vall_true(mask);
         let check = self.b.create_block();
         self.b.ins().brif(all, tb, &ta, check, &[]);
@@ -764,7 +768,7 @@ impl Lowering<'_, '_, '_> {
 
     /// The block arguments for phi `phi` (varying) from shape `s`.
     pub(super) fn phi_args(&mut self, phi: Id, v: Id) -> R<Vec<BlockArg>> {
-        let ty = self.m.type_of(phi).ok_or("phi without a type")?;
+        let ty = self.type_of(phi);
         let ks = kinds(self.m, ty)?;
         let shapes = self.shapes(v)?;
         if shapes.len() != ks.len() {
@@ -817,7 +821,7 @@ impl Lowering<'_, '_, '_> {
     pub(super) fn per_lane(&mut self, i: u32) -> R {
         self.count(false);
         let m = self.m;
-        let inst = &m.insts[i as usize];
+        let inst = self.at(i);
         let ops = self.varying_operands(i);
         let mut shapes = Vec::with_capacity(ops.len());
         for &o in &ops {
@@ -860,7 +864,7 @@ impl Lowering<'_, '_, '_> {
     /// copies): the scalar lowering runs once on stand-ins for the varying
     /// components, whose shapes are then put back.
     fn moves(&mut self, i: u32) -> R {
-        let inst = &self.m.insts[i as usize];
+        let inst = self.at(i);
         let ops = self.varying_operands(i);
         let mut stand_in: HashMap<Value, Shape> = HashMap::new();
         for &o in &ops {
@@ -897,7 +901,7 @@ impl Lowering<'_, '_, '_> {
             self.values.remove(&o);
         }
         r?;
-        let id = inst.result_id.ok_or("missing result")?;
+        let id = inst.result_id();
         let vals = self.values.remove(&id).ok_or("no result")?;
         let shapes = vals
             .into_iter()

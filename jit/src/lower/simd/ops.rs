@@ -94,7 +94,7 @@ impl Lowering<'_, '_, '_> {
     /// partial result.
     pub(super) fn simd_op(&mut self, i: u32) -> R<bool> {
         let m = self.m;
-        let inst = &m.insts[i as usize];
+        let inst = self.at(i);
         let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
             return Ok(false);
         };
@@ -121,18 +121,18 @@ impl Lowering<'_, '_, '_> {
     /// 4-lane form, or None if it has none here.
     fn simd_shapes(&mut self, i: u32, out: &[Clif]) -> R<Option<Vec<Shape>>> {
         let m = self.m;
-        let inst = &m.insts[i as usize];
+        let inst = self.at(i);
         let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
             return Ok(None);
         };
         let bools = bool_components(m, ty)?;
-        let a = |k: usize| inst.id(k).ok_or_else(|| format!("missing operand {k}"));
+        let a = |k: usize| inst.operand(k);
         let mut shapes = Vec::with_capacity(out.len());
         match inst.op {
             Op::Select => {
-                let c = self.shapes(a(0)?)?;
-                let x = self.shapes(a(1)?)?;
-                let y = self.shapes(a(2)?)?;
+                let c = self.shapes(a(0))?;
+                let x = self.shapes(a(1))?;
+                let y = self.shapes(a(2))?;
                 for k in 0..out.len() {
                     let ck = if c.len() == 1 {
                         c[0]
@@ -149,8 +149,8 @@ impl Lowering<'_, '_, '_> {
                 }
             }
             Op::Dot => {
-                let x = self.shapes(a(0)?)?;
-                let y = self.shapes(a(1)?)?;
+                let x = self.shapes(a(0))?;
+                let y = self.shapes(a(1))?;
                 if x.len() != y.len() || x.is_empty() || out.first() != Some(&cl::F32) {
                     return Ok(None);
                 }
@@ -167,8 +167,8 @@ impl Lowering<'_, '_, '_> {
                 shapes.push(Shape::V(acc.ok_or("empty")?));
             }
             Op::VectorTimesScalar => {
-                let x = self.shapes(a(0)?)?;
-                let s = *self.shapes(a(1)?)?.first().ok_or("missing scalar")?;
+                let x = self.shapes(a(0))?;
+                let s = *self.shapes(a(1))?.first().ok_or("missing scalar")?;
                 if out.iter().any(|&t| t != cl::F32) {
                     return Ok(None);
                 }
@@ -203,8 +203,8 @@ impl Lowering<'_, '_, '_> {
                 }
             }
             op if inst.operands.len() == 2 && !matches!(op, Op::VectorShuffle) => {
-                let x = self.shapes(a(0)?)?;
-                let y = self.shapes(a(1)?)?;
+                let x = self.shapes(a(0))?;
+                let y = self.shapes(a(1))?;
                 for (k, &t) in out.iter().enumerate() {
                     let (Some(&xk), Some(&yk)) = (x.get(k), y.get(k)) else {
                         return Ok(None);
@@ -221,7 +221,7 @@ impl Lowering<'_, '_, '_> {
                 if rounding {
                     return Ok(None);
                 }
-                let x = self.shapes(a(0)?)?;
+                let x = self.shapes(a(0))?;
                 for (k, &t) in out.iter().enumerate() {
                     let Some(&xk) = x.get(k) else {
                         return Ok(None);

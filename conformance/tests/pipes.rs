@@ -1,0 +1,573 @@
+//! Pipes in kernels (OpenCL C 2.0 6.13.16, SPIR-V's pipe instructions),
+//! from OpenCL C compiled by clift at -O2 and -O0 and from SPIR-V compiled
+//! offline: packets of every size from 1 to 128 bytes, int, float4 and a
+//! struct through write_pipe and read_pipe with every value checked;
+//! per-work-item, work-group and sub-group reservations (each committed
+//! reservation's packets read back together and in order); full and empty
+//! pipes; a producer and a consumer kernel running at the same time over a
+//! pipe much smaller than the data (two queues, and one out-of-order
+//! queue); sixteen pipe arguments. Packets leave a pipe in the order of
+//! their positions, but work-items of several work-groups write at the same
+//! time, so most checks compare sets of packets, each packet carrying its
+//! own index.
+
+use std::collections::HashSet;
+use std::ptr;
+
+use clift_conformance::programs::source_program;
+use clift_conformance::*;
+
+/// How a program reaches clift.
+#[derive(Clone, Copy, Debug)]
+enum From {
+    /// clCreateProgramWithSource, clift compiling it at -O2.
+    Source,
+    /// The same with `-cl-opt-disable` (clang -O0: pipes and reservation
+    /// ids in private variables).
+    SourceO0,
+    /// Compiled offline (clang -O2, llvm-spirv, spirv-val), then
+    /// clCreateProgramWithIL.
+    SpirV,
+}
+
+const FROMS: [From; 3] = [From::Source, From::SourceO0, From::SpirV];
+
+/// A kernel argument.
+#[derive(Clone, Copy)]
+enum A {
+    Mem(cl_mem),
+    U32(u32),
+}
+
+/// A built program with its context and an in-order queue.
+struct Run {
+    ctx: cl_context,
+    queue: cl_command_queue,
+    program: cl_program,
+    mems: Vec<cl_mem>,
+}
+
+impl Run {
+    /// `src` built as `from` says; panics with the log if the build fails
+    /// or a kernel cannot run.
+    fn new(src: &str, from: From) -> Run {
+        let ctx = context();
+        let (program, options) = match from {
+            From::Source => (source_program(ctx, src), "-cl-std=CL2.0"),
+            From::SourceO0 => (source_program(ctx, src), "-cl-std=CL2.0 -cl-opt-disable"),
+            From::SpirV => (il_program(ctx, &offline::spirv_of(src, &["-cl-std=CL2.0"])), ""),
+        };
+        let rc = build(program, options);
+        let log = build_log(program, device());
+        assert_eq!(rc, CL_SUCCESS, "{from:?}: the build failed:\n{log}");
+        assert!(!log.contains("cannot run yet"), "{from:?}: {log}");
+        Run {
+            ctx,
+            queue: queue(ctx, 0),
+            program,
+            mems: Vec::new(),
+        }
+    }
+
+    /// A pipe of `max` packets of `packet` bytes.
+    fn pipe(&mut self, packet: usize, max: usize) -> cl_mem {
+        let mut err = 0;
+        // SAFETY: a valid context; properties NULL.
+        let p = unsafe { clCreatePipe(self.ctx, 0, packet as cl_uint, max as cl_uint, ptr::null(), &mut err) };
+        check(err);
+        self.mems.push(p);
+        p
+    }
+
+    /// A buffer holding `bytes` (at least one byte).
+    fn buffer(&mut self, bytes: &[u8]) -> cl_mem {
+        let m = buffer(self.ctx, CL_MEM_READ_WRITE, bytes.len().max(1));
+        write_bytes(self.queue, m, 0, bytes);
+        self.mems.push(m);
+        m
+    }
+
+    /// A buffer of `n` ints, all -7.
+    fn ints(&mut self, n: usize) -> cl_mem {
+        self.buffer(&bytes_of(&vec![-7i32; n]))
+    }
+
+    /// Kernel `name` with `args`, its arguments set.
+    fn kernel(&self, name: &str, args: &[A]) -> cl_kernel {
+        let k = kernel(self.program, name);
+        for (i, a) in args.iter().enumerate() {
+            let rc = match a {
+                A::Mem(m) => set_arg(k, i as cl_uint, m),
+                A::U32(v) => set_arg(k, i as cl_uint, v),
+            };
+            assert_eq!(rc, CL_SUCCESS, "argument {i} of {name}");
+        }
+        k
+    }
+
+    /// Enqueues kernel `k` on `q` over `global` with `local`; its event.
+    fn enqueue(q: cl_command_queue, k: cl_kernel, global: usize, local: Option<usize>) -> cl_event {
+        let mut ev = ptr::null_mut();
+        let local = local.map(|l| [l]);
+        // SAFETY: valid handles; one-dimensional sizes.
+        let rc = unsafe {
+            clEnqueueNDRangeKernel(
+                q,
+                k,
+                1,
+                ptr::null(),
+                [global].as_ptr(),
+                local.as_ref().map_or(ptr::null(), |l| l.as_ptr()),
+                0,
+                ptr::null(),
+                &mut ev,
+            )
+        };
+        assert_eq!(rc, CL_SUCCESS, "enqueue: {}", error_name(rc));
+        ev
+    }
+
+    /// Runs kernel `name` with `args` over `global` and waits.
+    fn run(&self, name: &str, args: &[A], global: usize, local: Option<usize>) {
+        let k = self.kernel(name, args);
+        let ev = Run::enqueue(self.queue, k, global, local);
+        // SAFETY: valid handles, released once.
+        unsafe {
+            check(clWaitForEvents(1, &ev));
+            assert_eq!(event_status(ev), CL_COMPLETE as cl_int, "{name} completes");
+            clReleaseEvent(ev);
+            clReleaseKernel(k);
+        }
+    }
+
+    /// `len` bytes of `m`.
+    fn read(&self, m: cl_mem, len: usize) -> Vec<u8> {
+        read_bytes(self.queue, m, 0, len)
+    }
+
+    /// `n` ints of `m`.
+    fn read_ints(&self, m: cl_mem, n: usize) -> Vec<i32> {
+        self.read(m, 4 * n)
+            .chunks_exact(4)
+            .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        // SAFETY: handles this value created, released once.
+        unsafe {
+            for &m in &self.mems {
+                clReleaseMemObject(m);
+            }
+            clReleaseProgram(self.program);
+            clReleaseCommandQueue(self.queue);
+            clReleaseContext(self.ctx);
+        }
+    }
+}
+
+fn bytes_of(v: &[i32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_ne_bytes()).collect()
+}
+
+/// Packet `k` of `size` bytes: its index in the first one or two bytes,
+/// then bytes that depend on the index and the offset.
+fn packet(k: usize, size: usize) -> Vec<u8> {
+    (0..size)
+        .map(|j| match j {
+            0 => k as u8,
+            1 => (k >> 8) as u8,
+            _ => (k * 7 + j * 13) as u8,
+        })
+        .collect()
+}
+
+/// A writer and a reader kernel for packets of type `t`, named `w_<name>`
+/// and `r_<name>`: work-item `i` writes `src[i]` (reads into `dst[i]`) and
+/// stores what write_pipe (read_pipe) returned in `st[i]`.
+fn pair(t: &str, name: &str) -> String {
+    format!(
+        "kernel void w_{name}(global const {t} *src, write_only pipe {t} p, global int *st) {{\n\
+         size_t i = get_global_id(0); st[i] = write_pipe(p, &src[i]); }}\n\
+         kernel void r_{name}(global {t} *dst, read_only pipe {t} p, global int *st) {{\n\
+         size_t i = get_global_id(0); st[i] = read_pipe(p, &dst[i]); }}\n"
+    )
+}
+
+#[test]
+fn packets_of_every_size_and_type_round_trip() {
+    // (type, kernel name, packet size)
+    let mut types: Vec<(String, String, usize)> = vec![
+        ("int".into(), "int".into(), 4),
+        ("float4".into(), "float4".into(), 16),
+        ("S".into(), "S".into(), 20),
+    ];
+    let mut src = String::from("typedef struct { int a; char b; float c[3]; } S;\n");
+    for n in 1..=128 {
+        src.push_str(&format!("typedef struct {{ uchar b[{n}]; }} P{n};\n"));
+        types.push((format!("P{n}"), format!("p{n}"), n));
+    }
+    for (t, name, _) in &types {
+        src.push_str(&pair(t, name));
+    }
+    // At most 256 packets, so a 1-byte packet holds its index.
+    const N: usize = 200;
+    for from in FROMS {
+        let mut r = Run::new(&src, from);
+        for (_, name, size) in &types {
+            let size = *size;
+            let sent: Vec<Vec<u8>> = (0..N).map(|k| packet(k, size)).collect();
+            let src_buf = r.buffer(&sent.concat());
+            let dst = r.buffer(&vec![0xEE; N * size]);
+            let (wst, rst) = (r.ints(N), r.ints(N));
+            let p = r.pipe(size, N);
+            r.run(
+                &format!("w_{name}"),
+                &[A::Mem(src_buf), A::Mem(p), A::Mem(wst)],
+                N,
+                None,
+            );
+            assert!(
+                r.read_ints(wst, N).iter().all(|&s| s == 0),
+                "{from:?} {name}: every write succeeds"
+            );
+            r.run(&format!("r_{name}"), &[A::Mem(dst), A::Mem(p), A::Mem(rst)], N, None);
+            assert!(
+                r.read_ints(rst, N).iter().all(|&s| s == 0),
+                "{from:?} {name}: every read succeeds"
+            );
+            let mut got: Vec<Vec<u8>> = r.read(dst, N * size).chunks_exact(size).map(<[u8]>::to_vec).collect();
+            got.sort();
+            let mut want = sent;
+            want.sort();
+            assert!(got == want, "{from:?} {name}: the packets read are the packets written");
+        }
+    }
+}
+
+const FULL_EMPTY: &str = "\
+kernel void fill(write_only pipe int p, global int *st, global int *n) {\n\
+  for (int k = 0; k < 6; k++) { int v = 100 + k; st[k] = write_pipe(p, &v); }\n\
+  n[0] = get_pipe_num_packets(p); n[1] = get_pipe_max_packets(p);\n\
+  reserve_id_t r = reserve_write_pipe(p, 1); n[2] = is_valid_reserve_id(r);\n\
+}\n\
+kernel void drain(read_only pipe int p, global int *st, global int *out, global int *n) {\n\
+  n[0] = get_pipe_num_packets(p); n[1] = get_pipe_max_packets(p);\n\
+  reserve_id_t r = reserve_read_pipe(p, 5); n[2] = is_valid_reserve_id(r);\n\
+  for (int k = 0; k < 6; k++) { int v = -1; st[k] = read_pipe(p, &v); out[k] = v; }\n\
+  n[3] = get_pipe_num_packets(p);\n\
+  reserve_id_t e = reserve_read_pipe(p, 1); n[4] = is_valid_reserve_id(e);\n\
+}\n";
+
+#[test]
+fn an_empty_pipe_fails_reads_and_a_full_one_writes() {
+    for from in FROMS {
+        let mut r = Run::new(FULL_EMPTY, from);
+        let p = r.pipe(4, 4);
+        let (st, out, n) = (r.ints(6), r.ints(6), r.ints(5));
+        // Empty from the start.
+        r.run("drain", &[A::Mem(p), A::Mem(st), A::Mem(out), A::Mem(n)], 1, None);
+        assert!(
+            r.read_ints(st, 6).iter().all(|&s| s < 0),
+            "{from:?}: reads of an empty pipe fail"
+        );
+        assert_eq!(r.read_ints(out, 6), [-1; 6], "{from:?}: failed reads write nothing");
+        assert_eq!(r.read_ints(n, 5), [0, 4, 0, 0, 0], "{from:?}: counts of an empty pipe");
+        r.run("fill", &[A::Mem(p), A::Mem(st), A::Mem(n)], 1, None);
+        let s = r.read_ints(st, 6);
+        assert!(
+            s[..4].iter().all(|&s| s == 0) && s[4..].iter().all(|&s| s < 0),
+            "{from:?}: {s:?}"
+        );
+        assert_eq!(
+            r.read_ints(n, 3),
+            [4, 4, 0],
+            "{from:?}: a full pipe's counts; no reservation"
+        );
+        r.run("drain", &[A::Mem(p), A::Mem(st), A::Mem(out), A::Mem(n)], 1, None);
+        let s = r.read_ints(st, 6);
+        assert!(
+            s[..4].iter().all(|&s| s == 0) && s[4..].iter().all(|&s| s < 0),
+            "{from:?}: {s:?}"
+        );
+        assert_eq!(
+            r.read_ints(out, 6),
+            [100, 101, 102, 103, -1, -1],
+            "{from:?}: in order, once"
+        );
+        assert_eq!(
+            r.read_ints(n, 5),
+            [4, 4, 0, 0, 0],
+            "{from:?}: 5 of 4 packets cannot be reserved; empty after"
+        );
+    }
+}
+
+#[test]
+fn the_null_reserve_id_is_invalid() {
+    // llvm-spirv 15 writes CLK_NULL_RESERVE_ID in a form spirv-val refuses
+    // (duplicate OpTypeReserveId): from source only.
+    let src = "kernel void k(write_only pipe int p, global int *out) {\n\
+        reserve_id_t r = CLK_NULL_RESERVE_ID; if (get_global_id(0) == 1) r = reserve_write_pipe(p, 1);\n\
+        out[get_global_id(0)] = is_valid_reserve_id(r);\n\
+        if (is_valid_reserve_id(r)) commit_write_pipe(p, r); }\n";
+    for from in [From::Source, From::SourceO0] {
+        let mut r = Run::new(src, from);
+        let p = r.pipe(4, 4);
+        let out = r.ints(2);
+        r.run("k", &[A::Mem(p), A::Mem(out)], 2, Some(2));
+        assert_eq!(r.read_ints(out, 2), [0, 1], "{from:?}");
+    }
+}
+
+const PER_ITEM: &str = "\
+kernel void rw(global const int *src, write_only pipe int p, global int *st) {\n\
+  size_t i = get_global_id(0);\n\
+  reserve_id_t r = reserve_write_pipe(p, 4);\n\
+  if (!is_valid_reserve_id(r)) { st[i] = -100; return; }\n\
+  int s = 0;\n\
+  for (int k = 3; k >= 0; k--) s |= write_pipe(p, r, k, &src[4 * i + k]);\n\
+  if (write_pipe(p, r, 4, &src[0]) == 0) s |= 1;\n\
+  commit_write_pipe(p, r); st[i] = s;\n\
+}\n\
+kernel void rr(global int *dst, read_only pipe int p, global int *st) {\n\
+  size_t i = get_global_id(0);\n\
+  reserve_id_t r = reserve_read_pipe(p, 4);\n\
+  if (!is_valid_reserve_id(r)) { st[i] = -100; return; }\n\
+  int s = 0;\n\
+  for (int k = 0; k < 4; k++) { int v = -1; s |= read_pipe(p, r, k, &v); dst[4 * i + k] = v; }\n\
+  int v; if (read_pipe(p, r, 4, &v) == 0) s |= 1;\n\
+  commit_read_pipe(p, r); st[i] = s;\n\
+}\n";
+
+/// Checks that `got` is `n` runs of `len` values, each run some
+/// `base .. base + len` with `base` a multiple of `len`, every base once.
+fn runs_in_order(got: &[i32], len: usize, what: &str) {
+    let mut bases = HashSet::new();
+    for (c, run) in got.chunks_exact(len).enumerate() {
+        let base = run[0];
+        assert!(
+            base >= 0 && base as usize % len == 0 && run.iter().enumerate().all(|(k, &v)| v == base + k as i32),
+            "{what}: run {c} is {run:?}, not one reservation's packets in order"
+        );
+        assert!(bases.insert(base), "{what}: run {base} read twice");
+    }
+    assert_eq!(bases.len() * len, got.len(), "{what}");
+}
+
+#[test]
+fn per_work_item_reservations_keep_their_packets_together() {
+    const ITEMS: usize = 96;
+    let src: Vec<i32> = (0..4 * ITEMS as i32).collect();
+    for from in FROMS {
+        let mut r = Run::new(PER_ITEM, from);
+        let input = r.buffer(&bytes_of(&src));
+        let dst = r.ints(4 * ITEMS);
+        let (wst, rst) = (r.ints(ITEMS), r.ints(ITEMS));
+        let p = r.pipe(4, 4 * ITEMS);
+        r.run("rw", &[A::Mem(input), A::Mem(p), A::Mem(wst)], ITEMS, Some(8));
+        assert!(
+            r.read_ints(wst, ITEMS).iter().all(|&s| s == 0),
+            "{from:?}: reserved writes"
+        );
+        r.run("rr", &[A::Mem(dst), A::Mem(p), A::Mem(rst)], ITEMS, Some(8));
+        assert!(
+            r.read_ints(rst, ITEMS).iter().all(|&s| s == 0),
+            "{from:?}: reserved reads"
+        );
+        runs_in_order(&r.read_ints(dst, 4 * ITEMS), 4, &format!("{from:?}"));
+        // The pipe is empty again: one more reservation fails.
+        r.run("rr", &[A::Mem(dst), A::Mem(p), A::Mem(rst)], 1, None);
+        assert_eq!(r.read_ints(rst, 1), [-100], "{from:?}: nothing left");
+    }
+}
+
+/// Work-group (`work_group`) and sub-group (`sub_group`) reservations: each
+/// group reserves as many packets as it has work-items, each work-item
+/// writes (reads) the one at its local id, and the group commits.
+fn group_source(scope: &str) -> String {
+    format!(
+        "kernel void gw(global const int *src, write_only pipe int p, global int *st) {{\n\
+           size_t i = get_global_id(0);\n\
+           reserve_id_t r = {scope}_reserve_write_pipe(p, get_local_size(0));\n\
+           if (is_valid_reserve_id(r)) {{ st[i] = write_pipe(p, r, get_local_id(0), &src[i]);\n\
+             {scope}_commit_write_pipe(p, r); }} else st[i] = -100;\n\
+         }}\n\
+         kernel void gr(global int *dst, read_only pipe int p, global int *st) {{\n\
+           size_t i = get_global_id(0);\n\
+           reserve_id_t r = {scope}_reserve_read_pipe(p, get_local_size(0));\n\
+           if (is_valid_reserve_id(r)) {{ int v = -1; st[i] = read_pipe(p, r, get_local_id(0), &v); dst[i] = v;\n\
+             {scope}_commit_read_pipe(p, r); }} else st[i] = -100;\n\
+         }}\n"
+    )
+}
+
+#[test]
+fn work_group_and_sub_group_reservations_move_whole_groups() {
+    const ITEMS: usize = 256;
+    const LOCAL: usize = 32;
+    let src: Vec<i32> = (0..ITEMS as i32).collect();
+    for scope in ["work_group", "sub_group"] {
+        for from in FROMS {
+            let what = format!("{scope} {from:?}");
+            let mut r = Run::new(&group_source(scope), from);
+            let input = r.buffer(&bytes_of(&src));
+            let dst = r.ints(ITEMS);
+            let (wst, rst) = (r.ints(ITEMS), r.ints(ITEMS));
+            let p = r.pipe(4, ITEMS);
+            r.run("gw", &[A::Mem(input), A::Mem(p), A::Mem(wst)], ITEMS, Some(LOCAL));
+            assert!(r.read_ints(wst, ITEMS).iter().all(|&s| s == 0), "{what}: group writes");
+            r.run("gr", &[A::Mem(dst), A::Mem(p), A::Mem(rst)], ITEMS, Some(LOCAL));
+            assert!(r.read_ints(rst, ITEMS).iter().all(|&s| s == 0), "{what}: group reads");
+            runs_in_order(&r.read_ints(dst, ITEMS), LOCAL, &what);
+            // A full pipe refuses a group's reservation; the group sees it
+            // as one (every work-item -100).
+            r.run("gw", &[A::Mem(input), A::Mem(p), A::Mem(wst)], ITEMS, Some(LOCAL));
+            r.run("gw", &[A::Mem(input), A::Mem(p), A::Mem(wst)], 2 * LOCAL, Some(LOCAL));
+            assert_eq!(r.read_ints(wst, 2 * LOCAL), [-100; 2 * LOCAL], "{what}: full");
+        }
+    }
+}
+
+const PRODUCER_CONSUMER: &str = "\
+#define TRIES 20000000u\n\
+kernel void producer(write_only pipe uint p, uint per, global uint *st) {\n\
+  uint w = get_global_id(0);\n\
+  for (uint k = 0; k < per; k++) {\n\
+    uint v = w * per + k; uint t = 0;\n\
+    while (write_pipe(p, &v) != 0) if (++t == TRIES) { st[w] = k | 0x80000000u; return; }\n\
+  }\n\
+  st[w] = per;\n\
+}\n\
+kernel void consumer(read_only pipe uint p, uint per, global uint *out, global uint *st) {\n\
+  uint c = get_global_id(0);\n\
+  for (uint k = 0; k < per; k++) {\n\
+    uint v; uint t = 0;\n\
+    while (read_pipe(p, &v) != 0) if (++t == TRIES) { st[c] = k | 0x80000000u; return; }\n\
+    out[c * per + k] = v;\n\
+  }\n\
+  st[c] = per;\n\
+}\n";
+
+#[test]
+fn a_producer_and_a_consumer_run_at_the_same_time_over_a_small_pipe() {
+    // 100,000 values through 64 packets. Each kernel is one work-group (so
+    // one thread: a work-group's work-items run one after another), four
+    // work-items writing (reading) 25,000 values each, retrying a full
+    // (empty) pipe up to 20,000,000 times in a row before giving up and
+    // recording where. On an out-of-order queue and on two in-order queues.
+    const WORKERS: usize = 4;
+    const PER: usize = 25_000;
+    const TOTAL: usize = WORKERS * PER;
+    for from in FROMS {
+        for two_queues in [true, false] {
+            let what = format!(
+                "{from:?}, {}",
+                if two_queues { "two queues" } else { "out-of-order queue" }
+            );
+            let mut r = Run::new(PRODUCER_CONSUMER, from);
+            let p = r.pipe(4, 64);
+            let out = r.ints(TOTAL);
+            let (pst, cst) = (r.ints(WORKERS), r.ints(WORKERS));
+            let prod = r.kernel("producer", &[A::Mem(p), A::U32(PER as u32), A::Mem(pst)]);
+            let cons = r.kernel("consumer", &[A::Mem(p), A::U32(PER as u32), A::Mem(out), A::Mem(cst)]);
+            let (q1, q2) = if two_queues {
+                (queue(r.ctx, 0), queue(r.ctx, 0))
+            } else {
+                let q = queue(r.ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+                // SAFETY: a valid queue, retained for the second name.
+                unsafe { check(clRetainCommandQueue(q)) };
+                (q, q)
+            };
+            let e1 = Run::enqueue(q1, prod, WORKERS, Some(WORKERS));
+            let e2 = Run::enqueue(q2, cons, WORKERS, Some(WORKERS));
+            // SAFETY: valid handles, released once.
+            unsafe {
+                check(clFlush(q1));
+                check(clFlush(q2));
+                check(clWaitForEvents(2, [e1, e2].as_ptr()));
+                clReleaseEvent(e1);
+                clReleaseEvent(e2);
+                clReleaseKernel(prod);
+                clReleaseKernel(cons);
+                clReleaseCommandQueue(q1);
+                clReleaseCommandQueue(q2);
+            }
+            let (ps, cs) = (r.read_ints(pst, WORKERS), r.read_ints(cst, WORKERS));
+            assert!(
+                ps.iter().chain(&cs).all(|&s| s as usize == PER),
+                "{what}: a worker gave up (bit 31 set, the value index below): producers {ps:x?}, consumers {cs:x?}"
+            );
+            let got = r.read_ints(out, TOTAL);
+            // Each consumer sees each producer's values in order.
+            for (c, run) in got.chunks_exact(PER).enumerate() {
+                let mut last = [-1i32; WORKERS];
+                for &v in run {
+                    let w = v as usize / PER;
+                    assert!(
+                        w < WORKERS && v > last[w],
+                        "{what}: consumer {c} got {v} after {}",
+                        last[w.min(3)]
+                    );
+                    last[w] = v;
+                }
+            }
+            let mut sorted = got;
+            sorted.sort_unstable();
+            let lost: Vec<i32> = (0..TOTAL as i32)
+                .filter(|v| sorted.binary_search(v).is_err())
+                .take(5)
+                .collect();
+            assert!(lost.is_empty(), "{what}: values lost, e.g. {lost:?}");
+            assert!(sorted.windows(2).all(|w| w[0] < w[1]), "{what}: a value arrived twice");
+        }
+    }
+}
+
+#[test]
+fn sixteen_pipe_arguments() {
+    let max: cl_uint = device_value(device(), CL_DEVICE_MAX_PIPE_ARGS);
+    assert!(max >= 16, "the spec's minimum");
+    let n = 16;
+    let params = |access: &str| {
+        (0..n)
+            .map(|k| format!("{access} pipe int p{k}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let writes: String = (0..n)
+        .map(|k| format!("v = i * 16 + {k}; s |= write_pipe(p{k}, &v);\n"))
+        .collect();
+    let reads: String = (0..n)
+        .map(|k| format!("s |= read_pipe(p{k}, &v); out[{k} * get_global_size(0) + i] = v;\n"))
+        .collect();
+    let src = format!(
+        "kernel void w16({}, global int *st) {{ int i = get_global_id(0); int v; int s = 0;\n{writes} st[i] = s; }}\n\
+         kernel void r16({}, global int *out, global int *st) {{ int i = get_global_id(0); int v; int s = 0;\n{reads} st[i] = s; }}\n",
+        params("write_only"),
+        params("read_only")
+    );
+    const ITEMS: usize = 40;
+    for from in FROMS {
+        let mut r = Run::new(&src, from);
+        let pipes: Vec<cl_mem> = (0..n).map(|_| r.pipe(4, ITEMS)).collect();
+        let (out, st) = (r.ints(n * ITEMS), r.ints(ITEMS));
+        let mut args: Vec<A> = pipes.iter().map(|&p| A::Mem(p)).collect();
+        args.push(A::Mem(st));
+        r.run("w16", &args, ITEMS, None);
+        assert!(r.read_ints(st, ITEMS).iter().all(|&s| s == 0), "{from:?}: writes");
+        args.pop();
+        args.extend([A::Mem(out), A::Mem(st)]);
+        r.run("r16", &args, ITEMS, None);
+        assert!(r.read_ints(st, ITEMS).iter().all(|&s| s == 0), "{from:?}: reads");
+        let got = r.read_ints(out, n * ITEMS);
+        for (k, per_pipe) in got.chunks_exact(ITEMS).enumerate() {
+            let mut v = per_pipe.to_vec();
+            v.sort_unstable();
+            let want: Vec<i32> = (0..ITEMS as i32).map(|i| i * 16 + k as i32).collect();
+            assert_eq!(v, want, "{from:?}: pipe {k}");
+        }
+    }
+}

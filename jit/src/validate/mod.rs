@@ -8,6 +8,7 @@
 //! - [`cfg`](mod@cfg): block structure, branch targets, dominators, OpPhi, and
 //!   definitions dominating their uses (fills in [`crate::spirv::Cfg`]).
 //! - [`memory`]: scopes, memory semantics and atomics.
+//! - [`pipes`]: the pipe instructions' operands.
 //! - [`calls`]: the static call graph (no recursion, no calls into bodiless
 //!   imports).
 //!
@@ -18,6 +19,7 @@ pub mod calls;
 pub mod cfg;
 pub mod env;
 pub mod memory;
+pub mod pipes;
 pub mod types;
 
 use crate::error::Diagnostic;

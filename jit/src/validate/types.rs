@@ -752,6 +752,7 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
             }
             Ok(())
         }
+        opsets::pipes!() | opsets::group_pipes!() => super::pipes::check(m, op, rt, args),
         _ => Ok(()),
     }
 }

@@ -571,3 +571,78 @@ fn sixteen_pipe_arguments() {
         }
     }
 }
+
+const ID_STORAGE: &str = "\
+typedef struct { reserve_id_t r; int n; } R;\n\
+kernel void via_local(global const int *src, write_only pipe int p, global int *st) {\n\
+  local reserve_id_t id[1];\n\
+  size_t l = get_local_id(0), i = get_global_id(0);\n\
+  if (l == 0) id[0] = reserve_write_pipe(p, get_local_size(0));\n\
+  barrier(CLK_LOCAL_MEM_FENCE);\n\
+  st[i] = is_valid_reserve_id(id[0]) ? write_pipe(p, id[0], l, &src[i]) : -100;\n\
+  barrier(CLK_LOCAL_MEM_FENCE);\n\
+  if (l == 0 && is_valid_reserve_id(id[0])) commit_write_pipe(p, id[0]);\n\
+}\n\
+kernel void via_global(global const int *src, write_only pipe int p, global int *st, global reserve_id_t *ids) {\n\
+  size_t i = get_global_id(0);\n\
+  ids[i] = reserve_write_pipe(p, 2);\n\
+  R x; x.r = ids[i]; x.n = 2;\n\
+  reserve_id_t arr[3]; arr[i % 3] = x.r;\n\
+  int s = is_valid_reserve_id(arr[i % 3]) ? 0 : -100;\n\
+  for (int k = 0; k < x.n; k++) s |= write_pipe(p, arr[i % 3], k, &src[2 * i + k]);\n\
+  commit_write_pipe(p, ids[i]); st[i] = s;\n\
+}\n\
+kernel void read_runs(global int *dst, read_only pipe int p, uint len, global int *st) {\n\
+  size_t i = get_global_id(0);\n\
+  reserve_id_t r = reserve_read_pipe(p, len);\n\
+  int s = is_valid_reserve_id(r) ? 0 : -100;\n\
+  for (uint k = 0; k < len; k++) s |= read_pipe(p, r, k, &dst[len * i + k]);\n\
+  commit_read_pipe(p, r); st[i] = s;\n\
+}\n";
+
+#[test]
+fn reservation_ids_live_in_private_local_and_global_memory() {
+    const ITEMS: usize = 64;
+    let src: Vec<i32> = (0..2 * ITEMS as i32).collect();
+    for from in FROMS {
+        let mut r = Run::new(ID_STORAGE, from);
+        let input = r.buffer(&bytes_of(&src));
+        let p = r.pipe(4, 2 * ITEMS);
+        let (wst, rst, dst) = (r.ints(ITEMS), r.ints(ITEMS), r.ints(2 * ITEMS));
+        // A work-group's reservation kept in local memory.
+        r.run("via_local", &[A::Mem(input), A::Mem(p), A::Mem(wst)], ITEMS, Some(16));
+        assert!(
+            r.read_ints(wst, ITEMS).iter().all(|&s| s == 0),
+            "{from:?}: via local memory"
+        );
+        r.run(
+            "read_runs",
+            &[A::Mem(dst), A::Mem(p), A::U32(16), A::Mem(rst)],
+            ITEMS / 16,
+            None,
+        );
+        assert!(r.read_ints(rst, ITEMS / 16).iter().all(|&s| s == 0), "{from:?}");
+        runs_in_order(&r.read_ints(dst, ITEMS), 16, &format!("{from:?} via local memory"));
+        // Per work-item reservations through global memory, a private
+        // struct and a private array.
+        let ids = r.buffer(&[0u8; 8 * ITEMS]);
+        r.run(
+            "via_global",
+            &[A::Mem(input), A::Mem(p), A::Mem(wst), A::Mem(ids)],
+            ITEMS,
+            None,
+        );
+        assert!(
+            r.read_ints(wst, ITEMS).iter().all(|&s| s == 0),
+            "{from:?}: via global memory"
+        );
+        r.run(
+            "read_runs",
+            &[A::Mem(dst), A::Mem(p), A::U32(2), A::Mem(rst)],
+            ITEMS,
+            None,
+        );
+        assert!(r.read_ints(rst, ITEMS).iter().all(|&s| s == 0), "{from:?}");
+        runs_in_order(&r.read_ints(dst, 2 * ITEMS), 2, &format!("{from:?} via global memory"));
+    }
+}

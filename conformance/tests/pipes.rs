@@ -6,7 +6,8 @@
 //! reservation's packets read back together and in order); full and empty
 //! pipes; a producer and a consumer kernel running at the same time over a
 //! pipe much smaller than the data (two queues, and one out-of-order
-//! queue); sixteen pipe arguments. Packets leave a pipe in the order of
+//! queue); as many pipe arguments, active reservations and packet bytes as
+//! the device reports. Packets leave a pipe in the order of
 //! their positions, but work-items of several work-groups write at the same
 //! time, so most checks compare sets of packets, each packet carrying its
 //! own index.
@@ -527,10 +528,10 @@ fn a_producer_and_a_consumer_run_at_the_same_time_over_a_small_pipe() {
 }
 
 #[test]
-fn sixteen_pipe_arguments() {
+fn as_many_pipe_arguments_as_the_device_allows() {
     let max: cl_uint = device_value(device(), CL_DEVICE_MAX_PIPE_ARGS);
     assert!(max >= 16, "the spec's minimum");
-    let n = 16;
+    let n = max as usize;
     let params = |access: &str| {
         (0..n)
             .map(|k| format!("{access} pipe int p{k}"))
@@ -538,7 +539,7 @@ fn sixteen_pipe_arguments() {
             .join(", ")
     };
     let writes: String = (0..n)
-        .map(|k| format!("v = i * 16 + {k}; s |= write_pipe(p{k}, &v);\n"))
+        .map(|k| format!("v = i * {n} + {k}; s |= write_pipe(p{k}, &v);\n"))
         .collect();
     let reads: String = (0..n)
         .map(|k| format!("s |= read_pipe(p{k}, &v); out[{k} * get_global_size(0) + i] = v;\n"))
@@ -566,7 +567,7 @@ fn sixteen_pipe_arguments() {
         for (k, per_pipe) in got.chunks_exact(ITEMS).enumerate() {
             let mut v = per_pipe.to_vec();
             v.sort_unstable();
-            let want: Vec<i32> = (0..ITEMS as i32).map(|i| i * 16 + k as i32).collect();
+            let want: Vec<i32> = (0..ITEMS as i32).map(|i| i * n as i32 + k as i32).collect();
             assert_eq!(v, want, "{from:?}: pipe {k}");
         }
     }
@@ -644,5 +645,105 @@ fn reservation_ids_live_in_private_local_and_global_memory() {
         );
         assert!(r.read_ints(rst, ITEMS).iter().all(|&s| s == 0), "{from:?}");
         runs_in_order(&r.read_ints(dst, 2 * ITEMS), 2, &format!("{from:?} via global memory"));
+    }
+}
+
+#[test]
+fn as_many_active_reservations_as_the_device_allows() {
+    // Each work-item holds every reservation it may at once (ids in a
+    // private array), writes them in reverse order and commits them in
+    // reverse order; one work-item then reads everything back. (do-while
+    // loops: for loops here make llvm-spirv 15 put a loop's exit block
+    // before its body, which spirv-val refuses.)
+    let max: cl_uint = device_value(device(), CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS);
+    assert!(max >= 1, "the spec's minimum");
+    let src = format!(
+        "#define M {max}\n\
+         kernel void hold(write_only pipe int p, global int *st) {{\n\
+           int i = get_global_id(0); reserve_id_t r[M]; int s = 0; int k = 0;\n\
+           do {{ r[k] = reserve_write_pipe(p, 1); k++; }} while (k < M);\n\
+           do {{ k--; int v = i * M + k; s |= is_valid_reserve_id(r[k]) ? write_pipe(p, r[k], 0, &v) : -100; }} while (k > 0);\n\
+           do {{ commit_write_pipe(p, r[M - 1 - k]); k++; }} while (k < M);\n\
+           st[i] = s; }}\n\
+         kernel void all(read_only pipe int p, global int *out, uint n, global int *st) {{\n\
+           int s = 0; for (uint k = 0; k < n; k++) s |= read_pipe(p, &out[k]); st[0] = s; }}\n"
+    );
+    const ITEMS: usize = 24;
+    let total = ITEMS * max as usize;
+    for from in FROMS {
+        let mut r = Run::new(&src, from);
+        let p = r.pipe(4, total);
+        let (st, out) = (r.ints(ITEMS), r.ints(total));
+        r.run("hold", &[A::Mem(p), A::Mem(st)], ITEMS, Some(4));
+        assert!(r.read_ints(st, ITEMS).iter().all(|&s| s == 0), "{from:?}: reservations");
+        r.run(
+            "all",
+            &[A::Mem(p), A::Mem(out), A::U32(total as u32), A::Mem(st)],
+            1,
+            None,
+        );
+        assert_eq!(r.read_ints(st, 1), [0], "{from:?}: reads");
+        let got = r.read_ints(out, total);
+        // Each work-item's packets in the order it reserved them.
+        let mut last = vec![-1; ITEMS];
+        for &v in &got {
+            let i = v as usize / max as usize;
+            assert!(
+                i < ITEMS && v > last[i],
+                "{from:?}: {v} after {}",
+                last[i.min(ITEMS - 1)]
+            );
+            last[i] = v;
+        }
+        let mut sorted = got;
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..total as i32).collect::<Vec<_>>(), "{from:?}");
+    }
+}
+
+#[test]
+fn packets_up_to_the_largest_size_round_trip() {
+    let max: cl_uint = device_value(device(), CL_DEVICE_PIPE_MAX_PACKET_SIZE);
+    assert!(max >= 1024, "the spec's minimum");
+    let sizes = [1024usize, 4000, max as usize];
+    let mut src = String::new();
+    for size in sizes {
+        src.push_str(&format!("typedef struct {{ uchar b[{size}]; }} B{size};\n"));
+        src.push_str(&pair(&format!("B{size}"), &format!("b{size}")));
+    }
+    // A work-item's private copy of a packet, too.
+    src.push_str(&format!(
+        "kernel void private_copy(global const B{max} *src, write_only pipe B{max} p, global int *st) {{\n\
+         B{max} v = src[get_global_id(0)]; st[get_global_id(0)] = write_pipe(p, &v); }}\n"
+    ));
+    const N: usize = 6;
+    for from in FROMS {
+        let mut r = Run::new(&src, from);
+        for size in sizes {
+            for writer in ["w", "private_copy"] {
+                if writer == "private_copy" && size != max as usize {
+                    continue;
+                }
+                let sent: Vec<Vec<u8>> = (0..N).map(|k| packet(k, size)).collect();
+                let input = r.buffer(&sent.concat());
+                let dst = r.buffer(&vec![0xEE; N * size]);
+                let (wst, rst) = (r.ints(N), r.ints(N));
+                let p = r.pipe(size, N);
+                let w = if writer == "w" {
+                    format!("w_b{size}")
+                } else {
+                    writer.to_string()
+                };
+                r.run(&w, &[A::Mem(input), A::Mem(p), A::Mem(wst)], N, None);
+                assert!(r.read_ints(wst, N).iter().all(|&s| s == 0), "{from:?} {w}: writes");
+                r.run(&format!("r_b{size}"), &[A::Mem(dst), A::Mem(p), A::Mem(rst)], N, None);
+                assert!(r.read_ints(rst, N).iter().all(|&s| s == 0), "{from:?} {w}: reads");
+                let mut got: Vec<Vec<u8>> = r.read(dst, N * size).chunks_exact(size).map(<[u8]>::to_vec).collect();
+                got.sort();
+                let mut want = sent;
+                want.sort();
+                assert!(got == want, "{from:?} {w}: the packets read are the packets written");
+            }
+        }
     }
 }

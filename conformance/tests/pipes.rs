@@ -350,7 +350,9 @@ fn runs_in_order(got: &[i32], len: usize, what: &str) {
     for (c, run) in got.chunks_exact(len).enumerate() {
         let base = run[0];
         assert!(
-            base >= 0 && base as usize % len == 0 && run.iter().enumerate().all(|(k, &v)| v == base + k as i32),
+            base >= 0
+                && (base as usize).is_multiple_of(len)
+                && run.iter().enumerate().all(|(k, &v)| v == base + k as i32),
             "{what}: run {c} is {run:?}, not one reservation's packets in order"
         );
         assert!(bases.insert(base), "{what}: run {base} read twice");
@@ -685,7 +687,7 @@ fn as_many_active_reservations_as_the_device_allows() {
         assert_eq!(r.read_ints(st, 1), [0], "{from:?}: reads");
         let got = r.read_ints(out, total);
         // Each work-item's packets in the order it reserved them.
-        let mut last = vec![-1; ITEMS];
+        let mut last = [-1; ITEMS];
         for &v in &got {
             let i = v as usize / max as usize;
             assert!(

@@ -197,6 +197,33 @@ fn pair(t: &str, name: &str) -> String {
     )
 }
 
+/// Writes `n` packets of `size` bytes (`packet`) with kernel `writer` and
+/// reads them back with `reader` (both as [`pair`] makes them) through a
+/// pipe of `n` packets: every write and read succeeds and the packets read
+/// are the packets written.
+fn round_trip(r: &mut Run, writer: &str, reader: &str, size: usize, n: usize, what: &str) {
+    let sent: Vec<Vec<u8>> = (0..n).map(|k| packet(k, size)).collect();
+    let input = r.buffer(&sent.concat());
+    let dst = r.buffer(&vec![0xEE; n * size]);
+    let (wst, rst) = (r.ints(n), r.ints(n));
+    let p = r.pipe(size, n);
+    r.run(writer, &[A::Mem(input), A::Mem(p), A::Mem(wst)], n, None);
+    assert!(
+        r.read_ints(wst, n).iter().all(|&s| s == 0),
+        "{what} {writer}: every write succeeds"
+    );
+    r.run(reader, &[A::Mem(dst), A::Mem(p), A::Mem(rst)], n, None);
+    assert!(
+        r.read_ints(rst, n).iter().all(|&s| s == 0),
+        "{what} {reader}: every read succeeds"
+    );
+    let mut got: Vec<Vec<u8>> = r.read(dst, n * size).chunks_exact(size).map(<[u8]>::to_vec).collect();
+    got.sort();
+    let mut want = sent;
+    want.sort();
+    assert!(got == want, "{what} {writer}: the packets read are the packets written");
+}
+
 #[test]
 fn packets_of_every_size_and_type_round_trip() {
     // (type, kernel name, packet size)
@@ -218,32 +245,14 @@ fn packets_of_every_size_and_type_round_trip() {
     for from in FROMS {
         let mut r = Run::new(&src, from);
         for (_, name, size) in &types {
-            let size = *size;
-            let sent: Vec<Vec<u8>> = (0..N).map(|k| packet(k, size)).collect();
-            let src_buf = r.buffer(&sent.concat());
-            let dst = r.buffer(&vec![0xEE; N * size]);
-            let (wst, rst) = (r.ints(N), r.ints(N));
-            let p = r.pipe(size, N);
-            r.run(
+            round_trip(
+                &mut r,
                 &format!("w_{name}"),
-                &[A::Mem(src_buf), A::Mem(p), A::Mem(wst)],
+                &format!("r_{name}"),
+                *size,
                 N,
-                None,
+                &format!("{from:?}"),
             );
-            assert!(
-                r.read_ints(wst, N).iter().all(|&s| s == 0),
-                "{from:?} {name}: every write succeeds"
-            );
-            r.run(&format!("r_{name}"), &[A::Mem(dst), A::Mem(p), A::Mem(rst)], N, None);
-            assert!(
-                r.read_ints(rst, N).iter().all(|&s| s == 0),
-                "{from:?} {name}: every read succeeds"
-            );
-            let mut got: Vec<Vec<u8>> = r.read(dst, N * size).chunks_exact(size).map(<[u8]>::to_vec).collect();
-            got.sort();
-            let mut want = sent;
-            want.sort();
-            assert!(got == want, "{from:?} {name}: the packets read are the packets written");
         }
     }
 }
@@ -262,6 +271,15 @@ kernel void drain(read_only pipe int p, global int *st, global int *out, global 
   reserve_id_t e = reserve_read_pipe(p, 1); n[4] = is_valid_reserve_id(e);\n\
 }\n";
 
+/// Checks that of six statuses the first four say success, the others
+/// failure.
+fn four_then_fail(s: &[i32], from: From) {
+    assert!(
+        s[..4].iter().all(|&s| s == 0) && s[4..].iter().all(|&s| s < 0),
+        "{from:?}: {s:?}"
+    );
+}
+
 #[test]
 fn an_empty_pipe_fails_reads_and_a_full_one_writes() {
     for from in FROMS {
@@ -277,22 +295,14 @@ fn an_empty_pipe_fails_reads_and_a_full_one_writes() {
         assert_eq!(r.read_ints(out, 6), [-1; 6], "{from:?}: failed reads write nothing");
         assert_eq!(r.read_ints(n, 5), [0, 4, 0, 0, 0], "{from:?}: counts of an empty pipe");
         r.run("fill", &[A::Mem(p), A::Mem(st), A::Mem(n)], 1, None);
-        let s = r.read_ints(st, 6);
-        assert!(
-            s[..4].iter().all(|&s| s == 0) && s[4..].iter().all(|&s| s < 0),
-            "{from:?}: {s:?}"
-        );
+        four_then_fail(&r.read_ints(st, 6), from);
         assert_eq!(
             r.read_ints(n, 3),
             [4, 4, 0],
             "{from:?}: a full pipe's counts; no reservation"
         );
         r.run("drain", &[A::Mem(p), A::Mem(st), A::Mem(out), A::Mem(n)], 1, None);
-        let s = r.read_ints(st, 6);
-        assert!(
-            s[..4].iter().all(|&s| s == 0) && s[4..].iter().all(|&s| s < 0),
-            "{from:?}: {s:?}"
-        );
+        four_then_fail(&r.read_ints(st, 6), from);
         assert_eq!(
             r.read_ints(out, 6),
             [100, 101, 102, 103, -1, -1],
@@ -722,29 +732,10 @@ fn packets_up_to_the_largest_size_round_trip() {
     for from in FROMS {
         let mut r = Run::new(&src, from);
         for size in sizes {
-            for writer in ["w", "private_copy"] {
-                if writer == "private_copy" && size != max as usize {
-                    continue;
-                }
-                let sent: Vec<Vec<u8>> = (0..N).map(|k| packet(k, size)).collect();
-                let input = r.buffer(&sent.concat());
-                let dst = r.buffer(&vec![0xEE; N * size]);
-                let (wst, rst) = (r.ints(N), r.ints(N));
-                let p = r.pipe(size, N);
-                let w = if writer == "w" {
-                    format!("w_b{size}")
-                } else {
-                    writer.to_string()
-                };
-                r.run(&w, &[A::Mem(input), A::Mem(p), A::Mem(wst)], N, None);
-                assert!(r.read_ints(wst, N).iter().all(|&s| s == 0), "{from:?} {w}: writes");
-                r.run(&format!("r_b{size}"), &[A::Mem(dst), A::Mem(p), A::Mem(rst)], N, None);
-                assert!(r.read_ints(rst, N).iter().all(|&s| s == 0), "{from:?} {w}: reads");
-                let mut got: Vec<Vec<u8>> = r.read(dst, N * size).chunks_exact(size).map(<[u8]>::to_vec).collect();
-                got.sort();
-                let mut want = sent;
-                want.sort();
-                assert!(got == want, "{from:?} {w}: the packets read are the packets written");
+            let reader = format!("r_b{size}");
+            round_trip(&mut r, &format!("w_b{size}"), &reader, size, N, &format!("{from:?}"));
+            if size == max as usize {
+                round_trip(&mut r, "private_copy", &reader, size, N, &format!("{from:?}"));
             }
         }
     }

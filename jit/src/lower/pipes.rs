@@ -158,12 +158,7 @@ impl Lowering<'_, '_, '_> {
         let x = self.get1(inst.id(2).ok_or("missing operand")?)?;
         let size = self.pipe_const(inst.id(3))?;
         let write = self.b.ins().iconst(cl::I32, i64::from(!reads(op)));
-        let lin = self.local_linear();
-        let first = self.b.create_block();
-        let join = self.b.create_block();
-        let is_first = self.b.ins().icmp_imm_s(IntCC::Equal, lin, 0);
-        self.b.ins().brif(is_first, first, &[], join, &[]);
-        self.b.switch_to_block(first);
+        let join = self.only_first_item();
         // Work-item 0's frame is the first of the private arena.
         let private = self.ctx_word(ctx_offset::PRIVATE_ARENA);
         let flags = MemFlagsData::trusted();

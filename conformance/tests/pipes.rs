@@ -496,11 +496,26 @@ fn a_producer_and_a_consumer_run_at_the_same_time_over_a_small_pipe() {
             };
             let e1 = Run::enqueue(q1, prod, WORKERS, Some(WORKERS));
             let e2 = Run::enqueue(q2, cons, WORKERS, Some(WORKERS));
+            // Each event is waited for on a thread of its own: a thread
+            // waiting for a command no pool thread has started runs it, so
+            // the two kernels run at the same time even on a device with
+            // one thread (each spins until the other makes room or data).
+            let consumer_event = e2 as usize;
+            let waiter = std::thread::spawn(move || {
+                let e = consumer_event as cl_event;
+                // SAFETY: a valid event, released by the main thread after
+                // the join.
+                check(unsafe { clWaitForEvents(1, &e) });
+            });
             // SAFETY: valid handles, released once.
             unsafe {
                 check(clFlush(q1));
                 check(clFlush(q2));
-                check(clWaitForEvents(2, [e1, e2].as_ptr()));
+                check(clWaitForEvents(1, &e1));
+            }
+            waiter.join().expect("the consumer's waiter");
+            // SAFETY: valid handles, released once.
+            unsafe {
                 clReleaseEvent(e1);
                 clReleaseEvent(e2);
                 clReleaseKernel(prod);

@@ -462,6 +462,52 @@ kernel void consumer(read_only pipe uint p, uint per, global uint *out, global u
     out[c * per + k] = v;\n\
   }\n\
   st[c] = per;\n\
+}\n\
+kernel void producer4(write_only pipe uint p, uint per, global uint *st) {\n\
+  uint w = get_global_id(0);\n\
+  for (uint k = 0; k < per; k += 4) {\n\
+    uint t = 0; reserve_id_t r;\n\
+    while (!is_valid_reserve_id(r = reserve_write_pipe(p, 4))) if (++t == TRIES) { st[w] = k | 0x80000000u; return; }\n\
+    for (uint j = 0; j < 4; j++) { uint v = w * per + k + 3 - j; write_pipe(p, r, 3 - j, &v); }\n\
+    commit_write_pipe(p, r);\n\
+  }\n\
+  st[w] = per;\n\
+}\n\
+kernel void consumer4(read_only pipe uint p, uint per, global uint *out, global uint *st) {\n\
+  uint c = get_global_id(0);\n\
+  for (uint k = 0; k < per; k += 4) {\n\
+    uint t = 0; reserve_id_t r;\n\
+    while (!is_valid_reserve_id(r = reserve_read_pipe(p, 4))) if (++t == TRIES) { st[c] = k | 0x80000000u; return; }\n\
+    for (uint j = 0; j < 4; j++) read_pipe(p, r, j, &out[c * per + k + j]);\n\
+    commit_read_pipe(p, r);\n\
+  }\n\
+  st[c] = per;\n\
+}\n\
+kernel void group_producer(write_only pipe uint p, uint per, global uint *st) {\n\
+  uint l = get_local_id(0);\n\
+  for (uint k = 0; k < per; k++) {\n\
+    uint t = 0; reserve_id_t r = work_group_reserve_write_pipe(p, get_local_size(0));\n\
+    while (!is_valid_reserve_id(r)) {\n\
+      if (++t == TRIES) { st[l] = k | 0x80000000u; return; }\n\
+      r = work_group_reserve_write_pipe(p, get_local_size(0));\n\
+    }\n\
+    uint v = l * per + k; write_pipe(p, r, l, &v);\n\
+    work_group_commit_write_pipe(p, r);\n\
+  }\n\
+  st[l] = per;\n\
+}\n\
+kernel void group_consumer(read_only pipe uint p, uint per, global uint *out, global uint *st) {\n\
+  uint l = get_local_id(0);\n\
+  for (uint k = 0; k < per; k++) {\n\
+    uint t = 0; reserve_id_t r = work_group_reserve_read_pipe(p, get_local_size(0));\n\
+    while (!is_valid_reserve_id(r)) {\n\
+      if (++t == TRIES) { st[l] = k | 0x80000000u; return; }\n\
+      r = work_group_reserve_read_pipe(p, get_local_size(0));\n\
+    }\n\
+    read_pipe(p, r, l, &out[l * per + k]);\n\
+    work_group_commit_read_pipe(p, r);\n\
+  }\n\
+  st[l] = per;\n\
 }\n";
 
 #[test]
@@ -471,21 +517,33 @@ fn a_producer_and_a_consumer_run_at_the_same_time_over_a_small_pipe() {
     // work-items writing (reading) 25,000 values each, retrying a full
     // (empty) pipe up to 20,000,000 times in a row before giving up and
     // recording where. On an out-of-order queue and on two in-order queues.
+    // Three pairs: packets one at a time; reservations of 4 packets written
+    // in reverse order (so every read run of 4 must be one reservation's,
+    // in order); work-group reservations of 4 packets, one per work-item
+    // (one group on each side, so the values arrive in the order written).
     const WORKERS: usize = 4;
-    const PER: usize = 25_000;
-    const TOTAL: usize = WORKERS * PER;
     for from in FROMS {
-        for two_queues in [true, false] {
+        let mut r = Run::new(PRODUCER_CONSUMER, from);
+        // (producer, consumer, values per work-item: 100,000 in all one
+        // packet at a time, 20,000 with reservations, to keep the test short
+        // on a loaded machine, where each side spins while the other waits
+        // for a CPU)
+        let pairs = [
+            ("producer", "consumer", 25_000),
+            ("producer4", "consumer4", 5_000),
+            ("group_producer", "group_consumer", 5_000),
+        ];
+        for ((producer, consumer, per), two_queues) in pairs.into_iter().flat_map(|p| [(p, true), (p, false)]) {
+            let total = WORKERS * per;
             let what = format!(
-                "{from:?}, {}",
+                "{from:?}, {producer}, {}",
                 if two_queues { "two queues" } else { "out-of-order queue" }
             );
-            let mut r = Run::new(PRODUCER_CONSUMER, from);
             let p = r.pipe(4, 64);
-            let out = r.ints(TOTAL);
+            let out = r.ints(total);
             let (pst, cst) = (r.ints(WORKERS), r.ints(WORKERS));
-            let prod = r.kernel("producer", &[A::Mem(p), A::U32(PER as u32), A::Mem(pst)]);
-            let cons = r.kernel("consumer", &[A::Mem(p), A::U32(PER as u32), A::Mem(out), A::Mem(cst)]);
+            let prod = r.kernel(producer, &[A::Mem(p), A::U32(per as u32), A::Mem(pst)]);
+            let cons = r.kernel(consumer, &[A::Mem(p), A::U32(per as u32), A::Mem(out), A::Mem(cst)]);
             let (q1, q2) = if two_queues {
                 (queue(r.ctx, 0), queue(r.ctx, 0))
             } else {
@@ -525,15 +583,15 @@ fn a_producer_and_a_consumer_run_at_the_same_time_over_a_small_pipe() {
             }
             let (ps, cs) = (r.read_ints(pst, WORKERS), r.read_ints(cst, WORKERS));
             assert!(
-                ps.iter().chain(&cs).all(|&s| s as usize == PER),
+                ps.iter().chain(&cs).all(|&s| s as usize == per),
                 "{what}: a worker gave up (bit 31 set, the value index below): producers {ps:x?}, consumers {cs:x?}"
             );
-            let got = r.read_ints(out, TOTAL);
+            let got = r.read_ints(out, total);
             // Each consumer sees each producer's values in order.
-            for (c, run) in got.chunks_exact(PER).enumerate() {
+            for (c, run) in got.chunks_exact(per).enumerate() {
                 let mut last = [-1i32; WORKERS];
                 for &v in run {
-                    let w = v as usize / PER;
+                    let w = v as usize / per;
                     assert!(
                         w < WORKERS && v > last[w],
                         "{what}: consumer {c} got {v} after {}",
@@ -542,9 +600,20 @@ fn a_producer_and_a_consumer_run_at_the_same_time_over_a_small_pipe() {
                     last[w] = v;
                 }
             }
+            if producer == "producer4" {
+                for run in got.chunks_exact(per) {
+                    runs_in_order(run, 4, &what);
+                }
+            }
+            if producer == "group_producer" {
+                assert!(
+                    got.iter().enumerate().all(|(k, &v)| v == k as i32),
+                    "{what}: one group on each side: every value where it was written"
+                );
+            }
             let mut sorted = got;
             sorted.sort_unstable();
-            let lost: Vec<i32> = (0..TOTAL as i32)
+            let lost: Vec<i32> = (0..total as i32)
                 .filter(|v| sorted.binary_search(v).is_err())
                 .take(5)
                 .collect();

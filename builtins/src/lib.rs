@@ -5,7 +5,9 @@
 //! (`math_f32`, `math_f64`, with what they share written once in
 //! `math_shared`), the `half` conversions of `vload_half`/`vstore_half`
 //! (`half`), the 64-bit `mad_sat` (`integer`), the float remainder of
-//! OpFRem (`frem`), the copy of OpGroupAsyncCopy (`group_copy`), and
+//! OpFRem (`frem`), the copy of OpGroupAsyncCopy (`group_copy`), pipes
+//! as kernels use them (`pipe`: the store's layout and the lock-free
+//! reservation protocol), and
 //! printf's formatter and output buffer (`printf`), and `exp`, `log` and
 //! `erf` written once for one lane and for four SIMD lanes (`vec_math`);
 //! and the floating-point environment kernels and constant folding run in
@@ -19,5 +21,6 @@ pub mod math_f32;
 pub mod math_f64;
 mod math_shared;
 pub mod opencl_std;
+pub mod pipe;
 pub mod printf;
 pub mod vec_math;

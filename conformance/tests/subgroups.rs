@@ -4,8 +4,8 @@
 //! the host. A work-group is one sub-group on clift
 //! (CL_DEVICE_MAX_NUM_SUB_GROUPS is 1), so a sub-group's size is its
 //! work-group's, the last work-group of a non-uniform range included.
-//! Sub-group pipe reservations need pipes in kernels, which clift does not
-//! compile yet.
+//! Sub-group pipe reservations are tested with the other pipes
+//! (`pipes.rs`).
 
 use clift_conformance::exec::{Arg, Kernel, Pod};
 use clift_conformance::*;

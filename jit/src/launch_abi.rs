@@ -22,7 +22,10 @@
 //!   runtime's device queue object, which the launch keeps alive while the
 //!   kernel runs. Generated code never dereferences it: it is only passed
 //!   on (to the device-side enqueue entry points, once they exist) and
-//!   compared; [`WorkGroupCtx::default_queue`] is the same kind of word.
+//!   compared; [`WorkGroupCtx::default_queue`] is the same kind of word;
+//! - pipes: the 8-byte address of the pipe's store, laid out as
+//!   [`crate::pipe`] says; generated code only passes it to the pipe
+//!   built-ins.
 //!
 //! The block is read-only for generated code. The runtime fills it once per
 //! command and gives each range of work-groups it runs on one thread a

@@ -70,6 +70,8 @@ pub mod spirv;
 pub mod validate;
 
 pub use clift_builtins::fp_env::OpenClFpEnv;
+/// The layout of a pipe's store, which the runtime allocates and kernels use.
+pub use clift_builtins::pipe;
 pub use codegen::{compile, compile_kernels, CodegenConfig, CompiledProgram};
 pub use error::{BuildError, Diagnostic, IlError};
 pub use interface::{ArgInfo, ArgKind, BuildOptions, BuiltModule, IlInfo, KernelInfo, SpecConstant};

@@ -125,16 +125,22 @@ pub const MIN_LOCAL_MEM_SIZE: u64 = 64 << 10;
 pub const MAX_GLOBAL_VARIABLE_SIZE: usize = 64 << 10;
 
 /// "The maximum number of pipe objects that can be passed as arguments to a
-/// kernel. The minimum value is 16 for devices supporting pipes."
-pub const MAX_PIPE_ARGS: u32 = 16;
+/// kernel. The minimum value is 16 for devices supporting pipes." A pipe
+/// argument is an 8-byte address like a buffer's: nothing limits them but
+/// the parameter size; 64 is what clift promises and tests.
+pub const MAX_PIPE_ARGS: u32 = 64;
 
 /// "The maximum number of reservations that can be active for a pipe per
-/// work-item in a kernel. ... The minimum value is 1 for devices supporting pipes."
-pub const PIPE_MAX_ACTIVE_RESERVATIONS: u32 = 1;
+/// work-item in a kernel. ... The minimum value is 1 for devices supporting
+/// pipes." A reservation id carries its reservation
+/// (`clift_jit::pipe`), so nothing limits how many are active but the
+/// pipe's room; 64 is what clift promises and tests.
+pub const PIPE_MAX_ACTIVE_RESERVATIONS: u32 = 64;
 
 /// "The maximum size of pipe packet in bytes. ... The minimum value is 1024
-/// bytes if the device supports pipes."
-pub const PIPE_MAX_PACKET_SIZE: u32 = 1024;
+/// bytes if the device supports pipes." The protocol takes any size; 64 KiB
+/// keeps a packet within what one private variable of a kernel may be.
+pub const PIPE_MAX_PACKET_SIZE: u32 = 64 << 10;
 
 /// "Maximum number of sub-groups in a work-group ... The minimum value is 1
 /// if the device supports sub-groups ... Support for sub-groups is required

@@ -191,12 +191,7 @@ impl Lowering<'_, '_, '_> {
         } else {
             (stride, one)
         };
-        let lin = self.local_linear();
-        let copy = self.b.create_block();
-        let join = self.b.create_block();
-        let is_first = self.b.ins().icmp_imm_s(IntCC::Equal, lin, 0);
-        self.b.ins().brif(is_first, copy, &[], join, &[]);
-        self.b.switch_to_block(copy);
+        let join = self.only_first_item();
         let size = self.b.ins().iconst(cl::I64, size as i64);
         let helper = clift_builtins::group_copy::clift_group_copy as unsafe extern "C" fn(_, _, _, _, _, _) as usize;
         self.call_host(helper, &[cl::I64; 6], &[], &[dst, src, n, size, ds, ss]);
@@ -204,6 +199,19 @@ impl Lowering<'_, '_, '_> {
         self.b.switch_to_block(join);
         self.values.insert(id, vec![event]);
         Ok(())
+    }
+
+    /// Branches to a new block only work-item 0 (the first to resume from a
+    /// suspension point) runs, and switches to it; returns the block where
+    /// every work-item goes on, which that block must jump to.
+    pub(super) fn only_first_item(&mut self) -> cranelift_codegen::ir::Block {
+        let lin = self.local_linear();
+        let first = self.b.create_block();
+        let join = self.b.create_block();
+        let is_first = self.b.ins().icmp_imm_s(IntCC::Equal, lin, 0);
+        self.b.ins().brif(is_first, first, &[], join, &[]);
+        self.b.switch_to_block(first);
+        join
     }
 
     /// The local linear id of the work-item, as `i64`.

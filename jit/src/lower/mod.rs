@@ -41,6 +41,7 @@ pub mod frame;
 pub(crate) mod half;
 mod inline;
 pub(crate) mod memory;
+mod pipes;
 mod relational;
 pub mod simd;
 pub mod statics;
@@ -743,6 +744,8 @@ impl Lowering<'_, '_, '_> {
             op if op == Op::MemoryBarrier || crate::validate::memory::is_atomic(op) => self.atomic(i),
             Op::ControlBarrier => self.barrier(i),
             crate::spirv::opsets::group_collectives!() => self.collective(i),
+            crate::spirv::opsets::group_pipes!() => self.group_pipe(i),
+            crate::spirv::opsets::pipes!() => self.pipe(i),
             Op::Switch => self.switch(i),
             Op::CompositeExtract | Op::CompositeInsert | Op::CompositeConstruct => self.composite(i),
             _ => self.arith(i),

@@ -45,8 +45,10 @@ pub fn scalar(m: &Module, ty: Id) -> Result<Clif, String> {
         // Events (OpGroupAsyncCopy's) carry nothing: copies complete when
         // the group arrives at them. A queue_t is an opaque word: the
         // address of the runtime's device queue object, never dereferenced
-        // by generated code (launch_abi's module docs).
-        Some(Type::Pointer { .. } | Type::Event | Type::Queue) => Ok(types::I64),
+        // by generated code (launch_abi's module docs). A pipe is the
+        // address of its store and a reserve_id_t a 64-bit word, both
+        // handled by the built-ins' `pipe` module (`super::pipes`).
+        Some(Type::Pointer { .. } | Type::Event | Type::Queue | Type::Pipe { .. } | Type::ReserveId) => Ok(types::I64),
         _ => Err(format!(
             "values of type {} are not supported by code generation yet",
             m.show_type(ty)

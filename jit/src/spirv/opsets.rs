@@ -165,6 +165,23 @@ macro_rules! annotations {
     };
 }
 
+/// The pipe instructions other than the group forms.
+macro_rules! pipes {
+    () => {
+        ::spirv::Op::ReadPipe
+            | ::spirv::Op::WritePipe
+            | ::spirv::Op::ReservedReadPipe
+            | ::spirv::Op::ReservedWritePipe
+            | ::spirv::Op::ReserveReadPipePackets
+            | ::spirv::Op::ReserveWritePipePackets
+            | ::spirv::Op::CommitReadPipe
+            | ::spirv::Op::CommitWritePipe
+            | ::spirv::Op::IsValidReserveId
+            | ::spirv::Op::GetNumPipePackets
+            | ::spirv::Op::GetMaxPipePackets
+    };
+}
+
 /// Work-group and sub-group pipe reservations and commits.
 macro_rules! group_pipes {
     () => {
@@ -177,5 +194,5 @@ macro_rules! group_pipes {
 
 pub(crate) use {
     annotations, atomic_rmw, atomics, bitwise, float_arith, float_compare, group_collectives, group_pipes, int_arith,
-    int_compare, logical, module_header, shifts,
+    int_compare, logical, module_header, pipes, shifts,
 };

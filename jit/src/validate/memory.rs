@@ -34,9 +34,10 @@ fn has_execution_scope(op: Op) -> bool {
 
 /// Whether `op` is a group instruction every work-item of its scope takes
 /// part in, computing from all their operands: the collectives of OpenCL
-/// C's work_group_* and sub_group_* functions and async copies.
+/// C's work_group_* and sub_group_* functions, async copies, and the group
+/// pipe reservations and commits.
 pub fn is_group_collective(op: Op) -> bool {
-    matches!(op, opsets::group_collectives!())
+    matches!(op, opsets::group_collectives!() | opsets::group_pipes!())
 }
 
 /// The value of a 32-bit integer constant.

@@ -8,6 +8,7 @@
 //! - [`cfg`](mod@cfg): block structure, branch targets, dominators, OpPhi, and
 //!   definitions dominating their uses (fills in [`crate::spirv::Cfg`]).
 //! - [`memory`]: scopes, memory semantics and atomics.
+//! - [`pipes`]: the pipe instructions' operands.
 //! - [`calls`]: the static call graph (no recursion, no calls into bodiless
 //!   imports).
 //! - [`evidence`]: what passing every rule yields ([`Validated`]) and the
@@ -22,6 +23,7 @@ pub mod cfg;
 pub mod env;
 pub mod evidence;
 pub mod memory;
+pub mod pipes;
 pub mod types;
 
 use crate::error::Diagnostic;

@@ -580,6 +580,23 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
             }
             c.ptr(0).map(|_| ())
         }
+        // llvm-spirv 15 writes OpenCL C's CLK_NULL_RESERVE_ID (a size_t of
+        // all ones as a reserve_id_t) as an OpConvertUToPtr to a reserve
+        // id, then an OpGenericCastToPtr from that reserve id type to
+        // another one: both are taken as moves of the 64-bit word.
+        ConvertUToPtr if rt.is_some_and(|t| matches!(m.ty(t), Some(Type::ReserveId))) => {
+            let a = c.ty(0)?;
+            match m.ty(a) {
+                Some(Type::Int { width: 64, .. }) => Ok(()),
+                _ => Err(format!("operand 0 must be a 64-bit integer, not {}", m.show_type(a))),
+            }
+        }
+        GenericCastToPtr
+            if rt.is_some_and(|t| matches!(m.ty(t), Some(Type::ReserveId)))
+                && c.ty(0).is_ok_and(|a| matches!(m.ty(a), Some(Type::ReserveId))) =>
+        {
+            Ok(())
+        }
         ConvertUToPtr => {
             let rt = rt_or()?;
             m.pointer(rt).ok_or("the result type must be a pointer")?;
@@ -735,6 +752,7 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
             }
             Ok(())
         }
+        opsets::pipes!() | opsets::group_pipes!() => super::pipes::check(m, op, rt, args),
         _ => Ok(()),
     }
 }

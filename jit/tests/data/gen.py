@@ -25,6 +25,18 @@ CONSTS = "   %uint_272 = OpConstant %uint 272\n"
 KBODY = "        %old = OpAtomicIAdd %uint %ptr %uint_2 %uint_0 %uint_1\n"
 CAPS = "               OpCapability Int64\n"
 
+# A kernel with a read_only pipe parameter %p, and the Generic pointer %gp
+# to its output (for the pipe rules).
+PIPE_EDITS = [
+    (CAPS, CAPS + "               OpCapability Pipes\n               OpCapability GenericPointer\n"),
+    (TYPES, TYPES + "    %pipe_ro = OpTypePipe ReadOnly\n  %ptr_n_uint = OpTypePointer Generic %uint\n"
+            "  %reserve_id = OpTypeReserveId\n"),
+    ("%kfn = OpTypeFunction %void %ptr_g_uint %uint", "%kfn = OpTypeFunction %void %ptr_g_uint %uint %pipe_ro"),
+    ("          %n = OpFunctionParameter %uint\n", "          %n = OpFunctionParameter %uint\n          %p = OpFunctionParameter %pipe_ro\n"),
+    (CONSTS, CONSTS + "     %uint_4 = OpConstant %uint 4\n"),
+]
+PIPE_GP = "         %gp = OpPtrCastToGeneric %ptr_n_uint %ptr\n"
+
 # name: (expected rule text, [(old, new), ...])
 INVALID = {
     # --- environment -------------------------------------------------------
@@ -137,6 +149,18 @@ INVALID = {
          (CONSTS, CONSTS + "     %uint_3 = OpConstant %uint 3\n      %ev0 = OpConstantNull %event\n"),
          (KBODY, KBODY + "         %ev = OpGroupAsyncCopy %event %uint_3 %ptr %ptr %ulong_1 %ulong_1 %ev0\n"),
          (CONSTS, CONSTS + "    %ulong_1 = OpConstant %ulong 1\n")]),
+    # --- pipes: a read_only pipe parameter %p, a Generic pointer %gp -----------
+    "pipe_packet_size_not_constant": ("the packet size (operand 2) must be a 32-bit integer constant",
+        PIPE_EDITS + [(KBODY, KBODY + PIPE_GP + "         %rp = OpReadPipe %uint %p %gp %n %uint_4 ;@\n")]),
+    "pipe_access_wrong": ("the pipe (operand 0) must be WriteOnly, not ReadOnly",
+        PIPE_EDITS + [(KBODY, KBODY + PIPE_GP + "         %rp = OpWritePipe %uint %p %gp %uint_4 %uint_4 ;@\n")]),
+    "pipe_pointer_not_generic": ("operand 1 must be a Generic pointer",
+        PIPE_EDITS + [(KBODY, KBODY + "         %rp = OpReadPipe %uint %p %ptr %uint_4 %uint_4 ;@\n")]),
+    "pipe_reserve_id_not_reserve_id": ("operand 1 must be a reserve id",
+        PIPE_EDITS + [(KBODY, KBODY + "               OpCommitReadPipe %p %n %uint_4 %uint_4 ;@\n")]),
+    "pipe_alignment_not_dividing": ("the packet alignment 3 must be from 1 to the packet size 4 and divide it",
+        PIPE_EDITS + [(CONSTS, CONSTS + "     %uint_3 = OpConstant %uint 3\n"),
+                      (KBODY, KBODY + PIPE_GP + "         %rp = OpReadPipe %uint %p %gp %uint_4 %uint_3 ;@\n")]),
     # --- structure -----------------------------------------------------------
     "layout_order": ("is out of the module's layout order",
         [("               OpMemoryModel Physical64 OpenCL\n", "               OpMemoryModel Physical64 OpenCL\n               OpCapability Int8\n")]),

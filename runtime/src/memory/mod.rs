@@ -31,10 +31,6 @@ use storage::{Bytes, HostPtr, Storage};
 /// multiple of this, and sub-buffer origins must be multiples of it.
 pub const MEM_BASE_ADDR_ALIGN: usize = (crate::device::MEM_BASE_ADDR_ALIGN_BITS / 8) as usize;
 
-/// Bytes at the start of a pipe's store reserved for its state (read and
-/// write positions, reservations); the packets follow.
-pub const PIPE_HEADER_SIZE: usize = MEM_BASE_ADDR_ALIGN;
-
 /// The kernel-access flags, mutually exclusive.
 pub const ACCESS_FLAGS: cl_mem_flags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
 /// The flags about the host pointer.
@@ -76,7 +72,8 @@ enum Kind {
     Buffer,
     /// A region of a buffer.
     SubBuffer { parent: Arc<MemObject> },
-    /// A pipe; its store is a [`PIPE_HEADER_SIZE`] header and the packets.
+    /// A pipe; its store is laid out as `clift_jit::pipe` says (a header with
+    /// the counters, a state word per packet, the packets).
     Pipe { packet_size: u32, max_packets: u32 },
 }
 
@@ -343,12 +340,15 @@ impl MemObject {
         }
         // CL_MEM_OBJECT_ALLOCATION_FAILURE if there is a failure to allocate
         // memory for the pipe object.
-        let total = packet_size as u64 * max_packets as u64 + PIPE_HEADER_SIZE as u64;
+        let total = clift_jit::pipe::store_size(packet_size, max_packets);
         if total > context.max_mem_alloc_size() {
             return fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
         }
         let total = usize::try_from(total).map_err(|_| ClError(CL_MEM_OBJECT_ALLOCATION_FAILURE))?;
+        // A zeroed store with the header's sizes is an empty pipe.
         let storage = Arc::new(Storage::alloc(total, MEM_BASE_ADDR_ALIGN)?);
+        let header = clift_jit::pipe::header(packet_size, max_packets);
+        storage::write(&Bytes::of(&storage, 0, header.len())?, 0, &header)?;
         Ok(Arc::new(MemObject::new(
             context,
             Kind::Pipe {

@@ -67,6 +67,12 @@ pub fn eligible(m: &Module, root: u32, barrier_fns: &HashSet<u32>) -> Result<(),
                 if crate::validate::memory::is_group_collective(op) {
                     return Err(format!("{} uses work-group collectives", m.show(func.id)));
                 }
+                // Each pipe operation has an effect outside private memory
+                // (a reservation), which a chunk abandoned on a varying
+                // branch would repeat.
+                if matches!(op, crate::spirv::opsets::pipes!()) {
+                    return Err(format!("{} uses pipes", m.show(func.id)));
+                }
                 // Half values (cl_khr_fp16) are f32s rounded after every
                 // operation and 16 bits in memory, which only the scalar
                 // lowering knows.

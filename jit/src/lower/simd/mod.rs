@@ -559,7 +559,9 @@ impl Lowering<'_, '_, '_> {
                 self.simd_variable(i)
             }
             Op::Variable | Op::ControlBarrier => Err(format!("{} is not vectorized", inst.opname())),
-            crate::spirv::opsets::group_collectives!() => Err(format!("{} is not vectorized", inst.opname())),
+            crate::spirv::opsets::group_collectives!()
+            | crate::spirv::opsets::group_pipes!()
+            | crate::spirv::opsets::pipes!() => Err(format!("{} is not vectorized", inst.opname())),
             Op::Load => self.simd_load(i),
             Op::Store => self.simd_store(i),
             Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain | Op::InBoundsPtrAccessChain => {

@@ -267,7 +267,12 @@ impl Campaign {
                     for &p in &busy {
                         self.settle(vec![p], outs, batches);
                     }
-                    if !busy.iter().any(|p| outs.get(p).is_some_and(Outcome::broke)) {
+                    // Each seed alone ran: the batch runs once more (on a
+                    // machine starved of CPU a build can outlast the limit
+                    // once); one that breaks again is reported.
+                    if !busy.iter().any(|p| outs.get(p).is_some_and(Outcome::broke))
+                        && self.spawn(&busy).broke.is_some()
+                    {
                         batches.push(BatchBroke(busy[0].1, busy.iter().map(|p| p.0).collect(), broke));
                     }
                 }

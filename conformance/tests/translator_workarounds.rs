@@ -572,3 +572,63 @@ fn what_clift_does_not_support_is_reported_by_the_build_not_blamed_on_the_transl
     assert!(log.contains("images are not supported"), "{log}");
     assert!(!log.contains("rebuilt at -O0") && !log.contains("llvm-spirv"), "{log}");
 }
+
+#[test]
+fn comparisons_converted_to_floating_point_keep_their_sign() {
+    // InstCombine makes `sitofp i1` (true is -1) of each `(T)(c ? -1 : 0)`:
+    // scalar (float, half, double, in a loop too) and, after the SLP
+    // vectorizer, `sitofp <4 x i1>`. llvm-spirv 15 translates it as a
+    // select of 1 and 0 then a signed conversion: +1 for true.
+    let src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
+               #pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
+               kernel void k(global float *f, global float4 *f4, global double *d, global half *h,\n\
+               global float *loop, global const int4 *a) {\n\
+               size_t i = get_global_id(0); int4 x = a[i];\n\
+               f[i] = (float)(x.x != 0 ? -1 : 0);\n\
+               float4 r; r.x = (float)(x.x > 3 ? -1 : 0); r.y = (float)(x.y > 3 ? -1 : 0);\n\
+               r.z = (float)(x.z > 3 ? -1 : 0); r.w = (float)(x.w > 3 ? -1 : 0); f4[i] = r;\n\
+               d[i] = (double)(x.y < 0 ? -1 : 0);\n\
+               vstore_half((float)(half)(x.z > 5 ? -1 : 0), i, h);\n\
+               if (i == 0) for (int j = 0; j < 64; j++) loop[j] = (float)(a[j].w > 3 ? -1 : 0); }";
+    let input: Vec<i32> = values(4 * N, &[0, 1, 4, 3, 0xffff_ffff, 6, 0x8000_0000, 9])
+        .iter()
+        .map(|&v| (v as i32) % 9)
+        .collect();
+    let mut f = vec![7f32; N];
+    let mut f4 = vec![7f32; 4 * N];
+    let mut d = vec![7f64; N];
+    let mut h = vec![0x4700u16; N];
+    let mut loop_out = vec![7f32; 64];
+    for options in ["-O1", "-O2", "-O3"] {
+        built(
+            src,
+            "k",
+            options,
+            "mistranslates conversions between i1 and floating point",
+        )
+        .arg(Arg::output(&mut f))
+        .arg(Arg::output(&mut f4))
+        .arg(Arg::output(&mut d))
+        .arg(Arg::output(&mut h))
+        .arg(Arg::output(&mut loop_out))
+        .arg(Arg::input(&input))
+        .run(&[N], None);
+        let m1 = |c: bool| if c { -1.0f32 } else { 0.0 };
+        for i in 0..N {
+            let x = &input[4 * i..4 * i + 4];
+            assert_eq!(f[i].to_bits(), m1(x[0] != 0).to_bits(), "{options} f[{i}]");
+            for l in 0..4 {
+                assert_eq!(f4[4 * i + l].to_bits(), m1(x[l] > 3).to_bits(), "{options} f4[{i}].{l}");
+            }
+            assert_eq!(d[i].to_bits(), (m1(x[1] < 0) as f64).to_bits(), "{options} d[{i}]");
+            assert_eq!(h[i], if x[2] > 5 { 0xbc00 } else { 0 }, "{options} h[{i}]");
+        }
+        for j in 0..64 {
+            assert_eq!(
+                loop_out[j].to_bits(),
+                m1(input[4 * j + 3] > 3).to_bits(),
+                "{options} loop[{j}]"
+            );
+        }
+    }
+}

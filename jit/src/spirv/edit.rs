@@ -108,6 +108,40 @@ impl Words {
             .collect()
     }
 
+    /// Whether the module may hold one of llvm-spirv 15's translations of
+    /// a conversion between `i1` and floating point: `sitofp i1` (true is
+    /// -1.0) becomes OpSelect of 1 and 0 then OpConvertSToF (true is +1.0,
+    /// a wrong answer), and `fptosi`/`fptoui` to `i1` an OpConvertFToS or
+    /// OpConvertFToU with a boolean result (an invalid module). True for
+    /// every OpConvertSToF of an OpSelect's result and every float to
+    /// integer conversion to a boolean type; the IR tells which of them
+    /// are those translations.
+    pub fn may_mistranslate_bool_conversions(&self) -> bool {
+        use std::collections::HashSet;
+        let mut bools = HashSet::new();
+        let mut selects = HashSet::new();
+        for i in self.instructions() {
+            match (i.op, i.words) {
+                // OpTypeBool: result; OpTypeVector: result, component type, count.
+                (Some(Op::TypeBool), [_, id]) => {
+                    bools.insert(*id);
+                }
+                (Some(Op::TypeVector), [_, id, component, _]) if bools.contains(component) => {
+                    bools.insert(*id);
+                }
+                // OpSelect: result type, result, condition, then, else.
+                (Some(Op::Select), [_, _, id, ..]) => {
+                    selects.insert(*id);
+                }
+                // Conversions: result type, result, operand.
+                (Some(Op::ConvertSToF), [_, _, _, operand]) if selects.contains(operand) => return true,
+                (Some(Op::ConvertFToS | Op::ConvertFToU), [_, ty, ..]) if bools.contains(ty) => return true,
+                _ => {}
+            }
+        }
+        false
+    }
+
     /// Drops the OpNames of function parameters (OpenCL C kernel argument
     /// names are reported only with -cl-kernel-arg-info).
     pub fn strip_parameter_names(&mut self) {
@@ -278,5 +312,35 @@ mod tests {
             ],
         );
         assert_eq!(w.to_bytes(), expect);
+    }
+
+    #[test]
+    fn conversions_llvm_spirv_may_have_mistranslated_are_found() {
+        // %1 bool, %2 bool vector, %3 int, %4 float; %5 = select, %6 a
+        // parameter.
+        let types = [
+            (Op::TypeBool, vec![1]),
+            (Op::TypeVector, vec![2, 1, 4]),
+            (Op::TypeInt, vec![3, 32, 0]),
+            (Op::TypeFloat, vec![4, 32]),
+        ];
+        let with = |inst: (Op, Vec<u32>)| {
+            let mut insts = vec![memory_model()];
+            insts.extend(types.iter().cloned());
+            insts.push((Op::Select, vec![3, 5, 9, 10, 11]));
+            insts.push(inst);
+            Words::new(&module(20, &insts))
+                .unwrap()
+                .may_mistranslate_bool_conversions()
+        };
+        assert!(with((Op::ConvertSToF, vec![4, 7, 5])), "signed conversion of a select");
+        assert!(
+            !with((Op::ConvertUToF, vec![4, 7, 5])),
+            "unsigned conversions are right"
+        );
+        assert!(!with((Op::ConvertSToF, vec![4, 7, 6])), "of something else");
+        assert!(with((Op::ConvertFToS, vec![1, 7, 6])), "to a boolean");
+        assert!(with((Op::ConvertFToU, vec![2, 7, 6])), "to a boolean vector");
+        assert!(!with((Op::ConvertFToS, vec![3, 7, 6])), "to an integer");
     }
 }

@@ -169,7 +169,7 @@ fn cache_key(
         k.extend_from_slice(&(b.len() as u64).to_le_bytes());
         k.extend_from_slice(b);
     };
-    field(b"clift-cc 4");
+    field(b"clift-cc 5");
     field(tools.versions.as_bytes());
     field(&[u8::from(tools.opt.is_some()), u8::from(options.build.kernel_arg_info)]);
     field(options.opt_level.name().as_bytes());
@@ -351,12 +351,31 @@ impl<'a> Job<'a> {
         Ok(Ok(module))
     }
 
+    /// [`Self::translate`], where a module that may hold llvm-spirv 15's
+    /// wrong translation of a conversion between `i1` and floating point
+    /// counts as a failure when the IR (`bc`, built at `level`) holds such
+    /// a conversion, so that the workaround applies.
+    fn checked_translation(&self, bc: &Path, level: OptLevel) -> Result<Result<Vec<u8>, String>, CompileError> {
+        let module = match self.translate(bc)? {
+            Ok(module) => module,
+            Err(text) => return Ok(Err(text)),
+        };
+        let suspect = Words::new(&module).is_some_and(|w| w.may_mistranslate_bool_conversions());
+        if suspect && self.converts_bools(bc, level)? {
+            return Ok(Err(
+                "llvm-spirv 15 mistranslates conversions between i1 and floating point\n".into(),
+            ));
+        }
+        Ok(Ok(module))
+    }
+
     /// Phase 3: SPIR-V from `program.bc`. When llvm-spirv cannot translate
-    /// it, a targeted workaround (see [`workarounds`]), else the program
-    /// again at -O0; the log names what was done.
+    /// it (or translates it wrongly), a targeted workaround (see
+    /// [`workarounds`]), else the program again at -O0; the log names what
+    /// was done.
     fn spirv(&mut self) -> Result<Vec<u8>, CompileError> {
         let bc = self.file("program.bc");
-        let failure = match self.translate(&bc)? {
+        let failure = match self.checked_translation(&bc, self.options.opt_level)? {
             Ok(module) => return Ok(module),
             Err(text) => text,
         };
@@ -381,7 +400,7 @@ impl<'a> Job<'a> {
             first_line(&failure)
         ));
         // The -O0 program may need a workaround of its own.
-        match self.translate(&bc)? {
+        match self.checked_translation(&bc, OptLevel::O0)? {
             Ok(module) => Ok(module),
             Err(text) => match self.work_around(OptLevel::O0)? {
                 Some(module) => Ok(module),

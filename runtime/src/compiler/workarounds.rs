@@ -3,7 +3,8 @@
 //!
 //! When the translator fails on clang's output (or, for `llvm.bitreverse`,
 //! writes a Shader-capability module from it, or writes a module that
-//! refers to ids it never defines), the IR is
+//! refers to ids it never defines, or may have mistranslated a conversion
+//! of `i1`), the IR is
 //! disassembled with `opt` of clang's version and read for the constructs
 //! llvm-spirv 15 is known not to take. Each has a targeted workaround:
 //!
@@ -17,6 +18,7 @@
 //! | `llvm.{sadd,uadd,ssub,usub,smul}.with.overflow` (`umul` translates) | `__builtin_add_overflow` and the like, at every level | calls rewritten to functions of the module (the signed multiply through OpenCL's `mul_hi`) |
 //! | constant bitcasts of vector literals: from a one-component vector (`bitcast (<1 x i16> <i16 3271> to <2 x i8>)`) or under `fneg`, an assertion stops llvm-spirv; inside another constant, llvm-spirv writes it before its operand (an invalid module) | clang at -O0, for `as_typeN` of a constant | folded to the constants they make |
 //! | an invalid module: decorations of ids never defined | a conversion with a rounding mode or saturation (`convert_int_rte`, `convert_ulong_sat`) whose result a phi uses before its definition: the instruction takes the forward reference's id, its `FPRoundingMode` or `SaturatedConversion` decoration another | calls to those conversions made through functions of the module (each returns the conversion's result) |
+//! | a wrong answer: `sitofp i1` (true is -1.0) translated as a select of 1 and 0 then a signed conversion (+1.0); `fptosi`/`fptoui` to `i1`, a conversion to a boolean (an invalid module) | InstCombine, from `(float)(c ? -1 : 0)`; the SLP vectorizer makes vectors of them | a translated module that may hold them (an OpConvertSToF of an OpSelect) is checked against the IR; each is made through a 32-bit integer (`sext` then `sitofp`; `fptosi` then `trunc`) |
 //!
 //! Re-optimising starts again from clang's unoptimised IR at the same level,
 //! with `opt` running the level's own pipeline minus what is left out.
@@ -61,6 +63,12 @@ struct Findings {
     /// `bitcast (<4 x i16> <...> to i64)` inside another constant): how
     /// many [`fold_constant_bitcasts`] folds.
     constant_bitcasts: usize,
+    /// Conversions between `i1` (or vectors of it) and floating point
+    /// (`sitofp i1`, which llvm-spirv 15 translates as if true were +1:
+    /// InstCombine makes it of `(float)(c ? -1 : 0)`; `fptosi`/`fptoui` to
+    /// `i1`, translated to an invalid module): how many
+    /// [`rewrite_bool_conversions`] rewrites.
+    bool_conversions: usize,
 }
 
 /// Changes to the optimisation pipeline.
@@ -174,6 +182,9 @@ impl Findings {
             if t.contains(CONSTANT_BITCAST) {
                 f.constant_bitcasts += fold_constant_bitcasts(t).1;
             }
+            if t.contains("tofp ") || t.contains(" = fpto") {
+                f.bool_conversions += rewrite_bool_conversions(t).1;
+            }
             if t.contains(" = freeze ") {
                 f.freeze = true;
             }
@@ -199,6 +210,7 @@ impl Findings {
             || !self.overflow_checks.is_empty()
             || !self.conversions.is_empty()
             || self.constant_bitcasts > 0
+            || self.bool_conversions > 0
     }
 
     fn is_empty(&self) -> bool {
@@ -773,6 +785,79 @@ fn rewrite_freezes(ir: &str) -> Option<String> {
     Some(out)
 }
 
+/// A type token at the start of `text` (`i1`, `float`, `<4 x i1>`) and
+/// what follows it.
+fn split_type(text: &str) -> Option<(&str, &str)> {
+    let end = if text.starts_with('<') {
+        text.find('>')? + 1
+    } else {
+        text.find([' ', ','])?
+    };
+    Some(text.split_at(end))
+}
+
+/// `ty` (`i1` or `<N x i1>`) with `i32` components, if it is one of those.
+fn widened_bool(ty: &str) -> Option<String> {
+    if ty == "i1" {
+        return Some("i32".into());
+    }
+    let lanes = ty.strip_prefix('<')?.strip_suffix(" x i1>")?;
+    lanes.parse::<u32>().ok()?;
+    Some(format!("<{lanes} x i32>"))
+}
+
+/// `ir` with every conversion between `i1` (or a vector of it) and floating
+/// point made through `i32`, and how many were rewritten:
+/// `%x = sitofp i1 %c to float` becomes `%clift.b2f.N = sext i1 %c to i32`
+/// then `%x = sitofp i32 %clift.b2f.N to float` (true is -1, as in LLVM;
+/// llvm-spirv 15 translates `sitofp i1` as a select of 1 and 0 then a
+/// signed conversion, +1.0 for true); `%x = fptosi float %f to i1` becomes
+/// an `fptosi` to `i32` then `trunc` (llvm-spirv 15 writes a conversion to
+/// a boolean, which SPIR-V does not allow). `uitofp i1` translates
+/// correctly and is left alone.
+fn rewrite_bool_conversions(ir: &str) -> (String, usize) {
+    let mut out = String::with_capacity(ir.len());
+    let mut n = 0;
+    for line in ir.lines() {
+        match rewrite_bool_conversion(line, n) {
+            Some(two) => {
+                out.push_str(&two);
+                n += 1;
+            }
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    (out, n)
+}
+
+/// The two lines replacing `line` if it is a conversion
+/// [`rewrite_bool_conversions`] rewrites (`n` numbers its new value).
+fn rewrite_bool_conversion(line: &str, n: usize) -> Option<String> {
+    let (lhs, rhs) = line.split_once(" = ")?;
+    let (op, rest) = rhs.split_once(' ')?;
+    let (src, rest) = split_type(rest)?;
+    let (value, rest) = rest.strip_prefix(' ')?.split_once(" to ")?;
+    let (dst, tail) = split_type(rest).unwrap_or((rest, ""));
+    let tmp = format!("%clift.b2f.{n}");
+    let indent = &lhs[..lhs.len() - lhs.trim_start().len()];
+    match op {
+        "sitofp" => {
+            let wide = widened_bool(src)?;
+            Some(format!(
+                "{indent}{tmp} = sext {src} {value} to {wide}\n{lhs} = sitofp {wide} {tmp} to {dst}{tail}"
+            ))
+        }
+        "fptosi" | "fptoui" => {
+            let wide = widened_bool(dst)?;
+            Some(format!(
+                "{indent}{tmp} = {op} {src} {value} to {wide}\n{lhs} = trunc {wide} {tmp} to {dst}{tail}"
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// `ir` with every call to the intrinsics `found` lists for rewriting
 /// rewritten (`None` if one has a type with no replacement).
 fn rewrite_intrinsics(ir: &str, found: &Findings) -> Option<String> {
@@ -891,6 +976,14 @@ fn log_lines(level: OptLevel, found: &Findings, fixes: PipelineFixes) -> String 
             found.constant_bitcasts
         ));
     }
+    if found.bool_conversions > 0 {
+        log.push_str(&format!(
+            "clift: llvm-spirv 15 mistranslates conversions between i1 and floating point (sitofp i1, which \
+             -{l}'s InstCombine makes of (float)(c ? -1 : 0), comes out as if true were +1); {} made through \
+             32-bit integers\n",
+            found.bool_conversions
+        ));
+    }
     if !found.overflow_checks.is_empty() {
         log.push_str(&format!(
             "clift: llvm-spirv 15 cannot translate {} (from __builtin_*_overflow); calls replaced by functions \
@@ -921,6 +1014,21 @@ impl Job<'_> {
             return Ok(None);
         }
         Ok(std::fs::read_to_string(&ll).ok())
+    }
+
+    /// Whether the program in `bc` converts between `i1` and floating point
+    /// in a way llvm-spirv 15 mistranslates (see
+    /// [`rewrite_bool_conversions`]); clang built `bc` at `level`. Without
+    /// `opt` to read the IR, only at -O0 is the answer no (clang makes such
+    /// conversions only when it optimises).
+    pub(super) fn converts_bools(&self, bc: &Path, level: OptLevel) -> Result<bool, CompileError> {
+        let Some(opt) = self.tools.opt.clone() else {
+            return Ok(level != OptLevel::O0);
+        };
+        Ok(match self.disassemble(&opt, bc)? {
+            Some(ir) => Findings::scan(&ir).bool_conversions > 0,
+            None => true,
+        })
     }
 
     /// The program optimised again at the options' level with `fixes`, as
@@ -1031,6 +1139,11 @@ impl Job<'_> {
             ir = text;
             found.constant_bitcasts = folded;
         }
+        if found.bool_conversions > 0 {
+            let (text, rewritten) = rewrite_bool_conversions(&ir);
+            ir = text;
+            found.bool_conversions = rewritten;
+        }
         let (ll, bc) = (self.file("repaired.ll"), self.file("repaired.bc"));
         std::fs::write(&ll, &ir).map_err(|e| self.failed(format!("cannot write {}: {e}", ll.display())))?;
         if !self.opt(&opt, tool_args(&["-passes=verify"], &ll, &bc))? {
@@ -1044,6 +1157,7 @@ impl Job<'_> {
         seen.overflow_checks = found.overflow_checks;
         seen.conversions = found.conversions;
         seen.constant_bitcasts = found.constant_bitcasts;
+        seen.bool_conversions = found.bool_conversions;
         self.log.push_str(&log_lines(level, &seen, fixes));
         Ok(Some(module))
     }
@@ -1197,6 +1311,27 @@ mod tests {
              %b = add i32 %x, 1\n"
         );
         assert_eq!(rewrite_freezes("  %s = freeze { i32, i8 } %t\n"), None);
+    }
+
+    #[test]
+    fn bool_conversions_go_through_32_bit_integers() {
+        let ir = "  %12 = sitofp i1 %11 to float\n  %7 = sitofp <4 x i1> %6 to <4 x float>\n  \
+                  %a = uitofp i1 %c to double\n  %b = sitofp i32 %x to half\n  \
+                  %t = fptosi float %f to i1\n  %u = fptoui <2 x double> %g to <2 x i1>, !x !1\n  \
+                  %v = fptosi float %f to i32\n";
+        let (text, n) = rewrite_bool_conversions(ir);
+        assert_eq!(n, 4);
+        assert_eq!(
+            text,
+            "  %clift.b2f.0 = sext i1 %11 to i32\n  %12 = sitofp i32 %clift.b2f.0 to float\n  \
+             %clift.b2f.1 = sext <4 x i1> %6 to <4 x i32>\n  %7 = sitofp <4 x i32> %clift.b2f.1 to <4 x float>\n  \
+             %a = uitofp i1 %c to double\n  %b = sitofp i32 %x to half\n  \
+             %clift.b2f.2 = fptosi float %f to i32\n  %t = trunc i32 %clift.b2f.2 to i1\n  \
+             %clift.b2f.3 = fptoui <2 x double> %g to <2 x i32>\n  %u = trunc <2 x i32> %clift.b2f.3 to <2 x i1>, !x !1\n  \
+             %v = fptosi float %f to i32\n"
+        );
+        assert_eq!(Findings::scan(ir).bool_conversions, 4);
+        assert!(Findings::scan(ir).needs_rewrite());
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! (`kernels/spv/hand/spec_exec.spvasm`; clang cannot make them) whose
 //! kernel stores spec constants of every scalar type and values computed from
 //! them with OpSpecConstantOp (IAdd, UConvert, SConvert, Select, IMul,
-//! ShiftLeftLogical, FMul, ConvertFToS, SDiv, ULessThan) and
+//! ShiftLeftLogical, FMul, ConvertFToS, SDiv, ULessThan, Bitcast between
+//! one and two lanes, CompositeExtract) and
 //! OpSpecConstantComposite, with the module's defaults, with values set by
 //! clSetProgramSpecializationConstant, and after a round trip through the
 //! program binary.
@@ -11,7 +12,7 @@ use std::ptr;
 
 use clift_conformance::*;
 
-const N: usize = 18;
+const N: usize = 20;
 
 fn spec_module() -> Vec<u8> {
     clift_conformance::exec::hand_spirv("spec_exec")
@@ -40,6 +41,8 @@ fn expected(b: bool, c: u8, s: u16, i: u32, l: u64, f: f32) -> [u64; N] {
         ((i as i32).wrapping_div(7)) as u32 as u64,
         (c < 10) as u64,
         (f * 3.0).to_bits() as u64,
+        u64::from(i) | u64::from(sum) << 32,
+        l >> 32,
     ]
 }
 

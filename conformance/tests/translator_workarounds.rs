@@ -632,3 +632,18 @@ fn comparisons_converted_to_floating_point_keep_their_sign() {
         }
     }
 }
+
+#[test]
+fn as_type_of_a_vector_constant_to_a_scalar_inside_a_vector_literal_runs_at_o0() {
+    // llvm-spirv 15 translates this one (no workaround): an OpSpecConstantOp
+    // Bitcast from four lanes to one, inside an OpConstantComposite, which
+    // clift's constant folding once refused for its lane count (the kernel
+    // built but could not run; seed 205440).
+    let src = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
+               kernel void k(global double2 *a) { a[0] = (double2)(0.5, as_double((short4)15)); }";
+    let k = Kernel::with_source(src, "k", "-O0").unwrap_or_else(|log| panic!("{log}"));
+    assert!(!k.build_log().contains("clift:"), "{}", k.build_log());
+    let mut a = [0u64; 2];
+    k.arg(Arg::output(&mut a)).run(&[1], None);
+    assert_eq!(a, [0.5f64.to_bits(), 0x000f_000f_000f_000f]);
+}

@@ -354,12 +354,13 @@ fn lane_wise(m: &Module, rt: Id, op: Op, args: &[Operand]) -> Option<ConstValue>
         tys.push(m.type_of(x).and_then(|t| scalar(m, t))?);
     }
     let (rw, _, rn) = scalar(m, rt)?;
-    if vals.is_empty() || vals.iter().any(|v| v.len() != rn && v.len() != 1) {
-        return None;
-    }
-    let (aw, _, _) = tys[0];
+    let (aw, _, _) = *tys.first()?;
+    // A bitcast may change the lane count (`<4 x i16>` to `double`).
     if op == Op::Bitcast {
         return bitcast(&vals[0], aw, rw, rn).and_then(|v| shaped(m, rt, v));
+    }
+    if vals.iter().any(|v| v.len() != rn && v.len() != 1) {
+        return None;
     }
     let lane = |n: usize, i: usize| match vals.get(n) {
         Some(v) if v.len() == 1 => v[0],

@@ -69,6 +69,9 @@ pub enum ArgKind {
     Pipe,
     /// A device queue.
     Queue,
+    /// The block literal of a block kernel (first parameter; see
+    /// [`crate::block_invoke`]): the address of device-side enqueue's copy.
+    BlockLiteral,
 }
 
 /// One kernel argument.
@@ -115,6 +118,14 @@ pub struct KernelInfo {
     pub local_mem_size: u64,
     /// Bytes of private (Function storage) variables per work-item.
     pub private_mem_size: u64,
+    /// Whether this is a block kernel ([`crate::block_invoke`]): launched
+    /// only by device-side enqueue, hidden from the application.
+    pub block_invoke: bool,
+    /// Whether the kernel (or a function it calls) uses device-side
+    /// enqueue: enqueues a kernel or a marker, works with device events or
+    /// asks about a block kernel. Its launches need
+    /// [`crate::launch_abi::WorkGroupCtx::device_enqueue`].
+    pub enqueues: bool,
 }
 
 /// A validated module: what the runtime keeps after a successful build.

@@ -39,10 +39,12 @@ pub fn extract(m: &Module) -> BuiltModule {
         .filter_map(|i| i.string(0))
         .collect();
     let memory: Vec<(u64, Vec<Id>)> = (0..m.functions.len()).map(|f| function_memory(m, f)).collect();
+    let blocks: HashSet<usize> = crate::block_invoke::block_kernels(m).into_values().collect();
     let kernels = m
         .entry_points
         .iter()
-        .filter_map(|ep| kernel(m, &graph, &strings, &memory, ep))
+        .enumerate()
+        .filter_map(|(k, ep)| kernel(m, &graph, &strings, &memory, ep, blocks.contains(&k)))
         .collect();
     let global_variable_total_size = m
         .globals
@@ -88,6 +90,7 @@ fn kernel(
     strings: &[&str],
     memory: &[(u64, Vec<Id>)],
     ep: &EntryPoint,
+    block_invoke: bool,
 ) -> Option<KernelInfo> {
     let f = m.function(ep.function)?;
     let findex = m.info(ep.function)?.index;
@@ -100,7 +103,13 @@ fn kernel(
         .params
         .iter()
         .enumerate()
-        .map(|(k, &p)| arg_info(m, p, k, type_names.as_ref(), type_quals.as_ref(), arg_names.as_ref()))
+        .map(|(k, &p)| {
+            let mut a = arg_info(m, p, k, type_names.as_ref(), type_quals.as_ref(), arg_names.as_ref())?;
+            if block_invoke && k == 0 {
+                (a.kind, a.size, a.address_qualifier) = (ArgKind::BlockLiteral, 8, ADDRESS_PRIVATE);
+            }
+            Some(a)
+        })
         .collect::<Option<Vec<_>>>()?;
     let (reqd, hint, vth) = size_hints(m, ep);
     let (private, local) = kernel_memory(m, graph, memory, findex);
@@ -113,6 +122,21 @@ fn kernel(
         vec_type_hint: vth,
         local_mem_size: local,
         private_mem_size: private,
+        block_invoke,
+        enqueues: uses_device_enqueue(m, graph, findex),
+    })
+}
+
+/// Whether function `findex` or one it calls uses device-side enqueue
+/// (see [`KernelInfo::enqueues`]).
+fn uses_device_enqueue(m: &Module, graph: &[Vec<(u32, u32)>], findex: u32) -> bool {
+    calls::reachable(graph, findex).into_iter().any(|fi| {
+        m.functions.get(fi as usize).is_some_and(|f| {
+            f.blocks.iter().any(|b| {
+                b.body()
+                    .any(|i| crate::block_invoke::is_device_enqueue(m.insts[i as usize].op))
+            })
+        })
     })
 }
 

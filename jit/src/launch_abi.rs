@@ -85,6 +85,124 @@ pub struct WorkGroupCtx {
     /// `queue_t` is (see the module docs); 0 (`CLK_NULL_QUEUE`) when there
     /// is none.
     pub default_queue: u64,
+    /// The device-side enqueue entry points of the launch (see
+    /// [`DeviceEnqueue`]), for kernels that enqueue (`enqueue_kernel`,
+    /// `enqueue_marker`, device events, the block kernel queries); null
+    /// for the others, whose code never reads it.
+    pub device_enqueue: *const DeviceEnqueue,
+}
+
+/// `CLK_SUCCESS`, and the errors `enqueue_kernel` and `enqueue_marker`
+/// return (OpenCL C 6.13.17.3).
+pub mod clk {
+    pub const SUCCESS: i32 = 0;
+    pub const ENQUEUE_FAILURE: i32 = -101;
+    pub const INVALID_QUEUE: i32 = -102;
+    pub const INVALID_NDRANGE: i32 = -160;
+    pub const INVALID_EVENT_WAIT_LIST: i32 = -57;
+    pub const DEVICE_QUEUE_FULL: i32 = -161;
+    pub const INVALID_ARG_SIZE: i32 = -51;
+    pub const EVENT_ALLOCATION_FAILURE: i32 = -100;
+    pub const OUT_OF_RESOURCES: i32 = -5;
+    /// `CLK_NULL_EVENT`: every bit set (`__SIZE_MAX__` as a `clk_event_t`).
+    pub const NULL_EVENT: u64 = u64::MAX;
+}
+
+/// An `ndrange_t` in memory (OpBuildNDRange's struct, as clang lays it
+/// out): the dimension count, then the offsets, global sizes and local
+/// sizes (0 when not given), three `size_t` each.
+pub mod ndrange_layout {
+    pub const WORK_DIM: usize = 0;
+    pub const OFFSET: usize = 8;
+    pub const GLOBAL: usize = 32;
+    pub const LOCAL: usize = 56;
+    pub const SIZE: usize = 80;
+}
+
+/// What generated code passes to [`DeviceEnqueue::enqueue_kernel`]: one
+/// OpEnqueueKernel's operands, in memory.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct EnqueueRequest {
+    /// The `queue_t` word.
+    pub queue: u64,
+    /// The ND-range, laid out as [`ndrange_layout`] says.
+    pub ndrange: *const u8,
+    /// `num_events` event words (the wait list), or null.
+    pub wait: *const u64,
+    /// Where the child's event word goes, or null.
+    pub ret_event: *mut u64,
+    /// The block literal: `literal_size` bytes aligned to `literal_align`,
+    /// copied by the enqueue (the parent's copy dies with it).
+    pub literal: *const u8,
+    /// The sizes of the block's `__local` arguments, `num_locals` of them.
+    pub local_sizes: *const u64,
+    /// `CLK_ENQUEUE_FLAGS_*`.
+    pub flags: u32,
+    /// The block kernel: the index of its entry point in the module.
+    pub kernel: u32,
+    pub num_events: u32,
+    pub literal_size: u32,
+    pub literal_align: u32,
+    pub num_locals: u32,
+}
+
+/// The operations on device events ([`DeviceEnqueue::event`]).
+pub mod event_op {
+    /// create_user_event(): a new event word ([`super::clk::NULL_EVENT`]
+    /// when the pool is exhausted).
+    pub const CREATE_USER: u32 = 0;
+    /// set_user_event_status(event, value).
+    pub const SET_STATUS: u32 = 1;
+    /// retain_event(event).
+    pub const RETAIN: u32 = 2;
+    /// release_event(event).
+    pub const RELEASE: u32 = 3;
+    /// is_valid_event(event): 1 or 0.
+    pub const IS_VALID: u32 = 4;
+    /// capture_event_profiling_info(event, CLK_PROFILING_COMMAND_EXEC_TIME,
+    /// value): `value` is the address of two `ulong`s, written when the
+    /// event's command completes.
+    pub const CAPTURE_PROFILING: u32 = 5;
+}
+
+/// What [`DeviceEnqueue::kernel_query`] answers about a block kernel.
+pub mod kernel_query {
+    /// get_kernel_work_group_size.
+    pub const WORK_GROUP_SIZE: u32 = 0;
+    /// get_kernel_preferred_work_group_size_multiple.
+    pub const PREFERRED_MULTIPLE: u32 = 1;
+    /// get_kernel_sub_group_count_for_ndrange.
+    pub const SUB_GROUP_COUNT: u32 = 2;
+    /// get_kernel_max_sub_group_size_for_ndrange.
+    pub const MAX_SUB_GROUP_SIZE: u32 = 3;
+}
+
+/// The runtime's device-side enqueue for one launch and its descendants:
+/// generated code passes `state` back with each call. Every entry point
+/// must be callable from any work-item of any thread at once, and must
+/// neither unwind nor block on another work-item.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct DeviceEnqueue {
+    /// The runtime's state, opaque to generated code.
+    pub state: *const std::ffi::c_void,
+    /// enqueue_kernel: `CLK_SUCCESS` or one of [`clk`]'s errors.
+    pub enqueue_kernel: unsafe extern "C" fn(state: *const std::ffi::c_void, request: *const EnqueueRequest) -> i32,
+    /// enqueue_marker(queue, num_events, wait, ret).
+    pub enqueue_marker: unsafe extern "C" fn(
+        state: *const std::ffi::c_void,
+        queue: u64,
+        num_events: u32,
+        wait: *const u64,
+        ret: *mut u64,
+    ) -> i32,
+    /// An [`event_op`] on `event` with `value`.
+    pub event: unsafe extern "C" fn(state: *const std::ffi::c_void, op: u32, event: u64, value: u64) -> u64,
+    /// A [`kernel_query`] about block kernel `kernel` (an entry point
+    /// index) for `ndrange` (null for the queries without one).
+    pub kernel_query:
+        unsafe extern "C" fn(state: *const std::ffi::c_void, query: u32, kernel: u32, ndrange: *const u8) -> u32,
 }
 
 /// What the runtime needs to launch one compiled kernel.
@@ -136,6 +254,7 @@ pub mod ctx_offset {
     pub const PRIVATE_ARENA_SIZE: i32 = offset_of!(WorkGroupCtx, private_arena_size) as i32;
     pub const PRINTF: i32 = offset_of!(WorkGroupCtx, printf) as i32;
     pub const DEFAULT_QUEUE: i32 = offset_of!(WorkGroupCtx, default_queue) as i32;
+    pub const DEVICE_ENQUEUE: i32 = offset_of!(WorkGroupCtx, device_enqueue) as i32;
 }
 
 /// Byte offsets of [`WorkItem`]'s fields, for generated code.

@@ -55,6 +55,7 @@
 //!   expressions over module variables, and every sized type has a
 //!   [`spirv::Layout`].
 
+pub mod block_invoke;
 pub mod codegen;
 pub mod debug_dump;
 pub mod error;

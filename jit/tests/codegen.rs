@@ -70,6 +70,7 @@ fn run_1d(prog: &CompiledProgram, name: &str, args: &Args, global: u64, local: u
             private_arena_size: 0,
             printf: std::ptr::null(),
             default_queue: 0,
+            device_enqueue: std::ptr::null(),
         };
         // SAFETY: `f` is the work-group function of `name`, whose arguments
         // `args` holds at the ABI's offsets: buffer addresses that stay
@@ -156,6 +157,7 @@ fn run_2d(prog: &CompiledProgram, name: &str, args: &Args, global: [u64; 2], loc
                 private_arena_size: 0,
                 printf: std::ptr::null(),
                 default_queue: 0,
+                device_enqueue: std::ptr::null(),
             };
             // SAFETY: as in `run_1d`: `args` holds live buffers large
             // enough for every global id of the NDRange.
@@ -319,6 +321,7 @@ fn builtins_over_a_non_uniform_3d_range() {
                     private_arena_size: 0,
                     printf: std::ptr::null(),
                     default_queue: 0,
+                    device_enqueue: std::ptr::null(),
                 };
                 // SAFETY: `out` holds 27 ulongs for every global linear id.
                 unsafe { f(&ctx) };
@@ -393,6 +396,7 @@ fn work_groups_run_concurrently() {
                         private_arena_size: 0,
                         printf: std::ptr::null(),
                         default_queue: 0,
+                        device_enqueue: std::ptr::null(),
                     };
                     // SAFETY: the buffers outlive the scope; each group
                     // writes only its own 64 elements of `c`.

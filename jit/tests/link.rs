@@ -261,6 +261,7 @@ fn run(bytes: &[u8], name: &str, n: u64, local: u64, args: &[u64]) {
             private_arena_size: 0,
             printf: std::ptr::null(),
             default_queue: 0,
+            device_enqueue: std::ptr::null(),
         };
         // SAFETY: `f` is the kernel's work-group function; its argument
         // block holds the callers' buffer addresses, which outlive the call

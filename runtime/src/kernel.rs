@@ -400,13 +400,7 @@ impl Kernel {
     /// work-group size is a multiple of the width, and a scalar one loses
     /// nothing. (Never more than the kernel's work-group size.)
     pub fn preferred_multiple(&self, device: &Device) -> usize {
-        let width = device
-            .info(CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT)
-            .ok()
-            .and_then(|v| v.0.try_into().ok().map(u32::from_ne_bytes))
-            .unwrap_or(1)
-            .max(1) as usize;
-        width.min(self.work_group_size()).max(1)
+        preferred_multiple(device, self.work_group_size())
     }
 
     /// clGetKernelWorkGroupInfo for `device` (already checked).
@@ -492,6 +486,18 @@ impl Kernel {
             _ => return fail(CL_INVALID_VALUE),
         })
     }
+}
+
+/// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of a kernel whose
+/// work-group size is `work_group_size` (see [`Kernel::preferred_multiple`]).
+pub fn preferred_multiple(device: &Device, work_group_size: usize) -> usize {
+    let width = device
+        .info(CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT)
+        .ok()
+        .and_then(|v| v.0.try_into().ok().map(u32::from_ne_bytes))
+        .unwrap_or(1)
+        .max(1) as usize;
+    width.min(work_group_size).max(1)
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ pub mod compiler;
 pub mod config;
 pub mod context;
 pub mod device;
+pub mod device_enqueue;
 pub mod device_queue;
 pub mod error;
 pub mod event;

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use clift_jit as jit;
 
 use crate::device::{self, Device};
+use crate::device_enqueue::EnqueueState;
 use crate::device_queue::DeviceQueue;
 use crate::error::{fail, ClResult};
 use crate::event::{Event, Work};
@@ -189,28 +190,35 @@ impl Kernel {
     /// the device gets a work-group when the range is big enough, with the
     /// largest share in dimension 0 (contiguous work-items stay together).
     pub fn suggest_local_size(&self, device: &Device, range: &NdRange) -> [usize; 3] {
-        if let Some(r) = self.info_of().reqd_work_group_size {
-            return r;
-        }
-        let Some(global) = range.global else {
-            return [1; 3];
-        };
-        let dims = range.work_dim as usize;
-        let items = global[..dims]
-            .iter()
-            .try_fold(1usize, |a, &b| a.checked_mul(b))
-            .unwrap_or(usize::MAX);
-        let units = device.compute_units().max(1) as usize;
-        let mut budget = self.work_group_size().min((items / units).max(1));
-        let mut out = [1usize; 3];
-        for i in 0..dims {
-            let cap = budget.min(device::MAX_WORK_ITEM_SIZES[i]).min(global[i]);
-            let pick = (1..=cap).rev().find(|c| global[i] % c == 0).unwrap_or(1);
-            out[i] = pick;
-            budget /= pick;
-        }
-        out
+        suggested_local_size(self.info_of(), self.work_group_size(), device, range)
     }
+}
+
+/// [`Kernel::suggest_local_size`] for kernel `info` whose
+/// CL_KERNEL_WORK_GROUP_SIZE is `work_group_size` (also for the kernels
+/// device-side enqueue launches).
+pub fn suggested_local_size(info: &KernelInfo, work_group_size: usize, device: &Device, range: &NdRange) -> [usize; 3] {
+    if let Some(r) = info.reqd_work_group_size {
+        return r;
+    }
+    let Some(global) = range.global else {
+        return [1; 3];
+    };
+    let dims = range.work_dim as usize;
+    let items = global[..dims]
+        .iter()
+        .try_fold(1usize, |a, &b| a.checked_mul(b))
+        .unwrap_or(usize::MAX);
+    let units = device.compute_units().max(1) as usize;
+    let mut budget = work_group_size.min((items / units).max(1));
+    let mut out = [1usize; 3];
+    for i in 0..dims {
+        let cap = budget.min(device::MAX_WORK_ITEM_SIZES[i]).min(global[i]);
+        let pick = (1..=cap).rev().find(|c| global[i] % c == 0).unwrap_or(1);
+        out[i] = pick;
+        budget /= pick;
+    }
+    out
 }
 
 /// clEnqueueNDRangeKernel and clEnqueueTask (`command_type`
@@ -267,17 +275,34 @@ pub fn enqueue_ndrange(
         .filter(|&p| p != 0)
         .filter_map(|p| svm.find(p).map(|r| r.storage().clone()))
         .collect();
-    let launch = Launch {
+    let mut launch = Launch {
         _svm: svm_held,
         default_queue: crate::device_queue::default_queue(kernel.context(), &device),
         ..Launch::new(kernel.info_of(), &args, range, global, local, &entry)?
     };
+    if kernel.info_of().enqueues {
+        let exe = kernel
+            .program()
+            .executable_for(&device)
+            .ok_or(crate::ClError(CL_INVALID_PROGRAM_EXECUTABLE))?;
+        launch.enqueue = Some(EnqueueState::new(
+            &device,
+            &exe,
+            &launch._queues,
+            launch.default_queue.clone(),
+        ));
+    }
     let func = entry.func;
     let work: Work = Box::new(move || {
         // Keeps the machine code alive while the command runs.
         let _code = code;
         launch.run(func, device.pool());
         launch.flush_printf();
+        // The kernels it enqueued, and theirs: the command completes when
+        // every one has.
+        if let Some(state) = &launch.enqueue {
+            state.run_children();
+        }
         Ok(())
     });
     queue.enqueue(command_type, wait, work)
@@ -292,15 +317,15 @@ const MAX_PRIVATE_ARENA: usize = 512 << 20;
 /// `__local` argument starts at a multiple of 128 in the arena.
 #[derive(Clone, Copy)]
 #[repr(C, align(128))]
-struct Chunk([u8; 128]);
+pub(crate) struct Chunk([u8; 128]);
 
 /// A zeroed buffer of at least `len` bytes, 128-byte aligned.
-fn chunks(len: usize) -> Vec<Chunk> {
+pub(crate) fn chunks(len: usize) -> Vec<Chunk> {
     vec![Chunk([0; 128]); len.div_ceil(128).max(1)]
 }
 
 /// Everything a kernel command needs to run its work-groups.
-struct Launch {
+pub(crate) struct Launch {
     /// The argument block, with `__local` pointers left 0 (each thread
     /// patches its copy to its own arena).
     block: Vec<Chunk>,
@@ -320,7 +345,9 @@ struct Launch {
     _queues: Vec<Arc<DeviceQueue>>,
     /// get_default_queue(): the default device queue of the command's
     /// device and context at enqueue, alive while the command runs.
-    default_queue: Option<Arc<DeviceQueue>>,
+    pub(crate) default_queue: Option<Arc<DeviceQueue>>,
+    /// The device-side enqueue of the command, for kernels that enqueue.
+    pub(crate) enqueue: Option<Arc<EnqueueState>>,
     work_dim: u32,
     offset: [u64; 3],
     global: [u64; 3],
@@ -331,7 +358,7 @@ struct Launch {
 }
 
 impl Launch {
-    fn new(
+    pub(crate) fn new(
         info: &KernelInfo,
         args: &[Option<ArgValue>],
         range: NdRange,
@@ -416,6 +443,7 @@ impl Launch {
             _svm: Vec::new(),
             _queues: queues,
             default_queue: None,
+            enqueue: None,
             work_dim: range.work_dim,
             offset: dims(range.offset),
             global: dims(global),
@@ -483,6 +511,7 @@ impl Launch {
                 private_arena_size: (private.len() * 128) as u64,
                 printf: &self.printf,
                 default_queue: self.default_queue.as_ref().map_or(0, |q| Arc::as_ptr(q) as u64),
+                device_enqueue: self.enqueue.as_ref().map_or(std::ptr::null(), |e| e.hooks()),
             };
             // SAFETY: `func` is a work-group function of a finalized
             // `CompiledProgram` the command holds (`_code` in
@@ -509,7 +538,7 @@ impl Launch {
     /// Prints what the kernel's printf calls wrote, once every work-group
     /// has run: after what the application's C stdio buffers hold, so
     /// its own output before the enqueue comes first.
-    fn flush_printf(&self) {
+    pub(crate) fn flush_printf(&self) {
         let out = self.printf.take();
         if out.is_empty() {
             return;
@@ -522,7 +551,7 @@ impl Launch {
 
     /// Runs every work-group: in parallel on `pool`, each task with its own
     /// arena over a range of groups, or inline for a single group.
-    fn run(&self, func: jit::launch_abi::WorkGroupFn, pool: &rayon::ThreadPool) {
+    pub(crate) fn run(&self, func: jit::launch_abi::WorkGroupFn, pool: &rayon::ThreadPool) {
         use rayon::prelude::*;
         let total: u64 = self.num_groups.iter().product();
         if total <= 1 {

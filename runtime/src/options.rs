@@ -149,6 +149,9 @@ pub struct ParsedOptions {
     /// `-cl-uniform-work-group-size`: every work-group of an ND-range must be
     /// full, so a local size must divide the global size.
     pub uniform_work_group_size: bool,
+    /// `-g`: device-side enqueue returns the specific `CLK_*` error instead
+    /// of `CLK_ENQUEUE_FAILURE`.
+    pub enqueue_errors: bool,
     /// `-cl-std=`, if given: the OpenCL C version (major, minor).
     pub cl_std: Option<(u32, u32)>,
     /// The optimisation level (`-cl-opt-disable` makes it `O0`).
@@ -448,9 +451,10 @@ fn parse_words(words: &[String], call: OptionsOf) -> Result<ParsedOptions, Optio
             "-cl-fp32-correctly-rounded-divide-sqrt" => {}
             "-cl-kernel-arg-info" => b.kernel_arg_info = true,
             // Debugging: "additional errors for the built-in functions that
-            // allow you to enqueue commands on a device", which the device
-            // does not support; not clang's -g (debug information).
-            "-g" => {}
+            // allow you to enqueue commands on a device" (enqueue_kernel and
+            // enqueue_marker then say why they failed); not clang's -g
+            // (debug information).
+            "-g" => p.enqueue_errors = true,
             "-create-library" | "-enable-link-options" => {
                 return Err(bad("a library linking option, which only clLinkProgram takes".into()));
             }

@@ -237,6 +237,9 @@ cl_entry! {
                     Err(_) => return fail(CL_INVALID_DEVICE_QUEUE),
                 }
             }
+            // Block kernels are launched only by device-side enqueue: the
+            // application can create no kernel object of one.
+            ArgKind::BlockLiteral => return fail(CL_INVALID_KERNEL),
         };
         k.set_arg(arg_index, value)
     }

@@ -36,6 +36,7 @@ pub(crate) mod builtins;
 mod collective;
 mod composite;
 mod convert;
+mod enqueue;
 mod ext_inst;
 pub mod frame;
 pub(crate) mod half;
@@ -746,6 +747,7 @@ impl Lowering<'_, '_, '_> {
             crate::spirv::opsets::group_collectives!() => self.collective(i),
             crate::spirv::opsets::group_pipes!() => self.group_pipe(i),
             crate::spirv::opsets::pipes!() => self.pipe(i),
+            op if op == Op::BuildNDRange || crate::block_invoke::is_device_enqueue(op) => self.device_enqueue(i),
             Op::Switch => self.switch(i),
             Op::CompositeExtract | Op::CompositeInsert | Op::CompositeConstruct => self.composite(i),
             _ => self.arith(i),

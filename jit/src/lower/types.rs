@@ -47,8 +47,12 @@ pub fn scalar(m: &Module, ty: Id) -> Result<Clif, String> {
         // address of the runtime's device queue object, never dereferenced
         // by generated code (launch_abi's module docs). A pipe is the
         // address of its store and a reserve_id_t a 64-bit word, both
-        // handled by the built-ins' `pipe` module (`super::pipes`).
-        Some(Type::Pointer { .. } | Type::Event | Type::Queue | Type::Pipe { .. } | Type::ReserveId) => Ok(types::I64),
+        // handled by the built-ins' `pipe` module (`super::pipes`). A
+        // clk_event_t is a word the runtime's device-side enqueue hands out
+        // (`super::enqueue`).
+        Some(
+            Type::Pointer { .. } | Type::Event | Type::Queue | Type::Pipe { .. } | Type::ReserveId | Type::DeviceEvent,
+        ) => Ok(types::I64),
         _ => Err(format!(
             "values of type {} are not supported by code generation yet",
             m.show_type(ty)

@@ -574,7 +574,8 @@ fn decorations(m: &Module, d: &mut Diags) {
 
 fn entry_points(m: &Module, d: &mut Diags) {
     let mut names: HashMap<&str, u32> = HashMap::new();
-    for ep in &m.entry_points {
+    let blocks: HashSet<usize> = crate::block_invoke::block_kernels(m).into_values().collect();
+    for (index, ep) in m.entry_points.iter().enumerate() {
         let i = ep.inst;
         if ep.model != ExecutionModel::Kernel {
             d.at(
@@ -635,8 +636,14 @@ fn entry_points(m: &Module, d: &mut Diags) {
                 );
             }
         }
+        let block = blocks.contains(&index);
         for (k, &p) in f.params.iter().enumerate() {
-            if let Some(rule) = kernel_param(m, p) {
+            let rule = if block {
+                block_kernel_param(m, p, k)
+            } else {
+                kernel_param(m, p)
+            };
+            if let Some(rule) = rule {
                 d.at(
                     m,
                     m.info(p).map_or(NONE, |x| x.def),
@@ -645,6 +652,28 @@ fn entry_points(m: &Module, d: &mut Diags) {
             }
         }
     }
+}
+
+/// Why parameter `p`, the `k`th of a block kernel (see
+/// [`crate::block_invoke`]), is not what device-side enqueue passes: the
+/// block literal (a Generic pointer) first, then `__local` pointers.
+fn block_kernel_param(m: &Module, p: u32, k: usize) -> Option<String> {
+    let ty = m.type_of(p)?;
+    let storage = match m.ty(ty)? {
+        Type::Pointer { storage, .. } => Some(*storage),
+        _ => None,
+    };
+    let (want, what) = if k == 0 {
+        (StorageClass::Generic, "the block literal, a Generic pointer")
+    } else {
+        (StorageClass::Workgroup, "a Workgroup (__local) pointer")
+    };
+    (storage != Some(want)).then(|| {
+        format!(
+            "{} is not {what}: an enqueued block's kernel takes the block literal, then a __local pointer per local-memory argument",
+            m.show_type(ty)
+        )
+    })
 }
 
 /// Why parameter `p` of a kernel is not a valid kernel argument, if it is not.

@@ -365,7 +365,7 @@ fn non_value(op: Op, k: usize) -> bool {
         Op::Branch | Op::LoopMerge | Op::SelectionMerge => true,
         Op::BranchConditional | Op::Switch => k >= 1,
         Op::Phi => k % 2 == 1,
-        Op::EnqueueKernel => k == 7,
+        Op::EnqueueKernel => k == 6,
         Op::GetKernelNDrangeSubGroupCount
         | Op::GetKernelNDrangeMaxSubGroupSize
         | Op::GetKernelLocalSizeForSubgroupCount => k == 1,

@@ -58,7 +58,8 @@ impl Program {
         st.devices[i].built.clone()
     }
 
-    /// The kernels that can be created with clCreateKernel: those of the
+    /// The kernels that can be created with clCreateKernel (block kernels,
+    /// which only device-side enqueue launches, are not among them): those of the
     /// first built device whose definition is the same on every built
     /// device ("Kernel objects are not created for any __kernel functions in
     /// program that do not have the same function definition across all
@@ -72,6 +73,7 @@ impl Program {
         Ok(first
             .kernels
             .iter()
+            .filter(|k| !k.block_invoke)
             .filter(|k| exes.iter().all(|e| e.kernels.iter().any(|o| same_definition(k, o))))
             .cloned()
             .collect())
@@ -89,7 +91,7 @@ impl Program {
         }
         let found: Vec<&Arc<KernelInfo>> = exes
             .iter()
-            .filter_map(|e| e.kernels.iter().find(|k| k.name == name))
+            .filter_map(|e| e.kernels.iter().find(|k| k.name == name && !k.block_invoke))
             .collect();
         // CL_INVALID_KERNEL_NAME if kernel_name is not found in program.
         let Some(first) = found.first() else {

@@ -73,6 +73,11 @@ pub fn eligible(m: &Module, root: u32, barrier_fns: &HashSet<u32>) -> Result<(),
                 if matches!(op, crate::spirv::opsets::pipes!()) {
                     return Err(format!("{} uses pipes", m.show(func.id)));
                 }
+                // So does each device-side enqueue (a child kernel, a
+                // marker, an event's reference count).
+                if crate::block_invoke::is_device_enqueue(op) {
+                    return Err(format!("{} uses device-side enqueue", m.show(func.id)));
+                }
                 // Half values (cl_khr_fp16) are f32s rounded after every
                 // operation and 16 bits in memory, which only the scalar
                 // lowering knows.

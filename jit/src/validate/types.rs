@@ -583,8 +583,10 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
         // llvm-spirv 15 writes OpenCL C's CLK_NULL_RESERVE_ID (a size_t of
         // all ones as a reserve_id_t) as an OpConvertUToPtr to a reserve
         // id, then an OpGenericCastToPtr from that reserve id type to
-        // another one: both are taken as moves of the 64-bit word.
-        ConvertUToPtr if rt.is_some_and(|t| matches!(m.ty(t), Some(Type::ReserveId))) => {
+        // another one: both are taken as moves of the 64-bit word. It
+        // writes CLK_NULL_EVENT (the same as a clk_event_t) as an
+        // OpConvertUToPtr to a device event, also a move.
+        ConvertUToPtr if rt.is_some_and(|t| matches!(m.ty(t), Some(Type::ReserveId | Type::DeviceEvent))) => {
             let a = c.ty(0)?;
             match m.ty(a) {
                 Some(Type::Int { width: 64, .. }) => Ok(()),

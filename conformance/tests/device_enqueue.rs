@@ -187,9 +187,9 @@ fn ranges_of_every_dimension_with_and_without_local_sizes_and_offsets() {
                out[127] = r; }";
     let s = Setup::new(None);
     let mut want = vec![0i32; 128];
-    for g in 0..10 {
+    for (g, w) in want.iter_mut().enumerate().take(10) {
         let (l, grp) = (g % 5, g / 5);
-        want[g] = 1000 + l as i32 * 100 + grp as i32 * 10 + 5;
+        *w = 1000 + l as i32 * 100 + grp as i32 * 10 + 5;
     }
     for y in 0..4 {
         for x in 0..6 {

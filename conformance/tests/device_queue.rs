@@ -4,7 +4,8 @@
 //! clSetDefaultDeviceCommandQueue, every queue and device query, host
 //! commands refused on a device queue, and `queue_t` kernel arguments
 //! (valid and invalid values, argument info, kernels that run with them).
-//! Device-side enqueue itself (enqueue_kernel from a kernel) is not here yet.
+//! Device-side enqueue itself (enqueue_kernel from a kernel) is in
+//! `device_enqueue.rs`.
 
 #![allow(deprecated)] // clCreateCommandQueue and clEnqueueTask are checked too
 
@@ -861,56 +862,6 @@ fn kernels_receive_queue_words() {
     release_queue(a);
     release_queue(b);
     release_context(ctx);
-}
-
-#[test]
-fn kernels_that_enqueue_fail_with_a_log_line() {
-    // Device-side enqueue is not there yet, and never crashes the host: a
-    // kernel that enqueues a block fails its build (the validator refuses
-    // the block-invoke kernel llvm-spirv makes); one that only uses other
-    // queue operations (enqueue_marker) builds without machine code, says
-    // why in the log, and its enqueue answers CL_INVALID_PROGRAM_EXECUTABLE,
-    // while the program's other kernels run.
-    let block = r#"
-kernel void parent(global int *out) {
-    queue_t q = get_default_queue();
-    enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{ out[1] = 2; });
-}
-"#;
-    let marker = r#"
-kernel void plain(global int *out) { out[get_global_id(0)] = 9; }
-kernel void marker(global int *out) {
-    clk_event_t e;
-    enqueue_marker(get_default_queue(), 0, 0, &e);
-    out[2] = 3;
-}
-"#;
-    for opts in ["-cl-std=CL2.0", "-cl-std=CL2.0 -cl-opt-disable"] {
-        let ctx = context();
-        let program = source_program(ctx, block);
-        assert_eq!(build(program, opts), CL_BUILD_PROGRAM_FAILURE, "{opts}");
-        let log = build_log(program, device());
-        assert!(log.contains("__parent_block_invoke_kernel"), "{opts}: {log}");
-        release_program(program);
-
-        let program = source_program(ctx, marker);
-        check(build(program, opts));
-        let log = build_log(program, device());
-        assert!(log.contains("kernel \"marker\" cannot run yet"), "{opts}: {log}");
-        assert!(log.contains("EnqueueMarker"), "{opts}: {log}");
-        let out = buffer(ctx, CL_MEM_READ_WRITE, 16);
-        let k = kernel(program, "marker");
-        check(set_arg(k, 0, &out));
-        assert_eq!(run(ctx, k, out, 1).0, CL_INVALID_PROGRAM_EXECUTABLE, "{opts}");
-        release_kernel(k);
-        let k = kernel(program, "plain");
-        check(set_arg(k, 0, &out));
-        assert_eq!(run_ok(ctx, k, out, 4), vec![9; 4]);
-        release_kernel(k);
-        release_mem(out);
-        release_program(program);
-        release_context(ctx);
-    }
 }
 
 #[test]

@@ -300,19 +300,20 @@ fn clbench_reduce_runs_its_barriers() {
 
 #[test]
 fn a_kernel_code_generation_does_not_support_cannot_run() {
-    // Device-side events are accepted by the validator but have no
-    // lowering: the build succeeds, the log names the kernel and the
-    // instruction, and the enqueue fails.
+    // A private array larger than a work-item's stack: the validator takes
+    // it, code generation refuses it; the build succeeds, the log names the
+    // kernel and why, and its enqueue fails.
     for opt in [exec::Opt::O0, exec::Opt::O2] {
-        let s = Setup::with_il(&exec::corpus_spirv("unsupported", opt), "with_device_queue", 0);
+        let s = Setup::with_il(&exec::corpus_spirv("unsupported", opt), "too_much_private_memory", 0);
         let log = build_log(s.program, device());
         assert!(
-            log.contains("kernel \"with_device_queue\" cannot run yet: "),
+            log.contains("kernel \"too_much_private_memory\" cannot run yet: "),
             "{opt:?}: log {log:?}"
         );
-        assert!(log.contains("Event"), "{opt:?}: log {log:?}");
+        assert!(log.contains("KiB of stack"), "{opt:?}: log {log:?}");
         let m = float_buffer(&s, &[0.0; 16]);
         check(set_arg(s.kernel, 0, &m));
+        check(set_arg(s.kernel, 1, &4i32));
         expect_err(run(&s, None, &[16], None).unwrap_err(), CL_INVALID_PROGRAM_EXECUTABLE);
         release_mem(m);
     }

@@ -57,8 +57,8 @@ use opencl_sys::*;
 const COMMAND_BYTES: usize = 64;
 
 /// The execution status of a device event slot.
-const SUBMITTED: i32 = CL_SUBMITTED as i32;
-const COMPLETE: i32 = CL_COMPLETE as i32;
+const SUBMITTED: i32 = CL_SUBMITTED;
+const COMPLETE: i32 = CL_COMPLETE;
 
 /// One device event.
 #[derive(Debug, Default)]

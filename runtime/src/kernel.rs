@@ -532,6 +532,8 @@ pub(crate) mod tests {
                 vec_type_hint: None,
                 local_mem_size: 16,
                 private_mem_size: 0,
+                block_invoke: false,
+                enqueues: false,
             }),
         )
     }

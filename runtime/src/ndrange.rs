@@ -634,6 +634,8 @@ mod tests {
             vec_type_hint: None,
             local_mem_size: 0,
             private_mem_size: 0,
+            block_invoke: false,
+            enqueues: false,
         }
     }
 

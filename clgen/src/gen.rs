@@ -1156,7 +1156,12 @@ impl Gen {
         while left > 0 {
             let sizes: Vec<u8> = [1u8, 2, 3, 4, 8].iter().copied().filter(|&k| k <= left).collect();
             let k = self.r.pick(&sizes);
-            parts.push(self.expr(Ty::new(t.s, k), d));
+            // Each component in parentheses: clang-15 crashes on a vector
+            // literal whose first component is a constant vector and a
+            // later one a swizzle of a vector expression of the result's
+            // width (`(float4)((float3)(1.0f), (a + a).s2)`; seed 301390,
+            // README "Known compiler defects").
+            parts.push(format!("({})", self.expr(Ty::new(t.s, k), d)));
             left -= k;
         }
         format!("(({})({}))", t.name(), parts.join(", "))

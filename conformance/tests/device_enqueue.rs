@@ -480,3 +480,49 @@ fn a_thousand_parents_each_enqueue_a_child_from_many_host_threads() {
         }
     });
 }
+
+#[test]
+fn the_spirv_specification_form_of_enqueue_kernel_runs_too() {
+    // OpEnqueueKernel with the ND-range as a value and the local size as a
+    // 32-bit value (llvm-spirv 15 passes pointers to both).
+    let s = Setup::new(None);
+    let p = il_program(s.ctx, &exec::hand_spirv("enqueue_spec_form"));
+    check(build(p, ""));
+    let k = kernel(p, "parent");
+    let out = buffer(s.ctx, CL_MEM_READ_WRITE, 32 * 4);
+    write_bytes(s.queue, out, 0, &[0u8; 128]);
+    check(set_arg(k, 0, &out));
+    let one = 1usize;
+    // SAFETY: valid handles; one work-item.
+    check(unsafe {
+        clEnqueueNDRangeKernel(
+            s.queue,
+            k,
+            1,
+            ptr::null(),
+            &one,
+            ptr::null(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        )
+    });
+    // SAFETY: a valid queue.
+    check(unsafe { clFinish(s.queue) });
+    let got: Vec<i32> = read_bytes(s.queue, out, 0, 128)
+        .chunks_exact(4)
+        .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
+        .collect();
+    let mut want = vec![0i32; 32];
+    for (g, w) in want.iter_mut().enumerate().take(10).skip(2) {
+        let (group, lid) = ((g - 2) / 4, (g - 2) % 4);
+        *w = (2 + 4 * group + 3 - lid) as i32 + 100;
+    }
+    assert_eq!(got, want);
+    release_mem(out);
+    // SAFETY: handles created above.
+    unsafe {
+        clReleaseKernel(k);
+        clReleaseProgram(p);
+    }
+}

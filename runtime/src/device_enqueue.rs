@@ -128,15 +128,91 @@ impl Events {
     }
 }
 
+/// Up to [`Few::INLINE`] numbers without allocating (wait lists and local
+/// sizes are short), more on the heap.
+#[derive(Default)]
+struct Few {
+    len: usize,
+    inline: [usize; Few::INLINE],
+    heap: Vec<usize>,
+}
+
+impl Few {
+    const INLINE: usize = 4;
+
+    fn new(values: impl ExactSizeIterator<Item = usize>) -> Few {
+        let mut f = Few {
+            len: values.len(),
+            ..Few::default()
+        };
+        if f.len <= Few::INLINE {
+            for (slot, v) in f.inline.iter_mut().zip(values) {
+                *slot = v;
+            }
+        } else {
+            f.heap = values.collect();
+        }
+        f
+    }
+
+    fn as_slice(&self) -> &[usize] {
+        if self.len <= Few::INLINE {
+            &self.inline[..self.len]
+        } else {
+            &self.heap
+        }
+    }
+}
+
+/// The copy of a block literal, 128-byte aligned (at least its alignment):
+/// inline when it fits one chunk (no allocation), else on the heap.
+enum Literal {
+    Inline(crate::ndrange::Chunk),
+    Heap(Vec<crate::ndrange::Chunk>),
+}
+
+impl Literal {
+    /// A copy of the `size` bytes at `from`.
+    ///
+    /// # Safety
+    /// `from` is readable for `size` bytes (or `size` is 0).
+    unsafe fn copy(from: *const u8, size: usize) -> Literal {
+        let mut l = if size <= 128 {
+            Literal::Inline(crate::ndrange::Chunk::ZERO)
+        } else {
+            Literal::Heap(crate::ndrange::chunks(size))
+        };
+        if size > 0 {
+            // SAFETY: the caller's contract for `from`; the copy has room
+            // for `size` bytes (one chunk of 128, or chunks of at least
+            // `size`), and the two do not overlap.
+            unsafe { std::ptr::copy_nonoverlapping(from, l.as_mut_ptr(), size) };
+        }
+        l
+    }
+
+    fn as_mut_ptr(&mut self) -> *mut u8 {
+        match self {
+            Literal::Inline(c) => (c as *mut crate::ndrange::Chunk).cast(),
+            Literal::Heap(v) => v.as_mut_ptr().cast(),
+        }
+    }
+
+    fn address(&self) -> u64 {
+        match self {
+            Literal::Inline(c) => c as *const crate::ndrange::Chunk as u64,
+            Literal::Heap(v) => v.as_ptr() as u64,
+        }
+    }
+}
+
 /// A child kernel: the block kernel, its ND-range, its arguments.
 struct ChildKernel {
     /// Index in the executable's kernels.
     kernel: usize,
     range: NdRange,
-    /// The copy of the block literal (aligned to 128, at least its
-    /// alignment).
-    literal: Vec<crate::ndrange::Chunk>,
-    local_sizes: Vec<usize>,
+    literal: Literal,
+    local_sizes: Few,
 }
 
 /// A recorded command.
@@ -144,7 +220,7 @@ struct Command {
     /// None for a marker.
     kernel: Option<ChildKernel>,
     /// Event slots it waits for (each holding a reference of this command).
-    wait: Vec<usize>,
+    wait: Few,
     /// Its event's slot (holding a reference of this command), if any.
     event: Option<usize>,
     /// Index of its queue in [`EnqueueState::queues`], and what it charged.
@@ -274,19 +350,21 @@ impl EnqueueState {
     ///
     /// # Safety
     /// `wait` is null or points to `n` readable event words.
-    unsafe fn retain_wait_list(&self, n: u32, wait: *const u64) -> Result<Vec<usize>, i32> {
+    unsafe fn retain_wait_list(&self, n: u32, wait: *const u64) -> Result<Few, i32> {
         if (n > 0) == wait.is_null() {
             return Err(clk::INVALID_EVENT_WAIT_LIST);
         }
         if n == 0 {
-            return Ok(Vec::new());
+            return Ok(Few::default());
         }
         // SAFETY: the caller's contract.
         let words = unsafe { std::slice::from_raw_parts(wait, n as usize) };
         let mut ev = self.events.lock();
-        let slots: Option<Vec<usize>> = words.iter().map(|&w| ev.index(w)).collect();
-        let slots = slots.ok_or(clk::INVALID_EVENT_WAIT_LIST)?;
-        for &i in &slots {
+        if words.iter().any(|&w| ev.index(w).is_none()) {
+            return Err(clk::INVALID_EVENT_WAIT_LIST);
+        }
+        let slots = Few::new(words.iter().map(|&w| ev.index(w).unwrap_or(0)));
+        for &i in slots.as_slice() {
             ev.slots[i].refs += 1;
         }
         Ok(slots)
@@ -322,7 +400,7 @@ impl EnqueueState {
     fn drop_command(&self, cmd: Command, status: Option<i32>) {
         self.refund(cmd.queue, cmd.cost);
         let mut ev = self.events.lock();
-        for &i in &cmd.wait {
+        for &i in cmd.wait.as_slice() {
             ev.release(i);
         }
         if let Some(i) = cmd.event {
@@ -374,19 +452,18 @@ impl EnqueueState {
         if n_locals + 1 != info.args.len() {
             return self.error(clk::INVALID_ARG_SIZE);
         }
-        let local_sizes: Vec<usize> = if n_locals == 0 {
-            Vec::new()
+        let local_sizes = if n_locals == 0 {
+            Few::default()
         } else {
             // SAFETY: the caller's contract.
-            unsafe { std::slice::from_raw_parts(r.local_sizes, n_locals) }
-                .iter()
-                .map(|&s| s as usize)
-                .collect()
+            let sizes = unsafe { std::slice::from_raw_parts(r.local_sizes, n_locals) };
+            Few::new(sizes.iter().map(|&s| s as usize))
         };
-        if local_sizes.contains(&0) {
+        if local_sizes.as_slice().contains(&0) {
             return self.error(clk::INVALID_ARG_SIZE);
         }
         let local_total = local_sizes
+            .as_slice()
             .iter()
             .fold(info.local_mem_size, |a, &s| a.saturating_add(s as u64));
         if local_total > device::local_mem_size() {
@@ -396,12 +473,8 @@ impl EnqueueState {
         if (size > 0 && r.literal.is_null()) || !r.literal_align.is_power_of_two() || r.literal_align > 128 {
             return self.error(clk::INVALID_ARG_SIZE);
         }
-        let mut literal = crate::ndrange::chunks(size);
-        if size > 0 {
-            // SAFETY: the caller's contract: `size` readable bytes; the
-            // copy has room for them (chunks of at least `size` bytes).
-            unsafe { std::ptr::copy_nonoverlapping(r.literal, literal.as_mut_ptr().cast::<u8>(), size) };
-        }
+        // SAFETY: the caller's contract: `size` readable bytes.
+        let literal = unsafe { Literal::copy(r.literal, size) };
         let cost = COMMAND_BYTES + size + 8 * n_locals + 8 * r.num_events as usize;
         if !self.charge(qi, cost) {
             return self.error(clk::DEVICE_QUEUE_FULL);
@@ -553,38 +626,44 @@ impl EnqueueState {
             if waiting.is_empty() {
                 return;
             }
-            let ready = {
+            // The commands whose events have all completed, in the order
+            // they were recorded.
+            let mut ready = Vec::new();
+            {
                 let ev = self.events.lock();
-                waiting
-                    .iter()
-                    .position(|c| c.wait.iter().all(|&i| ev.slots[i].status <= COMPLETE))
-            };
-            let Some(k) = ready else {
-                // Nothing can run: the rest wait for user events no one
-                // will set.
+                let (now, later): (Vec<Command>, Vec<Command>) = waiting
+                    .drain(..)
+                    .partition(|c| c.wait.as_slice().iter().all(|&i| ev.slots[i].status <= COMPLETE));
+                ready.extend(now);
+                waiting = later;
+            }
+            if ready.is_empty() {
+                // Nothing can run (and nothing ran since `pending` was
+                // emptied): the rest wait for user events no one will set.
                 for c in waiting.drain(..) {
                     self.drop_command(c, Some(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST));
                 }
                 continue;
-            };
-            let cmd = waiting.remove(k);
-            let failed = {
-                let ev = self.events.lock();
-                cmd.wait.iter().map(|&i| ev.slots[i].status).find(|&s| s < 0)
-            };
-            if let Some(i) = cmd.event {
-                let now = self.now();
-                self.events.lock().slots[i].start = now;
             }
-            let status = match (&cmd.kernel, failed) {
-                (_, Some(_)) => CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
-                (None, None) => COMPLETE,
-                (Some(child), None) => match self.run_kernel(child) {
-                    Ok(()) => COMPLETE,
-                    Err(e) => e,
-                },
-            };
-            self.drop_command(cmd, Some(status));
+            for cmd in ready {
+                let failed = {
+                    let ev = self.events.lock();
+                    cmd.wait.as_slice().iter().map(|&i| ev.slots[i].status).find(|&s| s < 0)
+                };
+                if let Some(i) = cmd.event {
+                    let now = self.now();
+                    self.events.lock().slots[i].start = now;
+                }
+                let status = match (&cmd.kernel, failed) {
+                    (_, Some(_)) => CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+                    (None, None) => COMPLETE,
+                    (Some(child), None) => match self.run_kernel(child) {
+                        Ok(()) => COMPLETE,
+                        Err(e) => e,
+                    },
+                };
+                self.drop_command(cmd, Some(status));
+            }
         }
     }
 
@@ -602,9 +681,9 @@ impl EnqueueState {
             .range
             .local
             .unwrap_or_else(|| suggested_local_size(info, device::MAX_WORK_GROUP_SIZE, &self.device, &child.range));
-        let literal = child.literal.as_ptr() as u64;
+        let literal = child.literal.address();
         let args: Vec<Option<ArgValue>> = std::iter::once(Some(ArgValue::Value(literal.to_ne_bytes().to_vec())))
-            .chain(child.local_sizes.iter().map(|&n| Some(ArgValue::Local(n))))
+            .chain(child.local_sizes.as_slice().iter().map(|&n| Some(ArgValue::Local(n))))
             .collect();
         let mut launch = Launch::new(info, &args, child.range, global, local, &entry).map_err(|e| e.0)?;
         launch.default_queue = self.default_queue.clone();

@@ -319,6 +319,10 @@ const MAX_PRIVATE_ARENA: usize = 512 << 20;
 #[repr(C, align(128))]
 pub(crate) struct Chunk([u8; 128]);
 
+impl Chunk {
+    pub(crate) const ZERO: Chunk = Chunk([0; 128]);
+}
+
 /// A zeroed buffer of at least `len` bytes, 128-byte aligned.
 pub(crate) fn chunks(len: usize) -> Vec<Chunk> {
     vec![Chunk([0; 128]); len.div_ceil(128).max(1)]

@@ -228,6 +228,32 @@ struct Command {
     cost: usize,
 }
 
+/// Command lists kept for the next host commands that enqueue: a list of
+/// a thousand children is hundreds of KiB, which a fresh allocation pays
+/// for in page faults each time.
+static SPARE_LISTS: Mutex<Vec<Vec<Command>>> = Mutex::new(Vec::new());
+
+/// How many lists, of how many commands at most, [`SPARE_LISTS`] keeps.
+const SPARE_LIST_COUNT: usize = 16;
+const SPARE_LIST_CAPACITY: usize = 1 << 16;
+
+/// An empty command list, with the capacity of a spare one if there is one.
+fn spare_list() -> Vec<Command> {
+    SPARE_LISTS.lock().pop().unwrap_or_default()
+}
+
+/// Keeps `list`'s buffer (emptied) for [`spare_list`], within the limits.
+fn give_back(mut list: Vec<Command>) {
+    list.clear();
+    if list.capacity() == 0 || list.capacity() > SPARE_LIST_CAPACITY {
+        return;
+    }
+    let mut spare = SPARE_LISTS.lock();
+    if spare.len() < SPARE_LIST_COUNT {
+        spare.push(list);
+    }
+}
+
 /// A device queue a command may name, with what its recorded commands
 /// charge of its size.
 struct QueueUse {
@@ -296,7 +322,7 @@ impl EnqueueState {
             default_queue,
             specific_errors: exe.options.enqueue_errors,
             uniform: exe.options.uniform_work_group_size,
-            pending: Mutex::new(Vec::new()),
+            pending: Mutex::new(spare_list()),
             events: Mutex::new(Events::default()),
             epoch: Instant::now(),
         })
@@ -620,23 +646,33 @@ impl EnqueueState {
     /// events it waits for have completed; commands that can never run
     /// end with an error status.
     pub fn run_children(self: &Arc<Self>) {
-        let mut waiting: Vec<Command> = Vec::new();
+        let (mut waiting, mut ready, mut later) = (spare_list(), spare_list(), spare_list());
         loop {
-            waiting.append(&mut self.pending.lock());
+            {
+                let mut pending = self.pending.lock();
+                if waiting.is_empty() {
+                    // The pending list's buffer for the empty one: no copy.
+                    std::mem::swap(&mut waiting, &mut *pending);
+                } else {
+                    waiting.append(&mut pending);
+                }
+            }
             if waiting.is_empty() {
-                return;
+                break;
             }
             // The commands whose events have all completed, in the order
-            // they were recorded.
-            let mut ready = Vec::new();
+            // they were recorded; the others stay.
             {
                 let ev = self.events.lock();
-                let (now, later): (Vec<Command>, Vec<Command>) = waiting
-                    .drain(..)
-                    .partition(|c| c.wait.as_slice().iter().all(|&i| ev.slots[i].status <= COMPLETE));
-                ready.extend(now);
-                waiting = later;
+                for c in waiting.drain(..) {
+                    if c.wait.as_slice().iter().all(|&i| ev.slots[i].status <= COMPLETE) {
+                        ready.push(c);
+                    } else {
+                        later.push(c);
+                    }
+                }
             }
+            std::mem::swap(&mut waiting, &mut later);
             if ready.is_empty() {
                 // Nothing can run (and nothing ran since `pending` was
                 // emptied): the rest wait for user events no one will set.
@@ -645,7 +681,7 @@ impl EnqueueState {
                 }
                 continue;
             }
-            for cmd in ready {
+            for cmd in ready.drain(..) {
                 let failed = {
                     let ev = self.events.lock();
                     cmd.wait.as_slice().iter().map(|&i| ev.slots[i].status).find(|&s| s < 0)
@@ -664,6 +700,9 @@ impl EnqueueState {
                 };
                 self.drop_command(cmd, Some(status));
             }
+        }
+        for list in [waiting, ready, later] {
+            give_back(list);
         }
     }
 
@@ -692,6 +731,15 @@ impl EnqueueState {
         launch.flush_printf();
         drop(code);
         Ok(())
+    }
+}
+
+impl Drop for EnqueueState {
+    fn drop(&mut self) {
+        // Commands left (a command that failed before its children ran)
+        // give back what they hold; the list's buffer is kept.
+        let left = std::mem::take(&mut *self.pending.lock());
+        give_back(left);
     }
 }
 

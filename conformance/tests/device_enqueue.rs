@@ -484,45 +484,76 @@ fn a_thousand_parents_each_enqueue_a_child_from_many_host_threads() {
 #[test]
 fn the_spirv_specification_form_of_enqueue_kernel_runs_too() {
     // OpEnqueueKernel with the ND-range as a value and the local size as a
-    // 32-bit value (llvm-spirv 15 passes pointers to both).
+    // 32-bit value (llvm-spirv 15 passes pointers to both); a second
+    // enqueue to a null queue fails with CLK_INVALID_QUEUE (-102) with -g,
+    // CLK_ENQUEUE_FAILURE (-101) without.
     let s = Setup::new(None);
-    let p = il_program(s.ctx, &exec::hand_spirv("enqueue_spec_form"));
-    check(build(p, ""));
-    let k = kernel(p, "parent");
-    let out = buffer(s.ctx, CL_MEM_READ_WRITE, 32 * 4);
-    write_bytes(s.queue, out, 0, &[0u8; 128]);
-    check(set_arg(k, 0, &out));
-    let one = 1usize;
-    // SAFETY: valid handles; one work-item.
-    check(unsafe {
-        clEnqueueNDRangeKernel(
-            s.queue,
-            k,
-            1,
-            ptr::null(),
-            &one,
-            ptr::null(),
-            0,
-            ptr::null(),
-            ptr::null_mut(),
-        )
-    });
-    // SAFETY: a valid queue.
-    check(unsafe { clFinish(s.queue) });
-    let got: Vec<i32> = read_bytes(s.queue, out, 0, 128)
-        .chunks_exact(4)
-        .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
-        .collect();
-    let mut want = vec![0i32; 32];
-    for (g, w) in want.iter_mut().enumerate().take(10).skip(2) {
-        let (group, lid) = ((g - 2) / 4, (g - 2) % 4);
-        *w = (2 + 4 * group + 3 - lid) as i32 + 100;
+    for (options, null_queue) in [("", -101), ("-g", -102)] {
+        let p = il_program(s.ctx, &exec::hand_spirv("enqueue_spec_form"));
+        check(build(p, options));
+        let k = kernel(p, "parent");
+        let out = buffer(s.ctx, CL_MEM_READ_WRITE, 32 * 4);
+        write_bytes(s.queue, out, 0, &[0u8; 128]);
+        check(set_arg(k, 0, &out));
+        let one = 1usize;
+        // SAFETY: valid handles; one work-item.
+        check(unsafe {
+            clEnqueueNDRangeKernel(
+                s.queue,
+                k,
+                1,
+                ptr::null(),
+                &one,
+                ptr::null(),
+                0,
+                ptr::null(),
+                ptr::null_mut(),
+            )
+        });
+        // SAFETY: a valid queue.
+        check(unsafe { clFinish(s.queue) });
+        let got: Vec<i32> = read_bytes(s.queue, out, 0, 128)
+            .chunks_exact(4)
+            .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
+            .collect();
+        let mut want = vec![0i32; 32];
+        for (g, w) in want.iter_mut().enumerate().take(10).skip(2) {
+            let (group, lid) = ((g - 2) / 4, (g - 2) % 4);
+            *w = (2 + 4 * group + 3 - lid) as i32 + 100;
+        }
+        want[30] = null_queue;
+        assert_eq!(got, want, "{options:?}");
+        release_mem(out);
+        // SAFETY: handles created above.
+        unsafe {
+            clReleaseKernel(k);
+            clReleaseProgram(p);
+        }
     }
-    assert_eq!(got, want);
-    release_mem(out);
-    // SAFETY: handles created above.
-    unsafe {
-        clReleaseKernel(k);
-        clReleaseProgram(p);
+}
+
+#[test]
+fn an_exhausted_event_pool_answers_event_allocation_failure() {
+    // More user events than CL_DEVICE_MAX_ON_DEVICE_EVENTS: the ones past
+    // the pool are not valid, and an enqueue asking for an event then
+    // fails with CLK_EVENT_ALLOCATION_FAILURE (-100, with -g) and its
+    // child does not run; once events are released, both work again.
+    let max: cl_uint = device_value(device(), CL_DEVICE_MAX_ON_DEVICE_EVENTS);
+    let src = format!(
+        "kernel void parent(global int *out) {{\n\
+         clk_event_t e[{n}]; int valid = 0;\n\
+         for (int i = 0; i < {n}; i++) {{ e[i] = create_user_event(); valid += is_valid_event(e[i]); }}\n\
+         clk_event_t r;\n\
+         out[0] = valid;\n\
+         out[1] = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 0, 0, &r, ^{{ out[2] = 1; }});\n\
+         for (int i = 0; i < {n}; i++) if (is_valid_event(e[i])) release_event(e[i]);\n\
+         out[3] = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 0, 0, &r, ^{{ out[4] = 1; }});\n\
+         release_event(r); }}",
+        n = max + 8
+    );
+    let s = Setup::new(None);
+    for level in LEVELS {
+        let out = s.run(&src, "parent", &format!("-g {level}"), 5, 1, &|_| {});
+        assert_eq!(out, vec![max as i32, -100, 0, 0, 1], "{level}");
     }
 }

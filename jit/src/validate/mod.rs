@@ -20,6 +20,7 @@
 
 pub mod calls;
 pub mod cfg;
+pub mod enqueue;
 pub mod env;
 pub mod evidence;
 pub mod memory;

@@ -37,6 +37,27 @@ PIPE_EDITS = [
 ]
 PIPE_GP = "         %gp = OpPtrCastToGeneric %ptr_n_uint %ptr\n"
 
+# A kernel that can enqueue: a queue %q, an ndrange %nd, the invoke
+# function %invoke (no local parameters), null event and literal pointers
+# (for the device-side enqueue rules).
+ENQ_EDITS = [
+    (CAPS, CAPS + "               OpCapability DeviceEnqueue\n               OpCapability GenericPointer\n"
+                  "               OpCapability Int8\n"),
+    (TYPES, TYPES + "      %uchar = OpTypeInt 8 0\n      %queue = OpTypeQueue\n      %devev = OpTypeDeviceEvent\n"
+                    "%ptr_n_uchar = OpTypePointer Generic %uchar\n%ptr_f_devev = OpTypePointer Function %devev\n"
+                    "        %ifn = OpTypeFunction %void %ptr_n_uchar\n"),
+    (CONSTS, CONSTS + "     %uint_3 = OpConstant %uint 3\n    %ulong_0 = OpConstant %ulong 0\n"
+                      "    %ulong_1 = OpConstant %ulong 1\n       %arr3 = OpTypeArray %ulong %uint_3\n"
+                      "       %arr2 = OpTypeArray %ulong %uint_2\n     %arr2_0 = OpConstantNull %arr2\n"
+                      "    %ndrange = OpTypeStruct %uint %arr3 %arr3 %arr3\n"
+                      "     %evnull = OpConstantNull %ptr_f_devev\n       %lit0 = OpConstantNull %ptr_n_uchar\n"),
+    ("     %kernel = OpFunction %void None %kfn\n",
+     "     %invoke = OpFunction %void None %ifn\n        %lit = OpFunctionParameter %ptr_n_uchar\n"
+     "     %ientry = OpLabel\n               OpReturn\n               OpFunctionEnd\n"
+     "     %kernel = OpFunction %void None %kfn\n"),
+]
+ENQ_BODY = "          %q = OpGetDefaultQueue %queue\n         %nd = OpBuildNDRange %ndrange %ulong_1 %ulong_0 %ulong_0\n"
+
 # name: (expected rule text, [(old, new), ...])
 INVALID = {
     # --- environment -------------------------------------------------------
@@ -161,6 +182,14 @@ INVALID = {
     "pipe_alignment_not_dividing": ("the packet alignment 3 must be from 1 to the packet size 4 and divide it",
         PIPE_EDITS + [(CONSTS, CONSTS + "     %uint_3 = OpConstant %uint 3\n"),
                       (KBODY, KBODY + PIPE_GP + "         %rp = OpReadPipe %uint %p %gp %uint_4 %uint_3 ;@\n")]),
+    # --- device-side enqueue: a queue %q, an ndrange %nd, an invoke function --
+    "enqueue_event_not_a_device_event": ("operand 0 must be a device event",
+        ENQ_EDITS + [(KBODY, KBODY + ENQ_BODY + "               OpRetainEvent %n ;@\n")]),
+    "enqueue_local_sizes_without_parameters": ("1 local sizes for an invoke function with 0 Workgroup pointer parameters",
+        ENQ_EDITS + [(KBODY, KBODY + ENQ_BODY +
+            "         %en = OpEnqueueKernel %uint %q %uint_0 %nd %uint_0 %evnull %evnull %invoke %lit0 %uint_1 %uint_1 %uint_1 ;@\n")]),
+    "build_ndrange_sizes_differ": ("operand 1 must be a 64-bit integer or an array of 2 or 3 of them, the same for the sizes and the offset",
+        ENQ_EDITS + [(KBODY, KBODY + ENQ_BODY + "        %nd2 = OpBuildNDRange %ndrange %ulong_1 %arr2_0 %ulong_0 ;@\n")]),
     # --- structure -----------------------------------------------------------
     "layout_order": ("is out of the module's layout order",
         [("               OpMemoryModel Physical64 OpenCL\n", "               OpMemoryModel Physical64 OpenCL\n               OpCapability Int8\n")]),

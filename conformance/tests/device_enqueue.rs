@@ -73,6 +73,21 @@ impl Setup {
         global: usize,
         extra: &dyn Fn(cl_kernel),
     ) -> Vec<i32> {
+        let (out, status) = self.run_status(src, name, options, n, global, extra);
+        assert_eq!(status, CL_COMPLETE as cl_int, "{name} {options}: the parent's event");
+        out
+    }
+
+    /// [`Setup::run`], also returning the parent's event status.
+    fn run_status(
+        &self,
+        src: &str,
+        name: &str,
+        options: &str,
+        n: usize,
+        global: usize,
+        extra: &dyn Fn(cl_kernel),
+    ) -> (Vec<i32>, cl_int) {
         let p = self
             .program(src, options)
             .unwrap_or_else(|log| panic!("{name} {options}: {log}"));
@@ -96,12 +111,13 @@ impl Setup {
                 &mut ev,
             )
         });
-        // SAFETY: a valid event.
-        check(unsafe { clWaitForEvents(1, &ev) });
-        assert_eq!(
-            event_status(ev),
-            CL_COMPLETE as cl_int,
-            "{name} {options}: the parent's event"
+        // SAFETY: a valid event. (An error status of the command makes
+        // the wait answer CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.)
+        let waited = unsafe { clWaitForEvents(1, &ev) };
+        let status = event_status(ev);
+        assert!(
+            waited == CL_SUCCESS || status < 0,
+            "{name} {options}: clWaitForEvents {waited}"
         );
         let bytes = read_bytes(self.queue, out, 0, n * 4);
         // SAFETY: handles this function created.
@@ -111,10 +127,11 @@ impl Setup {
             check(clReleaseProgram(p));
         }
         release_mem(out);
-        bytes
+        let out = bytes
             .chunks_exact(4)
             .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
-            .collect()
+            .collect();
+        (out, status)
     }
 }
 
@@ -357,9 +374,15 @@ fn a_child_waiting_for_a_failed_or_never_set_event_does_not_run_and_nothing_hang
                release_event(bad); release_event(never); }";
     let s = Setup::new(None);
     for level in LEVELS {
-        let out = s.run(src, "parent", level, 8, 1, &|_| {});
+        let (out, status) = s.run_status(src, "parent", level, 8, 1, &|_| {});
         assert_eq!(&out[..3], &[0, 0, 1], "{level}: only the child without a wait list ran");
         assert_eq!(&out[4..7], &[0; 3], "{level}: every enqueue was accepted");
+        // "The execution status of the kernel will be an error code ... if
+        // it or any of its child kernels encounter an error."
+        assert_eq!(
+            status, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+            "{level}: the parent's status"
+        );
     }
 }
 
@@ -555,5 +578,39 @@ fn an_exhausted_event_pool_answers_event_allocation_failure() {
     for level in LEVELS {
         let out = s.run(&src, "parent", &format!("-g {level}"), 5, 1, &|_| {});
         assert_eq!(out, vec![max as i32, -100, 0, 0, 1], "{level}");
+    }
+}
+
+#[test]
+fn a_child_event_completes_after_the_children_it_enqueued() {
+    // B waits for A's event; A enqueues X, which enqueues Y: A is complete
+    // only once X and Y are ("Kernel A is considered to have finished
+    // execution ... only after A and the kernels A enqueued (and any
+    // kernels these enqueued kernels enqueue and so on) have finished"),
+    // so the order is A, X, Y, B. A's profiling shows the difference: its
+    // time to completion is at least its execution time.
+    let src = "kernel void parent(global int *out, global ulong *prof) {\n\
+               queue_t q = get_default_queue(); clk_event_t a;\n\
+               volatile global int *step = (volatile global int *)&out[15];\n\
+               enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 0, 0, &a, ^{\n\
+                 out[0] = atomic_inc(step) + 1;\n\
+                 enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(1), ^{\n\
+                   out[1] = atomic_inc(step) + 1;\n\
+                   enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(1), ^{\n\
+                     out[2] = atomic_inc(step) + 1; }); }); });\n\
+               enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &a, 0, ^{ out[3] = atomic_inc(step) + 1; });\n\
+               capture_event_profiling_info(a, CLK_PROFILING_COMMAND_EXEC_TIME, prof);\n\
+               release_event(a); }";
+    let s = Setup::new(None);
+    for level in LEVELS {
+        let prof = buffer(s.ctx, CL_MEM_READ_WRITE, 16);
+        let out = s.run(src, "parent", level, 16, 1, &|k| check(set_arg(k, 1, &prof)));
+        let p: Vec<u64> = read_bytes(s.queue, prof, 0, 16)
+            .chunks_exact(8)
+            .map(|c| u64::from_ne_bytes(c.try_into().unwrap()))
+            .collect();
+        release_mem(prof);
+        assert_eq!(&out[..4], &[1, 2, 3, 4], "{level}: A, X, Y, then B");
+        assert!(p[1] >= p[0] && p[1] < 10_000_000_000, "{level}: A's profile {p:?}");
     }
 }

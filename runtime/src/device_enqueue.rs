@@ -38,7 +38,7 @@
 
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 use std::time::Instant;
 
 use clift_jit as jit;
@@ -72,10 +72,12 @@ struct Slot {
     status: i32,
     /// Whether `create_user_event` made it.
     user: bool,
-    /// Nanoseconds since the state's epoch when its command started and
-    /// ended (both the same for markers and user events).
+    /// Nanoseconds since the state's epoch when its command started,
+    /// ended, and completed with its descendants (all the same for markers
+    /// and user events).
     start: u64,
     end: u64,
+    complete: u64,
     /// Where `capture_event_profiling_info` asked for the times, written
     /// when the command completes.
     captures: Vec<usize>,
@@ -110,7 +112,7 @@ impl Events {
         let s = &mut self.slots[i];
         s.refs = refs;
         s.status = SUBMITTED;
-        (s.start, s.end) = (u64::MAX, 0);
+        (s.start, s.end, s.complete) = (0, 0, 0);
         s.user = user;
         s.captures.clear();
         Some((u64::from(s.generation) << 32) | (i as u64 + 1))
@@ -226,7 +228,31 @@ struct Command {
     /// Index of its queue in [`EnqueueState::queues`], and what it charged.
     queue: usize,
     cost: usize,
+    /// Its node in [`EnqueueState::nodes`] (set when it is recorded).
+    node: usize,
 }
+
+/// A command of the tree a host command grows (the host command itself is
+/// [`ROOT`]): it completes when its own command has ended and every
+/// command it recorded has completed ("A parent kernel's execution status
+/// is considered to be complete when it and all its child kernels have
+/// finished execution"), with the first error any of them ended with.
+struct Node {
+    parent: usize,
+    /// 1 until its own command ends, plus one per recorded command not
+    /// complete yet.
+    outstanding: u32,
+    /// `CL_COMPLETE`, or the first error.
+    status: i32,
+    /// Its event's slot, if it has one.
+    event: Option<usize>,
+    /// When its own command started and ended.
+    start: u64,
+    end: u64,
+}
+
+/// The host command's node.
+const ROOT: usize = 0;
 
 /// Command lists kept for the next host commands that enqueue: a list of
 /// a thousand children is hundreds of KiB, which a fresh allocation pays
@@ -264,8 +290,6 @@ struct QueueUse {
 
 /// The device-side enqueue of one host command and its descendants.
 pub struct EnqueueState {
-    /// What generated code calls: `hooks.state` is this state.
-    hooks: DeviceEnqueue,
     device: Arc<Device>,
     exe: Arc<Executable>,
     /// The command's queues: its `queue_t` arguments and the default
@@ -277,16 +301,63 @@ pub struct EnqueueState {
     /// `-cl-uniform-work-group-size`.
     uniform: bool,
     pending: Mutex<Vec<Command>>,
+    /// The command tree (locked before `events` when both are).
+    nodes: Mutex<Vec<Node>>,
     events: Mutex<Events>,
     epoch: Instant,
 }
 
-// SAFETY: the raw pointer in `hooks` is this state's own address (the
-// functions beside it are plain `extern "C"` functions); every other field
-// is Send and Sync, and the entry points only take `&EnqueueState`.
-unsafe impl Send for EnqueueState {}
-// SAFETY: as above; all mutable state is behind mutexes.
-unsafe impl Sync for EnqueueState {}
+/// What one launch (the host command's, or a child's) gives generated
+/// code: the entry points, with `hooks.state` pointing to this struct,
+/// which knows the launch's node, so that what it enqueues becomes its
+/// children.
+pub struct LaunchHooks {
+    hooks: DeviceEnqueue,
+    state: Arc<EnqueueState>,
+    node: usize,
+}
+
+// SAFETY: the raw pointer in `hooks` is this struct's own (boxed, so
+// stable) address and the functions beside it are plain `extern "C"`
+// functions; `state` is Send and Sync, and the entry points only take
+// shared references.
+unsafe impl Send for LaunchHooks {}
+// SAFETY: as above.
+unsafe impl Sync for LaunchHooks {}
+
+impl LaunchHooks {
+    /// The entry points of a launch of node `node` of `state`.
+    pub fn new(state: Arc<EnqueueState>, node: usize) -> Box<LaunchHooks> {
+        let mut h = Box::new(LaunchHooks {
+            hooks: DeviceEnqueue {
+                state: std::ptr::null(),
+                enqueue_kernel: entry_enqueue_kernel,
+                enqueue_marker: entry_enqueue_marker,
+                event: entry_event,
+                kernel_query: entry_kernel_query,
+            },
+            state,
+            node,
+        });
+        h.hooks.state = (&*h as *const LaunchHooks).cast::<c_void>();
+        h
+    }
+
+    /// The host command's launch of `state`.
+    pub fn root(state: Arc<EnqueueState>) -> Box<LaunchHooks> {
+        LaunchHooks::new(state, ROOT)
+    }
+
+    /// The entry points to put in the launch's context.
+    pub fn entry_points(&self) -> *const DeviceEnqueue {
+        &self.hooks
+    }
+
+    /// The state of the host command.
+    pub fn state(&self) -> &Arc<EnqueueState> {
+        &self.state
+    }
+}
 
 impl EnqueueState {
     /// The state of a host command of `exe` on `device` that names
@@ -308,14 +379,7 @@ impl EnqueueState {
                 });
             }
         }
-        Arc::new_cyclic(|me: &Weak<EnqueueState>| EnqueueState {
-            hooks: DeviceEnqueue {
-                state: me.as_ptr().cast::<c_void>(),
-                enqueue_kernel: entry_enqueue_kernel,
-                enqueue_marker: entry_enqueue_marker,
-                event: entry_event,
-                kernel_query: entry_kernel_query,
-            },
+        Arc::new(EnqueueState {
             device: device.clone(),
             exe: exe.clone(),
             queues: list,
@@ -323,14 +387,83 @@ impl EnqueueState {
             specific_errors: exe.options.enqueue_errors,
             uniform: exe.options.uniform_work_group_size,
             pending: Mutex::new(spare_list()),
+            nodes: Mutex::new(vec![Node {
+                parent: ROOT,
+                outstanding: 1,
+                status: COMPLETE,
+                event: None,
+                start: 0,
+                end: 0,
+            }]),
             events: Mutex::new(Events::default()),
             epoch: Instant::now(),
         })
     }
 
-    /// The entry points to put in a launch's context.
-    pub fn hooks(&self) -> *const DeviceEnqueue {
-        &self.hooks
+    /// The host command's kernel has finished: once its children have too,
+    /// [`EnqueueState::status`] is the command's.
+    pub fn finish_root(&self) {
+        self.finish(ROOT, COMPLETE);
+    }
+
+    /// The host command's status: `CL_COMPLETE`, or the first error a
+    /// descendant ended with.
+    pub fn status(&self) -> i32 {
+        self.nodes.lock()[ROOT].status
+    }
+
+    /// A new node for a command `parent` recorded, with event slot `event`.
+    fn add_node(&self, parent: usize, event: Option<usize>) -> usize {
+        let mut nodes = self.nodes.lock();
+        nodes[parent].outstanding += 1;
+        nodes.push(Node {
+            parent,
+            outstanding: 1,
+            status: COMPLETE,
+            event,
+            start: 0,
+            end: 0,
+        });
+        nodes.len() - 1
+    }
+
+    /// Node `n`'s own command ended with `status`: the node, and each
+    /// ancestor whose last outstanding command that was, complete; each
+    /// completed node's event takes its status and profiling times.
+    fn finish(&self, n: usize, status: i32) {
+        let now = self.now();
+        let mut nodes = self.nodes.lock();
+        // A command that never ran starts and ends now.
+        if nodes[n].start == 0 {
+            nodes[n].start = now;
+        }
+        nodes[n].end = now;
+        let (mut cur, mut st) = (n, status);
+        loop {
+            let node = &mut nodes[cur];
+            if st < 0 && node.status >= 0 {
+                node.status = st;
+            }
+            node.outstanding = node.outstanding.saturating_sub(1);
+            if node.outstanding > 0 {
+                return;
+            }
+            if let Some(i) = node.event {
+                let mut ev = self.events.lock();
+                let s = &mut ev.slots[i];
+                (s.status, s.start, s.end, s.complete) = (node.status, node.start, node.end, now);
+                let captures = std::mem::take(&mut s.captures);
+                for addr in captures {
+                    write_profiling(addr, node.start, node.end, now);
+                }
+                // The command's own reference.
+                ev.release(i);
+            }
+            if cur == ROOT {
+                return;
+            }
+            (cur, st) = (node.parent, node.status);
+        }
     }
 
     /// The default device queue the command's kernels see.
@@ -402,7 +535,7 @@ impl EnqueueState {
     ///
     /// # Safety
     /// `ret` is null or writable for one event word.
-    unsafe fn record(&self, mut cmd: Command, ret: *mut u64) -> i32 {
+    unsafe fn record(&self, parent: usize, mut cmd: Command, ret: *mut u64) -> i32 {
         if !ret.is_null() {
             let word = self.events.lock().allocate(2, false);
             match word {
@@ -412,38 +545,31 @@ impl EnqueueState {
                     unsafe { ret.write_unaligned(w) };
                 }
                 None => {
-                    self.drop_command(cmd, None);
+                    self.release_holds(&cmd);
                     return self.error(clk::EVENT_ALLOCATION_FAILURE);
                 }
             }
         }
+        cmd.node = self.add_node(parent, cmd.event);
         self.pending.lock().push(cmd);
         clk::SUCCESS
     }
 
-    /// Gives back what `cmd` holds; its event (if any) ends with `status`
-    /// (when given).
-    fn drop_command(&self, cmd: Command, status: Option<i32>) {
+    /// Gives back what `cmd` holds of the queue and of the events it
+    /// waits for.
+    fn release_holds(&self, cmd: &Command) {
         self.refund(cmd.queue, cmd.cost);
         let mut ev = self.events.lock();
         for &i in cmd.wait.as_slice() {
             ev.release(i);
         }
-        if let Some(i) = cmd.event {
-            if let Some(st) = status {
-                let now = self.now();
-                let s = &mut ev.slots[i];
-                s.status = st;
-                s.start = s.start.min(now);
-                s.end = now;
-                let captures = std::mem::take(&mut s.captures);
-                let (start, end) = (s.start, s.end);
-                for addr in captures {
-                    write_profiling(addr, start, end);
-                }
-            }
-            ev.release(i);
-        }
+    }
+
+    /// `cmd` has ended with `status` (or will never run): what it holds is
+    /// given back and its node finishes.
+    fn end_command(&self, cmd: Command, status: i32) {
+        self.release_holds(&cmd);
+        self.finish(cmd.node, status);
     }
 
     /// enqueue_kernel.
@@ -453,7 +579,7 @@ impl EnqueueState {
     /// readable for [`ndrange_layout::SIZE`] bytes, the wait list for its
     /// count, the literal for its size, the local sizes for their count,
     /// the return event null or writable.
-    unsafe fn enqueue_kernel(&self, r: &EnqueueRequest) -> i32 {
+    unsafe fn enqueue_kernel(&self, parent: usize, r: &EnqueueRequest) -> i32 {
         let Some(qi) = self.queue(r.queue) else {
             return self.error(clk::INVALID_QUEUE);
         };
@@ -524,16 +650,17 @@ impl EnqueueState {
             event: None,
             queue: qi,
             cost,
+            node: ROOT,
         };
         // SAFETY: the caller's contract.
-        unsafe { self.record(cmd, r.ret_event) }
+        unsafe { self.record(parent, cmd, r.ret_event) }
     }
 
     /// enqueue_marker.
     ///
     /// # Safety
     /// `wait` null or readable for `n` words; `ret` null or writable.
-    unsafe fn enqueue_marker(&self, queue: u64, n: u32, wait: *const u64, ret: *mut u64) -> i32 {
+    unsafe fn enqueue_marker(&self, parent: usize, queue: u64, n: u32, wait: *const u64, ret: *mut u64) -> i32 {
         let Some(qi) = self.queue(queue) else {
             return self.error(clk::INVALID_QUEUE);
         };
@@ -558,10 +685,11 @@ impl EnqueueState {
             event: None,
             queue: qi,
             cost,
+            node: ROOT,
         };
         // "event_ret must not be NULL as otherwise this is a no-op."
         // SAFETY: the caller's contract.
-        unsafe { self.record(cmd, ret) }
+        unsafe { self.record(parent, cmd, ret) }
     }
 
     /// A device event operation.
@@ -591,7 +719,7 @@ impl EnqueueState {
                 if s.user && s.status == SUBMITTED && status <= 0 {
                     let now = self.now();
                     s.status = status.max(i64::from(i32::MIN)) as i32;
-                    (s.start, s.end) = (now, now);
+                    (s.start, s.end, s.complete) = (now, now, now);
                 }
                 0
             }
@@ -602,7 +730,7 @@ impl EnqueueState {
                     if s.status == SUBMITTED {
                         s.captures.push(addr);
                     } else {
-                        write_profiling(addr, s.start, s.end);
+                        write_profiling(addr, s.start, s.end, s.complete);
                     }
                 }
                 0
@@ -677,7 +805,7 @@ impl EnqueueState {
                 // Nothing can run (and nothing ran since `pending` was
                 // emptied): the rest wait for user events no one will set.
                 for c in waiting.drain(..) {
-                    self.drop_command(c, Some(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST));
+                    self.end_command(c, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
                 }
                 continue;
             }
@@ -686,19 +814,17 @@ impl EnqueueState {
                     let ev = self.events.lock();
                     cmd.wait.as_slice().iter().map(|&i| ev.slots[i].status).find(|&s| s < 0)
                 };
-                if let Some(i) = cmd.event {
-                    let now = self.now();
-                    self.events.lock().slots[i].start = now;
-                }
+                let now = self.now();
+                self.nodes.lock()[cmd.node].start = now;
                 let status = match (&cmd.kernel, failed) {
                     (_, Some(_)) => CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
                     (None, None) => COMPLETE,
-                    (Some(child), None) => match self.run_kernel(child) {
+                    (Some(child), None) => match self.run_kernel(child, cmd.node) {
                         Ok(()) => COMPLETE,
                         Err(e) => e,
                     },
                 };
-                self.drop_command(cmd, Some(status));
+                self.end_command(cmd, status);
             }
         }
         for list in [waiting, ready, later] {
@@ -707,7 +833,7 @@ impl EnqueueState {
     }
 
     /// Runs one child kernel to completion.
-    fn run_kernel(self: &Arc<Self>, child: &ChildKernel) -> Result<(), i32> {
+    fn run_kernel(self: &Arc<Self>, child: &ChildKernel, node: usize) -> Result<(), i32> {
         let info = self.exe.kernels.get(child.kernel).ok_or(CL_INVALID_KERNEL)?;
         let (code, entry) = self
             .exe
@@ -726,7 +852,7 @@ impl EnqueueState {
             .collect();
         let mut launch = Launch::new(info, &args, child.range, global, local, &entry).map_err(|e| e.0)?;
         launch.default_queue = self.default_queue.clone();
-        launch.enqueue = Some(self.clone());
+        launch.enqueue = Some(LaunchHooks::new(self.clone(), node));
         launch.run(entry.func, self.device.pool());
         launch.flush_printf();
         drop(code);
@@ -744,17 +870,16 @@ impl Drop for EnqueueState {
 }
 
 /// Writes the two profiling values of CLK_PROFILING_COMMAND_EXEC_TIME at
-/// `addr`: the execution time (end - start) and the time to completion
-/// (complete - start, the same here: a command completes when it ends).
-fn write_profiling(addr: usize, start: u64, end: u64) {
-    let d = end.saturating_sub(start);
+/// `addr`: the execution time (end - start) and the time until it and its
+/// descendants completed (complete - start).
+fn write_profiling(addr: usize, start: u64, end: u64, complete: u64) {
     let p = addr as *mut u64;
     // SAFETY: `addr` is the global memory address the kernel passed to
     // capture_event_profiling_info for two ulongs; the buffer it lies in
     // is held by the host command, which has not completed.
     unsafe {
-        p.write_unaligned(d);
-        p.add(1).write_unaligned(d);
+        p.write_unaligned(end.saturating_sub(start));
+        p.add(1).write_unaligned(complete.saturating_sub(start));
     }
 }
 
@@ -803,14 +928,14 @@ unsafe fn read_ndrange(p: *const u8) -> Option<NdRange> {
     })
 }
 
-/// The state behind a `state` pointer of generated code's call.
+/// The launch behind a `state` pointer of generated code's call.
 ///
 /// # Safety
-/// `state` is [`DeviceEnqueue::state`] of a live [`EnqueueState`] (the
+/// `state` is [`DeviceEnqueue::state`] of a live [`LaunchHooks`] (the
 /// launch calling holds it).
-unsafe fn state<'a>(state: *const c_void) -> &'a EnqueueState {
+unsafe fn state<'a>(state: *const c_void) -> &'a LaunchHooks {
     // SAFETY: the caller's contract.
-    unsafe { &*state.cast::<EnqueueState>() }
+    unsafe { &*state.cast::<LaunchHooks>() }
 }
 
 unsafe extern "C" fn entry_enqueue_kernel(s: *const c_void, request: *const EnqueueRequest) -> i32 {
@@ -818,7 +943,10 @@ unsafe extern "C" fn entry_enqueue_kernel(s: *const c_void, request: *const Enqu
     catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: generated code passes its launch's state and a complete
         // request on its stack whose pointers are the kernel's operands.
-        unsafe { state(s).enqueue_kernel(&*request) }
+        unsafe {
+            let h = state(s);
+            h.state.enqueue_kernel(h.node, &*request)
+        }
     }))
     .unwrap_or(clk::ENQUEUE_FAILURE)
 }
@@ -833,7 +961,10 @@ unsafe extern "C" fn entry_enqueue_marker(
     catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: generated code passes its launch's state and the
         // kernel's operands.
-        unsafe { state(s).enqueue_marker(queue, n, wait, ret) }
+        unsafe {
+            let h = state(s);
+            h.state.enqueue_marker(h.node, queue, n, wait, ret)
+        }
     }))
     .unwrap_or(clk::ENQUEUE_FAILURE)
 }
@@ -841,7 +972,7 @@ unsafe extern "C" fn entry_enqueue_marker(
 unsafe extern "C" fn entry_event(s: *const c_void, op: u32, event: u64, value: u64) -> u64 {
     catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: generated code passes its launch's state.
-        unsafe { state(s).event(op, event, value) }
+        unsafe { state(s).state.event(op, event, value) }
     }))
     .unwrap_or(0)
 }
@@ -850,7 +981,7 @@ unsafe extern "C" fn entry_kernel_query(s: *const c_void, what: u32, kernel: u32
     catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: generated code passes its launch's state and an
         // ND-range on its stack (or null).
-        unsafe { state(s).kernel_query(what, kernel, ndrange) }
+        unsafe { state(s).state.kernel_query(what, kernel, ndrange) }
     }))
     .unwrap_or(0)
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use clift_jit as jit;
 
 use crate::device::{self, Device};
-use crate::device_enqueue::EnqueueState;
+use crate::device_enqueue::{EnqueueState, LaunchHooks};
 use crate::device_queue::DeviceQueue;
 use crate::error::{fail, ClResult};
 use crate::event::{Event, Work};
@@ -285,12 +285,12 @@ pub fn enqueue_ndrange(
             .program()
             .executable_for(&device)
             .ok_or(crate::ClError(CL_INVALID_PROGRAM_EXECUTABLE))?;
-        launch.enqueue = Some(EnqueueState::new(
+        launch.enqueue = Some(LaunchHooks::root(EnqueueState::new(
             &device,
             &exe,
             &launch._queues,
             launch.default_queue.clone(),
-        ));
+        )));
     }
     let func = entry.func;
     let work: Work = Box::new(move || {
@@ -299,9 +299,15 @@ pub fn enqueue_ndrange(
         launch.run(func, device.pool());
         launch.flush_printf();
         // The kernels it enqueued, and theirs: the command completes when
-        // every one has.
-        if let Some(state) = &launch.enqueue {
+        // every one has, with the first error any of them ended with.
+        if let Some(hooks) = &launch.enqueue {
+            let state = hooks.state();
+            state.finish_root();
             state.run_children();
+            let status = state.status();
+            if status < 0 {
+                return Err(crate::ClError(status));
+            }
         }
         Ok(())
     });
@@ -350,8 +356,8 @@ pub(crate) struct Launch {
     /// get_default_queue(): the default device queue of the command's
     /// device and context at enqueue, alive while the command runs.
     pub(crate) default_queue: Option<Arc<DeviceQueue>>,
-    /// The device-side enqueue of the command, for kernels that enqueue.
-    pub(crate) enqueue: Option<Arc<EnqueueState>>,
+    /// The device-side enqueue of the launch, for kernels that enqueue.
+    pub(crate) enqueue: Option<Box<LaunchHooks>>,
     work_dim: u32,
     offset: [u64; 3],
     global: [u64; 3],
@@ -515,7 +521,7 @@ impl Launch {
                 private_arena_size: (private.len() * 128) as u64,
                 printf: &self.printf,
                 default_queue: self.default_queue.as_ref().map_or(0, |q| Arc::as_ptr(q) as u64),
-                device_enqueue: self.enqueue.as_ref().map_or(std::ptr::null(), |e| e.hooks()),
+                device_enqueue: self.enqueue.as_ref().map_or(std::ptr::null(), |e| e.entry_points()),
             };
             // SAFETY: `func` is a work-group function of a finalized
             // `CompiledProgram` the command holds (`_code` in

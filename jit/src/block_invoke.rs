@@ -100,9 +100,3 @@ pub fn block_kernels(m: &Module) -> HashMap<Id, usize> {
     }
     out
 }
-
-/// Whether entry point `k` (an index in [`Module::entry_points`]) is a
-/// block kernel.
-pub fn is_block_kernel(m: &Module, k: usize) -> bool {
-    block_kernels(m).values().any(|&e| e == k)
-}

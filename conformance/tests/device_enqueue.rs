@@ -557,27 +557,32 @@ fn the_spirv_specification_form_of_enqueue_kernel_runs_too() {
 
 #[test]
 fn an_exhausted_event_pool_answers_event_allocation_failure() {
-    // More user events than CL_DEVICE_MAX_ON_DEVICE_EVENTS: the ones past
-    // the pool are not valid, and an enqueue asking for an event then
-    // fails with CLK_EVENT_ALLOCATION_FAILURE (-100, with -g) and its
-    // child does not run; once events are released, both work again.
+    // User events until the pool (CL_DEVICE_MAX_ON_DEVICE_EVENTS) is
+    // exhausted: the first one past it is not valid, and an enqueue asking
+    // for an event then fails with CLK_EVENT_ALLOCATION_FAILURE (-100,
+    // with -g) and its child does not run; once a few events are
+    // released, both work again.
     let max: cl_uint = device_value(device(), CL_DEVICE_MAX_ON_DEVICE_EVENTS);
     let src = format!(
         "kernel void parent(global int *out) {{\n\
-         clk_event_t e[{n}]; int valid = 0;\n\
-         for (int i = 0; i < {n}; i++) {{ e[i] = create_user_event(); valid += is_valid_event(e[i]); }}\n\
+         clk_event_t last[8]; int valid = 0;\n\
+         for (uint i = 0; i < {n}u; i++) {{\n\
+           clk_event_t e = create_user_event();\n\
+           if (!is_valid_event(e)) break;\n\
+           last[valid % 8] = e; valid++; }}\n\
          clk_event_t r;\n\
          out[0] = valid;\n\
          out[1] = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 0, 0, &r, ^{{ out[2] = 1; }});\n\
-         for (int i = 0; i < {n}; i++) if (is_valid_event(e[i])) release_event(e[i]);\n\
+         for (int i = 0; i < 8; i++) release_event(last[i]);\n\
          out[3] = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 0, 0, &r, ^{{ out[4] = 1; }});\n\
+         out[5] = is_valid_event(create_user_event());\n\
          release_event(r); }}",
-        n = max + 8
+        n = max as u64 + 8
     );
     let s = Setup::new(None);
     for level in LEVELS {
-        let out = s.run(&src, "parent", &format!("-g {level}"), 5, 1, &|_| {});
-        assert_eq!(out, vec![max as i32, -100, 0, 0, 1], "{level}");
+        let out = s.run(&src, "parent", &format!("-g {level}"), 6, 1, &|_| {});
+        assert_eq!(out, vec![max as i32, -100, 0, 0, 1, 1], "{level}");
     }
 }
 

@@ -51,8 +51,12 @@ pub const MAX_SIZE: u32 = 16 << 20;
 /// creates up to 1,000 more beside it (Intel's CPU runtime reports no
 /// limit).
 pub const MAX_ON_DEVICE_QUEUES: u32 = 1024;
-/// `CL_DEVICE_MAX_ON_DEVICE_EVENTS` (at least 1024).
-pub const MAX_ON_DEVICE_EVENTS: u32 = 4096;
+/// `CL_DEVICE_MAX_ON_DEVICE_EVENTS` (at least 1024): the device events one
+/// host command and its descendants may hold at once. The pool grows as
+/// events are created (a slot is a few dozen bytes), so the limit costs
+/// nothing until used; the conformance suite's enqueue_multi_queue test has
+/// 256 work-items each hold an event per device queue (up to 1,000).
+pub const MAX_ON_DEVICE_EVENTS: u32 = 1 << 20;
 
 /// An on-device command queue.
 pub struct DeviceQueue {

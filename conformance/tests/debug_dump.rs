@@ -139,6 +139,11 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 assert!(why.contains("OpVariable"), "{why}");
             }
         }
+        // mad24 and mul24 as vector multiplies: a 4-lane body at both
+        // levels (at -O0, lane by lane, they outweighed it).
+        let ints = read(&dir.join("int_builtins.opt.clif"));
+        assert!(ints.contains("i32x4"), "{level:?}: int_builtins runs 4 lanes: {ints}");
+        assert_eq!(scalar("int_builtins"), None, "{level:?}");
         // SAFETY: a valid program, released once.
         unsafe { check(clReleaseProgram(p)) };
     }

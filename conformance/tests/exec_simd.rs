@@ -468,3 +468,43 @@ fn libm_erf(x: f64) -> f64 {
     };
     r.copysign(x)
 }
+
+#[test]
+fn integer_builtins_four_lanes() {
+    // mad24 and mul24 as plain 32-bit multiplies (wrapping), with min,
+    // max and abs, in the 4-lane body and the scalar remainder alike.
+    let n = 203usize;
+    let a: Vec<i32> = (0..n as i32)
+        .map(|i| i.wrapping_mul(40_503) % 70_000 - 35_000)
+        .collect();
+    let b: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let mut out = vec![0i32; 2 * n];
+            let mut uout = vec![0u32; n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "int_builtins")
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::output(&mut uout))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let (x, y) = (a[i], b[i]);
+                let mut acc = x;
+                for k in 0..4 {
+                    acc = (acc & 0x7fff).wrapping_mul(x).wrapping_add(k - 2);
+                }
+                assert_eq!(out[2 * i], acc, "{opt:?} {local:?}: mad24 chain {i}");
+                let want = x
+                    .wrapping_mul(x.wrapping_neg())
+                    .wrapping_add(x.max(3))
+                    .wrapping_sub(x.wrapping_abs());
+                assert_eq!(out[2 * i + 1], want, "{opt:?} {local:?}: mul24 {i}");
+                let u =
+                    (y & 0xff_ffff).wrapping_mul((y >> 8) & 0xffff).wrapping_add(y) ^ (y & 0xfff).wrapping_mul(4097);
+                assert_eq!(uout[i], u, "{opt:?} {local:?}: unsigned {i}");
+            }
+        }
+    }
+}

@@ -193,3 +193,18 @@ kernel void math4(global const float *x, global float *out)
     out[5 * i + 3] = sin(v);
     out[5 * i + 4] = cos(v);
 }
+
+// Integer built-ins the 4-lane body computes as vectors: mad24 and mul24
+// (a plain multiply, the operands being 24-bit), with min, max and abs.
+kernel void int_builtins(global const int *a, global const uint *b, global int *out, global uint *uout)
+{
+    size_t i = get_global_id(0);
+    int x = a[i];
+    uint y = b[i];
+    int acc = x;
+    for (int k = 0; k < 4; k++)
+        acc = mad24(acc & 0x7fff, x, k - 2);
+    out[2 * i] = acc;
+    out[2 * i + 1] = mul24(x, -x) + max(x, 3) - abs(x);
+    uout[i] = mad24(y & 0xffffffu, (y >> 8) & 0xffffu, y) ^ mul24(y & 0xfffu, 4097u);
+}

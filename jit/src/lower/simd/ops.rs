@@ -692,7 +692,16 @@ impl Lowering<'_, '_, '_> {
         } else {
             matches!(
                 op,
-                Cl::s_min | Cl::s_max | Cl::u_min | Cl::u_max | Cl::s_abs | Cl::u_abs
+                Cl::s_min
+                    | Cl::s_max
+                    | Cl::u_min
+                    | Cl::u_max
+                    | Cl::s_abs
+                    | Cl::u_abs
+                    | Cl::s_mul24
+                    | Cl::u_mul24
+                    | Cl::s_mad24
+                    | Cl::u_mad24
             )
         };
         if !known || args.iter().any(|&s| self.lane_type(s) != t) {
@@ -718,6 +727,13 @@ impl Lowering<'_, '_, '_> {
             (Cl::u_max, &[x, y]) if !float => ins.umax(x, y),
             (Cl::s_abs, &[x]) if !float => ins.iabs(x),
             (Cl::u_abs, &[x]) if !float => x,
+            // As the scalar lowering: a plain (wrapping) multiply, the
+            // operands being 24-bit by contract.
+            (Cl::s_mul24 | Cl::u_mul24, &[x, y]) if !float => ins.imul(x, y),
+            (Cl::s_mad24 | Cl::u_mad24, &[x, y, z]) if !float => {
+                let p = ins.imul(x, y);
+                self.b.ins().iadd(p, z)
+            }
             _ => return None,
         }))
     }

@@ -13,8 +13,12 @@
 //! last of them has finished, the command runs the recorded children, each
 //! once every event it waits for has completed, each over the device's
 //! pool like a host launch; children may enqueue more, which run in turn.
-//! The host command (and its event) completes only when every descendant
-//! has. Running every child after its whole parent satisfies each flag:
+//! Each launch reaches the state through a [`LaunchHooks`] that names its
+//! command, so the commands form a tree rooted at the host command: a
+//! command completes (its event takes its status) only when it and every
+//! command it enqueued have, with the first error any of them met, and the
+//! host command (and its event) last. Running every child after its whole
+//! parent satisfies each flag:
 //! `CLK_ENQUEUE_FLAGS_WAIT_KERNEL` asks for exactly that,
 //! `WAIT_WORK_GROUP` for less, `NO_WAIT` for nothing (and a parent cannot
 //! wait for its children).
@@ -510,7 +514,9 @@ impl EnqueueState {
     /// # Safety
     /// `wait` is null or points to `n` readable event words.
     unsafe fn retain_wait_list(&self, n: u32, wait: *const u64) -> Result<Few, i32> {
-        if (n > 0) == wait.is_null() {
+        // More events than the pool holds cannot all be valid: refused
+        // without reading them.
+        if (n > 0) == wait.is_null() || n > MAX_ON_DEVICE_EVENTS {
             return Err(clk::INVALID_EVENT_WAIT_LIST);
         }
         if n == 0 {
@@ -625,12 +631,14 @@ impl EnqueueState {
         if (size > 0 && r.literal.is_null()) || !r.literal_align.is_power_of_two() || r.literal_align > 128 {
             return self.error(clk::INVALID_ARG_SIZE);
         }
-        // SAFETY: the caller's contract: `size` readable bytes.
-        let literal = unsafe { Literal::copy(r.literal, size) };
+        // Charged before anything is read: a literal larger than the queue
+        // is refused without touching it.
         let cost = COMMAND_BYTES + size + 8 * n_locals + 8 * r.num_events as usize;
         if !self.charge(qi, cost) {
             return self.error(clk::DEVICE_QUEUE_FULL);
         }
+        // SAFETY: the caller's contract: `size` readable bytes.
+        let literal = unsafe { Literal::copy(r.literal, size) };
         // SAFETY: the caller's contract.
         let wait = match unsafe { self.retain_wait_list(r.num_events, r.wait) } {
             Ok(w) => w,

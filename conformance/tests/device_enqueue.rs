@@ -619,3 +619,30 @@ fn a_child_event_completes_after_the_children_it_enqueued() {
         assert!(p[1] >= p[0] && p[1] < 10_000_000_000, "{level}: A's profile {p:?}");
     }
 }
+
+#[test]
+fn a_null_queue_builds_and_is_refused() {
+    // llvm-spirv 15 stops with an assertion on CLK_NULL_QUEUE (a null
+    // constant of OpTypeQueue); clift's workaround loads it from a zeroed
+    // private variable, and enqueue_kernel refuses it: CLK_INVALID_QUEUE
+    // (-102) with -g, CLK_ENQUEUE_FAILURE (-101) without.
+    let src = "kernel void parent(global int *out) {\n\
+               queue_t q = CLK_NULL_QUEUE;\n\
+               out[0] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{ out[1] = 1; });\n\
+               out[2] = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{ out[3] = 1; }); }";
+    let s = Setup::new(None);
+    for (options, want) in [("-g", -102), ("", -101)] {
+        for level in LEVELS {
+            let options = format!("{options} {level}");
+            let p = s
+                .program(src, &options)
+                .unwrap_or_else(|log| panic!("{options}: {log}"));
+            let log = build_log(p, device());
+            assert!(log.contains("cannot translate a null queue_t"), "{options}: {log}");
+            // SAFETY: a program created above.
+            unsafe { clReleaseProgram(p) };
+            let out = s.run(src, "parent", &options, 4, 1, &|_| {});
+            assert_eq!(out, vec![want, 0, 0, 1], "{options}");
+        }
+    }
+}

@@ -18,6 +18,7 @@
 //! | `llvm.{sadd,uadd,ssub,usub,smul}.with.overflow` (`umul` translates) | `__builtin_add_overflow` and the like, at every level | calls rewritten to functions of the module (the signed multiply through OpenCL's `mul_hi`) |
 //! | constant bitcasts of vector literals: from a one-component vector (`bitcast (<1 x i16> <i16 3271> to <2 x i8>)`) or under `fneg`, an assertion stops llvm-spirv; inside another constant, llvm-spirv writes it before its operand (an invalid module) | clang at -O0, for `as_typeN` of a constant | folded to the constants they make |
 //! | an invalid module: decorations of ids never defined | a conversion with a rounding mode or saturation (`convert_int_rte`, `convert_ulong_sat`) whose result a phi uses before its definition: the instruction takes the forward reference's id, its `FPRoundingMode` or `SaturatedConversion` decoration another | calls to those conversions made through functions of the module (each returns the conversion's result) |
+//! | `CLK_NULL_QUEUE`: a null constant of OpTypeQueue stops llvm-spirv with an assertion | clang, for a null `queue_t` at every level | each made a value loaded from a zeroed private variable at the start of its function |
 //! | a wrong answer: `sitofp i1` (true is -1.0) translated as a select of 1 and 0 then a signed conversion (+1.0); `fptosi`/`fptoui` to `i1`, a conversion to a boolean (an invalid module) | InstCombine, from `(float)(c ? -1 : 0)`; the SLP vectorizer makes vectors of them | a translated module that may hold them (an OpConvertSToF of an OpSelect) is checked against the IR; each is made through a 32-bit integer (`sext` then `sitofp`; `fptosi` then `trunc`) |
 //!
 //! Re-optimising starts again from clang's unoptimised IR at the same level,
@@ -69,6 +70,9 @@ struct Findings {
     /// `i1`, translated to an invalid module): how many
     /// [`rewrite_bool_conversions`] rewrites.
     bool_conversions: usize,
+    /// A null `queue_t` (`CLK_NULL_QUEUE`): llvm-spirv 15 stops with an
+    /// assertion on a null constant of OpTypeQueue.
+    null_queues: bool,
 }
 
 /// Changes to the optimisation pipeline.
@@ -185,6 +189,9 @@ impl Findings {
             if t.contains("tofp ") || t.contains(" = fpto") {
                 f.bool_conversions += rewrite_bool_conversions(t).1;
             }
+            if t.contains(NULL_QUEUE) {
+                f.null_queues = true;
+            }
             if t.contains(" = freeze ") {
                 f.freeze = true;
             }
@@ -211,6 +218,7 @@ impl Findings {
             || !self.conversions.is_empty()
             || self.constant_bitcasts > 0
             || self.bool_conversions > 0
+            || self.null_queues
     }
 
     fn is_empty(&self) -> bool {
@@ -785,6 +793,58 @@ fn rewrite_freezes(ir: &str) -> Option<String> {
     Some(out)
 }
 
+/// A null `queue_t` in clang's IR.
+const NULL_QUEUE: &str = "%opencl.queue_t* null";
+
+/// `ir` with every null `queue_t` made a value loaded from a zeroed private
+/// variable at the start of its function (`%clift.nullq`), which llvm-spirv
+/// 15 translates as an OpLoad of a queue; `None` if a function's body is
+/// not where it is expected.
+fn rewrite_null_queues(ir: &str) -> Option<String> {
+    let lines: Vec<&str> = ir.lines().collect();
+    let mut out = String::with_capacity(ir.len() + 512);
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        out.push_str(line);
+        out.push('\n');
+        i += 1;
+        if !(line.starts_with("define ") && line.trim_end().ends_with('{')) {
+            continue;
+        }
+        let end = i + lines[i..].iter().position(|l| l.starts_with('}'))?;
+        let body = &lines[i..end];
+        if body.iter().any(|l| l.contains(NULL_QUEUE)) {
+            // After the entry block's label, if it has one.
+            let label = body.first().is_some_and(|l| {
+                let l = l.trim_end();
+                l.ends_with(':') && !l.starts_with(' ')
+            });
+            let (head, rest) = body.split_at(usize::from(label));
+            for l in head {
+                out.push_str(l);
+                out.push('\n');
+            }
+            out.push_str(
+                "  %clift.nullq.slot = alloca i64, align 8\n  store i64 0, i64* %clift.nullq.slot, align 8\n  \
+                 %clift.nullq.ptr = bitcast i64* %clift.nullq.slot to %opencl.queue_t**\n  \
+                 %clift.nullq = load %opencl.queue_t*, %opencl.queue_t** %clift.nullq.ptr, align 8\n",
+            );
+            for l in rest {
+                out.push_str(&l.replace(NULL_QUEUE, "%opencl.queue_t* %clift.nullq"));
+                out.push('\n');
+            }
+        } else {
+            for l in body {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+        i = end;
+    }
+    Some(out)
+}
+
 /// A type token at the start of `text` (`i1`, `float`, `<4 x i1>`) and
 /// what follows it.
 fn split_type(text: &str) -> Option<(&str, &str)> {
@@ -984,6 +1044,12 @@ fn log_lines(level: OptLevel, found: &Findings, fixes: PipelineFixes) -> String 
             found.bool_conversions
         ));
     }
+    if found.null_queues {
+        log.push_str(
+            "clift: llvm-spirv 15 cannot translate a null queue_t (CLK_NULL_QUEUE); each is a null word loaded \
+             from a private variable\n",
+        );
+    }
     if !found.overflow_checks.is_empty() {
         log.push_str(&format!(
             "clift: llvm-spirv 15 cannot translate {} (from __builtin_*_overflow); calls replaced by functions \
@@ -1144,6 +1210,12 @@ impl Job<'_> {
             ir = text;
             found.bool_conversions = rewritten;
         }
+        if found.null_queues {
+            let Some(text) = rewrite_null_queues(&ir) else {
+                return Ok(None);
+            };
+            ir = text;
+        }
         let (ll, bc) = (self.file("repaired.ll"), self.file("repaired.bc"));
         std::fs::write(&ll, &ir).map_err(|e| self.failed(format!("cannot write {}: {e}", ll.display())))?;
         if !self.opt(&opt, tool_args(&["-passes=verify"], &ll, &bc))? {
@@ -1158,6 +1230,7 @@ impl Job<'_> {
         seen.conversions = found.conversions;
         seen.constant_bitcasts = found.constant_bitcasts;
         seen.bool_conversions = found.bool_conversions;
+        seen.null_queues = found.null_queues;
         self.log.push_str(&log_lines(level, &seen, fixes));
         Ok(Some(module))
     }
@@ -1332,6 +1405,22 @@ mod tests {
         );
         assert_eq!(Findings::scan(ir).bool_conversions, 4);
         assert!(Findings::scan(ir).needs_rewrite());
+    }
+
+    #[test]
+    fn null_queues_become_loads() {
+        let ir = "define spir_kernel void @k(i32 addrspace(1)* %o) #0 {\n  %1 = call i32 @f(%opencl.queue_t* null)\n  \
+                  ret void\n}\ndefine void @g() {\nentry:\n  ret void\n}\n";
+        assert!(Findings::scan(ir).null_queues);
+        let out = rewrite_null_queues(ir).unwrap();
+        assert_eq!(
+            out,
+            "define spir_kernel void @k(i32 addrspace(1)* %o) #0 {\n  %clift.nullq.slot = alloca i64, align 8\n  \
+             store i64 0, i64* %clift.nullq.slot, align 8\n  \
+             %clift.nullq.ptr = bitcast i64* %clift.nullq.slot to %opencl.queue_t**\n  \
+             %clift.nullq = load %opencl.queue_t*, %opencl.queue_t** %clift.nullq.ptr, align 8\n  \
+             %1 = call i32 @f(%opencl.queue_t* %clift.nullq)\n  ret void\n}\ndefine void @g() {\nentry:\n  ret void\n}\n"
+        );
     }
 
     #[test]

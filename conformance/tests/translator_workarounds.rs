@@ -647,3 +647,70 @@ fn as_type_of_a_vector_constant_to_a_scalar_inside_a_vector_literal_runs_at_o0()
     k.arg(Arg::output(&mut a)).run(&[1], None);
     assert_eq!(a, [0.5f64.to_bits(), 0x000f_000f_000f_000f]);
 }
+
+#[test]
+fn a_comparison_mask_reinterpreted_as_an_integer_is_tested_whole() {
+    // `as_long(char8 comparison) != 0` becomes `bitcast <8 x i1> %c to i8`
+    // under InstCombine, which llvm-spirv 15 writes as an OpBitcast of a
+    // boolean vector (a module clift refused; seed 315439): the workaround
+    // computes the mask with integer vectors. The 4-lane form becomes
+    // `i4`, an odd width, which is rebuilt at -O0 (program `src4`).
+    let src = "kernel void k(global int *out, global const char8 *a, global const short8 *c,\n\
+               global const char16 *d) {\n\
+               size_t i = get_global_id(0); int r = 0;\n\
+               if (as_long(a[i] <= (char8)(14, -128, 1, 0, 7, 98, 127, -90))) r |= 1;\n\
+               if (as_long2(c[i] == (short8)(5)).x | as_long2(c[i] == (short8)(5)).y) r |= 4;\n\
+               if (as_long2(d[i] != (char16)(0)).x == -1L) r |= 8;\n\
+               if (as_long2(d[i] < (char16)(-5)).y == 0) r |= 16;\n\
+               out[i] = r; }";
+    let src4 = "kernel void k4(global int *out, global const char4 *b) {\n\
+                size_t i = get_global_id(0); out[i] = as_int(b[i] > (char4)(3)) ? 2 : 0; }";
+    let raw = values(16 * N, &[0, 0x8080_8080_8080_8080, u64::MAX, 0x0505_0505_0505_0505, 3]);
+    let bytes: Vec<i8> = raw.iter().flat_map(|v| v.to_le_bytes()).map(|b| b as i8).collect();
+    let a: Vec<i8> = bytes[..8 * N].to_vec();
+    let b: Vec<i8> = bytes[8 * N..12 * N].to_vec();
+    let c: Vec<i16> = bytes[..16 * N]
+        .chunks(2)
+        .map(|p| i16::from_le_bytes([p[0] as u8, p[1] as u8]) % 7)
+        .collect();
+    let d: Vec<i8> = bytes[16 * N..32 * N].iter().map(|&x| x % 3).collect();
+    let lim: [i8; 8] = [14, -128, 1, 0, 7, 98, 127, -90];
+    let want: Vec<i32> = (0..N)
+        .map(|i| {
+            let mut r = 0;
+            if (0..8).any(|l| a[8 * i + l] <= lim[l]) {
+                r |= 1;
+            }
+            if (0..8).any(|l| c[8 * i + l] == 5) {
+                r |= 4;
+            }
+            if (0..8).all(|l| d[16 * i + l] != 0) {
+                r |= 8;
+            }
+            if (8..16).all(|l| d[16 * i + l] >= -5) {
+                r |= 16;
+            }
+            r
+        })
+        .collect();
+    let want4: Vec<i32> = (0..N)
+        .map(|i| if (0..4).any(|l| b[4 * i + l] > 3) { 2 } else { 0 })
+        .collect();
+    for options in ["-O2", "-O1"] {
+        let mut out = vec![-1i32; N];
+        built(src, "k", options, "mistranslates conversions of i1 values")
+            .arg(Arg::output(&mut out))
+            .arg(Arg::input(&a))
+            .arg(Arg::input(&c))
+            .arg(Arg::input(&d))
+            .run(&[N], None);
+        assert_eq!(out, want, "{options}");
+        let mut out4 = vec![-1i32; N];
+        Kernel::with_source(src4, "k4", options)
+            .unwrap_or_else(|log| panic!("{options}: {log}"))
+            .arg(Arg::output(&mut out4))
+            .arg(Arg::input(&b))
+            .run(&[N], None);
+        assert_eq!(out4, want4, "{options}: k4");
+    }
+}

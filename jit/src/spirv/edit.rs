@@ -112,15 +112,24 @@ impl Words {
     /// a conversion between `i1` and floating point: `sitofp i1` (true is
     /// -1.0) becomes OpSelect of 1 and 0 then OpConvertSToF (true is +1.0,
     /// a wrong answer), and `fptosi`/`fptoui` to `i1` an OpConvertFToS or
-    /// OpConvertFToU with a boolean result (an invalid module). True for
-    /// every OpConvertSToF of an OpSelect's result and every float to
-    /// integer conversion to a boolean type; the IR tells which of them
-    /// are those translations.
+    /// OpConvertFToU with a boolean result, and a bitcast between `<N x i1>`
+    /// and `iN` an OpBitcast of a boolean vector (invalid modules). True
+    /// for every OpConvertSToF of an OpSelect's result, every float to
+    /// integer conversion to a boolean type and every OpBitcast to or from
+    /// one; the IR tells which of them are those translations.
     pub fn may_mistranslate_bool_conversions(&self) -> bool {
         use std::collections::HashSet;
         let mut bools = HashSet::new();
+        // Values of boolean (vector) types.
+        let mut bool_values = HashSet::new();
         let mut selects = HashSet::new();
         for i in self.instructions() {
+            let declares_type = matches!(i.op, Some(Op::TypeBool | Op::TypeVector | Op::TypePointer));
+            if let [_, ty, id, ..] = i.words {
+                if !declares_type && bools.contains(ty) {
+                    bool_values.insert(*id);
+                }
+            }
             match (i.op, i.words) {
                 // OpTypeBool: result; OpTypeVector: result, component type, count.
                 (Some(Op::TypeBool), [_, id]) => {
@@ -136,6 +145,11 @@ impl Words {
                 // Conversions: result type, result, operand.
                 (Some(Op::ConvertSToF), [_, _, _, operand]) if selects.contains(operand) => return true,
                 (Some(Op::ConvertFToS | Op::ConvertFToU), [_, ty, ..]) if bools.contains(ty) => return true,
+                // A bitcast to or from a boolean vector (llvm-spirv 15's
+                // translation of `bitcast <8 x i1> %c to i8`: not allowed).
+                (Some(Op::Bitcast), [_, ty, _, operand]) if bools.contains(ty) || bool_values.contains(operand) => {
+                    return true
+                }
                 _ => {}
             }
         }
@@ -342,5 +356,17 @@ mod tests {
         assert!(with((Op::ConvertFToS, vec![1, 7, 6])), "to a boolean");
         assert!(with((Op::ConvertFToU, vec![2, 7, 6])), "to a boolean vector");
         assert!(!with((Op::ConvertFToS, vec![3, 7, 6])), "to an integer");
+        // %8: a boolean vector value (an OpINotEqual's result).
+        let bitcast_of = |operand: u32| {
+            let mut insts = vec![memory_model()];
+            insts.extend(types.iter().cloned());
+            insts.push((Op::INotEqual, vec![2, 8, 9, 10]));
+            insts.push((Op::Bitcast, vec![3, 11, operand]));
+            Words::new(&module(20, &insts))
+                .unwrap()
+                .may_mistranslate_bool_conversions()
+        };
+        assert!(bitcast_of(8), "a bitcast of a boolean vector");
+        assert!(!bitcast_of(6), "a bitcast of something else");
     }
 }

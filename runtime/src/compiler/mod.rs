@@ -169,7 +169,7 @@ fn cache_key(
         k.extend_from_slice(&(b.len() as u64).to_le_bytes());
         k.extend_from_slice(b);
     };
-    field(b"clift-cc 5");
+    field(b"clift-cc 6");
     field(tools.versions.as_bytes());
     field(&[u8::from(tools.opt.is_some()), u8::from(options.build.kernel_arg_info)]);
     field(options.opt_level.name().as_bytes());

@@ -19,6 +19,7 @@
 //! | constant bitcasts of vector literals: from a one-component vector (`bitcast (<1 x i16> <i16 3271> to <2 x i8>)`) or under `fneg`, an assertion stops llvm-spirv; inside another constant, llvm-spirv writes it before its operand (an invalid module) | clang at -O0, for `as_typeN` of a constant | folded to the constants they make |
 //! | an invalid module: decorations of ids never defined | a conversion with a rounding mode or saturation (`convert_int_rte`, `convert_ulong_sat`) whose result a phi uses before its definition: the instruction takes the forward reference's id, its `FPRoundingMode` or `SaturatedConversion` decoration another | calls to those conversions made through functions of the module (each returns the conversion's result) |
 //! | `CLK_NULL_QUEUE`: a null constant of OpTypeQueue stops llvm-spirv with an assertion | clang, for a null `queue_t` at every level | each made a value loaded from a zeroed private variable at the start of its function |
+//! | an invalid module: `bitcast <8 x i1> %c to i8` (and `<16 x i1>`, and back) written as an OpBitcast of a boolean vector | InstCombine, from `as_long(char8 comparison) != 0` and the like | the mask computed with integer vectors: lanes zero-extended, shifted into place, or-ed by halves (back: broadcast, masked, compared with 0) |
 //! | a wrong answer: `sitofp i1` (true is -1.0) translated as a select of 1 and 0 then a signed conversion (+1.0); `fptosi`/`fptoui` to `i1`, a conversion to a boolean (an invalid module) | InstCombine, from `(float)(c ? -1 : 0)`; the SLP vectorizer makes vectors of them | a translated module that may hold them (an OpConvertSToF of an OpSelect) is checked against the IR; each is made through a 32-bit integer (`sext` then `sitofp`; `fptosi` then `trunc`) |
 //!
 //! Re-optimising starts again from clang's unoptimised IR at the same level,
@@ -186,7 +187,7 @@ impl Findings {
             if t.contains(CONSTANT_BITCAST) {
                 f.constant_bitcasts += fold_constant_bitcasts(t).1;
             }
-            if t.contains("tofp ") || t.contains(" = fpto") {
+            if t.contains("tofp ") || t.contains(" = fpto") || (t.contains(" = bitcast ") && t.contains(" x i1>")) {
                 f.bool_conversions += rewrite_bool_conversions(t).1;
             }
             if t.contains(NULL_QUEUE) {
@@ -914,8 +915,89 @@ fn rewrite_bool_conversion(line: &str, n: usize) -> Option<String> {
                 "{indent}{tmp} = {op} {src} {value} to {wide}\n{lhs} = trunc {wide} {tmp} to {dst}{tail}"
             ))
         }
+        "bitcast" => bool_mask_bitcast(lhs, src, value, dst, tail, &tmp),
         _ => None,
     }
+}
+
+/// The lanes of a `<N x i1>` type with N 8 or 16 (whose mask is a native
+/// integer, and `<N x iN>` a vector llvm-spirv 15 takes).
+fn mask_lanes(ty: &str) -> Option<u32> {
+    let n: u32 = ty.strip_prefix('<')?.strip_suffix(" x i1>")?.parse().ok()?;
+    matches!(n, 8 | 16).then_some(n)
+}
+
+/// `<N x iN>` literal of lanes `f(0) .. f(N-1)` (each as a signed N-bit
+/// value, the form LLVM's parser takes).
+fn lane_literal(n: u32, f: impl Fn(u32) -> u64) -> String {
+    let lanes: Vec<String> = (0..n)
+        .map(|k| {
+            let v = f(k) & if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+            let signed = if n < 64 && v >> (n - 1) != 0 {
+                v as i64 - (1i64 << n)
+            } else {
+                v as i64
+            };
+            format!("i{n} {signed}")
+        })
+        .collect();
+    format!("<{}>", lanes.join(", "))
+}
+
+/// The lines replacing a `bitcast` between a mask `<N x i1>` and `iN`
+/// (InstCombine makes `bitcast <8 x i1> %c to i8` of `any(c)` and
+/// `all(c)`), which llvm-spirv 15 writes as an OpBitcast of a boolean
+/// vector (not allowed): to the integer, each lane's bit shifted into
+/// place in `<N x iN>` lanes and or-ed together by halves; from it, the
+/// integer broadcast, masked with each lane's bit and compared with 0.
+fn bool_mask_bitcast(lhs: &str, src: &str, value: &str, dst: &str, tail: &str, tmp: &str) -> Option<String> {
+    let indent = &lhs[..lhs.len() - lhs.trim_start().len()];
+    let mut out = String::new();
+    if let Some(n) = mask_lanes(src).filter(|&n| dst == format!("i{n}")) {
+        let vt = format!("<{n} x i{n}>");
+        out.push_str(&format!("{indent}{tmp}.z = zext {src} {value} to {vt}\n"));
+        out.push_str(&format!(
+            "{indent}{tmp}.s{n} = shl {vt} {tmp}.z, {}\n",
+            lane_literal(n, u64::from)
+        ));
+        let mut width = n;
+        while width > 2 {
+            let half = width / 2;
+            let (from, to) = (format!("<{width} x i{n}>"), format!("<{half} x i{n}>"));
+            let idx = |start: u32| {
+                let v: Vec<String> = (start..start + half).map(|k| format!("i32 {k}")).collect();
+                format!("<{}>", v.join(", "))
+            };
+            out.push_str(&format!(
+                "{indent}{tmp}.lo{half} = shufflevector {from} {tmp}.s{width}, {from} undef, <{half} x i32> {}\n",
+                idx(0)
+            ));
+            out.push_str(&format!(
+                "{indent}{tmp}.hi{half} = shufflevector {from} {tmp}.s{width}, {from} undef, <{half} x i32> {}\n",
+                idx(half)
+            ));
+            out.push_str(&format!(
+                "{indent}{tmp}.s{half} = or {to} {tmp}.lo{half}, {tmp}.hi{half}\n"
+            ));
+            width = half;
+        }
+        out.push_str(&format!(
+            "{indent}{tmp}.a = extractelement <2 x i{n}> {tmp}.s2, i32 0\n\
+             {indent}{tmp}.b = extractelement <2 x i{n}> {tmp}.s2, i32 1\n\
+             {lhs} = or i{n} {tmp}.a, {tmp}.b{tail}"
+        ));
+        return Some(out);
+    }
+    let n = mask_lanes(dst).filter(|&n| src == format!("i{n}"))?;
+    let vt = format!("<{n} x i{n}>");
+    out.push_str(&format!(
+        "{indent}{tmp}.i = insertelement {vt} undef, i{n} {value}, i32 0\n\
+         {indent}{tmp}.b = shufflevector {vt} {tmp}.i, {vt} undef, <{n} x i32> zeroinitializer\n\
+         {indent}{tmp}.m = and {vt} {tmp}.b, {}\n\
+         {lhs} = icmp ne {vt} {tmp}.m, zeroinitializer{tail}",
+        lane_literal(n, |k| 1u64 << k)
+    ));
+    Some(out)
 }
 
 /// `ir` with every call to the intrinsics `found` lists for rewriting
@@ -1038,9 +1120,9 @@ fn log_lines(level: OptLevel, found: &Findings, fixes: PipelineFixes) -> String 
     }
     if found.bool_conversions > 0 {
         log.push_str(&format!(
-            "clift: llvm-spirv 15 mistranslates conversions between i1 and floating point (sitofp i1, which \
-             -{l}'s InstCombine makes of (float)(c ? -1 : 0), comes out as if true were +1); {} made through \
-             32-bit integers\n",
+            "clift: llvm-spirv 15 mistranslates conversions of i1 values (sitofp i1, which -{l}'s InstCombine \
+             makes of (float)(c ? -1 : 0), comes out as if true were +1; fptosi/fptoui to i1 and bitcasts \
+             between <N x i1> masks and integers make invalid modules); {} made through wider integers\n",
             found.bool_conversions
         ));
     }
@@ -1404,6 +1486,26 @@ mod tests {
              %v = fptosi float %f to i32\n"
         );
         assert_eq!(Findings::scan(ir).bool_conversions, 4);
+        // Masks: to an integer (or-ed by halves) and back.
+        let masks = "  %141 = bitcast <8 x i1> %140 to i8\n  %m = bitcast i16 %x to <16 x i1>\n  \
+                     %o = bitcast <4 x i1> %c to i4\n";
+        let (text, n) = rewrite_bool_conversions(masks);
+        assert_eq!(n, 2, "<4 x i1> is left to the odd-width workaround:\n{text}");
+        assert!(text.starts_with(
+            "  %clift.b2f.0.z = zext <8 x i1> %140 to <8 x i8>\n  \
+             %clift.b2f.0.s8 = shl <8 x i8> %clift.b2f.0.z, <i8 0, i8 1, i8 2, i8 3, i8 4, i8 5, i8 6, i8 7>\n  \
+             %clift.b2f.0.lo4 = shufflevector <8 x i8> %clift.b2f.0.s8, <8 x i8> undef, <4 x i32> <i32 0, i32 1, i32 2, i32 3>\n"
+        ), "{text}");
+        assert!(
+            text.contains("  %141 = or i8 %clift.b2f.0.a, %clift.b2f.0.b\n"),
+            "{text}"
+        );
+        assert!(text.contains(
+            "  %clift.b2f.1.m = and <16 x i16> %clift.b2f.1.b, <i16 1, i16 2, i16 4, i16 8, i16 16, i16 32, i16 64, \
+             i16 128, i16 256, i16 512, i16 1024, i16 2048, i16 4096, i16 8192, i16 16384, i16 -32768>\n  \
+             %m = icmp ne <16 x i16> %clift.b2f.1.m, zeroinitializer\n"
+        ), "{text}");
+        assert!(text.ends_with("  %o = bitcast <4 x i1> %c to i4\n"), "{text}");
         assert!(Findings::scan(ir).needs_rewrite());
     }
 

@@ -114,6 +114,17 @@ fn cases() -> Vec<Case> {
             ],
         },
         Case {
+            from: "OpenCL C 6.10, the predefined macros (the conformance suite's kernel_preprocessor_macros)",
+            options: s("-cl-std=CL2.0"),
+            files: vec![],
+            prelude: "#ifdef __IMAGE_SUPPORT__\n#define CLIFT_IMAGES 1\n#else\n#define CLIFT_IMAGES 0\n#endif\n",
+            checks: vec![
+                Int("__OPENCL_VERSION__", 220),
+                Int("CLIFT_IMAGES", 0),
+                Int("__ENDIAN_LITTLE__", 1),
+            ],
+        },
+        Case {
             from: "clBLAS src/library/blas/generic/common.c (setupBuildOpts, debug build, NVIDIA trsm)",
             options: s("-g -cl-opt-disable"),
             files: vec![],

@@ -759,7 +759,13 @@ fn partition_equally() {
         );
         return skip("partition equally (needs 2 CPUs)");
     }
-    for per in [1, n / 2, n] {
+    // Groups of all n compute units would leave the device whole: it
+    // "could not be further partitioned".
+    expect_err(
+        sub_devices(d, &[CL_DEVICE_PARTITION_EQUALLY, n as isize, 0]).unwrap_err(),
+        CL_DEVICE_PARTITION_FAILED,
+    );
+    for per in [1, n / 2, n - 1] {
         let props = [CL_DEVICE_PARTITION_EQUALLY, per as isize, 0];
         let subs = sub_devices(d, &props).expect("partition equally");
         // "Split the aggregate device into as many smaller aggregate devices

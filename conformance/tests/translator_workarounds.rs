@@ -600,19 +600,14 @@ fn comparisons_converted_to_floating_point_keep_their_sign() {
     let mut h = vec![0x4700u16; N];
     let mut loop_out = vec![7f32; 64];
     for options in ["-O1", "-O2", "-O3"] {
-        built(
-            src,
-            "k",
-            options,
-            "mistranslates conversions between i1 and floating point",
-        )
-        .arg(Arg::output(&mut f))
-        .arg(Arg::output(&mut f4))
-        .arg(Arg::output(&mut d))
-        .arg(Arg::output(&mut h))
-        .arg(Arg::output(&mut loop_out))
-        .arg(Arg::input(&input))
-        .run(&[N], None);
+        built(src, "k", options, "mistranslates conversions of i1 values")
+            .arg(Arg::output(&mut f))
+            .arg(Arg::output(&mut f4))
+            .arg(Arg::output(&mut d))
+            .arg(Arg::output(&mut h))
+            .arg(Arg::output(&mut loop_out))
+            .arg(Arg::input(&input))
+            .run(&[N], None);
         let m1 = |c: bool| if c { -1.0f32 } else { 0.0 };
         for i in 0..N {
             let x = &input[4 * i..4 * i + 4];

@@ -617,6 +617,13 @@ impl Device {
                 if per > n {
                     return fail(CL_INVALID_DEVICE_PARTITION_COUNT);
                 }
+                // Groups of all its compute units leave the device whole:
+                // it "could not be further partitioned" (the Khronos
+                // conformance suite's negative_create_sub_devices asks
+                // CL_DEVICE_PARTITION_FAILED of CL_DEVICE_MAX_COMPUTE_UNITS).
+                if per == n {
+                    return fail(CL_DEVICE_PARTITION_FAILED);
+                }
                 ordered
                     .chunks_exact(per)
                     .map(|c| (c.to_vec(), props.to_vec()))

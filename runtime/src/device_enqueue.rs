@@ -102,9 +102,9 @@ impl Events {
         (s.refs > 0 && u64::from(s.generation) == word >> 32).then_some(i)
     }
 
-    /// A new event with `refs` references, or `None` when the pool is
-    /// exhausted.
-    fn allocate(&mut self, refs: u32, user: bool) -> Option<u64> {
+    /// A new event with `refs` references (its word and slot), or `None`
+    /// when the pool is exhausted.
+    fn allocate(&mut self, refs: u32, user: bool) -> Option<(u64, usize)> {
         let i = match self.free.pop() {
             Some(i) => i as usize,
             None if self.slots.len() < MAX_ON_DEVICE_EVENTS as usize => {
@@ -119,7 +119,7 @@ impl Events {
         (s.start, s.end, s.complete) = (0, 0, 0);
         s.user = user;
         s.captures.clear();
-        Some((u64::from(s.generation) << 32) | (i as u64 + 1))
+        Some(((u64::from(s.generation) << 32) | (i as u64 + 1), i))
     }
 
     /// Drops one reference of slot `i`, freeing it at zero.
@@ -543,10 +543,10 @@ impl EnqueueState {
     /// `ret` is null or writable for one event word.
     unsafe fn record(&self, parent: usize, mut cmd: Command, ret: *mut u64) -> i32 {
         if !ret.is_null() {
-            let word = self.events.lock().allocate(2, false);
-            match word {
-                Some(w) => {
-                    cmd.event = self.events.lock().index(w);
+            let allocated = self.events.lock().allocate(2, false);
+            match allocated {
+                Some((w, slot)) => {
+                    cmd.event = Some(slot);
                     // SAFETY: the caller's contract.
                     unsafe { ret.write_unaligned(w) };
                 }
@@ -704,7 +704,7 @@ impl EnqueueState {
     fn event(&self, op: u32, word: u64, value: u64) -> u64 {
         let mut ev = self.events.lock();
         if op == event_op::CREATE_USER {
-            return ev.allocate(1, true).unwrap_or(clk::NULL_EVENT);
+            return ev.allocate(1, true).map_or(clk::NULL_EVENT, |(w, _)| w);
         }
         let Some(i) = ev.index(word) else {
             return 0;

@@ -553,3 +553,20 @@ pub fn set_arg<T>(k: cl_kernel, index: cl_uint, value: &T) -> cl_int {
     // SAFETY: `value` is readable for size_of::<T>() bytes during the call.
     unsafe { clSetKernelArg(k, index, std::mem::size_of::<T>(), (value as *const T).cast()) }
 }
+
+/// The size of clift's sub-groups (every one but a work-group's last):
+/// CL_DEVICE_MAX_WORK_GROUP_SIZE / CL_DEVICE_MAX_NUM_SUB_GROUPS.
+pub fn sub_group_size() -> usize {
+    let d = device();
+    let max: usize = device_value(d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+    let count: cl_uint = device_value(d, CL_DEVICE_MAX_NUM_SUB_GROUPS);
+    max / count as usize
+}
+
+/// clift's sub-groups of a work-group of `items` work-items, as (first
+/// local linear id, size): consecutive runs of [`sub_group_size`], the last
+/// holding the rest.
+pub fn sub_groups_of(items: usize) -> Vec<(usize, usize)> {
+    let s = sub_group_size();
+    (0..items).step_by(s).map(|f| (f, s.min(items - f))).collect()
+}

@@ -417,8 +417,8 @@ fn collectives() {
             .arg(Arg::input(&a))
             .arg(Arg::output(&mut o))
             .run(&[N], Some(&[L]));
-        // A one-dimensional work-group is one sub-group.
-        let sub = L;
+        // Sub-groups of consecutive work-items.
+        let sub = clift_conformance::sub_group_size();
         for g in 0..N / L {
             let xs: Vec<f64> = (0..L).map(|j| from_half(a[g * L + j])).collect();
             let sum: f64 = xs.iter().sum();

@@ -325,11 +325,15 @@ fn sub_group_collectives_on_double() {
                 .arg(Arg::input(&a))
                 .arg(Arg::output(&mut o))
                 .run(&[n], Some(&[local]));
-            for g in 0..n / local {
-                let grp = &a[g * local..(g + 1) * local];
+            // Sub-groups of consecutive work-items (the local sizes are
+            // multiples of the sub-group size or smaller than it).
+            let sub = local.min(clift_conformance::sub_group_size());
+            assert!(local.is_multiple_of(sub));
+            for g in 0..n / sub {
+                let grp = &a[g * sub..(g + 1) * sub];
                 let max = grp.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                for l in 0..local {
-                    let i = g * local + l;
+                for l in 0..sub {
+                    let i = g * sub + l;
                     assert!(same(o[i], max), "{opt:?} sub_group_reduce_max at {i}");
                     let min = grp[..=l].iter().copied().fold(f64::INFINITY, f64::min);
                     assert!(same(o[n + i], min), "{opt:?} sub_group_scan_inclusive_min at {i}");

@@ -1,8 +1,8 @@
 //! OpenCL C 2.0 work-group collective functions (work_group_all, any,
 //! broadcast, reduce, scan_inclusive and scan_exclusive of add, min and max
 //! on int, uint, long and float: the core OpGroup* instructions with
-//! Workgroup scope), their sub-group forms (Subgroup scope; clift's one
-//! sub-group is the whole work-group), and async_work_group_copy /
+//! Workgroup scope), their sub-group forms (Subgroup scope, over clift's
+//! sub-groups of consecutive work-items), and async_work_group_copy /
 //! async_work_group_strided_copy with wait_group_events (OpGroupAsyncCopy,
 //! OpGroupWaitEvents). Uniform and non-uniform work-groups, -O0 and -O2.
 //! Kernels: `kernels/cl/workgroup.cl`.
@@ -17,8 +17,9 @@ fn groups(global: usize, local: usize) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// The (global, local) ranges every test runs: uniform and non-uniform.
-const RANGES: [(usize, usize); 3] = [(64 * 10, 64), (1000, 64), (7 * 24, 24)];
+/// The (global, local) ranges every test runs: uniform and non-uniform
+/// (the last two have a last sub-group smaller than the others).
+const RANGES: [(usize, usize); 4] = [(64 * 10, 64), (1000, 64), (7 * 24, 24), (1000, 63)];
 
 /// Runs `name(in, out)` with `per` outputs per work-item and compares them
 /// with `f(group inputs, local id)`.
@@ -29,10 +30,23 @@ fn check<T: Pod + PartialEq + std::fmt::Debug>(
     f: impl Fn(&[T], usize) -> Vec<T>,
     eq: impl Fn(&T, &T) -> bool,
 ) {
+    check_over(name, per, input, f, eq, groups);
+}
+
+/// [`check`] with the groups `f` sees (first item, size) made by
+/// `split(global, local)`.
+fn check_over<T: Pod + PartialEq + std::fmt::Debug>(
+    name: &str,
+    per: usize,
+    input: impl Fn(usize) -> Vec<T>,
+    f: impl Fn(&[T], usize) -> Vec<T>,
+    eq: impl Fn(&T, &T) -> bool,
+    split: impl Fn(usize, usize) -> Vec<(usize, usize)>,
+) {
     for (global, local) in RANGES {
         let x = input(global);
         let mut want = Vec::new();
-        for (b, m) in groups(global, local) {
+        for (b, m) in split(global, local) {
             for l in 0..m {
                 let w = f(&x[b..b + m], l);
                 assert_eq!(w.len(), per);
@@ -206,9 +220,21 @@ fn broadcasts_in_a_loop() {
     }
 }
 
+/// The sub-groups of a 1D range: each work-group's, in order.
+fn sub_groups(global: usize, local: usize) -> Vec<(usize, usize)> {
+    groups(global, local)
+        .into_iter()
+        .flat_map(|(b, m)| {
+            clift_conformance::sub_groups_of(m)
+                .into_iter()
+                .map(move |(f, n)| (b + f, n))
+        })
+        .collect()
+}
+
 #[test]
-fn sub_group_collectives_over_the_one_sub_group() {
-    check(
+fn sub_group_collectives_over_each_sub_group() {
+    check_over(
         "collectives_sub",
         6,
         |n| ints(n, 6),
@@ -224,6 +250,7 @@ fn sub_group_collectives_over_the_one_sub_group() {
             ]
         },
         |a, b| (a == b) || (*b == 1 && *a != 0),
+        sub_groups,
     );
 }
 

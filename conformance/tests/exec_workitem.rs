@@ -8,10 +8,10 @@
 //! offsets. Kernels: `kernels/cl/workitem.cl` and `workitem_dims.cl` at -O0
 //! and -O2.
 //!
-//! clift runs one sub-group per work-group, so a sub-group is the whole
-//! work-group: its size is the group's (actual) size, the maximum is the
-//! enqueued work-group size, there is one sub-group with id 0, and the
-//! sub-group local id is the local linear id.
+//! clift splits a work-group into sub-groups of consecutive local linear
+//! ids (`clift_conformance::sub_groups_of`): sub-group id = local linear id
+//! / size, local id = local linear id % size, the last sub-group holding
+//! the rest.
 
 use clift_conformance::exec::{corpus_spirv, Arg, Kernel, Opt};
 use clift_conformance::*;
@@ -159,12 +159,15 @@ fn check_records(recs: &[u32], r: &Range, kind: Fields, dyn_dim: Option<u32>, wh
                 want[24] = r.dims as u32;
                 want[25] = lin as u32;
                 want[26] = local_linear as u32;
-                want[27] = lsize.iter().product::<usize>() as u32; // sub-group size
-                want[28] = enq.iter().product::<usize>() as u32; // max sub-group size
-                want[29] = 1; // sub-groups in this group
-                want[30] = 1; // sub-groups in an enqueued-size group
-                want[31] = 0; // sub-group id
-                want[32] = local_linear as u32; // sub-group local id
+                let items: usize = lsize.iter().product();
+                let s = sub_group_size();
+                let (sg_first, sg_size) = sub_groups_of(items)[local_linear / s];
+                want[27] = sg_size as u32; // sub-group size
+                want[28] = enq.iter().product::<usize>().min(s) as u32; // max sub-group size
+                want[29] = items.div_ceil(s) as u32; // sub-groups in this group
+                want[30] = enq.iter().product::<usize>().div_ceil(s) as u32; // sub-groups in an enqueued-size group
+                want[31] = (local_linear / s) as u32; // sub-group id
+                want[32] = (local_linear - sg_first) as u32; // sub-group local id
                 if let Some(dd) = dyn_dim {
                     for (f, v) in per_dim(dd).iter().enumerate() {
                         want[33 + f] = *v as u32;
@@ -373,7 +376,9 @@ fn sub_group_case(offset: &[usize], global: &[usize], local: &[usize]) {
 #[test]
 fn sub_group_built_ins_uniform() {
     sub_group_case(&[], &[64], &[16]);
+    sub_group_case(&[], &[60], &[30]);
     sub_group_case(&[3, 5], &[16, 12], &[4, 3]);
+    sub_group_case(&[0, 1], &[20, 9], &[5, 3]);
     sub_group_case(&[1, 2, 3], &[8, 4, 6], &[2, 2, 3]);
     // clEnqueueTask: one sub-group of one work-item.
     let r = Range::new(&[], &[1], Some(&[1]));

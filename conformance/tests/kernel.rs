@@ -1190,7 +1190,7 @@ fn suggested_local_work_sizes_divide_the_range() {
 }
 
 #[test]
-fn sub_group_queries_see_one_sub_group_per_work_group() {
+fn sub_group_queries_answer_for_sub_groups_of_consecutive_work_items() {
     let s = Setup::new("args", "");
     let k = kernel(s.program, "args");
     let d = device();
@@ -1225,21 +1225,44 @@ fn sub_group_queries_see_one_sub_group_per_work_group() {
         query(CL_KERNEL_MAX_NUM_SUB_GROUPS, &[], 1),
         Ok(vec![max_sub_groups as usize])
     );
-    // A work-group is one sub-group.
-    assert_eq!(query(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, &[64], 1), Ok(vec![1]));
-    assert_eq!(query(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, &[8, 8, 2], 1), Ok(vec![1]));
-    assert_eq!(
-        query(CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, &[8, 4], 1),
-        Ok(vec![32])
-    );
+    // Sub-groups of `size` consecutive work-items, the last holding the rest.
+    let size = sub_group_size();
+    let wgs = max_sub_groups as usize * size;
+    for local in [&[64][..], &[8, 8, 2], &[3], &[5, 5], &[size + 1]] {
+        let items: usize = local.iter().product();
+        assert_eq!(
+            query(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, local, 1),
+            Ok(vec![items.div_ceil(size)]),
+            "{local:?}"
+        );
+        assert_eq!(
+            query(CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, local, 1),
+            Ok(vec![items.min(size)]),
+            "{local:?}"
+        );
+    }
     assert_eq!(query(CL_KERNEL_COMPILE_NUM_SUB_GROUPS, &[], 1), Ok(vec![0]));
-    let one = query(CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, &[1], 2).unwrap();
-    assert_eq!(one.len(), 2);
-    assert!(one[0] >= 1 && one[1] == 1, "{one:?}");
+    // The largest one-dimensional work-group of that many sub-groups.
+    assert_eq!(
+        query(CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, &[1], 2),
+        Ok(vec![size, 1])
+    );
+    assert_eq!(
+        query(CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, &[3], 1),
+        Ok(vec![3 * size])
+    );
+    assert_eq!(
+        query(CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, &[max_sub_groups as usize], 1),
+        Ok(vec![wgs])
+    );
     // "If no work-group size can accommodate the requested number of
     // sub-groups, 0 will be returned in each element of the return array."
     assert_eq!(
-        query(CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, &[2], 3),
+        query(
+            CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+            &[max_sub_groups as usize + 1],
+            3
+        ),
         Ok(vec![0, 0, 0])
     );
     // CL_INVALID_VALUE if param_name is ..._FOR_NDRANGE or

@@ -401,17 +401,22 @@ fn per_work_item_reservations_keep_their_packets_together() {
 /// group reserves as many packets as it has work-items, each work-item
 /// writes (reads) the one at its local id, and the group commits.
 fn group_source(scope: &str) -> String {
+    let (size, id) = if scope == "sub_group" {
+        ("get_sub_group_size()", "get_sub_group_local_id()")
+    } else {
+        ("get_local_size(0)", "get_local_id(0)")
+    };
     format!(
         "kernel void gw(global const int *src, write_only pipe int p, global int *st) {{\n\
            size_t i = get_global_id(0);\n\
-           reserve_id_t r = {scope}_reserve_write_pipe(p, get_local_size(0));\n\
-           if (is_valid_reserve_id(r)) {{ st[i] = write_pipe(p, r, get_local_id(0), &src[i]);\n\
+           reserve_id_t r = {scope}_reserve_write_pipe(p, {size});\n\
+           if (is_valid_reserve_id(r)) {{ st[i] = write_pipe(p, r, {id}, &src[i]);\n\
              {scope}_commit_write_pipe(p, r); }} else st[i] = -100;\n\
          }}\n\
          kernel void gr(global int *dst, read_only pipe int p, global int *st) {{\n\
            size_t i = get_global_id(0);\n\
-           reserve_id_t r = {scope}_reserve_read_pipe(p, get_local_size(0));\n\
-           if (is_valid_reserve_id(r)) {{ int v = -1; st[i] = read_pipe(p, r, get_local_id(0), &v); dst[i] = v;\n\
+           reserve_id_t r = {scope}_reserve_read_pipe(p, {size});\n\
+           if (is_valid_reserve_id(r)) {{ int v = -1; st[i] = read_pipe(p, r, {id}, &v); dst[i] = v;\n\
              {scope}_commit_read_pipe(p, r); }} else st[i] = -100;\n\
          }}\n"
     )
@@ -434,7 +439,8 @@ fn work_group_and_sub_group_reservations_move_whole_groups() {
             assert!(r.read_ints(wst, ITEMS).iter().all(|&s| s == 0), "{what}: group writes");
             r.run("gr", &[A::Mem(dst), A::Mem(p), A::Mem(rst)], ITEMS, Some(LOCAL));
             assert!(r.read_ints(rst, ITEMS).iter().all(|&s| s == 0), "{what}: group reads");
-            runs_in_order(&r.read_ints(dst, ITEMS), LOCAL, &what);
+            let run = if scope == "sub_group" { sub_group_size() } else { LOCAL };
+            runs_in_order(&r.read_ints(dst, ITEMS), run, &what);
             // A full pipe refuses a group's reservation; the group sees it
             // as one (every work-item -100).
             r.run("gw", &[A::Mem(input), A::Mem(p), A::Mem(wst)], ITEMS, Some(LOCAL));

@@ -32,8 +32,9 @@ fn collectives(t: &str, ext: &str) -> String {
 /// `sub_group_all(x > 0)`, `sub_group_any(x == 7)`, then the value its
 /// left neighbour in the sub-group wrote to local memory before a
 /// `sub_group_barrier` (each form of it).
-const IDS: &str = "kernel void ids(global const int *in, global uint *out, local int *tmp) {\n\
+const IDS: &str = "kernel void ids(global const int *in, global uint *out, local int *all) {\n\
     size_t g = get_global_id(0); uint l = get_sub_group_local_id(); int x = in[g];\n\
+    local int *tmp = all + get_sub_group_id() * get_max_sub_group_size();\n\
     global uint *o = out + 9 * g;\n\
     o[0] = get_sub_group_size(); o[1] = get_max_sub_group_size(); o[2] = get_num_sub_groups();\n\
     o[3] = get_enqueued_num_sub_groups(); o[4] = get_sub_group_id(); o[5] = l;\n\
@@ -65,12 +66,22 @@ fn kernel<'a>(src: &str, name: &str, from: From) -> Kernel<'a> {
 }
 
 /// (global size, local size): uniform, a last work-group of 5 work-items,
-/// and work-groups of one work-item.
-const RANGES: [(usize, usize); 3] = [(64, 16), (37, 8), (5, 1)];
+/// work-groups of one work-item, work-groups with a smaller last
+/// sub-group, and a last work-group of fewer sub-groups.
+const RANGES: [(usize, usize); 5] = [(64, 16), (37, 8), (5, 1), (90, 30), (50, 22)];
 
-/// The sub-groups of a range: (first work-item, size).
-fn groups(global: usize, local: usize) -> Vec<(usize, usize)> {
-    (0..global).step_by(local).map(|s| (s, local.min(global - s))).collect()
+/// The sub-groups of a range: (first work-item, size, its work-group's
+/// size).
+fn groups(global: usize, local: usize) -> Vec<(usize, usize, usize)> {
+    (0..global)
+        .step_by(local)
+        .flat_map(|w| {
+            let items = local.min(global - w);
+            clift_conformance::sub_groups_of(items)
+                .into_iter()
+                .map(move |(f, n)| (w + f, n, items))
+        })
+        .collect()
 }
 
 /// Checks the collectives of one type against the host, whose `add`,
@@ -96,7 +107,7 @@ fn check_type<T: Pod + Default + PartialEq + std::fmt::Debug + Copy>(
                 .arg(Arg::output(&mut out))
                 .arg(Arg::value(global as u32))
                 .run(&[global], Some(&[local]));
-            for (first, size) in groups(global, local) {
+            for (first, size, _) in groups(global, local) {
                 let xs = &inp[first..first + size];
                 let fold = |f: &dyn Fn(T, T) -> T, id: T, v: &[T]| v.iter().fold(id, |a, &b| f(a, b));
                 for (i, g) in (first..first + size).enumerate() {
@@ -213,7 +224,7 @@ fn half_collectives() {
 fn ids_votes_and_barriers() {
     for from in [From::Source, From::SpirV] {
         for (global, local) in RANGES {
-            // One sub-group of each range holds a 7, one a value <= 0.
+            // Some sub-groups hold a 7, some a value <= 0.
             let inp: Vec<i32> = (0..global)
                 .map(|i| {
                     if i == local + 1 {
@@ -231,16 +242,17 @@ fn ids_votes_and_barriers() {
                 .arg(Arg::output(&mut out))
                 .arg(Arg::Local(local * 4))
                 .run(&[global], Some(&[local]));
-            for (first, size) in groups(global, local) {
+            let s = clift_conformance::sub_group_size();
+            for (first, size, items) in groups(global, local) {
                 let xs = &inp[first..first + size];
                 for (l, g) in (first..first + size).enumerate() {
                     let left = xs[if l == 0 { size - 1 } else { l - 1 }];
                     let want = [
                         size as u32,
-                        local as u32,
-                        1,
-                        1,
-                        0,
+                        s.min(local) as u32,
+                        items.div_ceil(s) as u32,
+                        local.div_ceil(s) as u32,
+                        ((g % local) / s) as u32,
                         l as u32,
                         u32::from(xs.iter().all(|&x| x > 0)),
                         u32::from(xs.contains(&7)),
@@ -277,4 +289,150 @@ fn the_device_lists_the_extension_with_independent_forward_progress() {
     });
     // Required of a device with cl_khr_subgroups.
     assert_eq!(progress, CL_TRUE);
+}
+
+/// Aborts the test process if it is still alive after two minutes unless
+/// the returned guard was dropped first: a kernel that never ends fails the
+/// run instead of hanging it.
+fn watchdog(what: String) -> impl Drop {
+    struct Guard(std::sync::Arc<std::sync::atomic::AtomicBool>);
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let seen = done.clone();
+    std::thread::spawn(move || {
+        for _ in 0..1200 {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            if seen.load(std::sync::atomic::Ordering::SeqCst) {
+                return;
+            }
+        }
+        eprintln!("{what} did not finish: a sub-group waited forever for another");
+        std::process::abort();
+    });
+    Guard(done)
+}
+
+/// Independent forward progress: sub-group k's first work-item spins
+/// until sub-group k + 1 has set its flag, so the first sub-group (which
+/// runs first) can only finish after every later one has run; the spins
+/// read with acquire loads, a compare-and-swap and a fetch-add.
+const SPIN: &str = "kernel void spin(global int *out, local atomic_int *flags, int how) {\n\
+    uint sg = get_sub_group_id(), n = get_num_sub_groups(), lid = get_local_id(0);\n\
+    if (lid < n) atomic_init(&flags[lid], 0);\n\
+    work_group_barrier(CLK_LOCAL_MEM_FENCE);\n\
+    if (get_sub_group_local_id() == 0) {\n\
+        if (sg + 1 < n) {\n\
+            local atomic_int *f = &flags[sg + 1];\n\
+            if (how == 0) { while (atomic_load_explicit(f, memory_order_acquire, memory_scope_work_group) == 0) ; }\n\
+            else if (how == 1) { int e = (int)sg + 2; while (!atomic_compare_exchange_strong(f, &e, e)) e = (int)sg + 2; }\n\
+            else { while (atomic_fetch_add(f, 0) == 0) ; }\n\
+        }\n\
+        atomic_store_explicit(&flags[sg], (int)sg + 1, memory_order_release, memory_scope_work_group);\n\
+    }\n\
+    sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n\
+    out[get_global_id(0)] = atomic_load(&flags[sg]) + sub_group_reduce_add(1) * 1000;\n\
+}\n";
+
+#[test]
+fn a_spinning_sub_group_lets_the_later_ones_run() {
+    let s = clift_conformance::sub_group_size();
+    for from in [From::Source, From::SpirV] {
+        for how in 0..3 {
+            for (global, local) in [(64usize, 64usize), (200, 40), (96, 27)] {
+                let mut out = vec![0i32; global];
+                let guard = watchdog(format!("spin {how} from {from:?} over {global}/{local}"));
+                kernel(SPIN, "spin", from)
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::Local(4 * local.div_ceil(s)))
+                    .arg(Arg::value(how))
+                    .run(&[global], Some(&[local]));
+                drop(guard);
+                let want: Vec<i32> = groups(global, local)
+                    .into_iter()
+                    .flat_map(|(first, size, _)| {
+                        let sg = (first % local) / s;
+                        std::iter::repeat_n((sg + 1) as i32 + 1000 * size as i32, size)
+                    })
+                    .collect();
+                assert_eq!(out, want, "from {from:?}, spin {how}, global {global} local {local}");
+            }
+        }
+    }
+}
+
+/// Sub-groups on different paths: the even sub-groups take a branch with
+/// two sub-group collectives and a sub-group barrier, the odd ones go
+/// straight to the work-group barrier, where the even ones join them;
+/// then every sub-group reduces again.
+const PATHS: &str = "kernel void paths(global const int *in, global int *out, local int *tmp) {\n\
+    size_t g = get_global_id(0), lid = get_local_id(0); int x = in[g]; int a = 0, b = 0;\n\
+    if (get_sub_group_id() % 2 == 0) {\n\
+        a = sub_group_scan_inclusive_add(x);\n\
+        sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n\
+        b = sub_group_broadcast(a, 0);\n\
+    }\n\
+    tmp[lid] = a;\n\
+    work_group_barrier(CLK_LOCAL_MEM_FENCE);\n\
+    int c = tmp[get_local_size(0) - 1 - lid];\n\
+    out[3 * g] = a + b; out[3 * g + 1] = c; out[3 * g + 2] = sub_group_reduce_max(x + c);\n\
+}\n";
+
+#[test]
+fn sub_groups_on_different_paths_meet_at_a_work_group_barrier() {
+    let s = clift_conformance::sub_group_size();
+    for from in [From::Source, From::SpirV] {
+        for (global, local) in [(64usize, 32usize), (100, 20), (45, 45)] {
+            let inp: Vec<i32> = (0..global).map(|i| small(i) as i32).collect();
+            let mut out = vec![0i32; 3 * global];
+            kernel(PATHS, "paths", from)
+                .arg(Arg::input(&inp))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::Local(4 * local))
+                .run(&[global], Some(&[local]));
+            // a per work-item, then c and the final reduction.
+            let mut a = vec![0i32; global];
+            for (first, size, _) in groups(global, local) {
+                if ((first % local) / s).is_multiple_of(2) {
+                    let mut acc = 0;
+                    for g in first..first + size {
+                        acc += inp[g];
+                        a[g] = acc;
+                    }
+                }
+            }
+            for w in (0..global).step_by(local) {
+                let items = local.min(global - w);
+                for l in 0..items {
+                    let g = w + l;
+                    let c = a[w + items - 1 - l];
+                    let sg_first = w + (l / s) * s;
+                    let b = if (l / s).is_multiple_of(2) { a[sg_first] } else { 0 };
+                    assert_eq!(
+                        out[3 * g],
+                        a[g] + b,
+                        "from {from:?} {global}/{local} work-item {g}: a + b"
+                    );
+                    assert_eq!(out[3 * g + 1], c, "from {from:?} {global}/{local} work-item {g}: c");
+                }
+            }
+            for (first, size, items) in groups(global, local) {
+                let w = first - first % local;
+                let max = (first..first + size)
+                    .map(|g| inp[g] + a[w + items - 1 - (g - w)])
+                    .max()
+                    .unwrap();
+                for g in first..first + size {
+                    assert_eq!(
+                        out[3 * g + 2],
+                        max,
+                        "from {from:?} {global}/{local} work-item {g}: reduce max"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -68,6 +68,7 @@ pub mod link;
 pub mod lower;
 pub mod spec;
 pub mod spirv;
+pub mod sub_group;
 pub mod validate;
 
 pub use clift_builtins::fp_env::OpenClFpEnv;

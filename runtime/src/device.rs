@@ -144,9 +144,10 @@ pub const PIPE_MAX_PACKET_SIZE: u32 = 64 << 10;
 
 /// "Maximum number of sub-groups in a work-group ... The minimum value is 1
 /// if the device supports sub-groups ... Support for sub-groups is required
-/// for an OpenCL 2.1, OpenCL 2.2 ... device." A work-group runs on one CPU
-/// thread as one sub-group.
-pub const MAX_NUM_SUB_GROUPS: u32 = 1;
+/// for an OpenCL 2.1, OpenCL 2.2 ... device." Sub-groups have
+/// `clift_jit::sub_group::SIZE` work-items: the largest work-group holds
+/// this many.
+pub const MAX_NUM_SUB_GROUPS: u32 = MAX_WORK_GROUP_SIZE.div_ceil(clift_jit::sub_group::SIZE as usize) as u32;
 
 /// Single-precision capabilities common to every CPU clift runs on: IEEE 754
 /// denormals, infinities and NaNs, all four rounding modes in hardware (x87/
@@ -881,9 +882,10 @@ impl Device {
             | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => InfoValue::u32(0),
             CL_DEVICE_MAX_NUM_SUB_GROUPS => InfoValue::u32(MAX_NUM_SUB_GROUPS),
             // "must return CL_TRUE for devices that support the
-            // cl_khr_subgroups extension". A work-group is one sub-group
-            // (CL_DEVICE_MAX_NUM_SUB_GROUPS is 1): no sub-group of a
-            // work-group ever waits for another of the same work-group.
+            // cl_khr_subgroups extension". One thread runs a work-group's
+            // sub-groups, and a work-item in a loop that reads memory
+            // through an atomic (a spin on another sub-group) yields to the
+            // others (clift_jit::lower::progress).
             CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => InfoValue::bool(true),
             // CL_INVALID_VALUE if param_name is not one of the supported values
             _ => return fail(CL_INVALID_VALUE),

@@ -768,11 +768,11 @@ impl EnqueueState {
                     .local
                     .unwrap_or_else(|| suggested_local_size(info, wgs, &self.device, &range));
                 let items: usize = local.iter().product();
-                match what {
-                    // One sub-group per work-group (crate::kernel).
-                    kernel_query::SUB_GROUP_COUNT => usize::from(items > 0),
-                    _ => items,
-                }
+                let items = items as u64;
+                (match what {
+                    kernel_query::SUB_GROUP_COUNT => clift_jit::sub_group::count(items),
+                    _ => clift_jit::sub_group::max_size(items),
+                }) as usize
             }
         };
         u32::try_from(answer).unwrap_or(u32::MAX)

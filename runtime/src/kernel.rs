@@ -25,6 +25,7 @@ use crate::memory::MemObject;
 use crate::object::ApiObject;
 use crate::object::{handle_of, ApiHeader};
 use crate::program::{Origin, Program};
+use clift_jit::sub_group;
 use opencl_sys::*;
 
 pub use crate::program::{ArgInfo, ArgKind, KernelInfo};
@@ -421,8 +422,8 @@ impl Kernel {
     }
 
     /// clGetKernelSubGroupInfo for `device` (already checked). A work-group
-    /// runs on one CPU thread as one sub-group (CL_DEVICE_MAX_NUM_SUB_GROUPS
-    /// is 1), so a sub-group is the whole work-group. `input` is the input
+    /// is split into sub-groups of `clift_jit::sub_group::SIZE` consecutive
+    /// work-items (the last holding the rest). `input` is the input
     /// value's `size_t` words (`None` for a NULL pointer or a size that is
     /// not a whole number of words); `out_dims` is the number of `size_t`
     /// the application has room for (for CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT).
@@ -448,8 +449,8 @@ impl Kernel {
             }
         };
         Ok(match param {
-            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => InfoValue::usize(local()?),
-            CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => InfoValue::usize(usize::from(local()? > 0)),
+            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => InfoValue::usize(sub_group::max_size(local()? as u64) as usize),
+            CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => InfoValue::usize(sub_group::count(local()? as u64) as usize),
             CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
                 let count = match input {
                     Some(&[n]) => n,
@@ -459,25 +460,30 @@ impl Kernel {
                     return fail(CL_INVALID_VALUE);
                 }
                 // "Any returned work-group will have one dimension. Other
-                // dimensions ... will be filled with the value 1." One
-                // sub-group is any work-group; the largest is returned. "If
-                // no work-group size can accommodate the requested number of
-                // sub-groups, 0 will be returned in each element".
+                // dimensions ... will be filled with the value 1." The
+                // largest such work-group is returned (a required size, if
+                // the kernel has one, is the only one). "If no work-group
+                // size can accommodate the requested number of sub-groups,
+                // 0 will be returned in each element".
                 let mut out = vec![1usize; out_dims];
-                if count == 1 {
-                    out[0] = match self.info.reqd_work_group_size {
-                        Some(r) => {
+                let max = self.work_group_size() as u64;
+                match self.info.reqd_work_group_size {
+                    Some(r) => {
+                        let items: usize = r.iter().product();
+                        if sub_group::count(items as u64) == count as u64 {
                             out.iter_mut().zip(r).for_each(|(o, v)| *o = v);
-                            r[0]
+                        } else {
+                            out.fill(0);
                         }
-                        None => self.work_group_size(),
-                    };
-                } else {
-                    out.fill(0);
+                    }
+                    None => match sub_group::largest_local_size_for(count as u64, max) {
+                        Some(n) => out[0] = n as usize,
+                        None => out.fill(0),
+                    },
                 }
                 InfoValue::usizes(&out)
             }
-            CL_KERNEL_MAX_NUM_SUB_GROUPS => InfoValue::usize(device::MAX_NUM_SUB_GROUPS as usize),
+            CL_KERNEL_MAX_NUM_SUB_GROUPS => InfoValue::usize(sub_group::count(self.work_group_size() as u64) as usize),
             // "If the sub-group count is not specified then 0 is returned":
             // OpenCL SPIR-V has no SubgroupsPerWorkgroup before SPIR-V 1.1
             // kernels ask for it, and the jit reports none.
@@ -575,18 +581,23 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn sub_group_answers_for_one_sub_group_per_work_group() {
+    fn sub_group_answers_for_sub_groups_of_eight() {
         let k = kernel(Vec::new(), None);
         let v = |r: ClResult<InfoValue>| r.unwrap().0;
         let word = |n: usize| n.to_ne_bytes().to_vec();
-        assert_eq!(
-            v(k.sub_group_info(CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, Some(&[8, 4]), 1)),
-            word(32)
-        );
-        assert_eq!(
-            v(k.sub_group_info(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, Some(&[8]), 1)),
-            word(1)
-        );
+        let max = device::MAX_WORK_GROUP_SIZE;
+        for (local, size, count) in [(&[8, 4][..], 8, 4), (&[5], 5, 1), (&[3, 3, 3], 8, 4), (&[1], 1, 1)] {
+            assert_eq!(
+                v(k.sub_group_info(CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, Some(local), 1)),
+                word(size),
+                "{local:?}"
+            );
+            assert_eq!(
+                v(k.sub_group_info(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, Some(local), 1)),
+                word(count),
+                "{local:?}"
+            );
+        }
         assert_eq!(
             k.sub_group_info(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, None, 1)
                 .unwrap_err()
@@ -599,11 +610,20 @@ pub(crate) mod tests {
                 .0,
             CL_INVALID_VALUE
         );
-        let two = v(k.sub_group_info(CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, Some(&[1]), 2));
-        assert_eq!(two, [word(device::MAX_WORK_GROUP_SIZE), word(1)].concat());
-        let none = v(k.sub_group_info(CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, Some(&[2]), 3));
+        let one = v(k.sub_group_info(CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, Some(&[1]), 2));
+        assert_eq!(one, [word(8), word(1)].concat());
+        let three = v(k.sub_group_info(CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, Some(&[3]), 3));
+        assert_eq!(three, [word(24), word(1), word(1)].concat());
+        let all = v(k.sub_group_info(CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, Some(&[max / 8]), 1));
+        assert_eq!(all, word(max));
+        let none = v(k.sub_group_info(CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, Some(&[max / 8 + 1]), 3));
         assert_eq!(none, [word(0), word(0), word(0)].concat());
-        assert_eq!(v(k.sub_group_info(CL_KERNEL_MAX_NUM_SUB_GROUPS, None, 0)), word(1));
+        let none = v(k.sub_group_info(CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, Some(&[0]), 1));
+        assert_eq!(none, word(0));
+        assert_eq!(
+            v(k.sub_group_info(CL_KERNEL_MAX_NUM_SUB_GROUPS, None, 0)),
+            word(max / 8)
+        );
         assert_eq!(v(k.sub_group_info(CL_KERNEL_COMPILE_NUM_SUB_GROUPS, None, 0)), word(0));
     }
 }

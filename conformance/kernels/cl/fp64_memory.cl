@@ -99,7 +99,7 @@ kernel void simd_mostly_float(global const float *a, global const double *d, glo
     od[i] = d[i] * 2.0 + (double)x * (double)x;
 }
 
-// Sub-group collectives on double (one sub-group per work-group in clift).
+// Sub-group collectives on double.
 kernel void collectives_sub(global const double *a, global double *o) {
     size_t i = get_global_id(0), n = get_global_size(0);
     double x = a[i];

@@ -46,7 +46,7 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use cranelift_codegen::ir::{types as cl, Block, InstBuilder, MemFlagsData, Type as Clif, Value};
+use cranelift_codegen::ir::{condcodes::IntCC, types as cl, Block, InstBuilder, MemFlagsData, Type as Clif, Value};
 use cranelift_frontend::{Switch, Variable};
 use spirv::Op;
 
@@ -78,10 +78,12 @@ fn is_collective(op: Op) -> bool {
     crate::validate::memory::is_group_collective(op)
 }
 
-/// The functions (by index) that contain a barrier or a work-group
-/// collective, or call a function that does.
+/// The functions (by index) that contain a barrier, a work-group
+/// collective or a loop where work-items yield ([`super::progress::yield_headers`]), or call
+/// a function that does.
 pub fn barrier_functions(m: &Module) -> HashSet<u32> {
     let graph = calls::call_graph(m);
+    let observing = super::progress::observing_functions(m, &graph);
     let mut set: HashSet<u32> = m
         .functions
         .iter()
@@ -90,6 +92,7 @@ pub fn barrier_functions(m: &Module) -> HashSet<u32> {
             f.blocks
                 .iter()
                 .any(|b| b.body().any(|i| is_group_wait(m.insts[i as usize].op)))
+                || !super::progress::yield_headers(m, f, &observing).is_empty()
         })
         .map(|(i, _)| i as u32)
         .collect();
@@ -104,6 +107,34 @@ pub fn barrier_functions(m: &Module) -> HashSet<u32> {
         }
     }
     set
+}
+
+/// The resume state bit of a yield point ([`super::progress::yield_headers`]).
+pub const YIELD_STATE: u32 = 1 << 30;
+
+/// What a suspension point waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Point {
+    /// Every work-item of the work-group (a work-group barrier or
+    /// collective): it resumes in a work-group phase.
+    Group,
+    /// Every work-item of its sub-group: it resumes in a sub-group phase,
+    /// once no work-item of its sub-group is at a yield point.
+    SubGroup,
+    /// Nothing: the work-item lets the others run (a yield point); it
+    /// resumes in the next sub-group phase.
+    Yield,
+}
+
+/// The resume state of the `k`-th suspension point (from 1), waiting for
+/// `point`.
+fn state_of(k: usize, point: Point) -> i64 {
+    let k = k as i64;
+    if point == Point::Yield {
+        k | i64::from(YIELD_STATE)
+    } else {
+        k
+    }
 }
 
 /// What one body (a kernel's, or an inlined call's) keeps in its
@@ -136,6 +167,10 @@ pub struct FnPlan {
     pub kept: Vec<Id>,
     /// The function's Function variables and their layouts.
     pub vars: Vec<(Id, Layout)>,
+    /// The OpLabel indexes of the loop headers where a work-item yields
+    /// ([`super::progress::yield_headers`]): `live` holds, under that index, the values
+    /// live before the header's first instruction that is not a phi.
+    pub yields: HashSet<u32>,
 }
 
 /// The frame plan of `func` (one of `barrier_fns`).
@@ -189,7 +224,10 @@ pub fn plan(m: &Module, func: &Function, barrier_fns: &HashSet<u32>) -> Result<F
             "a function with barriers of {blocks} blocks and {values} values is too large for code generation"
         ));
     }
-    let live = liveness(m, func, &points);
+    let graph = calls::call_graph(m);
+    let yield_blocks = super::progress::yield_headers(m, func, &super::progress::observing_functions(m, &graph));
+    let live = liveness(m, func, &points, &yield_blocks);
+    let yields = yield_blocks.iter().map(|&b| func.blocks[b as usize].start).collect();
     let mut kept: Vec<Id> = live
         .values()
         .flatten()
@@ -198,13 +236,20 @@ pub fn plan(m: &Module, func: &Function, barrier_fns: &HashSet<u32>) -> Result<F
         .into_iter()
         .collect();
     kept.sort_unstable();
-    Ok(FnPlan { live, kept, vars })
+    Ok(FnPlan {
+        live,
+        kept,
+        vars,
+        yields,
+    })
 }
 
 /// The values (results of the function's own instructions other than
 /// OpVariable, whose addresses the frame fixes, and its parameters) live
-/// just after each of `points`, each list sorted.
-fn liveness(m: &Module, func: &Function, points: &HashSet<u32>) -> HashMap<u32, Vec<Id>> {
+/// just after each of `points`, and before the first instruction that is
+/// not a phi of each block of `yield_blocks` (under its OpLabel's index),
+/// each list sorted.
+fn liveness(m: &Module, func: &Function, points: &HashSet<u32>, yield_blocks: &[u32]) -> HashMap<u32, Vec<Id>> {
     let n = func.blocks.len();
     let tracked = |id: Id| {
         m.info(id).is_some_and(|info| match info.kind {
@@ -270,9 +315,11 @@ fn liveness(m: &Module, func: &Function, points: &HashSet<u32>) -> HashMap<u32, 
     // Walk each block with a suspension point backwards from its live-out.
     let mut result = HashMap::new();
     for (bi, blk) in func.blocks.iter().enumerate() {
-        if !blk.body().any(|i| points.contains(&i)) {
+        let yields = yield_blocks.contains(&(bi as u32));
+        if !yields && !blk.body().any(|i| points.contains(&i)) {
             continue;
         }
+        let first_body = blk.body().find(|&i| m.insts[i as usize].op != Op::Phi);
         let mut live = live_out[bi].clone();
         for i in blk.body().rev() {
             let inst = &m.insts[i as usize];
@@ -297,6 +344,11 @@ fn liveness(m: &Module, func: &Function, points: &HashSet<u32>) -> HashMap<u32, 
                 v.sort_unstable();
                 result.insert(i, v);
             }
+            if yields && Some(i) == first_body {
+                let mut v: Vec<Id> = live.iter().copied().collect();
+                v.sort_unstable();
+                result.insert(blk.start, v);
+            }
         }
     }
     result
@@ -309,8 +361,9 @@ pub(crate) struct FrameState {
     size: u64,
     /// The largest alignment taken so far.
     align: u64,
-    /// Where a work-item resumes in state k (at index k - 1).
-    resume: Vec<Block>,
+    /// Where a work-item resumes in state k (at index k - 1; state
+    /// `k | YIELD_STATE` for a yield point), and what the point waits for.
+    resume: Vec<(Block, Point)>,
     /// The plans of the functions with suspension points.
     plans: HashMap<u32, Rc<FnPlan>>,
 }
@@ -493,6 +546,36 @@ impl Lowering<'_, '_, '_> {
     /// Suspension point `i` (a barrier or a collective): as
     /// [`Self::barrier`] describes. Returns the frame entry.
     pub(super) fn suspend(&mut self, i: u32) -> R<FrameEntry> {
+        let point = if crate::validate::memory::sub_group_scoped(self.m, &self.m.insts[i as usize]) {
+            Point::SubGroup
+        } else {
+            Point::Group
+        };
+        self.suspend_at(i, point)
+    }
+
+    /// At the loop header of OpLabel `label`, a yield point of this body
+    /// ([`super::progress::yield_headers`]): once every [`super::progress::YIELD_EVERY`] passes (counted for
+    /// the whole group), the work-item suspends so the others run.
+    pub(super) fn yield_point(&mut self, label: u32) -> R {
+        let fr = self.frame_entry().ok_or("a yield point outside a kernel's frame")?;
+        let left = self.b.ins().stack_load(cl::I64, cl::I32, fr.spins, 0);
+        let left = self.b.ins().iadd_imm_s(left, -1);
+        self.b.ins().stack_store(cl::I64, left, fr.spins, 0);
+        let (stop, go_on) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(left, go_on, &[], stop, &[]);
+        self.b.switch_to_block(stop);
+        self.b.set_cold_block(stop);
+        let every = self.b.ins().iconst(cl::I32, super::progress::YIELD_EVERY);
+        self.b.ins().stack_store(cl::I64, every, fr.spins, 0);
+        self.suspend_at(label, Point::Yield)?;
+        self.b.ins().jump(go_on, &[]);
+        self.b.switch_to_block(go_on);
+        Ok(())
+    }
+
+    /// Suspension point `i` waiting for `point`.
+    fn suspend_at(&mut self, i: u32, point: Point) -> R<FrameEntry> {
         let Some(fr) = self.frame_entry() else {
             return Err("a barrier in a function that is not inlined into a kernel is not supported".into());
         };
@@ -514,13 +597,18 @@ impl Lowering<'_, '_, '_> {
         let k = {
             let mut ks = self.kernel.borrow_mut();
             let fs = ks.frame.as_mut().ok_or("no frame")?;
-            fs.resume.push(resume);
-            fs.resume.len() as i64
+            fs.resume.push((resume, point));
+            state_of(fs.resume.len(), point)
         };
         let state = self.b.ins().iconst(cl::I32, k);
         self.b.ins().store(flags(cl::I32), state, fr.base, 0);
         let one = self.b.ins().iconst(cl::I8, 1);
-        self.b.ins().stack_store(cl::I64, one, fr.pending, 0);
+        let pending = if point == Point::Group {
+            fr.pending
+        } else {
+            fr.pending_sub
+        };
+        self.b.ins().stack_store(cl::I64, one, pending, 0);
         self.b.ins().jump(next, &[]);
 
         self.b.switch_to_block(resume);
@@ -540,6 +628,98 @@ impl Lowering<'_, '_, '_> {
         }
     }
 
+    /// A new block that resumes a work-item at sub-group point `resume` if
+    /// its sub-group may go on in this phase, and otherwise leaves it
+    /// waiting (for the next sub-group phase) and goes on to `next`. With
+    /// yield points, work-items of a sub-group may reach a sub-group point
+    /// in different phases, so the decision is made once per phase by the
+    /// sub-group's first work-item, which is dispatched before the others:
+    /// the sub-group goes on if none of its work-items is at a yield point.
+    /// It leaves `phase * 2 + go` in the `ready` slot of its frame, which
+    /// the others read (a first work-item at a yield point leaves nothing
+    /// there in this phase, so they wait too).
+    fn sub_group_ready(&mut self, fr: FrameEntry, ready: i32, resume: Block, next: Block) -> Block {
+        use cranelift_codegen::ir::BlockArg;
+        let guard = self.b.create_block();
+        let (decide, head, body, read, wait) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.switch_to_block(guard);
+        let super::collective::Span { first, count, lin } = self.span(true);
+        let end = self.b.ins().iadd(first, count);
+        let private = self.ctx_word(crate::launch_abi::ctx_offset::PRIVATE_ARENA);
+        let frame_size = self.b.func.dfg.first_result(fr.size);
+        let first_off = self.b.ins().imul(first, frame_size);
+        let first_frame = self.b.ins().iadd(private, first_off);
+        let phase = self.b.ins().stack_load(cl::I64, cl::I64, fr.phase_count, 0);
+        let stamp = self.b.ins().ishl_imm_u(phase, 1);
+        let go = self.b.ins().iadd_imm_s(stamp, 1);
+        let is_first = self.b.ins().icmp(IntCC::Equal, lin, first);
+        self.b.ins().brif(is_first, decide, &[], read, &[]);
+
+        // The first work-item scans its sub-group's states.
+        self.b.switch_to_block(decide);
+        self.b.ins().jump(head, &[BlockArg::Value(first)]);
+        self.b.switch_to_block(head);
+        let k = self.b.append_block_param(head, cl::I64);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, k, end);
+        let (scan, all_clear) = (body, self.b.create_block());
+        self.b.ins().brif(more, scan, &[], all_clear, &[]);
+        self.b.switch_to_block(body);
+        let off = self.b.ins().imul(k, frame_size);
+        let at = self.b.ins().iadd(private, off);
+        let state = self.b.ins().load(cl::I32, MemFlagsData::trusted(), at, 0);
+        // A yield state has bit 30 set and bit 31 clear (DONE has both).
+        let top = self.b.ins().band_imm_s(state, 0xC000_0000u32 as i32 as i64);
+        let yields = self.b.ins().icmp_imm_s(IntCC::Equal, top, i64::from(YIELD_STATE));
+        let k1 = self.b.ins().iadd_imm_s(k, 1);
+        let refuse = self.b.create_block();
+        self.b.ins().brif(yields, refuse, &[], head, &[BlockArg::Value(k1)]);
+        self.b.switch_to_block(refuse);
+        self.b.ins().store(MemFlagsData::trusted(), stamp, first_frame, ready);
+        self.b.ins().jump(wait, &[]);
+        self.b.switch_to_block(all_clear);
+        self.b.ins().store(MemFlagsData::trusted(), go, first_frame, ready);
+        self.b.ins().jump(resume, &[]);
+
+        // The others follow its decision of this phase; if it has returned
+        // (a kernel that leaves part of a sub-group out of a sub-group
+        // operation, which OpenCL leaves undefined), they go on rather than
+        // wait forever.
+        self.b.switch_to_block(read);
+        let decided = self.b.ins().load(cl::I64, MemFlagsData::trusted(), first_frame, ready);
+        let goes = self.b.ins().icmp(IntCC::Equal, decided, go);
+        let first_state = self.b.ins().load(cl::I32, MemFlagsData::trusted(), first_frame, 0);
+        let first_done = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, first_state, i64::from(DONE as i32));
+        let goes = self.b.ins().bor(goes, first_done);
+        self.b.ins().brif(goes, resume, &[], wait, &[]);
+
+        self.b.switch_to_block(wait);
+        let one = self.b.ins().iconst(cl::I8, 1);
+        self.b.ins().stack_store(cl::I64, one, fr.pending_sub, 0);
+        self.b.ins().jump(next, &[]);
+        guard
+    }
+
+    /// A new block that clears the `ready` slot of a starting work-item's
+    /// frame (an earlier work-group's decision must not be read) and goes
+    /// on to `entry`.
+    fn clear_ready(&mut self, fr: FrameEntry, ready: i32, entry: Block) -> Block {
+        let start = self.b.create_block();
+        self.b.switch_to_block(start);
+        let zero = self.b.ins().iconst(cl::I64, 0);
+        self.b.ins().store(MemFlagsData::trusted(), zero, fr.base, ready);
+        self.b.ins().jump(entry, &[]);
+        start
+    }
+
     /// After the kernel's body: fills the dispatch block (state 0 to the
     /// body's `entry`, k to where barrier k resumes, "done" to the next
     /// work-item) and sets the frame size. Returns the frame size.
@@ -547,17 +727,43 @@ impl Lowering<'_, '_, '_> {
         let Exit::NextWorkItem(next) = self.body.exit else {
             return Err("only kernels have frames".into());
         };
-        let (resume, size) = {
-            let k = self.kernel.borrow();
-            let fs = k.frame.as_ref().ok_or("no frame")?;
-            (fs.resume.clone(), fs.size.div_ceil(fs.align) * fs.align)
+        // In a sub-group phase, work-items waiting for their whole
+        // work-group stay where they are, and so do those waiting for their
+        // sub-group while one of it is at a yield point.
+        let (resume, size, ready) = {
+            let mut k = self.kernel.borrow_mut();
+            let fs = k.frame.as_mut().ok_or("no frame")?;
+            let resume = fs.resume.clone();
+            let yields = resume.iter().any(|&(_, p)| p == Point::Yield);
+            let ready = if yields { Some(fs.alloc(8, 8)?) } else { None };
+            (resume, fs.size.div_ceil(fs.align) * fs.align, ready)
         };
-        self.b.switch_to_block(fr.dispatch);
+        let any_sub = resume.iter().any(|&(_, p)| p != Point::Group);
         let mut sw = Switch::new();
-        sw.set_entry(0, entry);
-        for (k, &blk) in resume.iter().enumerate() {
-            sw.set_entry(k as u128 + 1, blk);
+        match ready {
+            Some(ready) => {
+                let start = self.clear_ready(fr, ready, entry);
+                sw.set_entry(0, start);
+            }
+            None => sw.set_entry(0, entry),
         }
+        for (k, &(blk, point)) in resume.iter().enumerate() {
+            let target = match point {
+                Point::Group if any_sub => {
+                    let guard = self.b.create_block();
+                    self.b.switch_to_block(guard);
+                    self.b.ins().brif(fr.sub_phase, next, &[], blk, &[]);
+                    guard
+                }
+                Point::SubGroup => match ready {
+                    Some(ready) => self.sub_group_ready(fr, ready, blk, next),
+                    None => blk,
+                },
+                _ => blk,
+            };
+            sw.set_entry(u128::from(state_of(k + 1, point) as u32), target);
+        }
+        self.b.switch_to_block(fr.dispatch);
         sw.emit(self.b, fr.state, next);
         self.b.func.replace(fr.size).iconst(cl::I64, size as i64);
         Ok(size)

@@ -12,11 +12,13 @@
 //!   clang leaves in an OpCompositeExtract of the loaded vector, or a run-time
 //!   one in an OpVectorExtractDynamic) reads the OpenCL C default,
 //!   [`past_last_dimension`]: 1 for sizes and counts, 0 for ids and offsets;
-//! - sub-groups: clift runs each work-group as one sub-group (what
-//!   clGetKernelSubGroupInfo reports), so SubgroupSize is the group's
-//!   work-item count, SubgroupMaxSize the enqueued group's, NumSubgroups and
-//!   NumEnqueuedSubgroups 1, SubgroupId 0 and SubgroupLocalInvocationId the
-//!   local linear id.
+//! - sub-groups ([`crate::sub_group`]: runs of `SIZE` consecutive local
+//!   linear ids): SubgroupId = LocalInvocationIndex / SIZE,
+//!   SubgroupLocalInvocationId = LocalInvocationIndex % SIZE, SubgroupSize
+//!   = min(SIZE, n - SubgroupId * SIZE) for a group of n work-items,
+//!   SubgroupMaxSize = min(SIZE, enqueued group's n), NumSubgroups and
+//!   NumEnqueuedSubgroups = ceil(n / SIZE) of the group and of the
+//!   enqueued group.
 
 use cranelift_codegen::ir::{types as cl, InstBuilder, Value};
 use spirv::BuiltIn;
@@ -24,6 +26,9 @@ use spirv::BuiltIn;
 use super::{types, Lowering, R};
 use crate::launch_abi::ctx_offset;
 use crate::spirv::Id;
+use crate::sub_group::SIZE as SUB_GROUP;
+
+const _: () = assert!(SUB_GROUP.is_power_of_two());
 
 /// What the work-item function reading built-in `b` returns for a
 /// dimension index past the last (OpenCL C "Work-Item Functions": "For
@@ -90,11 +95,34 @@ impl Lowering<'_, '_, '_> {
                 let w = self.ctx_word(0);
                 vec![self.b.ins().ireduce(cl::I32, w)]
             }
-            BuiltIn::SubgroupSize => vec![self.ctx_volume(ctx_offset::LOCAL_SIZE)],
-            BuiltIn::SubgroupMaxSize => vec![self.ctx_volume(ctx_offset::ENQUEUED_LOCAL_SIZE)],
-            BuiltIn::NumSubgroups | BuiltIn::NumEnqueuedSubgroups => vec![self.b.ins().iconst(cl::I64, 1)],
-            BuiltIn::SubgroupId => vec![self.b.ins().iconst(cl::I64, 0)],
-            BuiltIn::SubgroupLocalInvocationId | BuiltIn::LocalInvocationIndex => vec![self.local_linear()],
+            BuiltIn::SubgroupSize => {
+                let span = self.span(true);
+                vec![span.count]
+            }
+            BuiltIn::SubgroupMaxSize => {
+                let n = self.ctx_volume(ctx_offset::ENQUEUED_LOCAL_SIZE);
+                let size = self.b.ins().iconst(cl::I64, SUB_GROUP as i64);
+                vec![self.b.ins().umin(n, size)]
+            }
+            BuiltIn::NumSubgroups | BuiltIn::NumEnqueuedSubgroups => {
+                let field = if b == BuiltIn::NumSubgroups {
+                    ctx_offset::LOCAL_SIZE
+                } else {
+                    ctx_offset::ENQUEUED_LOCAL_SIZE
+                };
+                let n = self.ctx_volume(field);
+                let n = self.b.ins().iadd_imm_s(n, SUB_GROUP as i64 - 1);
+                vec![self.b.ins().ushr_imm_u(n, i64::from(SUB_GROUP.trailing_zeros()))]
+            }
+            BuiltIn::SubgroupId => {
+                let lin = self.local_linear();
+                vec![self.b.ins().ushr_imm_u(lin, i64::from(SUB_GROUP.trailing_zeros()))]
+            }
+            BuiltIn::SubgroupLocalInvocationId => {
+                let lin = self.local_linear();
+                vec![self.b.ins().band_imm_s(lin, SUB_GROUP as i64 - 1)]
+            }
+            BuiltIn::LocalInvocationIndex => vec![self.local_linear()],
             BuiltIn::GlobalLinearId => {
                 let g: Vec<Value> = (0..3).map(|d| self.global_unoffset(d)).collect();
                 let s1 = self.ctx_dim(ctx_offset::GLOBAL_SIZE, 1);

@@ -1,21 +1,24 @@
 //! Work-group collectives: OpGroupAll, OpGroupAny, OpGroupBroadcast, the
 //! reductions and scans (OpGroupIAdd, OpGroupFAdd, OpGroup[FUS]Min,
 //! OpGroup[FUS]Max with Reduce, InclusiveScan or ExclusiveScan),
-//! OpGroupAsyncCopy and OpGroupWaitEvents. Workgroup and Subgroup scope
-//! are the same here: clift runs each work-group as one sub-group.
+//! OpGroupAsyncCopy and OpGroupWaitEvents, with Workgroup scope over the
+//! whole work-group and with Subgroup scope over the work-item's sub-group
+//! (the work-items of consecutive local linear ids [`crate::sub_group`]
+//! describes).
 //!
 //! Each collective is a suspension point of the kernel's frame machinery
 //! ([`super::barrier`]): a work-item stores its operand in a slot of its
-//! frame and waits for the group; once all have arrived they resume in
-//! local linear id order, so work-item 0 resumes first and combines every
-//! work-item's slot (writing each one's scan result back into its slot, and
-//! the reduction into a second slot of its own frame) before any other
-//! reads its result. For a broadcast, work-item 0 copies the source
-//! work-item's slot into that second slot, which every work-item reads
-//! (the source may resume before a reader and overwrite its own slot when
-//! a loop brings it back to the same broadcast); an
-//! async copy is performed by work-item 0 once every work-item has arrived
-//! (so the source holds what they all wrote before the call).
+//! frame and waits for its group (or sub-group); once all have arrived
+//! they resume in local linear id order, so the group's first work-item
+//! resumes first and combines every work-item's slot (writing each one's
+//! scan result back into its slot, and the reduction into a second slot of
+//! its own frame) before any other reads its result. For a broadcast, the
+//! first work-item copies the source work-item's slot into that second
+//! slot, which every work-item reads (the source may resume before a
+//! reader and overwrite its own slot when a loop brings it back to the
+//! same broadcast); an async copy is performed by work-item 0 once every
+//! work-item has arrived (so the source holds what they all wrote before
+//! the call).
 
 use cranelift_codegen::ir::{
     condcodes::IntCC, immediates::Ieee32, immediates::Ieee64, types as cl, BlockArg, InstBuilder, MemFlagsData,
@@ -70,11 +73,16 @@ impl Lowering<'_, '_, '_> {
 
         let private = self.ctx_word(ctx_offset::PRIVATE_ARENA);
         let frame_size = self.b.func.dfg.first_result(fr.size);
-        let lin = self.local_linear();
-        let n = self.group_items();
+        let sub = crate::validate::memory::sub_group_scoped(m, &m.insts[i as usize]);
+        let Span { first, count, lin } = self.span(sub);
+        // The first work-item's frame: where the result is left.
+        let first_off = self.b.ins().imul(first, frame_size);
+        let first_frame = self.b.ins().iadd(private, first_off);
+        let end = self.b.ins().iadd(first, count);
         let v = if op == Op::GroupBroadcast {
-            // The source work-item's linear id, from a local id of 1 to 3
-            // components; out of range (undefined) reads the last one.
+            // The source work-item's index in the group, from a local id
+            // of 1 to 3 components (a sub-group's is one); out of range
+            // (undefined) reads the last one.
             let lid = self.get(inst.operand(2))?;
             let l0 = self.ctx_word(ctx_offset::LOCAL_SIZE);
             let l1 = self.ctx_word(ctx_offset::LOCAL_SIZE + 8);
@@ -85,45 +93,45 @@ impl Lowering<'_, '_, '_> {
             let zy = self.b.ins().iadd(zl, y);
             let zyl = self.b.ins().imul(zy, l0);
             let src = self.b.ins().iadd(zyl, x);
-            let last = self.b.ins().iadd_imm_s(n, -1);
+            let last = self.b.ins().iadd_imm_s(count, -1);
             let src = self.b.ins().umin(src, last);
-            // Work-item 0, which resumes first, latches the source's
-            // operand into its second slot: the source may resume before
-            // other readers and, in a loop, overwrite its own slot at the
-            // same broadcast.
+            let src = self.b.ins().iadd(first, src);
+            // The first work-item, which resumes first, latches the
+            // source's operand into its second slot: the source may resume
+            // before other readers and, in a loop, overwrite its own slot
+            // at the same broadcast.
             let latch = self.b.create_block();
             let join = self.b.create_block();
-            let is_first = self.b.ins().icmp_imm_s(IntCC::Equal, lin, 0);
+            let is_first = self.b.ins().icmp(IntCC::Equal, lin, first);
             self.b.ins().brif(is_first, latch, &[], join, &[]);
             self.b.switch_to_block(latch);
             let off = self.b.ins().imul(src, frame_size);
             let at = self.b.ins().iadd(private, off);
             let xs = self.b.ins().load(t, flags, at, slot);
-            self.b.ins().store(flags, xs, private, total);
+            self.b.ins().store(flags, xs, first_frame, total);
             self.b.ins().jump(join, &[]);
             self.b.switch_to_block(join);
-            self.b.ins().load(t, flags, private, total)
+            self.b.ins().load(t, flags, first_frame, total)
         } else {
-            // Work-item 0 combines every slot.
+            // The first work-item combines every slot.
             let combine = self.b.create_block();
             let head = self.b.create_block();
             let body = self.b.create_block();
             let done = self.b.create_block();
             let join = self.b.create_block();
-            let is_first = self.b.ins().icmp_imm_s(IntCC::Equal, lin, 0);
+            let is_first = self.b.ins().icmp(IntCC::Equal, lin, first);
             self.b.ins().brif(is_first, combine, &[], join, &[]);
 
             self.b.switch_to_block(combine);
             let identity = self.identity(op, t)?;
-            let zero = self.b.ins().iconst(cl::I64, 0);
             self.b
                 .ins()
-                .jump(head, &[BlockArg::Value(zero), BlockArg::Value(identity)]);
+                .jump(head, &[BlockArg::Value(first), BlockArg::Value(identity)]);
 
             self.b.switch_to_block(head);
             let k = self.b.append_block_param(head, cl::I64);
             let acc = self.b.append_block_param(head, t);
-            let more = self.b.ins().icmp(IntCC::UnsignedLessThan, k, n);
+            let more = self.b.ins().icmp(IntCC::UnsignedLessThan, k, end);
             self.b.ins().brif(more, body, &[], done, &[]);
 
             self.b.switch_to_block(body);
@@ -148,13 +156,12 @@ impl Lowering<'_, '_, '_> {
             self.b.ins().jump(head, &[BlockArg::Value(k1), BlockArg::Value(next)]);
 
             self.b.switch_to_block(done);
-            // Work-item 0's frame is the first.
-            self.b.ins().store(flags, acc, private, total);
+            self.b.ins().store(flags, acc, first_frame, total);
             self.b.ins().jump(join, &[]);
 
             self.b.switch_to_block(join);
             match operation {
-                GroupOperation::Reduce => self.b.ins().load(t, flags, private, total),
+                GroupOperation::Reduce => self.b.ins().load(t, flags, first_frame, total),
                 _ => self.b.ins().load(t, flags, fr.base, slot),
             }
         };
@@ -191,7 +198,8 @@ impl Lowering<'_, '_, '_> {
         } else {
             (stride, one)
         };
-        let join = self.only_first_item();
+        let Span { first, lin, .. } = self.span(false);
+        let join = self.only_first_item(lin, first);
         let size = self.b.ins().iconst(cl::I64, size as i64);
         let helper = clift_builtins::group_copy::clift_group_copy as unsafe extern "C" fn(_, _, _, _, _, _) as usize;
         self.call_host(helper, &[cl::I64; 6], &[], &[dst, src, n, size, ds, ss]);
@@ -201,17 +209,35 @@ impl Lowering<'_, '_, '_> {
         Ok(())
     }
 
-    /// Branches to a new block only work-item 0 (the first to resume from a
+    /// Branches to a new block only the work-item of local linear id
+    /// `lin` equal to `first` (the first of its group to resume from a
     /// suspension point) runs, and switches to it; returns the block where
     /// every work-item goes on, which that block must jump to.
-    pub(super) fn only_first_item(&mut self) -> cranelift_codegen::ir::Block {
-        let lin = self.local_linear();
-        let first = self.b.create_block();
+    pub(super) fn only_first_item(&mut self, lin: Value, first: Value) -> cranelift_codegen::ir::Block {
+        let first_block = self.b.create_block();
         let join = self.b.create_block();
-        let is_first = self.b.ins().icmp_imm_s(IntCC::Equal, lin, 0);
-        self.b.ins().brif(is_first, first, &[], join, &[]);
-        self.b.switch_to_block(first);
+        let is_first = self.b.ins().icmp(IntCC::Equal, lin, first);
+        self.b.ins().brif(is_first, first_block, &[], join, &[]);
+        self.b.switch_to_block(first_block);
         join
+    }
+
+    /// The work-items a collective combines: the sub-group of this
+    /// work-item with `sub`, else its work-group.
+    pub(super) fn span(&mut self, sub: bool) -> Span {
+        let lin = self.local_linear();
+        let n = self.group_items();
+        if !sub {
+            let first = self.b.ins().iconst(cl::I64, 0);
+            return Span { first, count: n, lin };
+        }
+        let size = crate::sub_group::SIZE;
+        const _: () = assert!(crate::sub_group::SIZE.is_power_of_two());
+        let first = self.b.ins().band_imm_s(lin, !(size as i64 - 1));
+        let rest = self.b.ins().isub(n, first);
+        let size = self.b.ins().iconst(cl::I64, size as i64);
+        let count = self.b.ins().umin(rest, size);
+        Span { first, count, lin }
     }
 
     /// The local linear id of the work-item, as `i64`.
@@ -226,7 +252,7 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// The number of work-items of this group, as `i64`.
-    fn group_items(&mut self) -> Value {
+    pub(super) fn group_items(&mut self) -> Value {
         let l0 = self.ctx_word(ctx_offset::LOCAL_SIZE);
         let l1 = self.ctx_word(ctx_offset::LOCAL_SIZE + 8);
         let l2 = self.ctx_word(ctx_offset::LOCAL_SIZE + 16);
@@ -271,6 +297,14 @@ impl Lowering<'_, '_, '_> {
             _ => return Err(format!("{op:?} is not a reduction")),
         })
     }
+}
+
+/// The work-items a collective combines (as `i64`): the local linear ids
+/// `first` to `first + count - 1`, and this work-item's, `lin`.
+pub(super) struct Span {
+    pub first: Value,
+    pub count: Value,
+    pub lin: Value,
 }
 
 /// The low `bits` bits set.

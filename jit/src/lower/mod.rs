@@ -43,6 +43,7 @@ pub(crate) mod half;
 mod inline;
 pub(crate) mod memory;
 mod pipes;
+pub mod progress;
 mod relational;
 pub mod simd;
 pub mod statics;
@@ -139,8 +140,20 @@ pub struct FrameEntry {
     pub base: Value,
     /// The work-item's resume state (`i32`): 0 to start.
     pub state: Value,
-    /// A one-byte stack slot set to 1 when a work-item stops at a barrier.
+    /// A one-byte stack slot set to 1 when a work-item stops at a barrier
+    /// (or collective) of its work-group.
     pub pending: StackSlot,
+    /// A one-byte stack slot set to 1 when a work-item stops at a barrier
+    /// (or collective) of its sub-group.
+    pub pending_sub: StackSlot,
+    /// Whether this phase is a sub-group phase (`i8`, 0 or 1): only the
+    /// work-items waiting at a sub-group point resume.
+    pub sub_phase: Value,
+    /// A 4-byte stack slot counting down the passes through yield points
+    /// to the next yield (`progress::YIELD_EVERY`).
+    pub spins: StackSlot,
+    /// An 8-byte stack slot numbering the phases from 1.
+    pub phase_count: StackSlot,
     /// The `iconst` of the frame size, which `lower_body` sets once every
     /// inlined body has taken its share.
     pub size: Inst,
@@ -406,7 +419,12 @@ impl Lowering<'_, '_, '_> {
                 let kernel = matches!(self.body.exit, Exit::NextWorkItem(_));
                 self.copy_byval_params(kernel).map_err(|r| m.diag(func.inst, r))?;
             }
+            let yields = self.frame.plan.as_ref().is_some_and(|p| p.yields.contains(&blk.start));
+            let first_body = blk.body().find(|&i| self.m.insts[i as usize].op != Op::Phi);
             for i in blk.body() {
+                if yields && Some(i) == first_body {
+                    self.yield_point(blk.start).map_err(|rule| m.diag(i, rule))?;
+                }
                 self.inst(i).map_err(|rule| m.diag(i, rule))?;
                 self.define_vars(i).map_err(|rule| m.diag(i, rule))?;
                 if self.b.func.dfg.num_insts() > MAX_FUNCTION_INSTS {

@@ -6,12 +6,13 @@
 //!
 //! The work-group and sub-group forms (OpGroupReserveReadPipePackets,
 //! OpGroupReserveWritePipePackets, OpGroupCommitReadPipe,
-//! OpGroupCommitWritePipe; one sub-group per work-group in clift, so both
-//! scopes are the same) are suspension points like the other collectives
-//! (`collective.rs`): once the whole group has arrived, work-item 0, which
-//! resumes first, makes the one reservation (and leaves its id in a slot
-//! of its frame, which every work-item reads) or the one commit, so a
-//! group commit comes after every work-item's reserved reads or writes.
+//! OpGroupCommitWritePipe, for a work-group or a sub-group as their scope
+//! says) are suspension points like the other collectives
+//! (`collective.rs`): once the whole group has arrived, its first
+//! work-item, which resumes first, makes the one reservation (and leaves
+//! its id in a slot of its frame, which every work-item reads) or the one
+//! commit, so a group commit comes after every work-item's reserved reads
+//! or writes.
 
 use cranelift_codegen::ir::{condcodes::IntCC, types as cl, InstBuilder, MemFlagsData, Value};
 use spirv::Op;
@@ -152,26 +153,31 @@ impl Lowering<'_, '_, '_> {
         } else {
             None
         };
-        self.suspend(i)?;
+        let fr = self.suspend(i)?;
         let pipe = self.get1(inst.id(1).ok_or("missing pipe")?)?;
         // Operand 2: the packet count of a reservation, the id of a commit.
         let x = self.get1(inst.id(2).ok_or("missing operand")?)?;
         let size = self.pipe_const(inst.id(3))?;
         let write = self.b.ins().iconst(cl::I32, i64::from(!reads(op)));
-        let join = self.only_first_item();
-        // Work-item 0's frame is the first of the private arena.
+        let sub = crate::validate::memory::sub_group_scoped(m, inst);
+        let super::collective::Span { first, lin, .. } = self.span(sub);
+        // The first work-item's frame holds the reservation.
         let private = self.ctx_word(ctx_offset::PRIVATE_ARENA);
+        let frame_size = self.b.func.dfg.first_result(fr.size);
+        let first_off = self.b.ins().imul(first, frame_size);
+        let first_frame = self.b.ins().iadd(private, first_off);
+        let join = self.only_first_item(lin, first);
         let flags = MemFlagsData::trusted();
         if let Some(slot) = slot {
             let id = self.reserve(pipe, x, size, write);
-            self.b.ins().store(flags, id, private, slot);
+            self.b.ins().store(flags, id, first_frame, slot);
         } else {
             self.commit(pipe, x, size, write);
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         if let (Some(slot), Some(id)) = (slot, inst.result_id) {
-            let v = self.b.ins().load(cl::I64, flags, private, slot);
+            let v = self.b.ins().load(cl::I64, flags, first_frame, slot);
             self.values.insert(id, vec![v]);
         }
         Ok(())

@@ -29,10 +29,16 @@
 //! the body, so the body uses them directly as the local id.
 //!
 //! A kernel with barriers ([`super::barrier`]) wraps the loops in phases:
-//! `entry` jumps to `phase(first = 1)`, which clears the "waiting" flag and
-//! starts the loops; `item` finds the work-item's frame and dispatches on
-//! its state (0 in the first phase); `loops_done` starts `phase(0)` again
-//! while any work-item waits at a barrier.
+//! `entry` jumps to `phase(first = 1, sub = 0)`, which clears the "waiting"
+//! flags and starts the loops; `item` finds the work-item's frame and
+//! dispatches on its state (0 in the first phase); `loops_done` starts
+//! `phase(0, 1)` while any work-item waits at a sub-group barrier or
+//! collective (a *sub-group phase*: only those resume, and it leaves the
+//! work-group flag as it was), else `phase(0, 0)` while any waits at a
+//! work-group one. Work-items of one sub-group wait at the same point, so
+//! a sub-group phase lets each waiting sub-group through its point while
+//! the work-items at a work-group barrier stay there until every one of
+//! the group has arrived.
 
 use cranelift_codegen::ir::{
     condcodes::IntCC, types as cl, AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, Signature, StackSlotData,
@@ -189,14 +195,22 @@ impl Group<'_> {
         // A kernel with barriers runs the loops in phases (see `barrier`).
         let phases = self.has_barriers.then(|| {
             let pending = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 1, 0));
+            let pending_sub = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 1, 0));
+            let spins = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 4, 2));
+            let phase_count = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
             let private = word(ctx_offset::PRIVATE_ARENA);
             let phase = b.create_block();
             let first = b.append_block_param(phase, cl::I8);
+            let sub = b.append_block_param(phase, cl::I8);
             Phases {
                 pending,
+                pending_sub,
+                spins,
+                phase_count,
                 private,
                 phase,
                 first,
+                sub,
             }
         });
         let nest = self.loop_nest(b, mode, phases);
@@ -261,12 +275,33 @@ impl Group<'_> {
             b.create_block(),
         );
         let exit = b.create_block();
-        if let Some(Phases { pending, phase, .. }) = phases {
-            let one = b.ins().iconst(cl::I8, 1);
-            b.ins().jump(phase, &[BlockArg::Value(one)]);
+        if let Some(Phases {
+            pending,
+            pending_sub,
+            spins,
+            phase_count,
+            phase,
+            sub,
+            ..
+        }) = phases
+        {
+            let every = b.ins().iconst(cl::I32, super::progress::YIELD_EVERY);
+            b.ins().stack_store(cl::I64, every, spins, 0);
+            let zero = b.ins().iconst(cl::I64, 0);
+            b.ins().stack_store(cl::I64, zero, phase_count, 0);
+            let (one, zero8) = (b.ins().iconst(cl::I8, 1), b.ins().iconst(cl::I8, 0));
+            b.ins().jump(phase, &[BlockArg::Value(one), BlockArg::Value(zero8)]);
             b.switch_to_block(phase);
+            let count = b.ins().stack_load(cl::I64, cl::I64, phase_count, 0);
+            let count = b.ins().iadd_imm_s(count, 1);
+            b.ins().stack_store(cl::I64, count, phase_count, 0);
             let zero8 = b.ins().iconst(cl::I8, 0);
-            b.ins().stack_store(cl::I64, zero8, pending, 0);
+            b.ins().stack_store(cl::I64, zero8, pending_sub, 0);
+            // A sub-group phase keeps the work-group flag: the work-items
+            // that set it still wait.
+            let was = b.ins().stack_load(cl::I64, cl::I8, pending, 0);
+            let keep = b.ins().select(sub, was, zero8);
+            b.ins().stack_store(cl::I64, keep, pending, 0);
         }
         let zero = b.ins().iconst(cl::I64, 0);
         b.ins().jump(z_head, &[BlockArg::Value(zero)]);
@@ -320,10 +355,21 @@ impl Group<'_> {
         // After the loops: another phase while work-items wait at a barrier.
         b.switch_to_block(loops_done);
         match phases {
-            Some(Phases { pending, phase, .. }) => {
+            Some(Phases {
+                pending,
+                pending_sub,
+                phase,
+                ..
+            }) => {
+                let (zero8, one8) = (b.ins().iconst(cl::I8, 0), b.ins().iconst(cl::I8, 1));
+                let group = b.create_block();
+                let sub_waiting = b.ins().stack_load(cl::I64, cl::I8, pending_sub, 0);
+                let to_sub = [BlockArg::Value(zero8), BlockArg::Value(one8)];
+                b.ins().brif(sub_waiting, phase, &to_sub, group, &[]);
+                b.switch_to_block(group);
                 let waiting = b.ins().stack_load(cl::I64, cl::I8, pending, 0);
-                let zero8 = b.ins().iconst(cl::I8, 0);
-                b.ins().brif(waiting, phase, &[BlockArg::Value(zero8)], exit, &[]);
+                let to_group = [BlockArg::Value(zero8), BlockArg::Value(zero8)];
+                b.ins().brif(waiting, phase, &to_group, exit, &[]);
             }
             None => {
                 b.ins().jump(exit, &[]);
@@ -347,8 +393,12 @@ impl Group<'_> {
         let [x, y, z] = nest.local_id;
         let Phases {
             pending,
+            pending_sub,
+            spins,
+            phase_count,
             private,
             first,
+            sub,
             ..
         } = ph;
         // This work-item's (chunk's) frame: private + linear id *
@@ -373,6 +423,10 @@ impl Group<'_> {
             base,
             state,
             pending,
+            pending_sub,
+            sub_phase: sub,
+            spins,
+            phase_count,
             size,
             dispatch: b.create_block(),
             next: nest.x_next,
@@ -380,15 +434,20 @@ impl Group<'_> {
     }
 }
 
-/// The phase loop of a kernel with barriers: the flag a work-item sets when
-/// it stops at a barrier, the private arena its frame is in, the loop's
-/// block and whether this is the first phase.
+/// The phase loop of a kernel with barriers: the flags a work-item sets
+/// when it stops at a work-group or a sub-group point, the private arena
+/// its frame is in, the loop's block, whether this is the first phase and
+/// whether it is a sub-group phase.
 #[derive(Clone, Copy)]
 struct Phases {
     pending: cranelift_codegen::ir::StackSlot,
+    pending_sub: cranelift_codegen::ir::StackSlot,
+    spins: cranelift_codegen::ir::StackSlot,
+    phase_count: cranelift_codegen::ir::StackSlot,
     private: Value,
     phase: Block,
     first: Value,
+    sub: Value,
 }
 
 /// What the body of a loop nest needs: the local ids (x, y, z), the block

@@ -403,3 +403,53 @@ impl Uses<'_> {
 fn label(m: &Module, f: &Function, b: u32) -> String {
     f.blocks.get(b as usize).map_or_else(|| "?".into(), |x| m.show(x.label))
 }
+
+/// Whether block `a` dominates block `b`.
+pub fn dominates(func: &Function, a: u32, b: u32) -> bool {
+    let mut x = b;
+    for _ in 0..func.blocks.len() + 1 {
+        if x == a {
+            return true;
+        }
+        match func.cfg.idom.get(x as usize) {
+            Some(&d) if d != x && (d as usize) < func.blocks.len() => x = d,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The natural loops of `func`: per header, the blocks of all its back
+/// edges' loops.
+pub fn natural_loops(func: &Function) -> Vec<(u32, Vec<bool>)> {
+    let n = func.blocks.len();
+    let mut loops: Vec<(u32, Vec<bool>)> = Vec::new();
+    for u in 0..n as u32 {
+        if !func.cfg.reachable.get(u as usize).copied().unwrap_or(false) {
+            continue;
+        }
+        for &h in &func.cfg.succs[u as usize] {
+            if !dominates(func, h, u) {
+                continue;
+            }
+            let idx = match loops.iter().position(|(x, _)| *x == h) {
+                Some(i) => i,
+                None => {
+                    loops.push((h, vec![false; n]));
+                    loops.len() - 1
+                }
+            };
+            let body = &mut loops[idx].1;
+            body[h as usize] = true;
+            let mut stack = vec![u];
+            while let Some(b) = stack.pop() {
+                if body[b as usize] {
+                    continue;
+                }
+                body[b as usize] = true;
+                stack.extend(func.cfg.preds[b as usize].iter().copied());
+            }
+        }
+    }
+    loops
+}

@@ -40,6 +40,21 @@ pub fn is_group_collective(op: Op) -> bool {
     matches!(op, opsets::group_collectives!() | opsets::group_pipes!())
 }
 
+/// Whether instruction `inst` (a barrier or a group instruction) waits
+/// for its sub-group only: its execution scope is Subgroup (3).
+pub fn sub_group_scoped(m: &Module, inst: &Inst) -> bool {
+    has_execution_scope(inst.op)
+        && inst
+            .operands
+            .iter()
+            .find_map(|o| match o {
+                Operand::IdScope(id) => Some(*id),
+                _ => None,
+            })
+            .and_then(|id| const32(m, id))
+            == Some(3)
+}
+
 /// The value of a 32-bit integer constant.
 fn const32(m: &Module, id: Id) -> Option<u64> {
     let c = m.constant(id)?;

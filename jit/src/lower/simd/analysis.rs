@@ -38,10 +38,18 @@ pub fn eligible(m: &Module, root: u32, barrier_fns: &HashSet<u32>) -> Result<(),
         return Err("the kernel writes to a struct passed by value (private memory)".into());
     }
     let graph = calls::call_graph(m);
+    let observing = crate::lower::progress::observing_functions(m, &graph);
     for f in calls::reachable(&graph, root) {
         let func = m.functions.get(f as usize).ok_or("not a function")?;
         if func.blocks.is_empty() {
             return Err(format!("{} is only declared", m.show(func.id)));
+        }
+        // A chunk would yield where its lanes may not agree to.
+        if !crate::lower::progress::yield_headers(m, func, &observing).is_empty() {
+            return Err(format!(
+                "{} has a loop reading memory through an atomic (a yield point)",
+                m.show(func.id)
+            ));
         }
         if func.blocks.len() > MAX_BLOCKS {
             return Err(format!("{} has more than {MAX_BLOCKS} blocks", m.show(func.id)));
@@ -97,13 +105,28 @@ pub fn eligible(m: &Module, root: u32, barrier_fns: &HashSet<u32>) -> Result<(),
 /// The built-in variables whose value differs between neighbouring
 /// work-items along x.
 pub fn varying_builtin(b: BuiltIn) -> bool {
+    affine_builtin(b) || per_lane_builtin(b)
+}
+
+/// The varying built-in variables whose first component grows by one from
+/// each work-item to the next along x.
+pub fn affine_builtin(b: BuiltIn) -> bool {
     matches!(
         b,
         BuiltIn::GlobalInvocationId
             | BuiltIn::LocalInvocationId
             | BuiltIn::GlobalLinearId
             | BuiltIn::LocalInvocationIndex
-            | BuiltIn::SubgroupLocalInvocationId
+    )
+}
+
+/// The varying built-in variables computed lane by lane: the sub-group's
+/// id, size and local id, since a chunk may straddle two sub-groups (a row
+/// of a size that is not a multiple of 4).
+pub fn per_lane_builtin(b: BuiltIn) -> bool {
+    matches!(
+        b,
+        BuiltIn::SubgroupLocalInvocationId | BuiltIn::SubgroupId | BuiltIn::SubgroupSize
     )
 }
 
@@ -371,56 +394,6 @@ pub struct MaskedLoop {
     pub tails: Vec<u32>,
 }
 
-/// Whether block `a` dominates block `b`.
-fn dominates(func: &Function, a: u32, b: u32) -> bool {
-    let mut x = b;
-    for _ in 0..func.blocks.len() + 1 {
-        if x == a {
-            return true;
-        }
-        match func.cfg.idom.get(x as usize) {
-            Some(&d) if d != x && (d as usize) < func.blocks.len() => x = d,
-            _ => return false,
-        }
-    }
-    false
-}
-
-/// The natural loops of `func`: per header, the blocks of all its back
-/// edges' loops.
-fn natural_loops(func: &Function) -> Vec<(u32, Vec<bool>)> {
-    let n = func.blocks.len();
-    let mut loops: Vec<(u32, Vec<bool>)> = Vec::new();
-    for u in 0..n as u32 {
-        if !func.cfg.reachable.get(u as usize).copied().unwrap_or(false) {
-            continue;
-        }
-        for &h in &func.cfg.succs[u as usize] {
-            if !dominates(func, h, u) {
-                continue;
-            }
-            let idx = match loops.iter().position(|(x, _)| *x == h) {
-                Some(i) => i,
-                None => {
-                    loops.push((h, vec![false; n]));
-                    loops.len() - 1
-                }
-            };
-            let body = &mut loops[idx].1;
-            body[h as usize] = true;
-            let mut stack = vec![u];
-            while let Some(b) = stack.pop() {
-                if body[b as usize] {
-                    continue;
-                }
-                body[b as usize] = true;
-                stack.extend(func.cfg.preds[b as usize].iter().copied());
-            }
-        }
-    }
-    loops
-}
-
 /// The loops of `func` with an exit whose condition may vary between
 /// lanes, that a 4-lane body can run under a mask: a single exit block, no
 /// side effects, calls, returns or switches inside, no memory read through
@@ -439,7 +412,7 @@ pub fn masked_loops(
         end.op == Op::BranchConditional && end.id(0).is_some_and(|c| may_vary.contains(&c))
     };
     let mut out: Vec<MaskedLoop> = Vec::new();
-    let loops = natural_loops(func);
+    let loops = crate::validate::cfg::natural_loops(func);
     let varying_exit = |body: &[bool]| {
         (0..body.len()).any(|b| body[b] && varying_branch(b) && func.cfg.succs[b].iter().any(|&s| !body[s as usize]))
     };

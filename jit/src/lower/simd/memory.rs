@@ -30,13 +30,26 @@ impl Lowering<'_, '_, '_> {
         let id = inst.result_id();
         let ptr = inst.operand(0);
         if let Some(b) = analysis::builtin_of(m, ptr) {
+            if analysis::per_lane_builtin(b) {
+                // Each lane's, from its own local id.
+                let x0 = self.wi.local_id[0];
+                let mut lanes = Vec::with_capacity(LANES);
+                for k in 0..LANES {
+                    self.wi.local_id[0] = self.b.ins().iadd_imm_s(x0, k as i64);
+                    let v = self.builtin(b, ty);
+                    self.wi.local_id[0] = x0;
+                    lanes.push(*v?.first().ok_or("an empty built-in")?);
+                }
+                let lanes: [Value; LANES] = lanes.try_into().map_err(|_| "four lanes")?;
+                return self.set_shapes(id, vec![Shape::Lanes(lanes)]);
+            }
             let vals = self.builtin(b, ty)?;
             if matches!(b, spirv::BuiltIn::LocalInvocationId) {
                 if let Some(&x) = vals.first() {
                     self.mark_small(x);
                 }
             }
-            if analysis::varying_builtin(b) {
+            if analysis::affine_builtin(b) {
                 if let Some(&x) = vals.first().filter(|&&x| self.ty(x) == cl::I64) {
                     if let Some(c) = self.kernel.borrow_mut().simd.as_mut() {
                         c.ids.insert(x);
@@ -47,7 +60,7 @@ impl Lowering<'_, '_, '_> {
                 .into_iter()
                 .enumerate()
                 .map(|(k, v)| {
-                    if k == 0 && analysis::varying_builtin(b) {
+                    if k == 0 && analysis::affine_builtin(b) {
                         Shape::Affine {
                             base: v,
                             stride: 1,

@@ -84,7 +84,7 @@ fn is_collective(op: Op) -> bool {
 pub fn barrier_functions(m: &Module) -> HashSet<u32> {
     let graph = calls::call_graph(m);
     let observing = super::progress::observing_functions(m, &graph);
-    let mut set: HashSet<u32> = m
+    let set: HashSet<u32> = m
         .functions
         .iter()
         .enumerate()
@@ -96,17 +96,7 @@ pub fn barrier_functions(m: &Module) -> HashSet<u32> {
         })
         .map(|(i, _)| i as u32)
         .collect();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for (f, calls) in graph.iter().enumerate() {
-            if !set.contains(&(f as u32)) && calls.iter().any(|(c, _)| set.contains(c)) {
-                set.insert(f as u32);
-                changed = true;
-            }
-        }
-    }
-    set
+    calls::with_callers(&graph, set)
 }
 
 /// The resume state bit of a yield point ([`super::progress::yield_headers`]).

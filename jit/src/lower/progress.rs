@@ -26,7 +26,7 @@ pub const YIELD_EVERY: i64 = 1024;
 /// The functions (by index) that read memory through an atomic
 /// instruction (one whose result is used) or call a function that does.
 pub fn observing_functions(m: &Module, graph: &[Vec<(u32, u32)>]) -> HashSet<u32> {
-    let mut set: HashSet<u32> = (0..m.functions.len() as u32)
+    let set: HashSet<u32> = (0..m.functions.len() as u32)
         .filter(|&f| {
             let func = &m.functions[f as usize];
             let used = used_ids(m, func);
@@ -36,17 +36,7 @@ pub fn observing_functions(m: &Module, graph: &[Vec<(u32, u32)>]) -> HashSet<u32
             })
         })
         .collect();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for (f, calls) in graph.iter().enumerate() {
-            if !set.contains(&(f as u32)) && calls.iter().any(|(c, _)| set.contains(c)) {
-                set.insert(f as u32);
-                changed = true;
-            }
-        }
-    }
-    set
+    crate::validate::calls::with_callers(graph, set)
 }
 
 /// The ids `func`'s instructions use.

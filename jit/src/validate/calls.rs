@@ -80,6 +80,25 @@ pub fn reachable(graph: &[Vec<(u32, u32)>], root: u32) -> Vec<u32> {
     out
 }
 
+/// `set` (function indexes) with every function that calls one of it,
+/// directly or through others, added.
+pub fn with_callers(
+    graph: &[Vec<(u32, u32)>],
+    mut set: std::collections::HashSet<u32>,
+) -> std::collections::HashSet<u32> {
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (f, calls) in graph.iter().enumerate() {
+            if !set.contains(&(f as u32)) && calls.iter().any(|(c, _)| set.contains(c)) {
+                set.insert(f as u32);
+                changed = true;
+            }
+        }
+    }
+    set
+}
+
 /// Reports the first cycle found from each function, and calls to
 /// functions without a body.
 pub fn check(m: &Module, d: &mut Diags) {

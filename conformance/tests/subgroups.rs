@@ -58,7 +58,16 @@ fn kernel<'a>(src: &str, name: &str, from: From) -> Kernel<'a> {
     let built = match from {
         From::Source => Kernel::with_source(src, name, "-cl-std=CL2.0"),
         From::SpirV => {
-            let il = clift_conformance::offline::spirv_of(src, &["-cl-std=CL2.0", "-O2"]);
+            // Each source is compiled offline once per test process.
+            static MODULES: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<String, Vec<u8>>>> =
+                std::sync::OnceLock::new();
+            let il = MODULES
+                .get_or_init(Default::default)
+                .lock()
+                .unwrap()
+                .entry(src.to_string())
+                .or_insert_with(|| clift_conformance::offline::spirv_of(src, &["-cl-std=CL2.0", "-O2"]))
+                .clone();
             Kernel::with_il(&il, name, "")
         }
     };
@@ -218,6 +227,125 @@ fn half_collectives() {
         |a, b| h(f(a).max(f(b))),
         (h(0.0), h(f64::INFINITY), h(f64::NEG_INFINITY)),
     );
+}
+
+/// cl_khr_subgroup_extended_types: the collectives on 8- and 16-bit
+/// integers (sums wrap at their width, like OpenCL C's arithmetic on them).
+#[test]
+fn extended_types_collectives_on_small_integers() {
+    const EXT: &str = "#pragma OPENCL EXTENSION cl_khr_subgroup_extended_types : enable";
+    check_type::<i8>(
+        "char",
+        EXT,
+        |i| small(i) as i8,
+        |a, b| a.wrapping_add(b),
+        i8::min,
+        i8::max,
+        (0, i8::MAX, i8::MIN),
+    );
+    check_type::<u8>(
+        "uchar",
+        EXT,
+        |i| (small(i) + 50) as u8 * 2,
+        |a, b| a.wrapping_add(b),
+        u8::min,
+        u8::max,
+        (0, u8::MAX, 0),
+    );
+    check_type::<i16>(
+        "short",
+        EXT,
+        |i| small(i) as i16 * 600,
+        |a, b| a.wrapping_add(b),
+        i16::min,
+        i16::max,
+        (0, i16::MAX, i16::MIN),
+    );
+    check_type::<u16>(
+        "ushort",
+        EXT,
+        |i| (small(i) + 50) as u16 * 600,
+        |a, b| a.wrapping_add(b),
+        u16::min,
+        u16::max,
+        (0, u16::MAX, 0),
+    );
+}
+
+/// cl_khr_subgroup_extended_types: `sub_group_broadcast` of every vector
+/// type (2, 3, 4, 8 and 16 components of every scalar type), each work-item
+/// taking the vector of its sub-group's work-item `(size - 1) / 2`; the
+/// bytes are moved, not computed, so every bit must arrive (NaN payloads in
+/// the floating-point lanes included).
+#[test]
+fn extended_types_broadcast_vectors() {
+    let types = [
+        ("char", 1),
+        ("uchar", 1),
+        ("short", 2),
+        ("ushort", 2),
+        ("int", 4),
+        ("uint", 4),
+        ("long", 8),
+        ("ulong", 8),
+        ("float", 4),
+        ("double", 8),
+        ("half", 2),
+    ];
+    let mut src = String::from(
+        "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
+         #pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
+         #pragma OPENCL EXTENSION cl_khr_subgroup_extended_types : enable\n",
+    );
+    // One kernel, two buffers per type: each work-item's 33 elements of a
+    // type are a vector of 2, 3, 4, 8 and 16 components in a row.
+    let params: Vec<String> = types
+        .iter()
+        .map(|(t, _)| format!("global const {t} *in_{t}, global {t} *out_{t}"))
+        .collect();
+    src += &format!(
+        "kernel void b({}) {{\n size_t g = get_global_id(0); uint s = (get_sub_group_size() - 1) / 2;\n",
+        params.join(", ")
+    );
+    for (t, _) in types {
+        let mut at = 0;
+        for n in [2, 3, 4, 8, 16] {
+            src += &format!(
+                "vstore{n}(sub_group_broadcast(vload{n}(0, in_{t} + 33 * g + {at}), s), 0, out_{t} + 33 * g + {at});\n"
+            );
+            at += n;
+        }
+    }
+    src += "}\n";
+    for from in [From::Source, From::SpirV] {
+        for (global, local) in RANGES {
+            let inputs: Vec<Vec<u8>> = types
+                .iter()
+                .enumerate()
+                .map(|(k, (_, size))| (0..global * 33 * size).map(|i| (i * 131 + 7 + k) as u8).collect())
+                .collect();
+            let mut outputs: Vec<Vec<u8>> = inputs.iter().map(|v| vec![0u8; v.len()]).collect();
+            let mut k = kernel(&src, "b", from);
+            for (inp, out) in inputs.iter().zip(outputs.iter_mut()) {
+                k = k.arg(Arg::input(inp)).arg(Arg::output(out));
+            }
+            k.run(&[global], Some(&[local]));
+            for (((t, size), inp), out) in types.iter().zip(&inputs).zip(&outputs) {
+                let item = 33 * size;
+                for (first, sg, _) in groups(global, local) {
+                    let src_item = first + (sg - 1) / 2;
+                    let want = &inp[src_item * item..(src_item + 1) * item];
+                    for g in first..first + sg {
+                        assert_eq!(
+                            &out[g * item..(g + 1) * item],
+                            want,
+                            "{t} vectors from {from:?}, global {global} local {local}, work-item {g}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[test]

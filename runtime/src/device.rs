@@ -30,10 +30,11 @@ pub const DEVICE_EXTENSIONS: &[&str] = &[
     "cl_khr_fp64",
     "cl_khr_fp16",
     "cl_khr_subgroups",
+    "cl_khr_subgroup_extended_types",
 ];
 
 /// [`DEVICE_EXTENSIONS`] with their versions, for `*_EXTENSIONS_WITH_VERSION`.
-pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 13] = [
+pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 14] = [
     (make_version(1, 0, 0), "cl_khr_byte_addressable_store"),
     (make_version(1, 0, 0), "cl_khr_global_int32_base_atomics"),
     (make_version(1, 0, 0), "cl_khr_global_int32_extended_atomics"),
@@ -47,6 +48,7 @@ pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 13] = [
     (make_version(1, 0, 0), "cl_khr_fp64"),
     (make_version(1, 0, 0), "cl_khr_fp16"),
     (make_version(1, 0, 0), "cl_khr_subgroups"),
+    (make_version(1, 0, 0), "cl_khr_subgroup_extended_types"),
 ];
 
 /// The OpenCL version the device implements.

@@ -45,7 +45,15 @@ impl Lowering<'_, '_, '_> {
         if op == Op::GroupAsyncCopy {
             return self.async_copy(i, id);
         }
-        let t = types::scalar(m, ty)?;
+        // A broadcast moves any scalar or vector (cl_khr_subgroup_extended_types
+        // broadcasts vectors), one slot per component; the other collectives
+        // compute on scalars.
+        let comps = if op == Op::GroupBroadcast {
+            types::components(m, ty)?
+        } else {
+            vec![types::scalar(m, ty)?]
+        };
+        let t = comps[0];
         // (operation, value operand index)
         let (operation, value_at) = match op {
             Op::GroupAll | Op::GroupAny | Op::GroupBroadcast => (GroupOperation::Reduce, 1),
@@ -60,15 +68,21 @@ impl Lowering<'_, '_, '_> {
                 (g, 2)
             }
         };
-        let x = self.get1(inst.operand(value_at))?;
+        let xs = self.get(inst.operand(value_at))?;
+        if xs.len() != comps.len() {
+            return Err("the operand's type is not the result's".into());
+        }
         let (slot, total) = {
             let mut k = self.kernel.borrow_mut();
             let fs = k.frame.as_mut().ok_or("a collective outside a kernel's frame")?;
-            (fs.alloc(SLOT as u64, SLOT as u64)?, fs.alloc(SLOT as u64, SLOT as u64)?)
+            let bytes = comps.len() as u64 * SLOT as u64;
+            (fs.alloc(bytes, SLOT as u64)?, fs.alloc(bytes, SLOT as u64)?)
         };
         let flags = MemFlagsData::trusted();
         let fr = self.frame_entry().ok_or("a collective outside a kernel's frame")?;
-        self.b.ins().store(flags, x, fr.base, slot);
+        for (c, &x) in xs.iter().enumerate() {
+            self.b.ins().store(flags, x, fr.base, slot + SLOT * c as i32);
+        }
         let fr = self.suspend(i)?;
 
         let private = self.ctx_word(ctx_offset::PRIVATE_ARENA);
@@ -107,11 +121,20 @@ impl Lowering<'_, '_, '_> {
             self.b.switch_to_block(latch);
             let off = self.b.ins().imul(src, frame_size);
             let at = self.b.ins().iadd(private, off);
-            let xs = self.b.ins().load(t, flags, at, slot);
-            self.b.ins().store(flags, xs, first_frame, total);
+            for (c, &tc) in comps.iter().enumerate() {
+                let c = SLOT * c as i32;
+                let xs = self.b.ins().load(tc, flags, at, slot + c);
+                self.b.ins().store(flags, xs, first_frame, total + c);
+            }
             self.b.ins().jump(join, &[]);
             self.b.switch_to_block(join);
-            self.b.ins().load(t, flags, first_frame, total)
+            let v = comps
+                .iter()
+                .enumerate()
+                .map(|(c, &tc)| self.b.ins().load(tc, flags, first_frame, total + SLOT * c as i32))
+                .collect();
+            self.values.insert(id, v);
+            return Ok(());
         } else {
             // The first work-item combines every slot.
             let combine = self.b.create_block();

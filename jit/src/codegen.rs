@@ -330,6 +330,7 @@ struct Selection<'a> {
     kernels: Vec<(usize, &'a str, u32)>,
     helpers: BTreeSet<u32>,
     barrier_fns: HashSet<u32>,
+    yields: crate::lower::progress::Yields,
 }
 
 impl<'a> Selection<'a> {
@@ -346,7 +347,8 @@ impl<'a> Selection<'a> {
                 Some((info, ep.name.as_str(), f))
             })
             .collect();
-        let barrier_fns = crate::lower::barrier::barrier_functions(m);
+        let yields = crate::lower::progress::Yields::of(m, front.sub_group_ifp());
+        let barrier_fns = crate::lower::barrier::barrier_functions(m, &yields);
         let mut helpers = BTreeSet::new();
         for &(_, _, f) in &kernels {
             helpers.extend(calls::reachable(&graph, f).into_iter().filter(|&g| g != f));
@@ -363,6 +365,7 @@ impl<'a> Selection<'a> {
             kernels,
             helpers,
             barrier_fns,
+            yields,
         }
     }
 }
@@ -529,11 +532,12 @@ impl Lowerer<'_> {
             helpers: &self.helper_refs,
             statics: self.statics,
             barrier_fns: &self.sel.barrier_fns,
+            yields: &self.sel.yields,
             inlined: &self.inlined,
         };
         let mut simd = info.is_some() && self.vectorize;
         if simd {
-            if let Err(why) = crate::lower::simd::analysis::eligible(m, f, &self.sel.barrier_fns) {
+            if let Err(why) = crate::lower::simd::analysis::eligible(m, f, &self.sel.barrier_fns, &self.sel.yields) {
                 self.scalar_reason(dump_name, &why);
                 simd = false;
             }

@@ -43,6 +43,10 @@ pub struct BuildOptions {
     pub single_precision_constant: bool,
     /// -cl-kernel-arg-info
     pub kernel_arg_info: bool,
+    /// -cl-no-subgroup-ifp: kernels need not let sub-groups progress
+    /// independently, so code generation places no yield points
+    /// (`lower::progress`).
+    pub no_subgroup_ifp: bool,
     /// `-cl-clift-max-lanes=N`, clift's own option: the most work-items code
     /// generation may run side by side in one SIMD body (1: the scalar body
     /// alone). `None`: as many as clift chooses. Lets tests and the

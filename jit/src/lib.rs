@@ -182,6 +182,9 @@ pub struct FrontEnd {
     built: BuiltModule,
     /// [`BuildOptions::max_lanes`] of the build.
     max_lanes: Option<u32>,
+    /// Whether sub-groups must progress independently (not
+    /// [`BuildOptions::no_subgroup_ifp`]).
+    sub_group_ifp: bool,
     /// The validator's evidence that `module` passed every rule.
     validated: validate::Validated,
 }
@@ -211,6 +214,12 @@ impl FrontEnd {
     /// [`BuildOptions::max_lanes`] of the build.
     pub fn max_lanes(&self) -> Option<u32> {
         self.max_lanes
+    }
+
+    /// Whether sub-groups must progress independently (the build had no
+    /// `-cl-no-subgroup-ifp`).
+    pub fn sub_group_ifp(&self) -> bool {
+        self.sub_group_ifp
     }
 }
 
@@ -249,6 +258,7 @@ pub fn front_end(bytes: &[u8], options: &BuildOptions) -> Result<FrontEnd, Build
         module: m,
         built,
         max_lanes: options.max_lanes,
+        sub_group_ifp: !options.no_subgroup_ifp,
         validated,
     })
 }

@@ -436,11 +436,12 @@ fn parse_words(words: &[String], call: OptionsOf) -> Result<ParsedOptions, Optio
                 b.denorms_are_zero = true;
             }
             "-cl-uniform-work-group-size" => p.uniform_work_group_size = true,
-            // "This option has no effect for devices that do not support
-            // independent forward progress for sub-groups"; the deprecated
-            // strict-aliasing hint likewise changes nothing here (and
-            // clang-15 no longer takes either).
-            "-cl-no-subgroup-ifp" | "-cl-strict-aliasing" => {}
+            // "the kernel does not require independent forward progress of
+            // sub-groups": code generation places no yield points. The
+            // deprecated strict-aliasing hint changes nothing here (and
+            // clang-15 takes neither).
+            "-cl-no-subgroup-ifp" => b.no_subgroup_ifp = true,
+            "-cl-strict-aliasing" => {}
             // Math intrinsics options.
             "-cl-single-precision-constant" => b.single_precision_constant = true,
             "-cl-denorms-are-zero" => b.denorms_are_zero = true,

@@ -79,27 +79,26 @@ fn is_collective(op: Op) -> bool {
 }
 
 /// The functions (by index) that contain a barrier, a work-group
-/// collective or a loop where work-items yield ([`super::progress::yield_headers`]), or call
+/// collective or a loop where work-items yield ([`super::progress::Yields`]), or call
 /// a function that does.
-pub fn barrier_functions(m: &Module) -> HashSet<u32> {
+pub fn barrier_functions(m: &Module, yields: &super::progress::Yields) -> HashSet<u32> {
     let graph = calls::call_graph(m);
-    let observing = super::progress::observing_functions(m, &graph);
     let set: HashSet<u32> = m
         .functions
         .iter()
         .enumerate()
-        .filter(|(_, f)| {
+        .filter(|&(fi, f)| {
             f.blocks
                 .iter()
                 .any(|b| b.body().any(|i| is_group_wait(m.insts[i as usize].op)))
-                || !super::progress::yield_headers(m, f, &observing).is_empty()
+                || !yields.headers(fi as u32).is_empty()
         })
         .map(|(i, _)| i as u32)
         .collect();
     calls::with_callers(&graph, set)
 }
 
-/// The resume state bit of a yield point ([`super::progress::yield_headers`]).
+/// The resume state bit of a yield point ([`super::progress::Yields`]).
 pub const YIELD_STATE: u32 = 1 << 30;
 
 /// What a suspension point waits for.
@@ -158,13 +157,14 @@ pub struct FnPlan {
     /// The function's Function variables and their layouts.
     pub vars: Vec<(Id, Layout)>,
     /// The OpLabel indexes of the loop headers where a work-item yields
-    /// ([`super::progress::yield_headers`]): `live` holds, under that index, the values
+    /// ([`super::progress::Yields`]): `live` holds, under that index, the values
     /// live before the header's first instruction that is not a phi.
     pub yields: HashSet<u32>,
 }
 
-/// The frame plan of `func` (one of `barrier_fns`).
-pub fn plan(m: &Module, func: &Function, barrier_fns: &HashSet<u32>) -> Result<FnPlan, String> {
+/// The frame plan of `func` (one of `barrier_fns`), whose yield points are
+/// `yield_blocks`.
+pub fn plan(m: &Module, func: &Function, barrier_fns: &HashSet<u32>, yield_blocks: &[u32]) -> Result<FnPlan, String> {
     let suspends = |i: u32| {
         let inst = &m.insts[i as usize];
         match inst.op {
@@ -214,9 +214,7 @@ pub fn plan(m: &Module, func: &Function, barrier_fns: &HashSet<u32>) -> Result<F
             "a function with barriers of {blocks} blocks and {values} values is too large for code generation"
         ));
     }
-    let graph = calls::call_graph(m);
-    let yield_blocks = super::progress::yield_headers(m, func, &super::progress::observing_functions(m, &graph));
-    let live = liveness(m, func, &points, &yield_blocks);
+    let live = liveness(m, func, &points, yield_blocks);
     let yields = yield_blocks.iter().map(|&b| func.blocks[b as usize].start).collect();
     let mut kept: Vec<Id> = live
         .values()
@@ -409,7 +407,12 @@ impl Lowering<'_, '_, '_> {
         let plan = match fs.plans.get(&fi) {
             Some(p) => p.clone(),
             None => {
-                let p = Rc::new(plan(self.m, self.body.func, self.env.barrier_fns)?);
+                let p = Rc::new(plan(
+                    self.m,
+                    self.body.func,
+                    self.env.barrier_fns,
+                    self.env.yields.headers(fi),
+                )?);
                 fs.plans.insert(fi, p.clone());
                 p
             }
@@ -545,7 +548,7 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// At the loop header of OpLabel `label`, a yield point of this body
-    /// ([`super::progress::yield_headers`]): once every [`super::progress::YIELD_EVERY`] passes (counted for
+    /// ([`super::progress::Yields`]): once every [`super::progress::YIELD_EVERY`] passes (counted for
     /// the whole group), the work-item suspends so the others run.
     pub(super) fn yield_point(&mut self, label: u32) -> R {
         let fr = self.frame_entry().ok_or("a yield point outside a kernel's frame")?;

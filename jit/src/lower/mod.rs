@@ -196,6 +196,8 @@ pub struct Env<'a> {
     /// The functions (by index) that contain a barrier or call one that
     /// does: always inlined into kernels.
     pub barrier_fns: &'a HashSet<u32>,
+    /// Where work-items yield to the rest of their group (`progress`).
+    pub yields: &'a progress::Yields,
     /// SPIR-V instructions inlined into all the bodies of the module so
     /// far (see `inline::MODULE_BUDGET`).
     pub inlined: &'a std::cell::Cell<u64>,

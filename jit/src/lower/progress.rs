@@ -13,7 +13,7 @@
 //! point. That gives the independent forward progress of sub-groups that
 //! `cl_khr_subgroups` requires (CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use spirv::Op;
 
@@ -23,9 +23,39 @@ use crate::spirv::{Function, Id, IdKind, Module};
 /// between two yields.
 pub const YIELD_EVERY: i64 = 1024;
 
+/// The yield points of every function of a module, computed once per
+/// build.
+#[derive(Debug, Default)]
+pub struct Yields(HashMap<u32, Vec<u32>>);
+
+impl Yields {
+    /// The yield points of `m`'s functions ([`yield_headers`]); none when
+    /// `on` is false (`-cl-no-subgroup-ifp`).
+    pub fn of(m: &Module, on: bool) -> Yields {
+        if !on {
+            return Yields::default();
+        }
+        let graph = crate::validate::calls::call_graph(m);
+        let observing = observing_functions(m, &graph);
+        Yields(
+            m.functions
+                .iter()
+                .enumerate()
+                .map(|(f, func)| (f as u32, yield_headers(m, func, &observing)))
+                .filter(|(_, h)| !h.is_empty())
+                .collect(),
+        )
+    }
+
+    /// The headers (block indexes) where function `f` (by index) yields.
+    pub fn headers(&self, f: u32) -> &[u32] {
+        self.0.get(&f).map_or(&[], Vec::as_slice)
+    }
+}
+
 /// The functions (by index) that read memory through an atomic
 /// instruction (one whose result is used) or call a function that does.
-pub fn observing_functions(m: &Module, graph: &[Vec<(u32, u32)>]) -> HashSet<u32> {
+fn observing_functions(m: &Module, graph: &[Vec<(u32, u32)>]) -> HashSet<u32> {
     let set: HashSet<u32> = (0..m.functions.len() as u32)
         .filter(|&f| {
             let func = &m.functions[f as usize];
@@ -56,7 +86,7 @@ fn used_ids(m: &Module, func: &Function) -> HashSet<Id> {
 /// compare-and-swap lock), and the other sub-groups must make progress
 /// meanwhile: that is the independent forward progress of sub-groups
 /// `cl_khr_subgroups` promises, although one thread runs the whole group.
-pub fn yield_headers(m: &Module, func: &Function, observing: &HashSet<u32>) -> Vec<u32> {
+fn yield_headers(m: &Module, func: &Function, observing: &HashSet<u32>) -> Vec<u32> {
     if func.blocks.is_empty() {
         return Vec::new();
     }

@@ -22,7 +22,12 @@ const MAX_BLOCKS: usize = 512;
 /// functions with barriers (each lane's private copy is laid out only for
 /// the others), no work-group collectives,
 /// no functions only declared, and small enough CFGs.
-pub fn eligible(m: &Module, root: u32, barrier_fns: &HashSet<u32>) -> Result<(), String> {
+pub fn eligible(
+    m: &Module,
+    root: u32,
+    barrier_fns: &HashSet<u32>,
+    yields: &crate::lower::progress::Yields,
+) -> Result<(), String> {
     // A struct passed by value that the kernel writes to is copied into
     // each work-item's private memory.
     let Some(kernel) = m.functions.get(root as usize) else {
@@ -38,14 +43,13 @@ pub fn eligible(m: &Module, root: u32, barrier_fns: &HashSet<u32>) -> Result<(),
         return Err("the kernel writes to a struct passed by value (private memory)".into());
     }
     let graph = calls::call_graph(m);
-    let observing = crate::lower::progress::observing_functions(m, &graph);
     for f in calls::reachable(&graph, root) {
         let func = m.functions.get(f as usize).ok_or("not a function")?;
         if func.blocks.is_empty() {
             return Err(format!("{} is only declared", m.show(func.id)));
         }
         // A chunk would yield where its lanes may not agree to.
-        if !crate::lower::progress::yield_headers(m, func, &observing).is_empty() {
+        if !yields.headers(f).is_empty() {
             return Err(format!(
                 "{} has a loop reading memory through an atomic (a yield point)",
                 m.show(func.id)

@@ -180,7 +180,7 @@ fn cache_key(
         k.extend_from_slice(&(b.len() as u64).to_le_bytes());
         k.extend_from_slice(b);
     };
-    field(b"clift-cc 6");
+    field(b"clift-cc 7");
     field(tools.versions.as_bytes());
     field(&[u8::from(tools.opt.is_some()), u8::from(options.build.kernel_arg_info)]);
     field(options.opt_level.name().as_bytes());
@@ -365,12 +365,19 @@ impl<'a> Job<'a> {
     /// [`Self::translate`], where a module that may hold llvm-spirv 15's
     /// wrong translation of a conversion between `i1` and floating point
     /// counts as a failure when the IR (`bc`, built at `level`) holds such
-    /// a conversion, so that the workaround applies.
+    /// a conversion, and one holding its wrong `llvm.umul.with.overflow`
+    /// function always, so that the workarounds apply.
     fn checked_translation(&self, bc: &Path, level: OptLevel) -> Result<Result<Vec<u8>, String>, CompileError> {
         let module = match self.translate(bc)? {
             Ok(module) => module,
             Err(text) => return Ok(Err(text)),
         };
+        if workarounds::has_umul_overflow_function(&module) {
+            return Ok(Err(
+                "llvm-spirv 15 mistranslates llvm.umul.with.overflow (its overflow bit compares the wrong operand)\n"
+                    .into(),
+            ));
+        }
         let suspect = Words::new(&module).is_some_and(|w| w.may_mistranslate_bool_conversions());
         if suspect && self.converts_bools(bc, level)? {
             return Ok(Err(

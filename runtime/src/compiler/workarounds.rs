@@ -472,13 +472,24 @@ fn bit_reverse_function(ty: &str) -> Option<(String, String)> {
 }
 
 /// For `llvm.<op>.with.overflow.<type>` (`op`: `sadd`, `uadd`, `ssub`,
-/// `usub`, `smul`; llvm-spirv 15 translates only `umul`, and `sadd` not on
-/// `i8`): the operation and the type suffix.
+/// `usub`, `smul`, `umul`; llvm-spirv 15 translates only `umul`, wrongly:
+/// its function compares the product divided by the first operand with
+/// that same operand, not the second, and divides by zero when the first
+/// is zero; and `sadd` not on `i8`): the operation and the type suffix.
 fn overflow_op(name: &str) -> Option<(&str, &str)> {
     let (op, ty) = name.strip_prefix("llvm.")?.split_once(".with.overflow.")?;
-    ["sadd", "uadd", "ssub", "usub", "smul"]
+    ["sadd", "uadd", "ssub", "usub", "smul", "umul"]
         .contains(&op)
         .then_some((op, ty))
+}
+
+/// Whether SPIR-V `module` holds llvm-spirv 15's function for
+/// `llvm.umul.with.overflow` (named `spirv.llvm_umul_with_overflow_<ty>`),
+/// whose overflow bit is wrong ([`overflow_op`]): the translation must
+/// count as failed so that the call is rewritten before llvm-spirv.
+pub(super) fn has_umul_overflow_function(module: &[u8]) -> bool {
+    const NAME: &[u8] = b"llvm_umul_with_overflow";
+    module.windows(NAME.len()).any(|w| w == NAME)
 }
 
 /// A function of the module computing `llvm.<op>.with.overflow.<ty>`'s
@@ -486,7 +497,8 @@ fn overflow_op(name: &str) -> Option<(&str, &str)> {
 /// by the OpenCL `mul_hi` declaration `smul` needs. The overflow tests:
 /// unsigned add, a sum below an operand; unsigned sub, a subtrahend above
 /// the minuend; signed add and sub, operands of one sign and a result of
-/// the other; signed multiply, a high half that is not the low half's sign.
+/// the other; signed multiply, a high half that is not the low half's sign;
+/// unsigned multiply, a high half that is not zero.
 fn overflow_function(ir: &str, op: &str, ty: &str) -> Option<(String, String)> {
     let (lanes, width) = type_suffix(ty)?;
     if !matches!(width, 8 | 16 | 32 | 64) {
@@ -508,6 +520,14 @@ fn overflow_function(ir: &str, op: &str, ty: &str) -> Option<(String, String)> {
             "  %r = sub {t} %a, %b\n  %x = xor {t} %a, %b\n  %y = xor {t} %a, %r\n  %z = and {t} %x, %y\n  \
              %o = icmp slt {t} %z, {zero}\n"
         ),
+        "umul" => {
+            let hi = mangled_builtin("mul_hi", false, ty)?;
+            tail = builtin_declaration(ir, &hi, &t);
+            format!(
+                "  %r = mul {t} %a, %b\n  %h = call spir_func {t} @{hi}({t} %a, {t} %b)\n  \
+                 %o = icmp ne {t} %h, {zero}\n"
+            )
+        }
         "smul" => {
             let hi = mangled_builtin("mul_hi", true, ty)?;
             tail = builtin_declaration(ir, &hi, &t);
@@ -1529,7 +1549,7 @@ mod tests {
     fn overflow_checks_become_functions() {
         assert_eq!(overflow_op("llvm.uadd.with.overflow.i32"), Some(("uadd", "i32")));
         assert_eq!(overflow_op("llvm.smul.with.overflow.v2i64"), Some(("smul", "v2i64")));
-        assert_eq!(overflow_op("llvm.umul.with.overflow.i64"), None);
+        assert_eq!(overflow_op("llvm.umul.with.overflow.i64"), Some(("umul", "i64")));
         let ir = "define void @k() {\n  %r = call { i32, i1 } @llvm.ssub.with.overflow.i32(i32 %a, i32 %b)\n  \
                   %s = call { i64, i1 } @llvm.smul.with.overflow.i64(i64 %c, i64 %d)\n}\n\
                   declare { i32, i1 } @llvm.ssub.with.overflow.i32(i32, i32) #1\n\
@@ -1550,6 +1570,13 @@ mod tests {
         );
         assert!(out.contains("%s = ashr i64 %r, 63\n  %o = icmp ne i64 %h, %s"), "{out}");
         assert!(out.contains("declare spir_func i64 @_Z6mul_hill(i64, i64)\n"), "{out}");
+        // Unsigned multiply: the high half (unsigned mul_hi) is not zero.
+        let (name, u) = overflow_function("", "umul", "i64").unwrap();
+        assert_eq!(name, "clift.umul.with.overflow.i64");
+        assert!(u.contains("call spir_func i64 @_Z6mul_himm(i64 %a, i64 %b)"), "{u}");
+        assert!(u.contains("%o = icmp ne i64 %h, 0"), "{u}");
+        assert!(has_umul_overflow_function(b"..spirv.llvm_umul_with_overflow_i64.."));
+        assert!(!has_umul_overflow_function(b"spirv.llvm_smul_with_overflow"));
         let (_, v) = overflow_function("", "sadd", "v4i8").unwrap();
         assert!(v.contains("%o = icmp slt <4 x i8> %z, <i8 0, i8 0, i8 0, i8 0>"), "{v}");
         assert!(

@@ -570,3 +570,19 @@ pub fn sub_groups_of(items: usize) -> Vec<(usize, usize)> {
     let s = sub_group_size();
     (0..items).step_by(s).map(|f| (f, s.min(items - f))).collect()
 }
+
+/// Every OpenCL C scalar type with its size in bytes: the integer types,
+/// float and double, then half.
+pub const SCALAR_TYPES: [(&str, u32); 11] = [
+    ("char", 1),
+    ("uchar", 1),
+    ("short", 2),
+    ("ushort", 2),
+    ("int", 4),
+    ("uint", 4),
+    ("long", 8),
+    ("ulong", 8),
+    ("float", 4),
+    ("double", 8),
+    ("half", 2),
+];

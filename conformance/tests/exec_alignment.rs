@@ -14,19 +14,7 @@
 use clift_conformance::exec::{corpus_spirv, Arg, Kernel, Opt};
 
 /// Every scalar type of alignment.cl's EACH_TYPE with its size, then half.
-const TYPES: [(&str, u32); 11] = [
-    ("char", 1),
-    ("uchar", 1),
-    ("short", 2),
-    ("ushort", 2),
-    ("int", 4),
-    ("uint", 4),
-    ("long", 8),
-    ("ulong", 8),
-    ("float", 4),
-    ("double", 8),
-    ("half", 2),
-];
+const TYPES: [(&str, u32); 11] = clift_conformance::SCALAR_TYPES;
 const WIDTHS: [u32; 6] = [1, 2, 3, 4, 8, 16];
 const END: u32 = 0x600d;
 

@@ -279,19 +279,7 @@ fn extended_types_collectives_on_small_integers() {
 /// the floating-point lanes included).
 #[test]
 fn extended_types_broadcast_vectors() {
-    let types = [
-        ("char", 1),
-        ("uchar", 1),
-        ("short", 2),
-        ("ushort", 2),
-        ("int", 4),
-        ("uint", 4),
-        ("long", 8),
-        ("ulong", 8),
-        ("float", 4),
-        ("double", 8),
-        ("half", 2),
-    ];
+    let types = clift_conformance::SCALAR_TYPES;
     let mut src = String::from(
         "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
          #pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
@@ -322,7 +310,11 @@ fn extended_types_broadcast_vectors() {
             let inputs: Vec<Vec<u8>> = types
                 .iter()
                 .enumerate()
-                .map(|(k, (_, size))| (0..global * 33 * size).map(|i| (i * 131 + 7 + k) as u8).collect())
+                .map(|(k, (_, size))| {
+                    (0..global * 33 * *size as usize)
+                        .map(|i| (i * 131 + 7 + k) as u8)
+                        .collect()
+                })
                 .collect();
             let mut outputs: Vec<Vec<u8>> = inputs.iter().map(|v| vec![0u8; v.len()]).collect();
             let mut k = kernel(&src, "b", from);
@@ -331,7 +323,7 @@ fn extended_types_broadcast_vectors() {
             }
             k.run(&[global], Some(&[local]));
             for (((t, size), inp), out) in types.iter().zip(&inputs).zip(&outputs) {
-                let item = 33 * size;
+                let item = 33 * *size as usize;
                 for (first, sg, _) in groups(global, local) {
                     let src_item = first + (sg - 1) / 2;
                     let want = &inp[src_item * item..(src_item + 1) * item];

@@ -29,7 +29,7 @@ pub const YIELD_EVERY: i64 = 1024;
 pub struct Yields(HashMap<u32, Vec<u32>>);
 
 impl Yields {
-    /// The yield points of `m`'s functions ([`yield_headers`]); none when
+    /// The yield points of `m`'s functions (see `yield_headers`); none when
     /// `on` is false (`-cl-no-subgroup-ifp`).
     pub fn of(m: &Module, on: bool) -> Yields {
         if !on {

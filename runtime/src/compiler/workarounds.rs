@@ -792,8 +792,11 @@ fn fold_constant_bitcasts(ir: &str) -> (String, usize) {
     (text, folded)
 }
 
-/// `ir` with every `%x = freeze T %y` written `%x = bitcast T %y to T`
-/// (`None` if one freezes an aggregate, which bitcast cannot take).
+/// `ir` with every `%x = freeze T %y` written `%x = bitcast T %y to T`,
+/// or `%x = xor T %y, false` for booleans (`i1`, `<N x i1>`: llvm-spirv
+/// would make a bitcast of them an OpBitcast of a boolean, which SPIR-V
+/// does not allow; the xor becomes OpLogicalNotEqual with false), and
+/// `None` if one freezes an aggregate, which bitcast cannot take.
 fn rewrite_freezes(ir: &str) -> Option<String> {
     let mut out = String::with_capacity(ir.len());
     for line in ir.lines() {
@@ -803,7 +806,13 @@ fn rewrite_freezes(ir: &str) -> Option<String> {
                 if ty.starts_with(['{', '[']) {
                     return None;
                 }
-                out.push_str(&format!("{lhs} = bitcast {ty} {value} to {ty}\n"));
+                if ty == "i1" {
+                    out.push_str(&format!("{lhs} = xor {ty} {value}, false\n"));
+                } else if ty.starts_with('<') && ty.ends_with(" x i1>") {
+                    out.push_str(&format!("{lhs} = xor {ty} {value}, zeroinitializer\n"));
+                } else {
+                    out.push_str(&format!("{lhs} = bitcast {ty} {value} to {ty}\n"));
+                }
             }
             None => {
                 out.push_str(line);
@@ -1486,6 +1495,11 @@ mod tests {
              %b = add i32 %x, 1\n"
         );
         assert_eq!(rewrite_freezes("  %s = freeze { i32, i8 } %t\n"), None);
+        // Booleans: no bitcast (an OpBitcast of a boolean is not allowed).
+        assert_eq!(
+            rewrite_freezes("  %cond.fr = freeze i1 %c\n  %m = freeze <4 x i1> %v\n").unwrap(),
+            "  %cond.fr = xor i1 %c, false\n  %m = xor <4 x i1> %v, zeroinitializer\n"
+        );
     }
 
     #[test]

@@ -316,9 +316,7 @@ fn liveness(m: &Module, func: &Function, points: &HashSet<u32>, yield_blocks: &[
             }
             let collective = is_collective(inst.op);
             if points.contains(&i) && !collective {
-                let mut v: Vec<Id> = live.iter().copied().collect();
-                v.sort_unstable();
-                result.insert(i, v);
+                result.insert(i, sorted(&live));
             }
             if inst.op != Op::Phi {
                 for (_, u) in inst.id_operands() {
@@ -328,18 +326,21 @@ fn liveness(m: &Module, func: &Function, points: &HashSet<u32>, yield_blocks: &[
                 }
             }
             if points.contains(&i) && collective {
-                let mut v: Vec<Id> = live.iter().copied().collect();
-                v.sort_unstable();
-                result.insert(i, v);
+                result.insert(i, sorted(&live));
             }
             if yields && Some(i) == first_body {
-                let mut v: Vec<Id> = live.iter().copied().collect();
-                v.sort_unstable();
-                result.insert(blk.start, v);
+                result.insert(blk.start, sorted(&live));
             }
         }
     }
     result
+}
+
+/// The ids of `set`, sorted.
+fn sorted(set: &HashSet<Id>) -> Vec<Id> {
+    let mut v: Vec<Id> = set.iter().copied().collect();
+    v.sort_unstable();
+    v
 }
 
 /// The frame of a kernel with barriers, while it is being lowered.
@@ -621,6 +622,15 @@ impl Lowering<'_, '_, '_> {
         }
     }
 
+    /// The frame of the work-item of local linear id `item` (`i64`): the
+    /// private arena holds one frame per work-item, in that order.
+    pub(super) fn frame_of(&mut self, fr: FrameEntry, item: Value) -> Value {
+        let private = self.ctx_word(crate::launch_abi::ctx_offset::PRIVATE_ARENA);
+        let size = self.b.func.dfg.first_result(fr.size);
+        let off = self.b.ins().imul(item, size);
+        self.b.ins().iadd(private, off)
+    }
+
     /// A new block that resumes a work-item at sub-group point `resume` if
     /// its sub-group may go on in this phase, and otherwise leaves it
     /// waiting (for the next sub-group phase) and goes on to `next`. With
@@ -644,10 +654,7 @@ impl Lowering<'_, '_, '_> {
         self.b.switch_to_block(guard);
         let super::collective::Span { first, count, lin } = self.span(true);
         let end = self.b.ins().iadd(first, count);
-        let private = self.ctx_word(crate::launch_abi::ctx_offset::PRIVATE_ARENA);
-        let frame_size = self.b.func.dfg.first_result(fr.size);
-        let first_off = self.b.ins().imul(first, frame_size);
-        let first_frame = self.b.ins().iadd(private, first_off);
+        let first_frame = self.frame_of(fr, first);
         let phase = self.b.ins().stack_load(cl::I64, cl::I64, fr.phase_count, 0);
         let stamp = self.b.ins().ishl_imm_u(phase, 1);
         let go = self.b.ins().iadd_imm_s(stamp, 1);
@@ -663,8 +670,7 @@ impl Lowering<'_, '_, '_> {
         let (scan, all_clear) = (body, self.b.create_block());
         self.b.ins().brif(more, scan, &[], all_clear, &[]);
         self.b.switch_to_block(body);
-        let off = self.b.ins().imul(k, frame_size);
-        let at = self.b.ins().iadd(private, off);
+        let at = self.frame_of(fr, k);
         let state = self.b.ins().load(cl::I32, MemFlagsData::trusted(), at, 0);
         // A yield state has bit 30 set and bit 31 clear (DONE has both).
         let top = self.b.ins().band_imm_s(state, 0xC000_0000u32 as i32 as i64);

@@ -85,13 +85,10 @@ impl Lowering<'_, '_, '_> {
         }
         let fr = self.suspend(i)?;
 
-        let private = self.ctx_word(ctx_offset::PRIVATE_ARENA);
-        let frame_size = self.b.func.dfg.first_result(fr.size);
         let sub = crate::validate::memory::sub_group_scoped(m, &m.insts[i as usize]);
         let Span { first, count, lin } = self.span(sub);
         // The first work-item's frame: where the result is left.
-        let first_off = self.b.ins().imul(first, frame_size);
-        let first_frame = self.b.ins().iadd(private, first_off);
+        let first_frame = self.frame_of(fr, first);
         let end = self.b.ins().iadd(first, count);
         let v = if op == Op::GroupBroadcast {
             // The source work-item's index in the group, from a local id
@@ -119,8 +116,7 @@ impl Lowering<'_, '_, '_> {
             let is_first = self.b.ins().icmp(IntCC::Equal, lin, first);
             self.b.ins().brif(is_first, latch, &[], join, &[]);
             self.b.switch_to_block(latch);
-            let off = self.b.ins().imul(src, frame_size);
-            let at = self.b.ins().iadd(private, off);
+            let at = self.frame_of(fr, src);
             for (c, &tc) in comps.iter().enumerate() {
                 let c = SLOT * c as i32;
                 let xs = self.b.ins().load(tc, flags, at, slot + c);
@@ -158,8 +154,7 @@ impl Lowering<'_, '_, '_> {
             self.b.ins().brif(more, body, &[], done, &[]);
 
             self.b.switch_to_block(body);
-            let off = self.b.ins().imul(k, frame_size);
-            let at = self.b.ins().iadd(private, off);
+            let at = self.frame_of(fr, k);
             let xk = self.b.ins().load(t, flags, at, slot);
             let mut next = self.apply(op, acc, xk)?;
             if op == Op::GroupFAdd && super::half::is_half(m, ty) {

@@ -19,7 +19,6 @@ use spirv::Op;
 
 use super::frame::SLOT;
 use super::{Lowering, R};
-use crate::launch_abi::ctx_offset;
 use crate::spirv::{ConstValue, Id};
 use clift_builtins::pipe as rt;
 
@@ -162,10 +161,7 @@ impl Lowering<'_, '_, '_> {
         let sub = crate::validate::memory::sub_group_scoped(m, inst);
         let super::collective::Span { first, lin, .. } = self.span(sub);
         // The first work-item's frame holds the reservation.
-        let private = self.ctx_word(ctx_offset::PRIVATE_ARENA);
-        let frame_size = self.b.func.dfg.first_result(fr.size);
-        let first_off = self.b.ins().imul(first, frame_size);
-        let first_frame = self.b.ins().iadd(private, first_off);
+        let first_frame = self.frame_of(fr, first);
         let join = self.only_first_item(lin, first);
         let flags = MemFlagsData::trusted();
         if let Some(slot) = slot {

@@ -20,6 +20,7 @@ pub mod integer;
 pub mod math_f32;
 pub mod math_f64;
 mod math_shared;
+pub mod non_uniform;
 pub mod opencl_std;
 pub mod pipe;
 pub mod printf;

@@ -81,9 +81,13 @@ pub use interface::{ArgInfo, ArgKind, BuildOptions, BuiltModule, IlInfo, KernelI
 /// SPIR-V's magic number.
 const MAGIC: u32 = 0x0723_0203;
 
+/// The newest SPIR-V minor version (of major version 1) clift takes: 1.3,
+/// for the GroupNonUniform instructions of the cl_khr_subgroup_* extensions.
+pub(crate) const NEWEST_MINOR: u32 = 3;
+
 /// The module's words in host order, or why the bytes are not a SPIR-V module
 /// clift takes: the magic in either byte order, a length that is a multiple of
-/// 4 and holds the 5-word header, a version from 1.0 to 1.2, and an
+/// 4 and holds the 5-word header, a version from 1.0 to 1.3, and an
 /// instruction stream whose word counts are nonzero and end exactly at the
 /// end of the module.
 pub fn words(bytes: &[u8]) -> Result<Vec<u32>, IlError> {
@@ -114,9 +118,9 @@ pub fn words(bytes: &[u8]) -> Result<Vec<u32>, IlError> {
         .collect();
     let version = words[1];
     let (major, minor) = ((version >> 16) & 0xff, (version >> 8) & 0xff);
-    if version & 0xff00_00ff != 0 || major != 1 || minor > 2 {
+    if version & 0xff00_00ff != 0 || major != 1 || minor > NEWEST_MINOR {
         return Err(IlError(format!(
-            "SPIR-V version {major}.{minor} (word 0x{version:08x}): clift takes 1.0, 1.1 and 1.2"
+            "SPIR-V version {major}.{minor} (word 0x{version:08x}): clift takes 1.0 to 1.{NEWEST_MINOR}"
         )));
     }
     let mut at = 5;

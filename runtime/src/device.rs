@@ -31,10 +31,16 @@ pub const DEVICE_EXTENSIONS: &[&str] = &[
     "cl_khr_fp16",
     "cl_khr_subgroups",
     "cl_khr_subgroup_extended_types",
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce",
 ];
 
 /// [`DEVICE_EXTENSIONS`] with their versions, for `*_EXTENSIONS_WITH_VERSION`.
-pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 14] = [
+pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 20] = [
     (make_version(1, 0, 0), "cl_khr_byte_addressable_store"),
     (make_version(1, 0, 0), "cl_khr_global_int32_base_atomics"),
     (make_version(1, 0, 0), "cl_khr_global_int32_extended_atomics"),
@@ -49,6 +55,12 @@ pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 14] = [
     (make_version(1, 0, 0), "cl_khr_fp16"),
     (make_version(1, 0, 0), "cl_khr_subgroups"),
     (make_version(1, 0, 0), "cl_khr_subgroup_extended_types"),
+    (make_version(1, 0, 0), "cl_khr_subgroup_non_uniform_vote"),
+    (make_version(1, 0, 0), "cl_khr_subgroup_ballot"),
+    (make_version(1, 0, 0), "cl_khr_subgroup_non_uniform_arithmetic"),
+    (make_version(1, 0, 0), "cl_khr_subgroup_shuffle"),
+    (make_version(1, 0, 0), "cl_khr_subgroup_shuffle_relative"),
+    (make_version(1, 0, 0), "cl_khr_subgroup_clustered_reduce"),
 ];
 
 /// The OpenCL version the device implements.
@@ -59,11 +71,15 @@ pub const DEVICE_VERSION: (u32, u32) = (2, 2);
 pub const OPENCL_C_VERSION: (u32, u32) = (2, 0);
 
 /// "An OpenCL 2.2 device must support at least SPIR-V 1.0, SPIR-V 1.1, and
-/// SPIR-V 1.2."
-pub const IL_VERSIONS: [(u32, &str); 3] = [
+/// SPIR-V 1.2." And 1.3, where the GroupNonUniform instructions of the
+/// cl_khr_subgroup_* extensions are (the OpenCL SPIR-V environment: "An
+/// OpenCL environment supporting SPIR-V 1.3 must support SPIR-V 1.3
+/// modules that declare the capabilities required for SPIR-V 1.2").
+pub const IL_VERSIONS: [(u32, &str); 4] = [
     (make_version(1, 0, 0), "SPIR-V"),
     (make_version(1, 1, 0), "SPIR-V"),
     (make_version(1, 2, 0), "SPIR-V"),
+    (make_version(1, 3, 0), "SPIR-V"),
 ];
 
 /// "Maximum dimensions that specify the global and local work-item IDs ...

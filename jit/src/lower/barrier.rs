@@ -65,9 +65,10 @@ const MAX_LIVENESS: u64 = 1 << 23;
 /// The largest frame clift accepts per work-item.
 const MAX_FRAME: u64 = 1 << 24;
 
-/// Whether `op` makes the work-item wait for its whole work-group: a
-/// barrier, or a work-group (or sub-group: clift runs one per work-group)
-/// collective (`collective.rs`).
+/// Whether `op` suspends the work-item: a barrier, or a collective of its
+/// work-group or sub-group (`collective.rs`, `pipes.rs`), or a non-uniform
+/// sub-group instruction combining its active work-items
+/// (`non_uniform.rs`).
 pub fn is_group_wait(op: Op) -> bool {
     matches!(op, Op::ControlBarrier) || is_collective(op)
 }
@@ -113,6 +114,11 @@ pub enum Point {
     /// Nothing: the work-item lets the others run (a yield point); it
     /// resumes in the next sub-group phase.
     Yield,
+    /// Nothing: a non-uniform sub-group instruction
+    /// ([`super::non_uniform`]), whose active work-items are those of the
+    /// sub-group suspended at it when the next phase starts; it resumes in
+    /// that (sub-group) phase.
+    NonUniform,
 }
 
 /// The resume state of the `k`-th suspension point (from 1), waiting for
@@ -545,7 +551,7 @@ impl Lowering<'_, '_, '_> {
         } else {
             Point::Group
         };
-        self.suspend_at(i, point)
+        self.suspend_at(i, point).map(|(fr, _)| fr)
     }
 
     /// At the loop header of OpLabel `label`, a yield point of this body
@@ -568,8 +574,9 @@ impl Lowering<'_, '_, '_> {
         Ok(())
     }
 
-    /// Suspension point `i` waiting for `point`.
-    fn suspend_at(&mut self, i: u32, point: Point) -> R<FrameEntry> {
+    /// Suspension point `i` waiting for `point`: the frame entry and the
+    /// point's resume state.
+    pub(super) fn suspend_at(&mut self, i: u32, point: Point) -> R<(FrameEntry, i64)> {
         let Some(fr) = self.frame_entry() else {
             return Err("a barrier in a function that is not inlined into a kernel is not supported".into());
         };
@@ -610,7 +617,7 @@ impl Lowering<'_, '_, '_> {
             let v = self.b.ins().load(t, flags(t), fr.base, off);
             self.b.def_var(var, v);
         }
-        Ok(fr)
+        Ok((fr, k))
     }
 
     /// Before a kernel's work-item ends: records that it is done (in a

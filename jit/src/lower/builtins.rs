@@ -18,7 +18,9 @@
 //!   = min(SIZE, n - SubgroupId * SIZE) for a group of n work-items,
 //!   SubgroupMaxSize = min(SIZE, enqueued group's n), NumSubgroups and
 //!   NumEnqueuedSubgroups = ceil(n / SIZE) of the group and of the
-//!   enqueued group.
+//!   enqueued group; the masks SubgroupEqMask ... SubgroupLtMask
+//!   (`uint4`) have the bits of the sub-group's local ids equal to, at or
+//!   above, above, at or below, below the work-item's.
 
 use cranelift_codegen::ir::{types as cl, InstBuilder, Value};
 use spirv::BuiltIn;
@@ -122,6 +124,11 @@ impl Lowering<'_, '_, '_> {
                 let lin = self.local_linear();
                 vec![self.b.ins().band_imm_s(lin, SUB_GROUP as i64 - 1)]
             }
+            BuiltIn::SubgroupEqMask
+            | BuiltIn::SubgroupGeMask
+            | BuiltIn::SubgroupGtMask
+            | BuiltIn::SubgroupLeMask
+            | BuiltIn::SubgroupLtMask => self.sub_group_mask(b)?,
             BuiltIn::LocalInvocationIndex => vec![self.local_linear()],
             BuiltIn::GlobalLinearId => {
                 let g: Vec<Value> = (0..3).map(|d| self.global_unoffset(d)).collect();

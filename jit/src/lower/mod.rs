@@ -42,6 +42,7 @@ pub mod frame;
 pub(crate) mod half;
 mod inline;
 pub(crate) mod memory;
+mod non_uniform;
 mod pipes;
 pub mod progress;
 mod relational;
@@ -765,6 +766,9 @@ impl Lowering<'_, '_, '_> {
             op if op == Op::MemoryBarrier || crate::validate::memory::is_atomic(op) => self.atomic(i),
             Op::ControlBarrier => self.barrier(i),
             crate::spirv::opsets::group_collectives!() => self.collective(i),
+            crate::spirv::opsets::non_uniform_collectives!() | crate::spirv::opsets::ballot_values!() => {
+                self.non_uniform(i)
+            }
             crate::spirv::opsets::group_pipes!() => self.group_pipe(i),
             crate::spirv::opsets::pipes!() => self.pipe(i),
             op if op == Op::BuildNDRange || crate::block_invoke::is_device_enqueue(op) => self.device_enqueue(i),

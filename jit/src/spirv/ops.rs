@@ -20,10 +20,11 @@ pub enum Support {
 }
 
 /// Whether clift takes `op`. The set is the core instructions of SPIR-V
-/// 1.0-1.2 that the OpenCL environment allows with the capabilities clift
+/// 1.0-1.3 that the OpenCL environment allows with the capabilities clift
 /// advertises (Addresses, Float16Buffer, Float16, Float64, Int8, Int16, Int64, Kernel, Linkage,
 /// Vector16, GenericPointer, Groups, DeviceEnqueue, Pipes, SubgroupDispatch,
-/// PipeStorage); the lowering handles exactly this set.
+/// PipeStorage, and the GroupNonUniform ones of the cl_khr_subgroup_*
+/// extensions but quad operations); the lowering handles exactly this set.
 pub fn support(op: Op) -> Support {
     use Op::*;
     match op {
@@ -190,6 +191,7 @@ pub fn support(op: Op) -> Support {
         | GetKernelLocalSizeForSubgroupCount
         | GetKernelMaxNumSubgroups => Support::Since(1, 1),
         ExecutionModeId | DecorateId => Support::Since(1, 2),
+        opsets::non_uniform_collectives!() | opsets::ballot_values!() => Support::Since(1, 3),
         TypeImage | TypeSampler | TypeSampledImage | ConstantSampler | SampledImage | ImageTexelPointer => {
             Support::Image
         }

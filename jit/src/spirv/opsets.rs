@@ -138,6 +138,63 @@ macro_rules! group_collectives {
     };
 }
 
+/// The non-uniform sub-group instructions (SPIR-V 1.3, cl_khr_subgroup_*
+/// extensions) that combine the operands of the sub-group's active
+/// work-items: votes, broadcasts, ballots, shuffles, and the reductions and
+/// scans (clustered or not).
+macro_rules! non_uniform_collectives {
+    () => {
+        ::spirv::Op::GroupNonUniformElect
+            | ::spirv::Op::GroupNonUniformAll
+            | ::spirv::Op::GroupNonUniformAny
+            | ::spirv::Op::GroupNonUniformAllEqual
+            | ::spirv::Op::GroupNonUniformBroadcast
+            | ::spirv::Op::GroupNonUniformBroadcastFirst
+            | ::spirv::Op::GroupNonUniformBallot
+            | ::spirv::Op::GroupNonUniformShuffle
+            | ::spirv::Op::GroupNonUniformShuffleXor
+            | ::spirv::Op::GroupNonUniformShuffleUp
+            | ::spirv::Op::GroupNonUniformShuffleDown
+            | $crate::spirv::opsets::non_uniform_arithmetic!()
+    };
+}
+
+/// The non-uniform reductions and scans (GroupNonUniformArithmetic, and
+/// GroupNonUniformClustered with a cluster size).
+macro_rules! non_uniform_arithmetic {
+    () => {
+        ::spirv::Op::GroupNonUniformIAdd
+            | ::spirv::Op::GroupNonUniformFAdd
+            | ::spirv::Op::GroupNonUniformIMul
+            | ::spirv::Op::GroupNonUniformFMul
+            | ::spirv::Op::GroupNonUniformSMin
+            | ::spirv::Op::GroupNonUniformUMin
+            | ::spirv::Op::GroupNonUniformFMin
+            | ::spirv::Op::GroupNonUniformSMax
+            | ::spirv::Op::GroupNonUniformUMax
+            | ::spirv::Op::GroupNonUniformFMax
+            | ::spirv::Op::GroupNonUniformBitwiseAnd
+            | ::spirv::Op::GroupNonUniformBitwiseOr
+            | ::spirv::Op::GroupNonUniformBitwiseXor
+            | ::spirv::Op::GroupNonUniformLogicalAnd
+            | ::spirv::Op::GroupNonUniformLogicalOr
+            | ::spirv::Op::GroupNonUniformLogicalXor
+    };
+}
+
+/// The non-uniform ballot instructions that compute on a ballot value
+/// alone, with the work-item's sub-group local id and its sub-group's size:
+/// no other work-item takes part.
+macro_rules! ballot_values {
+    () => {
+        ::spirv::Op::GroupNonUniformInverseBallot
+            | ::spirv::Op::GroupNonUniformBallotBitExtract
+            | ::spirv::Op::GroupNonUniformBallotBitCount
+            | ::spirv::Op::GroupNonUniformBallotFindLSB
+            | ::spirv::Op::GroupNonUniformBallotFindMSB
+    };
+}
+
 /// The instructions of a module's first sections, before its debug
 /// instructions: capabilities, extensions, instruction set imports, the
 /// memory model, entry points and execution modes.
@@ -193,6 +250,7 @@ macro_rules! group_pipes {
 }
 
 pub(crate) use {
-    annotations, atomic_rmw, atomics, bitwise, float_arith, float_compare, group_collectives, group_pipes, int_arith,
-    int_compare, logical, module_header, pipes, shifts,
+    annotations, atomic_rmw, atomics, ballot_values, bitwise, float_arith, float_compare, group_collectives,
+    group_pipes, int_arith, int_compare, logical, module_header, non_uniform_arithmetic, non_uniform_collectives,
+    pipes, shifts,
 };

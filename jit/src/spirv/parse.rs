@@ -74,9 +74,10 @@ fn built(words: &[u32]) -> Result<Builder, Vec<Diagnostic>> {
     }
     let version = words[1];
     let (major, minor) = (((version >> 16) & 0xff) as u8, ((version >> 8) & 0xff) as u8);
-    if version & 0xff00_00ff != 0 || major != 1 || minor > 2 {
+    if version & 0xff00_00ff != 0 || major != 1 || u32::from(minor) > crate::NEWEST_MINOR {
         return Err(vec![header_diag(format!(
-            "SPIR-V version {major}.{minor} (word 0x{version:08x}): clift takes 1.0, 1.1 and 1.2"
+            "SPIR-V version {major}.{minor} (word 0x{version:08x}): clift takes 1.0 to 1.{}",
+            crate::NEWEST_MINOR
         ))]);
     }
     let bound = words[3];

@@ -23,6 +23,15 @@ fn advertised(c: Capability) -> Option<(u8, u8)> {
         Addresses | Float16Buffer | Float16 | Float64 | Int8 | Int16 | Int64 | Int64Atomics | Kernel | Linkage
         | Vector16 | GenericPointer | Groups | DeviceEnqueue | Pipes => Some((1, 0)),
         SubgroupDispatch | PipeStorage => Some((1, 1)),
+        // cl_khr_subgroup_non_uniform_vote, _ballot, _non_uniform_arithmetic,
+        // _shuffle, _shuffle_relative and _clustered_reduce.
+        GroupNonUniform
+        | GroupNonUniformVote
+        | GroupNonUniformBallot
+        | GroupNonUniformArithmetic
+        | GroupNonUniformShuffle
+        | GroupNonUniformShuffleRelative
+        | GroupNonUniformClustered => Some((1, 3)),
         _ => None,
     }
 }
@@ -35,6 +44,12 @@ fn implied(c: Capability) -> &'static [Capability] {
         GenericPointer => &[Addresses],
         SubgroupDispatch => &[DeviceEnqueue, Kernel],
         PipeStorage => &[Pipes, Kernel],
+        GroupNonUniformVote
+        | GroupNonUniformBallot
+        | GroupNonUniformArithmetic
+        | GroupNonUniformShuffle
+        | GroupNonUniformShuffleRelative
+        | GroupNonUniformClustered => &[GroupNonUniform],
         _ => &[],
     }
 }
@@ -406,6 +421,8 @@ enum BuiltInShape {
     Size,
     /// A 32-bit integer.
     U32,
+    /// A vector of 4 32-bit integers (a sub-group mask, `uint4`).
+    U32x4,
 }
 
 fn builtin_shape(b: BuiltIn) -> Option<BuiltInShape> {
@@ -427,6 +444,7 @@ fn builtin_shape(b: BuiltIn) -> Option<BuiltInShape> {
         | NumEnqueuedSubgroups
         | SubgroupId
         | SubgroupLocalInvocationId => BuiltInShape::U32,
+        SubgroupEqMask | SubgroupGeMask | SubgroupGtMask | SubgroupLeMask | SubgroupLtMask => BuiltInShape::U32x4,
         _ => return None,
     })
 }
@@ -521,12 +539,24 @@ fn decorations(m: &Module, d: &mut Diags) {
                     },
                     BuiltInShape::Size => matches!(m.ty(pointee), Some(Type::Int { width: 64, .. })),
                     BuiltInShape::U32 => matches!(m.ty(pointee), Some(Type::Int { width: 32, .. })),
+                    BuiltInShape::U32x4 => match m.ty(pointee) {
+                        Some(Type::Vector { component, count: 4 }) => m.int_width(*component) == Some(32),
+                        _ => false,
+                    },
                 };
+                if matches!(shape, BuiltInShape::U32x4) && !m.has_capability(Capability::GroupNonUniformBallot) {
+                    d.at(
+                        m,
+                        g.inst,
+                        format!("built-in variable {b:?} needs the GroupNonUniformBallot capability, which the module does not declare"),
+                    );
+                }
                 if !ok {
                     let want = match shape {
                         BuiltInShape::Size3 => "a vector of 3 64-bit integers (size_t with Physical64)",
                         BuiltInShape::Size => "a 64-bit integer (size_t with Physical64)",
                         BuiltInShape::U32 => "a 32-bit integer",
+                        BuiltInShape::U32x4 => "a vector of 4 32-bit integers (uint4)",
                     };
                     d.at(m, g.inst, format!("built-in variable {b:?} must have type {want}"));
                 }

@@ -28,16 +28,30 @@ pub fn is_atomic(op: Op) -> bool {
 fn has_execution_scope(op: Op) -> bool {
     matches!(
         op,
-        Op::ControlBarrier | opsets::group_collectives!() | opsets::group_pipes!()
+        Op::ControlBarrier
+            | opsets::group_collectives!()
+            | opsets::group_pipes!()
+            | opsets::non_uniform_collectives!()
+            | opsets::ballot_values!()
     )
+}
+
+/// Whether `op` is a GroupNonUniform instruction (SPIR-V 1.3).
+pub fn is_non_uniform(op: Op) -> bool {
+    matches!(op, opsets::non_uniform_collectives!() | opsets::ballot_values!())
 }
 
 /// Whether `op` is a group instruction every work-item of its scope takes
 /// part in, computing from all their operands: the collectives of OpenCL
 /// C's work_group_* and sub_group_* functions, async copies, and the group
-/// pipe reservations and commits.
+/// pipe reservations and commits, and the non-uniform sub-group
+/// instructions that combine the operands of the sub-group's active
+/// work-items.
 pub fn is_group_collective(op: Op) -> bool {
-    matches!(op, opsets::group_collectives!() | opsets::group_pipes!())
+    matches!(
+        op,
+        opsets::group_collectives!() | opsets::group_pipes!() | opsets::non_uniform_collectives!()
+    )
 }
 
 /// Whether instruction `inst` (a barrier or a group instruction) waits
@@ -113,6 +127,16 @@ fn scope(m: &Module, op: Op, id: Id, exec: bool) -> Result<(), String> {
             if v != 2 {
                 return Err(format!(
                     "the execution scope must be Workgroup for {} (it is {})",
+                    crate::spirv::opname(op),
+                    scope_name(v)
+                ));
+            }
+        } else if is_non_uniform(op) {
+            // The OpenCL SPIR-V environment, for each cl_khr_subgroup_*
+            // extension: "Scope for Execution may be: Subgroup".
+            if v != 3 {
+                return Err(format!(
+                    "the execution scope must be Subgroup for {} in OpenCL (it is {})",
                     crate::spirv::opname(op),
                     scope_name(v)
                 ));

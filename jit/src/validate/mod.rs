@@ -9,6 +9,8 @@
 //!   definitions dominating their uses (fills in [`crate::spirv::Cfg`]).
 //! - [`memory`]: scopes, memory semantics and atomics.
 //! - [`pipes`]: the pipe instructions' operands.
+//! - [`groups`]: the group instructions' operands (collectives, and the
+//!   non-uniform sub-group instructions).
 //! - [`calls`]: the static call graph (no recursion, no calls into bodiless
 //!   imports).
 //! - [`evidence`]: what passing every rule yields ([`Validated`]) and the
@@ -23,6 +25,7 @@ pub mod cfg;
 pub mod enqueue;
 pub mod env;
 pub mod evidence;
+pub mod groups;
 pub mod memory;
 pub mod pipes;
 pub mod types;

@@ -755,6 +755,9 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
             Ok(())
         }
         opsets::pipes!() | opsets::group_pipes!() => super::pipes::check(m, op, rt, args),
+        opsets::group_collectives!() | opsets::non_uniform_collectives!() | opsets::ballot_values!() => {
+            super::groups::check(m, op, rt, args)
+        }
         op if op == BuildNDRange || crate::block_invoke::is_device_enqueue(op) => {
             super::enqueue::check(m, op, rt, args)
         }

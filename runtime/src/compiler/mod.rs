@@ -180,7 +180,7 @@ fn cache_key(
         k.extend_from_slice(&(b.len() as u64).to_le_bytes());
         k.extend_from_slice(b);
     };
-    field(b"clift-cc 7");
+    field(b"clift-cc 8");
     field(tools.versions.as_bytes());
     field(&[u8::from(tools.opt.is_some()), u8::from(options.build.kernel_arg_info)]);
     field(options.opt_level.name().as_bytes());
@@ -340,10 +340,21 @@ impl<'a> Job<'a> {
     /// never defines when a conversion is used before its definition, or
     /// writing a constant before the constant it is made of); what clift
     /// merely does not support is left to the build to report.
+    ///
+    /// llvm-spirv writes SPIR-V 1.0 unless that cannot hold the program:
+    /// the non-uniform sub-group functions (cl_khr_subgroup_ballot and the
+    /// others) need SPIR-V 1.3, which llvm-spirv 15 asserts on at 1.0, so a
+    /// program it refuses for its version is translated again at 1.3.
     fn translate(&self, bc: &Path) -> Result<Result<Vec<u8>, String>, CompileError> {
         let spv = self.file("program.spv");
         let a = tool_args(&["--spirv-max-version=1.0"], bc, &spv);
-        let r = self.run(&self.tools.llvm_spirv, &a)?;
+        let mut r = self.run(&self.tools.llvm_spirv, &a)?;
+        if !r.success && r.text.contains(NEEDS_LATER_SPIRV) {
+            r = self.run(
+                &self.tools.llvm_spirv,
+                &tool_args(&["--spirv-max-version=1.3"], bc, &spv),
+            )?;
+        }
         if !r.success {
             return Ok(Err(r.text));
         }
@@ -464,6 +475,10 @@ impl<'a> Job<'a> {
 }
 
 /// A tool's arguments: `flags`, then `input -o output`.
+/// What llvm-spirv 15 says when the program needs a later SPIR-V version
+/// than `--spirv-max-version` allows (an assertion, with a stack dump).
+const NEEDS_LATER_SPIRV: &str = "isAllowedToUseVersion";
+
 fn tool_args(flags: &[&str], input: &Path, output: &Path) -> Vec<String> {
     let mut a: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
     a.extend([

@@ -79,6 +79,17 @@ pub fn eligible(
                 if crate::validate::memory::is_group_collective(op) {
                     return Err(format!("{} uses work-group collectives", m.show(func.id)));
                 }
+                // The non-uniform ballot values and sub-group masks are
+                // computed from one work-item's sub-group local id.
+                if crate::validate::memory::is_non_uniform(op)
+                    || (op == Op::Load
+                        && m.insts[i as usize]
+                            .id(0)
+                            .and_then(|p| builtin_of(m, p))
+                            .is_some_and(sub_group_mask))
+                {
+                    return Err(format!("{} uses sub-group ballots or masks", m.show(func.id)));
+                }
                 // Each pipe operation has an effect outside private memory
                 // (a reservation), which a chunk abandoned on a varying
                 // branch would repeat.
@@ -131,6 +142,18 @@ pub fn per_lane_builtin(b: BuiltIn) -> bool {
     matches!(
         b,
         BuiltIn::SubgroupLocalInvocationId | BuiltIn::SubgroupId | BuiltIn::SubgroupSize
+    )
+}
+
+/// The sub-group mask built-in variables (`uint4`, one per work-item).
+pub fn sub_group_mask(b: BuiltIn) -> bool {
+    matches!(
+        b,
+        BuiltIn::SubgroupEqMask
+            | BuiltIn::SubgroupGeMask
+            | BuiltIn::SubgroupGtMask
+            | BuiltIn::SubgroupLeMask
+            | BuiltIn::SubgroupLtMask
     )
 }
 

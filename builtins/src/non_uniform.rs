@@ -258,12 +258,17 @@ pub unsafe extern "C" fn clift_non_uniform(
     }
     let frame = |k: u64| frames.wrapping_add((k * frame_size) as usize);
     let at = at as usize;
-    // SAFETY (every read and write below): the frames of `first` to
-    // `first + count - 1` hold the point's slots at `at` (see above); slots
-    // are 8-byte aligned within 8-byte aligned frames, read and written
-    // unaligned anyway.
-    let read = |k: u64, off: usize| unsafe { frame(k).add(at + off).cast::<u64>().read_unaligned() };
-    let write = |k: u64, off: usize, v: u64| unsafe { frame(k).add(at + off).cast::<u64>().write_unaligned(v) };
+    // Every `k` passed below is from `first` to `first + count - 1` and
+    // every `off` within the point's slots.
+    let read = |k: u64, off: usize| {
+        // SAFETY: the frame of work-item `k` holds the point's slots at
+        // `at` (the caller's contract); read unaligned.
+        unsafe { frame(k).add(at + off).cast::<u64>().read_unaligned() }
+    };
+    let write = |k: u64, off: usize, v: u64| {
+        // SAFETY: as for `read`; no reference to the frames is alive.
+        unsafe { frame(k).add(at + off).cast::<u64>().write_unaligned(v) }
+    };
     if read(lin, 0) == phase {
         return;
     }

@@ -1,11 +1,11 @@
 //! cl_khr_subgroups from OpenCL C (compiled by clift, and compiled offline
 //! then given as SPIR-V): every sub-group built-in of the extension at every
 //! type it takes, over uniform and non-uniform work-groups, checked against
-//! the host. A work-group is one sub-group on clift
-//! (CL_DEVICE_MAX_NUM_SUB_GROUPS is 1), so a sub-group's size is its
-//! work-group's, the last work-group of a non-uniform range included.
+//! the host. A sub-group is 8 consecutive local linear ids of a work-group,
+//! the last one of a work-group holding the rest ([`sub_groups_of`]), so the
+//! ranges cover several sub-groups per work-group and partial ones.
 //! Sub-group pipe reservations are tested with the other pipes
-//! (`pipes.rs`).
+//! (`pipes.rs`); the non-uniform extensions in `subgroups_non_uniform.rs`.
 
 use clift_conformance::exec::{Arg, Kernel, Pod};
 use clift_conformance::*;

@@ -15,7 +15,7 @@
    derived from tricky/minimal.spv.
 3. tricky/<variant>.O<n>.<name>.spv: valid modules derived from the corpus
    (spv/O<n>/<name>.spv): byte-swapped (big-endian) copies and copies whose
-   version word says SPIR-V 1.1 or 1.2.
+   version word says SPIR-V 1.1, 1.2 or 1.3.
 4. invalid/spirv-val.txt and tricky/spirv-val.txt: what spirv-val
    --target-env opencl2.2 says about each module, for comparison with clift.
 """
@@ -175,7 +175,7 @@ def header_buffers():
     put("runs_past_end", patched(last, (2 << 16) | (base[last] & 0xFFFF)))
     mid = offsets[len(offsets) // 2]
     put("word_count_too_large_mid", patched(mid, (0xFFFF << 16) | (base[mid] & 0xFFFF)))
-    put("version_1_3", patched(1, 0x00010300))
+    put("version_1_4", patched(1, 0x00010400))
     put("version_1_5", patched(1, 0x00010500))
     put("version_2_0", patched(1, 0x00020000))
     put("version_0_9", patched(1, 0x00000900))
@@ -197,6 +197,7 @@ def derived_tricky():
         ("v1_1", 0, "struct_value"),
         ("v1_2", 2, "scan_sort"),
         ("v1_2", 0, "generic_ptr"),
+        ("v1_3", 2, "scan_sort"),
         ("be-v1_2", 2, "calls"),
     ]
     for variant, level, name in plan:
@@ -205,6 +206,8 @@ def derived_tricky():
             words[1] = 0x00010100
         if "v1_2" in variant:
             words[1] = 0x00010200
+        if "v1_3" in variant:
+            words[1] = 0x00010300
         write_words(
             os.path.join(TRICKY, f"{variant}.O{level}.{name}.spv"), words, big_endian=variant.startswith("be")
         )

@@ -101,11 +101,7 @@ impl Lowering<'_, '_, '_> {
                 let span = self.span(true);
                 vec![span.count]
             }
-            BuiltIn::SubgroupMaxSize => {
-                let n = self.ctx_volume(ctx_offset::ENQUEUED_LOCAL_SIZE);
-                let size = self.b.ins().iconst(cl::I64, SUB_GROUP as i64);
-                vec![self.b.ins().umin(n, size)]
-            }
+            BuiltIn::SubgroupMaxSize => vec![self.max_sub_group_size()],
             BuiltIn::NumSubgroups | BuiltIn::NumEnqueuedSubgroups => {
                 let field = if b == BuiltIn::NumSubgroups {
                     ctx_offset::LOCAL_SIZE
@@ -162,6 +158,14 @@ impl Lowering<'_, '_, '_> {
                 }
             })
             .collect())
+    }
+
+    /// The largest sub-group of the dispatch, as `i64`: min(SIZE, the
+    /// enqueued work-group's work-items).
+    pub(super) fn max_sub_group_size(&mut self) -> Value {
+        let n = self.ctx_volume(ctx_offset::ENQUEUED_LOCAL_SIZE);
+        let size = self.b.ins().iconst(cl::I64, SUB_GROUP as i64);
+        self.b.ins().umin(n, size)
     }
 
     /// (a * sb + b) * sc + c.

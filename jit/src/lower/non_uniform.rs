@@ -146,7 +146,11 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// Inverse ballot, bit extract, bit count and find LSB/MSB: computed
-    /// from the ballot's first word, the sub-group local id and size.
+    /// from the ballot's first word and the sub-group local id, over the
+    /// bits of local ids below the maximum sub-group size (the extension:
+    /// "only considering the bits in value ... corresponding to sub-group
+    /// local IDs less than the maximum sub-group size within the
+    /// dispatch").
     fn ballot_value(&mut self, i: u32) -> R {
         let inst = self.at(i);
         let op = inst.op;
@@ -155,8 +159,8 @@ impl Lowering<'_, '_, '_> {
         let value_at = if op == Op::GroupNonUniformBallotBitCount { 2 } else { 1 };
         let v = self.get(inst.operand(value_at))?;
         let word = *v.first().ok_or("an empty ballot")?;
-        let (lid, size) = self.sub_group_lid_and_size();
-        let in_group = self.below(size);
+        let (lid, size) = self.lid_and_max_size();
+        let below_max = self.below(size);
         let one = self.b.ins().iconst(cl::I32, 1);
         let r = match op {
             Op::GroupNonUniformInverseBallot => {
@@ -179,10 +183,10 @@ impl Lowering<'_, '_, '_> {
             }
             Op::GroupNonUniformBallotBitCount => {
                 let mask = match inst.group_operation(1) {
-                    GroupOperation::Reduce => in_group,
+                    GroupOperation::Reduce => below_max,
                     GroupOperation::InclusiveScan => {
                         let upto = self.below_plus_one(lid);
-                        self.b.ins().band(upto, in_group)
+                        self.b.ins().band(upto, below_max)
                     }
                     GroupOperation::ExclusiveScan => self.below(lid),
                     g => return Err(format!("group operation {g:?} is not one a bit count takes")),
@@ -191,11 +195,11 @@ impl Lowering<'_, '_, '_> {
                 self.b.ins().popcnt(x)
             }
             Op::GroupNonUniformBallotFindLSB => {
-                let x = self.b.ins().band(word, in_group);
+                let x = self.b.ins().band(word, below_max);
                 self.b.ins().ctz(x)
             }
             Op::GroupNonUniformBallotFindMSB => {
-                let x = self.b.ins().band(word, in_group);
+                let x = self.b.ins().band(word, below_max);
                 let z = self.b.ins().clz(x);
                 let top = self.b.ins().iconst(cl::I32, 31);
                 self.b.ins().isub(top, z)
@@ -209,10 +213,13 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// The sub-group mask built-ins (SubgroupEqMask ... SubgroupLtMask):
-    /// the bits of the sub-group's work-items relative to this one's.
+    /// the bits of local ids relative to this work-item's, those at or
+    /// above it only below the maximum sub-group size (the extension: "...
+    /// greater than or equal to the sub-group local ID and less than the
+    /// maximum sub-group size").
     pub(super) fn sub_group_mask(&mut self, b: spirv::BuiltIn) -> R<Vec<Value>> {
-        let (lid, size) = self.sub_group_lid_and_size();
-        let in_group = self.below(size);
+        let (lid, size) = self.lid_and_max_size();
+        let below_max = self.below(size);
         let below = self.below(lid);
         let upto = self.below_plus_one(lid);
         let x = match b {
@@ -220,8 +227,8 @@ impl Lowering<'_, '_, '_> {
                 let one = self.b.ins().iconst(cl::I32, 1);
                 self.b.ins().ishl(one, lid)
             }
-            spirv::BuiltIn::SubgroupGeMask => self.b.ins().band_not(in_group, below),
-            spirv::BuiltIn::SubgroupGtMask => self.b.ins().band_not(in_group, upto),
+            spirv::BuiltIn::SubgroupGeMask => self.b.ins().band_not(below_max, below),
+            spirv::BuiltIn::SubgroupGtMask => self.b.ins().band_not(below_max, upto),
             spirv::BuiltIn::SubgroupLeMask => upto,
             spirv::BuiltIn::SubgroupLtMask => below,
             _ => return Err(format!("{b:?} is not a sub-group mask")),
@@ -230,12 +237,13 @@ impl Lowering<'_, '_, '_> {
         Ok(vec![x, zero, zero, zero])
     }
 
-    /// The work-item's sub-group local id and its sub-group's size, as
-    /// `i32`.
-    fn sub_group_lid_and_size(&mut self) -> (Value, Value) {
-        let super::collective::Span { first, count, lin } = self.span(true);
+    /// The work-item's sub-group local id and the dispatch's maximum
+    /// sub-group size, as `i32`.
+    fn lid_and_max_size(&mut self) -> (Value, Value) {
+        let super::collective::Span { first, lin, .. } = self.span(true);
         let lid = self.b.ins().isub(lin, first);
-        (self.b.ins().ireduce(cl::I32, lid), self.b.ins().ireduce(cl::I32, count))
+        let max = self.max_sub_group_size();
+        (self.b.ins().ireduce(cl::I32, lid), self.b.ins().ireduce(cl::I32, max))
     }
 
     /// The bits below bit `n` (`n` at most 31, an `i32`).

@@ -156,6 +156,33 @@ impl Words {
         false
     }
 
+    /// Whether a clustered non-uniform reduction takes a cluster size that
+    /// is not an OpConstant, which SPIR-V does not allow: clang -O2 merges
+    /// the arms of a `switch` that call `sub_group_clustered_reduce_*`
+    /// with different constant sizes into one call taking a phi of them,
+    /// or the switch's own value.
+    pub fn has_varying_cluster_size(&self) -> bool {
+        use std::collections::HashSet;
+        let mut constants = HashSet::new();
+        for i in self.instructions() {
+            match (i.op, i.words) {
+                (Some(Op::Constant), [_, _, id, ..]) => {
+                    constants.insert(*id);
+                }
+                // Result type, result, scope, operation, value, cluster size.
+                (Some(op), [_, _, _, _, operation, _, size])
+                    if matches!(op, super::opsets::non_uniform_arithmetic!())
+                        && *operation == spirv::GroupOperation::ClusteredReduce as u32
+                        && !constants.contains(size) =>
+                {
+                    return true
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+
     /// Drops the OpNames of function parameters (OpenCL C kernel argument
     /// names are reported only with -cl-kernel-arg-info).
     pub fn strip_parameter_names(&mut self) {
@@ -326,6 +353,29 @@ mod tests {
             ],
         );
         assert_eq!(w.to_bytes(), expect);
+    }
+
+    #[test]
+    fn cluster_sizes_that_are_not_constants_are_found() {
+        // %3 int, %4 = 4, %5 a parameter; OpGroupNonUniformIAdd of %6 with
+        // scope %7 and operation 3 (ClusteredReduce) or 0 (Reduce).
+        let with = |operation: u32, size: u32| {
+            let insts = [
+                memory_model(),
+                (Op::TypeInt, vec![3, 32, 0]),
+                (Op::Constant, vec![3, 4, 4]),
+                (Op::GroupNonUniformIAdd, vec![3, 8, 7, operation, 6, size]),
+            ];
+            Words::new(&module(20, &insts)).unwrap().has_varying_cluster_size()
+        };
+        assert!(with(3, 5), "a parameter as the cluster size");
+        assert!(!with(3, 4), "a constant cluster size");
+        let reduce = [
+            memory_model(),
+            (Op::TypeInt, vec![3, 32, 0]),
+            (Op::GroupNonUniformIAdd, vec![3, 8, 7, 0, 6]),
+        ];
+        assert!(!Words::new(&module(20, &reduce)).unwrap().has_varying_cluster_size());
     }
 
     #[test]

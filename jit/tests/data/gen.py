@@ -37,6 +37,16 @@ PIPE_EDITS = [
 ]
 PIPE_GP = "         %gp = OpPtrCastToGeneric %ptr_n_uint %ptr\n"
 
+# The capabilities of the six cl_khr_subgroup_* non-uniform extensions, a
+# Subgroup scope constant %uint_3, %uint_4 and %float_1 (SPIR-V 1.3 modules).
+NU_EDITS = [
+    (CAPS, CAPS + "".join(f"               OpCapability {c}\n" for c in [
+        "GroupNonUniform", "GroupNonUniformVote", "GroupNonUniformBallot", "GroupNonUniformArithmetic",
+        "GroupNonUniformShuffle", "GroupNonUniformShuffleRelative", "GroupNonUniformClustered"])),
+    (CONSTS, CONSTS + "     %uint_3 = OpConstant %uint 3\n     %uint_4 = OpConstant %uint 4\n"
+             "    %float_1 = OpConstant %float 1\n"),
+]
+
 # A kernel that can enqueue: a queue %q, an ndrange %nd, the invoke
 # function %invoke (no local parameters), null event and literal pointers
 # (for the device-side enqueue rules).
@@ -190,6 +200,27 @@ INVALID = {
             "         %en = OpEnqueueKernel %uint %q %uint_0 %nd %uint_0 %evnull %evnull %invoke %lit0 %uint_1 %uint_1 %uint_1 ;@\n")]),
     "build_ndrange_sizes_differ": ("operand 1 must be a 64-bit integer or an array of 2 or 3 of them, the same for the sizes and the offset",
         ENQ_EDITS + [(KBODY, KBODY + ENQ_BODY + "        %nd2 = OpBuildNDRange %ndrange %ulong_1 %arr2_0 %ulong_0 ;@\n")]),
+    # --- non-uniform sub-group instructions (SPIR-V 1.3) ----------------------
+    "non_uniform_scope_workgroup": ("the execution scope must be Subgroup for OpGroupNonUniformIAdd",
+        NU_EDITS + [(KBODY, KBODY + "         %nu = OpGroupNonUniformIAdd %uint %uint_2 Reduce %n ;@\n")]),
+    "ballot_result_not_uint4": ("must be a vector of four 32-bit integers (uint4)",
+        NU_EDITS + [(KBODY, KBODY + "         %nu = OpGroupNonUniformBallot %uint %uint_3 %zero ;@\n")]),
+    "non_uniform_value_not_result_type": ("(32-bit float), not the result type",
+        NU_EDITS + [(KBODY, KBODY + "         %nu = OpGroupNonUniformShuffle %uint %uint_3 %float_1 %n ;@\n")]),
+    "cluster_size_not_power_of_two": ("the cluster size 3 must be a power of 2",
+        NU_EDITS + [(KBODY, KBODY + "         %nu = OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce %n %uint_3 ;@\n")]),
+    "cluster_size_not_constant": ("must be an integer constant",
+        NU_EDITS + [(KBODY, KBODY + "         %nu = OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce %n %n ;@\n")]),
+    "clustered_without_capability": ("the ClusteredReduce operation needs the GroupNonUniformClustered capability",
+        [(e[0], e[1].replace("               OpCapability GroupNonUniformClustered\n", "")) for e in NU_EDITS]
+        + [(KBODY, KBODY + "         %nu = OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce %n %uint_4 ;@\n")]),
+    "sub_group_mask_not_uint4": ("built-in variable SubgroupEqMask must have type a vector of 4 32-bit integers (uint4)",
+        NU_EDITS + [('OpEntryPoint Kernel %kernel "k" %gid', 'OpEntryPoint Kernel %kernel "k" %gid %eq'),
+                    ("               OpDecorate %gid Constant\n",
+                     "               OpDecorate %gid Constant\n               OpDecorate %eq BuiltIn SubgroupEqMask\n"),
+                    ("        %gid = OpVariable %ptr_in_v3ulong Input\n",
+                     "        %gid = OpVariable %ptr_in_v3ulong Input\n %ptr_in_uint = OpTypePointer Input %uint\n"
+                     "         %eq = OpVariable %ptr_in_uint Input ;@\n")]),
     # --- structure -----------------------------------------------------------
     "layout_order": ("is out of the module's layout order",
         [("               OpMemoryModel Physical64 OpenCL\n", "               OpMemoryModel Physical64 OpenCL\n               OpCapability Int8\n")]),
@@ -268,7 +299,12 @@ def main():
             if text.count(old) < 1:
                 sys.exit(f"{name}: {old!r} not in the base module")
             text = text.replace(old, new, 1)
-        target = "; target: spv1.1\n" if name == "unsupported_exec_mode_initializer" else ""
+        if name == "unsupported_exec_mode_initializer":
+            target = "; target: spv1.1\n"
+        elif any(e in NU_EDITS for e in edits) or name == "clustered_without_capability":
+            target = "; target: spv1.3\n"
+        else:
+            target = ""
         path = os.path.join(INVALID_DIR, name + ".spvasm")
         with open(path, "w") as f:
             f.write(f"; rule: {name.replace('_', ' ')}\n; expect: {expect}\n{target}" + text)

@@ -37,6 +37,7 @@ mod process;
 mod tools;
 mod workarounds;
 
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -180,7 +181,7 @@ fn cache_key(
         k.extend_from_slice(&(b.len() as u64).to_le_bytes());
         k.extend_from_slice(b);
     };
-    field(b"clift-cc 8");
+    field(b"clift-cc 9");
     field(tools.versions.as_bytes());
     field(&[u8::from(tools.opt.is_some()), u8::from(options.build.kernel_arg_info)]);
     field(options.opt_level.name().as_bytes());
@@ -205,7 +206,20 @@ struct Job<'a> {
     options: &'a ParsedOptions,
     limit: Duration,
     log: String,
+    /// llvm-spirv needed SPIR-V 1.3: the program calls non-uniform
+    /// sub-group functions.
+    non_uniform: Cell<bool>,
+    /// The program is optimised without SimplifyCFG's hoisting and sinking
+    /// of common code, which would merge the calls of a non-uniform
+    /// sub-group function from the two arms of a branch into one, and so
+    /// change the work-items active at each (see [`Job::spirv`]).
+    keep_arms_apart: bool,
 }
+
+/// The flags (for `opt`; for clang each after `-mllvm`) that keep
+/// SimplifyCFG from hoisting or sinking code common to the arms of a
+/// branch.
+const KEEP_ARMS_APART: [&str; 2] = ["-simplifycfg-hoist-common=false", "-simplifycfg-sink-common=false"];
 
 fn compile_uncached(
     tools: &Tools,
@@ -264,6 +278,8 @@ impl<'a> Job<'a> {
             options,
             limit: process::time_limit(),
             log: String::new(),
+            non_uniform: Cell::new(false),
+            keep_arms_apart: false,
         })
     }
 
@@ -289,6 +305,11 @@ impl<'a> Job<'a> {
     fn clang(&self, extra: &[&str], out: &Path, text: bool) -> Result<Result<String, String>, CompileError> {
         let mut a: Vec<String> = ["-target", "spir64", "-x", "cl"].map(String::from).to_vec();
         a.extend(extra.iter().map(|s| s.to_string()));
+        if self.keep_arms_apart {
+            for f in KEEP_ARMS_APART {
+                a.extend(["-mllvm".to_string(), f.to_string()]);
+            }
+        }
         // Relative to the private folder clang runs in, so diagnostics name
         // `program.cl` and `headers/<name>`, the same in every run.
         a.extend(["-Wno-unused-command-line-argument", "-I", "headers"].map(String::from));
@@ -350,6 +371,7 @@ impl<'a> Job<'a> {
         let a = tool_args(&["--spirv-max-version=1.0"], bc, &spv);
         let mut r = self.run(&self.tools.llvm_spirv, &a)?;
         if !r.success && r.text.contains(NEEDS_LATER_SPIRV) {
+            self.non_uniform.set(true);
             r = self.run(
                 &self.tools.llvm_spirv,
                 &tool_args(&["--spirv-max-version=1.3"], bc, &spv),
@@ -377,7 +399,8 @@ impl<'a> Job<'a> {
     /// wrong translation of a conversion between `i1` and floating point
     /// counts as a failure when the IR (`bc`, built at `level`) holds such
     /// a conversion, and one holding its wrong `llvm.umul.with.overflow`
-    /// function always, so that the workarounds apply.
+    /// function always, and one whose clustered reductions take a cluster
+    /// size that is not a constant, so that the workarounds apply.
     fn checked_translation(&self, bc: &Path, level: OptLevel) -> Result<Result<Vec<u8>, String>, CompileError> {
         let module = match self.translate(bc)? {
             Ok(module) => module,
@@ -386,6 +409,12 @@ impl<'a> Job<'a> {
         if workarounds::has_umul_overflow_function(&module) {
             return Ok(Err(
                 "llvm-spirv 15 mistranslates llvm.umul.with.overflow (its overflow bit compares the wrong operand)\n"
+                    .into(),
+            ));
+        }
+        if Words::new(&module).is_some_and(|w| w.has_varying_cluster_size()) {
+            return Ok(Err(
+                "a clustered sub-group reduction's cluster size is not a constant (the optimiser merged calls with different sizes)\n"
                     .into(),
             ));
         }
@@ -402,13 +431,34 @@ impl<'a> Job<'a> {
     /// it (or translates it wrongly), a targeted workaround (see
     /// [`workarounds`]), else the program again at -O0; the log names what
     /// was done.
+    ///
+    /// A program that calls non-uniform sub-group functions (it needs
+    /// SPIR-V 1.3) is optimised again without SimplifyCFG's hoisting and
+    /// sinking of common code: `if (c) x = sub_group_broadcast_first(v);
+    /// else x = sub_group_broadcast_first(v);` asks for the first active
+    /// work-item of each arm, which one call after the branch would not
+    /// give (LLVM merges calls of convergent functions that way).
     fn spirv(&mut self) -> Result<Vec<u8>, CompileError> {
         let bc = self.file("program.bc");
-        let failure = match self.checked_translation(&bc, self.options.opt_level)? {
+        let level = self.options.opt_level;
+        let mut first = self.checked_translation(&bc, level)?;
+        if self.non_uniform.get() && level != OptLevel::O0 {
+            self.keep_arms_apart = true;
+            if let Err(diagnostics) = self.clang(&[&self.level_flag()], &bc, false)? {
+                return Err(self.failed(diagnostics.trim_end()));
+            }
+            self.log.push_str(&format!(
+                "clift: the program calls non-uniform sub-group functions: optimised at -{} without hoisting or \
+                 sinking code common to the arms of a branch (which would merge calls with different active \
+                 work-items)\n",
+                level.name()
+            ));
+            first = self.checked_translation(&bc, level)?;
+        }
+        let failure = match first {
             Ok(module) => return Ok(module),
             Err(text) => text,
         };
-        let level = self.options.opt_level;
         if let Some(module) = self.work_around(level)? {
             return Ok(module);
         }

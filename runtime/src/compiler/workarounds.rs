@@ -1238,6 +1238,9 @@ impl Job<'_> {
             return Ok(None);
         };
         let mut flags = vec![format!("-passes={pipeline}"), "-S".into()];
+        if self.keep_arms_apart {
+            flags.extend(super::KEEP_ARMS_APART.map(String::from));
+        }
         if fixes.native_integers {
             let Some(layout) = layout else { return Ok(None) };
             flags.push(format!("--data-layout={layout}"));

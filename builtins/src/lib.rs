@@ -5,7 +5,9 @@
 //! (`math_f32`, `math_f64`, with what they share written once in
 //! `math_shared`), the `half` conversions of `vload_half`/`vstore_half`
 //! (`half`), the 64-bit `mad_sat` (`integer`), the float remainder of
-//! OpFRem (`frem`), the copy of OpGroupAsyncCopy (`group_copy`), pipes
+//! OpFRem (`frem`), the copy of OpGroupAsyncCopy (`group_copy`), the
+//! non-uniform sub-group operations over a sub-group's active work-items
+//! (`non_uniform`), pipes
 //! as kernels use them (`pipe`: the store's layout and the lock-free
 //! reservation protocol), and
 //! printf's formatter and output buffer (`printf`), and `exp`, `log` and

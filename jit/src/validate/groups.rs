@@ -7,25 +7,26 @@
 use rspirv::dr::Operand;
 use spirv::{Capability, GroupOperation, Op};
 
-use crate::spirv::{opsets, Id, Module, Type};
+use super::types::Ctx;
+use crate::spirv::{opsets, Id, Type};
 
 /// Checks group instruction `op` with result type `rt` and operands `args`
 /// (the execution scope first).
-pub fn check(m: &Module, op: Op, rt: Option<Id>, args: &[Operand]) -> Result<(), String> {
+pub(super) fn check(g: &Ctx, op: Op, rt: Option<Id>) -> Result<(), String> {
     use Op::*;
     if matches!(op, GroupAsyncCopy | GroupWaitEvents) {
         return Ok(());
     }
-    let g = Group { m, args };
+    let (m, args) = (g.m, g.args);
     let rt = rt.ok_or("missing result type")?;
     match op {
         GroupAll | GroupAny | GroupNonUniformAll | GroupNonUniformAny => {
-            g.boolean(rt, "the result type")?;
-            g.boolean(g.ty(1)?, "the predicate")
+            g.bool_scalar(rt, "the result type")?;
+            g.bool_scalar(g.ty(1)?, "the predicate")
         }
-        GroupNonUniformElect => g.boolean(rt, "the result type"),
+        GroupNonUniformElect => g.bool_scalar(rt, "the result type"),
         GroupNonUniformAllEqual => {
-            g.boolean(rt, "the result type")?;
+            g.bool_scalar(rt, "the result type")?;
             g.number(g.ty(1)?, "the value")
         }
         GroupBroadcast | GroupNonUniformBroadcast => {
@@ -36,7 +37,7 @@ pub fn check(m: &Module, op: Op, rt: Option<Id>, args: &[Operand]) -> Result<(),
             match m.ty(id) {
                 Some(Type::Int { .. }) => Ok(()),
                 Some(Type::Vector { component, count }) if op == GroupBroadcast && *count <= 3 => {
-                    g.int(*component, "the local id")
+                    g.int_scalar(*component, "the local id")
                 }
                 _ => Err(format!("the id {} must be an integer scalar", m.show_type(id))),
             }
@@ -48,49 +49,49 @@ pub fn check(m: &Module, op: Op, rt: Option<Id>, args: &[Operand]) -> Result<(),
         GroupNonUniformShuffle | GroupNonUniformShuffleXor | GroupNonUniformShuffleUp | GroupNonUniformShuffleDown => {
             g.number(rt, "the result type")?;
             g.same(1, rt)?;
-            g.int(g.ty(2)?, "the id, mask or delta")
+            g.int_scalar(g.ty(2)?, "the id, mask or delta")
         }
         GroupNonUniformBallot => {
             g.ballot(rt, "the result type")?;
-            g.boolean(g.ty(1)?, "the predicate")
+            g.bool_scalar(g.ty(1)?, "the predicate")
         }
         GroupNonUniformInverseBallot => {
-            g.boolean(rt, "the result type")?;
+            g.bool_scalar(rt, "the result type")?;
             g.ballot(g.ty(1)?, "the value")
         }
         GroupNonUniformBallotBitExtract => {
-            g.boolean(rt, "the result type")?;
+            g.bool_scalar(rt, "the result type")?;
             g.ballot(g.ty(1)?, "the value")?;
-            g.int(g.ty(2)?, "the index")
+            g.int_scalar(g.ty(2)?, "the index")
         }
         GroupNonUniformBallotBitCount => {
-            g.int(rt, "the result type")?;
+            g.int_scalar(rt, "the result type")?;
             g.scan_or_reduce(1, false)?;
             g.ballot(g.ty(2)?, "the value")
         }
         GroupNonUniformBallotFindLSB | GroupNonUniformBallotFindMSB => {
-            g.int(rt, "the result type")?;
+            g.int_scalar(rt, "the result type")?;
             g.ballot(g.ty(1)?, "the value")
         }
         GroupIAdd | GroupUMin | GroupSMin | GroupUMax | GroupSMax => {
-            g.int(rt, "the result type")?;
+            g.int_scalar(rt, "the result type")?;
             g.scan_or_reduce(1, false)?;
             g.same(2, rt)
         }
         GroupFAdd | GroupFMin | GroupFMax => {
-            g.float(rt, "the result type")?;
+            g.float_scalar(rt, "the result type")?;
             g.scan_or_reduce(1, false)?;
             g.same(2, rt)
         }
         opsets::non_uniform_arithmetic!() => {
             match op {
                 GroupNonUniformLogicalAnd | GroupNonUniformLogicalOr | GroupNonUniformLogicalXor => {
-                    g.boolean(rt, "the result type")?
+                    g.bool_scalar(rt, "the result type")?
                 }
                 GroupNonUniformFAdd | GroupNonUniformFMul | GroupNonUniformFMin | GroupNonUniformFMax => {
-                    g.float(rt, "the result type")?
+                    g.float_scalar(rt, "the result type")?
                 }
-                _ => g.int(rt, "the result type")?,
+                _ => g.int_scalar(rt, "the result type")?,
             }
             let clustered = g.scan_or_reduce(1, true)?;
             g.same(2, rt)?;
@@ -105,55 +106,16 @@ pub fn check(m: &Module, op: Op, rt: Option<Id>, args: &[Operand]) -> Result<(),
     }
 }
 
-/// The operands of one group instruction.
-struct Group<'a> {
-    m: &'a Module,
-    args: &'a [Operand],
-}
-
-impl Group<'_> {
-    fn id(&self, k: usize) -> Result<Id, String> {
-        match self.args.get(k) {
-            Some(Operand::IdRef(x)) => Ok(*x),
-            _ => Err(format!("operand {k} is missing or not an id")),
-        }
-    }
-
-    /// The type of operand `k`.
-    fn ty(&self, k: usize) -> Result<Id, String> {
-        let v = self.id(k)?;
-        self.m.type_of(v).ok_or_else(|| format!("operand %{v} is not a value"))
-    }
-
-    fn same(&self, k: usize, want: Id) -> Result<(), String> {
-        let t = self.ty(k)?;
-        if self.m.same_type(t, want) {
-            Ok(())
-        } else {
-            Err(format!(
-                "the value %{} has type {}, not the result type {}",
-                self.id(k)?,
-                self.m.show_type(t),
-                self.m.show_type(want)
-            ))
-        }
-    }
-
-    fn boolean(&self, t: Id, what: &str) -> Result<(), String> {
+/// The scalar and group-specific operand rules.
+impl Ctx<'_> {
+    fn bool_scalar(&self, t: Id, what: &str) -> Result<(), String> {
         match self.m.ty(t) {
             Some(Type::Bool) => Ok(()),
             _ => Err(format!("{what} {} must be bool", self.m.show_type(t))),
         }
     }
 
-    fn int(&self, t: Id, what: &str) -> Result<(), String> {
-        match self.m.ty(t) {
-            Some(Type::Int { .. }) => Ok(()),
-            _ => Err(format!("{what} {} must be an integer scalar", self.m.show_type(t))),
-        }
-    }
-
-    fn float(&self, t: Id, what: &str) -> Result<(), String> {
+    fn float_scalar(&self, t: Id, what: &str) -> Result<(), String> {
         match self.m.ty(t) {
             Some(Type::Float { .. }) => Ok(()),
             _ => Err(format!(
@@ -221,7 +183,7 @@ impl Group<'_> {
     fn cluster_size(&self, k: usize) -> Result<(), String> {
         let id = self.id(k)?;
         let t = self.ty(k)?;
-        self.int(t, "the cluster size")?;
+        self.int_scalar(t, "the cluster size")?;
         match super::env::const_int(self.m, id) {
             Some(v) if v.is_power_of_two() => Ok(()),
             Some(v) => Err(format!("the cluster size {v} must be a power of 2")),

@@ -756,7 +756,7 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
         }
         opsets::pipes!() | opsets::group_pipes!() => super::pipes::check(m, op, rt, args),
         opsets::group_collectives!() | opsets::non_uniform_collectives!() | opsets::ballot_values!() => {
-            super::groups::check(m, op, rt, args)
+            super::groups::check(&c, op, rt)
         }
         op if op == BuildNDRange || crate::block_invoke::is_device_enqueue(op) => {
             super::enqueue::check(m, op, rt, args)
@@ -814,9 +814,9 @@ fn walk_literals(m: &Module, mut t: Id, idx: &[Operand]) -> Result<Id, String> {
     Ok(t)
 }
 
-struct Ctx<'a> {
-    m: &'a Module,
-    args: &'a [Operand],
+pub(super) struct Ctx<'a> {
+    pub(super) m: &'a Module,
+    pub(super) args: &'a [Operand],
 }
 
 impl Ctx<'_> {
@@ -1040,7 +1040,7 @@ impl Ctx<'_> {
         self.same_pointee(rp, p)
     }
 
-    fn id(&self, k: usize) -> Result<Id, String> {
+    pub(super) fn id(&self, k: usize) -> Result<Id, String> {
         match self.args.get(k) {
             Some(Operand::IdRef(x)) => Ok(*x),
             _ => Err(format!("operand {k} is missing or not an id")),
@@ -1048,12 +1048,12 @@ impl Ctx<'_> {
     }
 
     /// The type of operand `k`.
-    fn ty(&self, k: usize) -> Result<Id, String> {
+    pub(super) fn ty(&self, k: usize) -> Result<Id, String> {
         let v = self.id(k)?;
         self.m.type_of(v).ok_or_else(|| format!("operand %{v} is not a value"))
     }
 
-    fn same(&self, k: usize, want: Id) -> Result<(), String> {
+    pub(super) fn same(&self, k: usize, want: Id) -> Result<(), String> {
         let t = self.ty(k)?;
         if self.m.same_type(t, want) {
             Ok(())
@@ -1078,7 +1078,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn int_scalar(&self, t: Id, what: &str) -> Result<(), String> {
+    pub(super) fn int_scalar(&self, t: Id, what: &str) -> Result<(), String> {
         if matches!(self.m.ty(t), Some(Type::Int { .. })) {
             Ok(())
         } else {

@@ -205,7 +205,7 @@ INVALID = {
         NU_EDITS + [(KBODY, KBODY + "         %nu = OpGroupNonUniformIAdd %uint %uint_2 Reduce %n ;@\n")]),
     "ballot_result_not_uint4": ("must be a vector of four 32-bit integers (uint4)",
         NU_EDITS + [(KBODY, KBODY + "         %nu = OpGroupNonUniformBallot %uint %uint_3 %zero ;@\n")]),
-    "non_uniform_value_not_result_type": ("(32-bit float), not the result type",
+    "non_uniform_value_not_result_type": ("(32-bit float), expected",
         NU_EDITS + [(KBODY, KBODY + "         %nu = OpGroupNonUniformShuffle %uint %uint_3 %float_1 %n ;@\n")]),
     "cluster_size_not_power_of_two": ("the cluster size 3 must be a power of 2",
         NU_EDITS + [(KBODY, KBODY + "         %nu = OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce %n %uint_3 ;@\n")]),

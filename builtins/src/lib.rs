@@ -18,6 +18,7 @@ pub mod fp_env;
 pub mod frem;
 pub mod group_copy;
 pub mod half;
+pub mod image;
 pub mod integer;
 pub mod math_f32;
 pub mod math_f64;

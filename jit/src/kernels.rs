@@ -176,7 +176,7 @@ fn arg_info(
         },
         Type::Pipe { .. } => (ArgKind::Pipe, 8, ADDRESS_GLOBAL),
         Type::Queue => (ArgKind::Queue, 8, ADDRESS_PRIVATE),
-        Type::Image => (ArgKind::Image, 8, ADDRESS_GLOBAL),
+        Type::Image(_) => (ArgKind::Image, 8, ADDRESS_GLOBAL),
         Type::Sampler => (ArgKind::Sampler, 8, ADDRESS_PRIVATE),
         _ => (
             ArgKind::Value,
@@ -213,14 +213,16 @@ fn arg_info(
         qual |= TYPE_PIPE;
     }
     // "If argument is not an image type and is not declared with the
-    // pipe qualifier, CL_KERNEL_ARG_ACCESS_NONE is returned" (clift has
-    // no images).
+    // pipe qualifier, CL_KERNEL_ARG_ACCESS_NONE is returned."
+    let qualifier = |a: spirv::AccessQualifier| match a {
+        spirv::AccessQualifier::ReadOnly => ACCESS_READ_ONLY,
+        spirv::AccessQualifier::WriteOnly => ACCESS_WRITE_ONLY,
+        spirv::AccessQualifier::ReadWrite => ACCESS_READ_WRITE,
+    };
     let access = match m.ty(ty) {
-        Some(Type::Pipe { access }) => match access {
-            spirv::AccessQualifier::ReadOnly => ACCESS_READ_ONLY,
-            spirv::AccessQualifier::WriteOnly => ACCESS_WRITE_ONLY,
-            spirv::AccessQualifier::ReadWrite => ACCESS_READ_WRITE,
-        },
+        Some(Type::Pipe { access }) => qualifier(*access),
+        // An image without a qualifier is read_only in OpenCL C.
+        Some(Type::Image(t)) => t.access.map_or(ACCESS_READ_ONLY, qualifier),
         _ => ACCESS_NONE,
     };
     Some(ArgInfo {

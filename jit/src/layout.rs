@@ -61,8 +61,8 @@ fn type_layout(m: &Module, t: usize) -> Result<Option<Layout>, String> {
         | Type::Pipe { .. }
         | Type::PipeStorage
         | Type::Sampler
-        | Type::Image
-        | Type::SampledImage
+        | Type::Image(_)
+        | Type::SampledImage { .. }
         | Type::NamedBarrier => l(8, 8),
         Type::Vector { component, count } => {
             let Some(c) = part(m, *component) else { return Ok(None) };

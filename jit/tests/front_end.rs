@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clift_jit::kernels::{
-    ACCESS_NONE, ACCESS_READ_ONLY, ACCESS_WRITE_ONLY, ADDRESS_CONSTANT, ADDRESS_GLOBAL, ADDRESS_LOCAL, ADDRESS_PRIVATE,
+    ACCESS_NONE, ACCESS_READ_ONLY, ACCESS_READ_WRITE, ACCESS_WRITE_ONLY, ADDRESS_CONSTANT, ADDRESS_GLOBAL,
+    ADDRESS_LOCAL, ADDRESS_PRIVATE,
 };
 use clift_jit::kernels::{TYPE_CONST, TYPE_PIPE, TYPE_RESTRICT, TYPE_VOLATILE};
 use clift_jit::spirv::ConstValue;
@@ -784,5 +785,55 @@ fn opencl_std_instructions_without_their_operands_are_refused() {
                 e.log()
             );
         }
+    }
+}
+
+#[test]
+fn image_kernels_build_and_compile() {
+    use clift_jit::{compile, front_end, CodegenConfig};
+    for level in ["O0", "O2"] {
+        let bytes = read(&format!("clang/images_{level}.spv"));
+        let b = built(&format!("clang/images_{level}.spv"));
+        let k = kernel(&b, "images");
+        let kinds: Vec<ArgKind> = k.args.iter().map(|a| a.kind).collect();
+        use ArgKind::*;
+        assert_eq!(
+            kinds,
+            [
+                Image,
+                Image,
+                Sampler,
+                GlobalBuffer,
+                Image,
+                Image,
+                Image,
+                Image,
+                Image,
+                Image,
+                Image
+            ],
+            "{level}"
+        );
+        let access: Vec<u32> = k.args.iter().map(|a| a.access_qualifier).collect();
+        assert_eq!(
+            access,
+            [
+                ACCESS_READ_ONLY,
+                ACCESS_WRITE_ONLY,
+                ACCESS_NONE,
+                ACCESS_NONE,
+                ACCESS_READ_WRITE,
+                ACCESS_READ_ONLY,
+                ACCESS_READ_ONLY,
+                ACCESS_READ_ONLY,
+                ACCESS_READ_ONLY,
+                ACCESS_READ_ONLY,
+                ACCESS_WRITE_ONLY
+            ],
+            "{level}"
+        );
+        let front = front_end(&bytes, &BuildOptions::default()).unwrap_or_else(|e| panic!("{}", e.log()));
+        let prog = compile(&front, &CodegenConfig::default()).unwrap_or_else(|e| panic!("{level}: {e:?}"));
+        assert!(prog.kernel("images").is_some(), "{level}: the image kernel compiles");
     }
 }

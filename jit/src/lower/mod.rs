@@ -40,6 +40,7 @@ mod enqueue;
 mod ext_inst;
 pub mod frame;
 pub(crate) mod half;
+mod image;
 mod inline;
 pub(crate) mod memory;
 mod non_uniform;
@@ -648,6 +649,9 @@ impl Lowering<'_, '_, '_> {
             }
             ConstValue::Null => Ok(comps.into_iter().map(|t| self.zero(t)).collect()),
             ConstValue::Composite(parts) => self.const_composite(id, parts),
+            ConstValue::Expr if self.m.insts[c.inst as usize].op == spirv::Op::ConstantSampler => {
+                self.constant_sampler(id)
+            }
             ConstValue::Expr => self.const_expr(id),
             _ => Err(format!(
                 "constant {} is not supported by code generation yet",
@@ -766,6 +770,14 @@ impl Lowering<'_, '_, '_> {
             op if op == Op::MemoryBarrier || crate::validate::memory::is_atomic(op) => self.atomic(i),
             Op::ControlBarrier => self.barrier(i),
             crate::spirv::opsets::group_collectives!() => self.collective(i),
+            Op::SampledImage
+            | Op::ImageSampleExplicitLod
+            | Op::ImageRead
+            | Op::ImageWrite
+            | Op::ImageQuerySizeLod
+            | Op::ImageQuerySize
+            | Op::ImageQueryOrder
+            | Op::ImageQueryFormat => self.image(i),
             crate::spirv::opsets::non_uniform_collectives!() | crate::spirv::opsets::ballot_values!() => {
                 self.non_uniform(i)
             }

@@ -50,8 +50,17 @@ pub fn scalar(m: &Module, ty: Id) -> Result<Clif, String> {
         // handled by the built-ins' `pipe` module (`super::pipes`). A
         // clk_event_t is a word the runtime's device-side enqueue hands out
         // (`super::enqueue`).
+        // An image is the address of its descriptor, a sampler its
+        // `sampler_t` bits (`super::image`).
         Some(
-            Type::Pointer { .. } | Type::Event | Type::Queue | Type::Pipe { .. } | Type::ReserveId | Type::DeviceEvent,
+            Type::Pointer { .. }
+            | Type::Event
+            | Type::Queue
+            | Type::Pipe { .. }
+            | Type::ReserveId
+            | Type::DeviceEvent
+            | Type::Image(_)
+            | Type::Sampler,
         ) => Ok(types::I64),
         _ => Err(format!(
             "values of type {} are not supported by code generation yet",
@@ -88,6 +97,8 @@ pub fn components(m: &Module, ty: Id) -> Result<Vec<Clif>, String> {
         Some(Type::Array { .. } | Type::Struct { .. }) => {
             Ok(flatten(m, ty)?.into_iter().map(|(t, _)| reg(t)).collect())
         }
+        // A sampled image: the image and the sampler.
+        Some(Type::SampledImage { .. }) => Ok(vec![types::I64, types::I64]),
         _ => Ok(vec![scalar(m, ty)?]),
     }
 }
@@ -98,6 +109,7 @@ pub fn count(m: &Module, ty: Id) -> Result<usize, String> {
         Some(Type::Void) => Ok(0),
         Some(Type::Vector { count, .. }) => Ok(*count as usize),
         Some(Type::Array { .. } | Type::Struct { .. }) => Ok(flatten(m, ty)?.len()),
+        Some(Type::SampledImage { .. }) => Ok(2),
         _ => Ok(1),
     }
 }

@@ -190,11 +190,31 @@ pub enum Type {
     },
     PipeStorage,
     Sampler,
-    Image,
-    SampledImage,
+    Image(ImageType),
+    /// A sampled image of the image type `image`.
+    SampledImage {
+        image: Id,
+    },
     NamedBarrier,
     /// Any other type opcode (rejected by the validator).
     Other(Op),
+}
+
+/// An OpTypeImage's operands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImageType {
+    /// The sampled type's id (void in OpenCL).
+    pub sampled_type: Id,
+    pub dim: spirv::Dim,
+    /// 0 not a depth image, 1 a depth image, 2 unknown.
+    pub depth: u32,
+    pub arrayed: bool,
+    pub multisampled: bool,
+    /// 0 known at run time, 1 sampled, 2 read/write without sampler.
+    pub sampled: u32,
+    pub format: spirv::ImageFormat,
+    /// The access qualifier (OpenCL requires one).
+    pub access: Option<AccessQualifier>,
 }
 
 /// One type declaration.
@@ -605,8 +625,14 @@ impl Module {
             Type::Pipe { .. } => "pipe".into(),
             Type::PipeStorage => "pipe storage".into(),
             Type::Sampler => "sampler".into(),
-            Type::Image => "image".into(),
-            Type::SampledImage => "sampled image".into(),
+            Type::Image(t) => format!(
+                "image ({:?}{}{}{})",
+                t.dim,
+                if t.arrayed { " array" } else { "" },
+                if t.depth == 1 { " depth" } else { "" },
+                t.access.map_or(String::new(), |a| format!(", {a:?}"))
+            ),
+            Type::SampledImage { .. } => "sampled image".into(),
             Type::NamedBarrier => "named barrier".into(),
             Type::Other(op) => opname(*op),
         }

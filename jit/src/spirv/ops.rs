@@ -12,7 +12,9 @@ pub enum Support {
     Yes,
     /// Valid from this SPIR-V version on.
     Since(u8, u8),
-    /// An image or sampler instruction: the device has no image support.
+    /// An image instruction OpenCL kernels do not use (gathers,
+    /// implicit-LOD and projective samples, texel pointers, mipmap and
+    /// multisample queries, sparse residency).
     Image,
     /// Not valid for an OpenCL 2.2 device without further capabilities
     /// (shader, ray-tracing, non-uniform groups, later SPIR-V versions...).
@@ -192,9 +194,20 @@ pub fn support(op: Op) -> Support {
         | GetKernelMaxNumSubgroups => Support::Since(1, 1),
         ExecutionModeId | DecorateId => Support::Since(1, 2),
         opsets::non_uniform_collectives!() | opsets::ballot_values!() => Support::Since(1, 3),
-        TypeImage | TypeSampler | TypeSampledImage | ConstantSampler | SampledImage | ImageTexelPointer => {
-            Support::Image
-        }
+        // Images as OpenCL C uses them (read_image*, write_image*, the
+        // get_image_* queries, samplers).
+        TypeImage
+        | TypeSampler
+        | TypeSampledImage
+        | ConstantSampler
+        | SampledImage
+        | ImageSampleExplicitLod
+        | ImageRead
+        | ImageWrite
+        | ImageQuerySizeLod
+        | ImageQuerySize
+        | ImageQueryFormat
+        | ImageQueryOrder => Support::Yes,
         _ => {
             if format!("{op:?}").starts_with("Image") {
                 Support::Image

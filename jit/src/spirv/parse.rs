@@ -483,7 +483,7 @@ impl Builder {
             Support::Image => self.err(
                 i,
                 format!(
-                    "{} is an image instruction: images are not supported (the device has no image support, CL_DEVICE_IMAGE_SUPPORT is CL_FALSE)",
+                    "{} is not supported: OpenCL kernels read, write, sample (with an explicit level of detail 0) and query images only",
                     opname(op)
                 ),
             ),
@@ -1021,8 +1021,28 @@ impl Builder {
             },
             Op::TypePipeStorage => Type::PipeStorage,
             Op::TypeSampler => Type::Sampler,
-            Op::TypeImage => Type::Image,
-            Op::TypeSampledImage => Type::SampledImage,
+            Op::TypeImage => match inst.operands.as_slice() {
+                [Operand::IdRef(sampled_type), Operand::Dim(dim), Operand::LiteralBit32(depth), Operand::LiteralBit32(arrayed), Operand::LiteralBit32(ms), Operand::LiteralBit32(sampled), Operand::ImageFormat(format), rest @ ..] => {
+                    Type::Image(ImageType {
+                        sampled_type: *sampled_type,
+                        dim: *dim,
+                        depth: *depth,
+                        arrayed: *arrayed != 0,
+                        multisampled: *ms != 0,
+                        sampled: *sampled,
+                        format: *format,
+                        access: match rest.first() {
+                            Some(Operand::AccessQualifier(a)) => Some(*a),
+                            _ => None,
+                        },
+                    })
+                }
+                _ => Type::Other(op),
+            },
+            Op::TypeSampledImage => match inst.id(0) {
+                Some(image) => Type::SampledImage { image },
+                None => Type::Other(op),
+            },
             Op::TypeNamedBarrier => Type::NamedBarrier,
             _ => Type::Other(op),
         };
@@ -1039,6 +1059,8 @@ impl Builder {
                     Operand::LiteralBit32(x) => *x,
                     Operand::StorageClass(s) => *s as u32,
                     Operand::AccessQualifier(a) => *a as u32,
+                    Operand::Dim(d) => *d as u32,
+                    Operand::ImageFormat(f) => *f as u32,
                     _ => u32::MAX,
                 });
             }

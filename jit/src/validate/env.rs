@@ -22,6 +22,13 @@ fn advertised(c: Capability) -> Option<(u8, u8)> {
     match c {
         Addresses | Float16Buffer | Float16 | Float64 | Int8 | Int16 | Int64 | Int64Atomics | Kernel | Linkage
         | Vector16 | GenericPointer | Groups | DeviceEnqueue | Pipes => Some((1, 0)),
+        // Images (CL_DEVICE_IMAGE_SUPPORT): "If the OpenCL environment
+        // supports the ImageBasic capability, then the following
+        // capabilities must also be supported: LiteralSampler, Sampled1D,
+        // Image1D, SampledBuffer, ImageBuffer, ImageReadWrite".
+        ImageBasic | ImageReadWrite | LiteralSampler | Sampled1D | Image1D | SampledBuffer | ImageBuffer => {
+            Some((1, 0))
+        }
         SubgroupDispatch | PipeStorage => Some((1, 1)),
         // cl_khr_subgroup_non_uniform_vote, _ballot, _non_uniform_arithmetic,
         // _shuffle, _shuffle_relative and _clustered_reduce.
@@ -44,6 +51,10 @@ fn implied(c: Capability) -> &'static [Capability] {
         GenericPointer => &[Addresses],
         SubgroupDispatch => &[DeviceEnqueue, Kernel],
         PipeStorage => &[Pipes, Kernel],
+        ImageBasic | LiteralSampler => &[Kernel],
+        ImageReadWrite => &[ImageBasic, Kernel],
+        Image1D => &[Sampled1D],
+        ImageBuffer => &[SampledBuffer],
         GroupNonUniformVote
         | GroupNonUniformBallot
         | GroupNonUniformArithmetic
@@ -58,15 +69,8 @@ fn implied(c: Capability) -> &'static [Capability] {
 fn refusal(c: Capability) -> String {
     use Capability::*;
     let why = match c {
-        ImageBasic
-        | ImageReadWrite
-        | ImageMipmap
-        | LiteralSampler
-        | Sampled1D
-        | Image1D
-        | SampledBuffer
-        | ImageBuffer
-        | ImageMSArray
+        ImageMipmap => "mipmapped images (cl_khr_mipmap_image) are not supported",
+        ImageMSArray
         | StorageImageExtendedFormats
         | ImageQuery
         | ImageGatherExtended
@@ -76,7 +80,7 @@ fn refusal(c: Capability) -> String {
         | SampledCubeArray
         | StorageImageMultisample
         | StorageImageReadWithoutFormat
-        | StorageImageWriteWithoutFormat => "the device does not support images (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE)",
+        | StorageImageWriteWithoutFormat => "OpenCL images do not use it",
         Shader | Matrix | Geometry | Tessellation => "it belongs to graphics shaders, not OpenCL kernels",
         _ => "the device does not advertise it",
     };
@@ -289,12 +293,84 @@ fn type_rules(m: &Module, caps: &Caps, d: &mut Diags) {
                 }
             }
             Type::Pointer { storage, .. } => storage_class(m, caps, i, *storage, d),
+            Type::Image(img) => {
+                if let Err(rule) = image_type(m, caps, img) {
+                    d.at(m, i, rule);
+                }
+            }
+            Type::Sampler | Type::SampledImage { .. } if !caps.has(Capability::ImageBasic) => {
+                d.at(m, i, "sampler types need the ImageBasic capability, which the module does not declare")
+            }
+            Type::SampledImage { image } if !matches!(m.ty(*image), Some(Type::Image(_))) => {
+                d.at(m, i, format!("the image type of a sampled image type must be an OpTypeImage, not {}", m.show_type(*image)))
+            }
             _ => {}
         }
         if d.full() {
             return;
         }
     }
+}
+
+/// The OpenCL SPIR-V environment's rules for OpTypeImage ("Validation
+/// Rules" and the image types of "Image-Related Data Types") and the
+/// capabilities each dimension needs.
+fn image_type(m: &Module, caps: &Caps, t: &crate::spirv::ImageType) -> Result<(), String> {
+    use spirv::Dim;
+    if !caps.has(Capability::ImageBasic) {
+        return Err("image types need the ImageBasic capability, which the module does not declare".into());
+    }
+    if !matches!(m.ty(t.sampled_type), Some(Type::Void)) {
+        return Err(format!(
+            "the Sampled Type of an image must be OpTypeVoid, not {}",
+            m.show_type(t.sampled_type)
+        ));
+    }
+    if t.sampled != 0 {
+        return Err(format!("Sampled must be 0 in OpenCL (it is {})", t.sampled));
+    }
+    if t.multisampled {
+        return Err("MS must be 0: multisampled images are not supported".into());
+    }
+    if t.format != spirv::ImageFormat::Unknown {
+        return Err(format!(
+            "the Image Format must be Unknown in OpenCL, not {:?}",
+            t.format
+        ));
+    }
+    let Some(access) = t.access else {
+        return Err("an image type must have an Access Qualifier in OpenCL".into());
+    };
+    let (need, arrays, depth) = match t.dim {
+        Dim::Dim1D => (Capability::Sampled1D, true, false),
+        Dim::Dim2D => (Capability::ImageBasic, true, true),
+        Dim::Dim3D => (Capability::ImageBasic, false, false),
+        Dim::DimBuffer => (Capability::SampledBuffer, false, false),
+        d => {
+            return Err(format!(
+                "image dimension {d:?} is not an OpenCL one (1D, 2D, 3D and Buffer are)"
+            ))
+        }
+    };
+    if !caps.has(need) {
+        return Err(format!(
+            "{:?} images need the {need:?} capability, which the module does not declare",
+            t.dim
+        ));
+    }
+    if t.arrayed && !arrays {
+        return Err(format!("Arrayed may only be 1 for 1D and 2D images, not {:?}", t.dim));
+    }
+    match t.depth {
+        0 => {}
+        1 if depth => {}
+        1 => return Err(format!("depth images are 2D (or 2D arrays), not {:?}", t.dim)),
+        v => return Err(format!("Depth must be 0 or 1 in OpenCL (it is {v})")),
+    }
+    if access == spirv::AccessQualifier::ReadWrite && !caps.has(Capability::ImageReadWrite) {
+        return Err("read_write images need the ImageReadWrite capability, which the module does not declare".into());
+    }
+    Ok(())
 }
 
 fn storage_class(m: &Module, caps: &Caps, i: u32, s: StorageClass, d: &mut Diags) {
@@ -711,7 +787,13 @@ fn kernel_param(m: &Module, p: u32) -> Option<String> {
     let ty = m.type_of(p)?;
     let shown = m.show_type(ty);
     match m.ty(ty)? {
-        Type::Int { .. } | Type::Float { .. } | Type::Vector { .. } | Type::Pipe { .. } | Type::Queue => None,
+        Type::Int { .. }
+        | Type::Float { .. }
+        | Type::Vector { .. }
+        | Type::Pipe { .. }
+        | Type::Queue
+        | Type::Image(_)
+        | Type::Sampler => None,
         Type::Struct { .. } => struct_members(m, ty),
         Type::Pointer { storage, .. } => match storage {
             StorageClass::CrossWorkgroup | StorageClass::Workgroup | StorageClass::UniformConstant => None,

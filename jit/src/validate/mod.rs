@@ -11,6 +11,7 @@
 //! - [`pipes`]: the pipe instructions' operands.
 //! - [`groups`]: the group instructions' operands (collectives, and the
 //!   non-uniform sub-group instructions).
+//! - [`images`]: the image instructions' operands.
 //! - [`calls`]: the static call graph (no recursion, no calls into bodiless
 //!   imports).
 //! - [`evidence`]: what passing every rule yields ([`Validated`]) and the
@@ -26,6 +27,7 @@ pub mod enqueue;
 pub mod env;
 pub mod evidence;
 pub mod groups;
+pub mod images;
 pub mod memory;
 pub mod pipes;
 pub mod types;

@@ -111,6 +111,8 @@ fn constants(m: &Module, d: &mut Diags) {
             ))
             .then(|| format!("OpConstantNull cannot have type {}", m.show_type(c.ty))),
             Op::SpecConstantOp => spec_constant_op(m, inst).err(),
+            Op::ConstantSampler => (!matches!(m.ty(c.ty), Some(Type::Sampler)))
+                .then(|| format!("the result type {} must be a sampler", m.show_type(c.ty))),
             _ => None,
         };
         if let Some(r) = rule {
@@ -755,6 +757,14 @@ pub fn check_op(m: &Module, op: Op, rt: Option<Id>, args: &[Operand], ret: Optio
             Ok(())
         }
         opsets::pipes!() | opsets::group_pipes!() => super::pipes::check(m, op, rt, args),
+        SampledImage
+        | ImageSampleExplicitLod
+        | ImageRead
+        | ImageWrite
+        | ImageQuerySizeLod
+        | ImageQuerySize
+        | ImageQueryFormat
+        | ImageQueryOrder => super::images::check(&c, op, rt),
         opsets::group_collectives!() | opsets::non_uniform_collectives!() | opsets::ballot_values!() => {
             super::groups::check(&c, op, rt)
         }

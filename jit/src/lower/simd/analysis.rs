@@ -90,6 +90,20 @@ pub fn eligible(
                 {
                     return Err(format!("{} uses sub-group ballots or masks", m.show(func.id)));
                 }
+                // Image reads and writes go through a helper per work-item.
+                if matches!(
+                    op,
+                    Op::SampledImage
+                        | Op::ImageSampleExplicitLod
+                        | Op::ImageRead
+                        | Op::ImageWrite
+                        | Op::ImageQuerySizeLod
+                        | Op::ImageQuerySize
+                        | Op::ImageQueryOrder
+                        | Op::ImageQueryFormat
+                ) {
+                    return Err(format!("{} uses images", m.show(func.id)));
+                }
                 // Each pipe operation has an effect outside private memory
                 // (a reservation), which a chunk abandoned on a varying
                 // branch would repeat.

@@ -31,6 +31,7 @@ use clift_runtime::object::ApiObject;
 use clift_runtime::platform::Platform;
 use clift_runtime::program::Program;
 use clift_runtime::queue::Queue;
+use clift_runtime::sampler::Sampler;
 use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::*;
 use parking_lot::RwLock;
@@ -55,6 +56,7 @@ enum Object {
     Event(Arc<Event>),
     Program(Arc<Program>),
     Kernel(Arc<Kernel>),
+    Sampler(Arc<Sampler>),
 }
 
 #[derive(Default)]
@@ -143,6 +145,7 @@ handle_type!(MemObject, Mem, CL_INVALID_MEM_OBJECT);
 handle_type!(Event, Event, CL_INVALID_EVENT);
 handle_type!(Program, Program, CL_INVALID_PROGRAM);
 handle_type!(Kernel, Kernel, CL_INVALID_KERNEL);
+handle_type!(Sampler, Sampler, CL_INVALID_SAMPLER);
 
 impl Handle for Device {
     const INVALID: cl_int = CL_INVALID_DEVICE;

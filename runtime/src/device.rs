@@ -37,10 +37,13 @@ pub const DEVICE_EXTENSIONS: &[&str] = &[
     "cl_khr_subgroup_shuffle",
     "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_3d_image_writes",
+    "cl_khr_image2d_from_buffer",
+    "cl_khr_depth_images",
 ];
 
 /// [`DEVICE_EXTENSIONS`] with their versions, for `*_EXTENSIONS_WITH_VERSION`.
-pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 20] = [
+pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 23] = [
     (make_version(1, 0, 0), "cl_khr_byte_addressable_store"),
     (make_version(1, 0, 0), "cl_khr_global_int32_base_atomics"),
     (make_version(1, 0, 0), "cl_khr_global_int32_extended_atomics"),
@@ -61,6 +64,9 @@ pub const DEVICE_EXTENSION_VERSIONS: [(u32, &str); 20] = [
     (make_version(1, 0, 0), "cl_khr_subgroup_shuffle"),
     (make_version(1, 0, 0), "cl_khr_subgroup_shuffle_relative"),
     (make_version(1, 0, 0), "cl_khr_subgroup_clustered_reduce"),
+    (make_version(1, 0, 0), "cl_khr_3d_image_writes"),
+    (make_version(1, 0, 0), "cl_khr_image2d_from_buffer"),
+    (make_version(1, 0, 0), "cl_khr_depth_images"),
 ];
 
 /// The OpenCL version the device implements.
@@ -166,6 +172,64 @@ pub const PIPE_MAX_PACKET_SIZE: u32 = 64 << 10;
 /// `clift_jit::sub_group::SIZE` work-items: the largest work-group holds
 /// this many.
 pub const MAX_NUM_SUB_GROUPS: u32 = MAX_WORK_GROUP_SIZE.div_ceil(clift_jit::sub_group::SIZE as usize) as u32;
+
+/// CL_DEVICE_IMAGE_SUPPORT: images are host memory laid out as the image
+/// descriptor says (`clift_builtins::image::ImageDesc`); kernels read,
+/// sample and write them through the built-ins' texel conversions.
+pub const IMAGE_SUPPORT: bool = true;
+
+/// "Max number of image objects arguments of a kernel declared with the
+/// read_only qualifier. The minimum value is 128 if CL_DEVICE_IMAGE_SUPPORT
+/// is CL_TRUE." An image argument is one pointer to its descriptor: only
+/// the parameter size bounds them; clift promises the minimum.
+pub const MAX_READ_IMAGE_ARGS: u32 = 128;
+
+/// "Max number of image objects arguments of a kernel declared with the
+/// write_only qualifier. The minimum value is 64 if CL_DEVICE_IMAGE_SUPPORT
+/// is CL_TRUE."
+pub const MAX_WRITE_IMAGE_ARGS: u32 = 64;
+
+/// "Max number of image objects arguments of a kernel declared with the
+/// write_only or read_write qualifier. ... The minimum value is 64 if
+/// CL_DEVICE_IMAGE_SUPPORT is CL_TRUE."
+pub const MAX_READ_WRITE_IMAGE_ARGS: u32 = 64;
+
+/// "Maximum number of samplers that can be used in a kernel. The minimum
+/// value is 16 if CL_DEVICE_IMAGE_SUPPORT is CL_TRUE." A sampler is a
+/// 32-bit value (`clift_builtins::image::sampler`).
+pub const MAX_SAMPLERS: u32 = 16;
+
+/// "Max width [height] of 2D image or 1D image not created from a buffer
+/// object in pixels. The minimum value is 16384 if CL_DEVICE_IMAGE_SUPPORT
+/// is CL_TRUE." Also the limit of 1D images and arrays' widths.
+pub const IMAGE2D_MAX_SIZE: usize = 16384;
+
+/// "Max width [height, depth] of 3D image in pixels. The minimum value is
+/// 2048 if CL_DEVICE_IMAGE_SUPPORT is CL_TRUE."
+pub const IMAGE3D_MAX_SIZE: usize = 2048;
+
+/// "Max number of pixels for a 1D image created from a buffer object. The
+/// minimum value is 65536 if CL_DEVICE_IMAGE_SUPPORT is CL_TRUE." A 1D
+/// image buffer views its buffer's bytes, so the buffer's size is the real
+/// bound; 2^27 pixels is 128 MiB of 1-byte texels, the smallest
+/// CL_DEVICE_MAX_MEM_ALLOC_SIZE clift reports.
+pub const IMAGE_MAX_BUFFER_SIZE: usize = 1 << 27;
+
+/// "Max number of images in a 1D or 2D image array. The minimum value is
+/// 2048 if CL_DEVICE_IMAGE_SUPPORT is CL_TRUE."
+pub const IMAGE_MAX_ARRAY_SIZE: usize = 2048;
+
+/// "The row pitch alignment size in pixels for 2D images created from a
+/// buffer. The value returned must be a power of 2." Any row of whole
+/// texels will do on a CPU.
+pub const IMAGE_PITCH_ALIGNMENT: u32 = 1;
+
+/// "This query specifies the minimum alignment in pixels of the host_ptr
+/// specified to clCreateBuffer ... when a 2D image is created from a buffer
+/// which was created using CL_MEM_USE_HOST_PTR. The value returned must be
+/// a power of 2." One pixel: every texel then starts at a multiple of its
+/// own size.
+pub const IMAGE_BASE_ADDRESS_ALIGNMENT: u32 = 1;
 
 /// Single-precision capabilities common to every CPU clift runs on: IEEE 754
 /// denormals, infinities and NaNs, all four rounding modes in hardware (x87/
@@ -749,25 +813,22 @@ impl Device {
             // "Currently supported values are 32 or 64 bits."
             CL_DEVICE_ADDRESS_BITS => InfoValue::u32(usize::BITS),
             CL_DEVICE_MAX_MEM_ALLOC_SIZE => InfoValue::u64(self.max_mem_alloc_size()),
-            // Images are not implemented.
-            CL_DEVICE_IMAGE_SUPPORT => InfoValue::bool(false),
-            // "The minimum value is 128 [64, 64, 16] if CL_DEVICE_IMAGE_SUPPORT is
-            // CL_TRUE, the value is 0 otherwise."
-            CL_DEVICE_MAX_READ_IMAGE_ARGS
-            | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
-            | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS
-            | CL_DEVICE_MAX_SAMPLERS => InfoValue::u32(0),
-            // "... the value is 0 otherwise."
-            CL_DEVICE_IMAGE2D_MAX_WIDTH
-            | CL_DEVICE_IMAGE2D_MAX_HEIGHT
-            | CL_DEVICE_IMAGE3D_MAX_WIDTH
-            | CL_DEVICE_IMAGE3D_MAX_HEIGHT
-            | CL_DEVICE_IMAGE3D_MAX_DEPTH
-            | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
-            | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => InfoValue::usize(0),
-            // "This value must be 0 for devices that do not support 2D images
-            // created from a buffer."
-            CL_DEVICE_IMAGE_PITCH_ALIGNMENT | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => InfoValue::u32(0),
+            CL_DEVICE_IMAGE_SUPPORT => InfoValue::bool(IMAGE_SUPPORT),
+            CL_DEVICE_MAX_READ_IMAGE_ARGS => InfoValue::u32(MAX_READ_IMAGE_ARGS),
+            CL_DEVICE_MAX_WRITE_IMAGE_ARGS => InfoValue::u32(MAX_WRITE_IMAGE_ARGS),
+            CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS => InfoValue::u32(MAX_READ_WRITE_IMAGE_ARGS),
+            CL_DEVICE_MAX_SAMPLERS => InfoValue::u32(MAX_SAMPLERS),
+            CL_DEVICE_IMAGE2D_MAX_WIDTH | CL_DEVICE_IMAGE2D_MAX_HEIGHT => InfoValue::usize(IMAGE2D_MAX_SIZE),
+            CL_DEVICE_IMAGE3D_MAX_WIDTH | CL_DEVICE_IMAGE3D_MAX_HEIGHT | CL_DEVICE_IMAGE3D_MAX_DEPTH => {
+                InfoValue::usize(IMAGE3D_MAX_SIZE)
+            }
+            CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => InfoValue::usize(IMAGE_MAX_BUFFER_SIZE),
+            CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => InfoValue::usize(IMAGE_MAX_ARRAY_SIZE),
+            // Also CL_DEVICE_IMAGE_PITCH_ALIGNMENT_KHR and
+            // CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT_KHR (the same enum
+            // values, cl_khr_image2d_from_buffer).
+            CL_DEVICE_IMAGE_PITCH_ALIGNMENT => InfoValue::u32(IMAGE_PITCH_ALIGNMENT),
+            CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => InfoValue::u32(IMAGE_BASE_ADDRESS_ALIGNMENT),
             // Also CL_DEVICE_IL_VERSION_KHR (the same enum value).
             CL_DEVICE_IL_VERSION => {
                 let v: Vec<String> = IL_VERSIONS

@@ -24,6 +24,7 @@ pub mod options;
 pub mod platform;
 pub mod program;
 pub mod queue;
+pub mod sampler;
 pub mod timer;
 pub mod topology;
 

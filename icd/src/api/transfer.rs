@@ -34,15 +34,16 @@ pub(crate) fn submit(
 }
 
 /// An origin or region argument: three `size_t`s, or `None` for NULL.
-fn triple(p: *const usize) -> Option<[usize; 3]> {
+pub(crate) fn triple(p: *const usize) -> Option<[usize; 3]> {
     args::slice(p, 3).map(|s| [s[0], s[1], s[2]])
 }
 
 /// Wraps the application's data pointer of a transfer.
-fn host_ptr(ptr: *const c_void) -> HostPtr {
-    // SAFETY: the API contract for the `ptr` of a read or write: it points to
-    // host memory covering the bytes the call describes (size, or the
-    // rectangle with its pitches), which the application leaves alone until
+pub(crate) fn host_ptr(ptr: *const c_void) -> HostPtr {
+    // SAFETY: the API contract for the `ptr` of a read or write (of a buffer
+    // or an image): it points to host memory covering the bytes the call
+    // describes (size, or the rectangle or image region with its pitches),
+    // which the application leaves alone until
     // the command completes ("cannot be used until the read command has
     // completed"; "cannot be reused by the application after the call
     // returns" for a non-blocking write); for a fill pattern, it holds

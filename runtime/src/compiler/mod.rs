@@ -95,16 +95,12 @@ fn clang_args(options: &ParsedOptions) -> Result<Vec<String>, String> {
     }
     a.extend(["-Xclang".into(), ext]);
     // OpenCL C's predefined macros as the device has them (before the
-    // application's -D and -U, which may change them): clang-15 defines
-    // __IMAGE_SUPPORT__ for spir64 whatever the device ("undefined if the
-    // device does not support images"; clift's has none), and no
+    // application's -D and -U, which may change them): clang-15 defines no
     // __OPENCL_VERSION__ ("an integer reflecting the version number of the
-    // OpenCL supported by the OpenCL device").
+    // OpenCL supported by the OpenCL device"). Its __IMAGE_SUPPORT__ (for
+    // spir64) is right: clift's devices support images.
     let (dmajor, dminor) = crate::device::DEVICE_VERSION;
-    a.extend([
-        "-U__IMAGE_SUPPORT__".into(),
-        format!("-D__OPENCL_VERSION__={}", dmajor * 100 + dminor * 10),
-    ]);
+    a.push(format!("-D__OPENCL_VERSION__={}", dmajor * 100 + dminor * 10));
     // As separate arguments (no shell in between), so definitions keep
     // their spaces, quotes, `#` and `##`.
     for m in &options.macros {
@@ -569,10 +565,10 @@ mod tests {
         .unwrap();
         let a = clang_args(&o).unwrap();
         let cwd = std::env::current_dir().unwrap().join("inc");
-        let tail: Vec<&str> = a.iter().skip(5).map(String::as_str).collect();
+        let tail: Vec<&str> = a.iter().skip(4).map(String::as_str).collect();
         assert_eq!(a[0], "-cl-std=CL2.0");
         // The device's predefined macros, before the application's.
-        assert_eq!(a[3..5], ["-U__IMAGE_SUPPORT__", "-D__OPENCL_VERSION__=220"]);
+        assert_eq!(a[3..4], ["-D__OPENCL_VERSION__=220"]);
         assert_eq!(
             tail,
             [

@@ -1,16 +1,20 @@
-//! Memory objects: buffers, sub-buffers and pipes, with their data stores,
-//! mappings and destructor callbacks.
+//! Memory objects: buffers, sub-buffers, pipes and images, with their data
+//! stores, mappings and destructor callbacks.
 //!
 //! A memory object's data lives in host memory (a [`Storage`]): clift's own
 //! allocation, the application's `host_ptr` (`CL_MEM_USE_HOST_PTR`), or an
 //! SVM allocation the `host_ptr` points into. A sub-buffer shares its
-//! parent's store at an offset. The CPU device works on that memory
-//! directly, so a map returns a pointer into it and needs no copy.
+//! parent's store at an offset; an image made from a buffer or from another
+//! image shares that object's store ([`image`]). The CPU device works on
+//! that memory directly, so a map returns a pointer into it and needs no
+//! copy.
 //!
 //! Commands that use a memory object hold an `Arc` to it, so the object (and
 //! its destructor callbacks) outlives the application's last release until
 //! those commands have finished.
 
+pub mod image;
+pub mod image_transfer;
 pub mod storage;
 pub mod svm;
 pub mod transfer;
@@ -66,6 +70,88 @@ pub fn check_mem_flags(flags: cl_mem_flags, allowed: cl_mem_flags) -> ClResult<(
     Ok(())
 }
 
+/// Where a new buffer's or image's bytes live.
+struct NewStore {
+    storage: Arc<Storage>,
+    /// Where the object's bytes start in `storage`.
+    offset: usize,
+    /// CL_MEM_HOST_PTR: the application's pointer with
+    /// `CL_MEM_USE_HOST_PTR`, else 0.
+    host_ptr: usize,
+    /// Whether that pointer lies in an SVM allocation.
+    uses_svm: bool,
+}
+
+/// The data store of a new object of `size` bytes created with `flags`
+/// (checked) and `host_ptr` (non-NULL exactly when the flags ask for one):
+/// the application's memory with `CL_MEM_USE_HOST_PTR` (the SVM allocation
+/// itself when `host_ptr` lies in one, which the object then keeps alive),
+/// else a fresh zeroed allocation, filled from `host_ptr` with
+/// `CL_MEM_COPY_HOST_PTR`. `svm_too_small` is the error for a `host_ptr`
+/// in an SVM allocation with fewer than `size` bytes after it.
+///
+/// # Safety
+///
+/// If `host_ptr` is not NULL it must be valid for reads of `size` bytes
+/// during the call, and, with `CL_MEM_USE_HOST_PTR`, for reads and writes of
+/// `size` bytes until the object's destructor callbacks have run: the
+/// OpenCL API contract for `host_ptr`.
+unsafe fn new_store(
+    context: &Context,
+    flags: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+    svm_too_small: cl_int,
+) -> ClResult<NewStore> {
+    let wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0;
+    let svm = if wants_ptr {
+        context.svm().find(host_ptr as usize)
+    } else {
+        None
+    };
+    if let Some(range) = &svm {
+        if !range.contains(host_ptr as usize, size) {
+            return fail(svm_too_small);
+        }
+    }
+    if flags & CL_MEM_USE_HOST_PTR != 0 {
+        let (storage, offset) = match &svm {
+            // The object's store is the SVM allocation itself, kept alive
+            // by the object even if the application frees it too early.
+            Some(range) => (range.storage().clone(), host_ptr as usize - range.base()),
+            None => {
+                // SAFETY: this function's contract: with USE_HOST_PTR,
+                // `host_ptr` stays valid for `size` bytes until the
+                // object's destructor callbacks have run, which is when the
+                // object (and so this store) is dropped.
+                let s = unsafe { Storage::borrowed(host_ptr, size) };
+                (Arc::new(s.ok_or(ClError(CL_INVALID_HOST_PTR))?), 0)
+            }
+        };
+        return Ok(NewStore {
+            storage,
+            offset,
+            host_ptr: host_ptr as usize,
+            uses_svm: svm.is_some(),
+        });
+    }
+    let s = Arc::new(Storage::alloc(size, MEM_BASE_ADDR_ALIGN)?);
+    if flags & CL_MEM_COPY_HOST_PTR != 0 {
+        // SAFETY: this function's contract: `host_ptr` is readable for
+        // `size` bytes during the call, and it is only read here.
+        let src = unsafe { HostPtr::new(host_ptr) }
+            .bytes(size)
+            .ok_or(ClError(CL_INVALID_HOST_PTR))?;
+        storage::copy(&Bytes::of(&s, 0, size)?, 0, &src, 0, size, None)?;
+    }
+    Ok(NewStore {
+        storage: s,
+        offset: 0,
+        host_ptr: 0,
+        uses_svm: false,
+    })
+}
+
 /// What kind of memory object this is.
 enum Kind {
     /// A buffer made by clCreateBuffer(WithProperties).
@@ -75,21 +161,42 @@ enum Kind {
     /// A pipe; its store is laid out as `clift_jit::pipe` says (a header with
     /// the counters, a state word per packet, the packets).
     Pipe { packet_size: u32, max_packets: u32 },
+    /// An image: its shape, format and the descriptor kernels see.
+    Image(Box<image::Image>),
 }
 
-/// One outstanding map of a buffer or of one of its sub-buffers.
+/// One outstanding map of a buffer or of one of its sub-buffers, or of an
+/// image.
 #[derive(Debug, Clone, Copy)]
 struct Mapping {
     /// The object the map was made on (its address).
     owner: usize,
-    /// The pointer handed to the application and the region's length.
+    /// The pointer handed to the application and the length of the bytes
+    /// the region spans.
     addr: usize,
     len: usize,
+    /// An image map's region in texels: origin and size in (x, y, z), the
+    /// layer of an array being its last coordinate.
+    texels: Option<([usize; 3], [usize; 3])>,
     /// Whether the region was mapped for writing.
     write: bool,
 }
 
-/// A memory object (buffer, sub-buffer or pipe).
+impl Mapping {
+    /// Whether two maps of the same object (or of sub-buffers of one
+    /// buffer) share a byte: image regions box by box, others by the bytes
+    /// they span.
+    fn overlaps(&self, other: &Mapping) -> bool {
+        match (self.texels, other.texels) {
+            (Some((ao, ar)), Some((bo, br))) => {
+                (0..3).all(|k| ao[k] < bo[k].saturating_add(br[k]) && bo[k] < ao[k].saturating_add(ar[k]))
+            }
+            _ => storage::ranges_overlap(self.addr, self.len, other.addr, other.len),
+        }
+    }
+}
+
+/// A memory object (buffer, sub-buffer, pipe or image).
 pub struct MemObject {
     header: ApiHeader,
     context: Arc<Context>,
@@ -103,8 +210,9 @@ pub struct MemObject {
     /// CL_MEM_HOST_PTR (0 for NULL).
     host_ptr: usize,
     uses_svm: bool,
-    /// CL_MEM_PROPERTIES: the list given to clCreateBufferWithProperties
-    /// (with its terminator), `None` when there was none.
+    /// CL_MEM_PROPERTIES: the list given to clCreateBufferWithProperties or
+    /// clCreateImageWithProperties (with its terminator), `None` when there
+    /// was none.
     properties: Option<Vec<u64>>,
     /// Outstanding maps of this buffer and its sub-buffers (kept on the
     /// buffer, so maps of overlapping sub-buffers can be checked).
@@ -184,51 +292,15 @@ impl MemObject {
         if host_ptr.is_null() == wants_ptr {
             return fail(CL_INVALID_HOST_PTR);
         }
-        let svm = if wants_ptr {
-            context.svm().find(host_ptr as usize)
-        } else {
-            None
-        };
-        if let Some(range) = &svm {
-            // CL_INVALID_BUFFER_SIZE if CL_MEM_USE_HOST_PTR or
-            // CL_MEM_COPY_HOST_PTR is set in flags, and host_ptr is a pointer
-            // returned by clSVMAlloc, and size is greater than the size passed
-            // to clSVMAlloc.
-            if !range.contains(host_ptr as usize, size) {
-                return fail(CL_INVALID_BUFFER_SIZE);
-            }
-        }
-        let (storage, offset) = if flags & CL_MEM_USE_HOST_PTR != 0 {
-            match &svm {
-                // The buffer's store is the SVM allocation itself, kept alive
-                // by the buffer even if the application frees it too early.
-                Some(range) => (range.storage().clone(), host_ptr as usize - range.base()),
-                None => {
-                    // SAFETY: this function's contract: with USE_HOST_PTR,
-                    // `host_ptr` stays valid for `size` bytes until the
-                    // buffer's destructor callbacks have run, which is when
-                    // the buffer (and so this store) is dropped.
-                    let s = unsafe { Storage::borrowed(host_ptr, size) };
-                    (Arc::new(s.ok_or(ClError(CL_INVALID_HOST_PTR))?), 0)
-                }
-            }
-        } else {
-            let s = Arc::new(Storage::alloc(size, MEM_BASE_ADDR_ALIGN)?);
-            if flags & CL_MEM_COPY_HOST_PTR != 0 {
-                // SAFETY: this function's contract: `host_ptr` is readable
-                // for `size` bytes during the call, and it is only read here.
-                let src = unsafe { HostPtr::new(host_ptr) }
-                    .bytes(size)
-                    .ok_or(ClError(CL_INVALID_HOST_PTR))?;
-                storage::copy(&Bytes::of(&s, 0, size)?, 0, &src, 0, size, None)?;
-            }
-            (s, 0)
-        };
-        let mut mem = MemObject::new(context, Kind::Buffer, flags, storage, offset, size);
-        if flags & CL_MEM_USE_HOST_PTR != 0 {
-            mem.host_ptr = host_ptr as usize;
-            mem.uses_svm = svm.is_some();
-        }
+        // CL_INVALID_BUFFER_SIZE if CL_MEM_USE_HOST_PTR or
+        // CL_MEM_COPY_HOST_PTR is set in flags, and host_ptr is a pointer
+        // returned by clSVMAlloc, and size is greater than the size passed
+        // to clSVMAlloc.
+        // SAFETY: this function's contract, which is `new_store`'s.
+        let store = unsafe { new_store(context, flags, size, host_ptr, CL_INVALID_BUFFER_SIZE) }?;
+        let mut mem = MemObject::new(context, Kind::Buffer, flags, store.storage, store.offset, size);
+        mem.host_ptr = store.host_ptr;
+        mem.uses_svm = store.uses_svm;
         // With a properties argument, CL_MEM_PROPERTIES returns it as given,
         // terminator included.
         mem.properties = properties.map(|p| p.iter().copied().chain([0]).collect());
@@ -379,9 +451,10 @@ impl MemObject {
 
     /// CL_MEM_TYPE.
     pub fn mem_type(&self) -> cl_mem_object_type {
-        match self.kind {
+        match &self.kind {
             Kind::Buffer | Kind::SubBuffer { .. } => CL_MEM_OBJECT_BUFFER,
             Kind::Pipe { .. } => CL_MEM_OBJECT_PIPE,
+            Kind::Image(i) => i.image_type(),
         }
     }
 
@@ -393,6 +466,45 @@ impl MemObject {
     /// Whether this is a pipe.
     pub fn is_pipe(&self) -> bool {
         matches!(self.kind, Kind::Pipe { .. })
+    }
+
+    /// Whether this is an image (of any type).
+    pub fn is_image(&self) -> bool {
+        matches!(self.kind, Kind::Image(_))
+    }
+
+    /// An image's shape and format, `None` for other objects.
+    pub fn image(&self) -> Option<&image::Image> {
+        match &self.kind {
+            Kind::Image(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// An image's descriptor: what a kernel's image argument points to.
+    /// Its address stays the same while the image lives (the object holds
+    /// it boxed), and its `data` points into the image's store, which the
+    /// image keeps alive; a command holding an `Arc` of the image may hand
+    /// `image_desc()? as *const ImageDesc` to generated code for as long
+    /// as it holds it. `None` for other objects.
+    pub fn image_desc(&self) -> Option<&clift_builtins::image::ImageDesc> {
+        self.image().map(|i| i.desc())
+    }
+
+    /// An image's format (CL_IMAGE_FORMAT), `None` for other objects.
+    pub fn image_format(&self) -> Option<clift_builtins::image::Format> {
+        self.image().map(|i| i.format())
+    }
+
+    /// How kernels may use the object: its `CL_MEM_READ_WRITE`,
+    /// `CL_MEM_READ_ONLY` or `CL_MEM_WRITE_ONLY` flag, `CL_MEM_READ_WRITE`
+    /// when it was created with none ("This is the default"); an image made
+    /// from another memory object has the flag it inherited.
+    pub fn kernel_access(&self) -> cl_mem_flags {
+        match self.flags & ACCESS_FLAGS {
+            0 => CL_MEM_READ_WRITE,
+            a => a,
+        }
     }
 
     /// The buffer a sub-buffer was made from.
@@ -457,8 +569,8 @@ impl MemObject {
         self.destructors.lock().push(f);
     }
 
-    /// The object that keeps the map records: the buffer itself, or a
-    /// sub-buffer's parent.
+    /// The object that keeps the map records: the buffer or image itself,
+    /// or a sub-buffer's parent.
     fn map_root(&self) -> &MemObject {
         match &self.kind {
             Kind::SubBuffer { parent } => parent,
@@ -476,26 +588,32 @@ impl MemObject {
         self.map_root().mappings.lock().iter().filter(|m| m.owner == id).count() as u32
     }
 
-    /// Records a map of `len` bytes at `addr`. `CL_INVALID_OPERATION` if it
-    /// would overlap a region of this buffer or its sub-buffers mapped for
+    /// Records a map of `len` bytes at `addr` (of an image: the texels
+    /// `texels` holds, as origin and region). `CL_INVALID_OPERATION` if it
+    /// would overlap a region of this object or its sub-buffers mapped for
     /// writing, or is for writing and overlaps any mapped region.
-    pub(crate) fn add_mapping(&self, addr: usize, len: usize, write: bool) -> ClResult<()> {
+    pub(crate) fn add_mapping(
+        &self,
+        addr: usize,
+        len: usize,
+        texels: Option<([usize; 3], [usize; 3])>,
+        write: bool,
+    ) -> ClResult<()> {
         let mut maps = self.map_root().mappings.lock();
-        // Mapping overlapped regions in a memory object and/or associated
-        // memory objects (sub-buffer objects) for writing is an error and will
-        // result in CL_INVALID_OPERATION.
-        if maps
-            .iter()
-            .any(|m| (write || m.write) && storage::ranges_overlap(m.addr, m.len, addr, len))
-        {
-            return fail(CL_INVALID_OPERATION);
-        }
-        maps.push(Mapping {
+        let new = Mapping {
             owner: self.id(),
             addr,
             len,
+            texels,
             write,
-        });
+        };
+        // Mapping overlapped regions in a memory object and/or associated
+        // memory objects (sub-buffer objects) for writing is an error and will
+        // result in CL_INVALID_OPERATION.
+        if maps.iter().any(|m| (write || m.write) && m.overlaps(&new)) {
+            return fail(CL_INVALID_OPERATION);
+        }
+        maps.push(new);
         Ok(())
     }
 
@@ -533,7 +651,12 @@ impl MemObject {
             CL_MEM_MAP_COUNT => InfoValue::u32(self.map_count()),
             CL_MEM_REFERENCE_COUNT => InfoValue::u32(self.header.ref_count()),
             CL_MEM_CONTEXT => InfoValue::handle(handle_of(&self.context)),
-            CL_MEM_ASSOCIATED_MEMOBJECT => InfoValue::handle(self.parent().map_or(0, handle_of)),
+            // A sub-buffer's buffer; an image's image_desc->mem_object.
+            CL_MEM_ASSOCIATED_MEMOBJECT => InfoValue::handle(
+                self.parent()
+                    .or_else(|| self.image().and_then(|i| i.source()))
+                    .map_or(0, handle_of),
+            ),
             CL_MEM_OFFSET => InfoValue::usize(self.origin()),
             CL_MEM_USES_SVM_POINTER => InfoValue::bool(self.uses_svm),
             CL_MEM_PROPERTIES => InfoValue::u64s(self.properties.as_deref().unwrap_or(&[])),

@@ -458,6 +458,37 @@ pub fn copy_rect(
     (0..rows).try_for_each(copy_row)
 }
 
+/// Fills a `region` (width in bytes, rows, slices) of `dst` laid out as
+/// `rect` with repetitions of `pattern` (whose length divides the width),
+/// each row from its start; the rows of large regions in parallel on
+/// `pool`.
+pub fn fill_rect(
+    dst: &Bytes,
+    rect: Rect,
+    region: [usize; 3],
+    pattern: &[u8],
+    pool: Option<&rayon::ThreadPool>,
+) -> ClResult<()> {
+    if region.contains(&0) {
+        return Ok(());
+    }
+    let end = rect.end(region).ok_or(ClError(CL_INVALID_VALUE))?;
+    check_range(0, end, dst.len)?;
+    let rows = region[1] * region[2];
+    let fill_row = |r: usize| {
+        let (y, z) = (r % region[1], r / region[1]);
+        fill(dst, rect.row(y, z), region[0], pattern, None)
+    };
+    if pieces(rows.saturating_mul(region[0]), pool) > 1 && rows > 1 {
+        let run = || (0..rows).into_par_iter().try_for_each(fill_row);
+        return match pool {
+            Some(p) => p.install(run),
+            None => run(),
+        };
+    }
+    (0..rows).try_for_each(fill_row)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -534,5 +565,26 @@ mod tests {
         assert_eq!(&out[4..7], &[17, 18, 19]);
         assert_eq!(&out[8..11], &[41, 42, 43]);
         assert_eq!(&out[12..15], &[49, 50, 51]);
+    }
+
+    #[test]
+    fn rect_fill_writes_only_the_rows() {
+        let s = store(64);
+        let b = Bytes::of(&s, 0, 64).expect("b");
+        let r = Rect {
+            offset: 2,
+            row_pitch: 8,
+            slice_pitch: 32,
+        };
+        fill_rect(&b, r, [4, 2, 2], &[7, 9], None).expect("fill");
+        let mut out = [0u8; 64];
+        read(&b, 0, &mut out).expect("read");
+        for (i, &v) in out.iter().enumerate() {
+            let (z, y, x) = (i / 32, (i % 32) / 8, i % 8);
+            let inside = y < 2 && (2..6).contains(&x) && z < 2;
+            let want = if inside { [7, 9][(x - 2) % 2] } else { 0 };
+            assert_eq!(v, want, "byte {i}");
+        }
+        assert!(fill_rect(&b, r, [4, 2, 3], &[1], None).is_err());
     }
 }

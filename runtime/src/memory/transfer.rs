@@ -17,7 +17,7 @@ use crate::event::{Event, Work};
 use crate::queue::Queue;
 use opencl_sys::*;
 
-type Hook<T> = Box<dyn FnOnce() -> T + Send>;
+pub(crate) type Hook<T> = Box<dyn FnOnce() -> T + Send>;
 
 /// A checked command, ready to be enqueued once the wait list is known.
 pub struct Command {
@@ -43,7 +43,7 @@ impl Command {
         }
     }
 
-    fn on_commit(mut self, f: Hook<ClResult<()>>, undo: Hook<()>) -> Command {
+    pub(crate) fn on_commit(mut self, f: Hook<ClResult<()>>, undo: Hook<()>) -> Command {
         self.commit = Some(f);
         self.rollback = Some(undo);
         self
@@ -81,7 +81,7 @@ impl Command {
 }
 
 /// Checks that `mem` is a buffer of the queue's context.
-fn check_buffer(queue: &Queue, mem: &MemObject) -> ClResult<()> {
+pub(super) fn check_buffer(queue: &Queue, mem: &MemObject) -> ClResult<()> {
     // CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object.
     if !mem.is_buffer() {
         return fail(CL_INVALID_MEM_OBJECT);
@@ -98,7 +98,7 @@ fn check_buffer(queue: &Queue, mem: &MemObject) -> ClResult<()> {
 /// offset specified when the sub-buffer object was created is not aligned to
 /// the CL_DEVICE_MEM_BASE_ADDR_ALIGN value for the device associated with
 /// command_queue.
-fn check_aligned(mem: &MemObject) -> ClResult<()> {
+pub(super) fn check_aligned(mem: &MemObject) -> ClResult<()> {
     if !mem.origin().is_multiple_of(MEM_BASE_ADDR_ALIGN) {
         return fail(CL_MISALIGNED_SUB_BUFFER_OFFSET);
     }
@@ -122,10 +122,10 @@ pub(crate) fn read_pattern(pattern: HostPtr, pattern_size: usize) -> ClResult<Ve
 
 /// Which way a host transfer goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Direction {
-    /// From the buffer to host memory.
+pub(super) enum Direction {
+    /// From the buffer or image to host memory.
     Read,
-    /// From host memory to the buffer.
+    /// From host memory to the buffer or image.
     Write,
 }
 
@@ -133,7 +133,7 @@ impl Direction {
     /// CL_INVALID_OPERATION if a read is called on a buffer created with
     /// CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS, or a write on one
     /// created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS.
-    fn check_host_access(self, mem: &MemObject) -> ClResult<()> {
+    pub(super) fn check_host_access(self, mem: &MemObject) -> ClResult<()> {
         let allowed = match self {
             Direction::Read => mem.host_readable(),
             Direction::Write => mem.host_writable(),
@@ -574,7 +574,7 @@ pub fn map_buffer(
     .on_commit(
         // CL_INVALID_OPERATION if mapping would lead to overlapping regions
         // being mapped for writing.
-        Box::new(move || m1.add_mapping(addr, size, write)),
+        Box::new(move || m1.add_mapping(addr, size, None, write)),
         Box::new(move || {
             let _ = m2.remove_mapping(addr);
         }),

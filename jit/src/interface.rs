@@ -96,6 +96,10 @@ pub struct ArgInfo {
     pub name: Option<String>,
     /// The parameter's OpenCL C type name, where the module carries it.
     pub type_name: Option<String>,
+    /// For an image: the image object type it takes
+    /// (`CL_MEM_OBJECT_IMAGE2D` ...) and whether it is a depth image (of
+    /// channel order `CL_DEPTH`).
+    pub image: Option<(u32, bool)>,
 }
 
 /// One kernel (an OpEntryPoint of the Kernel execution model).

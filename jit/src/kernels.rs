@@ -236,7 +236,25 @@ fn arg_info(
             .cloned()
             .or_else(|| m.name(p).map(str::to_string)),
         type_name: type_names.and_then(|t| t.get(k)).cloned(),
+        image: match m.ty(ty) {
+            Some(Type::Image(t)) => Some((image_object_type(t), t.depth == 1)),
+            _ => None,
+        },
     })
+}
+
+/// The image object type (`cl_mem_object_type`) a kernel's image
+/// parameter of type `t` takes.
+fn image_object_type(t: &crate::spirv::ImageType) -> u32 {
+    use clift_builtins::image::image_type as it;
+    match (t.dim, t.arrayed) {
+        (spirv::Dim::Dim1D, false) => it::IMAGE1D,
+        (spirv::Dim::Dim1D, true) => it::IMAGE1D_ARRAY,
+        (spirv::Dim::Dim2D, false) => it::IMAGE2D,
+        (spirv::Dim::Dim2D, true) => it::IMAGE2D_ARRAY,
+        (spirv::Dim::DimBuffer, _) => it::IMAGE1D_BUFFER,
+        _ => it::IMAGE3D,
+    }
 }
 
 /// The work-group sizes and type hint the kernel's execution modes give:

@@ -77,6 +77,9 @@ pub enum ArgValue {
     Svm(usize),
     /// A device queue (`queue_t`).
     Queue(QueueArg),
+    /// A sampler: its `sampler_t` bits (a sampler never changes, and a
+    /// kernel argument does not keep its object alive).
+    Sampler(u32),
 }
 
 /// What clSetKernelExecInfo set.
@@ -223,9 +226,33 @@ impl Kernel {
                 _ => return fail(CL_INVALID_MEM_OBJECT),
             },
             // "If the kernel argument being set is an image object, then
-            // arg_value must point to an image memory object": no image can
-            // exist (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE).
-            (ArgKind::Image, ArgValue::Mem(_)) => return fail(CL_INVALID_MEM_OBJECT),
+            // arg_value must point to an image memory object" of the
+            // argument's image type (a depth image: of channel order
+            // CL_DEPTH).
+            (ArgKind::Image, ArgValue::Mem(m)) => {
+                let Some(m) = m.as_ref().and_then(MemArg::get).filter(|m| m.is_image()) else {
+                    return fail(CL_INVALID_MEM_OBJECT);
+                };
+                if let Some((mem_type, depth)) = arg.image {
+                    let is_depth = m
+                        .image_format()
+                        .is_some_and(|f| f.order == clift_builtins::image::order::DEPTH);
+                    if m.mem_type() != mem_type || is_depth != depth {
+                        return fail(CL_INVALID_MEM_OBJECT);
+                    }
+                }
+                // CL_INVALID_ARG_VALUE if the argument is an image declared
+                // with the read_only qualifier and arg_value points to an
+                // image object created with CL_MEM_WRITE_ONLY, or declared
+                // write_only and created with CL_MEM_READ_ONLY.
+                let flags = m.flags();
+                if (arg.access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY && flags & CL_MEM_WRITE_ONLY != 0)
+                    || (arg.access_qualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY && flags & CL_MEM_READ_ONLY != 0)
+                {
+                    return fail(CL_INVALID_ARG_VALUE);
+                }
+                self.check_context(m.context())?;
+            }
             (ArgKind::Local, ArgValue::Local(size)) => {
                 // CL_INVALID_ARG_SIZE if the kernel argument is a pointer to
                 // the local address space and arg_size is zero (OpenCL 2.2).
@@ -235,8 +262,9 @@ impl Kernel {
             }
             (ArgKind::GlobalBuffer | ArgKind::ConstantBuffer, ArgValue::Svm(_)) => {}
             // CL_INVALID_SAMPLER if the kernel argument is a sampler, but
-            // arg_value does not point to a valid sampler object: no sampler
-            // can exist (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE).
+            // arg_value does not point to a valid sampler object (the API
+            // layer reads the handle).
+            (ArgKind::Sampler, ArgValue::Sampler(_)) => {}
             (ArgKind::Sampler, _) => return fail(CL_INVALID_SAMPLER),
             // "If the kernel argument being set is a device queue, then
             // arg_value must point to a device queue object." (The API layer
@@ -519,6 +547,7 @@ pub(crate) mod tests {
             type_qualifier: 0,
             name: None,
             type_name: None,
+            image: None,
         }
     }
 

@@ -409,11 +409,18 @@ impl Launch {
                     Some(ArgValue::Mem(Some(m))) => {
                         // Released since check_launch looked: as unset.
                         let m = m.get().ok_or(crate::ClError(CL_INVALID_KERNEL_ARGS))?;
-                        // The address of the buffer's first byte: its store
-                        // plus a sub-buffer's origin.
-                        put(bytes, &(m.host_address() as u64).to_ne_bytes());
+                        // An image: the address of its descriptor, which
+                        // stays put while `buffers` holds the image. A
+                        // buffer: the address of its first byte (its store
+                        // plus a sub-buffer's origin).
+                        let word = match m.image_desc() {
+                            Some(d) => d as *const clift_builtins::image::ImageDesc as u64,
+                            None => m.host_address() as u64,
+                        };
+                        put(bytes, &word.to_ne_bytes());
                         buffers.push(m);
                     }
+                    Some(ArgValue::Sampler(bits)) => put(bytes, &u64::from(*bits).to_ne_bytes()),
                     Some(ArgValue::Mem(None)) => put(bytes, &0u64.to_ne_bytes()),
                     Some(ArgValue::Svm(p)) => put(bytes, &(*p as u64).to_ne_bytes()),
                     Some(ArgValue::Queue(q)) => {

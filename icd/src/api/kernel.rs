@@ -13,6 +13,7 @@ use clift_runtime::memory::MemObject;
 use clift_runtime::ndrange;
 use clift_runtime::program::Program;
 use clift_runtime::queue::Queue;
+use clift_runtime::sampler::Sampler;
 use opencl_sys::*;
 
 use crate::entry::{cl_entry, cl_entry_ptr};
@@ -219,8 +220,13 @@ cl_entry! {
                 if arg_size != size_of::<cl_sampler>() {
                     return fail(CL_INVALID_ARG_SIZE);
                 }
-                // No sampler object can exist (the kernel says so).
-                ArgValue::Mem(None)
+                // CL_INVALID_SAMPLER if the kernel argument is a sampler but
+                // arg_value does not point to a valid sampler object.
+                let h = args::slice(arg_value as *const cl_sampler, 1).map_or(std::ptr::null_mut(), |s| s[0]);
+                if h.is_null() {
+                    return fail(CL_INVALID_SAMPLER);
+                }
+                ArgValue::Sampler(handle::get::<Sampler>(h)?.bits())
             }
             ArgKind::Queue => {
                 // CL_INVALID_ARG_SIZE if arg_value points to a device queue

@@ -9,7 +9,8 @@
 //! non-uniform sub-group operations over a sub-group's active work-items
 //! (`non_uniform`), pipes
 //! as kernels use them (`pipe`: the store's layout and the lock-free
-//! reservation protocol), and
+//! reservation protocol), images (`image`: formats, texel conversions,
+//! and the helpers kernels read, sample and write images through), and
 //! printf's formatter and output buffer (`printf`), and `exp`, `log` and
 //! `erf` written once for one lane and for four SIMD lanes (`vec_math`);
 //! and the floating-point environment kernels and constant folding run in

@@ -430,6 +430,7 @@ impl MemObject {
         });
         let has_host = !host_ptr.is_null();
         let from_buffer = source.is_some_and(|s| s.is_buffer());
+        let from_image = source.is_some_and(|s| s.is_image());
         let tight_row = d.width.checked_mul(es).ok_or(bad_size)?;
         // "The image_row_pitch must be zero if host_ptr is NULL and the
         // image is not a 2D image created from a buffer. If image_row_pitch
@@ -438,10 +439,11 @@ impl MemObject {
         // bytes. If image_row_pitch is non-zero, then it must be greater
         // than or equal to the image_width times the size of an image
         // element in bytes, and must be a multiple of the size of an image
-        // element in bytes."
+        // element in bytes." An image made from another image may also give
+        // that image's row pitch, which its descriptor must match (below).
         let row_pitch = match d.row_pitch {
             0 => tight_row,
-            _ if !has_host && !(from_buffer && ty == CL_MEM_OBJECT_IMAGE2D) => return Err(pitch_err),
+            _ if !has_host && !(from_buffer && ty == CL_MEM_OBJECT_IMAGE2D) && !from_image => return Err(pitch_err),
             r if r < tight_row || !r.is_multiple_of(es) => return Err(pitch_err),
             r => r,
         };

@@ -443,7 +443,7 @@ impl MemObject {
         // that image's row pitch, which its descriptor must match (below).
         let row_pitch = match d.row_pitch {
             0 => tight_row,
-            _ if !has_host && !(from_buffer && ty == CL_MEM_OBJECT_IMAGE2D) && !from_image => return Err(pitch_err),
+            _ if !(has_host || from_image || (from_buffer && ty == CL_MEM_OBJECT_IMAGE2D)) => return Err(pitch_err),
             r if r < tight_row || !r.is_multiple_of(es) => return Err(pitch_err),
             r => r,
         };

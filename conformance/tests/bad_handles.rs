@@ -1,5 +1,6 @@
 //! Bad input (every entry point checks its handles): forged, freed and
-//! wrong-type handles get CL_INVALID_<OBJECT>, through the loader, and wild
+//! wrong-type handles (images and samplers included) get CL_INVALID_<OBJECT>,
+//! through the loader, and wild
 //! pointers passed straight to clift's dispatch table are never dereferenced.
 //!
 //! Through ocl-icd a handle must point at readable memory whose first word is
@@ -33,6 +34,10 @@ fn calls_for(kind: &str) -> &'static [&'static str] {
             "clCreateUserEvent",
             "clCreateCommandQueueWithProperties",
             "clSetContextDestructorCallback",
+            "clCreateImage",
+            "clGetSupportedImageFormats",
+            "clCreateSampler",
+            "clCreateSamplerWithProperties",
         ],
         "queue" => &[
             "clGetCommandQueueInfo",
@@ -70,6 +75,16 @@ fn calls_for(kind: &str) -> &'static [&'static str] {
             "clReleaseMemObject",
             "clSetMemObjectDestructorCallback",
         ],
+        // An image is a memory object: the memory-object calls and the
+        // image query.
+        "image" => &[
+            "clGetImageInfo",
+            "clGetMemObjectInfo",
+            "clRetainMemObject",
+            "clReleaseMemObject",
+            "clSetMemObjectDestructorCallback",
+        ],
+        "sampler" => &["clGetSamplerInfo", "clRetainSampler", "clReleaseSampler"],
         "device" => &["clGetDeviceInfo", "clRetainDevice", "clReleaseDevice"],
         _ => unreachable!(),
     }
@@ -101,6 +116,38 @@ fn call(name: &str, h: H) -> cl_int {
                 err
             }
             "clSetContextDestructorCallback" => clSetContextDestructorCallback(h, Some(context_cb), ptr::null_mut()),
+            "clCreateImage" => {
+                let desc = cl_image_desc {
+                    image_type: CL_MEM_OBJECT_IMAGE2D,
+                    image_width: 4,
+                    image_height: 4,
+                    image_depth: 1,
+                    image_array_size: 1,
+                    image_row_pitch: 0,
+                    image_slice_pitch: 0,
+                    num_mip_levels: 0,
+                    num_samples: 0,
+                    buffer: ptr::null_mut(),
+                };
+                let format = cl_image_format {
+                    image_channel_order: CL_RGBA,
+                    image_channel_data_type: CL_UNORM_INT8,
+                };
+                clCreateImage(h, CL_MEM_READ_WRITE, &format, &desc, ptr::null_mut(), &mut err);
+                err
+            }
+            "clGetSupportedImageFormats" => {
+                let mut n = 0;
+                clGetSupportedImageFormats(h, 0, CL_MEM_OBJECT_IMAGE2D, 0, ptr::null_mut(), &mut n)
+            }
+            "clCreateSampler" => {
+                clCreateSampler(h, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &mut err);
+                err
+            }
+            "clCreateSamplerWithProperties" => {
+                clCreateSamplerWithProperties(h, ptr::null(), &mut err);
+                err
+            }
             "clGetCommandQueueInfo" => clGetCommandQueueInfo(h, CL_QUEUE_PROPERTIES, 64, o, ptr::null_mut()),
             "clRetainCommandQueue" => clRetainCommandQueue(h),
             "clReleaseCommandQueue" => clReleaseCommandQueue(h),
@@ -125,6 +172,10 @@ fn call(name: &str, h: H) -> cl_int {
             "clRetainMemObject" => clRetainMemObject(h),
             "clReleaseMemObject" => clReleaseMemObject(h),
             "clSetMemObjectDestructorCallback" => clSetMemObjectDestructorCallback(h, Some(mem_cb), ptr::null_mut()),
+            "clGetImageInfo" => clGetImageInfo(h, CL_IMAGE_WIDTH, 64, o, ptr::null_mut()),
+            "clGetSamplerInfo" => clGetSamplerInfo(h, CL_SAMPLER_CONTEXT, 64, o, ptr::null_mut()),
+            "clRetainSampler" => clRetainSampler(h),
+            "clReleaseSampler" => clReleaseSampler(h),
             "clGetDeviceInfo" => clGetDeviceInfo(h, CL_DEVICE_TYPE, 64, o, ptr::null_mut()),
             "clRetainDevice" => clRetainDevice(h),
             "clReleaseDevice" => clReleaseDevice(h),
@@ -139,7 +190,8 @@ fn expected(kind: &str) -> cl_int {
         "context" => CL_INVALID_CONTEXT,
         "queue" | "device_queue" => CL_INVALID_COMMAND_QUEUE,
         "event" => CL_INVALID_EVENT,
-        "mem" => CL_INVALID_MEM_OBJECT,
+        "mem" | "image" => CL_INVALID_MEM_OBJECT,
+        "sampler" => CL_INVALID_SAMPLER,
         "device" => CL_INVALID_DEVICE,
         _ => unreachable!(),
     }
@@ -169,6 +221,8 @@ struct Objects {
     device_queue: cl_command_queue,
     event: cl_event,
     mem: cl_mem,
+    image: cl_mem,
+    sampler: cl_sampler,
 }
 
 fn objects() -> Objects {
@@ -187,12 +241,36 @@ fn objects() -> Objects {
     // SAFETY: valid handles and a zero-terminated list.
     let device_queue = unsafe { clCreateCommandQueueWithProperties(ctx, device(), props.as_ptr(), &mut err) };
     check(err);
+    let format = cl_image_format {
+        image_channel_order: CL_RGBA,
+        image_channel_data_type: CL_UNORM_INT8,
+    };
+    let desc = cl_image_desc {
+        image_type: CL_MEM_OBJECT_IMAGE2D,
+        image_width: 4,
+        image_height: 4,
+        image_depth: 1,
+        image_array_size: 1,
+        image_row_pitch: 0,
+        image_slice_pitch: 0,
+        num_mip_levels: 0,
+        num_samples: 0,
+        buffer: ptr::null_mut(),
+    };
+    // SAFETY: valid context, format and descriptor; no host pointer.
+    let image = unsafe { clCreateImage(ctx, CL_MEM_READ_WRITE, &format, &desc, ptr::null_mut(), &mut err) };
+    check(err);
+    // SAFETY: valid context; NULL properties.
+    let sampler = unsafe { clCreateSamplerWithProperties(ctx, ptr::null(), &mut err) };
+    check(err);
     Objects {
         ctx,
         queue,
         device_queue,
         event,
         mem,
+        image,
+        sampler,
     }
 }
 
@@ -203,11 +281,13 @@ fn handle_of(o: &Objects, kind: &str) -> H {
         "device_queue" => o.device_queue,
         "event" => o.event,
         "mem" => o.mem,
+        "image" => o.image,
+        "sampler" => o.sampler,
         _ => unreachable!(),
     }
 }
 
-const KINDS: [&str; 5] = ["context", "queue", "device_queue", "event", "mem"];
+const KINDS: [&str; 7] = ["context", "queue", "device_queue", "event", "mem", "image", "sampler"];
 
 #[test]
 fn forged_handles_are_rejected_through_the_loader() {
@@ -233,6 +313,10 @@ fn wrong_type_handles_are_rejected() {
                 ("device_queue", "queue") => {
                     check_calls(kind, &["clSetDefaultDeviceCommandQueue"], handle_of(&o, other), &what)
                 }
+                // An image is a memory object for every memory-object call;
+                // a buffer is not an image for the image query.
+                ("mem", "image") => {}
+                ("image", "mem") => check_calls(kind, &["clGetImageInfo"], handle_of(&o, other), &what),
                 _ => check_all(kind, handle_of(&o, other), &what),
             }
         }
@@ -252,6 +336,8 @@ fn released_handles_are_rejected() {
         check(clSetUserEventStatus(o.event, CL_COMPLETE));
         check(clReleaseEvent(o.event));
         check(clReleaseMemObject(o.mem));
+        check(clReleaseMemObject(o.image));
+        check(clReleaseSampler(o.sampler));
         check(clReleaseCommandQueue(o.queue));
         check(clReleaseCommandQueue(o.device_queue));
         check(clReleaseContext(o.ctx));
@@ -311,6 +397,16 @@ fn wild_pointers_given_to_the_dispatch_table_are_never_dereferenced() {
             expect_err(f(h), CL_INVALID_KERNEL);
             let f = table.clReleaseSampler.unwrap();
             expect_err(f(h), CL_INVALID_SAMPLER);
+            let f = table.clGetSamplerInfo.unwrap();
+            expect_err(
+                f(h, CL_SAMPLER_CONTEXT, 64, out.as_mut_ptr().cast(), ptr::null_mut()),
+                CL_INVALID_SAMPLER,
+            );
+            let f = table.clGetImageInfo.unwrap();
+            expect_err(
+                f(h, CL_IMAGE_WIDTH, 64, out.as_mut_ptr().cast(), ptr::null_mut()),
+                CL_INVALID_MEM_OBJECT,
+            );
         }
     }
 }

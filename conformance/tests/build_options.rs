@@ -120,7 +120,10 @@ fn cases() -> Vec<Case> {
             prelude: "#ifdef __IMAGE_SUPPORT__\n#define CLIFT_IMAGES 1\n#else\n#define CLIFT_IMAGES 0\n#endif\n",
             checks: vec![
                 Int("__OPENCL_VERSION__", 220),
-                Int("CLIFT_IMAGES", 0),
+                // __IMAGE_SUPPORT__: "an integer constant of 1 if images
+                // are supported and is undefined otherwise".
+                Int("CLIFT_IMAGES", 1),
+                Int("__IMAGE_SUPPORT__", 1),
                 Int("__ENDIAN_LITTLE__", 1),
             ],
         },

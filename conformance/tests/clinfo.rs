@@ -68,6 +68,16 @@ fn clinfo_lists_clift_and_its_device_without_errors() {
     assert!(field(&out, "Device Version").contains(&version.as_str()), "{out}");
     let units = device_value::<cl_uint>(device(), CL_DEVICE_MAX_COMPUTE_UNITS).to_string();
     assert_eq!(field(&out, "Max compute units"), [units.as_str()], "{out}");
+    // Images are supported, with their limits (images.rs and device.rs
+    // check the values).
+    assert_eq!(field(&out, "Image support"), ["Yes"], "{out}");
+    let samplers = device_value::<cl_uint>(device(), CL_DEVICE_MAX_SAMPLERS).to_string();
+    assert_eq!(
+        field(&out, "Max number of samplers per kernel"),
+        [samplers.as_str()],
+        "{out}"
+    );
+    assert_eq!(field(&out, "Max 2D image size"), ["16384x16384 pixels"], "{out}");
 }
 
 #[test]
@@ -105,6 +115,11 @@ fn clinfo_all_properties_and_raw_output_without_errors() {
             "{out}"
         );
     }
+    assert_eq!(
+        field(&out, "[clift/0]    CL_DEVICE_IMAGE_SUPPORT"),
+        ["CL_TRUE"],
+        "{out}"
+    );
     let Some(list) = clinfo(&["--list"]) else { return };
     assert!(list.contains("Platform #0: clift"), "{list}");
     assert!(list.contains("Device #0: clift"), "{list}");

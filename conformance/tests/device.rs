@@ -184,22 +184,27 @@ const QUERIES: &[(&str, cl_device_info, Ty, Rule)] = rows! {
     // At least max(min(1 GiB, 1/4 of global memory), 32 MiB): the part that
     // needs the memory size is checked in `limits_are_true_for_this_machine`.
     CL_DEVICE_MAX_MEM_ALLOC_SIZE: Ulong, Rule::AtLeast(32 << 20);
-    CL_DEVICE_IMAGE_SUPPORT: Bool, Rule::Any;
-    CL_DEVICE_MAX_READ_IMAGE_ARGS: Uint, Rule::Any;
-    CL_DEVICE_MAX_WRITE_IMAGE_ARGS: Uint, Rule::Any;
-    CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: Uint, Rule::Any;
+    // clift's devices support images, so every image limit is at least its
+    // full-profile minimum ("The minimum value is 128 if
+    // CL_DEVICE_IMAGE_SUPPORT is CL_TRUE", ...).
+    CL_DEVICE_IMAGE_SUPPORT: Bool, Rule::Exactly(CL_TRUE as u64);
+    CL_DEVICE_MAX_READ_IMAGE_ARGS: Uint, Rule::AtLeast(128);
+    CL_DEVICE_MAX_WRITE_IMAGE_ARGS: Uint, Rule::AtLeast(64);
+    CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: Uint, Rule::AtLeast(64);
     CL_DEVICE_IL_VERSION: Str, Rule::Any;
     CL_DEVICE_ILS_WITH_VERSION: NameVersions, Rule::Any;
-    CL_DEVICE_IMAGE2D_MAX_WIDTH: Size, Rule::Any;
-    CL_DEVICE_IMAGE2D_MAX_HEIGHT: Size, Rule::Any;
-    CL_DEVICE_IMAGE3D_MAX_WIDTH: Size, Rule::Any;
-    CL_DEVICE_IMAGE3D_MAX_HEIGHT: Size, Rule::Any;
-    CL_DEVICE_IMAGE3D_MAX_DEPTH: Size, Rule::Any;
-    CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: Size, Rule::Any;
-    CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: Size, Rule::Any;
-    CL_DEVICE_MAX_SAMPLERS: Uint, Rule::Any;
-    CL_DEVICE_IMAGE_PITCH_ALIGNMENT: Uint, Rule::Any;
-    CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: Uint, Rule::Any;
+    CL_DEVICE_IMAGE2D_MAX_WIDTH: Size, Rule::AtLeast(16384);
+    CL_DEVICE_IMAGE2D_MAX_HEIGHT: Size, Rule::AtLeast(16384);
+    CL_DEVICE_IMAGE3D_MAX_WIDTH: Size, Rule::AtLeast(2048);
+    CL_DEVICE_IMAGE3D_MAX_HEIGHT: Size, Rule::AtLeast(2048);
+    CL_DEVICE_IMAGE3D_MAX_DEPTH: Size, Rule::AtLeast(2048);
+    CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: Size, Rule::AtLeast(65536);
+    CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: Size, Rule::AtLeast(2048);
+    CL_DEVICE_MAX_SAMPLERS: Uint, Rule::AtLeast(16);
+    // Powers of two (checked in `limits_are_true_for_this_machine`), nonzero
+    // with 2D images from buffers (required of a 2.x device with images).
+    CL_DEVICE_IMAGE_PITCH_ALIGNMENT: Uint, Rule::AtLeast(1);
+    CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: Uint, Rule::AtLeast(1);
     // "Support for pipes is required for an OpenCL 2.0, 2.1, or 2.2 device."
     CL_DEVICE_MAX_PIPE_ARGS: Uint, Rule::AtLeast(16);
     CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS: Uint, Rule::AtLeast(1);
@@ -525,30 +530,27 @@ fn limits_are_true_for_this_machine() {
     assert_eq!(half & want, want, "{half:#x}");
     assert_eq!(half & CL_FP_SOFT_FLOAT, 0);
 
-    // Images are not supported: every image limit is 0 ("the value is 0 otherwise").
-    if device_value::<cl_bool>(d, CL_DEVICE_IMAGE_SUPPORT) == CL_FALSE {
-        for p in [
-            CL_DEVICE_MAX_READ_IMAGE_ARGS,
-            CL_DEVICE_MAX_WRITE_IMAGE_ARGS,
-            CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS,
-            CL_DEVICE_MAX_SAMPLERS,
-            CL_DEVICE_IMAGE_PITCH_ALIGNMENT,
-            CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT,
-        ] {
-            assert_eq!(device_value::<cl_uint>(d, p), 0, "{p:#x}");
-        }
-        for p in [
-            CL_DEVICE_IMAGE2D_MAX_WIDTH,
-            CL_DEVICE_IMAGE2D_MAX_HEIGHT,
-            CL_DEVICE_IMAGE3D_MAX_WIDTH,
-            CL_DEVICE_IMAGE3D_MAX_HEIGHT,
-            CL_DEVICE_IMAGE3D_MAX_DEPTH,
-            CL_DEVICE_IMAGE_MAX_BUFFER_SIZE,
-            CL_DEVICE_IMAGE_MAX_ARRAY_SIZE,
-        ] {
-            assert_eq!(device_value::<usize>(d, p), 0, "{p:#x}");
-        }
+    // Images are supported: the extensions of image writes to 3D images,
+    // 2D images from buffers and depth images are listed, with their
+    // versions, and cl_khr_image2d_from_buffer's alignments ("in pixels")
+    // are powers of two.
+    assert_eq!(device_value::<cl_bool>(d, CL_DEVICE_IMAGE_SUPPORT), CL_TRUE);
+    let versioned = name_versions(&dev_bytes(d, CL_DEVICE_EXTENSIONS_WITH_VERSION).unwrap());
+    for name in [
+        "cl_khr_3d_image_writes",
+        "cl_khr_image2d_from_buffer",
+        "cl_khr_depth_images",
+    ] {
+        assert!(ext.split(' ').any(|e| e == name), "{name} in {ext}");
+        assert!(versioned.contains(&(1 << 22, name.to_string())), "{name} 1.0.0");
     }
+    for p in [CL_DEVICE_IMAGE_PITCH_ALIGNMENT, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT] {
+        assert!(device_value::<cl_uint>(d, p).is_power_of_two(), "{p:#x}");
+    }
+    // 1D images and arrays have 2D images' width limit; a 1D image buffer
+    // of the largest width fits in the largest allocation of 1-byte texels.
+    let max_buffer: usize = device_value(d, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE);
+    assert!(max_buffer as u64 <= alloc, "{max_buffer}");
 
     // On-device queues: "Support for on-device queues is required for an
     // OpenCL 2.0, 2.1, or 2.2 device. When on-device queues are supported,

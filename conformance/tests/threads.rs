@@ -1,8 +1,9 @@
 //! Thread safety (API spec appendix A.2): many host threads create, use and
-//! release contexts, queues (host and on-device) and events at once, sharing
-//! some of them, and nothing is leaked: every context's destructor callback
-//! has run by the end (a context is destroyed only after every queue, event
-//! and memory object that refers to it is gone). Device queues created at
+//! release contexts, queues (host and on-device), events, images and
+//! samplers at once, sharing some of them, and nothing is leaked: every
+//! context's destructor callback has run by the end (a context is destroyed
+//! only after every queue, event, memory object and sampler that refers to
+//! it is gone). Device queues created at
 //! once on one context keep its one default queue and its limit.
 
 use std::ffi::c_void;
@@ -63,6 +64,42 @@ fn own_objects_round(i: usize) {
         }
         check(clReleaseEvent(u));
         check(clReleaseMemObject(buf));
+        // An image, written and read back, and a sampler: both hold the
+        // context until released.
+        let (img, smp) = image_and_sampler(c, i);
+        let texels: Vec<u8> = (0..64).map(|b| (b + i) as u8).collect();
+        let (origin, region) = ([0usize; 3], [4usize, 4, 1]);
+        // Blocking: the queue may be out of order.
+        check(clEnqueueWriteImage(
+            q,
+            img,
+            CL_TRUE,
+            origin.as_ptr(),
+            region.as_ptr(),
+            0,
+            0,
+            texels.as_ptr().cast(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        ));
+        let mut back = vec![0u8; 64];
+        check(clEnqueueReadImage(
+            q,
+            img,
+            CL_TRUE,
+            origin.as_ptr(),
+            region.as_ptr(),
+            0,
+            0,
+            back.as_mut_ptr().cast(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        ));
+        assert_eq!(back, texels);
+        check(clReleaseSampler(smp));
+        check(clReleaseMemObject(img));
         // An on-device queue of the context, the default: it holds the
         // context until released.
         let dq = device_queue(c, CL_QUEUE_ON_DEVICE_DEFAULT);
@@ -79,6 +116,46 @@ fn own_objects_round(i: usize) {
         check(clReleaseCommandQueue(q));
         check(clReleaseContext(c));
     }
+}
+
+/// A 4x4 RGBA8 image and a sampler of `c` (which kind of each varies with
+/// `i`).
+#[allow(deprecated)] // clCreateSampler is exercised on purpose
+fn image_and_sampler(c: cl_context, i: usize) -> (cl_mem, cl_sampler) {
+    let format = cl_image_format {
+        image_channel_order: CL_RGBA,
+        image_channel_data_type: CL_UNORM_INT8,
+    };
+    let desc = cl_image_desc {
+        image_type: CL_MEM_OBJECT_IMAGE2D,
+        image_width: 4,
+        image_height: 4,
+        image_depth: 0,
+        image_array_size: 0,
+        image_row_pitch: 0,
+        image_slice_pitch: 0,
+        num_mip_levels: 0,
+        num_samples: 0,
+        buffer: ptr::null_mut(),
+    };
+    let mut err = 0;
+    // SAFETY: valid context, format and descriptor; no host pointer.
+    let img = unsafe { clCreateImage(c, CL_MEM_READ_WRITE, &format, &desc, ptr::null_mut(), &mut err) };
+    check(err);
+    let smp = if i.is_multiple_of(2) {
+        // SAFETY: valid context.
+        unsafe { clCreateSampler(c, CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR, &mut err) }
+    } else {
+        let props = [
+            CL_SAMPLER_NORMALIZED_COORDS as cl_sampler_properties,
+            CL_FALSE as u64,
+            0,
+        ];
+        // SAFETY: valid context and a zero-terminated list.
+        unsafe { clCreateSamplerWithProperties(c, props.as_ptr(), &mut err) }
+    };
+    check(err);
+    (img, smp)
 }
 
 /// clCreateCommandQueueWithProperties of an on-device queue with `extra`
@@ -134,6 +211,13 @@ fn many_threads_create_use_and_release_objects() {
                         check(clWaitForEvents(1, &e));
                         check(clReleaseEvent(e));
                         check(clReleaseEvent(u));
+                        // Images and samplers of the shared context, made
+                        // and released by every thread at once.
+                        let (img, smp) = image_and_sampler(c, t + i);
+                        check(clRetainSampler(smp));
+                        check(clReleaseSampler(smp));
+                        check(clReleaseSampler(smp));
+                        check(clReleaseMemObject(img));
                         check(clReleaseContext(c));
                     }
                     // The default device queue is the one created first, for

@@ -199,12 +199,12 @@ pub const MAX_READ_WRITE_IMAGE_ARGS: u32 = 64;
 /// 32-bit value (`clift_builtins::image::sampler`).
 pub const MAX_SAMPLERS: u32 = 16;
 
-/// "Max width [height] of 2D image or 1D image not created from a buffer
+/// "Max width (height) of 2D image or 1D image not created from a buffer
 /// object in pixels. The minimum value is 16384 if CL_DEVICE_IMAGE_SUPPORT
 /// is CL_TRUE." Also the limit of 1D images and arrays' widths.
 pub const IMAGE2D_MAX_SIZE: usize = 16384;
 
-/// "Max width [height, depth] of 3D image in pixels. The minimum value is
+/// "Max width (height, depth) of 3D image in pixels. The minimum value is
 /// 2048 if CL_DEVICE_IMAGE_SUPPORT is CL_TRUE."
 pub const IMAGE3D_MAX_SIZE: usize = 2048;
 

@@ -430,6 +430,7 @@ impl MemObject {
         });
         let has_host = !host_ptr.is_null();
         let from_buffer = source.is_some_and(|s| s.is_buffer());
+        let from_image = source.is_some_and(|s| s.is_image());
         let tight_row = d.width.checked_mul(es).ok_or(bad_size)?;
         // "The image_row_pitch must be zero if host_ptr is NULL and the
         // image is not a 2D image created from a buffer. If image_row_pitch
@@ -438,10 +439,11 @@ impl MemObject {
         // bytes. If image_row_pitch is non-zero, then it must be greater
         // than or equal to the image_width times the size of an image
         // element in bytes, and must be a multiple of the size of an image
-        // element in bytes."
+        // element in bytes." An image made from another image may also give
+        // that image's row pitch, which its descriptor must match (below).
         let row_pitch = match d.row_pitch {
             0 => tight_row,
-            _ if !has_host && !(from_buffer && ty == CL_MEM_OBJECT_IMAGE2D) => return Err(pitch_err),
+            _ if !(has_host || from_image || (from_buffer && ty == CL_MEM_OBJECT_IMAGE2D)) => return Err(pitch_err),
             r if r < tight_row || !r.is_multiple_of(es) => return Err(pitch_err),
             r => r,
         };
@@ -683,5 +685,124 @@ fn descriptor(image: &Image, data: *mut u8) -> ImageDesc {
         image_type: image.image_type,
         format: image.format,
         _reserved: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An image of `ty` with RGBA8 texels (4 bytes): 5 wide, 4 high or 3
+    /// layers, 3 deep, with the pitches given.
+    fn rgba8(ty: cl_mem_object_type, row_pitch: usize, slice_pitch: usize) -> Image {
+        Image {
+            image_type: ty,
+            format: Format {
+                order: CL_RGBA,
+                data_type: CL_UNORM_INT8,
+            },
+            element_size: 4,
+            width: 5,
+            height: if matches!(
+                ty,
+                CL_MEM_OBJECT_IMAGE2D | CL_MEM_OBJECT_IMAGE2D_ARRAY | CL_MEM_OBJECT_IMAGE3D
+            ) {
+                4
+            } else {
+                0
+            },
+            depth: if ty == CL_MEM_OBJECT_IMAGE3D { 3 } else { 0 },
+            array_size: if is_array(ty) { 3 } else { 0 },
+            row_pitch,
+            slice_pitch,
+            source: None,
+            desc: DescBox(Box::new(empty_desc())),
+        }
+    }
+
+    #[test]
+    fn descriptors_are_as_image_desc_documents_them() {
+        let data = 0x1000 as *mut u8;
+        // (type, row pitch, slice pitch) -> (height, depth, layers, row
+        // pitch, slice pitch) of the descriptor.
+        let cases = [
+            (CL_MEM_OBJECT_IMAGE1D, 20, 0, (1, 1, 1, 20, 20)),
+            (CL_MEM_OBJECT_IMAGE1D_BUFFER, 20, 0, (1, 1, 1, 20, 20)),
+            // A 1D array's layers are its rows, the slice pitch apart.
+            (CL_MEM_OBJECT_IMAGE1D_ARRAY, 24, 48, (1, 1, 3, 48, 48)),
+            (CL_MEM_OBJECT_IMAGE2D, 32, 0, (4, 1, 1, 32, 128)),
+            (CL_MEM_OBJECT_IMAGE2D_ARRAY, 32, 160, (4, 1, 3, 32, 160)),
+            (CL_MEM_OBJECT_IMAGE3D, 20, 80, (4, 3, 1, 20, 80)),
+        ];
+        for (ty, rp, sp, (h, d, a, drp, dsp)) in cases {
+            let img = rgba8(ty, rp, sp);
+            let desc = descriptor(&img, data);
+            assert_eq!(desc.data, data);
+            assert_eq!(
+                (desc.width, desc.height, desc.depth, desc.array_size),
+                (5, h, d, a),
+                "{ty:#x}"
+            );
+            assert_eq!((desc.row_pitch, desc.slice_pitch), (drp, dsp), "{ty:#x}");
+            assert_eq!(desc.element_size, 4);
+            assert_eq!(desc.image_type, ty);
+            assert_eq!(desc.format, img.format);
+        }
+    }
+
+    #[test]
+    fn extents_strides_and_spans() {
+        let i = rgba8(CL_MEM_OBJECT_IMAGE1D_ARRAY, 24, 48);
+        assert_eq!(
+            (i.dims(), i.extent(), i.strides(), i.span()),
+            (2, [5, 3, 1], [48, 48], Some(144))
+        );
+        let i = rgba8(CL_MEM_OBJECT_IMAGE2D_ARRAY, 32, 160);
+        assert_eq!(
+            (i.dims(), i.extent(), i.strides(), i.span()),
+            (3, [5, 4, 3], [32, 160], Some(480))
+        );
+        let i = rgba8(CL_MEM_OBJECT_IMAGE3D, 20, 80);
+        assert_eq!(
+            (i.dims(), i.extent(), i.strides(), i.span()),
+            (3, [5, 4, 3], [20, 80], Some(240))
+        );
+        let i = rgba8(CL_MEM_OBJECT_IMAGE2D, 32, 0);
+        assert_eq!(
+            (i.dims(), i.extent(), i.strides(), i.span()),
+            (2, [5, 4, 1], [32, 128], Some(128))
+        );
+        let i = rgba8(CL_MEM_OBJECT_IMAGE1D, 28, 0);
+        assert_eq!((i.dims(), i.extent(), i.span()), (1, [5, 1, 1], Some(28)));
+        let i = rgba8(CL_MEM_OBJECT_IMAGE3D, 20, usize::MAX / 2);
+        assert_eq!(i.span(), None);
+    }
+
+    #[test]
+    fn compatible_orders_are_the_spec_table() {
+        use clift_builtins::image::order::*;
+        for (a, b) in [(SBGRA, BGRA), (SRGBA, RGBA), (SRGB, RGB), (SRGBX, RGBX)] {
+            assert!(compatible_orders(a, b) && compatible_orders(b, a));
+        }
+        // A depth view of an R image, not the other way round.
+        assert!(compatible_orders(DEPTH, R));
+        assert!(!compatible_orders(R, DEPTH));
+        assert!(!compatible_orders(RGBA, BGRA));
+        assert!(!compatible_orders(SRGBA, SBGRA));
+        assert!(compatible_orders(RG, RG));
+    }
+
+    #[test]
+    fn flags_of_images_from_memory_objects() {
+        let parent = CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR | CL_MEM_HOST_NO_ACCESS;
+        assert_eq!(inherit_flags(0, parent), parent);
+        assert_eq!(
+            inherit_flags(CL_MEM_READ_ONLY, CL_MEM_READ_WRITE | CL_MEM_HOST_READ_ONLY),
+            CL_MEM_READ_ONLY | CL_MEM_HOST_READ_ONLY
+        );
+        assert!(check_flags_against(CL_MEM_WRITE_ONLY, CL_MEM_READ_ONLY).is_err());
+        assert!(check_flags_against(CL_MEM_COPY_HOST_PTR, 0).is_err());
+        assert!(check_flags_against(CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_NO_ACCESS).is_err());
+        assert!(check_flags_against(CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS, CL_MEM_READ_WRITE).is_ok());
     }
 }

@@ -586,3 +586,29 @@ pub const SCALAR_TYPES: [(&str, u32); 11] = [
     ("double", 8),
     ("half", 2),
 ];
+
+/// Aborts the test process if it is still alive after two minutes unless
+/// the returned guard was dropped first: a kernel that never ends (a
+/// sub-group waiting forever for another) fails the run instead of hanging
+/// it.
+pub fn watchdog(what: String) -> impl Drop {
+    struct Guard(std::sync::Arc<std::sync::atomic::AtomicBool>);
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let seen = done.clone();
+    std::thread::spawn(move || {
+        for _ in 0..1200 {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            if seen.load(std::sync::atomic::Ordering::SeqCst) {
+                return;
+            }
+        }
+        eprintln!("{what} did not finish within two minutes");
+        std::process::abort();
+    });
+    Guard(done)
+}

@@ -210,7 +210,7 @@ fn il_that_is_not_a_spirv_module_is_refused() {
         // 12 bytes fewer cut OpLabel in half.
         ("truncated instruction", good[..good.len() - 12].to_vec()),
         ("length not a multiple of 4", good[..good.len() - 1].to_vec()),
-        ("version 1.3", with_word(1, 0x0001_0300)),
+        ("version 1.4", with_word(1, 0x0001_0400)),
         ("version 2.0", with_word(1, 0x0002_0000)),
         ("version 0.9", with_word(1, 0x0000_0900)),
         ("text", b"this is not SPIR-V at all".to_vec()),

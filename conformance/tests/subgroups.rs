@@ -411,31 +411,6 @@ fn the_device_lists_the_extension_with_independent_forward_progress() {
     assert_eq!(progress, CL_TRUE);
 }
 
-/// Aborts the test process if it is still alive after two minutes unless
-/// the returned guard was dropped first: a kernel that never ends fails the
-/// run instead of hanging it.
-fn watchdog(what: String) -> impl Drop {
-    struct Guard(std::sync::Arc<std::sync::atomic::AtomicBool>);
-    impl Drop for Guard {
-        fn drop(&mut self) {
-            self.0.store(true, std::sync::atomic::Ordering::SeqCst);
-        }
-    }
-    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let seen = done.clone();
-    std::thread::spawn(move || {
-        for _ in 0..1200 {
-            std::thread::sleep(std::time::Duration::from_millis(100));
-            if seen.load(std::sync::atomic::Ordering::SeqCst) {
-                return;
-            }
-        }
-        eprintln!("{what} did not finish: a sub-group waited forever for another");
-        std::process::abort();
-    });
-    Guard(done)
-}
-
 /// Independent forward progress: sub-group k's first work-item spins
 /// until sub-group k + 1 has set its flag, so the first sub-group (which
 /// runs first) can only finish after every later one has run; the spins
@@ -464,7 +439,7 @@ fn a_spinning_sub_group_lets_the_later_ones_run() {
         for how in 0..3 {
             for (global, local) in [(64usize, 64usize), (200, 40), (96, 27)] {
                 let mut out = vec![0i32; global];
-                let guard = watchdog(format!("spin {how} from {from:?} over {global}/{local}"));
+                let guard = clift_conformance::watchdog(format!("spin {how} from {from:?} over {global}/{local}"));
                 kernel(SPIN, "spin", from)
                     .arg(Arg::output(&mut out))
                     .arg(Arg::Local(4 * local.div_ceil(s)))

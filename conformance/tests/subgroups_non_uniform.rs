@@ -1511,3 +1511,52 @@ fn calls_in_the_arms_of_a_branch_stay_apart_from_source() {
         }
     }
 }
+
+/// Non-uniform operations while another sub-group spins: sub-group 0's
+/// work-items wait (on an atomic flag, so they yield to the others) until
+/// the last sub-group has set it; every other sub-group computes
+/// non-uniform reductions, ballots and elections on its odd work-items in
+/// the meantime, which must neither wait for the spinning sub-group nor
+/// count it.
+const BESIDE_A_SPIN: &str = "kernel void beside(global int *out, local atomic_int *flag) {\n\
+    size_t g = get_global_id(0); uint l = get_sub_group_local_id(), sg = get_sub_group_id();\n\
+    if (get_local_id(0) == 0) atomic_init(flag, 0);\n\
+    work_group_barrier(CLK_LOCAL_MEM_FENCE);\n\
+    int r = -1;\n\
+    if (sg == 0) {\n\
+        while (atomic_load(flag) == 0) ;\n\
+    } else if (l & 1) {\n\
+        r = sub_group_non_uniform_reduce_add((int)l) * 1000 + (int)sub_group_ballot(1).x * 10 + sub_group_elect();\n\
+        if (sg == get_num_sub_groups() - 1) atomic_store(flag, 1);\n\
+    }\n\
+    out[g] = r;\n\
+}\n";
+
+#[test]
+fn non_uniform_operations_run_while_another_sub_group_spins() {
+    let s = sub_group_size();
+    let (global, local) = (96usize, 48usize);
+    for from in FROMS {
+        let prog = program(BESIDE_A_SPIN, "beside", from);
+        let mut out = vec![0i32; global];
+        let guard = watchdog(format!("non-uniform operations beside a spin from {from:?}"));
+        prog.sibling("beside")
+            .arg(Arg::output(&mut out))
+            .arg(Arg::Local(4))
+            .run(&[global], Some(&[local]));
+        drop(guard);
+        for (g, &got) in out.iter().enumerate() {
+            let (sg, l) = ((g % local) / s, (g % local) % s);
+            let size = s.min(local - sg * s);
+            let odd: Vec<usize> = (0..size).filter(|k| k % 2 == 1).collect();
+            let want = if sg == 0 || l % 2 == 0 {
+                -1
+            } else {
+                let sum: usize = odd.iter().sum();
+                let ballot: u32 = odd.iter().map(|&k| 1u32 << k).sum();
+                (sum * 1000) as i32 + ballot as i32 * 10 + i32::from(l == odd[0])
+            };
+            assert_eq!(got, want, "from {from:?}, work-item {g} (sub-group {sg}, local id {l})");
+        }
+    }
+}

@@ -1089,7 +1089,7 @@ mod tests {
             (CL_DEVICE_LOCAL_MEM_TYPE, 4),
             (CL_DEVICE_PROFILING_TIMER_RESOLUTION, ptr),
             (CL_DEVICE_PARENT_DEVICE, ptr),
-            (CL_DEVICE_ILS_WITH_VERSION, 3 * 68),
+            (CL_DEVICE_ILS_WITH_VERSION, 4 * 68),
             (CL_DEVICE_PARTITION_TYPE, ptr),
         ] {
             assert_eq!(d.info(param).unwrap().0.len(), size, "{param:#x}");

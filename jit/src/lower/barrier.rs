@@ -115,7 +115,7 @@ pub enum Point {
     /// resumes in the next sub-group phase.
     Yield,
     /// Nothing: a non-uniform sub-group instruction
-    /// ([`super::non_uniform`]), whose active work-items are those of the
+    /// (`lower/non_uniform.rs`), whose active work-items are those of the
     /// sub-group suspended at it when the next phase starts; it resumes in
     /// that (sub-group) phase.
     NonUniform,

@@ -245,7 +245,7 @@ impl Kernel {
                 // with the read_only qualifier and arg_value points to an
                 // image object created with CL_MEM_WRITE_ONLY, or declared
                 // write_only and created with CL_MEM_READ_ONLY.
-                let flags = m.flags();
+                let flags = m.kernel_access();
                 if (arg.access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY && flags & CL_MEM_WRITE_ONLY != 0)
                     || (arg.access_qualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY && flags & CL_MEM_READ_ONLY != 0)
                 {

@@ -360,6 +360,16 @@ const fn offered(order: u32, data_type: u32, offer: Offer) -> bool {
     if !pair_valid(order, ch) {
         return false;
     }
+    // CL_Rx, CL_RGx, CL_RGBx and CL_sRGBx are not offered: the API spec
+    // makes Rx two channels and RGx three (the last ignored) and lists
+    // their border colour with the orders that have alpha, while the
+    // Khronos conformance suite and the other implementations store Rx as
+    // one channel and RGx as two and clamp them to an opaque border. None
+    // is in the minimum lists; an application relying on either layout
+    // would read wrong texels from one side.
+    if matches!(order, o::RX | o::RGX | o::RGBX | o::SRGBX) {
+        return false;
+    }
     match offer {
         Offer::WithDepth => true,
         Offer::NoDepth => order != o::DEPTH,

@@ -753,18 +753,26 @@ fn supported_lists() {
             assert_eq!(&list[..minimum.len()], &minimum[..]);
         }
     }
-    // The 2D list is every valid format.
-    let mut valid = 0;
+    // The 2D list is every valid format but those of the orders with an
+    // ignored channel (Rx, RGx, RGBx, sRGBx), whose layout the spec and the
+    // conformance suite disagree on.
+    let (mut valid, mut offered) = (0, 0);
     for o in 0x10b0..=0x10c3 {
         for t in 0x10d0..=0x10e0 {
+            let ignored_channel = matches!(o, RX | RGX | RGBX | SRGBX);
             if fmt(o, t).is_valid() {
                 valid += 1;
-                assert!(supported_formats(IMAGE2D, READ_ONLY).contains(&fmt(o, t)));
+                offered += usize::from(!ignored_channel);
+                assert_eq!(
+                    supported_formats(IMAGE2D, READ_ONLY).contains(&fmt(o, t)),
+                    !ignored_channel,
+                    "{o:#x}/{t:#x}"
+                );
             }
         }
     }
-    assert_eq!(supported_formats(IMAGE2D_ARRAY, READ_ONLY).len(), valid);
     assert_eq!(valid, 121);
+    assert_eq!(supported_formats(IMAGE2D_ARRAY, READ_ONLY).len(), offered);
     assert!(supported_formats(IMAGE2D, READ_ONLY).contains(&fmt(DEPTH, UNORM_INT16)));
     assert!(supported_formats(IMAGE2D, READ_ONLY).contains(&fmt(DEPTH, FLOAT)));
     assert!(supported_formats(0x10f0, READ_ONLY).is_empty());

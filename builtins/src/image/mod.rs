@@ -253,7 +253,9 @@ pub fn encode_texel(format: Format, kind: u32, value: &[u32; 4]) -> Option<Vec<u
     Some(bytes[..layout.size].to_vec())
 }
 
-/// Result kinds of the read helper and value kinds of the write helper.
+/// Result kinds of the read helper and value kinds of the write helper. On
+/// an integer format, `INT` and `UINT` both mean the format's own
+/// signedness (see `integer_kind`).
 pub mod kind {
     /// Four f32 (read_imagef, write_imagef; read_imageh/write_imageh
     /// compute in f32, the JIT code rounds to half).
@@ -341,8 +343,21 @@ unsafe fn with_desc<T>(image: *const ImageDesc, f: impl FnOnce(&ImageDesc) -> T)
 /// image's (see `sample::View::new`).
 fn read_image(desc: &ImageDesc, sampler: u32, float_coords: bool, kind: u32, coords: [u32; 4]) -> [u32; 4] {
     match View::new(desc) {
-        Some(view) => view.read(sampler, float_coords, kind, coords),
+        Some(view) => view.read(sampler, float_coords, integer_kind(desc, kind), coords),
         None => [0; 4],
+    }
+}
+
+/// `kind` as the helpers apply it: an integer kind on an integer format is
+/// the format's own. SPIR-V gives read_imagei and read_imageui (and
+/// write_imagei and write_imageui) the same unsigned vector type, so the
+/// generated code cannot tell them apart; reading or writing an integer
+/// format with the other signedness is undefined, so its own is as good
+/// as any and keeps every bit.
+fn integer_kind(desc: &ImageDesc, kind: u32) -> u32 {
+    match desc.format.kind() {
+        Some(own @ (self::kind::INT | self::kind::UINT)) if kind != self::kind::FLOAT => own,
+        _ => kind,
     }
 }
 
@@ -350,6 +365,6 @@ fn read_image(desc: &ImageDesc, sampler: u32, float_coords: bool, kind: u32, coo
 /// image's.
 fn write_image(desc: &ImageDesc, kind: u32, coords: [i32; 4], value: [u32; 4]) {
     if let Some(view) = View::new(desc) {
-        view.write(kind, coords, value);
+        view.write(integer_kind(desc, kind), coords, value);
     }
 }

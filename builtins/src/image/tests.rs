@@ -1915,3 +1915,34 @@ fn half_writes_round_to_nearest_even() {
         x *= 1.0137;
     }
 }
+
+/// SPIR-V gives read_imagei and read_imageui one type, so the generated
+/// code passes either integer kind: both keep every bit of the format's
+/// own signedness, reading and writing.
+#[test]
+fn integer_kinds_are_the_formats_own() {
+    use image_type::IMAGE2D;
+    let mut u = Img::new(fmt(order::R, data_type::UNSIGNED_INT32), IMAGE2D, [2, 1, 1, 1]);
+    let mut s = Img::new(fmt(order::R, data_type::SIGNED_INT8), IMAGE2D, [2, 1, 1, 1]);
+    for k in [kind::INT, kind::UINT] {
+        write(&mut u, k, [0, 0, 0, 0], [0xffff_fffe, 0, 0, 0]);
+        assert_eq!(
+            readi(&mut u, sampler::NONE, k, [0, 0, 0, 0])[0],
+            0xffff_fffe,
+            "uint32 by kind {k}"
+        );
+        write(&mut s, k, [1, 0, 0, 0], [(-100i32) as u32, 0, 0, 0]);
+        assert_eq!(
+            readi(&mut s, sampler::NONE, k, [1, 0, 0, 0])[0],
+            (-100i32) as u32,
+            "int8 by kind {k}"
+        );
+        // Saturated as the signed format's own write_imagei would.
+        write(&mut s, k, [1, 0, 0, 0], [(-1000i32) as u32, 0, 0, 0]);
+        assert_eq!(
+            readi(&mut s, sampler::NONE, k, [1, 0, 0, 0])[0],
+            (-128i32) as u32,
+            "int8 by kind {k}"
+        );
+    }
+}

@@ -1527,6 +1527,19 @@ fn image1d_buffers_share_their_buffer() {
     assert_eq!(image_value::<usize>(m, CL_IMAGE_ROW_PITCH), w * es);
     assert_eq!(image_value::<usize>(m, CL_IMAGE_SLICE_PITCH), 0);
     assert_eq!(mem_value::<usize>(m, CL_MEM_SIZE), w * es);
+    // Its one row's size may be given as the row pitch (the Khronos
+    // conformance suite does), another pitch not.
+    for (pitch, ok) in [(w * es, true), (w * es + es, false)] {
+        let mut d = Shape::of(CL_MEM_OBJECT_IMAGE1D_BUFFER).desc(0, 0);
+        d.image_width = w;
+        d.image_row_pitch = pitch;
+        d.buffer = buf;
+        match try_image(c, 0, Some(&RGBA8), Some(&d), ptr::null_mut()) {
+            Ok(other) if ok => release_mem(other),
+            Err(e) if !ok => assert_eq!(e, CL_INVALID_IMAGE_DESCRIPTOR),
+            r => panic!("row pitch {pitch}: {r:?}"),
+        }
+    }
     // The image's host access is the buffer's: writes only.
     let mut out = vec![0u8; w * es];
     expect_err(

@@ -370,6 +370,12 @@ const fn offered(order: u32, data_type: u32, offer: Offer) -> bool {
     if matches!(order, o::RX | o::RGX | o::RGBX | o::SRGBX) {
         return false;
     }
+    // CL_UNORM_INT_101010_2 (OpenCL 2.1) is not offered either: OpenCL C
+    // 2.0, the device's, has no CLK_UNORM_INT_101010_2 for a kernel to
+    // compare get_image_channel_data_type with.
+    if data_type == dt::UNORM_INT_101010_2 {
+        return false;
+    }
     match offer {
         Offer::WithDepth => true,
         Offer::NoDepth => order != o::DEPTH,

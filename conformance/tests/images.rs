@@ -1527,9 +1527,14 @@ fn image1d_buffers_share_their_buffer() {
     assert_eq!(image_value::<usize>(m, CL_IMAGE_ROW_PITCH), w * es);
     assert_eq!(image_value::<usize>(m, CL_IMAGE_SLICE_PITCH), 0);
     assert_eq!(mem_value::<usize>(m, CL_MEM_SIZE), w * es);
-    // Its one row's size may be given as the row pitch (the Khronos
-    // conformance suite does), another pitch not.
-    for (pitch, ok) in [(w * es, true), (w * es + es, false)] {
+    // A pitch may be given for its one row (the Khronos conformance suite
+    // gives padded ones), if it is a valid pitch.
+    for (pitch, ok) in [
+        (w * es, true),
+        (w * es + 2 * es, true),
+        (w * es + 1, false),
+        (w * es - es, false),
+    ] {
         let mut d = Shape::of(CL_MEM_OBJECT_IMAGE1D_BUFFER).desc(0, 0);
         d.image_width = w;
         d.image_row_pitch = pitch;

@@ -318,6 +318,14 @@ impl Env {
         }
     }
 
+    /// An image of `fmt` and `shape` created with `flags` holding random
+    /// texels (see [`Layout::random_texels`]), and its texels.
+    fn random_image(&self, flags: cl_mem_flags, fmt: Fmt, shape: Shape, rng: &mut Rng, tame: bool) -> (Image, Vec<u8>) {
+        let l = self.layout(fmt);
+        let data = l.random_texels(rng, shape.texels(), tame);
+        (self.image(flags, fmt, shape, l, Some(&data)), data)
+    }
+
     /// The texels of `img`, tightly packed, by clEnqueueReadImage.
     fn read_image(&self, img: &Image) -> Vec<u8> {
         let mut out = vec![0u8; img.shape.texels() * img.layout.size];
@@ -512,9 +520,6 @@ enum Ty {
 }
 
 const TYPES: [Ty; 6] = [Ty::D1, Ty::Buf, Ty::D1Arr, Ty::D2, Ty::D2Arr, Ty::D3];
-
-/// The types a sampler reads (not 1D image buffers).
-const SAMPLED_TYPES: [Ty; 5] = [Ty::D1, Ty::D1Arr, Ty::D2, Ty::D2Arr, Ty::D3];
 
 impl Ty {
     fn mem_type(self) -> cl_mem_object_type {
@@ -1294,6 +1299,9 @@ struct RefImage<'a> {
     shape: Shape,
     layout: &'a Layout,
     bytes: &'a [u8],
+    /// The largest magnitude among the texels' values, at least 1 (for the
+    /// linear tolerance).
+    scale: f64,
 }
 
 /// A tap along one axis: a texel index or the border.
@@ -1312,7 +1320,26 @@ enum Expect {
     Range([(f64, f64); 4]),
 }
 
-impl RefImage<'_> {
+impl<'a> RefImage<'a> {
+    /// `img`, which holds `bytes`.
+    fn new(img: &'a Image, bytes: &'a [u8]) -> RefImage<'a> {
+        let l = &img.layout;
+        let scale = bytes
+            .chunks_exact(l.size)
+            .flat_map(|t| l.read(t))
+            .map(|v| match v {
+                V::F(x, _) => x.abs(),
+                _ => 1.0,
+            })
+            .fold(1.0, f64::max);
+        RefImage {
+            shape: img.shape,
+            layout: l,
+            bytes,
+            scale,
+        }
+    }
+
     fn texel(&self, c: [usize; 3]) -> [V; 4] {
         let es = self.layout.size;
         let i = self.shape.index(c);
@@ -1526,22 +1553,40 @@ fn linear_tolerance(r: &(f64, f64), scale: f64) -> (f64, f64) {
 const HEADER: &str = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
                       #pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable\n";
 
+/// The image kinds of the tests: every type, then the depth types
+/// (image2d_depth_t and image2d_array_depth_t, for CL_DEPTH images).
+const KINDS: [(Ty, bool); 8] = [
+    (Ty::D1, false),
+    (Ty::Buf, false),
+    (Ty::D1Arr, false),
+    (Ty::D2, false),
+    (Ty::D2Arr, false),
+    (Ty::D3, false),
+    (Ty::D2, true),
+    (Ty::D2Arr, true),
+];
+
+/// The kernel `<prefix>_<type>` (`d` appended for a depth type).
+fn kernel_name(prefix: &str, ty: Ty, depth: bool) -> String {
+    format!("{prefix}_{}{}", ty.tag(), if depth { "d" } else { "" })
+}
+
 /// Sampler-less reads: `rd_<type>(read_only a, read_write b, coords, out,
 /// outh, kind)` reads texel `coord[g]` of both images with read_imagef and
 /// read_imageh (kind 0), read_imagei (1) or read_imageui (2); the depth
-/// kernels read one float.
+/// kernels read one float, into `.x`.
 fn read_source() -> String {
     let mut s = HEADER.to_string();
-    for ty in TYPES {
-        let (t, c, n) = (ty.cl(false), ty.coord("c"), ty.tag());
-        let _ = write!(
-            s,
-            r#"
-kernel void rd_{n}(read_only {t} a, read_write {t} b, global const int4 *coord,
-                   global uint4 *out, global ushort4 *outh, int kind) {{
-    size_t g = get_global_id(0), n = get_global_size(0);
-    int4 c = coord[g];
-    if (kind == 0) {{
+    for (ty, depth) in KINDS {
+        let (t, c, n) = (ty.cl(depth), ty.coord("c"), kernel_name("rd", ty, depth));
+        let body = if depth {
+            format!(
+                "out[g] = (uint4)(as_uint(read_imagef(a, {c})), 0, 0, 0);\n    \
+                 out[n + g] = (uint4)(as_uint(read_imagef(b, {c})), 0, 0, 0);"
+            )
+        } else {
+            format!(
+                r#"if (kind == 0) {{
         out[g] = as_uint4(read_imagef(a, {c}));
         out[n + g] = as_uint4(read_imagef(b, {c}));
         outh[g] = as_ushort4(read_imageh(a, {c}));
@@ -1552,21 +1597,17 @@ kernel void rd_{n}(read_only {t} a, read_write {t} b, global const int4 *coord,
     }} else {{
         out[g] = read_imageui(a, {c});
         out[n + g] = read_imageui(b, {c});
-    }}
-}}
-"#
-        );
-    }
-    for ty in [Ty::D2, Ty::D2Arr] {
-        let (t, c, n) = (ty.cl(true), ty.coord("c"), ty.tag());
+    }}"#
+            )
+        };
         let _ = write!(
             s,
             r#"
-kernel void rd_{n}d(read_only {t} a, read_write {t} b, global const int4 *coord, global float *out) {{
+kernel void {n}(read_only {t} a, read_write {t} b, global const int4 *coord,
+                global uint4 *out, global ushort4 *outh, int kind) {{
     size_t g = get_global_id(0), n = get_global_size(0);
     int4 c = coord[g];
-    out[g] = read_imagef(a, {c});
-    out[n + g] = read_imagef(b, {c});
+    {body}
 }}
 "#
         );
@@ -1577,19 +1618,19 @@ kernel void rd_{n}d(read_only {t} a, read_write {t} b, global const int4 *coord,
 /// Writes: `wr_<type>(write_only a, read_write b, coords, val, valh,
 /// kind)`: kind 0 write_imagef of `val` to a and write_imageh of `valh` to
 /// b; 1 write_imagei, 2 write_imageui, of `val[g]` to a and `val[n + g]`
-/// to b. The depth kernels write floats `val[g]` and `val[n + g]`.
+/// to b. The depth kernels write the floats `val[g].x` and `val[n + g].x`.
 fn write_source() -> String {
     let mut s = HEADER.to_string();
-    for ty in TYPES {
-        let (t, c, n) = (ty.cl(false), ty.coord("c"), ty.tag());
-        let _ = write!(
-            s,
-            r#"
-kernel void wr_{n}(write_only {t} a, read_write {t} b, global const int4 *coord,
-                   global const uint4 *val, global const ushort4 *valh, int kind) {{
-    size_t g = get_global_id(0), n = get_global_size(0);
-    int4 c = coord[g];
-    if (kind == 0) {{
+    for (ty, depth) in KINDS {
+        let (t, c, n) = (ty.cl(depth), ty.coord("c"), kernel_name("wr", ty, depth));
+        let body = if depth {
+            format!(
+                "write_imagef(a, {c}, as_float(val[g].x));\n    \
+                 write_imagef(b, {c}, as_float(val[n + g].x));"
+            )
+        } else {
+            format!(
+                r#"if (kind == 0) {{
         write_imagef(a, {c}, as_float4(val[g]));
         write_imageh(b, {c}, as_half4(valh[g]));
     }} else if (kind == 1) {{
@@ -1598,21 +1639,17 @@ kernel void wr_{n}(write_only {t} a, read_write {t} b, global const int4 *coord,
     }} else {{
         write_imageui(a, {c}, val[g]);
         write_imageui(b, {c}, val[n + g]);
-    }}
-}}
-"#
-        );
-    }
-    for ty in [Ty::D2, Ty::D2Arr] {
-        let (t, c, n) = (ty.cl(true), ty.coord("c"), ty.tag());
+    }}"#
+            )
+        };
         let _ = write!(
             s,
             r#"
-kernel void wr_{n}d(write_only {t} a, read_write {t} b, global const int4 *coord, global const float *val) {{
+kernel void {n}(write_only {t} a, read_write {t} b, global const int4 *coord,
+                global const uint4 *val, global const ushort4 *valh, int kind) {{
     size_t g = get_global_id(0), n = get_global_size(0);
     int4 c = coord[g];
-    write_imagef(a, {c}, val[g]);
-    write_imagef(b, {c}, val[n + g]);
+    {body}
 }}
 "#
         );
@@ -1623,52 +1660,44 @@ kernel void wr_{n}d(write_only {t} a, read_write {t} b, global const int4 *coord
 /// Sampled reads: `s_<type>(img, sampler, coords, out, outh, kind, ints)`
 /// reads at `coord[g]` (int4 words, floats unless `ints`) with
 /// read_imagef and read_imageh (kind 0), read_imagei (1) or read_imageui
-/// (2); the depth kernels read one float.
+/// (2); the depth kernels read one float, into `.x`.
 fn sample_source() -> String {
     let mut s = HEADER.to_string();
-    for ty in SAMPLED_TYPES {
-        let (t, ci, cf, n) = (ty.cl(false), ty.coord("c"), ty.coord("f"), ty.tag());
+    for (ty, depth) in KINDS {
+        if ty == Ty::Buf {
+            continue;
+        }
+        let (t, n) = (ty.cl(depth), kernel_name("s", ty, depth));
+        let read = |c: &str| {
+            if depth {
+                format!("out[g] = (uint4)(as_uint(read_imagef(img, s, {c})), 0, 0, 0);")
+            } else {
+                format!(
+                    r#"if (kind == 0) {{
+            out[g] = as_uint4(read_imagef(img, s, {c}));
+            outh[g] = as_ushort4(read_imageh(img, s, {c}));
+        }} else if (kind == 1) {{
+            out[g] = as_uint4(read_imagei(img, s, {c}));
+        }} else {{
+            out[g] = read_imageui(img, s, {c});
+        }}"#
+                )
+            }
+        };
+        let (ri, rf) = (read(&ty.coord("c")), read(&ty.coord("f")));
         let _ = write!(
             s,
             r#"
-kernel void s_{n}(read_only {t} img, sampler_t s, global const int4 *coord,
-                  global uint4 *out, global ushort4 *outh, int kind, int ints) {{
+kernel void {n}(read_only {t} img, sampler_t s, global const int4 *coord,
+                global uint4 *out, global ushort4 *outh, int kind, int ints) {{
     size_t g = get_global_id(0);
     int4 c = coord[g];
     float4 f = as_float4(c);
     if (ints) {{
-        if (kind == 0) {{
-            out[g] = as_uint4(read_imagef(img, s, {ci}));
-            outh[g] = as_ushort4(read_imageh(img, s, {ci}));
-        }} else if (kind == 1) {{
-            out[g] = as_uint4(read_imagei(img, s, {ci}));
-        }} else {{
-            out[g] = read_imageui(img, s, {ci});
-        }}
+        {ri}
     }} else {{
-        if (kind == 0) {{
-            out[g] = as_uint4(read_imagef(img, s, {cf}));
-            outh[g] = as_ushort4(read_imageh(img, s, {cf}));
-        }} else if (kind == 1) {{
-            out[g] = as_uint4(read_imagei(img, s, {cf}));
-        }} else {{
-            out[g] = read_imageui(img, s, {cf});
-        }}
+        {rf}
     }}
-}}
-"#
-        );
-    }
-    for ty in [Ty::D2, Ty::D2Arr] {
-        let (t, ci, cf, n) = (ty.cl(true), ty.coord("c"), ty.coord("f"), ty.tag());
-        let _ = write!(
-            s,
-            r#"
-kernel void s_{n}d(read_only {t} img, sampler_t s, global const int4 *coord, global float *out, int ints) {{
-    size_t g = get_global_id(0);
-    int4 c = coord[g];
-    float4 f = as_float4(c);
-    out[g] = ints ? read_imagef(img, s, {ci}) : read_imagef(img, s, {cf});
 }}
 "#
         );
@@ -1679,10 +1708,14 @@ kernel void s_{n}d(read_only {t} img, sampler_t s, global const int4 *coord, glo
 // ---------------------------------------------------------------------------
 // 1. Sampler-less reads
 
-/// The formats of `ty` the tests use: those listed (see [`Env::formats`])
-/// but DEPTH, which the depth types read.
-fn color_formats(env: &Env, ty: Ty) -> Vec<Fmt> {
-    env.formats(ty).into_iter().filter(|f| f.order != CL_DEPTH).collect()
+/// The formats of image kind (`ty`, `depth`) the tests use: those listed
+/// (see [`Env::formats`]), DEPTH for the depth types, the others for the
+/// others.
+fn kind_formats(env: &Env, ty: Ty, depth: bool) -> Vec<Fmt> {
+    env.formats(ty)
+        .into_iter()
+        .filter(|f| (f.order == CL_DEPTH) == depth)
+        .collect()
 }
 
 /// A seed from a test's name and its case.
@@ -1697,8 +1730,9 @@ fn sampler_less_reads() {
     assert!(has_extension("cl_khr_fp16"), "read_imageh needs cl_khr_fp16");
     let env = Env::new();
     let mut bad = Failures::new("sampler-less reads");
-    // The 2D list holds at least the full-profile minimum.
-    let two_d = color_formats(&env, Ty::D2);
+    // The 2D list holds at least the full-profile minimum (DEPTH as
+    // cl_khr_depth_images asks).
+    let two_d = env.formats(Ty::D2);
     for f in [
         fmt(CL_RGBA, CL_UNORM_INT8),
         fmt(CL_RGBA, CL_FLOAT),
@@ -1707,21 +1741,23 @@ fn sampler_less_reads() {
         fmt(CL_BGRA, CL_UNORM_INT8),
         fmt(CL_R, CL_UNSIGNED_INT16),
         fmt(CL_sRGBA, CL_UNORM_INT8),
+        fmt(CL_DEPTH, CL_UNORM_INT16),
+        fmt(CL_DEPTH, CL_FLOAT),
     ] {
         assert!(two_d.contains(&f), "{} is not listed for 2D images", f.name());
     }
     let src = read_source();
     for way in WAYS {
         let prog = env.program(&src, way, "");
-        for ty in TYPES {
-            let k = prog.kernel(&format!("rd_{}", ty.tag()));
+        for (ty, depth) in KINDS {
+            let name = kernel_name("rd", ty, depth);
+            let k = prog.kernel(&name);
             let shape = ty.shape();
-            for (fi, f) in color_formats(&env, ty).into_iter().enumerate() {
-                let l = env.layout(f);
-                let mut rng = seed(&[1, ty as u64, fi as u64, way as u64]);
-                let data = l.random_texels(&mut rng, shape.texels(), false);
-                let a = env.image(CL_MEM_READ_ONLY, f, shape, l.clone(), Some(&data));
-                let b = env.image(CL_MEM_READ_WRITE, f, shape, l.clone(), Some(&data));
+            for (fi, f) in kind_formats(&env, ty, depth).into_iter().enumerate() {
+                let mut rng = seed(&[1, ty as u64, depth as u64, fi as u64, way as u64]);
+                let (a, data) = env.random_image(CL_MEM_READ_ONLY, f, shape, &mut rng, false);
+                let b = env.image(CL_MEM_READ_WRITE, f, shape, a.layout.clone(), Some(&data));
+                let l = &a.layout;
                 let coords = shape.shuffled(&mut rng);
                 let n = coords.len();
                 let coord = env.buffer(&bytes_of_words(&coord_words(&coords)));
@@ -1735,86 +1771,38 @@ fn sampler_less_reads() {
                 );
                 let got = env.read_words(&out, 2 * n * 4);
                 let goth = env.read_halves(&outh, 2 * n * 4);
+                let fun = ["read_imagef", "read_imagei", "read_imageui"][kind as usize];
                 for (g, c) in coords.iter().enumerate() {
                     let i = shape.index(*c);
                     let texel = &data[i * l.size..(i + 1) * l.size];
                     let want = l.read(texel);
                     for (img, access) in ["read_only", "read_write"].iter().enumerate() {
-                        for (comp, &want) in want.iter().enumerate() {
+                        // A depth image reads one float.
+                        for (comp, &want) in want.iter().enumerate().take(if depth { 1 } else { 4 }) {
                             let at = (img * n + g) * 4 + comp;
                             if !f32_ok(want, got[at]) {
                                 bad.add(|| {
                                     format!(
-                                        "{way:?} rd_{} {} {access}: read_image{} at {c:?} (texel {texel:02x?}) \
-                                         component {comp}: got {:#010x} ({:e}), want {:?}",
-                                        ty.tag(),
+                                        "{way:?} {name} {} {access} {fun} at {c:?} (texel {texel:02x?}) \
+                                         component {comp}: got {:#010x} ({:e}), want {want:?}",
                                         f.name(),
-                                        ["f", "i", "ui"][kind as usize],
                                         got[at],
                                         f32::from_bits(got[at]),
-                                        want
                                     )
                                 });
                             }
                             // read_imageh of FLOAT images is undefined.
-                            if kind == 0 && f.dt != CL_FLOAT && !half_ok(want, goth[at]) {
+                            if kind == 0 && !depth && f.dt != CL_FLOAT && !half_ok(want, goth[at]) {
                                 bad.add(|| {
                                     format!(
-                                        "{way:?} rd_{} {} {access}: read_imageh at {c:?} (texel {texel:02x?}) \
-                                         component {comp}: got {:#06x} ({}), want {:?}",
-                                        ty.tag(),
+                                        "{way:?} {name} {} {access} read_imageh at {c:?} (texel {texel:02x?}) \
+                                         component {comp}: got {:#06x} ({}), want {want:?}",
                                         f.name(),
                                         goth[at],
                                         from_half(goth[at]),
-                                        want
                                     )
                                 });
                             }
-                        }
-                    }
-                }
-            }
-        }
-        // Depth images: image2d_depth_t and image2d_array_depth_t.
-        for ty in [Ty::D2, Ty::D2Arr] {
-            let k = prog.kernel(&format!("rd_{}d", ty.tag()));
-            let shape = ty.shape();
-            let depth: Vec<Fmt> = env.formats(ty).into_iter().filter(|f| f.order == CL_DEPTH).collect();
-            for need in [CL_UNORM_INT16, CL_FLOAT] {
-                assert!(
-                    depth.contains(&fmt(CL_DEPTH, need)),
-                    "DEPTH {need:#x} is not listed for {ty:?}"
-                );
-            }
-            for (fi, f) in depth.into_iter().enumerate() {
-                let l = env.layout(f);
-                let mut rng = seed(&[2, ty as u64, fi as u64, way as u64]);
-                let data = l.random_texels(&mut rng, shape.texels(), false);
-                let a = env.image(CL_MEM_READ_ONLY, f, shape, l.clone(), Some(&data));
-                let b = env.image(CL_MEM_READ_WRITE, f, shape, l.clone(), Some(&data));
-                let coords = shape.shuffled(&mut rng);
-                let n = coords.len();
-                let coord = env.buffer(&bytes_of_words(&coord_words(&coords)));
-                let out = env.buffer(&vec![0xCD; 2 * n * 4]);
-                env.launch(&k, &[A::I(&a), A::I(&b), A::M(&coord), A::M(&out)], n);
-                let got = env.read_words(&out, 2 * n);
-                for (g, c) in coords.iter().enumerate() {
-                    let i = shape.index(*c);
-                    let texel = &data[i * l.size..(i + 1) * l.size];
-                    let want = l.read(texel)[0];
-                    for img in 0..2 {
-                        let at = img * n + g;
-                        if !f32_ok(want, got[at]) {
-                            bad.add(|| {
-                                format!(
-                                    "{way:?} rd_{}d {} image {img}: read_imagef at {c:?} (texel {texel:02x?}): \
-                                     got {:#010x} ({:e}), want {want:?}",
-                                    ty.tag(),
-                                    f.name(),
-                                    got[at],
-                                    f32::from_bits(got[at])
-                                )
-                            });
                         }
                     }
                 }
@@ -1952,25 +1940,27 @@ fn writes() {
     let src = write_source();
     for way in WAYS {
         let prog = env.program(&src, way, "");
-        for ty in TYPES {
-            let k = prog.kernel(&format!("wr_{}", ty.tag()));
+        for (ty, depth) in KINDS {
+            let name = kernel_name("wr", ty, depth);
+            let k = prog.kernel(&name);
             let shape = ty.shape();
-            for (fi, f) in color_formats(&env, ty).into_iter().enumerate() {
+            for (fi, f) in kind_formats(&env, ty, depth).into_iter().enumerate() {
                 let l = env.layout(f);
                 let kind = l.kind();
-                let mut rng = seed(&[3, ty as u64, fi as u64, way as u64]);
+                let mut rng = seed(&[3, ty as u64, depth as u64, fi as u64, way as u64]);
                 let a = env.image(CL_MEM_WRITE_ONLY, f, shape, l.clone(), None);
                 let b = env.image(CL_MEM_READ_WRITE, f, shape, l.clone(), None);
                 let coords = shape.shuffled(&mut rng);
                 let n = coords.len();
-                let (val, valh): (Vec<u32>, Vec<u16>) = if kind == 0 {
-                    (
-                        (0..4 * n).map(|_| write_float(&mut rng).to_bits()).collect(),
-                        (0..4 * n).map(|_| write_half(&mut rng)).collect(),
-                    )
-                } else {
-                    ((0..8 * n).map(|_| write_int(&mut rng)).collect(), vec![0; 4 * n])
-                };
+                // Float formats: floats for a, halves for b (a depth image
+                // takes floats for both); integer formats: words for both.
+                let val: Vec<u32> = (0..8 * n)
+                    .map(|_| match kind {
+                        0 => write_float(&mut rng).to_bits(),
+                        _ => write_int(&mut rng),
+                    })
+                    .collect();
+                let valh: Vec<u16> = (0..4 * n).map(|_| write_half(&mut rng)).collect();
                 let coord = env.buffer(&bytes_of_words(&coord_words(&coords)));
                 let vbuf = env.buffer(&bytes_of_words(&val));
                 let hbuf = env.buffer(&bytes_of_halves(&valh));
@@ -1980,46 +1970,26 @@ fn writes() {
                     n,
                 );
                 let input = |img: usize, g: usize| -> [In; 4] {
-                    std::array::from_fn(|k| match (kind, img) {
-                        (0, 0) => In::F(f32::from_bits(val[4 * g + k])),
-                        (0, _) => In::H(valh[4 * g + k]),
-                        (1, _) => In::I(val[4 * (img * n + g) + k] as i32),
-                        _ => In::U(val[4 * (img * n + g) + k]),
+                    std::array::from_fn(|c| {
+                        let w = val[4 * (img * n + g) + c];
+                        match (kind, img) {
+                            _ if depth && c > 0 => In::F(0.0),
+                            (0, 1) if !depth => In::H(valh[4 * g + c]),
+                            (0, _) => In::F(f32::from_bits(w)),
+                            (1, _) => In::I(w as i32),
+                            _ => In::U(w),
+                        }
                     })
                 };
-                for (img, (image, fun)) in [
-                    (&a, ["write_imagef", "write_imagei", "write_imageui"][kind as usize]),
-                    (&b, ["write_imageh", "write_imagei", "write_imageui"][kind as usize]),
-                ]
-                .into_iter()
-                .enumerate()
-                {
-                    let inputs: Vec<[In; 4]> = (0..n).map(|g| input(img, g)).collect();
-                    let what = format!("{way:?} wr_{} {} {fun}", ty.tag(), ["write_only", "read_write"][img]);
-                    check_written(&mut bad, &what, &l, shape, &coords, &inputs, &env.read_image(image));
-                }
-            }
-        }
-        // Depth images: write_imagef of one float.
-        for ty in [Ty::D2, Ty::D2Arr] {
-            let k = prog.kernel(&format!("wr_{}d", ty.tag()));
-            let shape = ty.shape();
-            for (fi, f) in env.formats(ty).into_iter().filter(|f| f.order == CL_DEPTH).enumerate() {
-                let l = env.layout(f);
-                let mut rng = seed(&[4, ty as u64, fi as u64, way as u64]);
-                let a = env.image(CL_MEM_WRITE_ONLY, f, shape, l.clone(), None);
-                let b = env.image(CL_MEM_READ_WRITE, f, shape, l.clone(), None);
-                let coords = shape.shuffled(&mut rng);
-                let n = coords.len();
-                let val: Vec<f32> = (0..2 * n).map(|_| write_float(&mut rng)).collect();
-                let coord = env.buffer(&bytes_of_words(&coord_words(&coords)));
-                let vbuf = env.buffer(&bytes_of_words(&val.iter().map(|v| v.to_bits()).collect::<Vec<_>>()));
-                env.launch(&k, &[A::I(&a), A::I(&b), A::M(&coord), A::M(&vbuf)], n);
+                let funs = match (kind, depth) {
+                    (_, true) => ["write_imagef", "write_imagef"],
+                    (0, _) => ["write_imagef", "write_imageh"],
+                    (1, _) => ["write_imagei", "write_imagei"],
+                    _ => ["write_imageui", "write_imageui"],
+                };
                 for (img, image) in [&a, &b].into_iter().enumerate() {
-                    let inputs: Vec<[In; 4]> = (0..n)
-                        .map(|g| [In::F(val[img * n + g]), In::F(0.0), In::F(0.0), In::F(0.0)])
-                        .collect();
-                    let what = format!("{way:?} wr_{}d image {img} write_imagef", ty.tag());
+                    let inputs: Vec<[In; 4]> = (0..n).map(|g| input(img, g)).collect();
+                    let what = format!("{way:?} {name} {} {}", ["write_only", "read_write"][img], funs[img]);
                     check_written(&mut bad, &what, &l, shape, &coords, &inputs, &env.read_image(image));
                 }
             }
@@ -2030,6 +2000,9 @@ fn writes() {
 
 // ---------------------------------------------------------------------------
 // 3. Sampled reads
+
+/// The depth formats of the sampled-read tests.
+const DEPTH_FORMATS: [Fmt; 2] = [fmt(CL_DEPTH, CL_FLOAT), fmt(CL_DEPTH, CL_UNORM_INT16)];
 
 /// The formats of the sampled-read tests.
 const SAMPLED_FORMATS: [Fmt; 10] = [
@@ -2045,26 +2018,24 @@ const SAMPLED_FORMATS: [Fmt; 10] = [
     fmt(CL_RGBA, CL_UNSIGNED_INT32),
 ];
 
-/// Checks a sampled read's results against the reference: `got` holds
-/// the four words read_image{f,i,ui} returned (one for depth images),
-/// `goth` read_imageh's halves if it was called.
-#[allow(clippy::too_many_arguments)]
+/// Checks a sampled read of `r` against the reference `expect`: `got`
+/// holds the four words read_image{f,i,ui} returned (one for depth
+/// images), `goth` read_imageh's halves if it was called.
 fn check_sampled(
     bad: &mut Failures,
     what: &dyn Fn() -> String,
-    l: &Layout,
+    r: &RefImage,
     expect: &Expect,
     got: &[u32],
     goth: Option<&[u16]>,
-    scale: f64,
 ) {
     for comp in 0..got.len() {
         let g = got[comp];
         let h = goth.map(|h| h[comp]);
         let (ok, okh) = match expect {
             Expect::Exact(v) => (f32_ok(v[comp], g), h.is_none_or(|h| half_ok(v[comp], h))),
-            Expect::Range(r) => {
-                let (lo, hi) = linear_tolerance(&r[comp], scale);
+            Expect::Range(range) => {
+                let (lo, hi) = linear_tolerance(&range[comp], r.scale);
                 let y = f64::from(f32::from_bits(g));
                 let okh = h.is_none_or(|h| {
                     let slack = 2f64.powi(-10) * lo.abs().max(hi.abs()) + 2f64.powi(-24);
@@ -2078,32 +2049,19 @@ fn check_sampled(
             bad.add(|| {
                 format!(
                     "{} {}: component {comp}: got {:#010x} ({:e}){}, want {}",
-                    l.fmt.name(),
+                    r.layout.fmt.name(),
                     what(),
                     g,
                     f32::from_bits(g),
                     h.map_or(String::new(), |h| format!(" and half {h:#06x} ({})", from_half(h))),
                     match expect {
                         Expect::Exact(v) => format!("{:?}", v[comp]),
-                        Expect::Range(r) => format!("{:?} (linear, before the tolerance)", r[comp]),
+                        Expect::Range(range) => format!("{:?} (linear, before the tolerance)", range[comp]),
                     }
                 )
             });
         }
     }
-}
-
-/// The largest magnitude among an image's float texel values (for the
-/// linear tolerance).
-fn scale_of(l: &Layout, bytes: &[u8]) -> f64 {
-    bytes
-        .chunks_exact(l.size)
-        .flat_map(|t| l.read(t))
-        .map(|v| match v {
-            V::F(x, _) => x.abs(),
-            _ => 1.0,
-        })
-        .fold(1.0, f64::max)
 }
 
 #[test]
@@ -2114,41 +2072,42 @@ fn sampled_reads() {
     const COUNT: usize = 48;
     for way in WAYS {
         let prog = env.program(&src, way, "");
-        for ty in SAMPLED_TYPES {
-            let k = prog.kernel(&format!("s_{}", ty.tag()));
+        for (ty, depth) in KINDS {
+            if ty == Ty::Buf {
+                continue;
+            }
+            let name = kernel_name("s", ty, depth);
+            let k = prog.kernel(&name);
             let shape = ty.shape();
             let listed = env.formats(ty);
-            for (fi, f) in SAMPLED_FORMATS.into_iter().enumerate() {
+            let formats: &[Fmt] = if depth { &DEPTH_FORMATS } else { &SAMPLED_FORMATS };
+            for (fi, &f) in formats.iter().enumerate() {
                 assert!(listed.contains(&f), "{} is not listed for {ty:?}", f.name());
-                let l = env.layout(f);
-                let kind = l.kind();
-                let mut rng = seed(&[5, ty as u64, fi as u64, way as u64]);
-                let data = l.random_texels(&mut rng, shape.texels(), true);
-                let img = env.image(CL_MEM_READ_ONLY, f, shape, l.clone(), Some(&data));
-                let r = RefImage {
-                    shape,
-                    layout: &l,
-                    bytes: &data,
-                };
-                let scale = scale_of(&l, &data);
+                let mut rng = seed(&[5, ty as u64, depth as u64, fi as u64, way as u64]);
+                let (img, data) = env.random_image(CL_MEM_READ_ONLY, f, shape, &mut rng, true);
+                let r = RefImage::new(&img, &data);
+                let kind = img.layout.kind();
+                let fun = ["read_imagef", "read_imagei", "read_imageui"][kind as usize];
                 for (si, s) in samplers().into_iter().enumerate() {
                     // "The read_image{i|ui} calls support a nearest filter only."
                     if kind != 0 && s.linear {
                         continue;
                     }
+                    // Each way makes every other sampler with
+                    // clCreateSamplerWithProperties, the others with
+                    // clCreateSampler.
                     let smp = env.sampler(s, (si + way as usize).is_multiple_of(2));
                     // Integer coordinates: unnormalized nearest NONE, CLAMP
                     // and CLAMP_TO_EDGE samplers only.
-                    let int_ok = !s.norm && !s.linear;
                     for ints in [false, true] {
-                        if ints && !int_ok {
+                        if ints && (s.norm || s.linear) {
                             continue;
                         }
                         let coords = sample_coords(&mut rng, shape, s, ints, COUNT);
                         let words: Vec<u32> = coords.iter().flatten().copied().collect();
                         let coord = env.buffer(&bytes_of_words(&words));
-                        let out = env.buffer(&vec![0xCD; COUNT * 16]);
-                        let outh = env.buffer(&vec![0xCD; COUNT * 8]);
+                        let out = env.buffer(&[0xCD; COUNT * 16]);
+                        let outh = env.buffer(&[0xCD; COUNT * 8]);
                         env.launch(
                             &k,
                             &[
@@ -2164,74 +2123,18 @@ fn sampled_reads() {
                         );
                         let got = env.read_words(&out, COUNT * 4);
                         let goth = env.read_halves(&outh, COUNT * 4);
-                        for (g, c) in coords.iter().enumerate() {
-                            let expect = r.sample(s, *c, ints);
-                            // read_imageh of FLOAT images is undefined.
-                            let h = (kind == 0 && f.dt != CL_FLOAT).then(|| &goth[4 * g..4 * g + 4]);
-                            check_sampled(
-                                &mut bad,
-                                &|| {
-                                    format!(
-                                        "{way:?} s_{} {} {s:?} at {}",
-                                        ty.tag(),
-                                        ["read_imagef", "read_imagei", "read_imageui"][kind as usize],
-                                        show_coords(c, ints)
-                                    )
-                                },
-                                &l,
-                                &expect,
-                                &got[4 * g..4 * g + 4],
-                                h,
-                                scale,
-                            );
-                        }
-                    }
-                }
-            }
-        }
-        // Depth images, read through samplers as one float.
-        for ty in [Ty::D2, Ty::D2Arr] {
-            let k = prog.kernel(&format!("s_{}d", ty.tag()));
-            let shape = ty.shape();
-            for (fi, f) in [fmt(CL_DEPTH, CL_FLOAT), fmt(CL_DEPTH, CL_UNORM_INT16)]
-                .into_iter()
-                .enumerate()
-            {
-                let l = env.layout(f);
-                let mut rng = seed(&[6, ty as u64, fi as u64, way as u64]);
-                let data = l.random_texels(&mut rng, shape.texels(), true);
-                let img = env.image(CL_MEM_READ_ONLY, f, shape, l.clone(), Some(&data));
-                let r = RefImage {
-                    shape,
-                    layout: &l,
-                    bytes: &data,
-                };
-                let scale = scale_of(&l, &data);
-                for (si, s) in samplers().into_iter().enumerate() {
-                    let smp = env.sampler(s, (si + way as usize) % 2 == 1);
-                    for ints in [false, true] {
-                        if ints && (s.norm || s.linear) {
-                            continue;
-                        }
-                        let coords = sample_coords(&mut rng, shape, s, ints, COUNT);
-                        let words: Vec<u32> = coords.iter().flatten().copied().collect();
-                        let coord = env.buffer(&bytes_of_words(&words));
-                        let out = env.buffer(&[0xCD; COUNT * 4]);
-                        env.launch(
-                            &k,
-                            &[A::I(&img), A::S(&smp), A::M(&coord), A::M(&out), A::Int(ints as i32)],
-                            COUNT,
-                        );
-                        let got = env.read_words(&out, COUNT);
+                        // A depth image reads one float; read_imageh of
+                        // FLOAT images is undefined.
+                        let comps = if depth { 1 } else { 4 };
+                        let half = kind == 0 && !depth && f.dt != CL_FLOAT;
                         for (g, c) in coords.iter().enumerate() {
                             check_sampled(
                                 &mut bad,
-                                &|| format!("{way:?} s_{}d {s:?} at {}", ty.tag(), show_coords(c, ints)),
-                                &l,
+                                &|| format!("{way:?} {name} {fun} {s:?} at {}", show_coords(c, ints)),
+                                &r,
                                 &r.sample(s, *c, ints),
-                                &got[g..g + 1],
-                                None,
-                                scale,
+                                &got[4 * g..4 * g + comps],
+                                half.then(|| &goth[4 * g..4 * g + 4]),
                             );
                         }
                     }
@@ -2303,15 +2206,9 @@ fn literal_samplers() {
         ] {
             let k = prog.kernel(&format!("lit_{}", ty.tag()));
             let shape = ty.shape();
-            let l = env.layout(f);
             let mut rng = seed(&[7, ty as u64, f.dt as u64, way as u64]);
-            let data = l.random_texels(&mut rng, shape.texels(), true);
-            let img = env.image(CL_MEM_READ_ONLY, f, shape, l.clone(), Some(&data));
-            let r = RefImage {
-                shape,
-                layout: &l,
-                bytes: &data,
-            };
+            let (img, data) = env.random_image(CL_MEM_READ_ONLY, f, shape, &mut rng, true);
+            let r = RefImage::new(&img, &data);
             let coords: Vec<Vec<[u32; 4]>> = quarters
                 .iter()
                 .map(|&(s, ints)| sample_coords(&mut rng, shape, s, ints, COUNT))
@@ -2321,18 +2218,16 @@ fn literal_samplers() {
             let out = env.buffer(&vec![0xCD; quarters.len() * COUNT * 16]);
             env.launch(&k, &[A::I(&img), A::M(&coord), A::M(&out)], COUNT);
             let got = env.read_words(&out, quarters.len() * COUNT * 4);
-            let scale = scale_of(&l, &data);
             for (q, &(s, ints)) in quarters.iter().enumerate() {
                 for (g, c) in coords[q].iter().enumerate() {
                     let at = 4 * (q * COUNT + g);
                     check_sampled(
                         &mut bad,
                         &|| format!("{way:?} lit_{} literal {s:?} at {}", ty.tag(), show_coords(c, ints)),
-                        &l,
+                        &r,
                         &r.sample(s, *c, ints),
                         &got[at..at + 4],
                         None,
-                        scale,
                     );
                 }
             }
@@ -2350,14 +2245,8 @@ fn literal_samplers() {
 /// type; -1 where the type has no such query.
 fn query_source() -> String {
     let mut s = HEADER.to_string();
-    let kinds: Vec<(Ty, bool)> = TYPES
-        .iter()
-        .map(|&t| (t, false))
-        .chain([(Ty::D2, true), (Ty::D2Arr, true)])
-        .collect();
-    for (ty, depth) in kinds {
-        let t = ty.cl(depth);
-        let name = format!("q_{}{}", ty.tag(), if depth { "d" } else { "" });
+    for (ty, depth) in KINDS {
+        let (t, name) = (ty.cl(depth), kernel_name("q", ty, depth));
         let mut body = String::new();
         for (i, x) in ["a", "b", "c"].iter().enumerate() {
             let o = 16 * i;
@@ -2425,19 +2314,10 @@ fn queries() {
     let src = query_source();
     for way in WAYS {
         let prog = env.program(&src, way, "");
-        let kinds: Vec<(Ty, bool)> = TYPES
-            .iter()
-            .map(|&t| (t, false))
-            .chain([(Ty::D2, true), (Ty::D2Arr, true)])
-            .collect();
-        for (ty, depth) in kinds {
-            let name = format!("q_{}{}", ty.tag(), if depth { "d" } else { "" });
+        for (ty, depth) in KINDS {
+            let name = kernel_name("q", ty, depth);
             let k = prog.kernel(&name);
-            let formats: Vec<Fmt> = env
-                .formats(ty)
-                .into_iter()
-                .filter(|f| (f.order == CL_DEPTH) == depth)
-                .collect();
+            let formats = kind_formats(&env, ty, depth);
             // Three shapes, so the images' answers cannot be mixed up.
             let base = ty.shape().ext;
             let shapes = [
@@ -2648,6 +2528,14 @@ kernel void args(read_only image2d_t a, write_only image2d_t b, read_write image
 }
 "#;
 
+/// clSetKernelArg with `size` bytes: the first of `value`, or NULL.
+fn raw_arg(k: cl_kernel, i: cl_uint, size: usize, value: Option<&[u8]>) -> cl_int {
+    assert!(value.is_none_or(|v| v.len() >= size));
+    let p = value.map_or(ptr::null(), |v| v.as_ptr().cast());
+    // SAFETY: `p` is NULL or readable for `size` bytes.
+    unsafe { clSetKernelArg(k, i, size, p) }
+}
+
 /// `clGetKernelArgInfo` as raw bytes (or the error).
 fn arg_info(k: cl_kernel, i: cl_uint, param: cl_kernel_arg_info) -> Result<Vec<u8>, cl_int> {
     // SAFETY: forwards the buffer protocol of `info_bytes`.
@@ -2684,8 +2572,7 @@ fn argument_errors() {
         },
         true,
     );
-    let null_mem: cl_mem = ptr::null_mut();
-    let null_smp: cl_sampler = ptr::null_mut();
+    let (null_mem, null_smp): (cl_mem, cl_sampler) = (ptr::null_mut(), ptr::null_mut());
     let names = [
         "image2d_t",
         "image2d_t",
@@ -2712,101 +2599,95 @@ fn argument_errors() {
         let prog = env.program(ARGS_SOURCE, way, "-cl-kernel-arg-info");
         let k = prog.kernel("args");
         let kk = k.0;
-        let set = |i: cl_uint, m: &cl_mem| set_arg(kk, i, m);
-        let cases: Vec<(&str, cl_int, cl_int)> = vec![
-            ("image2d_t given a 3D image", set(0, &rw3.mem.0), CL_INVALID_MEM_OBJECT),
-            ("image2d_t given a buffer", set(0, &buf.0), CL_INVALID_MEM_OBJECT),
+        // Handles given by value: (what, argument, handle, the error).
+        let e1_buffer = e1._buffer.as_ref().expect("a 1D image buffer's buffer").0;
+        let handles: [(&str, cl_uint, cl_mem, cl_int); 17] = [
+            ("image2d_t given a 3D image", 0, rw3.mem.0, CL_INVALID_MEM_OBJECT),
+            ("image2d_t given a buffer", 0, buf.0, CL_INVALID_MEM_OBJECT),
+            ("image2d_t given a 1D image", 0, plain1.mem.0, CL_INVALID_MEM_OBJECT),
             (
-                "image2d_t given a 1D image",
-                set(0, &plain1.mem.0),
-                CL_INVALID_MEM_OBJECT,
-            ),
-            (
-                "read_only image2d_t given a CL_MEM_WRITE_ONLY image",
-                set(0, &wo2.mem.0),
+                "read_only image2d_t given a WRITE_ONLY image",
+                0,
+                wo2.mem.0,
                 CL_INVALID_ARG_VALUE,
             ),
             (
-                "write_only image2d_t given a CL_MEM_READ_ONLY image",
-                set(1, &ro2.mem.0),
+                "write_only image2d_t given a READ_ONLY image",
+                1,
+                ro2.mem.0,
                 CL_INVALID_ARG_VALUE,
             ),
-            (
-                "image2d_t given a pointer to NULL",
-                set(0, &null_mem),
-                CL_INVALID_MEM_OBJECT,
-            ),
-            (
-                "image2d_t given a NULL arg_value",
-                // SAFETY: a NULL value of the right size.
-                unsafe { clSetKernelArg(kk, 0, size_of::<cl_mem>(), ptr::null()) },
-                CL_INVALID_MEM_OBJECT,
-            ),
-            (
-                "image2d_t given a value of the wrong size",
-                // SAFETY: reads 4 bytes of the handle.
-                unsafe { clSetKernelArg(kk, 0, 4, (&ro2.mem.0 as *const cl_mem).cast()) },
-                CL_INVALID_ARG_SIZE,
-            ),
+            ("image2d_t given a pointer to NULL", 0, null_mem, CL_INVALID_MEM_OBJECT),
             (
                 "image2d_t given another context's image",
-                set(0, &foreign.mem.0),
+                0,
+                foreign.mem.0,
                 CL_INVALID_CONTEXT,
             ),
             (
                 "image2d_depth_t given an RGBA image",
-                set(3, &ro2.mem.0),
+                3,
+                ro2.mem.0,
                 CL_INVALID_MEM_OBJECT,
             ),
             (
                 "image2d_array_depth_t given an RGBA 2D array",
-                set(7, &plain2a.mem.0),
+                7,
+                plain2a.mem.0,
                 CL_INVALID_MEM_OBJECT,
             ),
             (
                 "image2d_array_depth_t given a 2D depth image",
-                set(7, &depth_wo.mem.0),
+                7,
+                depth_wo.mem.0,
                 CL_INVALID_MEM_OBJECT,
             ),
             (
                 "image1d_buffer_t given a 1D image",
-                set(5, &plain1.mem.0),
+                5,
+                plain1.mem.0,
                 CL_INVALID_MEM_OBJECT,
             ),
+            ("image1d_buffer_t given its buffer", 5, e1_buffer, CL_INVALID_MEM_OBJECT),
+            ("image1d_array_t given a 2D image", 8, ro2.mem.0, CL_INVALID_MEM_OBJECT),
+            ("sampler_t given an image", 4, ro2.mem.0, CL_INVALID_SAMPLER),
+            ("sampler_t given a pointer to NULL", 4, null_smp, CL_INVALID_SAMPLER),
             (
-                "image1d_buffer_t given its buffer",
-                set(5, &e1._buffer.as_ref().unwrap().0),
-                CL_INVALID_MEM_OBJECT,
-            ),
-            (
-                "image1d_array_t given a 2D image",
-                set(8, &ro2.mem.0),
-                CL_INVALID_MEM_OBJECT,
-            ),
-            ("sampler_t given an image", set(4, &ro2.mem.0), CL_INVALID_SAMPLER),
-            (
-                "sampler_t given a pointer to NULL",
-                set_arg(kk, 4, &null_smp),
+                "sampler_t given a forged handle",
+                4,
+                forged_handle() as cl_sampler,
                 CL_INVALID_SAMPLER,
+            ),
+            ("sampler_t given a buffer", 4, buf.0, CL_INVALID_SAMPLER),
+        ];
+        let mut cases: Vec<(&str, cl_int, cl_int)> = handles
+            .iter()
+            .map(|&(what, i, h, want)| (what, set_arg(kk, i, &h), want))
+            .collect();
+        // NULL values, and the first 4 bytes of a handle.
+        let (mem_bytes, smp_bytes) = ((ro2.mem.0 as usize).to_ne_bytes(), (smp.0 as usize).to_ne_bytes());
+        cases.extend([
+            (
+                "image2d_t given a NULL arg_value",
+                raw_arg(kk, 0, size_of::<cl_mem>(), None),
+                CL_INVALID_MEM_OBJECT,
+            ),
+            (
+                "image2d_t given a value of the wrong size",
+                raw_arg(kk, 0, 4, Some(&mem_bytes)),
+                CL_INVALID_ARG_SIZE,
             ),
             (
                 "sampler_t given a NULL arg_value",
-                // SAFETY: a NULL value of the right size.
-                unsafe { clSetKernelArg(kk, 4, size_of::<cl_sampler>(), ptr::null()) },
-                CL_INVALID_SAMPLER,
-            ),
-            (
-                "sampler_t given a forged handle",
-                set_arg(kk, 4, &(forged_handle() as cl_sampler)),
+                raw_arg(kk, 4, size_of::<cl_sampler>(), None),
                 CL_INVALID_SAMPLER,
             ),
             (
                 "sampler_t given a value of the wrong size",
-                // SAFETY: reads 4 bytes of the handle.
-                unsafe { clSetKernelArg(kk, 4, 4, (&smp.0 as *const cl_sampler).cast()) },
+                raw_arg(kk, 4, 4, Some(&smp_bytes)),
                 CL_INVALID_ARG_SIZE,
             ),
-        ];
+        ]);
         for (what, rc, want) in cases {
             assert_eq!(
                 rc,

@@ -190,7 +190,7 @@ impl Env {
         assert_eq!(
             rc,
             CL_SUCCESS,
-            "{way:?}: the build failed with {}:\n{}",
+            "{way:?} with options {options:?}: the build failed with {}:\n{}",
             error_name(rc),
             build_log(p, device())
         );
@@ -2230,6 +2230,112 @@ fn literal_samplers() {
                         None,
                     );
                 }
+            }
+        }
+    }
+    bad.finish();
+}
+
+/// Images and samplers passed to functions that are not inlined
+/// (`noinline`, and the source built again with -cl-opt-disable): a
+/// sampled read through a kernel's sampler argument and through a
+/// program-scope sampler, a query, and a write.
+const CALLS_SOURCE: &str = r#"
+constant sampler_t lin = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;
+
+__attribute__((noinline)) float4 fetch(read_only image2d_t img, sampler_t s, float2 c) {
+    return read_imagef(img, s, c);
+}
+
+__attribute__((noinline)) int width_of(read_only image2d_t img) {
+    return get_image_width(img);
+}
+
+__attribute__((noinline)) void put(write_only image2d_t img, int2 c, float4 v) {
+    write_imagef(img, c, v);
+}
+
+kernel void calls(read_only image2d_t img, sampler_t s, write_only image2d_t dst,
+                  global const int4 *coord, global float4 *out) {
+    size_t g = get_global_id(0), n = get_global_size(0);
+    out[g] = fetch(img, s, as_float4(coord[g]).xy);
+    out[n + g] = fetch(img, lin, as_float4(coord[n + g]).xy);
+    int w = width_of(img);
+    if (g < w * get_image_height(dst)) {
+        put(dst, coord[2 * n + g].xy, (float4)(g, -(float)g, 0.5f, w));
+    }
+}
+"#;
+
+#[test]
+fn function_calls() {
+    let env = Env::new();
+    let mut bad = Failures::new("images through function calls");
+    const COUNT: usize = 40;
+    let arg = Smp {
+        norm: false,
+        addr: Addr::Clamp,
+        linear: false,
+    };
+    let lin = Smp {
+        norm: true,
+        addr: Addr::Edge,
+        linear: true,
+    };
+    let f = fmt(CL_RGBA, CL_FLOAT);
+    let shape = Ty::D2.shape();
+    // -cl-opt-disable last: clang -O0 keeps the arguments in memory,
+    // another path through the translator.
+    for (way, options) in [(Way::Source, ""), (Way::Spirv, ""), (Way::Source, "-cl-opt-disable")] {
+        let prog = env.program(CALLS_SOURCE, way, options);
+        let k = prog.kernel("calls");
+        let mut rng = seed(&[9, way as u64]);
+        let (img, data) = env.random_image(CL_MEM_READ_ONLY, f, shape, &mut rng, true);
+        let dst = env.image(CL_MEM_WRITE_ONLY, f, shape, img.layout.clone(), None);
+        let r = RefImage::new(&img, &data);
+        let smp = env.sampler(arg, way == Way::Spirv);
+        let coords = [arg, lin].map(|s| sample_coords(&mut rng, shape, s, false, COUNT));
+        // Then the texels' coordinates, for the writes.
+        let coord_bits: Vec<u32> = coords
+            .iter()
+            .flatten()
+            .flatten()
+            .copied()
+            .chain(coord_words(&shape.all()))
+            .collect();
+        let coord = env.buffer(&bytes_of_words(&coord_bits));
+        let out = env.buffer(&[0xCD; 2 * COUNT * 16]);
+        env.launch(
+            &k,
+            &[A::I(&img), A::S(&smp), A::I(&dst), A::M(&coord), A::M(&out)],
+            COUNT,
+        );
+        let got = env.read_words(&out, 2 * COUNT * 4);
+        for (q, s) in [arg, lin].into_iter().enumerate() {
+            for (g, c) in coords[q].iter().enumerate() {
+                let at = 4 * (q * COUNT + g);
+                check_sampled(
+                    &mut bad,
+                    &|| format!("{way:?} {options} calls fetch {s:?} at {}", show_coords(c, false)),
+                    &r,
+                    &r.sample(s, *c, false),
+                    &got[at..at + 4],
+                    None,
+                );
+            }
+        }
+        // Texel g of `all` (the g-th, as the image stores them) holds g.
+        let written = words(&env.read_image(&dst));
+        let w = shape.ext[0];
+        for g in 0..shape.texels() {
+            let want = [g as f32, -(g as f32), 0.5, w as f32].map(f32::to_bits);
+            if written[4 * g..4 * g + 4] != want {
+                bad.add(|| {
+                    format!(
+                        "{way:?} {options} calls put at texel {g}: got {:08x?}, want {want:08x?}",
+                        &written[4 * g..4 * g + 4]
+                    )
+                });
             }
         }
     }

@@ -14,6 +14,8 @@
 //!   clCreateSamplerWithProperties, and samplers in the source) with float
 //!   and integer coordinates, every addressing mode, nearest and linear
 //!   filtering, for representative formats;
+//! - [`function_calls`]: images and samplers passed to functions that
+//!   are not inlined;
 //! - [`queries`]: get_image_* of every image type;
 //! - [`read_write_fence`]: a work-item writes, fences, and reads its texel;
 //! - [`argument_errors`]: clSetKernelArg's image and sampler errors and the

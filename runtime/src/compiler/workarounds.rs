@@ -18,6 +18,7 @@
 //! | `llvm.{sadd,uadd,ssub,usub,smul}.with.overflow` (`umul` translates) | `__builtin_add_overflow` and the like, at every level | calls rewritten to functions of the module (the signed multiply through OpenCL's `mul_hi`) |
 //! | constant bitcasts of vector literals: from a one-component vector (`bitcast (<1 x i16> <i16 3271> to <2 x i8>)`) or under `fneg`, an assertion stops llvm-spirv; inside another constant, llvm-spirv writes it before its operand (an invalid module) | clang at -O0, for `as_typeN` of a constant | folded to the constants they make |
 //! | an invalid module: decorations of ids never defined | a conversion with a rounding mode or saturation (`convert_int_rte`, `convert_ulong_sat`) whose result a phi uses before its definition: the instruction takes the forward reference's id, its `FPRoundingMode` or `SaturatedConversion` decoration another | calls to those conversions made through functions of the module (each returns the conversion's result) |
+//! | a store of a sampler into a private variable (an assertion, "Inconsistent operand types") | clang at -O0, which copies every image and sampler parameter into a private variable | at -O0, local variables promoted to values (clang without `optnone`, then `mem2reg`) |
 //! | `CLK_NULL_QUEUE`: a null constant of OpTypeQueue stops llvm-spirv with an assertion | clang, for a null `queue_t` at every level | each made a value loaded from a zeroed private variable at the start of its function |
 //! | an invalid module: `bitcast <8 x i1> %c to i8` (and `<16 x i1>`, and back) written as an OpBitcast of a boolean vector | InstCombine, from `as_long(char8 comparison) != 0` and the like | the mask computed with integer vectors: lanes zero-extended, shifted into place, or-ed by halves (back: broadcast, masked, compared with 0) |
 //! | a wrong answer: `sitofp i1` (true is -1.0) translated as a select of 1 and 0 then a signed conversion (+1.0); `fptosi`/`fptoui` to `i1`, a conversion to a boolean (an invalid module) | InstCombine, from `(float)(c ? -1 : 0)`; the SLP vectorizer makes vectors of them | a translated module that may hold them (an OpConvertSToF of an OpSelect) is checked against the IR; each is made through a 32-bit integer (`sext` then `sitofp`; `fptosi` then `trunc`) |
@@ -74,6 +75,10 @@ struct Findings {
     /// A null `queue_t` (`CLK_NULL_QUEUE`): llvm-spirv 15 stops with an
     /// assertion on a null constant of OpTypeQueue.
     null_queues: bool,
+    /// Private copies (`alloca`) of images or samplers, which clang -O0
+    /// makes of every such parameter: llvm-spirv 15 stops with an assertion
+    /// ("Inconsistent operand types") on the store of a sampler into one.
+    opaque_allocas: bool,
 }
 
 /// Changes to the optimisation pipeline.
@@ -192,6 +197,9 @@ impl Findings {
             }
             if t.contains(NULL_QUEUE) {
                 f.null_queues = true;
+            }
+            if t.contains(" = alloca %opencl.sampler_t") || t.contains(" = alloca %opencl.image") {
+                f.opaque_allocas = true;
             }
             if t.contains(" = freeze ") {
                 f.freeze = true;
@@ -1270,8 +1278,21 @@ impl Job<'_> {
         let layout = native_integer_layout(&ir);
         let mut found = Findings::scan(&ir);
         // At -O0 no pipeline made what llvm-spirv refuses: only calls the
-        // program wrote itself (`__builtin_add_overflow`) can be rewritten.
+        // program wrote itself (`__builtin_add_overflow`) can be rewritten,
+        // and the private copies -O0 makes of image and sampler parameters
+        // promoted to values.
         let optimised = level != OptLevel::O0;
+        let promoted = found.opaque_allocas && !optimised;
+        if promoted {
+            let Some(text) = self.promote_allocas(&opt)? else {
+                return Ok(None);
+            };
+            ir = text;
+            found = Findings::scan(&ir);
+            if found.is_empty() {
+                return self.translate_repaired(&opt, &ir, level, found, PipelineFixes::default(), true);
+            }
+        }
         if found.is_empty() || (found.needs_pipeline() && !optimised) {
             return Ok(None);
         }
@@ -1330,14 +1351,6 @@ impl Job<'_> {
             };
             ir = text;
         }
-        let (ll, bc) = (self.file("repaired.ll"), self.file("repaired.bc"));
-        std::fs::write(&ll, &ir).map_err(|e| self.failed(format!("cannot write {}: {e}", ll.display())))?;
-        if !self.opt(&opt, tool_args(&["-passes=verify"], &ll, &bc))? {
-            return Ok(None);
-        }
-        let Ok(module) = self.translate(&bc)? else {
-            return Ok(None);
-        };
         seen.saturating = found.saturating;
         seen.bit_reversals = found.bit_reversals;
         seen.overflow_checks = found.overflow_checks;
@@ -1345,8 +1358,54 @@ impl Job<'_> {
         seen.constant_bitcasts = found.constant_bitcasts;
         seen.bool_conversions = found.bool_conversions;
         seen.null_queues = found.null_queues;
+        self.translate_repaired(&opt, &ir, level, seen, fixes, promoted)
+    }
+
+    /// Translates the repaired IR `ir`; on success logs what was done
+    /// (`seen`, `fixes`, and `promoted` for the -O0 copies of images and
+    /// samplers).
+    fn translate_repaired(
+        &mut self,
+        opt: &Path,
+        ir: &str,
+        level: OptLevel,
+        seen: Findings,
+        fixes: PipelineFixes,
+        promoted: bool,
+    ) -> Result<Option<Vec<u8>>, CompileError> {
+        let (ll, bc) = (self.file("repaired.ll"), self.file("repaired.bc"));
+        std::fs::write(&ll, ir).map_err(|e| self.failed(format!("cannot write {}: {e}", ll.display())))?;
+        if !self.opt(opt, tool_args(&["-passes=verify"], &ll, &bc))? {
+            return Ok(None);
+        }
+        let Ok(module) = self.translate(&bc)? else {
+            return Ok(None);
+        };
+        if promoted {
+            self.log.push_str(
+                "clift: llvm-spirv 15 cannot translate the private copies -O0 makes of image and sampler \
+                 parameters; rebuilt at -O0 with local variables promoted to values (mem2reg)\n",
+            );
+        }
         self.log.push_str(&log_lines(level, &seen, fixes));
         Ok(Some(module))
+    }
+
+    /// The program at -O0 with its local variables promoted to values (clang
+    /// without `optnone`, then `opt -passes=mem2reg`), as text.
+    fn promote_allocas(&self, opt: &Path) -> Result<Option<String>, CompileError> {
+        let raw = self.file("unpinned.bc");
+        if self
+            .clang(&["-O0", "-Xclang", "-disable-O0-optnone"], &raw, false)?
+            .is_err()
+        {
+            return Ok(None);
+        }
+        let ll = self.file("promoted.ll");
+        if !self.opt(opt, tool_args(&["-passes=mem2reg", "-S"], &raw, &ll))? {
+            return Ok(None);
+        }
+        Ok(std::fs::read_to_string(&ll).ok())
     }
 }
 
@@ -1393,6 +1452,21 @@ mod tests {
                 no_vectorizers: true
             }
         );
+    }
+
+    #[test]
+    fn private_copies_of_images_and_samplers_are_found() {
+        for (line, found) in [
+            ("  %5 = alloca %opencl.sampler_t addrspace(2)*, align 8", true),
+            ("  %4 = alloca %opencl.image2d_ro_t addrspace(1)*, align 8", true),
+            ("  %6 = alloca <2 x i32>, align 8", false),
+            (
+                "  store %opencl.sampler_t addrspace(2)* %1, %opencl.sampler_t addrspace(2)** %5",
+                false,
+            ),
+        ] {
+            assert_eq!(Findings::scan(line).opaque_allocas, found, "{line}");
+        }
     }
 
     #[test]

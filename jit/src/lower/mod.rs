@@ -770,14 +770,7 @@ impl Lowering<'_, '_, '_> {
             op if op == Op::MemoryBarrier || crate::validate::memory::is_atomic(op) => self.atomic(i),
             Op::ControlBarrier => self.barrier(i),
             crate::spirv::opsets::group_collectives!() => self.collective(i),
-            Op::SampledImage
-            | Op::ImageSampleExplicitLod
-            | Op::ImageRead
-            | Op::ImageWrite
-            | Op::ImageQuerySizeLod
-            | Op::ImageQuerySize
-            | Op::ImageQueryOrder
-            | Op::ImageQueryFormat => self.image(i),
+            crate::spirv::opsets::images!() => self.image(i),
             crate::spirv::opsets::non_uniform_collectives!() | crate::spirv::opsets::ballot_values!() => {
                 self.non_uniform(i)
             }

@@ -196,18 +196,7 @@ pub fn support(op: Op) -> Support {
         opsets::non_uniform_collectives!() | opsets::ballot_values!() => Support::Since(1, 3),
         // Images as OpenCL C uses them (read_image*, write_image*, the
         // get_image_* queries, samplers).
-        TypeImage
-        | TypeSampler
-        | TypeSampledImage
-        | ConstantSampler
-        | SampledImage
-        | ImageSampleExplicitLod
-        | ImageRead
-        | ImageWrite
-        | ImageQuerySizeLod
-        | ImageQuerySize
-        | ImageQueryFormat
-        | ImageQueryOrder => Support::Yes,
+        TypeImage | TypeSampler | TypeSampledImage | ConstantSampler | opsets::images!() => Support::Yes,
         _ => {
             if format!("{op:?}").starts_with("Image") {
                 Support::Image

@@ -195,6 +195,22 @@ macro_rules! ballot_values {
     };
 }
 
+/// The image instructions OpenCL C uses, with a lowering
+/// (`lower/image.rs`): sampled images, reads, explicit-LOD samples, writes
+/// and the size, order and format queries.
+macro_rules! images {
+    () => {
+        ::spirv::Op::SampledImage
+            | ::spirv::Op::ImageSampleExplicitLod
+            | ::spirv::Op::ImageRead
+            | ::spirv::Op::ImageWrite
+            | ::spirv::Op::ImageQuerySizeLod
+            | ::spirv::Op::ImageQuerySize
+            | ::spirv::Op::ImageQueryOrder
+            | ::spirv::Op::ImageQueryFormat
+    };
+}
+
 /// The instructions of a module's first sections, before its debug
 /// instructions: capabilities, extensions, instruction set imports, the
 /// memory model, entry points and execution modes.
@@ -251,6 +267,6 @@ macro_rules! group_pipes {
 
 pub(crate) use {
     annotations, atomic_rmw, atomics, ballot_values, bitwise, float_arith, float_compare, group_collectives,
-    group_pipes, int_arith, int_compare, logical, module_header, non_uniform_arithmetic, non_uniform_collectives,
-    pipes, shifts,
+    group_pipes, images, int_arith, int_compare, logical, module_header, non_uniform_arithmetic,
+    non_uniform_collectives, pipes, shifts,
 };

@@ -611,27 +611,7 @@ fn check_flags_against(flags: cl_mem_flags, parent: cl_mem_flags) -> ClResult<()
     if flags & HOST_PTR_FLAGS != 0 {
         return fail(CL_INVALID_VALUE);
     }
-    let conflicts = [
-        // mem_object was created with CL_MEM_WRITE_ONLY and flags specifies
-        // CL_MEM_READ_WRITE or CL_MEM_READ_ONLY
-        (CL_MEM_WRITE_ONLY, CL_MEM_READ_WRITE | CL_MEM_READ_ONLY),
-        // mem_object was created with CL_MEM_READ_ONLY and flags specifies
-        // CL_MEM_READ_WRITE or CL_MEM_WRITE_ONLY
-        (CL_MEM_READ_ONLY, CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY),
-        // mem_object was created with CL_MEM_HOST_WRITE_ONLY and flags
-        // specifies CL_MEM_HOST_READ_ONLY
-        (CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY),
-        // mem_object was created with CL_MEM_HOST_READ_ONLY and flags
-        // specifies CL_MEM_HOST_WRITE_ONLY
-        (CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_WRITE_ONLY),
-        // mem_object was created with CL_MEM_HOST_NO_ACCESS and flags
-        // specifies CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_WRITE_ONLY
-        (CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY),
-    ];
-    if conflicts.iter().any(|&(p, f)| parent & p != 0 && flags & f != 0) {
-        return fail(CL_INVALID_VALUE);
-    }
-    Ok(())
+    super::check_inherited_flags(parent, flags)
 }
 
 /// The flags of an image made from a memory object with flags `parent`:

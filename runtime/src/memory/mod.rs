@@ -152,6 +152,29 @@ unsafe fn new_store(
     })
 }
 
+/// CL_INVALID_VALUE if `flags`, given for a memory object made from one
+/// created with `parent` (a sub-buffer, or an image from a buffer or an
+/// image), asks for an access the parent refused: the parent was created
+/// with CL_MEM_WRITE_ONLY and flags specifies CL_MEM_READ_WRITE or
+/// CL_MEM_READ_ONLY; with CL_MEM_READ_ONLY and flags specifies
+/// CL_MEM_READ_WRITE or CL_MEM_WRITE_ONLY; with CL_MEM_HOST_WRITE_ONLY and
+/// flags specifies CL_MEM_HOST_READ_ONLY; with CL_MEM_HOST_READ_ONLY and
+/// flags specifies CL_MEM_HOST_WRITE_ONLY; with CL_MEM_HOST_NO_ACCESS and
+/// flags specifies CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_WRITE_ONLY.
+pub(crate) fn check_inherited_flags(parent: cl_mem_flags, flags: cl_mem_flags) -> ClResult<()> {
+    let conflicts = [
+        (CL_MEM_WRITE_ONLY, CL_MEM_READ_WRITE | CL_MEM_READ_ONLY),
+        (CL_MEM_READ_ONLY, CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY),
+        (CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY),
+        (CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_WRITE_ONLY),
+        (CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY),
+    ];
+    if conflicts.iter().any(|&(p, f)| parent & p != 0 && flags & f != 0) {
+        return fail(CL_INVALID_VALUE);
+    }
+    Ok(())
+}
+
 /// What kind of memory object this is.
 enum Kind {
     /// A buffer made by clCreateBuffer(WithProperties).
@@ -324,26 +347,7 @@ impl MemObject {
         // CL_MEM_COPY_HOST_PTR.
         check_mem_flags(flags, ACCESS_FLAGS | HOST_ACCESS_FLAGS)?;
         let parent = self.flags;
-        let conflicts = [
-            // if buffer was created with CL_MEM_WRITE_ONLY and flags specifies
-            // CL_MEM_READ_WRITE or CL_MEM_READ_ONLY
-            (CL_MEM_WRITE_ONLY, CL_MEM_READ_WRITE | CL_MEM_READ_ONLY),
-            // if buffer was created with CL_MEM_READ_ONLY and flags specifies
-            // CL_MEM_READ_WRITE or CL_MEM_WRITE_ONLY
-            (CL_MEM_READ_ONLY, CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY),
-            // if buffer was created with CL_MEM_HOST_WRITE_ONLY and flags
-            // specify CL_MEM_HOST_READ_ONLY
-            (CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY),
-            // if buffer was created with CL_MEM_HOST_READ_ONLY and flags
-            // specify CL_MEM_HOST_WRITE_ONLY
-            (CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_WRITE_ONLY),
-            // if buffer was created with CL_MEM_HOST_NO_ACCESS and flags
-            // specify CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_WRITE_ONLY
-            (CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY),
-        ];
-        if conflicts.iter().any(|&(p, f)| parent & p != 0 && flags & f != 0) {
-            return fail(CL_INVALID_VALUE);
-        }
+        check_inherited_flags(parent, flags)?;
         // CL_INVALID_VALUE if the region specified by the cl_buffer_region
         // structure passed in buffer_create_info is out of bounds in buffer.
         storage::check_range(origin, size, self.size)?;

@@ -91,17 +91,7 @@ pub fn eligible(
                     return Err(format!("{} uses sub-group ballots or masks", m.show(func.id)));
                 }
                 // Image reads and writes go through a helper per work-item.
-                if matches!(
-                    op,
-                    Op::SampledImage
-                        | Op::ImageSampleExplicitLod
-                        | Op::ImageRead
-                        | Op::ImageWrite
-                        | Op::ImageQuerySizeLod
-                        | Op::ImageQuerySize
-                        | Op::ImageQueryOrder
-                        | Op::ImageQueryFormat
-                ) {
+                if matches!(op, crate::spirv::opsets::images!()) {
                     return Err(format!("{} uses images", m.show(func.id)));
                 }
                 // Each pipe operation has an effect outside private memory

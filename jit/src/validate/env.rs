@@ -891,6 +891,19 @@ fn execution_modes(m: &Module, d: &mut Diags) {
             SubgroupSize | SubgroupsPerWorkgroup | SubgroupsPerWorkgroupId => {
                 if !ok_version((1, 1)) {
                     d.at(m, i, format!("execution mode {:?} needs SPIR-V 1.1", em.mode));
+                } else if em.mode == SubgroupSize && em.args.first() != Some(&(crate::sub_group::SIZE as u32)) {
+                    // A kernel that requires another sub-group size cannot
+                    // run with clift's (its sub-group built-ins and
+                    // collectives would answer for sub-groups of 8).
+                    d.at(
+                        m,
+                        i,
+                        format!(
+                            "execution mode SubgroupSize {}: clift's sub-groups have {} work-items",
+                            em.args.first().copied().unwrap_or(0),
+                            crate::sub_group::SIZE
+                        ),
+                    );
                 }
             }
             Initializer | Finalizer => {

@@ -283,6 +283,9 @@ INVALID = {
     "vector_shuffle_count": ("2 components selected for a vector of 3",
         [("        %ids = OpLoad %v3ulong %gid Aligned 32\n",
           "        %ids = OpLoad %v3ulong %gid Aligned 32\n         %sh = OpVectorShuffle %v3ulong %ids %ids 0 1\n")]),
+    "exec_mode_subgroup_size_16": ("execution mode SubgroupSize 16: clift's sub-groups have 8 work-items",
+        [(CAPS, CAPS + "               OpCapability SubgroupDispatch\n"),
+         ("OpExecutionMode %kernel LocalSize 8 1 1", "OpExecutionMode %kernel LocalSize 8 1 1\n               OpExecutionMode %kernel SubgroupSize 16 ;@")]),
     "unsupported_exec_mode_initializer": ("execution mode Initializer is not supported by clift",
         [("OpExecutionMode %kernel LocalSize 8 1 1", "OpExecutionMode %kernel LocalSize 8 1 1\n               OpExecutionMode %kernel Initializer")]),
 }
@@ -299,7 +302,7 @@ def main():
             if text.count(old) < 1:
                 sys.exit(f"{name}: {old!r} not in the base module")
             text = text.replace(old, new, 1)
-        if name == "unsupported_exec_mode_initializer":
+        if name in ("unsupported_exec_mode_initializer", "exec_mode_subgroup_size_16"):
             target = "; target: spv1.1\n"
         elif any(e in NU_EDITS for e in edits) or name == "clustered_without_capability":
             target = "; target: spv1.3\n"

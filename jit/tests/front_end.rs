@@ -571,6 +571,8 @@ fn mutated_modules_never_panic() {
         "valid/spec.spv",
         "clang/features_O2.spv",
         "clang/arg_info_O0.spv",
+        "clang/images_O2.spv",
+        "clang/pipes_O2.spv",
     ] {
         seeds.push(words(&read(rel)).unwrap());
     }
@@ -836,4 +838,25 @@ fn image_kernels_build_and_compile() {
         let prog = compile(&front, &CodegenConfig::default()).unwrap_or_else(|e| panic!("{level}: {e:?}"));
         assert!(prog.kernel("images").is_some(), "{level}: the image kernel compiles");
     }
+}
+
+/// Mutated image modules either fail to build with diagnostics or compile:
+/// the image lowering and its operand checks never panic on what the
+/// validator lets through.
+#[test]
+fn mutated_image_modules_compile_or_fail_cleanly() {
+    use clift_jit::{compile, front_end, CodegenConfig};
+    let seed = words(&read("clang/images_O2.spv")).unwrap();
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut compiled = 0;
+    for _ in 0..600 {
+        let bytes = mutate(&mut rng, &seed);
+        let Ok(front) = front_end(&bytes, &BuildOptions::default()) else {
+            continue;
+        };
+        if compile(&front, &CodegenConfig::default()).is_ok() {
+            compiled += 1;
+        }
+    }
+    assert!(compiled > 10, "{compiled} mutated image modules compiled");
 }

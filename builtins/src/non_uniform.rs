@@ -277,30 +277,34 @@ pub unsafe extern "C" fn clift_non_uniform(
     // in this phase yet).
     // SAFETY: as above, each frame's first 4 bytes are its resume state.
     let state_of = |k: u64| unsafe { frame(k).cast::<u32>().read_unaligned() };
-    let active: Vec<u64> = std::iter::once(lin)
-        .chain((lin + 1..first + count).filter(|&k| u64::from(state_of(k)) == state))
-        .collect();
+    let mut members = [0u64; MAX_SUB_GROUP as usize];
+    let mut n = 0;
+    for k in std::iter::once(lin).chain((lin + 1..first + count).filter(|&k| u64::from(state_of(k)) == state)) {
+        members[n] = k;
+        n += 1;
+    }
+    let active = &members[..n];
     let comps = usize::from(d.comps);
     let operand = |k: u64, c: usize| read(k, 16 + SLOT * c) & d.kind.mask();
     let result_at = 16 + SLOT * comps;
     let put = |k: u64, c: usize, v: u64| write(k, result_at + SLOT * c, v);
     match d.op {
         Operation::Elect => {
-            for &k in &active {
+            for &k in active {
                 put(k, 0, u64::from(k == lin));
             }
         }
         Operation::All | Operation::Any => {
             let want = d.op == Operation::All;
             let v = active.iter().all(|&k| (operand(k, 0) != 0) == want) == want;
-            for &k in &active {
+            for &k in active {
                 put(k, 0, u64::from(v));
             }
         }
         Operation::AllEqual => {
             let x = operand(lin, 0);
             let v = active.iter().all(|&k| equal(d.kind, operand(k, 0), x));
-            for &k in &active {
+            for &k in active {
                 put(k, 0, u64::from(v));
             }
         }
@@ -310,21 +314,21 @@ pub unsafe extern "C" fn clift_non_uniform(
                 let b = k - first;
                 bits[(b / 32) as usize] |= 1 << (b % 32);
             }
-            for &k in &active {
+            for &k in active {
                 for (c, &w) in bits.iter().enumerate() {
                     put(k, c, u64::from(w));
                 }
             }
         }
         Operation::BroadcastFirst => {
-            for &k in &active {
+            for &k in active {
                 for c in 0..comps {
                     put(k, c, operand(lin, c));
                 }
             }
         }
         Operation::Shuffle | Operation::ShuffleXor | Operation::ShuffleUp | Operation::ShuffleDown => {
-            for &k in &active {
+            for &k in active {
                 let (me, x) = (k - first, read(k, 8));
                 let src = match d.op {
                     Operation::Shuffle => Some(x),
@@ -349,7 +353,7 @@ pub unsafe extern "C" fn clift_non_uniform(
                 _ => 0,
             };
             let id = identity(d.op, d.kind);
-            let mut rest = active.as_slice();
+            let mut rest = active;
             while let Some(&head) = rest.first() {
                 let n = rest.iter().take_while(|&&k| cluster(k) == cluster(head)).count();
                 let (group, later) = rest.split_at(n);
@@ -369,7 +373,7 @@ pub unsafe extern "C" fn clift_non_uniform(
             }
         }
     }
-    for &k in &active {
+    for &k in active {
         write(k, 0, phase);
     }
 }

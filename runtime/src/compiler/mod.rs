@@ -364,9 +364,20 @@ impl<'a> Job<'a> {
     /// program it refuses for its version is translated again at 1.3.
     fn translate(&self, bc: &Path) -> Result<Result<Vec<u8>, String>, CompileError> {
         let spv = self.file("program.spv");
-        let a = tool_args(&["--spirv-max-version=1.0"], bc, &spv);
-        let mut r = self.run(&self.tools.llvm_spirv, &a)?;
-        if !r.success && r.text.contains(NEEDS_LATER_SPIRV) {
+        // Once the program is known to need 1.3, later translations (of
+        // the program rebuilt, or repaired) start there.
+        let mut r = if self.non_uniform.get() {
+            self.run(
+                &self.tools.llvm_spirv,
+                &tool_args(&["--spirv-max-version=1.3"], bc, &spv),
+            )?
+        } else {
+            self.run(
+                &self.tools.llvm_spirv,
+                &tool_args(&["--spirv-max-version=1.0"], bc, &spv),
+            )?
+        };
+        if !r.success && !self.non_uniform.get() && r.text.contains(NEEDS_LATER_SPIRV) {
             self.non_uniform.set(true);
             r = self.run(
                 &self.tools.llvm_spirv,

@@ -60,10 +60,10 @@
 //! texel of a texel boundary (where the addressing precision, undefined
 //! for normalized coordinates, could pick either texel).
 //!
-//! These kernels run with scalar bodies only (clift does not make 4-lane
-//! bodies of functions that use images), so they go through the OpenCL
-//! calls directly rather than `exec::Kernel`, whose comparison of
-//! execution modes would compare a build with itself.
+//! These kernels go through the OpenCL calls directly rather than
+//! `exec::Kernel`: the agreement of clift's execution modes on image
+//! accesses (4-lane and scalar bodies, inline code and helpers) is
+//! `image_fast_paths.rs`'s subject, bit for bit.
 
 #![allow(deprecated)] // clCreateSampler is tested beside clCreateSamplerWithProperties
 #![allow(non_upper_case_globals)] // cl.h spells CL_Rx, CL_sRGBA, ... so, in patterns too

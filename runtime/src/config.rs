@@ -9,6 +9,7 @@
 //! | variable | read | default | what |
 //! |---|---|---|---|
 //! | `CLIFT_NO_SIMD` | once per process | off | no 4-lane bodies: every kernel runs one work-item at a time |
+//! | `CLIFT_NO_FAST_IMAGES` | once per process | off | every image read and write goes through the generic helpers (no inline code for the common formats) |
 //! | `CLIFT_DUMP` | at each build | none | the debug dump folder ([`jit::debug_dump`]) |
 //! | `CLIFT_PRINTF_IMMEDIATE` | once per process | off | printf output at each call instead of when the command completes |
 //! | `CLIFT_CLANG`, `CLIFT_LLVM_SPIRV` | once per process | searched on `PATH` | the OpenCL C compiler and SPIR-V translator ([`crate::compiler`]) |
@@ -32,6 +33,9 @@ use clift_jit as jit;
 pub struct Config {
     /// `CLIFT_NO_SIMD`: no 4-lane bodies.
     pub no_simd: bool,
+    /// `CLIFT_NO_FAST_IMAGES`: image descriptors carry no fast class, so
+    /// JIT code calls the helpers for every image access.
+    pub no_fast_images: bool,
     /// `CLIFT_PRINTF_IMMEDIATE`: printf output at each call.
     pub printf_immediate: bool,
     /// `CLIFT_CLANG`: the clang to use (a path, or a name looked up on `PATH`).
@@ -60,6 +64,7 @@ impl Config {
             .or_else(|| env::value("HOME").map(|h| PathBuf::from(h).join(".cache").join("clift")));
         Config {
             no_simd: env::flag("CLIFT_NO_SIMD", false),
+            no_fast_images: env::flag("CLIFT_NO_FAST_IMAGES", false),
             printf_immediate: env::flag("CLIFT_PRINTF_IMMEDIATE", false),
             clang: env::value("CLIFT_CLANG"),
             llvm_spirv: env::value("CLIFT_LLVM_SPIRV"),

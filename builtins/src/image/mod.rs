@@ -125,7 +125,64 @@ pub struct ImageDesc {
     /// An [`image_type`] value.
     pub image_type: u32,
     pub format: Format,
-    pub _reserved: u32,
+    /// The [`fast`] class of `format` when JIT code may read and write the
+    /// texels inline, else [`fast::NONE`] (the helpers then do every
+    /// access). Set only for a descriptor of a real image, whose shape the
+    /// helpers would accept (non-null data, every extent at least 1).
+    pub fast: u32,
+}
+
+/// The formats whose texels JIT code may read and write inline, without
+/// the helpers, for the accesses where the helpers' result is a plain
+/// function of the texel's bytes: integer coordinates (and nearest
+/// filtering) whose indices are clamped to the image, and writes inside the
+/// image. Each class names the texel's layout and the one conversion its
+/// inline code does, which must give exactly the bits the helpers give
+/// ([`fast_class`] lists the formats; the conformance tests compare both
+/// paths bit for bit).
+///
+/// Reads and writes of kind [`kind::FLOAT`] use the first four classes,
+/// integer kinds the last four (an integer kind on an integer format is
+/// the format's own, see `integer_kind`).
+pub mod fast {
+    /// Every access goes through the helpers.
+    pub const NONE: u32 = 0;
+    /// RGBA UNORM_INT8, 4 bytes: reads `byte / 255.0f`; writes
+    /// `convert_uchar_sat_rte(x * 255.0f)` (NaN to 0).
+    pub const RGBA_UNORM8: u32 = 1;
+    /// BGRA UNORM_INT8: as [`RGBA_UNORM8`] with bytes B, G, R, A.
+    pub const BGRA_UNORM8: u32 = 2;
+    /// RGBA FLOAT, 16 bytes: the four words moved as they are.
+    pub const RGBA_F32: u32 = 3;
+    /// R FLOAT and DEPTH FLOAT, 4 bytes: reads (x, 0, 0, 1.0f); writes
+    /// the first word.
+    pub const R_F32: u32 = 4;
+    /// RGBA UNSIGNED_INT8: reads zero-extend; writes `min(x, 255)`.
+    pub const RGBA_U8: u32 = 5;
+    /// RGBA SIGNED_INT8: reads sign-extend; writes `clamp(x, -128, 127)`.
+    pub const RGBA_S8: u32 = 6;
+    /// RGBA SIGNED_INT32 and UNSIGNED_INT32: the four words moved.
+    pub const RGBA_I32: u32 = 7;
+    /// R SIGNED_INT32 and UNSIGNED_INT32: reads (x, 0, 0, 1); writes the
+    /// first word.
+    pub const R_I32: u32 = 8;
+}
+
+/// The [`fast`] class of `format`: [`fast::NONE`] for every format the
+/// classes do not describe.
+pub fn fast_class(format: Format) -> u32 {
+    use data_type as dt;
+    match (format.order, format.data_type) {
+        (order::RGBA, dt::UNORM_INT8) => fast::RGBA_UNORM8,
+        (order::BGRA, dt::UNORM_INT8) => fast::BGRA_UNORM8,
+        (order::RGBA, dt::FLOAT) => fast::RGBA_F32,
+        (order::R | order::DEPTH, dt::FLOAT) => fast::R_F32,
+        (order::RGBA, dt::UNSIGNED_INT8) => fast::RGBA_U8,
+        (order::RGBA, dt::SIGNED_INT8) => fast::RGBA_S8,
+        (order::RGBA, dt::SIGNED_INT32 | dt::UNSIGNED_INT32) => fast::RGBA_I32,
+        (order::R, dt::SIGNED_INT32 | dt::UNSIGNED_INT32) => fast::R_I32,
+        _ => fast::NONE,
+    }
 }
 
 /// Sampler bits as OpenCL C's `sampler_t` encodes them (clang's

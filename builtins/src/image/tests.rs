@@ -345,7 +345,7 @@ impl Img {
             element_size: es as u64,
             image_type: ty,
             format,
-            _reserved: 0,
+            fast: fast::NONE,
         };
         Img {
             format,
@@ -1945,4 +1945,99 @@ fn integer_kinds_are_the_formats_own() {
             "int8 by kind {k}"
         );
     }
+}
+
+/// Each fast class is what its documentation says of every format
+/// `fast_class` puts in it: the texel size the inline code assumes, and
+/// the one conversion it does, read and write, checked against the
+/// conversions of the helpers on random and special texels and values.
+/// (The conformance tests compare the inline code with the helpers.)
+#[test]
+fn fast_classes_describe_their_formats() {
+    let mut rng = Rng(0x5eed_fa57);
+    let mut seen = std::collections::HashSet::new();
+    for &f in all_formats() {
+        let class = fast_class(f);
+        if class == fast::NONE {
+            continue;
+        }
+        seen.insert(class);
+        let wide = matches!(class, fast::RGBA_F32 | fast::RGBA_I32);
+        assert_eq!(f.element_size(), Some(if wide { 16 } else { 4 }), "{f:?}");
+        let own = f.kind().unwrap();
+        let float = own == kind::FLOAT;
+        assert_eq!(
+            float,
+            matches!(
+                class,
+                fast::RGBA_UNORM8 | fast::BGRA_UNORM8 | fast::RGBA_F32 | fast::R_F32
+            ),
+            "{f:?}"
+        );
+        let specials = [
+            0x7fc0_0001u32,
+            0x7f80_0001,
+            0xff80_0000,
+            0x8000_0000,
+            0x0000_0001,
+            0x437f_0000,
+        ];
+        for round in 0..400 {
+            let words: [u32; 4] = std::array::from_fn(|_| {
+                if round % 4 == 0 {
+                    rng.pick(&specials)
+                } else {
+                    rng.next() as u32
+                }
+            });
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_ne_bytes()).collect();
+            let one = if float { 1f32.to_bits() } else { 1 };
+            let unorm = |b: u8| (f32::from(b) / 255.0).to_bits();
+            let read_want: [u32; 4] = match class {
+                fast::RGBA_UNORM8 => std::array::from_fn(|c| unorm(bytes[c])),
+                fast::BGRA_UNORM8 => [2, 1, 0, 3].map(|c| unorm(bytes[c])),
+                fast::RGBA_F32 | fast::RGBA_I32 => words,
+                fast::R_F32 | fast::R_I32 => [words[0], 0, 0, one],
+                fast::RGBA_U8 => std::array::from_fn(|c| u32::from(bytes[c])),
+                fast::RGBA_S8 => std::array::from_fn(|c| bytes[c] as i8 as i32 as u32),
+                _ => panic!("class {class} is not documented"),
+            };
+            assert_eq!(
+                decode_texel(f, &bytes, own),
+                Some(read_want),
+                "{f:?} reads {bytes:02x?}"
+            );
+            // Writes: float values in and around [0, 1] and specials.
+            let value: [u32; 4] = if float && round % 2 == 1 {
+                std::array::from_fn(|_| ((rng.next() % 3000) as f32 / 1000.0 - 1.0).to_bits())
+            } else {
+                words
+            };
+            let unorm_of = |w: u32| {
+                let x = f32::from_bits(w);
+                if x.is_nan() {
+                    0
+                } else {
+                    (x * 255.0).round_ties_even().clamp(0.0, 255.0) as u8
+                }
+            };
+            let write_want: Vec<u8> = match class {
+                fast::RGBA_UNORM8 => value.iter().map(|&w| unorm_of(w)).collect(),
+                fast::BGRA_UNORM8 => [2, 1, 0, 3].iter().map(|&c| unorm_of(value[c])).collect(),
+                fast::RGBA_F32 | fast::RGBA_I32 => value.iter().flat_map(|w| w.to_ne_bytes()).collect(),
+                fast::R_F32 | fast::R_I32 => value[0].to_ne_bytes().to_vec(),
+                fast::RGBA_U8 => value.iter().map(|&w| w.min(255) as u8).collect(),
+                fast::RGBA_S8 => value.iter().map(|&w| (w as i32).clamp(-128, 127) as i8 as u8).collect(),
+                _ => unreachable!(),
+            };
+            // (The helpers write an integer format in its own kind,
+            // whichever the generated code passes: see `integer_kind`.)
+            assert_eq!(
+                encode_texel(f, own, &value),
+                Some(write_want),
+                "{f:?} writes {value:08x?}"
+            );
+        }
+    }
+    assert_eq!(seen.len(), 8, "every class has a format");
 }

@@ -646,7 +646,7 @@ fn empty_desc() -> ImageDesc {
         element_size: 0,
         image_type: 0,
         format: Format { order: 0, data_type: 0 },
-        _reserved: 0,
+        fast: clift_builtins::image::fast::NONE,
     }
 }
 
@@ -667,7 +667,11 @@ fn descriptor(image: &Image, data: *mut u8) -> ImageDesc {
         element_size: image.element_size as u64,
         image_type: image.image_type,
         format: image.format,
-        _reserved: 0,
+        fast: if data.is_null() || crate::config::get().no_fast_images {
+            clift_builtins::image::fast::NONE
+        } else {
+            clift_builtins::image::fast_class(image.format)
+        },
     }
 }
 
@@ -730,7 +734,22 @@ mod tests {
             assert_eq!(desc.element_size, 4);
             assert_eq!(desc.image_type, ty);
             assert_eq!(desc.format, img.format);
+            // JIT code reads RGBA UNORM_INT8 inline (unless
+            // CLIFT_NO_FAST_IMAGES, which the unit tests do not set).
+            let fast = if crate::config::get().no_fast_images {
+                clift_builtins::image::fast::NONE
+            } else {
+                clift_builtins::image::fast::RGBA_UNORM8
+            };
+            assert_eq!(desc.fast, fast);
         }
+        // No storage yet: no fast class, whatever the format.
+        let img = rgba8(CL_MEM_OBJECT_IMAGE2D, 32, 0);
+        assert_eq!(
+            descriptor(&img, std::ptr::null_mut()).fast,
+            clift_builtins::image::fast::NONE
+        );
+        assert_eq!(empty_desc().fast, clift_builtins::image::fast::NONE);
     }
 
     #[test]

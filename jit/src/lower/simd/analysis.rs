@@ -90,10 +90,6 @@ pub fn eligible(
                 {
                     return Err(format!("{} uses sub-group ballots or masks", m.show(func.id)));
                 }
-                // Image reads and writes go through a helper per work-item.
-                if matches!(op, crate::spirv::opsets::images!()) {
-                    return Err(format!("{} uses images", m.show(func.id)));
-                }
                 // Each pipe operation has an effect outside private memory
                 // (a reservation), which a chunk abandoned on a varying
                 // branch would repeat.
@@ -307,7 +303,9 @@ pub fn ext_through_pointer(m: &Module, i: u32) -> bool {
 pub fn side_effect(m: &Module, i: u32, fn_effects: &[bool]) -> bool {
     let inst = &m.insts[i as usize];
     match inst.op {
-        Op::Store | Op::CopyMemory | Op::CopyMemorySized | Op::ControlBarrier | Op::MemoryBarrier => true,
+        Op::Store | Op::CopyMemory | Op::CopyMemorySized | Op::ControlBarrier | Op::MemoryBarrier | Op::ImageWrite => {
+            true
+        }
         op if crate::validate::memory::is_atomic(op) => true,
         Op::ExtInst => per_lane_always(m, i) || ext_through_pointer(m, i),
         Op::FunctionCall => inst

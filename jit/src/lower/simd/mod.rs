@@ -37,6 +37,7 @@
 //! covers the rare 32-bit index whose lanes wrap around when widened.
 
 pub mod analysis;
+mod image;
 mod masked;
 mod memory;
 mod ops;
@@ -579,6 +580,13 @@ impl Lowering<'_, '_, '_> {
                 }
             }
             _ if analysis::per_lane_always(m, i) => self.per_lane(i),
+            Op::ImageRead | Op::ImageSampleExplicitLod | Op::ImageWrite if !self.varying_operands(i).is_empty() => {
+                if self.simd_image(i)? {
+                    Ok(())
+                } else {
+                    self.per_lane(i)
+                }
+            }
             // Memory through a pointer operand (vstore*, vload*, the math
             // functions with a pointer result): the scalar lowering, which
             // does all the instruction does, once per lane (once in all

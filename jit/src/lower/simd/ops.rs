@@ -61,7 +61,7 @@ fn vec_of(t: Clif) -> Option<Clif> {
 
 impl Lowering<'_, '_, '_> {
     /// The scalar type of one lane of a shape (`i8` for a mask).
-    fn lane_type(&self, s: Shape) -> Clif {
+    pub(super) fn lane_type(&self, s: Shape) -> Clif {
         match s {
             Shape::U(v) => self.ty(v),
             Shape::V(v) => self.ty(v).lane_type(),

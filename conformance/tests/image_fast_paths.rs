@@ -181,6 +181,20 @@ fn source(ty: Ty, kind: Kind) -> String {
          kernel void wr(write_only {img} im, global const int *c, global const {st} *v) {{\n\
          \x20   int i = get_global_id(0); {wr}(im, IC, {get}); }}"
     );
+    // Rows: x is the work-item's id plus x0, the other coordinates the
+    // same for every work-item (four neighbouring texels a chunk).
+    let row = match ty {
+        Ty::D1 | Ty::Buf => "x0 + i",
+        Ty::D1Arr | Ty::D2 => "(int2)(x0 + i, y)",
+        Ty::D2Arr | Ty::D3 => "(int4)(x0 + i, y, z, 0)",
+    };
+    let _ = writeln!(
+        s,
+        "kernel void rd_row(read_only {img} im, int x0, int y, int z, global {st} *out) {{\n\
+         \x20   int i = get_global_id(0); {rt} r = {rd}(im, {row}); PUT }}\n\
+         kernel void wr_row(write_only {img} im, int x0, int y, int z, global const {st} *v) {{\n\
+         \x20   int i = get_global_id(0); {wr}(im, {row}, {get}); }}"
+    );
     if kind == Kind::F {
         let _ = writeln!(
             s,
@@ -193,9 +207,10 @@ fn source(ty: Ty, kind: Kind) -> String {
     if ty == Ty::Buf {
         return s;
     }
-    // Literal samplers: the inline code handles the clamping ones (NONE,
-    // CLAMP_TO_EDGE) with nearest filtering; the others go to the helper
-    // in every mode, and are here to show the dispatch picks the helper.
+    // Literal samplers: inline code takes every one with float
+    // coordinates but CLAMP (whose border stays the helper's), and NONE and
+    // CLAMP_TO_EDGE with integer coordinates; the others go to the helper
+    // in every mode, and are here to show the dispatch picks it.
     let samplers = [
         (
             "edge",
@@ -236,6 +251,24 @@ fn source(ty: Ty, kind: Kind) -> String {
         (
             "nlmirror",
             "CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_MIRRORED_REPEAT | CLK_FILTER_LINEAR",
+        ),
+        (
+            "nlnone",
+            "CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_NONE | CLK_FILTER_LINEAR",
+        ),
+        (
+            "lclamp",
+            "CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_LINEAR",
+        ),
+        // Unnormalized coordinates with the repeating modes: undefined in
+        // OpenCL C, defined by clift (see clift_builtins::image::sample).
+        (
+            "repeat",
+            "CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_REPEAT | CLK_FILTER_NEAREST",
+        ),
+        (
+            "lmirror",
+            "CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_MIRRORED_REPEAT | CLK_FILTER_LINEAR",
         ),
     ];
     for (name, bits) in samplers {
@@ -565,11 +598,11 @@ fn battery() -> String {
                     reads.push(("rd_h".into(), coords.clone()));
                 }
                 if ty != Ty::Buf {
-                    for s in ["edge", "none", "clamp", "ledge"] {
+                    for s in ["edge", "none", "clamp", "ledge", "lclamp", "repeat", "lmirror"] {
                         reads.push((format!("ri_{s}"), coords.clone()));
                         reads.push((format!("rs_{s}"), fcoords(&mut rng, false)));
                     }
-                    for s in ["nedge", "nnone", "nrepeat", "nmirror", "nlrepeat", "nlmirror"] {
+                    for s in ["nedge", "nnone", "nrepeat", "nmirror", "nlrepeat", "nlmirror", "nlnone"] {
                         reads.push((format!("rs_{s}"), fcoords(&mut rng, true)));
                     }
                 }
@@ -587,6 +620,49 @@ fn battery() -> String {
                     );
                     release_mem(cb);
                     // SAFETY: a kernel made above, released once.
+                    unsafe { check(clReleaseKernel(k)) };
+                }
+                // Rows inside, partly outside and outside the image.
+                let (w, h, d) = (e[0] as i32, e[1] as i32, e[2] as i32);
+                let rows = [
+                    (-3, 1, 1),
+                    (0, 0, 0),
+                    (5, h - 1, d - 1),
+                    (-1, h, 0),
+                    (2, -1, d),
+                    (w - 2, 0, 0),
+                ];
+                for (x0, y, z) in rows {
+                    let k = kernel(p, "rd_row");
+                    check(set_arg(k, 0, &img));
+                    check(set_arg(k, 1, &x0));
+                    check(set_arg(k, 2, &y));
+                    check(set_arg(k, 3, &z));
+                    check(set_arg(k, 4, &res));
+                    run.go(k, 35);
+                    let _ = writeln!(
+                        out,
+                        "{tag} rd_row {x0} {y} {z}: {}",
+                        hex(&read_bytes(run.q, res, 0, ITEMS * 4 * comps))
+                    );
+                    // SAFETY: a kernel made above, released once.
+                    unsafe { check(clReleaseKernel(k)) };
+                }
+                for (x0, y, z) in rows {
+                    let values: Vec<u8> = (0..ITEMS * 4)
+                        .flat_map(|_| value_word(&mut rng, matches!(kind, Kind::F | Kind::Depth)).to_ne_bytes())
+                        .collect();
+                    let vb = run.buffer(&values);
+                    let k = kernel(p, "wr_row");
+                    check(set_arg(k, 0, &img));
+                    check(set_arg(k, 1, &x0));
+                    check(set_arg(k, 2, &y));
+                    check(set_arg(k, 3, &z));
+                    check(set_arg(k, 4, &vb));
+                    run.go(k, 10);
+                    let _ = writeln!(out, "{tag} wr_row {x0} {y} {z}: {}", hex(&run.texels(img, ty, fmt.2)));
+                    release_mem(vb);
+                    // SAFETY: as above.
                     unsafe { check(clReleaseKernel(k)) };
                 }
                 let writers: &[&str] = if kind == Kind::F { &["wr", "wr_h"] } else { &["wr"] };

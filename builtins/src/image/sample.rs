@@ -25,6 +25,8 @@
 //!   clamp it to the layers, as the sampler rule `clamp(rint(w), 0, d_t -
 //!   1)` does for float ones; writes outside the image (layer included)
 //!   write nothing;
+//! - a linear filter's sum that is NaN (a NaN texel): the quiet NaN
+//!   0x7fc00000, whatever the texels' payloads;
 //! - a result kind that does not match the format's (read_imagef of an
 //!   integer image, read_imagei of a float one, ...): the texel's value in
 //!   the other kind, rounded to nearest even and saturated (NaN to 0) when
@@ -360,7 +362,9 @@ impl View {
                 *s += weight * f32::from_bits(t);
             }
         }
-        sum.map(f32::to_bits)
+        // Which NaN a NaN sum is depends on the order of the operands of
+        // each addition, which the compiler may swap: one NaN, always.
+        sum.map(|x| if x.is_nan() { f32::NAN.to_bits() } else { x.to_bits() })
     }
 
     /// Writes `v` (four words of kind `k`) to the texel at integer

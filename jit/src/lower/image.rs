@@ -15,7 +15,7 @@
 use std::mem::offset_of;
 
 use clift_builtins::image::{self as img, ImageDesc};
-use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
     types as cl, BlockArg, Endianness, InstBuilder, InstructionData, MemFlagsData, Opcode, StackSlotData,
     StackSlotKind, Value,
@@ -183,15 +183,21 @@ impl Lowering<'_, '_, '_> {
         let ReadKind { kind, half, word, n } = self.read_kind(inst.result_type());
         let xs = self.get(inst.operand(1))?;
         let types: Vec<cl::Type> = xs.iter().map(|&x| self.b.func.dfg.value_type(x)).collect();
-        let lookup = self.lookup(sampler, &types, t);
+        let lookup = self.lookup(sampler, &types, t, kind);
         let words = match lookup {
             Some(lookup) => {
-                let at = self.texel_at(t, image, &xs, lookup);
+                let taps = self.taps(t, image, &xs, lookup);
                 self.dispatch(
                     image,
                     kind,
                     word,
-                    |l, class| l.fast_read(class, at, word),
+                    |l, class| {
+                        let mut terms = Vec::with_capacity(taps.len());
+                        for tap in &taps {
+                            terms.push((l.fast_read(class, tap.at, word)?, tap.weight));
+                        }
+                        Ok(l.filter(terms, None))
+                    },
                     |l| Ok(l.read_helper(t, image, sampler, kind, word, &xs)),
                 )?
             }
@@ -301,7 +307,7 @@ impl Lowering<'_, '_, '_> {
         let (write, done) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(inside, write, &[], done, &[]);
         self.b.switch_to_block(write);
-        let at = self.texel_at(&t, image, &xs, Lookup::Int);
+        let at = self.taps(&t, image, &xs, Lookup::Int)[0].at;
         let texel4 = [texel[0], texel[1], texel[2], texel[3]];
         self.dispatch(
             image,
@@ -340,14 +346,17 @@ impl Lowering<'_, '_, '_> {
         );
     }
 
-    /// How a read with `sampler` (none: a sampler-less read) and float or
-    /// integer coordinates of types `types` finds its texel inline, if it
-    /// can: the coordinates are `i32` or `f32`, one per axis of image `t`,
-    /// and the sampler is a constant whose addressing (NONE or
-    /// CLAMP_TO_EDGE) clamps each index to the image, with nearest
-    /// filtering for float coordinates. (The helper clamps for NONE too,
-    /// see `clift_builtins::image::sample`.)
-    pub(super) fn lookup(&self, sampler: Option<Value>, types: &[cl::Type], t: &ImageType) -> Option<Lookup> {
+    /// How a read of `kind` with `sampler` (none: a sampler-less read) and
+    /// coordinates of types `types` finds its texels inline, if it can: the
+    /// coordinates are `i32` or `f32`, one per axis of image `t`, and the
+    /// sampler is a constant whose mode [`Lookup`] takes.
+    pub(super) fn lookup(
+        &self,
+        sampler: Option<Value>,
+        types: &[cl::Type],
+        t: &ImageType,
+        kind: u32,
+    ) -> Option<Lookup> {
         let bits = match sampler {
             None => img::sampler::NONE,
             Some(s) => self.constant_bits(s)?,
@@ -358,18 +367,21 @@ impl Lowering<'_, '_, '_> {
         if types.len() < n || types[..n].iter().any(|&x| x != want) {
             return None;
         }
-        let address = bits & img::sampler::ADDRESS_MASK;
-        if address != img::sampler::ADDRESS_NONE && address != img::sampler::ADDRESS_CLAMP_TO_EDGE {
-            return None;
-        }
+        let mode = match bits & img::sampler::ADDRESS_MASK {
+            img::sampler::ADDRESS_NONE | img::sampler::ADDRESS_CLAMP_TO_EDGE => Address::Clamp,
+            img::sampler::ADDRESS_REPEAT => Address::Repeat,
+            img::sampler::ADDRESS_MIRRORED_REPEAT => Address::Mirror,
+            _ => return None,
+        };
         if !floats {
-            return Some(Lookup::Int);
+            // Integer coordinates ignore the filter and normalization; the
+            // repeating modes wrap them, which stays the helper's.
+            return (mode == Address::Clamp).then_some(Lookup::Int);
         }
-        if bits & img::sampler::FILTER_LINEAR != 0 {
-            return None;
-        }
-        Some(Lookup::Nearest {
+        Some(Lookup::Float {
+            mode,
             normalized: bits & img::sampler::NORMALIZED_COORDS_TRUE != 0,
+            linear: bits & img::sampler::FILTER_LINEAR != 0 && kind == img::kind::FLOAT,
         })
     }
 
@@ -401,59 +413,264 @@ impl Lowering<'_, '_, '_> {
         self.b.ins().load(cl::I64, flags, image, off as i32)
     }
 
-    /// The texel the coordinates `xs` select, each index clamped to the
-    /// image (see [`Lookup`]).
-    pub(super) fn texel_at(&mut self, t: &ImageType, image: Value, xs: &[Value], lookup: Lookup) -> Texel {
-        let mut x_index = None;
-        let mut offset = None;
+    /// The texels the coordinates `xs` select with `lookup` (see
+    /// [`Lookup`]): one, or the 2, 4 or 8 of a linear filter with their
+    /// weights, x's index varying fastest (the order of the spec's sums
+    /// and of the helper's).
+    pub(super) fn taps(&mut self, t: &ImageType, image: Value, xs: &[Value], lookup: Lookup) -> Vec<Tap> {
+        // Per axis: each choice's index (x) or byte offset (the others),
+        // with its weight along the axis if filtered.
+        let mut choices: Vec<(bool, Vec<(Value, Option<Value>)>)> = Vec::new();
         for (a, &x) in axes(t).iter().zip(xs) {
             let size = self.desc_field(image, a.size);
-            let i = match lookup {
-                Lookup::Int => self.b.ins().sextend(cl::I64, x),
-                // The layer: rint(w).
-                Lookup::Nearest { .. } if a.layer => {
-                    let r = self.b.ins().nearest(x);
-                    self.b.ins().fcvt_to_sint_sat(cl::I64, r)
+            let picks: Vec<(Value, Option<Value>)> = match lookup {
+                Lookup::Int => {
+                    let i = self.b.ins().sextend(cl::I64, x);
+                    vec![(self.clamp_index(i, size), None)]
                 }
-                // floor(s * size) or floor(s).
-                Lookup::Nearest { normalized } => {
-                    let u = if normalized {
-                        let nf = self.b.ins().fcvt_from_uint(cl::F32, size);
-                        self.b.ins().fmul(x, nf)
-                    } else {
-                        x
-                    };
-                    let f = self.b.ins().floor(u);
-                    self.b.ins().fcvt_to_sint_sat(cl::I64, f)
+                // The layer: clamp(rint(w), 0, size - 1).
+                Lookup::Float { .. } if a.layer => {
+                    let r = self.b.ins().nearest(x);
+                    let i = self.b.ins().fcvt_to_sint_sat(cl::I64, r);
+                    vec![(self.clamp_index(i, size), None)]
+                }
+                Lookup::Float {
+                    mode,
+                    normalized,
+                    linear: false,
+                } => vec![(self.nearest_index(mode, normalized, x, size), None)],
+                Lookup::Float {
+                    mode,
+                    normalized,
+                    linear: true,
+                } => {
+                    let (i0, i1, frac) = self.linear_indices(mode, normalized, x, size);
+                    let one = self.b.ins().f32const(1.0);
+                    let w0 = self.b.ins().fsub(one, frac);
+                    vec![(i0, Some(w0)), (i1, Some(frac))]
                 }
             };
-            // clamp(i, 0, size - 1): size is at least 1 for an image with a
-            // fast class.
-            let last = self.b.ins().iadd_imm_s(size, -1);
-            let i = self.b.ins().smin(i, last);
-            let zero = self.b.ins().iconst(cl::I64, 0);
-            let i = self.b.ins().smax(i, zero);
-            match a.pitch {
-                None => x_index = Some(i),
+            let picks = match a.pitch {
+                None => picks,
                 Some(p) => {
                     let pitch = self.desc_field(image, p);
-                    let o = self.b.ins().imul(i, pitch);
-                    offset = Some(match offset {
-                        Some(sum) => self.b.ins().iadd(sum, o),
-                        None => o,
+                    picks
+                        .into_iter()
+                        .map(|(i, w)| (self.b.ins().imul(i, pitch), w))
+                        .collect()
+                }
+            };
+            choices.push((a.pitch.is_none(), picks));
+        }
+        let data = self.desc_field(image, offset_of!(ImageDesc, data));
+        let corners: usize = choices.iter().map(|(_, p)| p.len()).product();
+        let mut taps = Vec::with_capacity(corners);
+        for corner in 0..corners {
+            let (mut x, mut row, mut weight) = (None, data, None);
+            let mut rest = corner;
+            for (is_x, picks) in &choices {
+                let (v, w) = picks[rest % picks.len()];
+                rest /= picks.len();
+                if *is_x {
+                    x = Some(v);
+                } else {
+                    row = self.b.ins().iadd(row, v);
+                }
+                if let Some(w) = w {
+                    weight = Some(match weight {
+                        Some(p) => self.b.ins().fmul(p, w),
+                        None => w,
                     });
                 }
             }
+            taps.push(Tap {
+                at: Texel {
+                    row,
+                    x: x.unwrap_or(row),
+                },
+                weight,
+            });
         }
-        let data = self.desc_field(image, offset_of!(ImageDesc, data));
-        let row = match offset {
-            Some(o) => self.b.ins().iadd(data, o),
-            None => data,
+        taps
+    }
+
+    /// The read's result from its taps' texels (four words each) and
+    /// weights: the one texel, or the linear filter's sum `0 + w0 * T0 + w1
+    /// * T1 + ...` in f32, in the taps' order, as the helper sums; a NaN sum
+    /// is the quiet NaN 0x7fc00000 (the helper's too: which NaN an
+    /// arithmetic result is, the spec leaves open). `lanes`: the values are
+    /// vectors of this type (4-lane bodies), else scalars.
+    pub(super) fn filter(
+        &mut self,
+        mut terms: Vec<(Vec<Value>, Option<Value>)>,
+        lanes: Option<cl::Type>,
+    ) -> Vec<Value> {
+        if terms.len() == 1 && terms[0].1.is_none() {
+            return terms.pop().map(|(v, _)| v).unwrap_or_default();
+        }
+        let splat = |l: &mut Self, x: f32| {
+            let c = l.b.ins().f32const(x);
+            match lanes {
+                Some(vt) => l.b.ins().splat(vt, c),
+                None => c,
+            }
         };
-        Texel {
-            row,
-            x: x_index.unwrap_or(row),
+        let zero = splat(self, 0.0);
+        let nan = splat(self, f32::from_bits(0x7fc0_0000));
+        let mut sum = [zero; 4];
+        for (texel, weight) in &terms {
+            let Some(w) = *weight else { continue };
+            for (s, &t) in sum.iter_mut().zip(texel) {
+                let p = self.b.ins().fmul(w, t);
+                *s = self.b.ins().fadd(*s, p);
+            }
         }
+        sum.iter()
+            .map(|&x| {
+                let is_nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
+                match lanes {
+                    Some(vt) => {
+                        let mask = self.b.ins().bitcast(vt, MemFlagsData::new(), is_nan);
+                        self.b.ins().bitselect(mask, nan, x)
+                    }
+                    None => self.b.ins().select(is_nan, nan, x),
+                }
+            })
+            .collect()
+    }
+
+    /// `clamp(i, 0, size - 1)` (`size` is at least 1 for an image with a
+    /// fast class).
+    fn clamp_index(&mut self, i: Value, size: Value) -> Value {
+        let last = self.b.ins().iadd_imm_s(size, -1);
+        let i = self.b.ins().smin(i, last);
+        let zero = self.b.ins().iconst(cl::I64, 0);
+        self.b.ins().smax(i, zero)
+    }
+
+    /// `(int)floor(x)`, saturating (NaN to 0), as an `i64`.
+    fn floor_index(&mut self, x: Value) -> Value {
+        let f = self.b.ins().floor(x);
+        self.b.ins().fcvt_to_sint_sat(cl::I64, f)
+    }
+
+    /// The coordinate REPEAT and MIRRORED_REPEAT work on: `s`, or `s /
+    /// size` when unnormalized (the helper's choice).
+    fn repeat_coordinate(&mut self, normalized: bool, s: Value, nf: Value) -> Value {
+        if normalized {
+            s
+        } else {
+            self.b.ins().fdiv(s, nf)
+        }
+    }
+
+    /// MIRRORED_REPEAT's `fabs(s - 2.0f * rint(0.5f * s))`.
+    fn mirror(&mut self, s: Value) -> Value {
+        let half = self.b.ins().f32const(0.5);
+        let two = self.b.ins().f32const(2.0);
+        let h = self.b.ins().fmul(half, s);
+        let r = self.b.ins().nearest(h);
+        let r = self.b.ins().fmul(two, r);
+        let d = self.b.ins().fsub(s, r);
+        self.b.ins().fabs(d)
+    }
+
+    /// The helper's `nearest_tap` (clift_builtins::image::sample) for the
+    /// modes inline code takes: the texel's index along an axis of `size`
+    /// texels.
+    fn nearest_index(&mut self, mode: Address, normalized: bool, s: Value, size: Value) -> Value {
+        let nf = self.b.ins().fcvt_from_uint(cl::F32, size);
+        match mode {
+            Address::Repeat => {
+                // u = (s - floor(s)) * size; i = floor(u), less size if
+                // past the last texel.
+                let s = self.repeat_coordinate(normalized, s, nf);
+                let fl = self.b.ins().floor(s);
+                let f = self.b.ins().fsub(s, fl);
+                let u = self.b.ins().fmul(f, nf);
+                let i = self.floor_index(u);
+                let last = self.b.ins().iadd_imm_s(size, -1);
+                let past = self.b.ins().icmp(IntCC::SignedGreaterThan, i, last);
+                let wrapped = self.b.ins().isub(i, size);
+                let i = self.b.ins().select(past, wrapped, i);
+                self.clamp_index(i, size)
+            }
+            Address::Mirror => {
+                let s = self.repeat_coordinate(normalized, s, nf);
+                let m = self.mirror(s);
+                let u = self.b.ins().fmul(m, nf);
+                let i = self.floor_index(u);
+                let last = self.b.ins().iadd_imm_s(size, -1);
+                let i = self.b.ins().smin(i, last);
+                self.clamp_index(i, size)
+            }
+            Address::Clamp => {
+                let u = if normalized { self.b.ins().fmul(s, nf) } else { s };
+                let i = self.floor_index(u);
+                self.clamp_index(i, size)
+            }
+        }
+    }
+
+    /// The helper's `linear_taps` for the modes inline code takes: the two
+    /// texels' indices along an axis of `size` texels and the weight of the
+    /// second (`frac(u - 0.5)`, 0 when not finite).
+    fn linear_indices(&mut self, mode: Address, normalized: bool, s: Value, size: Value) -> (Value, Value, Value) {
+        let nf = self.b.ins().fcvt_from_uint(cl::F32, size);
+        let half = self.b.ins().f32const(0.5);
+        let last = self.b.ins().iadd_imm_s(size, -1);
+        // Below, `t` is NaN or within [-0.5, size - 0.5] for REPEAT and
+        // MIRRORED_REPEAT, so their `i0 + 1` cannot overflow.
+        let (i0, i1, t) = match mode {
+            Address::Repeat => {
+                let s = self.repeat_coordinate(normalized, s, nf);
+                let fl = self.b.ins().floor(s);
+                let f = self.b.ins().fsub(s, fl);
+                let u = self.b.ins().fmul(f, nf);
+                let t = self.b.ins().fsub(u, half);
+                let i0 = self.floor_index(t);
+                let i1 = self.b.ins().iadd_imm_s(i0, 1);
+                // i0 < 0: i0 + size; i1 > last: i1 - size.
+                let zero = self.b.ins().iconst(cl::I64, 0);
+                let below = self.b.ins().icmp(IntCC::SignedLessThan, i0, zero);
+                let up = self.b.ins().iadd(i0, size);
+                let i0 = self.b.ins().select(below, up, i0);
+                let past = self.b.ins().icmp(IntCC::SignedGreaterThan, i1, last);
+                let down = self.b.ins().isub(i1, size);
+                let i1 = self.b.ins().select(past, down, i1);
+                (self.clamp_index(i0, size), self.clamp_index(i1, size), t)
+            }
+            Address::Mirror => {
+                let s = self.repeat_coordinate(normalized, s, nf);
+                let m = self.mirror(s);
+                let u = self.b.ins().fmul(m, nf);
+                let t = self.b.ins().fsub(u, half);
+                let i0 = self.floor_index(t);
+                let i1 = self.b.ins().iadd_imm_s(i0, 1);
+                let zero = self.b.ins().iconst(cl::I64, 0);
+                let i0 = self.b.ins().smax(i0, zero);
+                let i1 = self.b.ins().smin(i1, last);
+                (self.clamp_index(i0, size), self.clamp_index(i1, size), t)
+            }
+            Address::Clamp => {
+                let u = if normalized { self.b.ins().fmul(s, nf) } else { s };
+                let t = self.b.ins().fsub(u, half);
+                let i0 = self.floor_index(t);
+                // clamp(saturating(i0 + 1)) is clamp(min(i0, last) + 1).
+                let below_last = self.b.ins().smin(i0, last);
+                let i1 = self.b.ins().iadd_imm_s(below_last, 1);
+                (self.clamp_index(i0, size), self.clamp_index(i1, size), t)
+            }
+        };
+        let fl = self.b.ins().floor(t);
+        let a = self.b.ins().fsub(t, fl);
+        // a is finite when |a| < infinity (false for NaN).
+        let abs = self.b.ins().fabs(a);
+        let inf = self.b.ins().f32const(f32::INFINITY);
+        let finite = self.b.ins().fcmp(FloatCC::LessThan, abs, inf);
+        let zero = self.b.ins().f32const(0.0);
+        let a = self.b.ins().select(finite, a, zero);
+        (i0, i1, a)
     }
 
     /// Emits the descriptor's fast class test: `fast(class)` for each class
@@ -668,14 +885,37 @@ pub(super) struct ReadKind {
     pub(super) n: usize,
 }
 
-/// How an inline read finds its texel's indices: from integer
-/// coordinates, or float ones filtered nearest (`floor(s * size)` if
-/// normalized, else `floor(s)`; an array's layer `rint(w)`); either clamped
-/// to the image, as NONE and CLAMP_TO_EDGE addressing do in the helper.
+/// How an inline read finds its texels' indices, as the helper does
+/// (`clift_builtins::image::sample`): from integer coordinates clamped to
+/// the image (NONE and CLAMP_TO_EDGE addressing; the helper clamps for
+/// NONE too), or from float coordinates with any addressing mode but CLAMP
+/// (whose border texels stay the helper's), nearest or linear filtering
+/// (linear only for reads of floats: integer formats are read nearest),
+/// normalized or not; an array's layer is `clamp(rint(w))`.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Lookup {
     Int,
-    Nearest { normalized: bool },
+    Float {
+        mode: Address,
+        normalized: bool,
+        linear: bool,
+    },
+}
+
+/// The addressing modes inline code takes: NONE and CLAMP_TO_EDGE (both
+/// clamp), REPEAT, MIRRORED_REPEAT.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Address {
+    Clamp,
+    Repeat,
+    Mirror,
+}
+
+/// One texel of a read and its weight (linear filtering).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Tap {
+    pub(super) at: Texel,
+    pub(super) weight: Option<Value>,
 }
 
 /// A texel found inline: the address of its row (with the layer's and
@@ -691,7 +931,7 @@ pub(super) struct Texel {
 /// texel's size), and whether it selects an array layer.
 pub(super) struct Axis {
     pub(super) size: usize,
-    pitch: Option<usize>,
+    pub(super) pitch: Option<usize>,
     layer: bool,
 }
 

@@ -9,12 +9,22 @@
 //! the scalar ones, lane by lane, so both bodies give the same bits.
 
 use clift_builtins::image as img;
-use cranelift_codegen::ir::{types as cl, InstBuilder, MemFlagsData, Type as Clif, Value};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types as cl, BlockArg, InstBuilder, MemFlagsData, Type as Clif, Value};
 use spirv::Op;
 
 use super::{Shape, LANES};
-use crate::lower::image::{Lookup, Texel};
+use crate::lower::image::{Lookup, Tap, Texel};
 use crate::lower::{Lowering, R};
+use crate::spirv::ImageType;
+
+/// Four texels side by side in a row that a chunk's lanes read or write
+/// (see `Lowering::run`).
+#[derive(Clone, Copy)]
+struct Run {
+    inside: Value,
+    base: Value,
+}
 
 impl Lowering<'_, '_, '_> {
     /// The 4-lane form of image read, sample or write `i`, if it has one
@@ -49,7 +59,7 @@ impl Lowering<'_, '_, '_> {
         }
         let coords = self.shapes(inst.operand(1))?;
         let types: Vec<Clif> = coords.iter().map(|&s| self.lane_type(s)).collect();
-        let Some(lookup) = self.lookup(sampler, &types, &t) else {
+        let Some(lookup) = self.lookup(sampler, &types, &t, rk.kind) else {
             return Ok(false);
         };
         let vt = if rk.word == cl::F32 { cl::F32X4 } else { cl::I32X4 };
@@ -57,12 +67,31 @@ impl Lowering<'_, '_, '_> {
         let lane_xs: Vec<Vec<Value>> = (0..LANES)
             .map(|k| coords[..n].iter().map(|&s| self.lane(s, k)).collect())
             .collect();
-        let ats: Vec<Texel> = lane_xs.iter().map(|xs| self.texel_at(&t, image, xs, lookup)).collect();
+        // Each lane's taps: the same number in every lane.
+        let lane_taps: Vec<Vec<Tap>> = lane_xs.iter().map(|xs| self.taps(&t, image, xs, lookup)).collect();
+        let run = match lookup {
+            Lookup::Int => self.run(&t, image, &coords),
+            Lookup::Float { .. } => None,
+        };
+        let taps = lane_taps[0].len();
+        let weights: Vec<Option<Value>> = (0..taps)
+            .map(|j| {
+                let w: Option<Vec<Value>> = lane_taps.iter().map(|lt| lt[j].weight).collect();
+                w.map(|w| self.build(cl::F32X4, [w[0], w[1], w[2], w[3]]))
+            })
+            .collect();
         let comps = self.dispatch(
             image,
             rk.kind,
             vt,
-            |l, class| l.fast_read_lanes(class, &ats, rk.word, vt),
+            |l, class| {
+                let mut terms = Vec::with_capacity(taps);
+                for (j, &w) in weights.iter().enumerate() {
+                    let ats: Vec<Texel> = lane_taps.iter().map(|lt| lt[j].at).collect();
+                    terms.push((l.fast_read_lanes(class, &ats, rk.word, vt, run)?, w));
+                }
+                Ok(l.filter(terms, Some(vt)))
+            },
             |l| {
                 let words: Vec<Vec<Value>> = lane_xs
                     .iter()
@@ -79,15 +108,11 @@ impl Lowering<'_, '_, '_> {
         Ok(true)
     }
 
-    /// The inline reads of fast class `class` at the lanes' texels `ats`:
-    /// the four components, each a vector of `vt` (words of type `word`).
-    fn fast_read_lanes(&mut self, class: u32, ats: &[Texel], word: Clif, vt: Clif) -> R<Vec<Value>> {
+    /// The inline reads of fast class `class` at the lanes' texels `ats`
+    /// (or, for 4-byte texels, at `run`'s four texels when it holds): the
+    /// four components, each a vector of `vt` (words of type `word`).
+    fn fast_read_lanes(&mut self, class: u32, ats: &[Texel], word: Clif, vt: Clif, run: Option<Run>) -> R<Vec<Value>> {
         let flags = MemFlagsData::new().with_notrap().with_readonly();
-        let p: Vec<Value> = ats.iter().map(|&a| self.texel_address(a, class)).collect();
-        let gather = |l: &mut Self, vt: Clif, load: &dyn Fn(&mut Self, Value) -> Value| -> Value {
-            let lanes: [Value; LANES] = std::array::from_fn(|k| load(l, p[k]));
-            l.build(vt, lanes)
-        };
         let splat = |l: &mut Self, bits: u32| {
             let x = l.b.ins().iconst(cl::I32, i64::from(bits));
             let x = l.b.ins().splat(cl::I32X4, x);
@@ -97,13 +122,23 @@ impl Lowering<'_, '_, '_> {
                 x
             }
         };
+        if matches!(class, img::fast::RGBA_F32 | img::fast::RGBA_I32) {
+            let p: Vec<Value> = ats.iter().map(|&a| self.texel_address(a, class)).collect();
+            return Ok((0..4)
+                .map(|c| {
+                    let lanes: [Value; LANES] = std::array::from_fn(|k| self.b.ins().load(word, flags, p[k], 4 * c));
+                    self.build(vt, lanes)
+                })
+                .collect());
+        }
+        // A 4-byte texel per lane, as the lanes of an i32x4.
+        let texels = self.texel_words(class, ats, run);
+        let byte = self.b.ins().iconst(cl::I32, 0xff);
+        let byte = self.b.ins().splat(cl::I32X4, byte);
         Ok(match class {
             img::fast::RGBA_UNORM8 | img::fast::BGRA_UNORM8 => {
-                // Each lane's texel as a word; byte c of every lane, then
-                // byte / 255.0f (the scalar code's division, four at once).
-                let texels = gather(self, cl::I32X4, &|l, p| l.b.ins().load(cl::I32, flags, p, 0));
-                let byte = self.b.ins().iconst(cl::I32, 0xff);
-                let byte = self.b.ins().splat(cl::I32X4, byte);
+                // Byte c of every lane, then byte / 255.0f (the scalar
+                // code's division, four at once).
                 let max = self.b.ins().f32const(255.0);
                 let max = self.b.ins().splat(cl::F32X4, max);
                 let order: [i64; 4] = if class == img::fast::BGRA_UNORM8 {
@@ -121,22 +156,102 @@ impl Lowering<'_, '_, '_> {
                     })
                     .collect()
             }
-            img::fast::RGBA_F32 | img::fast::RGBA_I32 => (0..4)
-                .map(|c| gather(self, vt, &|l, p| l.b.ins().load(word, flags, p, 4 * c)))
-                .collect(),
             img::fast::R_F32 | img::fast::R_I32 => {
-                let x = gather(self, vt, &|l, p| l.b.ins().load(word, flags, p, 0));
+                let x = if vt == cl::F32X4 {
+                    self.b.ins().bitcast(vt, MemFlagsData::new(), texels)
+                } else {
+                    texels
+                };
                 let one = if word == cl::F32 { 1f32.to_bits() } else { 1 };
                 vec![x, splat(self, 0), splat(self, 0), splat(self, one)]
             }
+            // Byte c zero-extended, or sign-extended (moved to the top,
+            // then shifted back arithmetically).
             img::fast::RGBA_U8 => (0..4)
-                .map(|c| gather(self, vt, &|l, p| l.b.ins().uload8(cl::I32, flags, p, c)))
+                .map(|c| {
+                    let x = self.b.ins().ushr_imm_u(texels, 8 * c);
+                    self.b.ins().band(x, byte)
+                })
                 .collect(),
             img::fast::RGBA_S8 => (0..4)
-                .map(|c| gather(self, vt, &|l, p| l.b.ins().sload8(cl::I32, flags, p, c)))
+                .map(|c| {
+                    let x = self.b.ins().ishl_imm_u(texels, 24 - 8 * c);
+                    self.b.ins().sshr_imm_u(x, 24)
+                })
                 .collect(),
             _ => return Err(format!("no inline read for image class {class}")),
         })
+    }
+
+    /// The 4-byte texels of the lanes as an `i32x4`: one vector load when
+    /// `run` holds, else a load per lane at `ats`.
+    fn texel_words(&mut self, class: u32, ats: &[Texel], run: Option<Run>) -> Value {
+        let flags = MemFlagsData::new().with_notrap().with_readonly();
+        let gather = |l: &mut Self| {
+            let lanes: [Value; LANES] = std::array::from_fn(|k| {
+                let p = l.texel_address(ats[k], class);
+                l.b.ins().load(cl::I32, flags, p, 0)
+            });
+            l.build(cl::I32X4, lanes)
+        };
+        let Some(run) = run else {
+            return gather(self);
+        };
+        let (row, lanes, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let v = self.b.append_block_param(join, cl::I32X4);
+        self.b.ins().brif(run.inside, row, &[], lanes, &[]);
+        self.b.switch_to_block(row);
+        let x = self.b.ins().load(cl::I32X4, flags, run.base, 0);
+        self.b.ins().jump(join, &[BlockArg::Value(x)]);
+        self.b.switch_to_block(lanes);
+        let x = gather(self);
+        self.b.ins().jump(join, &[BlockArg::Value(x)]);
+        self.b.switch_to_block(join);
+        v
+    }
+
+    /// The chunk's run, when its coordinates make one: x is lane 0's plus
+    /// the lane number (an affine value of stride 1) and the other
+    /// coordinates are the same in every lane. It holds (`inside`) when all
+    /// four texels are inside the image: then lane k's texel of a 4-byte
+    /// format is at `base + 4 * k` (indices inside need no clamping).
+    fn run(&mut self, t: &ImageType, image: Value, coords: &[Shape]) -> Option<Run> {
+        let axes = crate::lower::image::axes(t);
+        let Shape::Affine {
+            base: x0,
+            stride: 1,
+            wrap: None,
+        } = *coords.first()?
+        else {
+            return None;
+        };
+        if self.ty(x0) != cl::I32
+            || coords.len() < axes.len()
+            || coords[1..axes.len()].iter().any(|s| !matches!(s, Shape::U(_)))
+        {
+            return None;
+        }
+        let x0 = self.b.ins().sextend(cl::I64, x0);
+        let width = self.desc_field(image, axes[0].size);
+        let zero = self.b.ins().iconst(cl::I64, 0);
+        let from = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, x0, zero);
+        let x3 = self.b.ins().iadd_imm_s(x0, 3);
+        let to = self.b.ins().icmp(IntCC::SignedLessThan, x3, width);
+        let mut inside = self.b.ins().band(from, to);
+        let data = self.desc_field(image, std::mem::offset_of!(img::ImageDesc, data));
+        let x = self.b.ins().ishl_imm_u(x0, 2);
+        let mut base = self.b.ins().iadd(data, x);
+        for (a, &c) in axes.iter().zip(coords).skip(1) {
+            let Shape::U(c) = c else { return None };
+            let c = self.b.ins().sextend(cl::I64, c);
+            let size = self.desc_field(image, a.size);
+            let ok = self.b.ins().icmp(IntCC::UnsignedLessThan, c, size);
+            inside = self.b.ins().band(inside, ok);
+            let pitch = self.desc_field(image, a.pitch?);
+            let off = self.b.ins().imul(c, pitch);
+            base = self.b.ins().iadd(base, off);
+        }
+        Some(Run { inside, base })
     }
 
     fn simd_image_write(&mut self, i: u32) -> R<bool> {
@@ -181,15 +296,16 @@ impl Lowering<'_, '_, '_> {
         let mut ats = Vec::with_capacity(LANES);
         for xs in &lane_xs {
             inside.push(self.inside(&t, image, xs)?);
-            ats.push(self.texel_at(&t, image, xs, Lookup::Int));
+            ats.push(self.taps(&t, image, xs, Lookup::Int)[0].at);
         }
         let comps4 = [comps[0], comps[1], comps[2], comps[3]];
+        let run = self.run(&t, image, &coords);
         self.dispatch(
             image,
             kind,
             vt,
             |l, class| {
-                l.fast_write_lanes(class, &ats, &inside, comps4);
+                l.fast_write_lanes(class, &ats, &inside, comps4, run);
                 Ok(vec![])
             },
             |l| {
@@ -207,15 +323,37 @@ impl Lowering<'_, '_, '_> {
     /// The inline writes of fast class `class` of texel components `v`
     /// (each a vector over the lanes) at the lanes' texels `ats`, in lane
     /// order; a lane whose `inside` does not hold writes nothing.
-    fn fast_write_lanes(&mut self, class: u32, ats: &[Texel], inside: &[Value], v: [Value; 4]) {
+    fn fast_write_lanes(&mut self, class: u32, ats: &[Texel], inside: &[Value], v: [Value; 4], run: Option<Run>) {
         let flags = MemFlagsData::new().with_notrap();
-        // What each lane stores: (offset, value, bytes) triples.
-        let mut stores: Vec<Vec<(i32, Value, u8)>> = vec![Vec::new(); LANES];
-        match class {
+        // A lane outside the image stores to a scratch slot instead: no
+        // branch per lane.
+        let scratch = self.words_slot();
+        if matches!(class, img::fast::RGBA_F32 | img::fast::RGBA_I32) {
+            for (k, &at) in ats.iter().enumerate() {
+                let p = self.texel_address(at, class);
+                let p = self.b.ins().select(inside[k], p, scratch);
+                for (c, &x) in v.iter().enumerate() {
+                    let w = self.b.ins().extractlane(x, k as u8);
+                    self.b.ins().store(flags, w, p, 4 * c as i32);
+                }
+            }
+            return;
+        }
+        // 4-byte texels: each lane's texel as a lane of an i32x4.
+        let zero = self.b.ins().iconst(cl::I32, 0);
+        let zero = self.b.ins().splat(cl::I32X4, zero);
+        let pack = |l: &mut Self, bytes: [Value; 4]| {
+            let mut packed = zero;
+            for (c, &x) in bytes.iter().enumerate() {
+                let x = l.b.ins().ishl_imm_u(x, 8 * c as i64);
+                packed = l.b.ins().bor(packed, x);
+            }
+            packed
+        };
+        let words = match class {
             img::fast::RGBA_UNORM8 | img::fast::BGRA_UNORM8 => {
                 // convert_uchar_sat_rte(x * 255.0f), as the scalar code,
-                // each channel's four lanes at once; then each lane's four
-                // bytes packed into a word.
+                // each channel's four lanes at once.
                 let [r, g, b, a] = v;
                 let chans = if class == img::fast::BGRA_UNORM8 {
                     [b, g, r, a]
@@ -224,81 +362,60 @@ impl Lowering<'_, '_, '_> {
                 };
                 let max = self.b.ins().f32const(255.0);
                 let max = self.b.ins().splat(cl::F32X4, max);
-                let zero = self.b.ins().iconst(cl::I32, 0);
-                let zero = self.b.ins().splat(cl::I32X4, zero);
                 let top = self.b.ins().iconst(cl::I32, 255);
                 let top = self.b.ins().splat(cl::I32X4, top);
-                let mut packed = None;
-                for (c, &x) in chans.iter().enumerate() {
+                let bytes = chans.map(|x| {
                     let x = self.b.ins().fmul(x, max);
                     let x = self.b.ins().nearest(x);
                     let x = self.b.ins().fcvt_to_sint_sat(cl::I32X4, x);
                     let x = self.b.ins().smax(x, zero);
-                    let x = self.b.ins().smin(x, top);
-                    let x = self.b.ins().ishl_imm_u(x, 8 * c as i64);
-                    packed = Some(match packed {
-                        Some(p) => self.b.ins().bor(p, x),
-                        None => x,
-                    });
-                }
-                let packed = packed.unwrap_or(zero);
-                for (k, s) in stores.iter_mut().enumerate() {
-                    let w = self.b.ins().extractlane(packed, k as u8);
-                    s.push((0, w, 4));
-                }
+                    self.b.ins().smin(x, top)
+                });
+                pack(self, bytes)
             }
-            img::fast::RGBA_F32 | img::fast::RGBA_I32 | img::fast::R_F32 | img::fast::R_I32 => {
-                let comps = if matches!(class, img::fast::RGBA_F32 | img::fast::RGBA_I32) {
-                    4
-                } else {
-                    1
-                };
-                for (k, s) in stores.iter_mut().enumerate() {
-                    for (c, &x) in v.iter().enumerate().take(comps) {
-                        let w = self.b.ins().extractlane(x, k as u8);
-                        s.push((4 * c as i32, w, 4));
-                    }
-                }
-            }
-            img::fast::RGBA_U8 | img::fast::RGBA_S8 => {
-                let (lo, hi) = if class == img::fast::RGBA_U8 {
-                    (0, 255)
-                } else {
-                    (-128, 127)
-                };
-                let top = self.b.ins().iconst(cl::I32, hi);
+            img::fast::R_F32 => self.b.ins().bitcast(cl::I32X4, MemFlagsData::new(), v[0]),
+            img::fast::R_I32 => v[0],
+            img::fast::RGBA_U8 => {
+                // min(x, 255) unsigned.
+                let top = self.b.ins().iconst(cl::I32, 255);
                 let top = self.b.ins().splat(cl::I32X4, top);
-                let bottom = self.b.ins().iconst(cl::I32, lo);
+                let bytes = v.map(|x| self.b.ins().umin(x, top));
+                pack(self, bytes)
+            }
+            img::fast::RGBA_S8 => {
+                // clamp(x, -128, 127), its low 8 bits.
+                let top = self.b.ins().iconst(cl::I32, 127);
+                let top = self.b.ins().splat(cl::I32X4, top);
+                let bottom = self.b.ins().iconst(cl::I32, -128);
                 let bottom = self.b.ins().splat(cl::I32X4, bottom);
-                for (c, &x) in v.iter().enumerate() {
-                    // min(x, 255) unsigned, or clamp(x, -128, 127).
-                    let x = if class == img::fast::RGBA_U8 {
-                        self.b.ins().umin(x, top)
-                    } else {
-                        let x = self.b.ins().smax(x, bottom);
-                        self.b.ins().smin(x, top)
-                    };
-                    for (k, s) in stores.iter_mut().enumerate() {
-                        let w = self.b.ins().extractlane(x, k as u8);
-                        s.push((c as i32, w, 1));
-                    }
-                }
+                let low = self.b.ins().iconst(cl::I32, 0xff);
+                let low = self.b.ins().splat(cl::I32X4, low);
+                let bytes = v.map(|x| {
+                    let x = self.b.ins().smax(x, bottom);
+                    let x = self.b.ins().smin(x, top);
+                    self.b.ins().band(x, low)
+                });
+                pack(self, bytes)
             }
             _ => return,
+        };
+        let done = self.b.create_block();
+        if let Some(run) = run {
+            // All four texels inside and side by side: one store.
+            let (row, lanes) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(run.inside, row, &[], lanes, &[]);
+            self.b.switch_to_block(row);
+            self.b.ins().store(flags, words, run.base, 0);
+            self.b.ins().jump(done, &[]);
+            self.b.switch_to_block(lanes);
         }
-        // A lane outside the image stores to a scratch slot instead: no
-        // branch per lane.
-        let scratch = self.words_slot();
-        for (k, lane) in stores.iter().enumerate() {
-            let p = self.texel_address(ats[k], class);
+        for (k, &at) in ats.iter().enumerate() {
+            let p = self.texel_address(at, class);
             let p = self.b.ins().select(inside[k], p, scratch);
-            for &(off, w, bytes) in lane {
-                if bytes == 1 {
-                    self.b.ins().istore8(flags, w, p, off);
-                } else {
-                    self.b.ins().store(flags, w, p, off);
-                }
-            }
+            let w = self.b.ins().extractlane(words, k as u8);
+            self.b.ins().store(flags, w, p, 0);
         }
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
     }
 }

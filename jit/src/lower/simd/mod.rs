@@ -320,7 +320,10 @@ impl Lowering<'_, '_, '_> {
     pub(super) fn lane(&mut self, s: Shape, k: usize) -> Value {
         match s {
             Shape::U(v) => v,
-            Shape::V(v) => self.b.ins().extractlane(v, k as u8),
+            Shape::V(v) => match self.built_lane(v, k) {
+                Some(x) => x,
+                None => self.b.ins().extractlane(v, k as u8),
+            },
             Shape::Mask(v) => {
                 let x = self.b.ins().extractlane(v, k as u8);
                 self.b
@@ -356,6 +359,40 @@ impl Lowering<'_, '_, '_> {
                 self.b.ins().iadd(l, d)
             }
         }
+    }
+
+    /// Lane `k` of vector `v` without an `extractlane`, if `v` was built
+    /// from scalars here (`scalar_to_vector`, `insertlane`s, `splat`): the
+    /// scalar put in that lane.
+    fn built_lane(&self, v: Value, k: usize) -> Option<Value> {
+        use cranelift_codegen::ir::{InstructionData, Opcode};
+        let dfg = &self.b.func.dfg;
+        let mut v = dfg.resolve_aliases(v);
+        for _ in 0..LANES + 1 {
+            let inst = dfg.value_def(v).inst()?;
+            match dfg.insts[inst] {
+                InstructionData::TernaryImm8 {
+                    opcode: Opcode::Insertlane,
+                    args: [vec, x],
+                    imm,
+                } => {
+                    if usize::from(imm) == k {
+                        return Some(x);
+                    }
+                    v = dfg.resolve_aliases(vec);
+                }
+                InstructionData::Unary {
+                    opcode: Opcode::ScalarToVector,
+                    arg,
+                } if k == 0 => return Some(arg),
+                InstructionData::Unary {
+                    opcode: Opcode::Splat,
+                    arg,
+                } => return Some(arg),
+                _ => return None,
+            }
+        }
+        None
     }
 
     /// `k * stride` at the width of `t`, sign-extended.

@@ -420,10 +420,10 @@ impl Lowering<'_, '_, '_> {
     pub(super) fn taps(&mut self, t: &ImageType, image: Value, xs: &[Value], lookup: Lookup) -> Vec<Tap> {
         // Per axis: each choice's index (x) or byte offset (the others),
         // with its weight along the axis if filtered.
-        let mut choices: Vec<(bool, Vec<(Value, Option<Value>)>)> = Vec::new();
+        let mut choices: Vec<(bool, Vec<Pick>)> = Vec::new();
         for (a, &x) in axes(t).iter().zip(xs) {
             let size = self.desc_field(image, a.size);
-            let picks: Vec<(Value, Option<Value>)> = match lookup {
+            let picks: Vec<Pick> = match lookup {
                 Lookup::Int => {
                     let i = self.b.ins().sextend(cl::I64, x);
                     vec![(self.clamp_index(i, size), None)]
@@ -495,8 +495,9 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// The read's result from its taps' texels (four words each) and
-    /// weights: the one texel, or the linear filter's sum `0 + w0 * T0 + w1
-    /// * T1 + ...` in f32, in the taps' order, as the helper sums; a NaN sum
+    /// weights: the one texel, or the linear filter's sum
+    /// `0 + w0 * T0 + w1 * T1 + ...` in f32, in the taps' order, as the
+    /// helper sums; a NaN sum
     /// is the quiet NaN 0x7fc00000 (the helper's too: which NaN an
     /// arithmetic result is, the spec leaves open). `lanes`: the values are
     /// vectors of this type (4-lane bodies), else scalars.
@@ -910,6 +911,10 @@ pub(super) enum Address {
     Repeat,
     Mirror,
 }
+
+/// One choice of an index along an axis (the x index, or the byte offset
+/// along another axis) and its weight along the axis, if filtered.
+type Pick = (Value, Option<Value>);
 
 /// One texel of a read and its weight (linear filtering).
 #[derive(Debug, Clone, Copy)]

@@ -465,14 +465,15 @@ impl Lowering<'_, '_, '_> {
         let data = self.desc_field(image, offset_of!(ImageDesc, data));
         let corners: usize = choices.iter().map(|(_, p)| p.len()).product();
         let mut taps = Vec::with_capacity(corners);
+        let zero = self.b.ins().iconst(cl::I64, 0);
         for corner in 0..corners {
-            let (mut x, mut row, mut weight) = (None, data, None);
+            let (mut x, mut row, mut weight) = (zero, data, None);
             let mut rest = corner;
             for (is_x, picks) in &choices {
                 let (v, w) = picks[rest % picks.len()];
                 rest /= picks.len();
                 if *is_x {
-                    x = Some(v);
+                    x = v;
                 } else {
                     row = self.b.ins().iadd(row, v);
                 }
@@ -486,7 +487,7 @@ impl Lowering<'_, '_, '_> {
             taps.push(Tap {
                 at: Texel {
                     row,
-                    x: x.unwrap_or(row),
+                    x,
                 },
                 weight,
             });
@@ -858,9 +859,6 @@ impl Lowering<'_, '_, '_> {
     /// The address of texel `at` in an image of fast class `class` (4 or
     /// 16 bytes a texel).
     pub(super) fn texel_address(&mut self, at: Texel, class: u32) -> Value {
-        if at.x == at.row {
-            return at.row;
-        }
         let shift = if matches!(class, img::fast::RGBA_F32 | img::fast::RGBA_I32) {
             4
         } else {
@@ -924,7 +922,7 @@ pub(super) struct Tap {
 }
 
 /// A texel found inline: the address of its row (with the layer's and
-/// slice's offsets) and its index along x (`row` itself if there is none).
+/// slice's offsets) and its index along x.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Texel {
     row: Value,

@@ -195,6 +195,18 @@ fn source(ty: Ty, kind: Kind) -> String {
          kernel void wr_row(write_only {img} im, int x0, int y, int z, global const {st} *v) {{\n\
          \x20   int i = get_global_id(0); {wr}(im, {row}, {get}); }}"
     );
+    // A read_write image: a texel read, written, fenced and read again
+    // (the second read must see the write, not the first read's value);
+    // the first `count` work-items, each at a texel of its own.
+    if kind != Kind::Depth {
+        let _ = writeln!(
+            s,
+            "kernel void rw(read_write {img} im, global const int *c, global const {st} *v, global {st} *out, int count) {{\n\
+             \x20   int i = get_global_id(0); if (i >= count) return; {rt} r0 = {rd}(im, IC); {wr}(im, IC, {get});\n\
+             \x20   atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, memory_order_acq_rel, memory_scope_work_item);\n\
+             \x20   {rt} r = {rd}(im, IC) + r0; PUT }}"
+        );
+    }
     if kind == Kind::F {
         let _ = writeln!(
             s,
@@ -539,7 +551,7 @@ fn battery() -> String {
                 continue;
             }
             let p = source_program(run.ctx, &source(ty, kind));
-            let code = build(p, "");
+            let code = build(p, "-cl-std=CL2.0");
             assert_eq!(code, CL_SUCCESS, "{ty:?} {kind:?}: {}", build_log(p, device()));
             let e = ty.ext();
             let texels = e[0] * e[1] * e[2];
@@ -573,6 +585,11 @@ fn battery() -> String {
                 positions.swap(k, rng.below(k as u32 + 1) as usize);
             }
             let mut writes: Vec<[i32; 4]> = positions.into_iter().take(ITEMS).collect();
+            let own = writes.len() as i32;
+            let own_coords: Vec<u8> = (0..ty.axes())
+                .flat_map(|a| (0..ITEMS).map(move |i| (a, i)))
+                .flat_map(|(a, i)| writes.get(i).map_or(0, |c| c[a]).to_ne_bytes())
+                .collect();
             for (k, w) in writes.iter_mut().enumerate() {
                 if k % 9 == 4 {
                     let a = k % ty.axes();
@@ -662,6 +679,26 @@ fn battery() -> String {
                     run.go(k, 10);
                     let _ = writeln!(out, "{tag} wr_row {x0} {y} {z}: {}", hex(&run.texels(img, ty, fmt.2)));
                     release_mem(vb);
+                    // SAFETY: as above.
+                    unsafe { check(clReleaseKernel(k)) };
+                }
+                if kind != Kind::Depth {
+                    let values: Vec<u8> = (0..ITEMS * 4)
+                        .flat_map(|_| value_word(&mut rng, kind == Kind::F).to_ne_bytes())
+                        .collect();
+                    let vb = run.buffer(&values);
+                    let cb = run.buffer(&own_coords);
+                    let k = kernel(p, "rw");
+                    check(set_arg(k, 0, &img));
+                    check(set_arg(k, 1, &cb));
+                    check(set_arg(k, 2, &vb));
+                    check(set_arg(k, 3, &res));
+                    check(set_arg(k, 4, &own));
+                    run.go(k, 14);
+                    let got = read_bytes(run.q, res, 0, ITEMS * 16);
+                    let _ = writeln!(out, "{tag} rw: {} {}", hex(&got), hex(&run.texels(img, ty, fmt.2)));
+                    release_mem(vb);
+                    release_mem(cb);
                     // SAFETY: as above.
                     unsafe { check(clReleaseKernel(k)) };
                 }

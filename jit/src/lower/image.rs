@@ -485,10 +485,7 @@ impl Lowering<'_, '_, '_> {
                 }
             }
             taps.push(Tap {
-                at: Texel {
-                    row,
-                    x,
-                },
+                at: Texel { row, x },
                 weight,
             });
         }
@@ -744,7 +741,7 @@ impl Lowering<'_, '_, '_> {
 
     /// The inline read of fast class `class` at `at`: four words.
     fn fast_read(&mut self, class: u32, at: Texel, word: cl::Type) -> R<Vec<Value>> {
-        let flags = MemFlagsData::new().with_notrap().with_readonly();
+        let flags = MemFlagsData::new().with_notrap();
         let p = self.texel_address(at, class);
         let zero = |l: &mut Self| {
             if word == cl::F32 {

@@ -112,7 +112,7 @@ impl Lowering<'_, '_, '_> {
     /// (or, for 4-byte texels, at `run`'s four texels when it holds): the
     /// four components, each a vector of `vt` (words of type `word`).
     fn fast_read_lanes(&mut self, class: u32, ats: &[Texel], word: Clif, vt: Clif, run: Option<Run>) -> R<Vec<Value>> {
-        let flags = MemFlagsData::new().with_notrap().with_readonly();
+        let flags = MemFlagsData::new().with_notrap();
         let splat = |l: &mut Self, bits: u32| {
             let x = l.b.ins().iconst(cl::I32, i64::from(bits));
             let x = l.b.ins().splat(cl::I32X4, x);
@@ -186,7 +186,7 @@ impl Lowering<'_, '_, '_> {
     /// The 4-byte texels of the lanes as an `i32x4`: one vector load when
     /// `run` holds, else a load per lane at `ats`.
     fn texel_words(&mut self, class: u32, ats: &[Texel], run: Option<Run>) -> Value {
-        let flags = MemFlagsData::new().with_notrap().with_readonly();
+        let flags = MemFlagsData::new().with_notrap();
         let gather = |l: &mut Self| {
             let lanes: [Value; LANES] = std::array::from_fn(|k| {
                 let p = l.texel_address(ats[k], class);

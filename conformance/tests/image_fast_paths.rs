@@ -219,6 +219,14 @@ fn source(ty: Ty, kind: Kind) -> String {
     if ty == Ty::Buf {
         return s;
     }
+    // Samplers passed as arguments (known only at run time).
+    let _ = writeln!(
+        s,
+        "kernel void ra(read_only {img} im, sampler_t smp, global const float *f, global {st} *out) {{\n\
+         \x20   int i = get_global_id(0); {rt} r = {rd}(im, smp, FC); PUT }}\n\
+         kernel void rai(read_only {img} im, sampler_t smp, global const int *c, global {st} *out) {{\n\
+         \x20   int i = get_global_id(0); {rt} r = {rd}(im, smp, IC); PUT }}"
+    );
     // Literal samplers: inline code takes every one with float
     // coordinates but CLAMP (whose border stays the helper's), and NONE and
     // CLAMP_TO_EDGE with integer coordinates; the others go to the helper
@@ -531,6 +539,24 @@ impl Run {
     }
 }
 
+/// A sampler of `ctx`.
+fn sampler(ctx: cl_context, normalized: cl_bool, mode: cl_addressing_mode, filter: cl_filter_mode) -> cl_sampler {
+    let props: [cl_sampler_properties; 7] = [
+        CL_SAMPLER_NORMALIZED_COORDS as cl_sampler_properties,
+        normalized as cl_sampler_properties,
+        CL_SAMPLER_ADDRESSING_MODE as cl_sampler_properties,
+        mode as cl_sampler_properties,
+        CL_SAMPLER_FILTER_MODE as cl_sampler_properties,
+        filter as cl_sampler_properties,
+        0,
+    ];
+    let mut err = 0;
+    // SAFETY: a valid context and a zero-terminated property list.
+    let s = unsafe { clCreateSamplerWithProperties(ctx, props.as_ptr(), &mut err) };
+    check(err);
+    s
+}
+
 fn hex(b: &[u8]) -> String {
     b.iter().fold(String::with_capacity(2 * b.len()), |mut s, x| {
         let _ = write!(s, "{x:02x}");
@@ -621,6 +647,47 @@ fn battery() -> String {
                     }
                     for s in ["nedge", "nnone", "nrepeat", "nmirror", "nlrepeat", "nlmirror", "nlnone"] {
                         reads.push((format!("rs_{s}"), fcoords(&mut rng, true)));
+                    }
+                }
+                if ty != Ty::Buf {
+                    for normalized in [CL_FALSE, CL_TRUE] {
+                        for mode in [
+                            CL_ADDRESS_NONE,
+                            CL_ADDRESS_CLAMP_TO_EDGE,
+                            CL_ADDRESS_CLAMP,
+                            CL_ADDRESS_REPEAT,
+                            CL_ADDRESS_MIRRORED_REPEAT,
+                        ] {
+                            for filter in [CL_FILTER_NEAREST, CL_FILTER_LINEAR] {
+                                let smp = sampler(run.ctx, normalized, mode, filter);
+                                let ints = normalized == CL_FALSE && filter == CL_FILTER_NEAREST;
+                                let names: &[&str] = if ints { &["ra", "rai"] } else { &["ra"] };
+                                for &name in names {
+                                    let c = if name == "rai" {
+                                        coords.clone()
+                                    } else {
+                                        fcoords(&mut rng, normalized == CL_TRUE)
+                                    };
+                                    let k = kernel(p, name);
+                                    let cb = run.buffer(&c);
+                                    check(set_arg(k, 0, &img));
+                                    check(set_arg(k, 1, &smp));
+                                    check(set_arg(k, 2, &cb));
+                                    check(set_arg(k, 3, &res));
+                                    run.go(k, 35);
+                                    let _ = writeln!(
+                                        out,
+                                        "{tag} {name} {normalized} {mode:#x} {filter:#x}: {}",
+                                        hex(&read_bytes(run.q, res, 0, ITEMS * 4 * comps))
+                                    );
+                                    release_mem(cb);
+                                    // SAFETY: a kernel made above, released once.
+                                    unsafe { check(clReleaseKernel(k)) };
+                                }
+                                // SAFETY: a sampler made above, released once.
+                                unsafe { check(clReleaseSampler(smp)) };
+                            }
+                        }
                     }
                 }
                 for (name, c) in &reads {

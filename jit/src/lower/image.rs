@@ -183,24 +183,29 @@ impl Lowering<'_, '_, '_> {
         let ReadKind { kind, half, word, n } = self.read_kind(inst.result_type());
         let xs = self.get(inst.operand(1))?;
         let types: Vec<cl::Type> = xs.iter().map(|&x| self.b.func.dfg.value_type(x)).collect();
-        let lookup = self.lookup(sampler, &types, t, kind);
-        let words = match lookup {
-            Some(lookup) => {
-                let taps = self.taps(t, image, &xs, lookup);
-                self.dispatch(
-                    image,
-                    kind,
-                    word,
-                    |l, class| {
-                        let mut terms = Vec::with_capacity(taps.len());
-                        for tap in &taps {
-                            terms.push((l.fast_read(class, tap.at, word)?, tap.weight));
-                        }
-                        Ok(l.filter(terms, None))
-                    },
-                    |l| Ok(l.read_helper(t, image, sampler, kind, word, &xs)),
-                )?
-            }
+        let words = match self.plan(sampler, &types, t, kind) {
+            Some(plan) => self.sampled(
+                plan,
+                kind,
+                word,
+                |l, lookup| {
+                    let taps = l.taps(t, image, &xs, lookup);
+                    l.dispatch(
+                        image,
+                        kind,
+                        word,
+                        |l, class| {
+                            let mut terms = Vec::with_capacity(taps.len());
+                            for tap in &taps {
+                                terms.push((l.fast_read(class, tap.at, word)?, tap.weight));
+                            }
+                            Ok(l.filter(terms, None))
+                        },
+                        |l| Ok(l.read_helper(t, image, sampler, kind, word, &xs)),
+                    )
+                },
+                |l| l.read_helper(t, image, sampler, kind, word, &xs),
+            )?,
             None => self.read_helper(t, image, sampler, kind, word, &xs),
         };
         let v = words[..n]
@@ -348,25 +353,32 @@ impl Lowering<'_, '_, '_> {
 
     /// How a read of `kind` with `sampler` (none: a sampler-less read) and
     /// coordinates of types `types` finds its texels inline, if it can: the
-    /// coordinates are `i32` or `f32`, one per axis of image `t`, and the
-    /// sampler is a constant whose mode [`Lookup`] takes.
-    pub(super) fn lookup(
-        &self,
+    /// coordinates are `i32` or `f32`, one per axis of image `t`; a
+    /// constant sampler must have a mode [`Lookup`] takes, any other is
+    /// tested at run time.
+    pub(super) fn plan(
+        &mut self,
         sampler: Option<Value>,
         types: &[cl::Type],
         t: &ImageType,
         kind: u32,
-    ) -> Option<Lookup> {
-        let bits = match sampler {
-            None => img::sampler::NONE,
-            Some(s) => self.constant_bits(s)?,
-        };
+    ) -> Option<Plan> {
         let n = crate::validate::images::coordinates(t);
         let floats = types.first() == Some(&cl::F32);
         let want = if floats { cl::F32 } else { cl::I32 };
         if types.len() < n || types[..n].iter().any(|&x| x != want) {
             return None;
         }
+        let bits = match sampler {
+            None => img::sampler::NONE,
+            Some(s) => match self.constant_bits(s) {
+                Some(bits) => bits,
+                None => {
+                    let bits = self.b.ins().ireduce(cl::I32, s);
+                    return Some(Plan::Dynamic { bits, floats });
+                }
+            },
+        };
         let mode = match bits & img::sampler::ADDRESS_MASK {
             img::sampler::ADDRESS_NONE | img::sampler::ADDRESS_CLAMP_TO_EDGE => Address::Clamp,
             img::sampler::ADDRESS_REPEAT => Address::Repeat,
@@ -376,13 +388,82 @@ impl Lowering<'_, '_, '_> {
         if !floats {
             // Integer coordinates ignore the filter and normalization; the
             // repeating modes wrap them, which stays the helper's.
-            return (mode == Address::Clamp).then_some(Lookup::Int);
+            return (mode == Address::Clamp).then_some(Plan::Known(Lookup::Int));
         }
-        Some(Lookup::Float {
+        Some(Plan::Known(Lookup::Float {
             mode,
-            normalized: bits & img::sampler::NORMALIZED_COORDS_TRUE != 0,
+            normalized: Flag::Known(bits & img::sampler::NORMALIZED_COORDS_TRUE != 0),
             linear: bits & img::sampler::FILTER_LINEAR != 0 && kind == img::kind::FLOAT,
-        })
+        }))
+    }
+
+    /// A read by `plan`: `inline(lookup)` where inline code takes it (for a
+    /// run-time sampler, after testing its bits: the helper's addressing
+    /// modes other than CLAMP for float coordinates, NONE and
+    /// CLAMP_TO_EDGE for integer ones (the helper wraps integer
+    /// coordinates for the repeating modes), any other mode's bits as
+    /// NONE; then the filter), else `helper()`; results of type `word`
+    /// (scalars or vectors) joined.
+    pub(super) fn sampled(
+        &mut self,
+        plan: Plan,
+        kind: u32,
+        word: cl::Type,
+        mut inline: impl FnMut(&mut Self, Lookup) -> R<Vec<Value>>,
+        helper: impl FnOnce(&mut Self) -> Vec<Value>,
+    ) -> R<Vec<Value>> {
+        let (bits, floats) = match plan {
+            Plan::Known(lookup) => return inline(self, lookup),
+            Plan::Dynamic { bits, floats } => (bits, floats),
+        };
+        let mode = self.b.ins().band_imm_u(bits, i64::from(img::sampler::ADDRESS_MASK));
+        let not = |l: &mut Self, m: u32| l.b.ins().icmp_imm_u(IntCC::NotEqual, mode, i64::from(m));
+        let mut ok = not(self, img::sampler::ADDRESS_CLAMP);
+        if !floats {
+            for m in [img::sampler::ADDRESS_REPEAT, img::sampler::ADDRESS_MIRRORED_REPEAT] {
+                let also = not(self, m);
+                ok = self.b.ins().band(ok, also);
+            }
+        }
+        let (go, other, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let params: Vec<Value> = (0..4).map(|_| self.b.append_block_param(join, word)).collect();
+        let jump = |l: &mut Self, v: &[Value]| {
+            let args: Vec<BlockArg> = v.iter().map(|&x| BlockArg::Value(x)).collect();
+            l.b.ins().jump(join, &args);
+        };
+        self.b.ins().brif(ok, go, &[], other, &[]);
+        self.b.switch_to_block(go);
+        if !floats {
+            let v = inline(self, Lookup::Int)?;
+            jump(self, &v);
+        } else {
+            let norm = self
+                .b
+                .ins()
+                .band_imm_u(bits, i64::from(img::sampler::NORMALIZED_COORDS_TRUE));
+            let norm = self.b.ins().icmp_imm_u(IntCC::NotEqual, norm, 0);
+            let float = |linear| Lookup::Float {
+                mode: Address::Dynamic(mode),
+                normalized: Flag::Dynamic(norm),
+                linear,
+            };
+            if kind == img::kind::FLOAT {
+                let lin = self.b.ins().band_imm_u(bits, i64::from(img::sampler::FILTER_LINEAR));
+                let (linear, nearest) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(lin, linear, &[], nearest, &[]);
+                self.b.switch_to_block(linear);
+                let v = inline(self, float(true))?;
+                jump(self, &v);
+                self.b.switch_to_block(nearest);
+            }
+            let v = inline(self, float(false))?;
+            jump(self, &v);
+        }
+        self.b.switch_to_block(other);
+        let v = helper(self);
+        jump(self, &v);
+        self.b.switch_to_block(join);
+        Ok(params)
     }
 
     /// The sampler bits value `v` holds if an `iconst` defines it (through
@@ -555,12 +636,41 @@ impl Lowering<'_, '_, '_> {
 
     /// The coordinate REPEAT and MIRRORED_REPEAT work on: `s`, or `s /
     /// size` when unnormalized (the helper's choice).
-    fn repeat_coordinate(&mut self, normalized: bool, s: Value, nf: Value) -> Value {
-        if normalized {
-            s
-        } else {
-            self.b.ins().fdiv(s, nf)
+    fn repeat_coordinate(&mut self, normalized: Flag, s: Value, nf: Value) -> Value {
+        match normalized {
+            Flag::Known(true) => s,
+            Flag::Known(false) => self.b.ins().fdiv(s, nf),
+            Flag::Dynamic(f) => {
+                let d = self.b.ins().fdiv(s, nf);
+                self.b.ins().select(f, s, d)
+            }
         }
+    }
+
+    /// The coordinate the clamping modes work on: `s * size` if normalized,
+    /// else `s`.
+    fn clamp_coordinate(&mut self, normalized: Flag, s: Value, nf: Value) -> Value {
+        match normalized {
+            Flag::Known(true) => self.b.ins().fmul(s, nf),
+            Flag::Known(false) => s,
+            Flag::Dynamic(f) => {
+                let m = self.b.ins().fmul(s, nf);
+                self.b.ins().select(f, m, s)
+            }
+        }
+    }
+
+    /// Whether run-time address bits `mode` are REPEAT's, and MIRRORED_REPEAT's.
+    fn repeating(&mut self, mode: Value) -> (Value, Value) {
+        let r = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::Equal, mode, i64::from(img::sampler::ADDRESS_REPEAT));
+        let m = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::Equal, mode, i64::from(img::sampler::ADDRESS_MIRRORED_REPEAT));
+        (r, m)
     }
 
     /// MIRRORED_REPEAT's `fabs(s - 2.0f * rint(0.5f * s))`.
@@ -577,9 +687,17 @@ impl Lowering<'_, '_, '_> {
     /// The helper's `nearest_tap` (clift_builtins::image::sample) for the
     /// modes inline code takes: the texel's index along an axis of `size`
     /// texels.
-    fn nearest_index(&mut self, mode: Address, normalized: bool, s: Value, size: Value) -> Value {
+    fn nearest_index(&mut self, mode: Address, normalized: Flag, s: Value, size: Value) -> Value {
         let nf = self.b.ins().fcvt_from_uint(cl::F32, size);
         match mode {
+            Address::Dynamic(m) => {
+                let c = self.nearest_index(Address::Clamp, normalized, s, size);
+                let r = self.nearest_index(Address::Repeat, normalized, s, size);
+                let mi = self.nearest_index(Address::Mirror, normalized, s, size);
+                let (is_r, is_m) = self.repeating(m);
+                let x = self.b.ins().select(is_m, mi, c);
+                self.b.ins().select(is_r, r, x)
+            }
             Address::Repeat => {
                 // u = (s - floor(s)) * size; i = floor(u), less size if
                 // past the last texel.
@@ -604,7 +722,7 @@ impl Lowering<'_, '_, '_> {
                 self.clamp_index(i, size)
             }
             Address::Clamp => {
-                let u = if normalized { self.b.ins().fmul(s, nf) } else { s };
+                let u = self.clamp_coordinate(normalized, s, nf);
                 let i = self.floor_index(u);
                 self.clamp_index(i, size)
             }
@@ -614,7 +732,18 @@ impl Lowering<'_, '_, '_> {
     /// The helper's `linear_taps` for the modes inline code takes: the two
     /// texels' indices along an axis of `size` texels and the weight of the
     /// second (`frac(u - 0.5)`, 0 when not finite).
-    fn linear_indices(&mut self, mode: Address, normalized: bool, s: Value, size: Value) -> (Value, Value, Value) {
+    fn linear_indices(&mut self, mode: Address, normalized: Flag, s: Value, size: Value) -> (Value, Value, Value) {
+        if let Address::Dynamic(m) = mode {
+            let c = self.linear_indices(Address::Clamp, normalized, s, size);
+            let r = self.linear_indices(Address::Repeat, normalized, s, size);
+            let mi = self.linear_indices(Address::Mirror, normalized, s, size);
+            let (is_r, is_m) = self.repeating(m);
+            let mut pick = |a: Value, b: Value, c: Value| {
+                let x = self.b.ins().select(is_m, b, c);
+                self.b.ins().select(is_r, a, x)
+            };
+            return (pick(r.0, mi.0, c.0), pick(r.1, mi.1, c.1), pick(r.2, mi.2, c.2));
+        }
         let nf = self.b.ins().fcvt_from_uint(cl::F32, size);
         let half = self.b.ins().f32const(0.5);
         let last = self.b.ins().iadd_imm_s(size, -1);
@@ -651,8 +780,8 @@ impl Lowering<'_, '_, '_> {
                 let i1 = self.b.ins().smin(i1, last);
                 (self.clamp_index(i0, size), self.clamp_index(i1, size), t)
             }
-            Address::Clamp => {
-                let u = if normalized { self.b.ins().fmul(s, nf) } else { s };
+            Address::Clamp | Address::Dynamic(_) => {
+                let u = self.clamp_coordinate(normalized, s, nf);
                 let t = self.b.ins().fsub(u, half);
                 let i0 = self.floor_index(t);
                 // clamp(saturating(i0 + 1)) is clamp(min(i0, last) + 1).
@@ -893,18 +1022,38 @@ pub(super) enum Lookup {
     Int,
     Float {
         mode: Address,
-        normalized: bool,
+        normalized: Flag,
         linear: bool,
     },
 }
 
 /// The addressing modes inline code takes: NONE and CLAMP_TO_EDGE (both
-/// clamp), REPEAT, MIRRORED_REPEAT.
+/// clamp), REPEAT, MIRRORED_REPEAT; or the mode of a sampler known only
+/// at run time, its address bits (`i32`; CLAMP's excluded beforehand), the
+/// index then computed for each mode and the mode's chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Address {
     Clamp,
     Repeat,
     Mirror,
+    Dynamic(Value),
+}
+
+/// A sampler's normalized-coordinates flag: known at build time, or a
+/// run-time boolean (`i8`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Flag {
+    Known(bool),
+    Dynamic(Value),
+}
+
+/// How a read with a sampler finds its texels inline: with the sampler
+/// known at build time, or, for a sampler argument, with its bits (`i32`),
+/// tested at run time (see `Lowering::sampled`).
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Plan {
+    Known(Lookup),
+    Dynamic { bits: Value, floats: bool },
 }
 
 /// One choice of an index along an axis (the x index, or the byte offset

@@ -59,7 +59,7 @@ impl Lowering<'_, '_, '_> {
         }
         let coords = self.shapes(inst.operand(1))?;
         let types: Vec<Clif> = coords.iter().map(|&s| self.lane_type(s)).collect();
-        let Some(lookup) = self.lookup(sampler, &types, &t, rk.kind) else {
+        let Some(plan) = self.plan(sampler, &types, &t, rk.kind) else {
             return Ok(false);
         };
         let vt = if rk.word == cl::F32 { cl::F32X4 } else { cl::I32X4 };
@@ -67,40 +67,49 @@ impl Lowering<'_, '_, '_> {
         let lane_xs: Vec<Vec<Value>> = (0..LANES)
             .map(|k| coords[..n].iter().map(|&s| self.lane(s, k)).collect())
             .collect();
-        // Each lane's taps: the same number in every lane.
-        let lane_taps: Vec<Vec<Tap>> = lane_xs.iter().map(|xs| self.taps(&t, image, xs, lookup)).collect();
-        let run = match lookup {
-            Lookup::Int => self.run(&t, image, &coords),
-            Lookup::Float { .. } => None,
+        let helper = |l: &mut Self| {
+            let words: Vec<Vec<Value>> = lane_xs
+                .iter()
+                .map(|xs| l.read_helper(&t, image, sampler, rk.kind, rk.word, xs))
+                .collect();
+            (0..4)
+                .map(|c| l.build(vt, std::array::from_fn(|k| words[k][c])))
+                .collect::<Vec<Value>>()
         };
-        let taps = lane_taps[0].len();
-        let weights: Vec<Option<Value>> = (0..taps)
-            .map(|j| {
-                let w: Option<Vec<Value>> = lane_taps.iter().map(|lt| lt[j].weight).collect();
-                w.map(|w| self.build(cl::F32X4, [w[0], w[1], w[2], w[3]]))
-            })
-            .collect();
-        let comps = self.dispatch(
-            image,
+        let comps = self.sampled(
+            plan,
             rk.kind,
             vt,
-            |l, class| {
-                let mut terms = Vec::with_capacity(taps);
-                for (j, &w) in weights.iter().enumerate() {
-                    let ats: Vec<Texel> = lane_taps.iter().map(|lt| lt[j].at).collect();
-                    terms.push((l.fast_read_lanes(class, &ats, rk.word, vt, run)?, w));
-                }
-                Ok(l.filter(terms, Some(vt)))
-            },
-            |l| {
-                let words: Vec<Vec<Value>> = lane_xs
-                    .iter()
-                    .map(|xs| l.read_helper(&t, image, sampler, rk.kind, rk.word, xs))
+            |l, lookup| {
+                // Each lane's taps: the same number in every lane.
+                let lane_taps: Vec<Vec<Tap>> = lane_xs.iter().map(|xs| l.taps(&t, image, xs, lookup)).collect();
+                let run = match lookup {
+                    Lookup::Int => l.run(&t, image, &coords),
+                    Lookup::Float { .. } => None,
+                };
+                let taps = lane_taps[0].len();
+                let weights: Vec<Option<Value>> = (0..taps)
+                    .map(|j| {
+                        let w: Option<Vec<Value>> = lane_taps.iter().map(|lt| lt[j].weight).collect();
+                        w.map(|w| l.build(cl::F32X4, [w[0], w[1], w[2], w[3]]))
+                    })
                     .collect();
-                Ok((0..4)
-                    .map(|c| l.build(vt, std::array::from_fn(|k| words[k][c])))
-                    .collect())
+                l.dispatch(
+                    image,
+                    rk.kind,
+                    vt,
+                    |l, class| {
+                        let mut terms = Vec::with_capacity(taps);
+                        for (j, &w) in weights.iter().enumerate() {
+                            let ats: Vec<Texel> = lane_taps.iter().map(|lt| lt[j].at).collect();
+                            terms.push((l.fast_read_lanes(class, &ats, rk.word, vt, run)?, w));
+                        }
+                        Ok(l.filter(terms, Some(vt)))
+                    },
+                    |l| Ok(helper(l)),
+                )
             },
+            helper,
         )?;
         let shapes = comps[..rk.n].iter().map(|&v| Shape::V(v)).collect();
         self.set_shapes(inst.result_id(), shapes)?;

@@ -437,27 +437,49 @@ impl Lowering<'_, '_, '_> {
             let v = inline(self, Lookup::Int)?;
             jump(self, &v);
         } else {
+            // A branch per filter and addressing mode (taken the same way
+            // for the whole kernel run: predicted); the flag a select.
             let norm = self
                 .b
                 .ins()
                 .band_imm_u(bits, i64::from(img::sampler::NORMALIZED_COORDS_TRUE));
             let norm = self.b.ins().icmp_imm_u(IntCC::NotEqual, norm, 0);
-            let float = |linear| Lookup::Float {
-                mode: Address::Dynamic(mode),
-                normalized: Flag::Dynamic(norm),
-                linear,
+            let filters: &[bool] = if kind == img::kind::FLOAT {
+                &[true, false]
+            } else {
+                &[false]
             };
-            if kind == img::kind::FLOAT {
-                let lin = self.b.ins().band_imm_u(bits, i64::from(img::sampler::FILTER_LINEAR));
-                let (linear, nearest) = (self.b.create_block(), self.b.create_block());
-                self.b.ins().brif(lin, linear, &[], nearest, &[]);
-                self.b.switch_to_block(linear);
-                let v = inline(self, float(true))?;
-                jump(self, &v);
-                self.b.switch_to_block(nearest);
+            let lin = self.b.ins().band_imm_u(bits, i64::from(img::sampler::FILTER_LINEAR));
+            for (f, &linear) in filters.iter().enumerate() {
+                let other_filter = (f + 1 < filters.len()).then(|| self.b.create_block());
+                if let Some(other_filter) = other_filter {
+                    let this = self.b.create_block();
+                    self.b.ins().brif(lin, this, &[], other_filter, &[]);
+                    self.b.switch_to_block(this);
+                }
+                let modes = [
+                    (Some(img::sampler::ADDRESS_REPEAT), Address::Repeat),
+                    (Some(img::sampler::ADDRESS_MIRRORED_REPEAT), Address::Mirror),
+                    (None, Address::Clamp),
+                ];
+                for (m, address) in modes {
+                    if let Some(m) = m {
+                        let (this, other_mode) = (self.b.create_block(), self.b.create_block());
+                        let is = self.b.ins().icmp_imm_u(IntCC::Equal, mode, i64::from(m));
+                        self.b.ins().brif(is, this, &[], other_mode, &[]);
+                        self.b.switch_to_block(this);
+                        let v = inline(self, float(address, norm, linear))?;
+                        jump(self, &v);
+                        self.b.switch_to_block(other_mode);
+                    } else {
+                        let v = inline(self, float(address, norm, linear))?;
+                        jump(self, &v);
+                    }
+                }
+                if let Some(other_filter) = other_filter {
+                    self.b.switch_to_block(other_filter);
+                }
             }
-            let v = inline(self, float(false))?;
-            jump(self, &v);
         }
         self.b.switch_to_block(other);
         let v = helper(self);
@@ -660,19 +682,6 @@ impl Lowering<'_, '_, '_> {
         }
     }
 
-    /// Whether run-time address bits `mode` are REPEAT's, and MIRRORED_REPEAT's.
-    fn repeating(&mut self, mode: Value) -> (Value, Value) {
-        let r = self
-            .b
-            .ins()
-            .icmp_imm_u(IntCC::Equal, mode, i64::from(img::sampler::ADDRESS_REPEAT));
-        let m = self
-            .b
-            .ins()
-            .icmp_imm_u(IntCC::Equal, mode, i64::from(img::sampler::ADDRESS_MIRRORED_REPEAT));
-        (r, m)
-    }
-
     /// MIRRORED_REPEAT's `fabs(s - 2.0f * rint(0.5f * s))`.
     fn mirror(&mut self, s: Value) -> Value {
         let half = self.b.ins().f32const(0.5);
@@ -690,14 +699,6 @@ impl Lowering<'_, '_, '_> {
     fn nearest_index(&mut self, mode: Address, normalized: Flag, s: Value, size: Value) -> Value {
         let nf = self.b.ins().fcvt_from_uint(cl::F32, size);
         match mode {
-            Address::Dynamic(m) => {
-                let c = self.nearest_index(Address::Clamp, normalized, s, size);
-                let r = self.nearest_index(Address::Repeat, normalized, s, size);
-                let mi = self.nearest_index(Address::Mirror, normalized, s, size);
-                let (is_r, is_m) = self.repeating(m);
-                let x = self.b.ins().select(is_m, mi, c);
-                self.b.ins().select(is_r, r, x)
-            }
             Address::Repeat => {
                 // u = (s - floor(s)) * size; i = floor(u), less size if
                 // past the last texel.
@@ -733,17 +734,6 @@ impl Lowering<'_, '_, '_> {
     /// texels' indices along an axis of `size` texels and the weight of the
     /// second (`frac(u - 0.5)`, 0 when not finite).
     fn linear_indices(&mut self, mode: Address, normalized: Flag, s: Value, size: Value) -> (Value, Value, Value) {
-        if let Address::Dynamic(m) = mode {
-            let c = self.linear_indices(Address::Clamp, normalized, s, size);
-            let r = self.linear_indices(Address::Repeat, normalized, s, size);
-            let mi = self.linear_indices(Address::Mirror, normalized, s, size);
-            let (is_r, is_m) = self.repeating(m);
-            let mut pick = |a: Value, b: Value, c: Value| {
-                let x = self.b.ins().select(is_m, b, c);
-                self.b.ins().select(is_r, a, x)
-            };
-            return (pick(r.0, mi.0, c.0), pick(r.1, mi.1, c.1), pick(r.2, mi.2, c.2));
-        }
         let nf = self.b.ins().fcvt_from_uint(cl::F32, size);
         let half = self.b.ins().f32const(0.5);
         let last = self.b.ins().iadd_imm_s(size, -1);
@@ -780,7 +770,7 @@ impl Lowering<'_, '_, '_> {
                 let i1 = self.b.ins().smin(i1, last);
                 (self.clamp_index(i0, size), self.clamp_index(i1, size), t)
             }
-            Address::Clamp | Address::Dynamic(_) => {
+            Address::Clamp => {
                 let u = self.clamp_coordinate(normalized, s, nf);
                 let t = self.b.ins().fsub(u, half);
                 let i0 = self.floor_index(t);
@@ -1028,15 +1018,22 @@ pub(super) enum Lookup {
 }
 
 /// The addressing modes inline code takes: NONE and CLAMP_TO_EDGE (both
-/// clamp), REPEAT, MIRRORED_REPEAT; or the mode of a sampler known only
-/// at run time, its address bits (`i32`; CLAMP's excluded beforehand), the
-/// index then computed for each mode and the mode's chosen.
+/// clamp), REPEAT, MIRRORED_REPEAT.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Address {
     Clamp,
     Repeat,
     Mirror,
-    Dynamic(Value),
+}
+
+/// The lookup of float coordinates with addressing `mode`, the run-time
+/// normalized flag `norm` and filter `linear`.
+fn float(mode: Address, norm: Value, linear: bool) -> Lookup {
+    Lookup::Float {
+        mode,
+        normalized: Flag::Dynamic(norm),
+        linear,
+    }
 }
 
 /// A sampler's normalized-coordinates flag: known at build time, or a

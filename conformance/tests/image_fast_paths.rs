@@ -399,6 +399,21 @@ fn value_word(rng: &mut Rng, float: bool) -> u32 {
     }
 }
 
+/// Values for a write kernel: four components (component by component)
+/// for every work-item.
+fn values(rng: &mut Rng, float: bool) -> Vec<u8> {
+    (0..ITEMS * 4)
+        .flat_map(|_| value_word(rng, float).to_ne_bytes())
+        .collect()
+}
+
+/// A kernel argument.
+enum Arg {
+    Mem(cl_mem),
+    Sampler(cl_sampler),
+    Int(i32),
+}
+
 /// A context, a queue and what is released at the end.
 struct Run {
     ctx: cl_context,
@@ -515,6 +530,23 @@ impl Run {
             )
         });
         out
+    }
+
+    /// Runs kernel `name` of `p` with `args` over `ITEMS` work-items in
+    /// groups of `local`.
+    fn launch(&self, p: cl_program, name: &str, args: &[Arg], local: usize) {
+        let k = kernel(p, name);
+        for (i, a) in args.iter().enumerate() {
+            let i = i as cl_uint;
+            check(match a {
+                Arg::Mem(m) => set_arg(k, i, m),
+                Arg::Sampler(s) => set_arg(k, i, s),
+                Arg::Int(x) => set_arg(k, i, x),
+            });
+        }
+        self.go(k, local);
+        // SAFETY: a kernel made above, released once.
+        unsafe { check(clReleaseKernel(k)) };
     }
 
     /// Runs `k` over `ITEMS` work-items in groups of `local`.
@@ -668,21 +700,15 @@ fn battery() -> String {
                                     } else {
                                         fcoords(&mut rng, normalized == CL_TRUE)
                                     };
-                                    let k = kernel(p, name);
                                     let cb = run.buffer(&c);
-                                    check(set_arg(k, 0, &img));
-                                    check(set_arg(k, 1, &smp));
-                                    check(set_arg(k, 2, &cb));
-                                    check(set_arg(k, 3, &res));
-                                    run.go(k, 35);
+                                    let args = [Arg::Mem(img), Arg::Sampler(smp), Arg::Mem(cb), Arg::Mem(res)];
+                                    run.launch(p, name, &args, 35);
                                     let _ = writeln!(
                                         out,
                                         "{tag} {name} {normalized} {mode:#x} {filter:#x}: {}",
                                         hex(&read_bytes(run.q, res, 0, ITEMS * 4 * comps))
                                     );
                                     release_mem(cb);
-                                    // SAFETY: a kernel made above, released once.
-                                    unsafe { check(clReleaseKernel(k)) };
                                 }
                                 // SAFETY: a sampler made above, released once.
                                 unsafe { check(clReleaseSampler(smp)) };
@@ -691,20 +717,15 @@ fn battery() -> String {
                     }
                 }
                 for (name, c) in &reads {
-                    let k = kernel(p, name);
                     let cb = run.buffer(c);
-                    check(set_arg(k, 0, &img));
-                    check(set_arg(k, 1, &cb));
-                    check(set_arg(k, 2, &res));
-                    run.go(k, if name.len() % 2 == 0 { 10 } else { 35 });
+                    let local = if name.len() % 2 == 0 { 10 } else { 35 };
+                    run.launch(p, name, &[Arg::Mem(img), Arg::Mem(cb), Arg::Mem(res)], local);
                     let _ = writeln!(
                         out,
                         "{tag} {name}: {}",
                         hex(&read_bytes(run.q, res, 0, ITEMS * 4 * comps))
                     );
                     release_mem(cb);
-                    // SAFETY: a kernel made above, released once.
-                    unsafe { check(clReleaseKernel(k)) };
                 }
                 // Rows inside, partly outside and outside the image.
                 let (w, h, d) = (e[0] as i32, e[1] as i32, e[2] as i32);
@@ -717,75 +738,42 @@ fn battery() -> String {
                     (w - 2, 0, 0),
                 ];
                 for (x0, y, z) in rows {
-                    let k = kernel(p, "rd_row");
-                    check(set_arg(k, 0, &img));
-                    check(set_arg(k, 1, &x0));
-                    check(set_arg(k, 2, &y));
-                    check(set_arg(k, 3, &z));
-                    check(set_arg(k, 4, &res));
-                    run.go(k, 35);
+                    let args = [Arg::Mem(img), Arg::Int(x0), Arg::Int(y), Arg::Int(z), Arg::Mem(res)];
+                    run.launch(p, "rd_row", &args, 35);
                     let _ = writeln!(
                         out,
                         "{tag} rd_row {x0} {y} {z}: {}",
                         hex(&read_bytes(run.q, res, 0, ITEMS * 4 * comps))
                     );
-                    // SAFETY: a kernel made above, released once.
-                    unsafe { check(clReleaseKernel(k)) };
                 }
                 for (x0, y, z) in rows {
-                    let values: Vec<u8> = (0..ITEMS * 4)
-                        .flat_map(|_| value_word(&mut rng, matches!(kind, Kind::F | Kind::Depth)).to_ne_bytes())
-                        .collect();
+                    let values = values(&mut rng, matches!(kind, Kind::F | Kind::Depth));
                     let vb = run.buffer(&values);
-                    let k = kernel(p, "wr_row");
-                    check(set_arg(k, 0, &img));
-                    check(set_arg(k, 1, &x0));
-                    check(set_arg(k, 2, &y));
-                    check(set_arg(k, 3, &z));
-                    check(set_arg(k, 4, &vb));
-                    run.go(k, 10);
+                    let args = [Arg::Mem(img), Arg::Int(x0), Arg::Int(y), Arg::Int(z), Arg::Mem(vb)];
+                    run.launch(p, "wr_row", &args, 10);
                     let _ = writeln!(out, "{tag} wr_row {x0} {y} {z}: {}", hex(&run.texels(img, ty, fmt.2)));
                     release_mem(vb);
-                    // SAFETY: as above.
-                    unsafe { check(clReleaseKernel(k)) };
                 }
                 if kind != Kind::Depth {
-                    let values: Vec<u8> = (0..ITEMS * 4)
-                        .flat_map(|_| value_word(&mut rng, kind == Kind::F).to_ne_bytes())
-                        .collect();
+                    let values = values(&mut rng, kind == Kind::F);
                     let vb = run.buffer(&values);
                     let cb = run.buffer(&own_coords);
-                    let k = kernel(p, "rw");
-                    check(set_arg(k, 0, &img));
-                    check(set_arg(k, 1, &cb));
-                    check(set_arg(k, 2, &vb));
-                    check(set_arg(k, 3, &res));
-                    check(set_arg(k, 4, &own));
-                    run.go(k, 14);
+                    let args = [Arg::Mem(img), Arg::Mem(cb), Arg::Mem(vb), Arg::Mem(res), Arg::Int(own)];
+                    run.launch(p, "rw", &args, 14);
                     let got = read_bytes(run.q, res, 0, ITEMS * 16);
                     let _ = writeln!(out, "{tag} rw: {} {}", hex(&got), hex(&run.texels(img, ty, fmt.2)));
                     release_mem(vb);
                     release_mem(cb);
-                    // SAFETY: as above.
-                    unsafe { check(clReleaseKernel(k)) };
                 }
                 let writers: &[&str] = if kind == Kind::F { &["wr", "wr_h"] } else { &["wr"] };
                 for name in writers {
-                    let values: Vec<u8> = (0..ITEMS * 4)
-                        .flat_map(|_| value_word(&mut rng, matches!(kind, Kind::F | Kind::Depth)).to_ne_bytes())
-                        .collect();
+                    let values = values(&mut rng, matches!(kind, Kind::F | Kind::Depth));
                     let vb = run.buffer(&values);
                     let cb = run.buffer(&write_coords);
-                    let k = kernel(p, name);
-                    check(set_arg(k, 0, &img));
-                    check(set_arg(k, 1, &cb));
-                    check(set_arg(k, 2, &vb));
-                    run.go(k, 14);
+                    run.launch(p, name, &[Arg::Mem(img), Arg::Mem(cb), Arg::Mem(vb)], 14);
                     let _ = writeln!(out, "{tag} {name}: {}", hex(&run.texels(img, ty, fmt.2)));
                     release_mem(vb);
                     release_mem(cb);
-                    // SAFETY: as above.
-                    unsafe { check(clReleaseKernel(k)) };
                 }
                 release_mem(res);
                 release_mem(img);

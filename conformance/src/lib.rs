@@ -16,6 +16,7 @@ pub mod dump;
 pub use clift_env as env;
 pub mod exec;
 pub mod half;
+pub mod images;
 pub mod math;
 pub mod offline;
 pub mod programs;

@@ -28,6 +28,7 @@ use std::path::PathBuf;
 use std::ptr;
 
 use clift_conformance::child::{in_child, run};
+use clift_conformance::images::{Ty, TYPES};
 use clift_conformance::programs::source_program;
 use clift_conformance::rng::Rng;
 use clift_conformance::*;
@@ -39,16 +40,6 @@ const OUT: &str = "CLIFT_TEST_IMAGE_OUT";
 /// worth left over once the local size splits it: 4-lane and scalar
 /// bodies both run).
 const ITEMS: usize = 70;
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Ty {
-    D1,
-    Buf,
-    D1Arr,
-    D2,
-    D2Arr,
-    D3,
-}
 
 /// The read and write functions a format takes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -90,35 +81,13 @@ fn formats(kind: Kind) -> &'static [(cl_channel_order, cl_channel_type, usize)] 
 /// Width, height, depth (or layers): odd, so no chunk lines up with a row.
 const EXT: [usize; 3] = [13, 7, 5];
 
-impl Ty {
-    /// Texels along each axis.
-    fn ext(self) -> [usize; 3] {
-        match self {
-            Ty::D1 | Ty::Buf => [EXT[0], 1, 1],
-            Ty::D1Arr => [EXT[0], EXT[2], 1],
-            Ty::D2 => [EXT[0], EXT[1], 1],
-            Ty::D2Arr | Ty::D3 => EXT,
-        }
-    }
-
-    /// Coordinates a kernel passes.
-    fn axes(self) -> usize {
-        match self {
-            Ty::D1 | Ty::Buf => 1,
-            Ty::D1Arr | Ty::D2 => 2,
-            Ty::D2Arr | Ty::D3 => 3,
-        }
-    }
-
-    fn cl_type(self) -> cl_mem_object_type {
-        match self {
-            Ty::D1 => CL_MEM_OBJECT_IMAGE1D,
-            Ty::Buf => CL_MEM_OBJECT_IMAGE1D_BUFFER,
-            Ty::D1Arr => CL_MEM_OBJECT_IMAGE1D_ARRAY,
-            Ty::D2 => CL_MEM_OBJECT_IMAGE2D,
-            Ty::D2Arr => CL_MEM_OBJECT_IMAGE2D_ARRAY,
-            Ty::D3 => CL_MEM_OBJECT_IMAGE3D,
-        }
+/// Texels along each axis of an image of `ty`.
+fn ext(ty: Ty) -> [usize; 3] {
+    match ty {
+        Ty::D1 | Ty::Buf => [EXT[0], 1, 1],
+        Ty::D1Arr => [EXT[0], EXT[2], 1],
+        Ty::D2 => [EXT[0], EXT[1], 1],
+        Ty::D2Arr | Ty::D3 => EXT,
     }
 }
 
@@ -126,16 +95,7 @@ impl Ty {
 /// functions: a kernel per access, coordinates and values from buffers.
 fn source(ty: Ty, kind: Kind) -> String {
     let depth = kind == Kind::Depth;
-    let img = match (ty, depth) {
-        (Ty::D1, _) => "image1d_t",
-        (Ty::Buf, _) => "image1d_buffer_t",
-        (Ty::D1Arr, _) => "image1d_array_t",
-        (Ty::D2, false) => "image2d_t",
-        (Ty::D2, true) => "image2d_depth_t",
-        (Ty::D2Arr, false) => "image2d_array_t",
-        (Ty::D2Arr, true) => "image2d_array_depth_t",
-        (Ty::D3, _) => "image3d_t",
-    };
+    let img = ty.cl(depth);
     // Coordinates, results and values are stored axis by axis and
     // component by component (`c[a * N + i]`), so that every load and
     // store is one a 4-lane body makes as a vector: the kernels get 4-lane
@@ -441,10 +401,10 @@ impl Run {
             image_channel_order: fmt.0,
             image_channel_data_type: fmt.1,
         };
-        let e = ty.ext();
+        let e = ext(ty);
         // SAFETY: a zeroed cl_image_desc is a valid start.
         let mut desc: cl_image_desc = unsafe { std::mem::zeroed() };
-        desc.image_type = ty.cl_type();
+        desc.image_type = ty.mem_type();
         desc.image_width = e[0];
         match ty {
             Ty::D1Arr => desc.image_array_size = e[1],
@@ -510,7 +470,7 @@ impl Run {
 
     /// The image's texels, tightly packed.
     fn texels(&self, m: cl_mem, ty: Ty, size: usize) -> Vec<u8> {
-        let e = ty.ext();
+        let e = ext(ty);
         let region = [e[0], e[1], e[2]];
         let mut out = vec![0u8; e[0] * e[1] * e[2] * size];
         // SAFETY: `out` holds the region's texels, tightly packed.
@@ -602,8 +562,7 @@ fn battery() -> String {
     let run = Run { ctx, q: queue(ctx, 0) };
     let mut rng = Rng(0x1a6e);
     let mut out = String::new();
-    let types = [Ty::D1, Ty::Buf, Ty::D1Arr, Ty::D2, Ty::D2Arr, Ty::D3];
-    for ty in types {
+    for ty in TYPES {
         for kind in [Kind::F, Kind::I, Kind::Ui, Kind::Depth] {
             if kind == Kind::Depth && !matches!(ty, Ty::D2 | Ty::D2Arr) {
                 continue;
@@ -611,7 +570,7 @@ fn battery() -> String {
             let p = source_program(run.ctx, &source(ty, kind));
             let code = build(p, "-cl-std=CL2.0");
             assert_eq!(code, CL_SUCCESS, "{ty:?} {kind:?}: {}", build_log(p, device()));
-            let e = ty.ext();
+            let e = ext(ty);
             let texels = e[0] * e[1] * e[2];
             let comps = if kind == Kind::Depth { 1 } else { 4 };
             let coords: Vec<u8> = (0..ty.axes())

@@ -74,6 +74,7 @@ use std::mem::size_of;
 use std::ptr;
 
 use clift_conformance::half::{from_half, to_half, Rounding};
+use clift_conformance::images::{Ty, TYPES};
 use clift_conformance::rng::Rng;
 use clift_conformance::*;
 
@@ -511,45 +512,14 @@ fn shuffle<T>(rng: &mut Rng, v: &mut [T]) {
 // ---------------------------------------------------------------------------
 // Image types and shapes
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ty {
-    D1,
-    Buf,
-    D1Arr,
-    D2,
-    D2Arr,
-    D3,
+/// What the tests here add to the image types.
+trait TyExt {
+    fn tag(self) -> &'static str;
+    fn coord(self, v: &str) -> String;
+    fn shape(self) -> Shape;
 }
 
-const TYPES: [Ty; 6] = [Ty::D1, Ty::Buf, Ty::D1Arr, Ty::D2, Ty::D2Arr, Ty::D3];
-
-impl Ty {
-    fn mem_type(self) -> cl_mem_object_type {
-        match self {
-            Ty::D1 => CL_MEM_OBJECT_IMAGE1D,
-            Ty::Buf => CL_MEM_OBJECT_IMAGE1D_BUFFER,
-            Ty::D1Arr => CL_MEM_OBJECT_IMAGE1D_ARRAY,
-            Ty::D2 => CL_MEM_OBJECT_IMAGE2D,
-            Ty::D2Arr => CL_MEM_OBJECT_IMAGE2D_ARRAY,
-            Ty::D3 => CL_MEM_OBJECT_IMAGE3D,
-        }
-    }
-
-    /// The OpenCL C type (the depth types replace image2d_t and
-    /// image2d_array_t for CL_DEPTH images).
-    fn cl(self, depth: bool) -> &'static str {
-        match (self, depth) {
-            (Ty::D1, _) => "image1d_t",
-            (Ty::Buf, _) => "image1d_buffer_t",
-            (Ty::D1Arr, _) => "image1d_array_t",
-            (Ty::D2, false) => "image2d_t",
-            (Ty::D2, true) => "image2d_depth_t",
-            (Ty::D2Arr, false) => "image2d_array_t",
-            (Ty::D2Arr, true) => "image2d_array_depth_t",
-            (Ty::D3, _) => "image3d_t",
-        }
-    }
-
+impl TyExt for Ty {
     fn tag(self) -> &'static str {
         match self {
             Ty::D1 => "1d",
@@ -568,25 +538,6 @@ impl Ty {
             Ty::D1 | Ty::Buf => format!("{v}.x"),
             Ty::D1Arr | Ty::D2 => format!("{v}.xy"),
             Ty::D2Arr | Ty::D3 => v.to_string(),
-        }
-    }
-
-    /// The coordinates a sampler addresses and filters (the others are
-    /// unused or an array layer).
-    fn spatial(self) -> usize {
-        match self {
-            Ty::D1 | Ty::Buf | Ty::D1Arr => 1,
-            Ty::D2 | Ty::D2Arr => 2,
-            Ty::D3 => 3,
-        }
-    }
-
-    /// The coordinate that is an array layer.
-    fn layer_axis(self) -> Option<usize> {
-        match self {
-            Ty::D1Arr => Some(1),
-            Ty::D2Arr => Some(2),
-            _ => None,
         }
     }
 

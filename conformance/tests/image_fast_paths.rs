@@ -188,9 +188,9 @@ fn source(ty: Ty, kind: Kind) -> String {
          \x20   int i = get_global_id(0); {rt} r = {rd}(im, smp, IC); PUT }}"
     );
     // Literal samplers: inline code takes every one with float
-    // coordinates but CLAMP (whose border stays the helper's), and NONE and
-    // CLAMP_TO_EDGE with integer coordinates; the others go to the helper
-    // in every mode, and are here to show the dispatch picks it.
+    // coordinates, and NONE, CLAMP_TO_EDGE and CLAMP with integer
+    // coordinates; the repeating modes with integer coordinates go to the
+    // helper in every mode, and are here to show the dispatch picks it.
     let samplers = [
         (
             "edge",

@@ -166,6 +166,18 @@ pub mod fast {
     /// R SIGNED_INT32 and UNSIGNED_INT32: reads (x, 0, 0, 1); writes the
     /// first word.
     pub const R_I32: u32 = 8;
+
+    /// The border color of CLAMP addressing for the formats of `class`,
+    /// as read (four words of the class's kind): transparent black, or
+    /// opaque black (alpha 1) for the R and DEPTH formats, which have no
+    /// alpha.
+    pub const fn border(class: u32) -> [u32; 4] {
+        match class {
+            R_F32 => [0, 0, 0, 0x3f80_0000],
+            R_I32 => [0, 0, 0, 1],
+            _ => [0; 4],
+        }
+    }
 }
 
 /// The [`fast`] class of `format`: [`fast::NONE`] for every format the

@@ -1974,6 +1974,12 @@ fn fast_classes_describe_their_formats() {
             ),
             "{f:?}"
         );
+        // The border color CLAMP reads outside the image.
+        assert_eq!(
+            format::Layout::of(f).map(|l| l.border),
+            Some(fast::border(class)),
+            "{f:?}"
+        );
         let specials = [
             0x7fc0_0001u32,
             0x7f80_0001,

@@ -197,7 +197,8 @@ impl Lowering<'_, '_, '_> {
                         |l, class| {
                             let mut terms = Vec::with_capacity(taps.len());
                             for tap in &taps {
-                                terms.push((l.fast_read(class, tap.at, word)?, tap.weight));
+                                let texel = l.fast_read(class, tap.at, word)?;
+                                terms.push((l.with_border(class, texel, tap.border, None), tap.weight));
                             }
                             Ok(l.filter(terms, None))
                         },
@@ -312,7 +313,7 @@ impl Lowering<'_, '_, '_> {
         let (write, done) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(inside, write, &[], done, &[]);
         self.b.switch_to_block(write);
-        let at = self.taps(&t, image, &xs, Lookup::Int)[0].at;
+        let at = self.taps(&t, image, &xs, Lookup::Int { border: false })[0].at;
         let texel4 = [texel[0], texel[1], texel[2], texel[3]];
         self.dispatch(
             image,
@@ -380,15 +381,20 @@ impl Lowering<'_, '_, '_> {
             },
         };
         let mode = match bits & img::sampler::ADDRESS_MASK {
-            img::sampler::ADDRESS_NONE | img::sampler::ADDRESS_CLAMP_TO_EDGE => Address::Clamp,
+            img::sampler::ADDRESS_CLAMP => Address::Border,
             img::sampler::ADDRESS_REPEAT => Address::Repeat,
             img::sampler::ADDRESS_MIRRORED_REPEAT => Address::Mirror,
-            _ => return None,
+            // NONE, CLAMP_TO_EDGE, and bits naming no mode (as NONE).
+            _ => Address::Clamp,
         };
         if !floats {
             // Integer coordinates ignore the filter and normalization; the
             // repeating modes wrap them, which stays the helper's.
-            return (mode == Address::Clamp).then_some(Plan::Known(Lookup::Int));
+            return match mode {
+                Address::Clamp => Some(Plan::Known(Lookup::Int { border: false })),
+                Address::Border => Some(Plan::Known(Lookup::Int { border: true })),
+                _ => None,
+            };
         }
         Some(Plan::Known(Lookup::Float {
             mode,
@@ -398,12 +404,11 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// A read by `plan`: `inline(lookup)` where inline code takes it (for a
-    /// run-time sampler, after testing its bits: the helper's addressing
-    /// modes other than CLAMP for float coordinates, NONE and
-    /// CLAMP_TO_EDGE for integer ones (the helper wraps integer
-    /// coordinates for the repeating modes), any other mode's bits as
-    /// NONE; then the filter), else `helper()`; results of type `word`
-    /// (scalars or vectors) joined.
+    /// run-time sampler, after testing its bits: every addressing mode for
+    /// float coordinates, NONE, CLAMP_TO_EDGE and CLAMP for integer ones
+    /// (the helper wraps integer coordinates for the repeating modes), any
+    /// other mode's bits as NONE; then the filter), else `helper()`;
+    /// results of type `word` (scalars or vectors) joined.
     pub(super) fn sampled(
         &mut self,
         plan: Plan,
@@ -417,14 +422,15 @@ impl Lowering<'_, '_, '_> {
             Plan::Dynamic { bits, floats } => (bits, floats),
         };
         let mode = self.b.ins().band_imm_u(bits, i64::from(img::sampler::ADDRESS_MASK));
-        let not = |l: &mut Self, m: u32| l.b.ins().icmp_imm_u(IntCC::NotEqual, mode, i64::from(m));
-        let mut ok = not(self, img::sampler::ADDRESS_CLAMP);
-        if !floats {
-            for m in [img::sampler::ADDRESS_REPEAT, img::sampler::ADDRESS_MIRRORED_REPEAT] {
-                let also = not(self, m);
-                ok = self.b.ins().band(ok, also);
-            }
-        }
+        let is = |l: &mut Self, m: u32| l.b.ins().icmp_imm_u(IntCC::Equal, mode, i64::from(m));
+        let ok = if floats {
+            self.b.ins().iconst(cl::I8, 1)
+        } else {
+            let r = is(self, img::sampler::ADDRESS_REPEAT);
+            let m = is(self, img::sampler::ADDRESS_MIRRORED_REPEAT);
+            let either = self.b.ins().bor(r, m);
+            self.b.ins().bxor_imm_u(either, 1)
+        };
         let (go, other, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         let params: Vec<Value> = (0..4).map(|_| self.b.append_block_param(join, word)).collect();
         let jump = |l: &mut Self, v: &[Value]| {
@@ -434,7 +440,14 @@ impl Lowering<'_, '_, '_> {
         self.b.ins().brif(ok, go, &[], other, &[]);
         self.b.switch_to_block(go);
         if !floats {
-            let v = inline(self, Lookup::Int)?;
+            let border = is(self, img::sampler::ADDRESS_CLAMP);
+            let (clamp, edge) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(border, clamp, &[], edge, &[]);
+            self.b.switch_to_block(clamp);
+            let v = inline(self, Lookup::Int { border: true })?;
+            jump(self, &v);
+            self.b.switch_to_block(edge);
+            let v = inline(self, Lookup::Int { border: false })?;
             jump(self, &v);
         } else {
             // A branch per filter and addressing mode (taken the same way
@@ -460,6 +473,7 @@ impl Lowering<'_, '_, '_> {
                 let modes = [
                     (Some(img::sampler::ADDRESS_REPEAT), Address::Repeat),
                     (Some(img::sampler::ADDRESS_MIRRORED_REPEAT), Address::Mirror),
+                    (Some(img::sampler::ADDRESS_CLAMP), Address::Border),
                     (None, Address::Clamp),
                 ];
                 for (m, address) in modes {
@@ -527,30 +541,35 @@ impl Lowering<'_, '_, '_> {
         for (a, &x) in axes(t).iter().zip(xs) {
             let size = self.desc_field(image, a.size);
             let picks: Vec<Pick> = match lookup {
-                Lookup::Int => {
+                // An array's layer is clamped, whatever the mode.
+                Lookup::Int { border } => {
                     let i = self.b.ins().sextend(cl::I64, x);
-                    vec![(self.clamp_index(i, size), None)]
+                    let out = (border && !a.layer).then(|| self.outside(i, size));
+                    vec![(self.clamp_index(i, size), None, out)]
                 }
                 // The layer: clamp(rint(w), 0, size - 1).
                 Lookup::Float { .. } if a.layer => {
                     let r = self.b.ins().nearest(x);
                     let i = self.b.ins().fcvt_to_sint_sat(cl::I64, r);
-                    vec![(self.clamp_index(i, size), None)]
+                    vec![(self.clamp_index(i, size), None, None)]
                 }
                 Lookup::Float {
                     mode,
                     normalized,
                     linear: false,
-                } => vec![(self.nearest_index(mode, normalized, x, size), None)],
+                } => {
+                    let (i, out) = self.nearest_index(mode, normalized, x, size);
+                    vec![(i, None, out)]
+                }
                 Lookup::Float {
                     mode,
                     normalized,
                     linear: true,
                 } => {
-                    let (i0, i1, frac) = self.linear_indices(mode, normalized, x, size);
+                    let ((i0, out0), (i1, out1), frac) = self.linear_indices(mode, normalized, x, size);
                     let one = self.b.ins().f32const(1.0);
                     let w0 = self.b.ins().fsub(one, frac);
-                    vec![(i0, Some(w0)), (i1, Some(frac))]
+                    vec![(i0, Some(w0), out0), (i1, Some(frac), out1)]
                 }
             };
             let picks = match a.pitch {
@@ -559,7 +578,7 @@ impl Lowering<'_, '_, '_> {
                     let pitch = self.desc_field(image, p);
                     picks
                         .into_iter()
-                        .map(|(i, w)| (self.b.ins().imul(i, pitch), w))
+                        .map(|(i, w, out)| (self.b.ins().imul(i, pitch), w, out))
                         .collect()
                 }
             };
@@ -570,10 +589,16 @@ impl Lowering<'_, '_, '_> {
         let mut taps = Vec::with_capacity(corners);
         let zero = self.b.ins().iconst(cl::I64, 0);
         for corner in 0..corners {
-            let (mut x, mut row, mut weight) = (zero, data, None);
+            let (mut x, mut row, mut weight, mut border) = (zero, data, None, None);
             let mut rest = corner;
             for (is_x, picks) in &choices {
-                let (v, w) = picks[rest % picks.len()];
+                let (v, w, out) = picks[rest % picks.len()];
+                if let Some(out) = out {
+                    border = Some(match border {
+                        Some(b) => self.b.ins().bor(b, out),
+                        None => out,
+                    });
+                }
                 rest /= picks.len();
                 if *is_x {
                     x = v;
@@ -590,9 +615,55 @@ impl Lowering<'_, '_, '_> {
             taps.push(Tap {
                 at: Texel { row, x },
                 weight,
+                border,
             });
         }
         taps
+    }
+
+    /// `texel` (four words of class `class`, scalars or vectors of type
+    /// `lanes`), or the class's border color where `outside` holds (an
+    /// `i8`, or for vectors an `i32x4` mask).
+    pub(super) fn with_border(
+        &mut self,
+        class: u32,
+        texel: Vec<Value>,
+        outside: Option<Value>,
+        lanes: Option<cl::Type>,
+    ) -> Vec<Value> {
+        let Some(out) = outside else { return texel };
+        texel
+            .into_iter()
+            .zip(img::fast::border(class))
+            .map(|(x, bits)| {
+                let t = self.b.func.dfg.value_type(x);
+                let c = self.b.ins().iconst(cl::I32, i64::from(bits));
+                match lanes {
+                    Some(vt) => {
+                        let c = self.b.ins().splat(cl::I32X4, c);
+                        let c = if vt == cl::I32X4 {
+                            c
+                        } else {
+                            self.b.ins().bitcast(vt, MemFlagsData::new(), c)
+                        };
+                        let mask = if vt == cl::I32X4 {
+                            out
+                        } else {
+                            self.b.ins().bitcast(vt, MemFlagsData::new(), out)
+                        };
+                        self.b.ins().bitselect(mask, c, x)
+                    }
+                    None => {
+                        let c = if t == cl::I32 {
+                            c
+                        } else {
+                            self.b.ins().bitcast(t, MemFlagsData::new(), c)
+                        };
+                        self.b.ins().select(out, c, x)
+                    }
+                }
+            })
+            .collect()
     }
 
     /// The read's result from its taps' texels (four words each) and
@@ -696,9 +767,15 @@ impl Lowering<'_, '_, '_> {
     /// The helper's `nearest_tap` (clift_builtins::image::sample) for the
     /// modes inline code takes: the texel's index along an axis of `size`
     /// texels.
-    fn nearest_index(&mut self, mode: Address, normalized: Flag, s: Value, size: Value) -> Value {
+    fn nearest_index(&mut self, mode: Address, normalized: Flag, s: Value, size: Value) -> (Value, Option<Value>) {
         let nf = self.b.ins().fcvt_from_uint(cl::F32, size);
-        match mode {
+        let index = match mode {
+            Address::Border => {
+                let u = self.clamp_coordinate(normalized, s, nf);
+                let i = self.floor_index(u);
+                let out = self.outside(i, size);
+                return (self.clamp_index(i, size), Some(out));
+            }
             Address::Repeat => {
                 // u = (s - floor(s)) * size; i = floor(u), less size if
                 // past the last texel.
@@ -727,13 +804,20 @@ impl Lowering<'_, '_, '_> {
                 let i = self.floor_index(u);
                 self.clamp_index(i, size)
             }
-        }
+        };
+        (index, None)
+    }
+
+    /// Whether index `i` is outside `0..size`: an `i8` boolean.
+    fn outside(&mut self, i: Value, size: Value) -> Value {
+        // A negative index is a huge unsigned one.
+        self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, size)
     }
 
     /// The helper's `linear_taps` for the modes inline code takes: the two
     /// texels' indices along an axis of `size` texels and the weight of the
     /// second (`frac(u - 0.5)`, 0 when not finite).
-    fn linear_indices(&mut self, mode: Address, normalized: Flag, s: Value, size: Value) -> (Value, Value, Value) {
+    fn linear_indices(&mut self, mode: Address, normalized: Flag, s: Value, size: Value) -> (Bounded, Bounded, Value) {
         let nf = self.b.ins().fcvt_from_uint(cl::F32, size);
         let half = self.b.ins().f32const(0.5);
         let last = self.b.ins().iadd_imm_s(size, -1);
@@ -770,16 +854,34 @@ impl Lowering<'_, '_, '_> {
                 let i1 = self.b.ins().smin(i1, last);
                 (self.clamp_index(i0, size), self.clamp_index(i1, size), t)
             }
-            Address::Clamp => {
+            Address::Clamp | Address::Border => {
                 let u = self.clamp_coordinate(normalized, s, nf);
                 let t = self.b.ins().fsub(u, half);
                 let i0 = self.floor_index(t);
                 // clamp(saturating(i0 + 1)) is clamp(min(i0, last) + 1).
                 let below_last = self.b.ins().smin(i0, last);
                 let i1 = self.b.ins().iadd_imm_s(below_last, 1);
+                if mode == Address::Border {
+                    // saturating(i0 + 1) is outside when i0 is below -1 or
+                    // at least the last index.
+                    let out0 = self.outside(i0, size);
+                    let low = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, i0, -1);
+                    let high = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i0, last);
+                    let out1 = self.b.ins().bor(low, high);
+                    let (c0, c1) = (self.clamp_index(i0, size), self.clamp_index(i1, size));
+                    let (a, _, _) = self.frac_weight(c0, c1, t);
+                    return ((c0, Some(out0)), (c1, Some(out1)), a);
+                }
                 (self.clamp_index(i0, size), self.clamp_index(i1, size), t)
             }
         };
+        let (a, i0, i1) = self.frac_weight(i0, i1, t);
+        ((i0, None), (i1, None), a)
+    }
+
+    /// The second texel's weight `frac(t)`, 0 when not finite (and `i0`,
+    /// `i1` back).
+    fn frac_weight(&mut self, i0: Value, i1: Value, t: Value) -> (Value, Value, Value) {
         let fl = self.b.ins().floor(t);
         let a = self.b.ins().fsub(t, fl);
         // a is finite when |a| < infinity (false for NaN).
@@ -787,8 +889,7 @@ impl Lowering<'_, '_, '_> {
         let inf = self.b.ins().f32const(f32::INFINITY);
         let finite = self.b.ins().fcmp(FloatCC::LessThan, abs, inf);
         let zero = self.b.ins().f32const(0.0);
-        let a = self.b.ins().select(finite, a, zero);
-        (i0, i1, a)
+        (self.b.ins().select(finite, a, zero), i0, i1)
     }
 
     /// Emits the descriptor's fast class test: `fast(class)` for each class
@@ -1003,13 +1104,14 @@ pub(super) struct ReadKind {
 /// How an inline read finds its texels' indices, as the helper does
 /// (`clift_builtins::image::sample`): from integer coordinates clamped to
 /// the image (NONE and CLAMP_TO_EDGE addressing; the helper clamps for
-/// NONE too), or from float coordinates with any addressing mode but CLAMP
-/// (whose border texels stay the helper's), nearest or linear filtering
+/// NONE too) or with the border color outside it (CLAMP), or from float
+/// coordinates with any addressing mode, nearest or linear filtering
 /// (linear only for reads of floats: integer formats are read nearest),
 /// normalized or not; an array's layer is `clamp(rint(w))`.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Lookup {
-    Int,
+    /// Integer coordinates: clamped, or (CLAMP) the border outside.
+    Int { border: bool },
     Float {
         mode: Address,
         normalized: Flag,
@@ -1017,11 +1119,12 @@ pub(super) enum Lookup {
     },
 }
 
-/// The addressing modes inline code takes: NONE and CLAMP_TO_EDGE (both
-/// clamp), REPEAT, MIRRORED_REPEAT.
+/// The addressing modes: NONE and CLAMP_TO_EDGE (both clamp), CLAMP (the
+/// border color outside the image), REPEAT, MIRRORED_REPEAT.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Address {
     Clamp,
+    Border,
     Repeat,
     Mirror,
 }
@@ -1055,13 +1158,21 @@ pub(super) enum Plan {
 
 /// One choice of an index along an axis (the x index, or the byte offset
 /// along another axis) and its weight along the axis, if filtered.
-type Pick = (Value, Option<Value>);
+/// (Also whether the index is outside the image, for CLAMP's border.)
+type Pick = (Value, Option<Value>, Option<Value>);
+
+/// A texel index along an axis and, for CLAMP, whether it is outside.
+type Bounded = (Value, Option<Value>);
 
 /// One texel of a read and its weight (linear filtering).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Tap {
     pub(super) at: Texel,
     pub(super) weight: Option<Value>,
+    /// CLAMP addressing: whether the texel is outside the image (an `i8`),
+    /// so that the border color stands in for it (`at` is then clamped
+    /// inside, only to keep the load in bounds).
+    pub(super) border: Option<Value>,
 }
 
 /// A texel found inline: the address of its row (with the layer's and

@@ -84,10 +84,20 @@ impl Lowering<'_, '_, '_> {
                 // Each lane's taps: the same number in every lane.
                 let lane_taps: Vec<Vec<Tap>> = lane_xs.iter().map(|xs| l.taps(&t, image, xs, lookup)).collect();
                 let run = match lookup {
-                    Lookup::Int => l.run(&t, image, &coords),
+                    Lookup::Int { .. } => l.run(&t, image, &coords),
                     Lookup::Float { .. } => None,
                 };
                 let taps = lane_taps[0].len();
+                // CLAMP: each tap's lanes outside the image, as a mask.
+                let borders: Vec<Option<Value>> = (0..taps)
+                    .map(|j| {
+                        let b: Option<Vec<Value>> = lane_taps.iter().map(|lt| lt[j].border).collect();
+                        b.map(|b| {
+                            let m: [Value; LANES] = std::array::from_fn(|k| l.b.ins().bmask(cl::I32, b[k]));
+                            l.build(cl::I32X4, m)
+                        })
+                    })
+                    .collect();
                 let weights: Vec<Option<Value>> = (0..taps)
                     .map(|j| {
                         let w: Option<Vec<Value>> = lane_taps.iter().map(|lt| lt[j].weight).collect();
@@ -102,7 +112,9 @@ impl Lowering<'_, '_, '_> {
                         let mut terms = Vec::with_capacity(taps);
                         for (j, &w) in weights.iter().enumerate() {
                             let ats: Vec<Texel> = lane_taps.iter().map(|lt| lt[j].at).collect();
-                            terms.push((l.fast_read_lanes(class, &ats, rk.word, vt, run)?, w));
+                            let texel = l.fast_read_lanes(class, &ats, rk.word, vt, run)?;
+                            let texel = l.with_border(class, texel, borders[j], Some(vt));
+                            terms.push((texel, w));
                         }
                         Ok(l.filter(terms, Some(vt)))
                     },
@@ -305,7 +317,7 @@ impl Lowering<'_, '_, '_> {
         let mut ats = Vec::with_capacity(LANES);
         for xs in &lane_xs {
             inside.push(self.inside(&t, image, xs)?);
-            ats.push(self.taps(&t, image, xs, Lookup::Int)[0].at);
+            ats.push(self.taps(&t, image, xs, Lookup::Int { border: false })[0].at);
         }
         let comps4 = [comps[0], comps[1], comps[2], comps[3]];
         let run = self.run(&t, image, &coords);

@@ -7,6 +7,7 @@
 
 use std::ptr;
 
+use clift_conformance::images::sampler;
 use clift_conformance::programs::source_program;
 use clift_conformance::*;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -55,24 +56,6 @@ fn image(ctx: cl_context, data_type: cl_channel_type, flags: cl_mem_flags, data:
     let m = unsafe { clCreateImage(ctx, flags, &format, &desc, host, &mut err) };
     check(err);
     m
-}
-
-/// A sampler of `ctx`.
-fn sampler(ctx: cl_context, normalized: cl_bool, mode: cl_addressing_mode, filter: cl_filter_mode) -> cl_sampler {
-    let props: [cl_sampler_properties; 7] = [
-        CL_SAMPLER_NORMALIZED_COORDS as cl_sampler_properties,
-        normalized as cl_sampler_properties,
-        CL_SAMPLER_ADDRESSING_MODE as cl_sampler_properties,
-        mode as cl_sampler_properties,
-        CL_SAMPLER_FILTER_MODE as cl_sampler_properties,
-        filter as cl_sampler_properties,
-        0,
-    ];
-    let mut err = 0;
-    // SAFETY: a valid context and a zero-terminated property list.
-    let s = unsafe { clCreateSamplerWithProperties(ctx, props.as_ptr(), &mut err) };
-    check(err);
-    s
 }
 
 fn images(c: &mut Criterion) {

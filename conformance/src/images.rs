@@ -1,5 +1,5 @@
-//! The image types of OpenCL as the image tests name them: their memory
-//! object types, OpenCL C types and coordinates.
+//! The image types of OpenCL as the image tests name them (their memory
+//! object types, OpenCL C types and coordinates), and samplers.
 
 use opencl_sys::*;
 
@@ -73,4 +73,22 @@ impl Ty {
             _ => None,
         }
     }
+}
+
+/// A sampler of `ctx` made by clCreateSamplerWithProperties.
+pub fn sampler(ctx: cl_context, normalized: cl_bool, mode: cl_addressing_mode, filter: cl_filter_mode) -> cl_sampler {
+    let props: [cl_sampler_properties; 7] = [
+        CL_SAMPLER_NORMALIZED_COORDS as cl_sampler_properties,
+        normalized as cl_sampler_properties,
+        CL_SAMPLER_ADDRESSING_MODE as cl_sampler_properties,
+        mode as cl_sampler_properties,
+        CL_SAMPLER_FILTER_MODE as cl_sampler_properties,
+        filter as cl_sampler_properties,
+        0,
+    ];
+    let mut err = 0;
+    // SAFETY: a valid context and a zero-terminated property list.
+    let s = unsafe { clCreateSamplerWithProperties(ctx, props.as_ptr(), &mut err) };
+    crate::check(err);
+    s
 }

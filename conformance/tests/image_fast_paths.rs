@@ -28,7 +28,7 @@ use std::path::PathBuf;
 use std::ptr;
 
 use clift_conformance::child::{in_child, run};
-use clift_conformance::images::{Ty, TYPES};
+use clift_conformance::images::{sampler, Ty, TYPES};
 use clift_conformance::programs::source_program;
 use clift_conformance::rng::Rng;
 use clift_conformance::*;
@@ -529,24 +529,6 @@ impl Run {
         // SAFETY: a valid queue.
         check(unsafe { clFinish(self.q) });
     }
-}
-
-/// A sampler of `ctx`.
-fn sampler(ctx: cl_context, normalized: cl_bool, mode: cl_addressing_mode, filter: cl_filter_mode) -> cl_sampler {
-    let props: [cl_sampler_properties; 7] = [
-        CL_SAMPLER_NORMALIZED_COORDS as cl_sampler_properties,
-        normalized as cl_sampler_properties,
-        CL_SAMPLER_ADDRESSING_MODE as cl_sampler_properties,
-        mode as cl_sampler_properties,
-        CL_SAMPLER_FILTER_MODE as cl_sampler_properties,
-        filter as cl_sampler_properties,
-        0,
-    ];
-    let mut err = 0;
-    // SAFETY: a valid context and a zero-terminated property list.
-    let s = unsafe { clCreateSamplerWithProperties(ctx, props.as_ptr(), &mut err) };
-    check(err);
-    s
 }
 
 fn hex(b: &[u8]) -> String {

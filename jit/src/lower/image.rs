@@ -640,12 +640,7 @@ impl Lowering<'_, '_, '_> {
                 let c = self.b.ins().iconst(cl::I32, i64::from(bits));
                 match lanes {
                     Some(vt) => {
-                        let c = self.b.ins().splat(cl::I32X4, c);
-                        let c = if vt == cl::I32X4 {
-                            c
-                        } else {
-                            self.b.ins().bitcast(vt, MemFlagsData::new(), c)
-                        };
+                        let c = self.splat_bits(vt, bits);
                         let mask = if vt == cl::I32X4 {
                             out
                         } else {
@@ -959,6 +954,41 @@ impl Lowering<'_, '_, '_> {
         self.b.ins().jump(join, &args);
     }
 
+    /// Bytes 0..255 (the lanes of an `i32x4`) as UNORM_INT8 reads them:
+    /// `byte / 255.0f`, a correctly rounded division, as the helper's.
+    pub(super) fn unorm8_to_float(&mut self, bytes: Value) -> Value {
+        let f = self.b.ins().fcvt_from_sint(cl::F32X4, bytes);
+        let max = self.b.ins().f32const(255.0);
+        let max = self.b.ins().splat(cl::F32X4, max);
+        self.b.ins().fdiv(f, max)
+    }
+
+    /// The lanes of an `f32x4` as UNORM_INT8 writes them, in the lanes of
+    /// an `i32x4`: `convert_uchar_sat_rte(x * 255.0f)`, the product rounded
+    /// to nearest even, converted saturating (NaN to 0), clamped to 0..255.
+    pub(super) fn float_to_unorm8(&mut self, x: Value) -> Value {
+        let max = self.b.ins().f32const(255.0);
+        let max = self.b.ins().splat(cl::F32X4, max);
+        let x = self.b.ins().fmul(x, max);
+        let x = self.b.ins().nearest(x);
+        let x = self.b.ins().fcvt_to_sint_sat(cl::I32X4, x);
+        let zero = self.splat_bits(cl::I32X4, 0);
+        let top = self.splat_bits(cl::I32X4, 255);
+        let x = self.b.ins().smax(x, zero);
+        self.b.ins().smin(x, top)
+    }
+
+    /// A vector of type `vt` (`i32x4` or `f32x4`) whose lanes hold `bits`.
+    pub(super) fn splat_bits(&mut self, vt: cl::Type, bits: u32) -> Value {
+        let x = self.b.ins().iconst(cl::I32, i64::from(bits));
+        let x = self.b.ins().splat(cl::I32X4, x);
+        if vt == cl::I32X4 {
+            x
+        } else {
+            self.b.ins().bitcast(vt, MemFlagsData::new(), x)
+        }
+    }
+
     /// The inline read of fast class `class` at `at`: four words.
     fn fast_read(&mut self, class: u32, at: Texel, word: cl::Type) -> R<Vec<Value>> {
         let flags = MemFlagsData::new().with_notrap();
@@ -980,10 +1010,7 @@ impl Lowering<'_, '_, '_> {
                 let v = self.b.ins().bitcast(cl::I8X16, little, v);
                 let v = self.b.ins().uwiden_low(v);
                 let v = self.b.ins().uwiden_low(v);
-                let f = self.b.ins().fcvt_from_sint(cl::F32X4, v);
-                let max = self.b.ins().f32const(255.0);
-                let max = self.b.ins().splat(cl::F32X4, max);
-                let f = self.b.ins().fdiv(f, max);
+                let f = self.unorm8_to_float(v);
                 let order: [u8; 4] = if class == img::fast::BGRA_UNORM8 {
                     [2, 1, 0, 3]
                 } else {
@@ -1028,17 +1055,7 @@ impl Lowering<'_, '_, '_> {
                 for (k, &l) in lanes.iter().enumerate().skip(1) {
                     x = self.b.ins().insertlane(x, l, k as u8);
                 }
-                let max = self.b.ins().f32const(255.0);
-                let max = self.b.ins().splat(cl::F32X4, max);
-                let x = self.b.ins().fmul(x, max);
-                let x = self.b.ins().nearest(x);
-                let x = self.b.ins().fcvt_to_sint_sat(cl::I32X4, x);
-                let zero = self.b.ins().iconst(cl::I32, 0);
-                let zero = self.b.ins().splat(cl::I32X4, zero);
-                let top = self.b.ins().iconst(cl::I32, 255);
-                let top = self.b.ins().splat(cl::I32X4, top);
-                let x = self.b.ins().smax(x, zero);
-                let x = self.b.ins().smin(x, top);
+                let x = self.float_to_unorm8(x);
                 let x = self.b.ins().snarrow(x, x);
                 let x = self.b.ins().unarrow(x, x);
                 let little = MemFlagsData::new().with_endianness(Endianness::Little);

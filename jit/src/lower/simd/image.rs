@@ -134,15 +134,6 @@ impl Lowering<'_, '_, '_> {
     /// four components, each a vector of `vt` (words of type `word`).
     fn fast_read_lanes(&mut self, class: u32, ats: &[Texel], word: Clif, vt: Clif, run: Option<Run>) -> R<Vec<Value>> {
         let flags = MemFlagsData::new().with_notrap();
-        let splat = |l: &mut Self, bits: u32| {
-            let x = l.b.ins().iconst(cl::I32, i64::from(bits));
-            let x = l.b.ins().splat(cl::I32X4, x);
-            if vt == cl::F32X4 {
-                l.b.ins().bitcast(vt, MemFlagsData::new(), x)
-            } else {
-                x
-            }
-        };
         if matches!(class, img::fast::RGBA_F32 | img::fast::RGBA_I32) {
             let p: Vec<Value> = ats.iter().map(|&a| self.texel_address(a, class)).collect();
             return Ok((0..4)
@@ -154,14 +145,10 @@ impl Lowering<'_, '_, '_> {
         }
         // A 4-byte texel per lane, as the lanes of an i32x4.
         let texels = self.texel_words(class, ats, run);
-        let byte = self.b.ins().iconst(cl::I32, 0xff);
-        let byte = self.b.ins().splat(cl::I32X4, byte);
+        let byte = self.splat_bits(cl::I32X4, 0xff);
         Ok(match class {
             img::fast::RGBA_UNORM8 | img::fast::BGRA_UNORM8 => {
-                // Byte c of every lane, then byte / 255.0f (the scalar
-                // code's division, four at once).
-                let max = self.b.ins().f32const(255.0);
-                let max = self.b.ins().splat(cl::F32X4, max);
+                // Byte c of every lane, then byte / 255.0f.
                 let order: [i64; 4] = if class == img::fast::BGRA_UNORM8 {
                     [2, 1, 0, 3]
                 } else {
@@ -172,8 +159,7 @@ impl Lowering<'_, '_, '_> {
                     .map(|&c| {
                         let x = self.b.ins().ushr_imm_u(texels, 8 * c);
                         let x = self.b.ins().band(x, byte);
-                        let f = self.b.ins().fcvt_from_sint(cl::F32X4, x);
-                        self.b.ins().fdiv(f, max)
+                        self.unorm8_to_float(x)
                     })
                     .collect()
             }
@@ -184,7 +170,12 @@ impl Lowering<'_, '_, '_> {
                     texels
                 };
                 let one = if word == cl::F32 { 1f32.to_bits() } else { 1 };
-                vec![x, splat(self, 0), splat(self, 0), splat(self, one)]
+                vec![
+                    x,
+                    self.splat_bits(vt, 0),
+                    self.splat_bits(vt, 0),
+                    self.splat_bits(vt, one),
+                ]
             }
             // Byte c zero-extended, or sign-extended (moved to the top,
             // then shifted back arithmetically).
@@ -302,13 +293,7 @@ impl Lowering<'_, '_, '_> {
         let vt = if word == cl::F32 { cl::F32X4 } else { cl::I32X4 };
         let mut comps: Vec<Value> = texel.iter().map(|&s| self.as_vec(s, vt)).collect();
         while comps.len() < 4 {
-            let zero = self.b.ins().iconst(cl::I32, 0);
-            let zero = self.b.ins().splat(cl::I32X4, zero);
-            comps.push(if vt == cl::F32X4 {
-                self.b.ins().bitcast(vt, MemFlagsData::new(), zero)
-            } else {
-                zero
-            });
+            comps.push(self.splat_bits(vt, 0));
         }
         let lane_xs: Vec<Vec<Value>> = (0..LANES)
             .map(|k| coords[..n].iter().map(|&s| self.lane(s, k)).collect())
@@ -361,8 +346,7 @@ impl Lowering<'_, '_, '_> {
             return;
         }
         // 4-byte texels: each lane's texel as a lane of an i32x4.
-        let zero = self.b.ins().iconst(cl::I32, 0);
-        let zero = self.b.ins().splat(cl::I32X4, zero);
+        let zero = self.splat_bits(cl::I32X4, 0);
         let pack = |l: &mut Self, bytes: [Value; 4]| {
             let mut packed = zero;
             for (c, &x) in bytes.iter().enumerate() {
@@ -373,44 +357,30 @@ impl Lowering<'_, '_, '_> {
         };
         let words = match class {
             img::fast::RGBA_UNORM8 | img::fast::BGRA_UNORM8 => {
-                // convert_uchar_sat_rte(x * 255.0f), as the scalar code,
-                // each channel's four lanes at once.
+                // convert_uchar_sat_rte(x * 255.0f), each channel's four
+                // lanes at once.
                 let [r, g, b, a] = v;
                 let chans = if class == img::fast::BGRA_UNORM8 {
                     [b, g, r, a]
                 } else {
                     [r, g, b, a]
                 };
-                let max = self.b.ins().f32const(255.0);
-                let max = self.b.ins().splat(cl::F32X4, max);
-                let top = self.b.ins().iconst(cl::I32, 255);
-                let top = self.b.ins().splat(cl::I32X4, top);
-                let bytes = chans.map(|x| {
-                    let x = self.b.ins().fmul(x, max);
-                    let x = self.b.ins().nearest(x);
-                    let x = self.b.ins().fcvt_to_sint_sat(cl::I32X4, x);
-                    let x = self.b.ins().smax(x, zero);
-                    self.b.ins().smin(x, top)
-                });
+                let bytes = chans.map(|x| self.float_to_unorm8(x));
                 pack(self, bytes)
             }
             img::fast::R_F32 => self.b.ins().bitcast(cl::I32X4, MemFlagsData::new(), v[0]),
             img::fast::R_I32 => v[0],
             img::fast::RGBA_U8 => {
                 // min(x, 255) unsigned.
-                let top = self.b.ins().iconst(cl::I32, 255);
-                let top = self.b.ins().splat(cl::I32X4, top);
+                let top = self.splat_bits(cl::I32X4, 255);
                 let bytes = v.map(|x| self.b.ins().umin(x, top));
                 pack(self, bytes)
             }
             img::fast::RGBA_S8 => {
                 // clamp(x, -128, 127), its low 8 bits.
-                let top = self.b.ins().iconst(cl::I32, 127);
-                let top = self.b.ins().splat(cl::I32X4, top);
-                let bottom = self.b.ins().iconst(cl::I32, -128);
-                let bottom = self.b.ins().splat(cl::I32X4, bottom);
-                let low = self.b.ins().iconst(cl::I32, 0xff);
-                let low = self.b.ins().splat(cl::I32X4, low);
+                let top = self.splat_bits(cl::I32X4, 127);
+                let bottom = self.splat_bits(cl::I32X4, -128i32 as u32);
+                let low = self.splat_bits(cl::I32X4, 0xff);
                 let bytes = v.map(|x| {
                     let x = self.b.ins().smax(x, bottom);
                     let x = self.b.ins().smin(x, top);

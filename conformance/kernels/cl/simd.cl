@@ -148,7 +148,7 @@ kernel void wrap_access(global const float *in, global float *out, global uint *
 }
 
 // A loop whose exit differs between work-items and with a side effect
-// inside: not vectorized (a masked loop must not store).
+// inside: run under a mask, each lane's atomics only while it is in it.
 kernel void varying_loop_atomic(global const uint *in, global uint *out)
 {
     size_t i = get_global_id(0);

@@ -371,30 +371,49 @@ impl Lowering<'_, '_, '_> {
             let fx = self.kernel.borrow().simd.as_ref().map(|c| c.fn_effects.clone());
             let fx = fx.ok_or_else(|| m.diag(func.inst, "a 4-lane body without its kernel's state"))?;
             let flags: Vec<bool> = func.params.iter().map(|&p| self.is_varying(p)).collect();
-            let mut may_vary = simd::analysis::may_vary(m, func, &flags, &[]);
-            let loops = simd::analysis::masked_loops(m, func, &may_vary, &fx).map_err(|r| m.diag(func.inst, r))?;
-            if !loops.is_empty() {
-                let exit_phis: Vec<Id> = loops
+            // The phis where masked regions and loops end vary; which
+            // branches vary depends on which values do: until neither
+            // grows.
+            let phis_of = |b: u32| -> Vec<Id> {
+                func.blocks[b as usize]
+                    .body()
+                    .map(|i| &m.insts[i as usize])
+                    .take_while(|inst| inst.op == Op::Phi)
+                    .filter_map(|inst| inst.result_id)
+                    .collect()
+            };
+            let mut also: Vec<Id> = Vec::new();
+            let (may_vary, regions, loops) = loop {
+                let may_vary = simd::analysis::may_vary(m, func, &flags, &also);
+                let regions = simd::analysis::regions(m, func, &may_vary);
+                let loops =
+                    simd::analysis::masked_loops(m, func, &may_vary, &regions).map_err(|r| m.diag(func.inst, r))?;
+                let mut more: Vec<Id> = regions
                     .iter()
-                    .flat_map(|l| {
-                        let blk = &func.blocks[l.exit as usize];
-                        blk.body()
-                            .map(|i| &m.insts[i as usize])
-                            .take_while(|inst| inst.op == Op::Phi)
-                            .filter_map(|inst| inst.result_id)
-                            .collect::<Vec<_>>()
-                    })
+                    .map(|r| r.merge)
+                    .chain(loops.iter().map(|l| l.exit))
+                    .flat_map(phis_of)
+                    .chain(simd::analysis::masked_stores(m, func, &regions, &loops))
+                    .filter(|p| !may_vary.contains(p))
                     .collect();
-                may_vary = simd::analysis::may_vary(m, func, &flags, &exit_phis);
-            }
+                more.sort_unstable();
+                more.dedup();
+                if more.is_empty() {
+                    break (may_vary, regions, loops);
+                }
+                also.append(&mut more);
+            };
             let dirty_in = simd::analysis::dirty_blocks(m, func, &fx);
             let in_cycle = simd::analysis::in_cycle(func);
+            let counters = simd::analysis::counters(m, func, &may_vary);
             if let Some(s) = self.simd.as_deref_mut() {
+                s.counters = counters;
                 s.may_vary = may_vary;
                 s.dirty_in = dirty_in;
                 s.in_cycle = in_cycle;
             }
             self.begin_masked_loops(loops).map_err(|r| m.diag(func.inst, r))?;
+            self.begin_regions(regions);
         }
         self.create_blocks()?;
         let entry = self
@@ -532,6 +551,16 @@ impl Lowering<'_, '_, '_> {
             }
             let cb = self.b.create_block();
             self.body.blocks[bi] = Some(cb);
+            if let Some(s) = self.simd.as_deref_mut() {
+                let counter = blk
+                    .body()
+                    .take_while(|&i| m.insts[i as usize].op == Op::Phi)
+                    .any(|i| m.insts[i as usize].result_id.is_some_and(|r| s.counters.contains(&r)));
+                if counter {
+                    s.lazy.insert(bi as u32);
+                    continue;
+                }
+            }
             for i in blk.body() {
                 let inst = self.at(i);
                 if inst.op != Op::Phi {
@@ -800,6 +829,9 @@ impl Lowering<'_, '_, '_> {
             .copied()
             .flatten()
             .ok_or("branch to an unreachable block")?;
+        if self.simd.is_some() {
+            self.lazy_params(bi as u32, cb)?;
+        }
         let mut args = Vec::new();
         for i in blk.body() {
             let phi = &m.insts[i as usize];
@@ -811,6 +843,10 @@ impl Lowering<'_, '_, '_> {
                 .find(|&k| phi.id(2 * k + 1) == Some(self.body.label))
                 .and_then(|k| phi.id(2 * k))
                 .ok_or_else(|| format!("OpPhi %{} has no value for this block", phi.result_id.unwrap_or(0)))?;
+            if let Some(a) = phi.result_id.map(|r| self.counter_arg(r, v)).transpose()?.flatten() {
+                args.push(a);
+                continue;
+            }
             match phi.result_id {
                 Some(r) if self.simd.as_ref().is_some_and(|s| s.varying.contains_key(&r)) => {
                     args.extend(self.phi_args(r, v)?);
@@ -823,6 +859,10 @@ impl Lowering<'_, '_, '_> {
                 }
                 _ => args.extend(self.get(v)?.into_iter().map(BlockArg::Value)),
             }
+        }
+        // From an arm of a region to its merge (`simd::predicate`).
+        if let Some(redirected) = self.region_exit(bi as u32, args.clone())? {
+            return Ok(redirected);
         }
         Ok((cb, args))
     }

@@ -421,20 +421,158 @@ pub struct MaskedLoop {
     pub exit: u32,
     /// Blocks just after it on the way to `exit` (see [`masked_loops`]).
     pub tails: Vec<u32>,
+    /// Blocks before it whose varying branch goes to `header` or `exit`.
+    pub guards: Vec<u32>,
+}
+
+/// Why block `b` of `func` cannot run under a mask (in a masked loop or
+/// in an arm of a [`Region`]), if it cannot: barriers and collectives
+/// (every lane must reach them), calls (an inlined body has no mask),
+/// returns and switches.
+fn masked_refusal(m: &Module, func: &Function, b: usize) -> Option<String> {
+    for i in func.blocks[b].body() {
+        let inst = &m.insts[i as usize];
+        match inst.op {
+            Op::ControlBarrier
+            | Op::FunctionCall
+            | Op::Switch
+            | Op::Return
+            | Op::ReturnValue
+            | Op::Unreachable
+            | Op::Kill => return Some(format!("it contains {}", inst.opname())),
+            op if crate::validate::memory::is_group_collective(op) => {
+                return Some(format!("it contains {}", inst.opname()))
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A branch whose condition may vary, run under masks when its lanes
+/// disagree: the blocks of each arm run for the lanes that took it (their
+/// memory accesses and side effects skipped for the others), one arm after
+/// the other, and the phis of `merge`, where both arms meet, pick each
+/// lane's value from the arm it took.
+#[derive(Debug, Clone)]
+pub struct Region {
+    /// The block ending in the branch.
+    pub head: u32,
+    /// Where both arms end.
+    pub merge: u32,
+    /// Per side (the condition true, then false): the blocks of its arm,
+    /// empty when that side goes straight to `merge`.
+    pub arms: [Vec<bool>; 2],
+}
+
+impl Region {
+    /// The side (0 or 1) of the arm block `b` is in.
+    pub fn arm_of(&self, b: u32) -> Option<usize> {
+        (0..2).find(|&k| self.arms[k].get(b as usize).copied().unwrap_or(false))
+    }
+
+    /// The number of blocks in both arms.
+    pub fn size(&self) -> usize {
+        self.arms.iter().map(|a| a.iter().filter(|&&x| x).count()).sum()
+    }
+}
+
+/// The varying branches of `func` that can run under masks: both sides
+/// meet again at one block (the first block reachable from both), each
+/// arm is entered only from the branch and leaves only to that block, no
+/// arm holds a loop or a block [`masked_refusal`] refuses, and a branch
+/// inside a loop has its arms and merge inside it too.
+pub fn regions(m: &Module, func: &Function, may_vary: &HashSet<Id>) -> Vec<Region> {
+    let n = func.blocks.len();
+    let loops = crate::validate::cfg::natural_loops(func);
+    let mut order = vec![usize::MAX; n];
+    for (k, &b) in func.cfg.rpo.iter().enumerate() {
+        order[b as usize] = k;
+    }
+    // The blocks reachable from `s` without passing `stop` or `head` or
+    // taking a back edge (around a loop the branch is in).
+    let reach = |s: u32, head: u32, stop: Option<u32>| {
+        let mut seen = vec![false; n];
+        let mut stack = vec![s];
+        while let Some(b) = stack.pop() {
+            if b == head || Some(b) == stop || seen[b as usize] {
+                continue;
+            }
+            seen[b as usize] = true;
+            stack.extend(
+                func.cfg.succs[b as usize]
+                    .iter()
+                    .copied()
+                    .filter(|&x| !crate::validate::cfg::dominates(func, x, b)),
+            );
+        }
+        seen
+    };
+    let mut out = Vec::new();
+    for (h, blk) in func.blocks.iter().enumerate() {
+        let end = &m.insts[blk.end as usize];
+        if end.op != Op::BranchConditional || !end.id(0).is_some_and(|c| may_vary.contains(&c)) {
+            continue;
+        }
+        let succs = [end.id(1), end.id(2)].map(|l| l.and_then(|l| m.info(l)).map(|x| x.block));
+        let [Some(s0), Some(s1)] = succs else { continue };
+        if s0 == s1 {
+            continue;
+        }
+        let h = h as u32;
+        let (r0, r1) = (reach(s0, h, None), reach(s1, h, None));
+        let Some(merge) = (0..n)
+            .filter(|&b| r0[b] && r1[b])
+            .min_by_key(|&b| order[b])
+            .map(|b| b as u32)
+        else {
+            continue;
+        };
+        let arms = [s0, s1].map(|s| {
+            if s == merge {
+                vec![false; n]
+            } else {
+                reach(s, h, Some(merge))
+            }
+        });
+        let ok = (0..n).all(|b| {
+            let k = match (arms[0][b], arms[1][b]) {
+                (false, false) => return true,
+                (true, true) => return false,
+                (true, false) => 0,
+                (false, true) => 1,
+            };
+            func.cfg.preds[b].iter().all(|&p| p == h || arms[k][p as usize])
+                && func.cfg.succs[b].iter().all(|&s| s == merge || arms[k][s as usize])
+                && masked_refusal(m, func, b).is_none()
+        }) && loops.iter().all(|(lh, body)| {
+            // No loop in an arm, and none the region enters or leaves.
+            let touches = (0..n).any(|b| body[b] && (arms[0][b] || arms[1][b]));
+            let inside = body[h as usize] && body[merge as usize];
+            !(arms[0][*lh as usize] || arms[1][*lh as usize])
+                && (!touches || inside)
+                && body[h as usize] == body[merge as usize]
+        });
+        if ok {
+            out.push(Region { head: h, merge, arms });
+        }
+    }
+    out
 }
 
 /// The loops of `func` with an exit whose condition may vary between
 /// lanes, that a 4-lane body can run under a mask: a single exit block, no
-/// side effects, calls, returns or switches inside, no memory read through
-/// a pointer that may vary (the lanes that left go on computing, and must
-/// not read where they could fault), no other branch that may vary, and no
-/// value of the loop used after it except through the exit block's phis.
-/// A loop with a varying exit that cannot be masked is an error.
+/// barriers, calls, returns or switches inside, no other branch that may
+/// vary unless it heads one of `regions` (inside the loop), and no value
+/// of the loop used after it except through the exit block's phis. The
+/// lanes that left go on computing; their memory accesses and other side
+/// effects are skipped (`simd::predicate`). A loop with a varying exit
+/// that cannot be masked is an error.
 pub fn masked_loops(
     m: &Module,
     func: &Function,
     may_vary: &HashSet<Id>,
-    fn_effects: &[bool],
+    regions: &[Region],
 ) -> Result<Vec<MaskedLoop>, String> {
     let varying_branch = |b: usize| {
         let end = &m.insts[func.blocks[b].end as usize];
@@ -486,38 +624,13 @@ pub fn masked_loops(
                     exit = Some(s);
                 }
             }
-            for i in func.blocks[b].body() {
-                let inst = &m.insts[i as usize];
-                if side_effect(m, i, fn_effects) || per_lane_always(m, i) {
-                    return Err(why("it stores or has other side effects"));
-                }
-                match inst.op {
-                    Op::FunctionCall | Op::Switch | Op::Return | Op::ReturnValue | Op::Unreachable => {
-                        return Err(why(&format!("it contains {}", inst.opname())))
-                    }
-                    _ => {}
-                }
-                let reads_varying = inst.operands.iter().any(|o| match o {
-                    Operand::IdRef(x) => may_vary.contains(x) && m.type_of(*x).and_then(|t| m.pointer(t)).is_some(),
-                    _ => false,
-                }) && !matches!(
-                    inst.op,
-                    Op::AccessChain
-                        | Op::InBoundsAccessChain
-                        | Op::PtrAccessChain
-                        | Op::InBoundsPtrAccessChain
-                        | Op::Phi
-                        | Op::ConvertPtrToU
-                        | Op::PtrCastToGeneric
-                        | Op::GenericCastToPtr
-                        | Op::CopyObject
-                        | Op::Select
-                );
-                if reads_varying {
-                    return Err(why("it reads memory through a pointer that differs between work-items"));
-                }
+            if let Some(r) = masked_refusal(m, func, b) {
+                return Err(why(&r));
             }
-            if varying_branch(b) && func.cfg.succs[b].iter().all(|&s| body[s as usize]) {
+            if varying_branch(b)
+                && func.cfg.succs[b].iter().all(|&s| body[s as usize])
+                && !regions.iter().any(|r| r.head == b as u32)
+            {
                 return Err(why("a branch inside it differs between work-items"));
             }
         }
@@ -557,12 +670,118 @@ pub fn masked_loops(
                 }
             }
         }
+        // Entry guards: blocks before the loop whose varying branch goes
+        // to its header or straight to its exit (the test before a rotated
+        // loop's first iteration), run as the loop's first exit test.
+        let guards = func.cfg.preds[*h as usize]
+            .iter()
+            .copied()
+            .filter(|&g| {
+                !region[g as usize] && varying_branch(g as usize) && {
+                    let mut s = func.cfg.succs[g as usize].clone();
+                    s.sort_unstable();
+                    let mut want = vec![*h, exit];
+                    want.sort_unstable();
+                    s == want
+                }
+            })
+            .collect();
         out.push(MaskedLoop {
             body: body.clone(),
             header: *h,
             exit,
             tails,
+            guards,
         });
     }
     Ok(out)
+}
+
+/// The varying phis of `func` that are loop counters moving by the same
+/// amount in every lane: a phi of an integer or pointer in a loop header
+/// entered by one edge, whose every value from a back edge is the phi
+/// plus or minus a value the same in every lane (`i += gsz`, `p += n`).
+/// Such a phi stays affine (`base + lane * stride`) when the value it
+/// enters with is: the lowering decides at the entering edge
+/// (`Lowering::target`).
+pub fn counters(m: &Module, func: &Function, may_vary: &HashSet<Id>) -> HashSet<Id> {
+    use crate::validate::cfg::dominates;
+    let mut out = HashSet::new();
+    for (h, blk) in func.blocks.iter().enumerate() {
+        let h = h as u32;
+        let preds = &func.cfg.preds[h as usize];
+        let back: Vec<u32> = preds.iter().copied().filter(|&p| dominates(func, h, p)).collect();
+        if back.is_empty() || preds.len() - back.len() != 1 {
+            continue;
+        }
+        for i in blk.body() {
+            let inst = &m.insts[i as usize];
+            if inst.op != Op::Phi {
+                break;
+            }
+            let (Some(r), Some(ty)) = (inst.result_id, inst.result_type) else {
+                continue;
+            };
+            let scalar = matches!(
+                m.ty(ty),
+                Some(crate::spirv::Type::Int { .. } | crate::spirv::Type::Pointer { .. })
+            );
+            if !scalar || !may_vary.contains(&r) {
+                continue;
+            }
+            let steps = (0..inst.operands.len() / 2).all(|k| {
+                let (Some(v), Some(l)) = (inst.id(2 * k), inst.id(2 * k + 1)) else {
+                    return false;
+                };
+                let Some(from) = m.info(l).map(|x| x.block) else {
+                    return false;
+                };
+                if !back.contains(&from) {
+                    return true;
+                }
+                let Some(d) = m.def(v) else { return false };
+                let uniform = |x: Option<Id>| x.is_some_and(|x| !may_vary.contains(&x));
+                match d.op {
+                    Op::IAdd => (d.id(0) == Some(r) && uniform(d.id(1))) || (d.id(1) == Some(r) && uniform(d.id(0))),
+                    Op::ISub => d.id(0) == Some(r) && uniform(d.id(1)),
+                    Op::PtrAccessChain | Op::InBoundsPtrAccessChain => {
+                        d.operands.len() == 2 && d.id(0) == Some(r) && uniform(d.id(1))
+                    }
+                    _ => false,
+                }
+            });
+            if steps {
+                out.insert(r);
+            }
+        }
+    }
+    out
+}
+
+/// The private variables of `func` written in blocks that run under a
+/// mask (arms of `regions`, bodies and exit tails of masked `loops`): the
+/// lanes write them in different iterations or not at all, so each needs
+/// its copy per lane even when every value written is the same in all.
+pub fn masked_stores(m: &Module, func: &Function, regions: &[Region], loops: &[MaskedLoop]) -> Vec<Id> {
+    let masked = |b: usize| {
+        regions.iter().any(|r| r.arm_of(b as u32).is_some())
+            || loops
+                .iter()
+                .any(|l| l.body.get(b).copied().unwrap_or(false) || l.tails.contains(&(b as u32)))
+    };
+    let mut out = Vec::new();
+    for (b, blk) in func.blocks.iter().enumerate() {
+        if !masked(b) {
+            continue;
+        }
+        for i in blk.body() {
+            let inst = &m.insts[i as usize];
+            if matches!(inst.op, Op::Store | Op::CopyMemory | Op::CopyMemorySized) {
+                if let Some(p) = inst.id(0).filter(|&p| m.def(p).is_some_and(|d| d.op == Op::Variable)) {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
 }

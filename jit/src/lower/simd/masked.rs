@@ -5,9 +5,11 @@
 //! Cranelift variables, so SSA construction joins them around the loop)
 //! and drop out of `active`; the chunk leaves once no lane is active,
 //! passing the accumulators to the exit block. Lanes that left go on
-//! computing with the others (the loop has no side effects and reads no
-//! memory through pointers that differ between lanes, so this is
-//! harmless) and their results are ignored.
+//! computing with the others and their results are ignored; their memory
+//! accesses and side effects are skipped (`predicate.rs`: `active` is the
+//! loop's guard). A *guard* before the loop, a varying branch to its
+//! header or straight to its exit (the test LLVM puts before a rotated
+//! loop), is the loop's first exit test.
 
 use cranelift_codegen::ir::{types as cl, BlockArg, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::Variable;
@@ -94,14 +96,6 @@ impl Lowering<'_, '_, '_> {
             .position(|l| l.lp.body.get(b as usize).copied().unwrap_or(false))
     }
 
-    /// The block index of the block being lowered.
-    fn current_block(&self) -> R<u32> {
-        self.m
-            .info(self.body.label)
-            .map(|x| x.block)
-            .ok_or_else(|| "bad label".to_string())
-    }
-
     /// Before a branch to block `target`: entering a masked loop from
     /// outside makes every lane active and clears the accumulators.
     pub(crate) fn enter_masked_loop(&mut self, target: u32) -> R {
@@ -143,6 +137,13 @@ impl Lowering<'_, '_, '_> {
     /// true.
     pub(crate) fn masked_exit(&mut self, i: u32) -> R<bool> {
         let cur = self.current_block()?;
+        if let Some(li) = self
+            .simd
+            .as_ref()
+            .and_then(|s| s.masked.iter().position(|l| l.lp.guards.contains(&cur)))
+        {
+            return self.masked_entry(li, i).map(|()| true);
+        }
         if let Some((li, ti)) = self.simd.as_ref().and_then(|s| {
             s.masked
                 .iter()
@@ -249,6 +250,37 @@ impl Lowering<'_, '_, '_> {
         Ok(true)
     }
 
+    /// The varying branch `i` of a guard of masked loop `li` (to its
+    /// header or straight to its exit): the lanes going to the exit leave
+    /// at once, the others enter the loop; all of them leaving skips it.
+    fn masked_entry(&mut self, li: usize, i: u32) -> R {
+        let inst = self.at(i);
+        let st = self.sb()?.masked[li].clone();
+        let shape = *self.shapes(inst.operand(0))?.first().ok_or("an empty condition")?;
+        let c = self.as_mask(shape);
+        let t = inst.operand(1);
+        let into = self.m.info(t).map(|x| x.block).ok_or("bad label")? == st.lp.header;
+        let (header, hl) = if into {
+            (t, c)
+        } else {
+            (inst.operand(2), self.b.ins().bnot(c))
+        };
+        // Entering resets the loop's state (every lane active) ...
+        let (hb, hargs) = self.target(header)?;
+        // ... of which only the lanes going in stay.
+        let active = self.b.use_var(st.active);
+        let stay = self.b.ins().band(active, hl);
+        let leave = self.b.ins().band_not(active, hl);
+        self.b.def_var(st.active, stay);
+        let label = self.body.label;
+        self.accumulate(&st, leave, label)?;
+        let out = self.b.create_block();
+        let any = self.b.ins().vany_true(stay);
+        self.b.ins().brif(any, hb, &hargs, out, &[]);
+        self.b.switch_to_block(out);
+        self.jump_to_exit(&st)
+    }
+
     /// The end of exit tail `ti` of masked loop `li`: the lanes that came
     /// through it record their exit values, and the loop goes on.
     fn tail_exit(&mut self, li: usize, ti: usize) -> R {
@@ -304,7 +336,7 @@ impl Lowering<'_, '_, '_> {
 
     /// Value `j` of a component of kind `k`: `new` in the lanes of `mask`,
     /// `old` in the others.
-    fn select_lanes(&mut self, mask: Value, new: Value, old: Value, k: Kind, j: usize) -> Value {
+    pub(super) fn select_lanes(&mut self, mask: Value, new: Value, old: Value, k: Kind, j: usize) -> Value {
         match k {
             Kind::Mask => self.b.ins().bitselect(mask, new, old),
             Kind::Vec(vt) => {

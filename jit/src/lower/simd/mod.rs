@@ -41,6 +41,7 @@ mod image;
 mod masked;
 mod memory;
 mod ops;
+mod predicate;
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -199,6 +200,16 @@ pub struct Body {
     pub kept: HashMap<Id, Vec<Held>>,
     /// This body's masked loops.
     pub masked: Vec<masked::MaskState>,
+    /// This body's regions (varying branches that may run under masks).
+    pub regions: Vec<predicate::RegionState>,
+    /// Loop counters that may stay affine ([`analysis::counters`]).
+    pub counters: HashSet<Id>,
+    /// Blocks with such a counter among their phis, whose parameters are
+    /// made at the first branch to them (from outside the loop), once the
+    /// shape of the value the counter starts with is known.
+    pub lazy: HashSet<u32>,
+    /// The counters made affine, with their strides.
+    pub affine_phis: HashMap<Id, i64>,
 }
 
 /// A varying value kept across barriers: the shape of each component,
@@ -547,7 +558,11 @@ impl Lowering<'_, '_, '_> {
             let fx = self.kernel.borrow().simd.as_ref().map(|c| c.fn_effects.clone());
             fx.is_some_and(|fx| analysis::visible_effect(m, i, &fx))
         };
-        let r = self.simd_inst_inner(i, inst.op);
+        let guard = if self.needs_guard(i) { self.guard()? } else { None };
+        let r = match guard {
+            Some(g) => self.guarded(i, g),
+            None => self.simd_inst_inner(i, inst.op),
+        };
         if effect {
             self.sb()?.dirty = true;
         }
@@ -672,6 +687,14 @@ impl Lowering<'_, '_, '_> {
             let s = self.sb()?;
             (s.dirty, s.in_cycle.get(bi).copied().unwrap_or(true))
         };
+        // Under masks where the chunk could not be abandoned (or would
+        // be, in a loop).
+        let bail = self.kernel.borrow().simd.as_ref().and_then(|c| c.bail);
+        if dirty || looping || bail.is_none() || self.guard()?.is_some() {
+            if let Some(ri) = self.region_here()? {
+                return self.region_branch(ri, i);
+            }
+        }
         if dirty {
             return Err("a branch that differs between work-items after a store is not vectorized".into());
         }
@@ -811,6 +834,82 @@ impl Lowering<'_, '_, '_> {
             (cc, lo + span as i64)
         };
         Some(self.b.ins().icmp_imm_s(cc, narrow, limit))
+    }
+
+    /// The parameters of the phis of block `bi` (Cranelift block `cb`),
+    /// made at the first branch to it: a loop counter
+    /// ([`analysis::counters`]) entering with an affine value without a
+    /// wrap note stays affine with its stride (one parameter, the base);
+    /// the other phis are made as [`super::Lowering`] makes them for every
+    /// other block.
+    pub(super) fn lazy_params(&mut self, bi: u32, cb: Block) -> R {
+        if !self.simd.as_ref().is_some_and(|s| s.lazy.contains(&bi)) {
+            return Ok(());
+        }
+        self.sb()?.lazy.remove(&bi);
+        let blk = &self.body.func.blocks[bi as usize];
+        for i in blk.body() {
+            let inst = self.at(i);
+            if inst.op != Op::Phi {
+                break;
+            }
+            let (ty, id) = inst.result();
+            let n = inst.operands.len() / 2;
+            let v = (0..n)
+                .find(|&k| inst.id(2 * k + 1) == Some(self.body.label))
+                .and_then(|k| inst.id(2 * k))
+                .ok_or("the phi has no value for this block")?;
+            let counter = self.simd.as_ref().is_some_and(|s| s.counters.contains(&id));
+            if counter {
+                if let Some(Shape::Affine {
+                    base,
+                    stride,
+                    wrap: None,
+                }) = self.shapes(v)?.first().copied()
+                {
+                    let t = self.ty(base);
+                    let p = self.b.append_block_param(cb, t);
+                    let s = self.sb()?;
+                    s.affine_phis.insert(id, stride);
+                    s.varying.insert(
+                        id,
+                        vec![Shape::Affine {
+                            base: p,
+                            stride,
+                            wrap: None,
+                        }],
+                    );
+                    continue;
+                }
+            }
+            if self.simd.as_ref().is_some_and(|s| s.may_vary.contains(&id)) {
+                self.varying_phi(cb, id, ty)?;
+            } else {
+                let comps = types::components(self.m, ty)?;
+                let vals = comps.iter().map(|&t| self.b.append_block_param(cb, t)).collect();
+                self.values.insert(id, vals);
+            }
+        }
+        Ok(())
+    }
+
+    /// The block argument for affine counter `phi` from value `v`: its
+    /// base, when `v` has the counter's stride.
+    pub(super) fn counter_arg(&mut self, phi: Id, v: Id) -> R<Option<BlockArg>> {
+        let Some(&stride) = self.simd.as_ref().and_then(|s| s.affine_phis.get(&phi)) else {
+            return Ok(None);
+        };
+        match self.shapes(v)?.first().copied() {
+            Some(Shape::Affine {
+                base,
+                stride: s,
+                wrap: None,
+            }) if s == stride => Ok(Some(BlockArg::Value(base))),
+            _ => Err(format!(
+                "{} changes a loop counter's stride between work-items",
+                self.m.show(v)
+            )),
+        }
     }
 
     /// The block arguments for phi `phi` (varying) from shape `s`.

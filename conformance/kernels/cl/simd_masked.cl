@@ -1,0 +1,142 @@
+// Masked execution in 4-lane bodies (jit/src/lower/simd/predicate.rs and
+// masked.rs): loops whose lanes leave at different iterations with loads,
+// stores and atomics inside, and branches whose lanes differ after a
+// store, inside loops and in kernels with barriers. Integer arithmetic,
+// so that the host references are exact; tests/exec_simd_masked.rs runs
+// them, and tests/debug_dump.rs checks that they get 4-lane bodies.
+
+// A grid-stride sum (clbench's reduce, first half): each lane reads until
+// it passes n, and a lane past n reads nothing (the buffer may end there).
+kernel void grid_sum(global const int *in, global int *out, uint n)
+{
+    size_t gid = get_global_id(0), gsz = get_global_size(0);
+    int acc = 0;
+    for (size_t i = gid; i < n; i += gsz)
+        acc += in[i];
+    out[gid] = acc;
+}
+
+// clbench's reduce on integers: a guarded grid-stride loop, then a tree
+// in local memory whose branches differ between lanes, with barriers.
+kernel void tree_sum(global const int *in, global int *partial, local int *scratch, uint n)
+{
+    size_t gid = get_global_id(0), gsz = get_global_size(0);
+    size_t lid = get_local_id(0), lsz = get_local_size(0);
+    int acc = 0;
+    for (size_t i = gid; i < n; i += gsz)
+        acc += in[i];
+    scratch[lid] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t s = lsz / 2; s > 0; s >>= 1) {
+        if (lid < s)
+            scratch[lid] += scratch[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0)
+        partial[get_group_id(0)] = scratch[0];
+}
+
+// clbench's hist_local: loops whose exits differ that store and count
+// with atomics in local memory, in a kernel with barriers.
+kernel void local_histogram(global const uchar *data, global uint *bins, local uint *lbins, uint n)
+{
+    size_t lid = get_local_id(0), lsz = get_local_size(0), gsz = get_global_size(0);
+    for (size_t b = lid; b < 256; b += lsz)
+        lbins[b] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t i = get_global_id(0); i < n; i += gsz)
+        atomic_inc(&lbins[data[i]]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t b = lid; b < 256; b += lsz)
+        atomic_add(&bins[b], lbins[b]);
+}
+
+// A branch whose lanes differ inside a loop whose exit differs, storing
+// in one arm: the Collatz steps of each input, capped, with the values
+// after each odd step.
+kernel void collatz(global const uint *in, global uint *steps, global uint *trace, uint cap)
+{
+    size_t i = get_global_id(0);
+    uint x = in[i], s = 0;
+    while (x > 1 && s < cap) {
+        if (x & 1) {
+            x = 3 * x + 1;
+            trace[i * cap + s] = x;
+        } else {
+            x >>= 1;
+        }
+        s++;
+    }
+    steps[i] = s;
+}
+
+// A branch whose lanes differ after a store, both arms storing, with a
+// value from each arm used after them.
+kernel void branch_after_store(global const int *in, global int *out, global int *side)
+{
+    size_t i = get_global_id(0);
+    int x = in[i];
+    side[2 * i] = x + 1;
+    int y;
+    if (x % 3 == 0) {
+        y = x * 5;
+        side[2 * i + 1] = y;
+    } else {
+        y = x - 7;
+        out[i] = -1;
+    }
+    out[i] += y;
+}
+
+// Nested branches whose lanes differ, inside a loop the lanes agree on.
+kernel void nested_in_loop(global const int *in, global int *out, global int *acc_out, uint k)
+{
+    size_t i = get_global_id(0);
+    int x = in[i], acc = 0;
+    for (uint j = 0; j < k; j++) {
+        if (x > (int)j) {
+            if ((x ^ (int)j) & 1) {
+                acc += x;
+                out[i * k + j] = acc;
+            } else {
+                acc -= (int)j;
+            }
+        } else {
+            acc ^= (int)j;
+            out[i * k + j] = -acc;
+        }
+    }
+    acc_out[i] = acc;
+}
+
+// Values from both arms of a branch whose lanes differ, kept across a
+// barrier, and local memory written in both.
+kernel void arms_across_barrier(global const int *in, global int *out, local int *tmp)
+{
+    size_t l = get_local_id(0), g = get_global_id(0), n = get_local_size(0);
+    int x = in[g];
+    int y;
+    if (x & 1) {
+        tmp[l] = x;
+        y = x * 3;
+    } else {
+        tmp[l] = -x;
+        y = x / 2;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[g] = y + tmp[(l + 1) % n];
+}
+
+// The usual guard, in a kernel with barriers (whose chunks cannot be
+// abandoned): lanes past n neither read nor write (the buffers may end
+// at n).
+kernel void guarded_tail(global const int *in, global int *out, uint n)
+{
+    size_t g = get_global_id(0);
+    int v = 0;
+    if (g < n)
+        v = in[g];
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    if (g < n)
+        out[g] = v * 2 + 1;
+}

@@ -1,0 +1,364 @@
+//! Masked execution in 4-lane bodies (jit/src/lower/simd/predicate.rs,
+//! masked.rs): the kernels of `kernels/cl/simd_masked.cl` at -O0 and -O2,
+//! with local sizes that leave remainders, against exact host references.
+//! Every launch also runs in the twin program without 4-lane bodies and
+//! must agree with it bit for bit (`clift_conformance::exec`). Two tests
+//! put the buffers' ends against a page the process may not touch, so a
+//! lane past the end that read or wrote anything would crash the test.
+
+use clift_conformance::exec::{corpus_spirv, Arg, Kernel, Opt};
+use clift_conformance::*;
+use std::ptr;
+
+/// Local sizes: none given, multiples of 4 (the chunk phases of kernels
+/// with barriers) and sizes leaving 1 to 3 work-items of a row.
+const LOCALS: [Option<usize>; 5] = [None, Some(16), Some(13), Some(6), Some(3)];
+
+/// Inputs in -500..500 with every residue mod 2 and 3 in every chunk.
+fn inputs(n: usize) -> Vec<i32> {
+    (0..n as i32).map(|i| (i * 7919 + 13) % 1001 - 500).collect()
+}
+
+#[test]
+fn grid_stride_loops_read_no_further_than_their_lanes() {
+    let n = 1003usize;
+    let input = inputs(n);
+    for opt in Opt::BOTH {
+        for (global, local) in [(64, None), (60, Some(12)), (52, Some(13)), (8, Some(8)), (1100, None)] {
+            let mut out = vec![i32::MIN; global];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd_masked", opt, "grid_sum")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::value(n as u32))
+                .run(&[global], l.as_ref().map(|l| &l[..]));
+            for (g, &got) in out.iter().enumerate() {
+                let want: i32 = (g..n).step_by(global).map(|i| input[i]).sum();
+                assert_eq!(got, want, "{opt:?} global {global} local {local:?}: out[{g}]");
+            }
+        }
+    }
+}
+
+#[test]
+fn tree_reduction_with_branches_that_differ_between_barriers() {
+    let n = 5000usize;
+    let input = inputs(n);
+    for opt in Opt::BOTH {
+        for (groups, lsz) in [(4usize, 256usize), (3, 64), (5, 16), (2, 8), (7, 4)] {
+            let mut partial = vec![i32::MIN; groups];
+            Kernel::new("simd_masked", opt, "tree_sum")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut partial))
+                .arg(Arg::Local(lsz * 4))
+                .arg(Arg::value(n as u32))
+                .run(&[groups * lsz], Some(&[lsz]));
+            let gsz = groups * lsz;
+            for (grp, &got) in partial.iter().enumerate() {
+                let want: i32 = (grp * lsz..(grp + 1) * lsz)
+                    .map(|g| (g..n).step_by(gsz).map(|i| input[i]).sum::<i32>())
+                    .sum();
+                assert_eq!(got, want, "{opt:?} {groups}x{lsz}: partial[{grp}]");
+            }
+        }
+    }
+}
+
+#[test]
+fn histogram_loops_that_store_and_count_under_masks() {
+    let n = 4099usize;
+    let data: Vec<u8> = (0..n).map(|i| ((i * 2654435761) >> 7) as u8).collect();
+    let mut want = vec![0u32; 256];
+    for &d in &data {
+        want[d as usize] += 1;
+    }
+    for opt in Opt::BOTH {
+        for (groups, lsz) in [(3usize, 256usize), (4, 100), (2, 64), (5, 12), (3, 7)] {
+            let mut bins = vec![0u32; 256];
+            Kernel::new("simd_masked", opt, "local_histogram")
+                .arg(Arg::input(&data))
+                .arg(Arg::output(&mut bins))
+                .arg(Arg::Local(256 * 4))
+                .arg(Arg::value(n as u32))
+                .run(&[groups * lsz], Some(&[lsz]));
+            assert_eq!(bins, want, "{opt:?} {groups}x{lsz}");
+        }
+    }
+}
+
+#[test]
+fn stores_in_a_branch_inside_a_loop_whose_exit_differs() {
+    let n = 203usize;
+    let input: Vec<u32> = (0..n as u32).map(|i| (i * 37) % 97 + (i % 3)).collect();
+    for cap in [0u32, 1, 9, 40] {
+        for opt in Opt::BOTH {
+            for local in LOCALS {
+                let mut steps = vec![u32::MAX; n];
+                let mut trace = vec![7u32; n * cap as usize];
+                let l = local.map(|l| [l]);
+                Kernel::new("simd_masked", opt, "collatz")
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut steps))
+                    .arg(Arg::output(&mut trace))
+                    .arg(Arg::value(cap))
+                    .run(&[n], l.as_ref().map(|l| &l[..]));
+                for i in 0..n {
+                    let (mut x, mut s) = (input[i], 0u32);
+                    let mut t = vec![7u32; cap as usize];
+                    while x > 1 && s < cap {
+                        if x & 1 != 0 {
+                            x = 3 * x + 1;
+                            t[s as usize] = x;
+                        } else {
+                            x >>= 1;
+                        }
+                        s += 1;
+                    }
+                    assert_eq!(steps[i], s, "{opt:?} {local:?} cap {cap}: steps[{i}]");
+                    let got = &trace[i * cap as usize..(i + 1) * cap as usize];
+                    assert_eq!(got, &t[..], "{opt:?} {local:?} cap {cap}: trace of {i}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn branches_after_stores_and_nested_in_loops() {
+    let n = 301usize;
+    let input = inputs(n);
+    let k = 9u32;
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let l = local.map(|l| [l]);
+            let mut out = vec![1000i32; n];
+            let mut side = vec![-5i32; 2 * n];
+            Kernel::new("simd_masked", opt, "branch_after_store")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::output(&mut side))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let x = input[i];
+                let (y, o, s1) = if x % 3 == 0 {
+                    (x * 5, 1000, x * 5)
+                } else {
+                    (x - 7, -1, -5)
+                };
+                assert_eq!(out[i], o + y, "{opt:?} {local:?}: out[{i}]");
+                assert_eq!(
+                    (side[2 * i], side[2 * i + 1]),
+                    (x + 1, s1),
+                    "{opt:?} {local:?}: side of {i}"
+                );
+            }
+
+            let mut out = vec![3i32; n * k as usize];
+            let mut acc_out = vec![0i32; n];
+            Kernel::new("simd_masked", opt, "nested_in_loop")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::output(&mut acc_out))
+                .arg(Arg::value(k))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let x = input[i];
+                let mut acc = 0i32;
+                let mut row = vec![3i32; k as usize];
+                for j in 0..k as i32 {
+                    if x > j {
+                        if (x ^ j) & 1 != 0 {
+                            acc += x;
+                            row[j as usize] = acc;
+                        } else {
+                            acc -= j;
+                        }
+                    } else {
+                        acc ^= j;
+                        row[j as usize] = -acc;
+                    }
+                }
+                assert_eq!(acc_out[i], acc, "{opt:?} {local:?}: acc of {i}");
+                assert_eq!(
+                    &out[i * k as usize..(i + 1) * k as usize],
+                    &row[..],
+                    "{opt:?} {local:?}: row {i}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn values_of_both_arms_kept_across_a_barrier() {
+    let input = inputs(480);
+    for opt in Opt::BOTH {
+        for lsz in [4usize, 8, 12, 16, 48, 5, 6] {
+            let global = input.len() / lsz * lsz;
+            let mut out = vec![0i32; global];
+            Kernel::new("simd_masked", opt, "arms_across_barrier")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::Local(lsz * 4))
+                .run(&[global], Some(&[lsz]));
+            for g in 0..global {
+                let x = input[g];
+                let y = if x & 1 != 0 { x * 3 } else { x / 2 };
+                let base = g / lsz * lsz;
+                let nb = input[base + (g - base + 1) % lsz];
+                let t = if nb & 1 != 0 { nb } else { -nb };
+                assert_eq!(out[g], y + t, "{opt:?} local {lsz}: out[{g}]");
+            }
+        }
+    }
+}
+
+/// `count` ints ending exactly where an inaccessible page starts.
+struct Fenced {
+    base: *mut libc::c_void,
+    len: usize,
+    count: usize,
+}
+
+impl Fenced {
+    fn new(count: usize) -> Fenced {
+        let page = 4096usize;
+        let data = count * 4;
+        let len = data.div_ceil(page) * page + page;
+        // SAFETY: an anonymous private mapping; the result is checked.
+        let base = unsafe {
+            libc::mmap(
+                ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert_ne!(base, libc::MAP_FAILED);
+        // SAFETY: the last page of the mapping made above.
+        let r = unsafe {
+            libc::mprotect(
+                (base as *mut u8).add(len - page) as *mut libc::c_void,
+                page,
+                libc::PROT_NONE,
+            )
+        };
+        assert_eq!(r, 0);
+        Fenced { base, len, count }
+    }
+
+    /// The ints: the `count` before the fence.
+    fn data(&self) -> *mut i32 {
+        // SAFETY: inside the mapping, `count` ints before its last page.
+        unsafe { (self.base as *mut u8).add(self.len - 4096 - self.count * 4) as *mut i32 }
+    }
+
+    fn slice(&mut self) -> &mut [i32] {
+        // SAFETY: `count` ints of this mapping, borrowed mutably from self.
+        unsafe { std::slice::from_raw_parts_mut(self.data(), self.count) }
+    }
+}
+
+impl Drop for Fenced {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `new`, unmapped once.
+        unsafe { libc::munmap(self.base, self.len) };
+    }
+}
+
+/// Runs kernel `name` of simd_masked at `opt`, arguments `in`, `out`
+/// (both CL_MEM_USE_HOST_PTR on fenced memory) and `n`, over `global`
+/// work-items in groups of `local`.
+fn run_fenced(opt: Opt, name: &str, input: &mut Fenced, out: &mut Fenced, global: usize, local: usize) {
+    let ctx = context();
+    let q = queue(ctx, 0);
+    let il = corpus_spirv("simd_masked", opt);
+    let mut err = 0;
+    // SAFETY: valid context, IL bytes and error out-pointer.
+    let p = unsafe { clCreateProgramWithIL(ctx, il.as_ptr().cast(), il.len(), &mut err) };
+    check(err);
+    check(build(p, ""));
+    let cname = std::ffi::CString::new(name).unwrap();
+    // SAFETY: a built program and a NUL-terminated name.
+    let k = unsafe { clCreateKernel(p, cname.as_ptr(), &mut err) };
+    check(err);
+    let flags = CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR;
+    // SAFETY: the host memory stays mapped until after the buffers are
+    // released (the Fenced values outlive this function's use of them).
+    let bin = unsafe { clCreateBuffer(ctx, flags, input.count * 4, input.data().cast(), &mut err) };
+    check(err);
+    // SAFETY: as above.
+    let bout = unsafe { clCreateBuffer(ctx, flags, out.count * 4, out.data().cast(), &mut err) };
+    check(err);
+    let n = input.count as u32;
+    // SAFETY: valid kernel and argument sizes and values.
+    unsafe {
+        check(clSetKernelArg(
+            k,
+            0,
+            std::mem::size_of::<cl_mem>(),
+            (&bin as *const cl_mem).cast(),
+        ));
+        check(clSetKernelArg(
+            k,
+            1,
+            std::mem::size_of::<cl_mem>(),
+            (&bout as *const cl_mem).cast(),
+        ));
+        check(clSetKernelArg(k, 2, 4, (&n as *const u32).cast()));
+        check(clEnqueueNDRangeKernel(
+            q,
+            k,
+            1,
+            ptr::null(),
+            &global,
+            &local,
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        ));
+        check(clFinish(q));
+        check(clReleaseMemObject(bin));
+        check(clReleaseMemObject(bout));
+        check(clReleaseKernel(k));
+        check(clReleaseProgram(p));
+        check(clReleaseCommandQueue(q));
+        check(clReleaseContext(ctx));
+    }
+}
+
+#[test]
+fn masked_accesses_stop_at_the_end_of_a_buffer() {
+    setup();
+    for opt in Opt::BOTH {
+        // A grid-stride loop: lanes past the end leave without reading.
+        for (n, global, local) in [(1021usize, 64usize, 16usize), (1023, 1024, 16), (5, 8, 4)] {
+            let mut input = Fenced::new(n);
+            let vals = inputs(n);
+            input.slice().copy_from_slice(&vals);
+            let mut out = Fenced::new(global);
+            out.slice().fill(i32::MIN);
+            run_fenced(opt, "grid_sum", &mut input, &mut out, global, local);
+            for g in 0..global {
+                let want: i32 = (g..n).step_by(global).map(|i| vals[i]).sum();
+                assert_eq!(out.slice()[g], want, "{opt:?} grid_sum n {n}: out[{g}]");
+            }
+        }
+        // A guard in a kernel with barriers: lanes past the end neither
+        // read nor write.
+        for (n, local) in [(1021usize, 16usize), (1022, 8), (1023, 4), (61, 64)] {
+            let global = n.div_ceil(local) * local;
+            let mut input = Fenced::new(n);
+            let vals = inputs(n);
+            input.slice().copy_from_slice(&vals);
+            let mut out = Fenced::new(n);
+            out.slice().fill(i32::MIN);
+            run_fenced(opt, "guarded_tail", &mut input, &mut out, global, local);
+            for (g, (&got, &v)) in out.slice().iter().zip(&vals).enumerate() {
+                assert_eq!(got, v * 2 + 1, "{opt:?} guarded_tail n {n}: out[{g}]");
+            }
+        }
+    }
+}

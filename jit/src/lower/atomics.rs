@@ -11,6 +11,15 @@
 //! instructions are sequentially consistent and act as fences for its
 //! alias analysis. OpMemoryBarrier is a `fence` unless its semantics are a
 //! constant without any ordering or storage-class bits.
+//!
+//! The exception: atomics on `__local` memory (a pointer in Workgroup
+//! storage) are plain loads and stores. A work-group's local memory is
+//! touched only by its work-items, and one thread runs all of them (the
+//! work-group function, with barriers and yield points as suspension
+//! points inside it), so no other thread can see a local operation half
+//! done; a `lock`ed instruction would only cost time (hist_local counts
+//! with them). Through a generic pointer, which may point anywhere, they
+//! stay atomic.
 
 use cranelift_codegen::ir::{condcodes::IntCC, types as cl, AtomicRmwOp, InstBuilder, MemFlagsData, Value};
 use spirv::Op;
@@ -64,6 +73,11 @@ impl Lowering<'_, '_, '_> {
                 l.b.ins().bitcast(value_ty, MemFlagsData::new(), v)
             }
         };
+        if m.pointer(ptr_ty)
+            .is_some_and(|(sc, _)| sc == spirv::StorageClass::Workgroup)
+        {
+            return self.local_atomic(i, ptr, int_ty, value_ty);
+        }
         let result = match inst.op {
             Op::AtomicLoad => {
                 let v = self.b.ins().atomic_load(int_ty, flags, ptr);
@@ -129,6 +143,83 @@ impl Lowering<'_, '_, '_> {
         };
         if let (Some(id), Some(v)) = (inst.result_id, result) {
             self.values.insert(id, vec![v]);
+        }
+        Ok(())
+    }
+
+    /// Atomic `i` on local memory at `ptr` (see the module's doc): the
+    /// same results as the atomic forms, with plain loads and stores of
+    /// the memory's integer type `int_ty` (the value's type `value_ty`
+    /// when it is a float).
+    fn local_atomic(&mut self, i: u32, ptr: Value, int_ty: cl::Type, value_ty: cl::Type) -> R {
+        let inst = self.at(i);
+        let flags = MemFlagsData::new();
+        let a = |k: usize| inst.operand(k);
+        let bits = |l: &mut Self, v: Value| -> Value {
+            if l.b.func.dfg.value_type(v) == int_ty {
+                v
+            } else {
+                l.b.ins().bitcast(int_ty, MemFlagsData::new(), v)
+            }
+        };
+        let old = self.b.ins().load(int_ty, flags, ptr, 0);
+        // The value to store, if any, and the result.
+        let (new, result) = match inst.op {
+            Op::AtomicLoad => (None, old),
+            Op::AtomicStore => {
+                let v = self.get1(a(3))?;
+                (Some(bits(self, v)), old)
+            }
+            Op::AtomicExchange => {
+                let v = self.get1(a(3))?;
+                (Some(bits(self, v)), old)
+            }
+            Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak => {
+                let v = self.get1(a(4))?;
+                let cmp = self.get1(a(5))?;
+                let (v, cmp) = (bits(self, v), bits(self, cmp));
+                let same = self.b.ins().icmp(IntCC::Equal, old, cmp);
+                (Some(self.b.ins().select(same, v, old)), old)
+            }
+            Op::AtomicIIncrement => (Some(self.b.ins().iadd_imm_s(old, 1)), old),
+            Op::AtomicIDecrement => (Some(self.b.ins().iadd_imm_s(old, -1)), old),
+            opsets::atomic_rmw!() => {
+                if value_ty != int_ty {
+                    return Err(format!("{} on floats is not supported", inst.opname()));
+                }
+                let v = self.get1(a(3))?;
+                let n = match inst.op {
+                    Op::AtomicIAdd => self.b.ins().iadd(old, v),
+                    Op::AtomicISub => self.b.ins().isub(old, v),
+                    Op::AtomicSMin => self.b.ins().smin(old, v),
+                    Op::AtomicUMin => self.b.ins().umin(old, v),
+                    Op::AtomicSMax => self.b.ins().smax(old, v),
+                    Op::AtomicUMax => self.b.ins().umax(old, v),
+                    Op::AtomicAnd => self.b.ins().band(old, v),
+                    Op::AtomicOr => self.b.ins().bor(old, v),
+                    _ => self.b.ins().bxor(old, v),
+                };
+                (Some(n), old)
+            }
+            Op::AtomicFlagTestAndSet => {
+                let one = self.b.ins().iconst(int_ty, 1);
+                (Some(one), self.b.ins().icmp_imm_s(IntCC::NotEqual, old, 0))
+            }
+            Op::AtomicFlagClear => (Some(self.b.ins().iconst(int_ty, 0)), old),
+            _ => return Err(format!("{} is not supported by code generation yet", inst.opname())),
+        };
+        if let Some(n) = new {
+            self.b.ins().store(flags, n, ptr, 0);
+        }
+        let result = if inst.op == Op::AtomicFlagTestAndSet || value_ty == int_ty {
+            result
+        } else {
+            self.b.ins().bitcast(value_ty, MemFlagsData::new(), result)
+        };
+        if let Some(id) = inst.result_id {
+            if !matches!(inst.op, Op::AtomicStore | Op::AtomicFlagClear) {
+                self.values.insert(id, vec![result]);
+            }
         }
         Ok(())
     }

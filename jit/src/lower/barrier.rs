@@ -46,7 +46,9 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use cranelift_codegen::ir::{condcodes::IntCC, types as cl, Block, InstBuilder, MemFlagsData, Type as Clif, Value};
+use cranelift_codegen::ir::{
+    condcodes::IntCC, types as cl, Block, InstBuilder, MemFlagsData, Type as Clif, Value, ValueDef,
+};
 use cranelift_frontend::{Switch, Variable};
 use spirv::Op;
 
@@ -590,9 +592,26 @@ impl Lowering<'_, '_, '_> {
                 MemFlagsData::trusted()
             }
         };
-        for &(var, t, off) in &kept {
+        // A value of the work-group function's entry block (an argument
+        // or context field loaded once per group) is the same wherever
+        // the work-item resumes: defined there again, not saved.
+        let entry = self.b.func.layout.entry_block();
+        let mut saved = Vec::with_capacity(kept.len());
+        let mut same = Vec::new();
+        for (var, t, off) in kept {
             let v = self.b.use_var(var);
+            let dfg = &self.b.func.dfg;
+            let block = match dfg.value_def(v) {
+                ValueDef::Result(inst, _) => self.b.func.layout.inst_block(inst),
+                ValueDef::Param(b, _) => Some(b),
+                _ => None,
+            };
+            if block.is_some() && block == entry {
+                same.push((var, v));
+                continue;
+            }
             self.b.ins().store(flags(t), v, fr.base, off);
+            saved.push((var, t, off));
         }
         let resume = self.b.create_block();
         let k = {
@@ -613,8 +632,11 @@ impl Lowering<'_, '_, '_> {
         self.b.ins().jump(next, &[]);
 
         self.b.switch_to_block(resume);
-        for (var, t, off) in kept {
+        for (var, t, off) in saved {
             let v = self.b.ins().load(t, flags(t), fr.base, off);
+            self.b.def_var(var, v);
+        }
+        for (var, v) in same {
             self.b.def_var(var, v);
         }
         Ok((fr, k))

@@ -32,9 +32,12 @@
 //! lanes takes its side when all lanes agree; otherwise the chunk is
 //! *abandoned* and its four work-items run through the scalar body. That is
 //! only allowed while the chunk has made nothing visible (no store, atomic
-//! or call that might store has run: [`analysis::dirty_blocks`]); a kernel
-//! needing it later, or inside a loop, is not vectorized. The same escape
-//! covers the rare 32-bit index whose lanes wrap around when widened.
+//! or call that might store has run: [`analysis::dirty_blocks`]) and
+//! outside loops. Elsewhere the branch runs its arms under masks when it
+//! is a region ([`analysis::regions`], `predicate`), and a loop whose exits
+//! differ between lanes runs while any lane is in it (`masked`); a kernel
+//! needing more is not vectorized. The same escape covers the rare 32-bit
+//! index whose lanes wrap around when widened.
 
 pub mod analysis;
 mod image;
@@ -965,8 +968,12 @@ impl Lowering<'_, '_, '_> {
     /// Instruction `i` once per lane through the scalar lowering, each
     /// varying operand replaced by the lane's value.
     pub(super) fn per_lane(&mut self, i: u32) -> R {
-        self.count(false);
         let m = self.m;
+        // Atomics and printf run once per work-item in either body: they
+        // do not weigh against the 4-lane one.
+        if !analysis::per_lane_always(m, i) {
+            self.count(false);
+        }
         let inst = self.at(i);
         let ops = self.varying_operands(i);
         let mut shapes = Vec::with_capacity(ops.len());

@@ -14,11 +14,12 @@ const LOCALS: [Option<usize>; 5] = [None, Some(16), Some(13), Some(6), Some(3)];
 
 #[test]
 fn guard_splits_chunks() {
-    let n = 1000u32;
     let global = 1014;
     let a: Vec<f32> = (0..global).map(|i| i as f32 * 0.5).collect();
     let b: Vec<f32> = (0..global).map(|i| 3.0 - i as f32).collect();
-    for opt in Opt::BOTH {
+    // Every position of the end within a chunk (the 4-lane body tests
+    // whether all lanes are below n by its last lane).
+    for (n, opt) in (997u32..=1000).flat_map(|n| Opt::BOTH.map(|o| (n, o))) {
         for local in LOCALS {
             let mut c = vec![-1.0f32; global];
             let l = local.map(|l| [l]);
@@ -30,7 +31,7 @@ fn guard_splits_chunks() {
                 .run(&[global], l.as_ref().map(|l| &l[..]));
             for (i, &g) in c.iter().enumerate() {
                 let want = if i < n as usize { a[i] + b[i] * 2.0 } else { -1.0 };
-                assert_eq!(g, want, "{opt:?} local {local:?}: c[{i}]");
+                assert_eq!(g, want, "n {n} {opt:?} local {local:?}: c[{i}]");
             }
         }
     }

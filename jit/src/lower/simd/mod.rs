@@ -148,6 +148,10 @@ pub struct Chunk {
     /// ids as loaded: the runtime refuses an NDRange whose offset plus
     /// size overflows `size_t`).
     pub ids: std::collections::HashSet<Value>,
+    /// Masks with scalar tests of whether all or any of their lanes are
+    /// set (`i8` values), computed where the mask was (the guard
+    /// `id < n`: a comparison of lane 3 and of lane 0).
+    pub mask_tests: HashMap<Value, (Value, Value)>,
     /// Instructions lowered to 4-lane forms so far.
     pub vector_ops: u32,
     /// Instructions lowered lane by lane so far.
@@ -162,6 +166,7 @@ impl Chunk {
             fn_effects,
             small: Default::default(),
             ids: Default::default(),
+            mask_tests: Default::default(),
             vector_ops: 0,
             lane_ops: 0,
         }
@@ -708,11 +713,23 @@ impl Lowering<'_, '_, '_> {
         let mask = self.as_mask(shape);
         let (tb, ta) = self.target(inst.operand(1))?;
         let (fb, fa) = self.target(inst.operand(2))?;
-        let all = self.b.ins().vall_true(mask);
+        let tests = self
+            .kernel
+            .borrow()
+            .simd
+            .as_ref()
+            .and_then(|c| c.mask_tests.get(&mask).copied());
+        let all = match tests {
+            Some((all, _)) => all,
+            None => self.b.ins().vall_true(mask),
+        };
         let check = self.b.create_block();
         self.b.ins().brif(all, tb, &ta, check, &[]);
         self.b.switch_to_block(check);
-        let any = self.b.ins().vany_true(mask);
+        let any = match tests {
+            Some((_, any)) => any,
+            None => self.b.ins().vany_true(mask),
+        };
         let bail = self.bail_block()?;
         self.b.ins().brif(any, bail, &[], fb, &fa);
         Ok(())

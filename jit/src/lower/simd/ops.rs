@@ -496,7 +496,14 @@ impl Lowering<'_, '_, '_> {
             let d = self.b.ins().ireduce(cl::I32, d);
             let dv = self.b.ins().splat(cl::I32X4, d);
             let lanes = self.vconst(cl::I32X4, &[0, 1, 2, 3]);
-            return Shape::Mask(self.b.ins().icmp(IntCC::UnsignedLessThan, lanes, dv));
+            let mask = self.b.ins().icmp(IntCC::UnsignedLessThan, lanes, dv);
+            // All lanes: id + 3 < n (no lane wraps); any: id < n.
+            let last = self.b.ins().iadd_imm_s(base, super::LANES as i64 - 1);
+            let all = self.b.ins().icmp(IntCC::UnsignedLessThan, last, n);
+            if let Some(c) = self.kernel.borrow_mut().simd.as_mut() {
+                c.mask_tests.insert(mask, (all, inside));
+            }
+            return Shape::Mask(mask);
         }
         let [xl, xh] = self.halves64(x);
         let [yl, yh] = self.halves64(y);

@@ -982,6 +982,35 @@ impl Lowering<'_, '_, '_> {
             .collect())
     }
 
+    /// The varying operands of instruction `i` with their shapes.
+    pub(super) fn operand_shapes(&mut self, i: u32) -> R<Vec<(Id, Vec<Shape>)>> {
+        let ops = self.varying_operands(i);
+        let mut out = Vec::with_capacity(ops.len());
+        for o in ops {
+            out.push((o, self.shapes(o)?));
+        }
+        Ok(out)
+    }
+
+    /// Instruction `i` for lane `k` through the scalar lowering, its
+    /// varying `operands` replaced by the lane's values: the result's
+    /// values, if it has a result.
+    pub(super) fn lane_inst(&mut self, i: u32, k: usize, operands: &[(Id, Vec<Shape>)]) -> R<Option<Vec<Value>>> {
+        for (o, sh) in operands {
+            let vals = sh.iter().map(|&s| self.lane(s, k)).collect();
+            self.values.insert(*o, vals);
+        }
+        let r = self.scalar_inst(i);
+        for (o, _) in operands {
+            self.values.remove(o);
+        }
+        r?;
+        match self.m.insts[i as usize].result_id {
+            Some(id) => Ok(Some(self.values.remove(&id).ok_or("no result")?)),
+            None => Ok(None),
+        }
+    }
+
     /// Instruction `i` once per lane through the scalar lowering, each
     /// varying operand replaced by the lane's value.
     pub(super) fn per_lane(&mut self, i: u32) -> R {
@@ -992,24 +1021,11 @@ impl Lowering<'_, '_, '_> {
             self.count(false);
         }
         let inst = self.at(i);
-        let ops = self.varying_operands(i);
-        let mut shapes = Vec::with_capacity(ops.len());
-        for &o in &ops {
-            shapes.push(self.shapes(o)?);
-        }
+        let operands = self.operand_shapes(i)?;
         let mut results: Vec<Vec<Value>> = Vec::with_capacity(LANES);
         for k in 0..LANES {
-            for (&o, sh) in ops.iter().zip(&shapes) {
-                let vals = sh.iter().map(|&s| self.lane(s, k)).collect();
-                self.values.insert(o, vals);
-            }
-            let r = self.scalar_inst(i);
-            for &o in &ops {
-                self.values.remove(&o);
-            }
-            r?;
-            if let Some(id) = inst.result_id {
-                results.push(self.values.remove(&id).ok_or("no result")?);
+            if let Some(r) = self.lane_inst(i, k, &operands)? {
+                results.push(r);
             }
         }
         let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) else {

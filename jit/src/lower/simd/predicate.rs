@@ -177,11 +177,7 @@ impl Lowering<'_, '_, '_> {
 
         // Some lanes: each behind its mask bit.
         self.b.switch_to_block(some_block);
-        let ops = self.varying_operands(i);
-        let mut shapes = Vec::with_capacity(ops.len());
-        for &o in &ops {
-            shapes.push(self.shapes(o)?);
-        }
+        let operands = self.operand_shapes(i)?;
         let comps = match result {
             Some((_, ty)) => types::components(m, ty)?,
             None => Vec::new(),
@@ -197,18 +193,9 @@ impl Lowering<'_, '_, '_> {
             let bit = self.b.ins().extractlane(g, k as u8);
             self.b.ins().brif(bit, on, &[], next, &[]);
             self.b.switch_to_block(on);
-            for (&o, sh) in ops.iter().zip(&shapes) {
-                let vals = sh.iter().map(|&s| self.lane(s, k)).collect();
-                self.values.insert(o, vals);
-            }
-            let r = self.scalar_inst(i);
-            for &o in &ops {
-                self.values.remove(&o);
-            }
-            r?;
-            if let Some((id, _)) = result {
-                let vals = self.values.remove(&id).ok_or("no result")?;
-                for (&var, v) in vars.iter().zip(vals) {
+            let vals = self.lane_inst(i, k, &operands)?;
+            if result.is_some() {
+                for (&var, v) in vars.iter().zip(vals.unwrap_or_default()) {
                     self.b.def_var(var, v);
                 }
             }

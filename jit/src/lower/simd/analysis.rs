@@ -480,7 +480,7 @@ impl Region {
 /// The varying branches of `func` that can run under masks: both sides
 /// meet again at one block (the first block reachable from both), each
 /// arm is entered only from the branch and leaves only to that block, no
-/// arm holds a loop or a block [`masked_refusal`] refuses, and a branch
+/// arm holds a loop or a block `masked_refusal` refuses, and a branch
 /// inside a loop has its arms and merge inside it too.
 pub fn regions(m: &Module, func: &Function, may_vary: &HashSet<Id>) -> Vec<Region> {
     let n = func.blocks.len();

@@ -154,8 +154,6 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         let (p, dir) = dumps.build(ctx, &exec::corpus_spirv("simd_masked", Opt::O2), "simd_masked O2");
         for k in [
             "grid_sum",
-            "tree_sum",
-            "local_histogram",
             "collatz",
             "branch_after_store",
             "nested_in_loop",
@@ -169,6 +167,15 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         }
         // SAFETY: a valid program, released once.
         unsafe { check(clReleaseProgram(p)) };
+        // clbench's reduce and hist_local shapes (barriers, branches and
+        // loops whose lanes differ, local atomics).
+        for (module, k) in [("local_barrier", "reduce"), ("atomics", "hist_local")] {
+            let (p, dir) = dumps.build(ctx, &exec::corpus_spirv(module, Opt::O2), &format!("{module} O2"));
+            let why = std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok();
+            assert_eq!(why, None, "{k} runs 4 lanes at -O2");
+            // SAFETY: a valid program, released once.
+            unsafe { check(clReleaseProgram(p)) };
+        }
     }
     // clbench's sgemm_naive at -O0: its loop counter is a private variable
     // the lanes share, so the loop's exit is the same in every lane.

@@ -1,5 +1,6 @@
 //! Masked execution in 4-lane bodies (jit/src/lower/simd/predicate.rs,
-//! masked.rs): the kernels of `kernels/cl/simd_masked.cl` at -O0 and -O2,
+//! masked.rs): the kernels of `kernels/cl/simd_masked.cl`, and clbench's
+//! reduce and hist_local (from local_barrier.cl and atomics.cl), at -O0 and -O2,
 //! with local sizes that leave remainders, against exact host references.
 //! Every launch also runs in the twin program without 4-lane bodies and
 //! must agree with it bit for bit (`clift_conformance::exec`). Two tests
@@ -47,7 +48,7 @@ fn tree_reduction_with_branches_that_differ_between_barriers() {
     for opt in Opt::BOTH {
         for (groups, lsz) in [(4usize, 256usize), (3, 64), (5, 16), (2, 8), (7, 4)] {
             let mut partial = vec![i32::MIN; groups];
-            Kernel::new("simd_masked", opt, "tree_sum")
+            Kernel::new("local_barrier", opt, "reduce")
                 .arg(Arg::input(&input))
                 .arg(Arg::output(&mut partial))
                 .arg(Arg::Local(lsz * 4))
@@ -75,7 +76,7 @@ fn histogram_loops_that_store_and_count_under_masks() {
     for opt in Opt::BOTH {
         for (groups, lsz) in [(3usize, 256usize), (4, 100), (2, 64), (5, 12), (3, 7)] {
             let mut bins = vec![0u32; 256];
-            Kernel::new("simd_masked", opt, "local_histogram")
+            Kernel::new("atomics", opt, "hist_local")
                 .arg(Arg::input(&data))
                 .arg(Arg::output(&mut bins))
                 .arg(Arg::Local(256 * 4))

@@ -3,7 +3,8 @@
 // stores and atomics inside, and branches whose lanes differ after a
 // store, inside loops and in kernels with barriers. Integer arithmetic,
 // so that the host references are exact; tests/exec_simd_masked.rs runs
-// them, and tests/debug_dump.rs checks that they get 4-lane bodies.
+// them (and clbench's reduce and hist_local, from local_barrier.cl and
+// atomics.cl), and tests/debug_dump.rs checks that they get 4-lane bodies.
 
 // A grid-stride sum (clbench's reduce, first half): each lane reads until
 // it passes n, and a lane past n reads nothing (the buffer may end there).
@@ -14,41 +15,6 @@ kernel void grid_sum(global const int *in, global int *out, uint n)
     for (size_t i = gid; i < n; i += gsz)
         acc += in[i];
     out[gid] = acc;
-}
-
-// clbench's reduce on integers: a guarded grid-stride loop, then a tree
-// in local memory whose branches differ between lanes, with barriers.
-kernel void tree_sum(global const int *in, global int *partial, local int *scratch, uint n)
-{
-    size_t gid = get_global_id(0), gsz = get_global_size(0);
-    size_t lid = get_local_id(0), lsz = get_local_size(0);
-    int acc = 0;
-    for (size_t i = gid; i < n; i += gsz)
-        acc += in[i];
-    scratch[lid] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (size_t s = lsz / 2; s > 0; s >>= 1) {
-        if (lid < s)
-            scratch[lid] += scratch[lid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0)
-        partial[get_group_id(0)] = scratch[0];
-}
-
-// clbench's hist_local: loops whose exits differ that store and count
-// with atomics in local memory, in a kernel with barriers.
-kernel void local_histogram(global const uchar *data, global uint *bins, local uint *lbins, uint n)
-{
-    size_t lid = get_local_id(0), lsz = get_local_size(0), gsz = get_global_size(0);
-    for (size_t b = lid; b < 256; b += lsz)
-        lbins[b] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (size_t i = get_global_id(0); i < n; i += gsz)
-        atomic_inc(&lbins[data[i]]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (size_t b = lid; b < 256; b += lsz)
-        atomic_add(&bins[b], lbins[b]);
 }
 
 // A branch whose lanes differ inside a loop whose exit differs, storing

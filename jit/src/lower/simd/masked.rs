@@ -16,7 +16,7 @@ use cranelift_frontend::Variable;
 use spirv::Op;
 
 use super::analysis::MaskedLoop;
-use super::{kinds, Kind, LANES};
+use super::{kinds, Kind, Shape, LANES};
 use crate::lower::{Lowering, R};
 use crate::spirv::Id;
 
@@ -186,8 +186,26 @@ impl Lowering<'_, '_, '_> {
                     (Edge::Exit, Edge::Exit) => (None, Edge::Exit, None),
                     (Edge::Stay, e) | (e, Edge::Stay) => {
                         let shape = *self.shapes(c)?.first().ok_or("an empty condition")?;
-                        let mask = self.as_mask(shape);
                         let toward = edge(t)? != Edge::Stay;
+                        if let (Shape::U(cv), Edge::Exit) = (shape, e) {
+                            // The same in every lane: all active lanes
+                            // leave, or none does.
+                            let stay = if toward { f } else { t };
+                            let (sb, sargs) = self.target(stay)?;
+                            let out = self.b.create_block();
+                            if toward {
+                                self.b.ins().brif(cv, out, &[], sb, &sargs);
+                            } else {
+                                self.b.ins().brif(cv, sb, &sargs, out, &[]);
+                            }
+                            self.b.switch_to_block(out);
+                            let active = self.b.use_var(st.active);
+                            let label = self.body.label;
+                            self.accumulate(&st, active, label)?;
+                            self.jump_to_exit(&st)?;
+                            return Ok(true);
+                        }
+                        let mask = self.as_mask(shape);
                         let go = if toward { mask } else { self.b.ins().bnot(mask) };
                         (Some(go), e, Some(if toward { f } else { t }))
                     }

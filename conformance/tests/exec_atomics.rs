@@ -622,7 +622,17 @@ fn histogram_with_local_then_global_atomics() {
     let n = 1 << 20;
     let (data, want) = histogram_input(n);
     for opt in Opt::BOTH {
-        for (global, local) in [(64 * 256usize, 256usize), (100 * 64, 64)] {
+        // Also few work-items per group, odd and even, so each loops long
+        // and the loops' lanes leave at different iterations (4-lane bodies
+        // run them under masks).
+        let shapes = [
+            (64 * 256usize, 256usize),
+            (100 * 64, 64),
+            (4 * 100, 100),
+            (5 * 12, 12),
+            (3 * 7, 7),
+        ];
+        for (global, local) in shapes {
             let mut bins = vec![0u32; 256];
             Kernel::new("atomics", opt, "hist_local")
                 .arg(Arg::input(&data))

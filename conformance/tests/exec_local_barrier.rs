@@ -113,7 +113,17 @@ fn both_fences_and_work_group_barrier() {
 fn tree_reduction_with_a_barrier_in_a_loop() {
     // 256 groups of 64 (many in flight on every core), a grid-stride
     // prologue over 100,000 elements, one sum per group.
-    for (global, local) in [(256 * 64usize, 64usize), (8 * 256, 256), (4 * 2, 2)] {
+    // Also groups whose x size is a multiple of 4 (the 4-lane phases, with
+    // branches whose lanes differ between the barriers) down to one chunk.
+    let shapes = [
+        (256 * 64usize, 64usize),
+        (8 * 256, 256),
+        (4 * 2, 2),
+        (5 * 16, 16),
+        (2 * 8, 8),
+        (7 * 4, 4),
+    ];
+    for (global, local) in shapes {
         let n = 100_000usize;
         let input = Rng(5).ints(n, -1000, 1000);
         let acc = |gid: usize| -> i32 { (gid..n).step_by(global).map(|i| input[i]).sum() };

@@ -1,11 +1,12 @@
 //! Masked execution in 4-lane bodies (jit/src/lower/simd/predicate.rs,
-//! masked.rs): the kernels of `kernels/cl/simd_masked.cl`, and clbench's
-//! reduce and hist_local (from local_barrier.cl and atomics.cl), at -O0 and -O2,
+//! masked.rs): the kernels of `kernels/cl/simd_masked.cl` at -O0 and -O2,
 //! with local sizes that leave remainders, against exact host references.
 //! Every launch also runs in the twin program without 4-lane bodies and
 //! must agree with it bit for bit (`clift_conformance::exec`). Two tests
 //! put the buffers' ends against a page the process may not touch, so a
 //! lane past the end that read or wrote anything would crash the test.
+//! clbench's reduce and hist_local, which run masked too, are tested in
+//! exec_local_barrier.rs and exec_atomics.rs.
 
 use clift_conformance::exec::{corpus_spirv, Arg, Kernel, Opt};
 use clift_conformance::*;
@@ -37,52 +38,6 @@ fn grid_stride_loops_read_no_further_than_their_lanes() {
                 let want: i32 = (g..n).step_by(global).map(|i| input[i]).sum();
                 assert_eq!(got, want, "{opt:?} global {global} local {local:?}: out[{g}]");
             }
-        }
-    }
-}
-
-#[test]
-fn tree_reduction_with_branches_that_differ_between_barriers() {
-    let n = 5000usize;
-    let input = inputs(n);
-    for opt in Opt::BOTH {
-        for (groups, lsz) in [(4usize, 256usize), (3, 64), (5, 16), (2, 8), (7, 4)] {
-            let mut partial = vec![i32::MIN; groups];
-            Kernel::new("local_barrier", opt, "reduce")
-                .arg(Arg::input(&input))
-                .arg(Arg::output(&mut partial))
-                .arg(Arg::Local(lsz * 4))
-                .arg(Arg::value(n as u32))
-                .run(&[groups * lsz], Some(&[lsz]));
-            let gsz = groups * lsz;
-            for (grp, &got) in partial.iter().enumerate() {
-                let want: i32 = (grp * lsz..(grp + 1) * lsz)
-                    .map(|g| (g..n).step_by(gsz).map(|i| input[i]).sum::<i32>())
-                    .sum();
-                assert_eq!(got, want, "{opt:?} {groups}x{lsz}: partial[{grp}]");
-            }
-        }
-    }
-}
-
-#[test]
-fn histogram_loops_that_store_and_count_under_masks() {
-    let n = 4099usize;
-    let data: Vec<u8> = (0..n).map(|i| ((i * 2654435761) >> 7) as u8).collect();
-    let mut want = vec![0u32; 256];
-    for &d in &data {
-        want[d as usize] += 1;
-    }
-    for opt in Opt::BOTH {
-        for (groups, lsz) in [(3usize, 256usize), (4, 100), (2, 64), (5, 12), (3, 7)] {
-            let mut bins = vec![0u32; 256];
-            Kernel::new("atomics", opt, "hist_local")
-                .arg(Arg::input(&data))
-                .arg(Arg::output(&mut bins))
-                .arg(Arg::Local(256 * 4))
-                .arg(Arg::value(n as u32))
-                .run(&[groups * lsz], Some(&[lsz]));
-            assert_eq!(bins, want, "{opt:?} {groups}x{lsz}");
         }
     }
 }

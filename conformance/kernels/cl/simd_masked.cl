@@ -3,8 +3,9 @@
 // stores and atomics inside, and branches whose lanes differ after a
 // store, inside loops and in kernels with barriers. Integer arithmetic,
 // so that the host references are exact; tests/exec_simd_masked.rs runs
-// them (and clbench's reduce and hist_local, from local_barrier.cl and
-// atomics.cl), and tests/debug_dump.rs checks that they get 4-lane bodies.
+// them (clbench's reduce and hist_local, in local_barrier.cl and
+// atomics.cl, are tested in exec_local_barrier.rs and exec_atomics.rs), and
+// tests/debug_dump.rs checks that they all get 4-lane bodies.
 
 // A grid-stride sum (clbench's reduce, first half): each lane reads until
 // it passes n, and a lane past n reads nothing (the buffer may end there).

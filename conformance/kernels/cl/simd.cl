@@ -208,3 +208,35 @@ kernel void int_builtins(global const int *a, global const uint *b, global int *
     out[2 * i + 1] = mul24(x, -x) + max(x, 3) - abs(x);
     uout[i] = mad24(y & 0xffffffu, (y >> 8) & 0xffffu, y) ^ mul24(y & 0xfffu, 4097u);
 }
+
+// Integer bit built-ins the 4-lane body computes as vectors (rotate by a
+// count the same in every lane, popcount, clz, mul_hi), beside a rotate
+// by a varying count, which runs lane by lane, and 64-bit work held as
+// one scalar per lane (clbench's hash).
+kernel void int_bits(global const uint *a, global const uint *b, global uint *out, global ulong *out64, uint k)
+{
+    size_t i = get_global_id(0);
+    uint x = a[i], y = b[i];
+    int sx = (int)x, sy = (int)y;
+    out[8 * i] = rotate(x, k);
+    out[8 * i + 1] = rotate(x, y);
+    out[8 * i + 2] = popcount(x);
+    out[8 * i + 3] = clz(x);
+    out[8 * i + 4] = mul_hi(x, y);
+    out[8 * i + 5] = (uint)mul_hi(sx, sy);
+    out[8 * i + 6] = mul_hi(x, 0xC2B2AE35u) ^ (uint)clz(sx);
+    uint h = x ^ k;
+    ulong z = ((ulong)x << 32) | y;
+    for (uint r = 0; r < k; r++) {
+        h ^= rotate(h, 13u);
+        h = h * 0x85EBCA6Bu + popcount(h);
+        h ^= mul_hi(h, 0xC2B2AE35u);
+        h += clz(h | 1u);
+        z ^= z >> 31;
+        z = z * 0x9E3779B97F4A7C15UL + (ulong)h;
+        z ^= mul_hi(z, 0xBF58476D1CE4E5B9UL);
+        z = rotate(z, (ulong)(h & 63u));
+    }
+    out[8 * i + 7] = h;
+    out64[i] = z;
+}

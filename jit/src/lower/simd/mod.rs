@@ -1015,34 +1015,47 @@ impl Lowering<'_, '_, '_> {
     /// varying operand replaced by the lane's value.
     pub(super) fn per_lane(&mut self, i: u32) -> R {
         let m = self.m;
-        // Atomics and printf run once per work-item in either body: they
-        // do not weigh against the 4-lane one.
-        if !analysis::per_lane_always(m, i) {
-            self.count(false);
-        }
         let inst = self.at(i);
         let operands = self.operand_shapes(i)?;
+        // An operand held as one scalar per lane is read as it is; a
+        // vector's lanes must be taken out.
+        let mut scalars = operands
+            .iter()
+            .all(|(_, sh)| sh.iter().all(|s| !matches!(s, Shape::V(_) | Shape::Mask(_))));
         let mut results: Vec<Vec<Value>> = Vec::with_capacity(LANES);
         for k in 0..LANES {
             if let Some(r) = self.lane_inst(i, k, &operands)? {
                 results.push(r);
             }
         }
-        let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) else {
-            return Ok(());
+        let mut out = Vec::new();
+        let result = match (inst.result_id, inst.result_type) {
+            (Some(id), Some(ty)) if !matches!(m.ty(ty), Some(Type::Void)) => Some((id, ty)),
+            _ => None,
         };
-        if matches!(m.ty(ty), Some(Type::Void)) {
-            return Ok(());
+        if let Some((_, ty)) = result {
+            let bools = bool_components(m, ty).unwrap_or_default();
+            let n = results[0].len();
+            for c in 0..n {
+                let lanes: [Value; LANES] =
+                    std::array::from_fn(|k| results[k].get(c).copied().unwrap_or(results[0][c]));
+                let t = self.ty(lanes[0]);
+                let s = self.assemble(lanes, t, bools.get(c).copied().unwrap_or(false));
+                scalars &= matches!(s, Shape::Lanes(_));
+                out.push(s);
+            }
         }
-        let bools = bool_components(m, ty).unwrap_or_default();
-        let n = results[0].len();
-        let mut out = Vec::with_capacity(n);
-        for c in 0..n {
-            let lanes: [Value; LANES] = std::array::from_fn(|k| results[k].get(c).copied().unwrap_or(results[0][c]));
-            let t = self.ty(lanes[0]);
-            out.push(self.assemble(lanes, t, bools.get(c).copied().unwrap_or(false)));
+        // Atomics and printf run once per work-item in either body, and so
+        // does an instruction that reads and makes only scalars per lane
+        // (64-bit integer arithmetic, say), where the 4-lane body loses
+        // nothing (and its four independent lanes run in parallel on the
+        // core): they do not weigh against the 4-lane body.
+        if !analysis::per_lane_always(m, i) && !scalars {
+            self.count(false);
         }
-        self.sb()?.varying.insert(id, out);
+        if let Some((id, _)) = result {
+            self.sb()?.varying.insert(id, out);
+        }
         Ok(())
     }
 

@@ -600,6 +600,10 @@ impl Lowering<'_, '_, '_> {
                 let v = self.as_vec(x, cl::I32X4);
                 Shape::V(self.b.ins().ineg(v))
             }
+            (Op::BitCount, cl::I32, cl::I32) => {
+                let v = self.as_vec(x, cl::I32X4);
+                Shape::V(self.popcount4(v))
+            }
             (Op::Not, cl::I32, cl::I32) => {
                 let v = self.as_vec(x, cl::I32X4);
                 Shape::V(self.b.ins().bnot(v))
@@ -631,6 +635,76 @@ impl Lowering<'_, '_, '_> {
             }
             _ => return Ok(None),
         }))
+    }
+
+    /// The number of set bits of each lane of `i32x4` `v`: the bytes'
+    /// counts, summed within each lane.
+    fn popcount4(&mut self, v: Value) -> Value {
+        let le = MemFlagsData::new().with_endianness(Endianness::Little);
+        let bytes = self.b.ins().bitcast(cl::I8X16, le, v);
+        let counts = self.b.ins().popcnt(bytes);
+        let c = self.b.ins().bitcast(cl::I32X4, le, counts);
+        // Each byte holds at most 8: the sums never carry out of a byte.
+        let s8 = self.b.ins().ushr_imm_u(c, 8);
+        let c = self.b.ins().iadd(c, s8);
+        let s16 = self.b.ins().ushr_imm_u(c, 16);
+        let c = self.b.ins().iadd(c, s16);
+        let low = self.vconst(cl::I32X4, &[0x3f; super::LANES]);
+        self.b.ins().band(c, low)
+    }
+
+    /// The leading zeros of each lane of `i32x4` `v` (32 for 0), from the
+    /// exponent of a float. Keeping only the set bits whose next higher
+    /// bit is clear leaves the top bit and makes the value less than 1.5
+    /// times it, so the rounding conversion keeps its exponent: 127 + the
+    /// top bit's position, and 31 - position = 158 - exponent. A lane
+    /// with bit 31 set converts negative: its sign bit makes the
+    /// difference negative, clamped to 0; a zero lane converts to 0.0,
+    /// whose 158 is clamped to 32.
+    fn clz4(&mut self, v: Value) -> Value {
+        let half = self.b.ins().ushr_imm_u(v, 1);
+        let tops = self.b.ins().band_not(v, half);
+        let f = self.b.ins().fcvt_from_sint(cl::F32X4, tops);
+        let bits = self.b.ins().bitcast(cl::I32X4, MemFlagsData::new(), f);
+        let e = self.b.ins().ushr_imm_u(bits, 23);
+        let k158 = self.vconst(cl::I32X4, &[158; super::LANES]);
+        let c = self.b.ins().isub(k158, e);
+        let zero = self.vconst(cl::I32X4, &[0; super::LANES]);
+        let c = self.b.ins().smax(c, zero);
+        let k32 = self.vconst(cl::I32X4, &[32; super::LANES]);
+        self.b.ins().umin(c, k32)
+    }
+
+    /// The high 32 bits of the 64-bit products of the lanes of `i32x4`
+    /// `x` and `y`: lanes 0-1 and 2-3 widened and multiplied as `i64x2`
+    /// (one `pmuludq`/`pmuldq` each), their high halves gathered.
+    fn mul_hi4(&mut self, x: Value, y: Value, signed: bool) -> Value {
+        let le = MemFlagsData::new().with_endianness(Endianness::Little);
+        let b = &mut self.b;
+        let (xl, yl, xh, yh) = if signed {
+            (
+                b.ins().swiden_low(x),
+                b.ins().swiden_low(y),
+                b.ins().swiden_high(x),
+                b.ins().swiden_high(y),
+            )
+        } else {
+            (
+                b.ins().uwiden_low(x),
+                b.ins().uwiden_low(y),
+                b.ins().uwiden_high(x),
+                b.ins().uwiden_high(y),
+            )
+        };
+        let lo = self.b.ins().imul(xl, yl);
+        let hi = self.b.ins().imul(xh, yh);
+        let lo = self.b.ins().bitcast(cl::I8X16, le, lo);
+        let hi = self.b.ins().bitcast(cl::I8X16, le, hi);
+        // Bytes 4-7 of each 64-bit product, lo's then hi's.
+        let sel: Vec<u8> = [4u8, 12, 20, 28].iter().flat_map(|&b| b..b + 4).collect();
+        let imm = self.b.func.dfg.immediates.push(ConstantData::from(sel));
+        let packed = self.b.ins().shuffle(lo, hi, imm);
+        self.b.ins().bitcast(cl::I32X4, le, packed)
     }
 
     /// `1 / sqrt(x)` of the lanes of `f32x4` `x` computed in double and
@@ -689,6 +763,33 @@ impl Lowering<'_, '_, '_> {
                 let p = self.b.ins().stack_addr(cl::I64, slot, 0);
                 self.call_host(addr, &[cl::I64], &[], &[p]);
                 return Some(Shape::V(self.b.ins().stack_load(cl::I64, cl::F32X4, slot, 0)));
+            }
+        }
+        if t == cl::I32 && args.iter().all(|&s| self.lane_type(s) == t) {
+            match (op, args) {
+                // A count the same in every lane: two shifts (Cranelift
+                // takes both counts modulo 32, as `rotl` does).
+                (Cl::rotate, &[x, Shape::U(n)]) => {
+                    let v = self.as_vec(x, vt);
+                    let left = self.b.ins().ishl(v, n);
+                    let k = self.b.ins().ineg(n);
+                    let k = self.b.ins().iadd_imm_s(k, 32);
+                    let right = self.b.ins().ushr(v, k);
+                    return Some(Shape::V(self.b.ins().bor(left, right)));
+                }
+                (Cl::popcount, &[x]) => {
+                    let v = self.as_vec(x, vt);
+                    return Some(Shape::V(self.popcount4(v)));
+                }
+                (Cl::clz, &[x]) => {
+                    let v = self.as_vec(x, vt);
+                    return Some(Shape::V(self.clz4(v)));
+                }
+                (Cl::u_mul_hi | Cl::s_mul_hi, &[x, y]) => {
+                    let (x, y) = (self.as_vec(x, vt), self.as_vec(y, vt));
+                    return Some(Shape::V(self.mul_hi4(x, y, op == Cl::s_mul_hi)));
+                }
+                _ => {}
             }
         }
         let known = if float {

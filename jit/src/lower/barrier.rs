@@ -150,6 +150,10 @@ pub struct BodyFrame {
     /// The values of the bodies this one is inlined into that are live
     /// after the calls: stored and reloaded at this body's barriers too.
     pub outer: Vec<(Variable, Clif, i32)>,
+    /// The value each variable of `vars` (and of held 4-lane values) was
+    /// defined with where its SPIR-V value was computed: what a resume
+    /// point may compute again ([`super::remat`]).
+    pub origin: HashMap<usize, Value>,
 }
 
 /// What one function with suspension points keeps in the frame.
@@ -493,6 +497,9 @@ impl Lowering<'_, '_, '_> {
         };
         for (&var, &val) in vars.iter().zip(vals) {
             self.b.def_var(var, val);
+            self.frame
+                .origin
+                .insert(cranelift_codegen::entity::EntityRef::index(var), val);
         }
         Ok(())
     }
@@ -598,6 +605,7 @@ impl Lowering<'_, '_, '_> {
         let entry = self.b.func.layout.entry_block();
         let mut saved = Vec::with_capacity(kept.len());
         let mut same = Vec::new();
+        let mut again = Vec::new();
         for (var, t, off) in kept {
             let v = self.b.use_var(var);
             let dfg = &self.b.func.dfg;
@@ -608,6 +616,20 @@ impl Lowering<'_, '_, '_> {
             };
             if block.is_some() && block == entry {
                 same.push((var, v));
+                continue;
+            }
+            // A short computation from such values and the local ids is
+            // done again where the work-item resumes ([`super::remat`]),
+            // from the value the variable was defined with (here it may
+            // be a block parameter, or a value reloaded at a resume).
+            let origin = self
+                .frame
+                .origin
+                .get(&cranelift_codegen::entity::EntityRef::index(var))
+                .copied()
+                .unwrap_or(v);
+            if let Some(plan) = self.recompute_plan(origin) {
+                again.push((var, origin, plan));
                 continue;
             }
             self.b.ins().store(flags(t), v, fr.base, off);
@@ -637,6 +659,11 @@ impl Lowering<'_, '_, '_> {
             self.b.def_var(var, v);
         }
         for (var, v) in same {
+            self.b.def_var(var, v);
+        }
+        let mut done = HashMap::new();
+        for (var, v, plan) in again {
+            let v = self.recompute(v, &plan, &mut done);
             self.b.def_var(var, v);
         }
         Ok((fr, k))

@@ -47,6 +47,8 @@ mod non_uniform;
 mod pipes;
 pub mod progress;
 mod relational;
+mod remat;
+mod schedule;
 pub mod simd;
 pub mod statics;
 pub mod types;
@@ -426,6 +428,8 @@ impl Lowering<'_, '_, '_> {
         self.begin_frame().map_err(|r| m.diag(func.inst, r))?;
         self.define_param_vars().map_err(|r| m.diag(func.inst, r))?;
         self.b.ins().jump(jump_to.unwrap_or(entry), &[]);
+        let pins = schedule::pins(m, func);
+        let mut pin_slot = None;
         for &bi in &func.cfg.rpo {
             let blk = &func.blocks[bi as usize];
             let cl_block =
@@ -449,6 +453,9 @@ impl Lowering<'_, '_, '_> {
                     self.yield_point(blk.start).map_err(|rule| m.diag(i, rule))?;
                 }
                 self.inst(i).map_err(|rule| m.diag(i, rule))?;
+                if pins.contains(&i) {
+                    self.pin(i, &mut pin_slot).map_err(|rule| m.diag(i, rule))?;
+                }
                 self.define_vars(i).map_err(|rule| m.diag(i, rule))?;
                 if self.b.func.dfg.num_insts() > MAX_FUNCTION_INSTS {
                     return Err(m.diag(

@@ -754,6 +754,9 @@ impl Lowering<'_, '_, '_> {
                 let t = self.b.func.dfg.value_type(v);
                 let var = self.b.declare_var(t);
                 self.b.def_var(var, v);
+                self.frame
+                    .origin
+                    .insert(cranelift_codegen::entity::EntityRef::index(var), v);
                 (var, t)
             };
             held.push(match s {

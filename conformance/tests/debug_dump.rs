@@ -127,6 +127,10 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 assert_eq!(scalar("varying_loop"), None);
                 assert_eq!(scalar("escape"), None);
                 assert_eq!(scalar("varying_loop_atomic"), None);
+                // A struct passed by value whose lanes differ, and a
+                // generic pointer cast back per lane.
+                assert_eq!(scalar("byval_lanes"), None);
+                assert_eq!(scalar("cast_back"), None);
             }
             Opt::O0 => {
                 // -O0 keeps every local in a private variable: shared by
@@ -184,6 +188,44 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             // SAFETY: a valid program, released once.
             unsafe { check(clReleaseProgram(p)) };
         }
+    }
+    // clbench's sgemm_tiled at -O2: after its first barrier, the block of
+    // 16 multiply-adds on loads from the two tiles. Each multiply-add
+    // stays next to its two loads (lower/schedule.rs: not all 32 loads
+    // first, then the chain), and the 32 tile addresses are computed
+    // again from the local ids (lower/remat.rs: not 32 loads from the
+    // frame), in both bodies.
+    {
+        let (p, dir) = dumps.build(ctx, &spirv("clbench/O2/sgemm_tiled"), "sgemm_tiled");
+        let clif = read(&dir.join("sgemm_tiled.opt.clif"));
+        let lines: Vec<&str> = clif.lines().collect();
+        let mut chains = 0;
+        let mut start = 0;
+        let mut seen = false;
+        for (n, l) in lines.iter().enumerate() {
+            if l.starts_with("block") {
+                (start, seen) = (n, false);
+            }
+            if seen || !(l.contains(" = fma ") || l.contains(" = fma.")) {
+                continue;
+            }
+            // The first multiply-add of its block: what the block does
+            // before it (besides its two loads, the sum reloaded from the
+            // frame).
+            seen = true;
+            let before = &lines[start..n];
+            let loads = |ty: &str| before.iter().filter(|l| l.contains(&format!(" = load.{ty} "))).count();
+            assert!(
+                loads("f32") + loads("f32x4") <= 3,
+                "loads before the first multiply-add: {}",
+                before.join("\n")
+            );
+            assert!(loads("i64") < 8, "frame loads before the chain: {}", before.join("\n"));
+            chains += 1;
+        }
+        assert!(chains >= 2, "a chain in each body: {clif}");
+        // SAFETY: a valid program, released once.
+        unsafe { check(clReleaseProgram(p)) };
     }
     // clbench's sgemm_naive at -O0: its loop counter is a private variable
     // the lanes share, so the loop's exit is the same in every lane.

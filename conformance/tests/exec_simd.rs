@@ -577,3 +577,48 @@ fn integer_bit_builtins_four_lanes() {
         }
     }
 }
+
+#[test]
+fn struct_arguments_and_generic_casts_per_lane() {
+    // A struct passed by value whose lanes hold different contents (each
+    // lane's copy side by side), and OpGenericCastToPtrExplicit of a
+    // pointer whose lanes point at different address spaces: both used to
+    // keep their kernels out of 4-lane bodies (tests/debug_dump.rs checks
+    // they now get one).
+    let n = 103usize;
+    let boxes: Vec<i32> = (0..6 * n as i32).map(|k| k.wrapping_mul(7919) % 2001 - 1000).collect();
+    let g: Vec<i32> = (0..n as i32).map(|i| i * 31 - 700).collect();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let l = local.map(|l| [l]);
+            let mut got = boxes.clone();
+            Kernel::new("simd", opt, "byval_lanes")
+                .arg(Arg::output(&mut got))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let b = &boxes[6 * i..6 * i + 6];
+                let mut c: Vec<i32> = (0..6).map(|k| b[k] * 2 + k as i32).collect();
+                c[i % 6] = b[0] - i as i32;
+                assert_eq!(&got[6 * i..6 * i + 6], &c[..], "{opt:?} {local:?}: box {i}");
+            }
+
+            let mut out = vec![0i32; n];
+            // Room for the largest group the device allows.
+            Kernel::new("simd", opt, "cast_back")
+                .arg(Arg::input(&g))
+                .arg(Arg::Local(4 * 4096))
+                .arg(Arg::output(&mut out))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for (i, &r) in out.iter().enumerate() {
+                let want = if i & 1 != 0 {
+                    g[i]
+                } else if i & 2 != 0 {
+                    3 * (1000 + i as i32)
+                } else {
+                    5 * i as i32
+                };
+                assert_eq!(r, want, "{opt:?} {local:?}: out[{i}]");
+            }
+        }
+    }
+}

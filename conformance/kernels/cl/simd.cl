@@ -240,3 +240,45 @@ kernel void int_bits(global const uint *a, global const uint *b, global uint *ou
     out[8 * i + 7] = h;
     out64[i] = z;
 }
+
+// A struct passed by value to a function that is not inlined in the
+// SPIR-V (clift inlines it), its contents differing between lanes: each
+// lane's copy side by side.
+typedef struct { int v[6]; } box6;
+
+__attribute__((noinline)) box6 doubled6(box6 b)
+{
+    for (int k = 0; k < 6; k++)
+        b.v[k] = b.v[k] * 2 + k;
+    return b;
+}
+
+kernel void byval_lanes(global box6 *boxes)
+{
+    size_t i = get_global_id(0);
+    box6 b = boxes[i];
+    box6 c = doubled6(b);
+    c.v[i % 6] = b.v[0] - (int)i;
+    boxes[i] = c;
+}
+
+// A generic pointer whose lanes point at global, local and private
+// memory, cast back to each (OpGenericCastToPtrExplicit, lane by lane).
+kernel void cast_back(global int *g, local int *l, global int *out)
+{
+    size_t i = get_global_id(0), li = get_local_id(0);
+    int priv[2] = {1, (int)i};
+    l[li] = 1000 + (int)i;
+    int *p = (i & 1) ? (int *)&g[i] : (i & 2) ? (int *)&l[li] : priv;
+    global int *gp = to_global(p);
+    local int *lp = to_local(p);
+    private int *pp = to_private(p);
+    int r = 0;
+    if (gp)
+        r += *gp;
+    if (lp)
+        r += *lp * 3;
+    if (pp)
+        r += pp[1] * 5;
+    out[i] = r;
+}

@@ -475,7 +475,7 @@ impl Lowering<'_, '_, '_> {
 
     /// Defines the variables of value `id` if it is kept across
     /// suspension points (in a 4-lane body, declares them first).
-    fn define_kept(&mut self, id: Id) -> R {
+    pub(super) fn define_kept(&mut self, id: Id) -> R {
         if self.simd.is_some() && self.frame.spill.contains_key(&id) && !self.frame.vars.contains_key(&id) {
             if self.is_varying(id) {
                 return self.hold(id);

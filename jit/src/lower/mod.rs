@@ -522,6 +522,10 @@ impl Lowering<'_, '_, '_> {
                 return Err("a struct passed by value larger than 16 MiB".into());
             }
             let align = crate::layout::variable_align(m, p, l);
+            if self.simd.is_some() && !self.values.contains_key(&p) {
+                self.copy_byval_lanes(p, l, align)?;
+                continue;
+            }
             let frame = self.kernel.borrow().frame.as_ref().map(|f| f.entry);
             let dst = match frame {
                 Some(fr) => {
@@ -542,10 +546,58 @@ impl Lowering<'_, '_, '_> {
             if let Some(vars) = self.frame.vars.get(&p).cloned() {
                 for v in vars {
                     self.b.def_var(v, dst);
+                    // What a resume point may compute again is the copy.
+                    self.frame
+                        .origin
+                        .insert(cranelift_codegen::entity::EntityRef::index(v), dst);
                 }
             }
         }
         Ok(())
+    }
+
+    /// In a 4-lane body, struct parameter `p` (of layout `l`, aligned to
+    /// `align`) whose lanes point at different objects: each lane's object
+    /// copied, the copies side by side as private variables are
+    /// (`simd::memory`), so that `p` becomes an affine pointer.
+    fn copy_byval_lanes(&mut self, p: Id, l: crate::spirv::Layout, align: u64) -> R {
+        let size = l.size;
+        let stride = crate::layout::variable_stride(l, align).ok_or("a struct argument too large for four lanes")?;
+        let total = stride
+            .checked_mul(simd::LANES as u64)
+            .filter(|&t| t <= 1 << 24)
+            .ok_or("a struct argument too large for four lanes")?;
+        let frame = self.kernel.borrow().frame.as_ref().map(|f| f.entry);
+        let dst = match frame {
+            Some(fr) => {
+                let off = self
+                    .kernel
+                    .borrow_mut()
+                    .frame
+                    .as_mut()
+                    .ok_or("no frame")?
+                    .alloc(total, align)?;
+                self.b.ins().iadd_imm_s(fr.base, i64::from(off))
+            }
+            None => self.private_slot(total, align)?,
+        };
+        let src = *self.shapes(p)?.first().ok_or("a pointer without a value")?;
+        for k in 0..simd::LANES {
+            let from = self.lane(src, k);
+            let to = self.b.ins().iadd_imm_s(dst, (k as u64 * stride) as i64);
+            self.copy_const(to, from, size, false)?;
+        }
+        let base = simd::Shape::Affine {
+            base: dst,
+            stride: stride as i64,
+            wrap: None,
+        };
+        self.sb()?.varying.insert(p, vec![base]);
+        // Kept across barriers: held again, as the copy.
+        if let Some(s) = self.simd.as_deref_mut() {
+            s.kept.remove(&p);
+        }
+        self.define_kept(p)
     }
 
     /// One Cranelift block per reachable SPIR-V block, with a parameter per

@@ -15,8 +15,10 @@ use cranelift_codegen::ir::{Inst, InstBuilderBase, Opcode, Value, ValueDef};
 
 use super::Lowering;
 
-/// At most this many instructions are computed again for one value.
-const MAX_INSTS: usize = 6;
+/// At most this many instructions are computed again for one value
+/// (those it shares with other values are computed once: a tile address
+/// `base + (lid.y * 16 + k) * 4` takes 9, mostly shared).
+const MAX_INSTS: usize = 12;
 
 /// Whether instructions of `op` may be computed again: integer
 /// arithmetic that cannot trap and reads no memory.
@@ -45,11 +47,20 @@ fn recomputable(op: Opcode) -> bool {
 impl Lowering<'_, '_, '_> {
     /// Whether `v` is available wherever the work-item resumes: a value
     /// of the function's entry block, or one of the work-item's local ids
-    /// (defined where the work-item (chunk) starts, which every resume
-    /// point is dominated by).
+    /// or its frame's address (defined where the work-item (chunk) starts,
+    /// which every resume point is dominated by).
     fn everywhere(&self, v: Value) -> bool {
         if self.wi.local_id.contains(&v) {
             return true;
+        }
+        // The work-item's frame address, and the frame size it is computed
+        // from: defined where the work-item starts too. The size's `iconst`
+        // is set only once the whole body is lowered, so it must not be
+        // copied before.
+        if let Some(fr) = self.frame_entry() {
+            if v == fr.base || v == self.b.func.dfg.first_result(fr.size) {
+                return true;
+            }
         }
         let entry = self.b.func.layout.entry_block();
         let block = match self.b.func.dfg.value_def(v) {

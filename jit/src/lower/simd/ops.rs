@@ -202,7 +202,9 @@ impl Lowering<'_, '_, '_> {
                     }
                 }
             }
-            op if inst.operands.len() == 2 && !matches!(op, Op::VectorShuffle) => {
+            // Two value operands (not OpGenericCastToPtrExplicit's storage
+            // class).
+            op if inst.operands.len() == 2 && inst.id(1).is_some() && !matches!(op, Op::VectorShuffle) => {
                 let x = self.shapes(a(0))?;
                 let y = self.shapes(a(1))?;
                 for (k, &t) in out.iter().enumerate() {

@@ -148,14 +148,21 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         let ints = read(&dir.join("int_builtins.opt.clif"));
         assert!(ints.contains("i32x4"), "{level:?}: int_builtins runs 4 lanes: {ints}");
         assert_eq!(scalar("int_builtins"), None, "{level:?}");
-        // rotate, popcount, clz and mul_hi as vector code, and 64-bit
-        // values held as a scalar per lane, cost the 4-lane body nothing.
+        // rotate, popcount, clz and mul_hi as vector code.
         let bits = read(&dir.join("int_bits.opt.clif"));
         assert!(
             bits.contains("uwiden_low") && bits.contains("swiden_low"),
             "{level:?}: int_bits multiplies as vectors: {bits}"
         );
         assert_eq!(scalar("int_bits"), None, "{level:?}");
+        assert!(
+            !dir.join("int_bits.lanes.txt").exists(),
+            "{level:?}: int_bits keeps vectors"
+        );
+        // The hash loop: a 4-lane body with every value per lane.
+        assert_eq!(scalar("hash_lanes"), None, "{level:?}");
+        let why = read(&dir.join("hash_lanes.lanes.txt"));
+        assert!(why.contains("scalars per lane"), "{level:?}: {why}");
         // SAFETY: a valid program, released once.
         unsafe { check(clReleaseProgram(p)) };
     }

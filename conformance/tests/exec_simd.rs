@@ -513,10 +513,11 @@ fn integer_builtins_four_lanes() {
 #[test]
 fn integer_bit_builtins_four_lanes() {
     // rotate by a count the same in every lane, popcount, clz and mul_hi
-    // as vector code; rotate by a varying count and the 64-bit hash steps
-    // lane by lane. Inputs: the edges of each (0, 1, powers of two and
-    // one less, the sign bit, all ones) in every lane position, then
-    // scrambled words.
+    // as vector code, rotate by a varying count lane by lane (int_bits);
+    // clbench's hash loop, whose 4-lane body holds its values as scalars
+    // per lane (hash_lanes). Inputs: the edges of each (0, 1, powers of
+    // two and one less, the sign bit, all ones) in every lane position,
+    // then scrambled words.
     let mut a: Vec<u32> = Vec::new();
     for s in 0..32 {
         a.extend([1u32 << s, (1u32 << s) - 1, !(1u32 << s), (1u32 << s) | 1]);
@@ -527,13 +528,41 @@ fn integer_bit_builtins_four_lanes() {
     let b: Vec<u32> = (0..n as u32)
         .map(|i| i.wrapping_mul(0x9e37_79b9).rotate_left(i % 29) ^ (i * 3))
         .collect();
+    let mul_hi = |p: u32, q: u32| ((u64::from(p) * u64::from(q)) >> 32) as u32;
     for k in [0u32, 1, 13, 32, 45] {
         for opt in Opt::BOTH {
             for local in LOCALS {
-                let mut out = vec![0u32; 8 * n];
-                let mut out64 = vec![0u64; n];
                 let l = local.map(|l| [l]);
+                let mut out = vec![0u32; 8 * n];
                 Kernel::new("simd", opt, "int_bits")
+                    .arg(Arg::input(&a))
+                    .arg(Arg::input(&b))
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::value(k))
+                    .run(&[n], l.as_ref().map(|l| &l[..]));
+                for i in 0..n {
+                    let (x, y) = (a[i], b[i]);
+                    let smul_hi = (((x as i32 as i64) * (y as i32 as i64)) >> 32) as u32;
+                    let want = [
+                        x.rotate_left(k % 32),
+                        x.rotate_left(y % 32),
+                        x.count_ones(),
+                        x.leading_zeros(),
+                        mul_hi(x, y),
+                        smul_hi,
+                        mul_hi(x, 0xc2b2_ae35) ^ x.leading_zeros(),
+                        y.leading_zeros() + y.count_ones(),
+                    ];
+                    assert_eq!(
+                        &out[8 * i..8 * i + 8],
+                        &want[..],
+                        "{opt:?} {local:?} k {k}: {x:#x} {y:#x} ({i})"
+                    );
+                }
+
+                let mut out = vec![0u32; n];
+                let mut out64 = vec![0u64; n];
+                Kernel::new("simd", opt, "hash_lanes")
                     .arg(Arg::input(&a))
                     .arg(Arg::input(&b))
                     .arg(Arg::output(&mut out))
@@ -542,8 +571,6 @@ fn integer_bit_builtins_four_lanes() {
                     .run(&[n], l.as_ref().map(|l| &l[..]));
                 for i in 0..n {
                     let (x, y) = (a[i], b[i]);
-                    let mul_hi = |p: u32, q: u32| ((u64::from(p) * u64::from(q)) >> 32) as u32;
-                    let smul_hi = (((x as i32 as i64) * (y as i32 as i64)) >> 32) as u32;
                     let mut h = x ^ k;
                     let mut z = (u64::from(x) << 32) | u64::from(y);
                     for _ in 0..k {
@@ -556,22 +583,7 @@ fn integer_bit_builtins_four_lanes() {
                         z ^= ((u128::from(z) * 0xbf58_476d_1ce4_e5b9u128) >> 64) as u64;
                         z = z.rotate_left(h & 63);
                     }
-                    let want = [
-                        x.rotate_left(k % 32),
-                        x.rotate_left(y % 32),
-                        x.count_ones(),
-                        x.leading_zeros(),
-                        mul_hi(x, y),
-                        smul_hi,
-                        mul_hi(x, 0xc2b2_ae35) ^ x.leading_zeros(),
-                        h,
-                    ];
-                    assert_eq!(
-                        &out[8 * i..8 * i + 8],
-                        &want[..],
-                        "{opt:?} {local:?} k {k}: {x:#x} {y:#x} ({i})"
-                    );
-                    assert_eq!(out64[i], z, "{opt:?} {local:?} k {k}: 64-bit hash of {i}");
+                    assert_eq!((out[i], out64[i]), (h, z), "{opt:?} {local:?} k {k}: hash of {i}");
                 }
             }
         }

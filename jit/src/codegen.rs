@@ -525,7 +525,8 @@ impl Lowerer<'_> {
                 callees.insert(m.functions[c as usize].id, r);
             }
         }
-        let env = Env {
+        let wants_scalar_lanes = std::cell::Cell::new(false);
+        let mut env = Env {
             m,
             validated: self.front.validated(),
             callees: &callees,
@@ -534,6 +535,8 @@ impl Lowerer<'_> {
             barrier_fns: &self.sel.barrier_fns,
             yields: &self.sel.yields,
             inlined: &self.inlined,
+            scalar_lanes: false,
+            wants_scalar_lanes: &wants_scalar_lanes,
         };
         let mut simd = info.is_some() && self.vectorize;
         if simd {
@@ -570,6 +573,17 @@ impl Lowerer<'_> {
                 Err(e) if simd => Some(e.to_string()),
                 Err(_) => None,
             };
+            // A 4-lane body whose loops move values between vectors and
+            // scalars per lane: lowered again holding every value per
+            // lane (`simd::Chunk::prefers_scalar_lanes`).
+            if retry.is_some() && wants_scalar_lanes.replace(false) && !env.scalar_lanes {
+                if let (Some(d), Some(why)) = (&self.dump, &retry) {
+                    d.lanes_reason(dump_name, why);
+                }
+                env.scalar_lanes = true;
+                self.inlined.set(inlined_before);
+                continue;
+            }
             match retry {
                 Some(why) => {
                     self.scalar_reason(dump_name, &why);

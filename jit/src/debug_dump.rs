@@ -16,7 +16,9 @@
 //!   - `<name>.bin`: the raw code bytes, for
 //!     `objdump -D -b binary -m i386:x86-64 <name>.bin`;
 //!   - `<name>.scalar.txt` (kernels only): why the kernel got no 4-lane
-//!     body, when code generation tried to make one.
+//!     body, when code generation tried to make one;
+//!   - `<name>.lanes.txt` (kernels only): why its 4-lane body holds every
+//!     value as scalars per lane.
 //!
 //! A kernel whose lowering fails gets its `.spvasm` and no other file.
 //! Failures to write are reported once per build on stderr and never fail
@@ -93,6 +95,12 @@ impl Dumper {
     /// `<name>.scalar.txt`: why kernel `name` runs one work-item at a time.
     pub fn scalar_reason(&self, name: &str, why: &str) {
         self.write(&format!("{name}.scalar.txt"), format!("{why}\n").as_bytes());
+    }
+
+    /// `<name>.lanes.txt`: why kernel `name`'s 4-lane body holds values
+    /// as scalars per lane.
+    pub fn lanes_reason(&self, name: &str, why: &str) {
+        self.write(&format!("{name}.lanes.txt"), format!("{why}\n").as_bytes());
     }
 
     /// `<name>.clif` (`optimised` false) or `<name>.opt.clif`.

@@ -211,9 +211,8 @@ kernel void int_builtins(global const int *a, global const uint *b, global int *
 
 // Integer bit built-ins the 4-lane body computes as vectors (rotate by a
 // count the same in every lane, popcount, clz, mul_hi), beside a rotate
-// by a varying count, which runs lane by lane, and 64-bit work held as
-// one scalar per lane (clbench's hash).
-kernel void int_bits(global const uint *a, global const uint *b, global uint *out, global ulong *out64, uint k)
+// by a varying count, which runs lane by lane.
+kernel void int_bits(global const uint *a, global const uint *b, global uint *out, uint k)
 {
     size_t i = get_global_id(0);
     uint x = a[i], y = b[i];
@@ -225,6 +224,16 @@ kernel void int_bits(global const uint *a, global const uint *b, global uint *ou
     out[8 * i + 4] = mul_hi(x, y);
     out[8 * i + 5] = (uint)mul_hi(sx, sy);
     out[8 * i + 6] = mul_hi(x, 0xC2B2AE35u) ^ (uint)clz(sx);
+    out[8 * i + 7] = (uint)clz(sy) + popcount(y);
+}
+
+// clbench's hash loop: a 32-bit hash feeding a 64-bit one every round, so
+// the 4-lane body holds every value as scalars per lane
+// (Chunk::scalar_lanes).
+kernel void hash_lanes(global const uint *a, global const uint *b, global uint *out, global ulong *out64, uint k)
+{
+    size_t i = get_global_id(0);
+    uint x = a[i], y = b[i];
     uint h = x ^ k;
     ulong z = ((ulong)x << 32) | y;
     for (uint r = 0; r < k; r++) {
@@ -237,7 +246,7 @@ kernel void int_bits(global const uint *a, global const uint *b, global uint *ou
         z ^= mul_hi(z, 0xBF58476D1CE4E5B9UL);
         z = rotate(z, (ulong)(h & 63u));
     }
-    out[8 * i + 7] = h;
+    out[i] = h;
     out64[i] = z;
 }
 

@@ -205,6 +205,12 @@ pub struct Env<'a> {
     /// SPIR-V instructions inlined into all the bodies of the module so
     /// far (see `inline::MODULE_BUDGET`).
     pub inlined: &'a std::cell::Cell<u64>,
+    /// Whether 4-lane bodies hold every value that is not a boolean as
+    /// scalars per lane ([`simd::Chunk::scalar_lanes`]).
+    pub scalar_lanes: bool,
+    /// Set by a 4-lane body that should be lowered again with
+    /// `scalar_lanes` ([`simd::Chunk::prefers_scalar_lanes`]).
+    pub wants_scalar_lanes: &'a std::cell::Cell<bool>,
 }
 
 /// Lowers the body of `func` into `b`, whose current block must be
@@ -248,6 +254,13 @@ pub fn lower_body(
         None => 0,
     };
     let calls_helpers = kernel.borrow().calls_helpers;
+    if kernel.borrow().simd.as_ref().is_some_and(|c| c.prefers_scalar_lanes()) {
+        env.wants_scalar_lanes.set(true);
+        return Err(m.diag(
+            func.inst,
+            "the 4-lane body's loops move values between vectors and scalars per lane: lowered again with scalars per lane",
+        ));
+    }
     if let Some(c) = kernel.borrow().simd.as_ref().filter(|c| !c.worth_it()) {
         return Err(m.diag(
             func.inst,

@@ -236,7 +236,8 @@ impl Group<'_> {
         };
         let frame = phases.map(|ph| self.frame_entry(b, ph, &nest, mode));
         let fn_effects = || std::rc::Rc::new(super::simd::analysis::function_effects(env.m));
-        let chunk = (mode == Mode::ChunksOnly).then(|| super::simd::Chunk::new(None, fn_effects()));
+        let chunk =
+            (mode == Mode::ChunksOnly).then(|| super::simd::Chunk::new(None, fn_effects(), self.env.scalar_lanes));
         let params = self.params.clone();
         let lowered = lower_body(env, func, b, wi, Exit::NextWorkItem(nest.x_next), params, frame, chunk)?;
         if let Some(ch) = nest.chunks {
@@ -245,7 +246,7 @@ impl Group<'_> {
                 local_id: [ch.x, y, z],
                 ..wi
             };
-            let chunk = super::simd::Chunk::new(Some(ch.bail), fn_effects());
+            let chunk = super::simd::Chunk::new(Some(ch.bail), fn_effects(), self.env.scalar_lanes);
             let params = self.params.clone();
             lower_body(env, func, b, wi, Exit::NextWorkItem(ch.next), params, None, Some(chunk))?;
         }

@@ -16,7 +16,7 @@ use cranelift_frontend::Variable;
 use spirv::Op;
 
 use super::analysis::MaskedLoop;
-use super::{kinds, Kind, Shape, LANES};
+use super::{Kind, Shape, LANES};
 use crate::lower::{Lowering, R};
 use crate::spirv::Id;
 
@@ -63,7 +63,8 @@ impl Lowering<'_, '_, '_> {
                 let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) else {
                     continue;
                 };
-                let comps = kinds(self.m, ty)?
+                let comps = self
+                    .kinds(ty)?
                     .into_iter()
                     .map(|k| {
                         let vars = k.clif_types().into_iter().map(|t| self.b.declare_var(t)).collect();

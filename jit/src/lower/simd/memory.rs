@@ -171,6 +171,9 @@ impl Lowering<'_, '_, '_> {
         let (Shape::Affine { base, stride: 4, wrap }, [(t, 0)]) = (p, comps) else {
             return None;
         };
+        if self.scalar_lanes() {
+            return None;
+        }
         let vt = match *t {
             cl::I32 => cl::I32X4,
             cl::F32 => cl::F32X4,

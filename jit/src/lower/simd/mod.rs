@@ -152,6 +152,14 @@ pub struct Chunk {
     /// set (`i8` values), computed where the mask was (the guard
     /// `id < n`: a comparison of lane 3 and of lane 0).
     pub mask_tests: HashMap<Value, (Value, Value)>,
+    /// Whether every value that is not a boolean is held as one scalar
+    /// per lane (the body's second try, see [`Chunk::prefers_scalar_lanes`]):
+    /// no vector forms but for booleans and affine sequences.
+    pub scalar_lanes: bool,
+    /// Instructions in loops that took vector lanes apart into scalars
+    /// or put scalars together into vectors (a 32-bit value widened to 64
+    /// bits, say), loop-weighted.
+    pub crossings: u32,
     /// Instructions lowered to 4-lane forms so far.
     pub vector_ops: u32,
     /// Instructions lowered lane by lane so far.
@@ -160,13 +168,15 @@ pub struct Chunk {
 
 impl Chunk {
     /// A fresh state for one 4-lane body.
-    pub fn new(bail: Option<Block>, fn_effects: Rc<Vec<bool>>) -> Chunk {
+    pub fn new(bail: Option<Block>, fn_effects: Rc<Vec<bool>>, scalar_lanes: bool) -> Chunk {
         Chunk {
             bail,
             fn_effects,
             small: Default::default(),
             ids: Default::default(),
             mask_tests: Default::default(),
+            scalar_lanes,
+            crossings: 0,
             vector_ops: 0,
             lane_ops: 0,
         }
@@ -177,6 +187,19 @@ impl Chunk {
     /// the scalar one.
     pub fn worth_it(&self) -> bool {
         self.lane_ops <= self.vector_ops
+    }
+
+    /// Whether the body should be lowered again with every value as
+    /// scalars per lane: its loops move values between vectors and
+    /// scalars per lane (clbench's hash: a 32-bit hash in vectors feeding
+    /// a 64-bit one held per lane, every round). Taking lanes apart and
+    /// putting them together is slow, and the 32-bit vector forms of such
+    /// integer mixing (multiplies, `popcount`, `clz`, `mul_hi`) have long
+    /// latencies, which a loop-carried chain pays every iteration; as
+    /// scalars the four lanes are four independent chains, which the core
+    /// runs side by side.
+    pub fn prefers_scalar_lanes(&self) -> bool {
+        !self.scalar_lanes && self.crossings > 0
     }
 }
 
@@ -259,14 +282,29 @@ pub fn bool_components(m: &crate::spirv::Module, ty: Id) -> R<Vec<bool>> {
     Ok(vec![boolean; n])
 }
 
-/// The kinds of the components of a value of type `ty`.
-pub fn kinds(m: &crate::spirv::Module, ty: Id) -> R<Vec<Kind>> {
-    let comps = types::components(m, ty)?;
-    let bools = bool_components(m, ty)?;
-    Ok(comps.into_iter().zip(bools).map(|(t, b)| Kind::of(t, b)).collect())
-}
-
 impl Lowering<'_, '_, '_> {
+    /// Whether this 4-lane body holds every value that is not a boolean
+    /// as one scalar per lane ([`Chunk::scalar_lanes`]).
+    pub(super) fn scalar_lanes(&self) -> bool {
+        self.kernel.borrow().simd.as_ref().is_some_and(|c| c.scalar_lanes)
+    }
+
+    /// The kind for component type `t` (`boolean` for OpTypeBool) in this
+    /// body.
+    pub(super) fn kind_of(&self, t: Clif, boolean: bool) -> Kind {
+        if !boolean && self.scalar_lanes() {
+            return Kind::Lanes(t);
+        }
+        Kind::of(t, boolean)
+    }
+
+    /// The kinds of the components of a value of type `ty`.
+    pub(super) fn kinds(&self, ty: Id) -> R<Vec<Kind>> {
+        let comps = types::components(self.m, ty)?;
+        let bools = bool_components(self.m, ty)?;
+        Ok(comps.into_iter().zip(bools).map(|(t, b)| self.kind_of(t, b)).collect())
+    }
+
     /// This body's 4-lane state.
     pub(super) fn sb(&mut self) -> R<&mut Body> {
         self.simd.as_deref_mut().ok_or_else(|| "not a 4-lane body".to_string())
@@ -512,7 +550,7 @@ impl Lowering<'_, '_, '_> {
 
     /// The shape of four lane values of a component of type `t`.
     pub(super) fn assemble(&mut self, lanes: [Value; LANES], t: Clif, boolean: bool) -> Shape {
-        match Kind::of(t, boolean) {
+        match self.kind_of(t, boolean) {
             Kind::Mask => {
                 let m = lanes.map(|x| self.b.ins().bmask(cl::I32, x));
                 Shape::Mask(self.build(cl::I32X4, m))
@@ -543,12 +581,7 @@ impl Lowering<'_, '_, '_> {
     /// by lane ([`Chunk::worth_it`]).
     /// Instructions in loops count [`LOOP_WEIGHT`] times.
     pub(super) fn count(&self, vector: bool) {
-        let in_loop = self
-            .m
-            .info(self.body.label)
-            .and_then(|l| self.simd.as_ref()?.in_cycle.get(l.block as usize).copied())
-            .unwrap_or(false);
-        let w = if in_loop { LOOP_WEIGHT } else { 1 };
+        let w = if self.in_loop() { LOOP_WEIGHT } else { 1 };
         if let Some(c) = self.kernel.borrow_mut().simd.as_mut() {
             if vector {
                 c.vector_ops += w;
@@ -556,6 +589,37 @@ impl Lowering<'_, '_, '_> {
                 c.lane_ops += w;
             }
         }
+    }
+
+    /// Whether the result of instruction `i` is used only to form
+    /// pointers (an index widened for an access chain: the access is per
+    /// lane either way, so taking the index apart costs nothing extra).
+    fn only_addresses(&self, i: u32) -> bool {
+        let Some(id) = self.m.insts[i as usize].result_id else {
+            return false;
+        };
+        let f = self.body.func;
+        (f.inst..=f.end)
+            .map(|j| &self.m.insts[j as usize])
+            .filter(|u| u.operands.iter().any(|o| matches!(o, Operand::IdRef(x) if *x == id)))
+            .all(|u| {
+                matches!(
+                    u.op,
+                    Op::AccessChain
+                        | Op::InBoundsAccessChain
+                        | Op::PtrAccessChain
+                        | Op::InBoundsPtrAccessChain
+                        | Op::ConvertUToPtr
+                )
+            })
+    }
+
+    /// Whether the block being lowered is in a loop.
+    fn in_loop(&self) -> bool {
+        self.m
+            .info(self.body.label)
+            .and_then(|l| self.simd.as_ref()?.in_cycle.get(l.block as usize).copied())
+            .unwrap_or(false)
     }
 
     /// Lowers instruction `i` of a 4-lane body.
@@ -598,7 +662,7 @@ impl Lowering<'_, '_, '_> {
                 };
                 let v = inst.operand(0);
                 let ty = self.type_of(v);
-                let ks = kinds(m, ty)?;
+                let ks = self.kinds(ty)?;
                 let shapes = self.shapes(v)?;
                 let mut args = Vec::new();
                 for (s, k) in shapes.into_iter().zip(ks) {
@@ -938,7 +1002,7 @@ impl Lowering<'_, '_, '_> {
     /// The block arguments for phi `phi` (varying) from shape `s`.
     pub(super) fn phi_args(&mut self, phi: Id, v: Id) -> R<Vec<BlockArg>> {
         let ty = self.type_of(phi);
-        let ks = kinds(self.m, ty)?;
+        let ks = self.kinds(ty)?;
         let shapes = self.shapes(v)?;
         if shapes.len() != ks.len() {
             return Err("a phi operand does not match its type".into());
@@ -953,7 +1017,7 @@ impl Lowering<'_, '_, '_> {
     /// Appends the parameters of varying phi `id` of type `ty` to block
     /// `cb` and records its shapes.
     pub(super) fn varying_phi(&mut self, cb: Block, id: Id, ty: Id) -> R {
-        let ks = kinds(self.m, ty)?;
+        let ks = self.kinds(ty)?;
         let mut shapes = Vec::with_capacity(ks.len());
         for k in ks {
             let vals: Vec<Value> = k
@@ -971,7 +1035,7 @@ impl Lowering<'_, '_, '_> {
     /// per lane (an inlined call's result), returning its shapes once
     /// `cb` is current.
     pub(super) fn varying_params(&mut self, cb: Block, ty: Id) -> R<Vec<(Kind, Vec<Value>)>> {
-        let ks = kinds(self.m, ty)?;
+        let ks = self.kinds(ty)?;
         Ok(ks
             .into_iter()
             .map(|k| {
@@ -1025,6 +1089,13 @@ impl Lowering<'_, '_, '_> {
         let mut scalars = operands
             .iter()
             .all(|(_, sh)| sh.iter().all(|s| !matches!(s, Shape::V(_) | Shape::Mask(_))));
+        let took_vectors = operands
+            .iter()
+            .any(|(_, sh)| sh.iter().any(|s| matches!(s, Shape::V(_))));
+        let took_lanes = operands
+            .iter()
+            .any(|(_, sh)| sh.iter().any(|s| matches!(s, Shape::Lanes(_))));
+        let (mut made_vectors, mut made_lanes) = (false, false);
         let mut results: Vec<Vec<Value>> = Vec::with_capacity(LANES);
         for k in 0..LANES {
             if let Some(r) = self.lane_inst(i, k, &operands)? {
@@ -1045,6 +1116,8 @@ impl Lowering<'_, '_, '_> {
                 let t = self.ty(lanes[0]);
                 let s = self.assemble(lanes, t, bools.get(c).copied().unwrap_or(false));
                 scalars &= matches!(s, Shape::Lanes(_));
+                made_vectors |= matches!(s, Shape::V(_));
+                made_lanes |= matches!(s, Shape::Lanes(_));
                 out.push(s);
             }
         }
@@ -1055,6 +1128,11 @@ impl Lowering<'_, '_, '_> {
         // core): they do not weigh against the 4-lane body.
         if !analysis::per_lane_always(m, i) && !scalars {
             self.count(false);
+        }
+        if ((took_vectors && made_lanes) || (took_lanes && made_vectors)) && self.in_loop() && !self.only_addresses(i) {
+            if let Some(c) = self.kernel.borrow_mut().simd.as_mut() {
+                c.crossings += 1;
+            }
         }
         if let Some((id, _)) = result {
             self.sb()?.varying.insert(id, out);

@@ -102,6 +102,11 @@ impl Lowering<'_, '_, '_> {
         if out.is_empty() || super::analysis::ext_through_pointer(m, i) {
             return Ok(false);
         }
+        // Holding values per lane: no vector forms for 32-bit results
+        // (checked before any is made: some call helpers).
+        if self.scalar_lanes() && out.iter().any(|&t| vec_of(t).is_some()) {
+            return Ok(false);
+        }
         let Some(shapes) = self.simd_shapes(i, &out)? else {
             return Ok(false);
         };

@@ -539,20 +539,7 @@ impl Lowering<'_, '_, '_> {
                 self.copy_byval_lanes(p, l, align)?;
                 continue;
             }
-            let frame = self.kernel.borrow().frame.as_ref().map(|f| f.entry);
-            let dst = match frame {
-                Some(fr) => {
-                    let off = self
-                        .kernel
-                        .borrow_mut()
-                        .frame
-                        .as_mut()
-                        .ok_or("no frame")?
-                        .alloc(l.size, align)?;
-                    self.b.ins().iadd_imm_s(fr.base, i64::from(off))
-                }
-                None => self.private_slot(l.size, align)?,
-            };
+            let dst = self.byval_copy_slot(l.size, align)?;
             let src = self.get1(p)?;
             self.copy_const(dst, src, l.size, false)?;
             self.values.insert(p, vec![dst]);
@@ -569,6 +556,26 @@ impl Lowering<'_, '_, '_> {
         Ok(())
     }
 
+    /// Room for `size` bytes aligned to `align` holding a copy of a struct
+    /// argument: in the work-item's (chunk's) frame in a kernel with
+    /// barriers, else on the stack.
+    fn byval_copy_slot(&mut self, size: u64, align: u64) -> R<Value> {
+        let frame = self.kernel.borrow().frame.as_ref().map(|f| f.entry);
+        match frame {
+            Some(fr) => {
+                let off = self
+                    .kernel
+                    .borrow_mut()
+                    .frame
+                    .as_mut()
+                    .ok_or("no frame")?
+                    .alloc(size, align)?;
+                Ok(self.b.ins().iadd_imm_s(fr.base, i64::from(off)))
+            }
+            None => self.private_slot(size, align),
+        }
+    }
+
     /// In a 4-lane body, struct parameter `p` (of layout `l`, aligned to
     /// `align`) whose lanes point at different objects: each lane's object
     /// copied, the copies side by side as private variables are
@@ -580,20 +587,7 @@ impl Lowering<'_, '_, '_> {
             .checked_mul(simd::LANES as u64)
             .filter(|&t| t <= 1 << 24)
             .ok_or("a struct argument too large for four lanes")?;
-        let frame = self.kernel.borrow().frame.as_ref().map(|f| f.entry);
-        let dst = match frame {
-            Some(fr) => {
-                let off = self
-                    .kernel
-                    .borrow_mut()
-                    .frame
-                    .as_mut()
-                    .ok_or("no frame")?
-                    .alloc(total, align)?;
-                self.b.ins().iadd_imm_s(fr.base, i64::from(off))
-            }
-            None => self.private_slot(total, align)?,
-        };
+        let dst = self.byval_copy_slot(total, align)?;
         let src = *self.shapes(p)?.first().ok_or("a pointer without a value")?;
         for k in 0..simd::LANES {
             let from = self.lane(src, k);

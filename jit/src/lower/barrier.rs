@@ -152,7 +152,7 @@ pub struct BodyFrame {
     pub outer: Vec<(Variable, Clif, i32)>,
     /// The value each variable of `vars` (and of held 4-lane values) was
     /// defined with where its SPIR-V value was computed: what a resume
-    /// point may compute again ([`super::remat`]).
+    /// point may compute again (`lower/remat.rs`).
     pub origin: HashMap<usize, Value>,
 }
 

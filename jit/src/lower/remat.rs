@@ -76,12 +76,17 @@ impl Lowering<'_, '_, '_> {
     /// takes more than [`MAX_INSTS`]); empty if `v` is available itself.
     pub(super) fn recompute_plan(&self, v: Value) -> Option<Vec<Inst>> {
         let mut plan = Vec::new();
-        self.plan_into(v, &mut plan).then_some(plan)
+        self.plan_into(v, &mut plan, 0).then_some(plan)
     }
 
-    fn plan_into(&self, v: Value, plan: &mut Vec<Inst>) -> bool {
+    /// Adds to `plan` what computes `v`, `depth` operands down from the
+    /// kept value (bounded, so a hostile chain cannot recurse deeply).
+    fn plan_into(&self, v: Value, plan: &mut Vec<Inst>, depth: usize) -> bool {
         if self.everywhere(v) {
             return true;
+        }
+        if depth >= MAX_INSTS {
+            return false;
         }
         let dfg = &self.b.func.dfg;
         let ValueDef::Result(inst, 0) = dfg.value_def(v) else {
@@ -94,7 +99,7 @@ impl Lowering<'_, '_, '_> {
             return false;
         }
         for &a in dfg.inst_args(inst) {
-            if !self.plan_into(a, plan) {
+            if !self.plan_into(a, plan, depth + 1) {
                 return false;
             }
         }

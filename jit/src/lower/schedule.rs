@@ -24,6 +24,10 @@ use spirv::Op;
 use super::{simd::Shape, Lowering, R};
 use crate::spirv::{Function, Module};
 
+/// How many instructions after an arithmetic one are searched for its
+/// first use or the next load.
+const LOOKAHEAD: usize = 32;
+
 /// Whether instruction `op` only computes its result from its operands.
 fn arithmetic(op: Op) -> bool {
     use Op::*;
@@ -93,8 +97,11 @@ pub fn pins(m: &Module, func: &Function) -> HashSet<u32> {
             if !reads_load {
                 continue;
             }
+            // Looked for among the next few instructions only (a block
+            // of any size costs linear time).
             let next = body[n + 1..]
                 .iter()
+                .take(LOOKAHEAD)
                 .find(|j| uses(j) || m.insts[**j as usize].op == Op::Load);
             if next.is_some_and(|j| !uses(j)) {
                 out.insert(i);

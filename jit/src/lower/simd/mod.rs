@@ -221,6 +221,9 @@ pub struct Body {
     pub dirty_in: Vec<bool>,
     /// Per block: whether it is in a loop.
     pub in_cycle: Vec<bool>,
+    /// The values some instruction of the body uses other than to form
+    /// a pointer (filled on first use: `Lowering::only_addresses`).
+    pub used_otherwise: Option<HashSet<Id>>,
     /// Whether a side effect may have happened before this body started.
     pub entry_dirty: bool,
     /// Whether a side effect may have happened before the instruction
@@ -594,24 +597,34 @@ impl Lowering<'_, '_, '_> {
     /// Whether the result of instruction `i` is used only to form
     /// pointers (an index widened for an access chain: the access is per
     /// lane either way, so taking the index apart costs nothing extra).
-    fn only_addresses(&self, i: u32) -> bool {
+    /// (The body's values used otherwise are found once, on first use.)
+    fn only_addresses(&mut self, i: u32) -> R<bool> {
         let Some(id) = self.m.insts[i as usize].result_id else {
-            return false;
+            return Ok(false);
         };
-        let f = self.body.func;
-        (f.inst..=f.end)
-            .map(|j| &self.m.insts[j as usize])
-            .filter(|u| u.operands.iter().any(|o| matches!(o, Operand::IdRef(x) if *x == id)))
-            .all(|u| {
-                matches!(
+        let (m, f) = (self.m, self.body.func);
+        let sb = self.sb()?;
+        let other = sb.used_otherwise.get_or_insert_with(|| {
+            let mut other = HashSet::new();
+            for u in (f.inst..=f.end).map(|j| &m.insts[j as usize]) {
+                let address = matches!(
                     u.op,
                     Op::AccessChain
                         | Op::InBoundsAccessChain
                         | Op::PtrAccessChain
                         | Op::InBoundsPtrAccessChain
                         | Op::ConvertUToPtr
-                )
-            })
+                );
+                if !address {
+                    other.extend(u.operands.iter().filter_map(|o| match o {
+                        Operand::IdRef(x) => Some(*x),
+                        _ => None,
+                    }));
+                }
+            }
+            other
+        });
+        Ok(!other.contains(&id))
     }
 
     /// Whether the block being lowered is in a loop.
@@ -1129,7 +1142,10 @@ impl Lowering<'_, '_, '_> {
         if !analysis::per_lane_always(m, i) && !scalars {
             self.count(false);
         }
-        if ((took_vectors && made_lanes) || (took_lanes && made_vectors)) && self.in_loop() && !self.only_addresses(i) {
+        if ((took_vectors && made_lanes) || (took_lanes && made_vectors))
+            && self.in_loop()
+            && !self.only_addresses(i)?
+        {
             if let Some(c) = self.kernel.borrow_mut().simd.as_mut() {
                 c.crossings += 1;
             }

@@ -520,6 +520,14 @@ fn program_scope_variables_and_functions() {
                 from_half(a[i]),
                 o[i]
             );
+            // acc is updated only by launches of one work-item, so every
+            // work-item of this one reads its initial value.
+            let want = h(0.75 + from_half(a[i]));
+            assert!(
+                same_half(o[N + i], want),
+                "{opt:?} acc + a[{i}]: {:#x} want {want:#x}",
+                o[N + i]
+            );
         }
     }
 }

@@ -169,7 +169,10 @@ kernel void simd(global const half *a, global const half *b, global half *o, int
 
 // Program-scope half variables: a __constant table (initializer bytes
 // written at build) and a __global half updated by the kernel; a helper
-// function taking and returning half vectors.
+// function taking and returning half vectors. Only a launch of one
+// work-item updates acc: in a larger launch, work-items of other
+// work-groups would read it while it is written (a data race, whose
+// result the spec leaves undefined).
 constant half table[4] = {1.0h, -2.5h, 65504.0h, 0x1p-24h};
 global half acc = 0.75h;
 
@@ -183,6 +186,6 @@ kernel void program_scope(global const half *a_, global half *o) {
     half2 t = twice_plus((half2)(a, table[i % 4]), acc);
     o[2 * n + i] = t.x;
     o[3 * n + i] = t.y;
-    if (i == 0)
+    if (n == 1)
         acc = acc * (half)3.0h;
 }

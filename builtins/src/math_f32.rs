@@ -89,6 +89,13 @@ impl MathFloat for f32 {
     fn rootn_kernel(x: f32, n: i32) -> f32 {
         f(libm::pow(x as f64, 1.0 / n as f64))
     }
+    /// `crate::vec_math`'s, whose 4-lane forms give the same bits.
+    fn sin(x: f32) -> f32 {
+        clift_sin_f32(x)
+    }
+    fn cos(x: f32) -> f32 {
+        clift_cos_f32(x)
+    }
 }
 
 /// Defines `clift_<name>_f32(x) = round_to_f32(<f64 expression>)` for the
@@ -109,45 +116,12 @@ via_f64! {
     clift_exp10_f32 => libm::exp10;
 }
 
-/// Applies `f` to the four floats at `p`, in place: the entry points that
-/// 4-lane kernel code calls once per chunk instead of once per lane.
-///
-/// # Safety
-/// `p` must be valid for reads and writes of four `f32`s (any alignment).
-unsafe fn lanes4(p: *mut f32, f: extern "C" fn(f32) -> f32) {
-    for k in 0..4 {
-        // SAFETY: the caller passes four readable and writable floats.
-        unsafe {
-            let x = p.add(k).read_unaligned();
-            p.add(k).write_unaligned(f(x));
-        }
-    }
-}
-
-/// Defines `clift_<name>_f32x4(p)`: [`lanes4`] of the one-argument function.
-macro_rules! x4 {
-    ($($name:ident => $f:ident;)*) => {$(
-        /// The function on four lanes in place (see `lanes4`).
-        ///
-        /// # Safety
-        /// `p` must be valid for reads and writes of four `f32`s.
-        pub unsafe extern "C" fn $name(p: *mut f32) {
-            // SAFETY: forwarded from the caller.
-            unsafe { lanes4(p, $f) }
-        }
-    )*};
-}
-
 pub use crate::vec_math::{
-    clift_erf_f32, clift_erf_f32x4, clift_exp_f32, clift_exp_f32x4, clift_log_f32, clift_log_f32x4,
+    clift_cos_f32, clift_cos_f32x4, clift_erf_f32, clift_erf_f32x4, clift_exp_f32, clift_exp_f32x4, clift_log_f32,
+    clift_log_f32x4, clift_sin_f32, clift_sin_f32x4,
 };
 #[cfg(target_arch = "x86_64")]
-pub use crate::vec_math::{clift_erf_v4, clift_exp_v4, clift_log_v4};
-
-x4! {
-    clift_sin_f32x4 => clift_sin_f32;
-    clift_cos_f32x4 => clift_cos_f32;
-}
+pub use crate::vec_math::{clift_cos_v4, clift_erf_v4, clift_exp_v4, clift_log_v4, clift_sin_v4};
 
 /// The 4-lane entry point of one-argument `float` function `name` (an
 /// OpenCL.std instruction name), if it has one: its address.
@@ -164,7 +138,7 @@ pub fn four_lanes(name: &str) -> Option<usize> {
 }
 
 /// The register form of one-argument `float` function `name`, where it has
-/// one (exp, log and erf on x86-64 System V): the address of an
+/// one (exp, log, erf, sin and cos on x86-64 System V): the address of an
 /// `extern "C" fn(__m128) -> __m128` that 4-lane kernel code calls with
 /// the four lanes in `xmm0` and gets them back there, bitwise the scalar
 /// function on each lane (see `crate::vec_math::register_form`).

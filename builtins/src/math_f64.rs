@@ -90,6 +90,10 @@ via_libm! {
     clift_exp_f64 => libm::exp;
     /// `log(x)`.
     clift_log_f64 => libm::log;
+    /// `sin(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
+    clift_sin_f64 => libm::sin;
+    /// `cos(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
+    clift_cos_f64 => libm::cos;
     /// `round(x)`: halfway cases away from zero; round(-0.5 < x < 0) = -0.
     clift_round_f64 => libm::round;
 }
@@ -285,6 +289,12 @@ impl MathFloat for f64 {
         let lo = (-nf).mul_add(hi, 1.0) / nf;
         let p = libm::pow(x, hi);
         p.mul_add(lo * libm::log(x), p)
+    }
+    fn sin(x: f64) -> f64 {
+        libm::sin(x)
+    }
+    fn cos(x: f64) -> f64 {
+        libm::cos(x)
     }
 }
 

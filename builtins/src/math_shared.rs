@@ -163,6 +163,11 @@ pub(crate) trait MathFloat: Format {
     fn tanpi_kernel(r: Self) -> Self;
     /// `x^(1/n)` for finite x > 0 and n other than 0, 1 and -1.
     fn rootn_kernel(x: Self, n: i32) -> Self;
+    /// The type's `sin(x)` (its entry point's value, which `sincos` also
+    /// returns).
+    fn sin(x: Self) -> Self;
+    /// The type's `cos(x)`.
+    fn cos(x: Self) -> Self;
 }
 
 /// The NaN result of an invalid argument: `x` itself when it is a NaN,
@@ -469,9 +474,8 @@ pub(crate) fn remquo<T: Format>(x: T, y: T) -> (T, i32) {
     (T::narrow(r), q) // the remainder is exact, also rounded to `float`
 }
 
-pub(crate) fn sincos<T: Format>(x: T) -> (T, T) {
-    let x = x.widen();
-    (T::narrow(libm::sin(x)), T::narrow(libm::cos(x)))
+pub(crate) fn sincos<T: MathFloat>(x: T) -> (T, T) {
+    (T::sin(x), T::cos(x))
 }
 
 pub(crate) fn lgamma_r<T: Format>(x: T) -> (T, i32) {
@@ -669,8 +673,6 @@ macro_rules! shared_entry_points {
             clift_atanh_f32, clift_atanh_f64 = libm::atanh(x);
             /// `cbrt(x)`.
             clift_cbrt_f32, clift_cbrt_f64 = libm::cbrt(x);
-            /// `cos(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
-            clift_cos_f32, clift_cos_f64 = libm::cos(x);
             /// `cosh(x)`.
             clift_cosh_f32, clift_cosh_f64 = libm::cosh(x);
             /// `erfc(x)`.
@@ -687,8 +689,6 @@ macro_rules! shared_entry_points {
             clift_log10_f32, clift_log10_f64 = libm::log10(x);
             /// `log1p(x)`.
             clift_log1p_f32, clift_log1p_f64 = libm::log1p(x);
-            /// `sin(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
-            clift_sin_f32, clift_sin_f64 = libm::sin(x);
             /// `sinh(x)`.
             clift_sinh_f32, clift_sinh_f64 = libm::sinh(x);
             /// `tan(x)`.

@@ -1,4 +1,4 @@
-//! `exp`, `log` and `erf` of `float`, four lanes at a time.
+//! `exp`, `log`, `erf`, `sin` and `cos` of `float`, four lanes at a time.
 //!
 //! Each function is one algorithm written once, generic over `Lanes`: a
 //! set of `f64` lanes with IEEE operations and a fused multiply-add. It is
@@ -12,7 +12,7 @@
 //!
 //! A `float` argument converts to `f64` exactly (denormals become normal
 //! doubles), the function is evaluated with a relative error below
-//! 2^-31 (exp, log) or 2^-26.7 (erf), and the result is rounded to
+//! 2^-31 (exp, log, sin, cos) or 2^-26.7 (erf), and the result is rounded to
 //! `float` once (which also produces denormal results and overflows
 //! correctly). The error is therefore at most 0.5 ulp plus a few
 //! thousandths of an ulp (exp, log) or 0.15 ulp (erf).
@@ -23,6 +23,16 @@
 //! - `log(x)`: x = 2^e m with m in [sqrt(1/2), sqrt(2)) taken from the
 //!   bits, f = m - 1, log(m) = f P(f) with P of degree 11 (no division);
 //!   plus e ln2.
+//! - `sin(x)`, `cos(x)` for |x| < 2^24 ([`TRIG_BOUND`]): k = round(x 2/pi)
+//!   (|k| < 2^24), r = x - k pi/2 with pi/2 in two doubles (x - k P1 is
+//!   exact: both are multiples of 2^-52 and the difference is below 1;
+//!   the error of k P2 is below 2^-82, tiny against the smallest |r| of a
+//!   float argument), then sin(r) = r (1 + r^2 S(r^2)) and cos(r) = 1 + r^2
+//!   C(r^2) with the Taylor coefficients up to r^11 and r^12 (truncation
+//!   below 1e-11 relative for |r| <= pi/4), and the quadrant k mod 4
+//!   (cos: k + 1) picks sin(r) or cos(r) and the sign. Larger arguments,
+//!   infinities and NaNs are `libm`'s double functions (exact reduction,
+//!   Payne-Hanek) rounded once, lane by lane in both forms.
 //! - `erf(x)`: odd; for a = |x| < 4 one polynomial of degree 7 per
 //!   interval: erf(a) = a P0(a^2 - 0.78125) on [0, 1.25] (relative
 //!   accuracy down to the denormals) and erf(a) = Pi(a - 2.625) on the
@@ -93,6 +103,9 @@ pub(crate) trait Lanes: Copy {
     fn count3(m1: Self::Mask, m2: Self::Mask, m3: Self::Mask) -> Self::Index;
     /// Column `idx` of a table row, per lane.
     fn pick(row: &[f64; 4], idx: Self::Index) -> Self;
+    /// Whether bit `n` of the bits of `self` is set (the quadrant of
+    /// `sin` and `cos`, in the low bits of `k + 1.5 * 2^52`).
+    fn bit(self, n: u32) -> Self::Mask;
 }
 
 /// One lane. `mul_add` is the fused multiply-add (the FMA instruction
@@ -188,6 +201,10 @@ impl Lanes for f64 {
     #[inline(always)]
     fn pick(row: &[f64; 4], idx: usize) -> f64 {
         row[idx & 3]
+    }
+    #[inline(always)]
+    fn bit(self, n: u32) -> bool {
+        (self.to_bits() >> n) & 1 == 1
     }
 }
 
@@ -392,21 +409,101 @@ pub(crate) fn erf<V: Lanes>(x: V) -> V {
     V::select(x.is_nan(), x.add(x), v)
 }
 
-/// `exp`, `log` or `erf` (by OpenCL.std name) of `x` computed without the
+/// `sin` and `cos` reduce arguments of smaller magnitude themselves
+/// (2^24: the quadrant k fits 24 bits, so `x - k * PIO2_HI` is exact);
+/// larger ones, infinities and NaNs are [`large_sin`] and [`large_cos`].
+pub const TRIG_BOUND: f32 = 16_777_216.0;
+/// pi/2 rounded to double.
+const PIO2_HI: f64 = core::f64::consts::FRAC_PI_2;
+/// pi/2 - PIO2_HI rounded to double.
+const PIO2_LO: f64 = 6.123_233_995_736_766e-17;
+/// sin(r) = r (1 + r^2 S(r^2)): the Taylor coefficients of r^3 ... r^11.
+const SIN_POLY: [f64; 5] = [
+    -1.0 / 6.0,
+    1.0 / 120.0,
+    -1.0 / 5040.0,
+    1.0 / 362_880.0,
+    -1.0 / 39_916_800.0,
+];
+/// cos(r) = 1 + r^2 C(r^2): the Taylor coefficients of r^2 ... r^12.
+const COS_POLY: [f64; 6] = [
+    -1.0 / 2.0,
+    1.0 / 24.0,
+    -1.0 / 720.0,
+    1.0 / 40_320.0,
+    -1.0 / 3_628_800.0,
+    1.0 / 479_001_600.0,
+];
+
+/// sin(x + turns * pi/2) (turns 0 or 1) of `float` arguments held exactly
+/// in `f64` lanes, |x| < [`TRIG_BOUND`] (other lanes get arbitrary values).
+#[inline(always)]
+fn sin_quarter_turns<V: Lanes>(x: V, turns: f64) -> V {
+    let kd = x.fma(V::splat(core::f64::consts::FRAC_2_PI), V::splat(SHIFT));
+    let k = kd.sub(V::splat(SHIFT));
+    let r = k.fma(V::splat(-PIO2_HI), x);
+    let r = k.fma(V::splat(-PIO2_LO), r);
+    let t = r.mul(r);
+    // r (1 + t S(t)), not r + r t S(t): sin(-0) = -0.
+    let s = r.mul(t.fma(estrin(t, SIN_POLY.map(V::splat)), V::splat(1.0)));
+    let c = t.fma(estrin(t, COS_POLY.map(V::splat)), V::splat(1.0));
+    // sin(r + q pi/2) for q = k + turns: sin, cos, -sin, -cos by q mod 4.
+    let q = kd.add(V::splat(turns));
+    let v = V::select(q.bit(0), c, s);
+    V::select(q.bit(1), v.mul(V::splat(-1.0)), v)
+}
+
+/// `sin` of `float` arguments below [`TRIG_BOUND`] held exactly in `f64`
+/// lanes.
+#[inline(always)]
+pub(crate) fn sin<V: Lanes>(x: V) -> V {
+    sin_quarter_turns(x, 0.0)
+}
+
+/// `cos` of `float` arguments below [`TRIG_BOUND`] held exactly in `f64`
+/// lanes.
+#[inline(always)]
+pub(crate) fn cos<V: Lanes>(x: V) -> V {
+    sin_quarter_turns(x, 1.0)
+}
+
+/// `sin(x)` for |x| >= [`TRIG_BOUND`], ±inf and NaN: `libm`'s double
+/// function (exact reduction) rounded once.
+pub fn large_sin(x: f32) -> f32 {
+    libm::sin(x as f64) as f32
+}
+
+/// `cos(x)` for |x| >= [`TRIG_BOUND`], ±inf and NaN (see [`large_sin`]).
+pub fn large_cos(x: f32) -> f32 {
+    libm::cos(x as f64) as f32
+}
+
+/// Whether `sin` and `cos` of `x` are [`large_sin`] and [`large_cos`].
+#[inline(always)]
+fn is_large(x: f32) -> bool {
+    x.is_nan() || x.abs() >= TRIG_BOUND
+}
+
+/// `exp`, `log`, `erf`, `sin` or `cos` (by OpenCL.std name) of `x` computed without the
 /// FMA instruction, as a CPU without FMA does (the fused multiply-adds in
 /// software): for tests, which check that it agrees bitwise with the
 /// entry points. `None` for other names.
 pub fn without_fma_instruction(name: &str, x: f32) -> Option<f32> {
-    let x = x as f64;
+    let large = is_large(x);
+    let x64 = x as f64;
     Some(match name {
-        "exp" => exp::<f64>(x),
-        "log" => log::<f64>(x),
-        "erf" => erf::<f64>(x),
+        "exp" => exp::<f64>(x64) as f32,
+        "log" => log::<f64>(x64) as f32,
+        "erf" => erf::<f64>(x64) as f32,
+        "sin" if large => large_sin(x),
+        "cos" if large => large_cos(x),
+        "sin" => sin::<f64>(x64) as f32,
+        "cos" => cos::<f64>(x64) as f32,
         _ => return None,
-    } as f32)
+    })
 }
 
-/// The address of the register form of `exp`, `log` or `erf` (by
+/// The address of the register form of `exp`, `log`, `erf`, `sin` or `cos` (by
 /// OpenCL.std name) for JIT code on x86-64 System V: an
 /// `extern "C" fn(__m128) -> __m128`, argument and result in `xmm0`. Where
 /// the CPU has AVX2 and FMA, the AVX2 function itself (no check per call),
@@ -420,9 +517,13 @@ pub fn register_form(name: &str) -> Option<usize> {
         ("exp", true) => avx2::exp,
         ("log", true) => avx2::log,
         ("erf", true) => avx2::erf,
+        ("sin", true) => avx2::sin,
+        ("cos", true) => avx2::cos,
         ("exp", false) => clift_exp_v4,
         ("log", false) => clift_log_v4,
         ("erf", false) => clift_erf_v4,
+        ("sin", false) => clift_sin_v4,
+        ("cos", false) => clift_cos_v4,
         _ => return None,
     };
     Some(f as usize)
@@ -452,7 +553,7 @@ pub(crate) fn has_avx2_fma() -> bool {
 
 /// Defines the scalar and 4-lane entry points of one function.
 macro_rules! entry_points {
-    ($($(#[$doc:meta])* $kernel:ident: $scalar:ident, $x4:ident, $v4:ident, $fma1:ident;)*) => {$(
+    ($($(#[$doc:meta])* $kernel:ident: $scalar:ident, $x4:ident, $v4:ident, $fma1:ident $(, large: $large:ident)?;)*) => {$(
         /// The scalar form compiled with the FMA instruction.
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "fma")]
@@ -462,6 +563,9 @@ macro_rules! entry_points {
 
         $(#[$doc])*
         pub extern "C" fn $scalar(x: f32) -> f32 {
+            $(if is_large(x) {
+                return $large(x);
+            })?
             #[cfg(target_arch = "x86_64")]
             if has_avx2_fma() {
                 // SAFETY: the CPU has FMA (checked at run time).
@@ -532,6 +636,10 @@ entry_points! {
     log: clift_log_f32, clift_log_f32x4, clift_log_v4, log_fma1;
     /// `erf(x)`: at most 0.5 ulp plus about 0.15 ulp.
     erf: clift_erf_f32, clift_erf_f32x4, clift_erf_v4, erf_fma1;
+    /// `sin(x)`: at most 0.5 ulp plus about 0.001 ulp.
+    sin: clift_sin_f32, clift_sin_f32x4, clift_sin_v4, sin_fma1, large: large_sin;
+    /// `cos(x)`: at most 0.5 ulp plus about 0.001 ulp.
+    cos: clift_cos_f32, clift_cos_f32x4, clift_cos_v4, cos_fma1, large: large_cos;
 }
 
 /// The AVX2 + FMA instantiation: four `f64` lanes in one `__m256d`.
@@ -671,11 +779,20 @@ mod avx2 {
                 _mm256_castps_pd(_mm256_permutevar8x32_ps(r, idx))
             })
         }
+        #[inline(always)]
+        fn bit(self, n: u32) -> __m256d {
+            // SAFETY: AVX2 is available (see `V4`).
+            unsafe {
+                let b = _mm256_set1_epi64x(1 << n);
+                let m = _mm256_and_si256(_mm256_castpd_si256(self.0), b);
+                _mm256_castsi256_pd(_mm256_cmpeq_epi64(m, b))
+            }
+        }
     }
 
     /// Defines the 4-lane form of a generic kernel.
     macro_rules! x4 {
-        ($($name:ident),*) => {$(
+        ($($name:ident $(large $large:ident)?),*) => {$(
             /// The kernel on four floats; `extern "C"` so that JIT code
             /// can call it directly with the argument and result in
             /// `xmm0`.
@@ -688,10 +805,40 @@ mod avx2 {
                 let y = super::$name(V4(_mm256_cvtps_pd(x))).0;
                 // Rounds each lane to float once (round to nearest even,
                 // as the scalar `as f32`).
-                _mm256_cvtpd_ps(y)
+                let y = _mm256_cvtpd_ps(y);
+                $(
+                    // Lanes whose argument `$large` takes (see
+                    // `super::is_large`): |x| not below the bound, NaN.
+                    let abs = _mm_andnot_ps(_mm_set1_ps(-0.0), x);
+                    let big = _mm_movemask_ps(_mm_cmp_ps::<_CMP_NLT_UQ>(abs, _mm_set1_ps(super::TRIG_BOUND)));
+                    if big != 0 {
+                        return large_lanes(x, y, big, super::$large);
+                    }
+                )?
+                y
             }
         )*};
     }
 
-    x4!(exp, log, erf);
+    x4!(exp, log, erf, sin large large_sin, cos large large_cos);
+
+    /// `y` with the lanes set in `big` (a `movemask` of four lanes)
+    /// replaced by `f` of the same lanes of `x`.
+    #[inline(never)]
+    fn large_lanes(x: __m128, y: __m128, big: i32, f: fn(f32) -> f32) -> __m128 {
+        let (mut xs, mut ys) = ([0.0f32; 4], [0.0f32; 4]);
+        // SAFETY: SSE is part of x86-64; both arrays hold four floats
+        // (unaligned stores and load).
+        unsafe {
+            _mm_storeu_ps(xs.as_mut_ptr(), x);
+            _mm_storeu_ps(ys.as_mut_ptr(), y);
+        }
+        for k in 0..4 {
+            if big & (1 << k) != 0 {
+                ys[k] = f(xs[k]);
+            }
+        }
+        // SAFETY: as above.
+        unsafe { _mm_loadu_ps(ys.as_ptr()) }
+    }
 }

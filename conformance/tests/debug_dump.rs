@@ -155,6 +155,16 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             "{level:?}: int_bits multiplies as vectors: {bits}"
         );
         assert_eq!(scalar("int_bits"), None, "{level:?}");
+        // exp, log, erf, sin and cos: one call per chunk each, the four
+        // lanes in a vector register both ways (no stack slot).
+        assert_eq!(scalar("math4"), None, "{level:?}");
+        let math = read(&dir.join("math4.opt.clif"));
+        #[cfg(all(target_arch = "x86_64", not(windows)))]
+        assert_eq!(
+            math.matches("(f32x4) -> f32x4").count(),
+            5,
+            "{level:?}: math4 calls the register forms: {math}"
+        );
         assert!(
             !dir.join("int_bits.lanes.txt").exists(),
             "{level:?}: int_bits keeps vectors"

@@ -75,6 +75,9 @@ pub struct CompiledProgram {
     /// The program-scope variables the code addresses; freed after the code
     /// (fields drop after `drop`).
     _data: ProgramData,
+    /// What the build log should say about how the kernels were compiled
+    /// (empty, or lines ending in a newline).
+    notes: String,
 }
 
 impl CompiledProgram {
@@ -88,6 +91,13 @@ impl CompiledProgram {
     /// The names of the compiled kernels.
     pub fn kernel_names(&self) -> impl Iterator<Item = &str> {
         self.kernels.keys().map(String::as_str)
+    }
+
+    /// Lines for the build log: why the kernels run without 4-lane bodies
+    /// when the module with them failed to compile (a code generator
+    /// limit), else nothing.
+    pub fn notes(&self) -> &str {
+        &self.notes
     }
 }
 
@@ -229,13 +239,28 @@ fn compile_kernels_here(
     // The common case: everything compiles in one module, with 4-lane
     // bodies (unless the build or `config` says otherwise); failing that,
     // without them.
+    let mut without_lanes = None;
     if vectorize(front, config) {
-        if let Ok(p) = guarded_simd(&|_| true, true) {
-            return (Some(p), Vec::new());
+        match guarded_simd(&|_| true, true) {
+            Ok(p) => return (Some(p), Vec::new()),
+            // Every kernel compiles again without 4-lane bodies; the dump
+            // says why, and the build log too if that succeeds.
+            Err(e) => {
+                let why = e.log();
+                if let Some(root) = dump_dir {
+                    crate::debug_dump::Dumper::new(root, &front.module).module_scalar_reason(&why);
+                }
+                without_lanes = Some(why);
+            }
         }
     }
     let first = match guarded(&|_| true) {
-        Ok(p) => return (Some(p), Vec::new()),
+        Ok(mut p) => {
+            if let Some(why) = without_lanes {
+                p.notes = format!("clift: the kernels run without 4-lane bodies, which failed to compile: {why}");
+            }
+            return (Some(p), Vec::new());
+        }
         Err(e) => e,
     };
     let names: Vec<&str> = front.built.kernels.iter().map(|k| k.name.as_str()).collect();
@@ -710,6 +735,7 @@ fn compile_selected(
         module: Some(module),
         kernels: table,
         _data: data,
+        notes: String::new(),
     })
 }
 

@@ -18,7 +18,9 @@
 //!   - `<name>.scalar.txt` (kernels only): why the kernel got no 4-lane
 //!     body, when code generation tried to make one;
 //!   - `<name>.lanes.txt` (kernels only): why its 4-lane body holds every
-//!     value as scalars per lane.
+//!     value as scalars per lane;
+//! - `module.scalar.txt`: why the module, with 4-lane bodies, failed to
+//!   compile (every kernel was then compiled again without them).
 //!
 //! A kernel whose lowering fails gets its `.spvasm` and no other file.
 //! Failures to write are reported once per build on stderr and never fail
@@ -95,6 +97,12 @@ impl Dumper {
     /// `<name>.scalar.txt`: why kernel `name` runs one work-item at a time.
     pub fn scalar_reason(&self, name: &str, why: &str) {
         self.write(&format!("{name}.scalar.txt"), format!("{why}\n").as_bytes());
+    }
+
+    /// `module.scalar.txt`: why the module with 4-lane bodies failed to
+    /// compile, so that every kernel was compiled again without them.
+    pub fn module_scalar_reason(&self, why: &str) {
+        self.write("module.scalar.txt", format!("{why}\n").as_bytes());
     }
 
     /// `<name>.lanes.txt`: why kernel `name`'s 4-lane body holds values

@@ -159,12 +159,29 @@ kernel void collective(global const half *a_, global half *o) {
     o[6 * n + i] = sub_group_reduce_add(a);
 }
 
-// A kernel the 4-lane vectorizer would take if it did not use half: it
-// runs one work-item at a time (CLIFT_DUMP says why) and stays right.
+// A multiply-add on half in a 4-lane body (the loads and stores as
+// vectors, mad lane by lane).
 kernel void simd(global const half *a, global const half *b, global half *o, int len) {
     size_t i = get_global_id(0);
     if (i < len)
         o[i] = a[i] * b[i] + a[i];
+}
+
+// Half arithmetic in a 4-lane body: +, -, * and / as vector code rounded
+// to half, a comparison and a select, a negation, loads and stores of
+// four halves at once (and lane by lane in the last, partial chunk).
+kernel void simd_arith(global const half *a, global const half *b, global half *o, int len) {
+    size_t i = get_global_id(0);
+    if (i < len) {
+        half x = a[i], y = b[i];
+        half s = x + y, p = x * y;
+        o[i] = s;
+        o[len + i] = x - y;
+        o[2 * len + i] = p;
+        o[3 * len + i] = x / y;
+        o[4 * len + i] = x < y ? p : s;
+        o[5 * len + i] = -x;
+    }
 }
 
 // Program-scope half variables: a __constant table (initializer bytes

@@ -30,7 +30,7 @@
 
 use cranelift_codegen::ir::{
     condcodes::{FloatCC, IntCC},
-    types as cl, InstBuilder, MemFlagsData, Value,
+    types as cl, Endianness, InstBuilder, MemFlagsData, Value,
 };
 use cranelift_frontend::FunctionBuilder;
 
@@ -138,6 +138,144 @@ pub fn round_rte(b: &mut FunctionBuilder, x: Value) -> Value {
     let q = b.ins().bitcast(cl::F32, flags, q);
     let nan = b.ins().fcmp(FloatCC::Unordered, x, x);
     b.ins().select(nan, q, r)
+}
+
+/// [`round_rte`] of the four lanes of `x` (an `f32x4`), with the same
+/// steps as vector instructions (the sign moves and selects as bit
+/// operations), so each lane gets the scalar sequence's bits.
+pub fn round_rte4(b: &mut FunctionBuilder, x: Value) -> Value {
+    let le = MemFlagsData::new().with_endianness(Endianness::Little);
+    let splat_i = |b: &mut FunctionBuilder, k: u32| {
+        let c = b.ins().iconst(cl::I32, i64::from(k as i32));
+        b.ins().splat(cl::I32X4, c)
+    };
+    let splat_f = |b: &mut FunctionBuilder, k: f32| {
+        let c = b.ins().f32const(k);
+        b.ins().splat(cl::F32X4, c)
+    };
+    let bits = b.ins().bitcast(cl::I32X4, le, x);
+    let sign = splat_i(b, 0x8000_0000);
+    let sign = b.ins().band(bits, sign);
+    // Normal halves: 11 significant bits kept, the 13 dropped rounded to
+    // nearest even.
+    let lsb = b.ins().ushr_imm_u(bits, 13);
+    let one = splat_i(b, 1);
+    let lsb = b.ins().band(lsb, one);
+    let bias = splat_i(b, 0x0fff);
+    let r = b.ins().iadd(bits, bias);
+    let r = b.ins().iadd(r, lsb);
+    let keep = splat_i(b, 0xffff_e000);
+    let r = b.ins().band(r, keep);
+    let rn = b.ins().bitcast(cl::F32X4, le, r);
+    let arn = b.ins().fabs(rn);
+    let max = splat_f(b, 65504.0);
+    let big = b.ins().fcmp(FloatCC::GreaterThan, arn, max);
+    let inf = splat_i(b, 0x7f80_0000);
+    let inf = b.ins().bor(inf, sign);
+    let rn = b.ins().bitselect(big, inf, r);
+    // Below 2^-14: (|x| + 0.5) - 0.5, the sign put back.
+    let a = b.ins().fabs(x);
+    let half = splat_f(b, 0.5);
+    let d = b.ins().fadd(a, half);
+    let d = b.ins().fsub(d, half);
+    let d = b.ins().bitcast(cl::I32X4, le, d);
+    let d = b.ins().bor(d, sign);
+    let min_normal = splat_f(b, f32::from_bits(0x3880_0000));
+    let small = b.ins().fcmp(FloatCC::LessThan, a, min_normal);
+    let r = b.ins().bitselect(small, d, rn);
+    // NaNs: quiet, the payload cut to the half's.
+    let quiet = splat_i(b, 0x0040_0000);
+    let q = b.ins().bor(bits, quiet);
+    let q = b.ins().band(q, keep);
+    let nan = b.ins().fcmp(FloatCC::Unordered, x, x);
+    let r = b.ins().bitselect(nan, q, r);
+    b.ins().bitcast(cl::F32X4, le, r)
+}
+
+/// [`from_bits`] of the four lanes of `h` (an `i32x4`, each holding a
+/// half's 16 bits) as an `f32x4`, bit for bit. Denormals (and zero) are
+/// their 10-bit significand converted to `f32` times 2^-24, both exact,
+/// with normal `f32` results (so flush-to-zero cannot touch them).
+pub fn from_bits4(b: &mut FunctionBuilder, h: Value) -> Value {
+    let le = MemFlagsData::new().with_endianness(Endianness::Little);
+    let splat = |b: &mut FunctionBuilder, k: u32| {
+        let c = b.ins().iconst(cl::I32, i64::from(k as i32));
+        b.ins().splat(cl::I32X4, c)
+    };
+    let mask = splat(b, 0x7fff);
+    let mag = b.ins().band(h, mask);
+    let sign_bit = splat(b, 0x8000);
+    let sign = b.ins().band(h, sign_bit);
+    let sign = b.ins().ishl_imm_u(sign, 16);
+    let shifted = b.ins().ishl_imm_u(mag, 13);
+    let rebias = splat(b, 112 << 23);
+    let normal = b.ins().iadd(shifted, rebias);
+    let ones = splat(b, 0x7f80_0000);
+    let special = b.ins().bor(shifted, ones);
+    let m = b.ins().fcvt_from_sint(cl::F32X4, mag);
+    let scale = b.ins().f32const(f32::from_bits(0x3380_0000)); // 2^-24
+    let scale = b.ins().splat(cl::F32X4, scale);
+    let denormal = b.ins().fmul(m, scale);
+    let denormal = b.ins().bitcast(cl::I32X4, le, denormal);
+    // The magnitudes are below 2^15: signed comparisons.
+    let min_normal = splat(b, 0x03ff);
+    let is_normal = b.ins().icmp(IntCC::SignedGreaterThan, mag, min_normal);
+    let r = b.ins().bitselect(is_normal, normal, denormal);
+    let max_finite = splat(b, 0x7bff);
+    let is_special = b.ins().icmp(IntCC::SignedGreaterThan, mag, max_finite);
+    let r = b.ins().bitselect(is_special, special, r);
+    let r = b.ins().bor(r, sign);
+    b.ins().bitcast(cl::F32X4, le, r)
+}
+
+/// [`to_bits`] of the four lanes of `x` (an `f32x4` of half values): the
+/// four 16-bit encodings packed into the low 8 bytes of an `i16x8`, bit
+/// for bit. Denormals (and zero) are |x| * 2^24 converted to an integer,
+/// both exact for a half value.
+pub fn to_bits4(b: &mut FunctionBuilder, x: Value) -> Value {
+    let le = MemFlagsData::new().with_endianness(Endianness::Little);
+    let splat = |b: &mut FunctionBuilder, k: u32| {
+        let c = b.ins().iconst(cl::I32, i64::from(k as i32));
+        b.ins().splat(cl::I32X4, c)
+    };
+    let bits = b.ins().bitcast(cl::I32X4, le, x);
+    let sign = b.ins().ushr_imm_u(bits, 16);
+    let sign_bit = splat(b, 0x8000);
+    let sign = b.ins().band(sign, sign_bit);
+    let abs_mask = splat(b, 0x7fff_ffff);
+    let abits = b.ins().band(bits, abs_mask);
+    let rebias = splat(b, 112 << 23);
+    let normal = b.ins().isub(abits, rebias);
+    let normal = b.ins().ushr_imm_u(normal, 13);
+    // Infinities and NaNs: the top 10 significand bits and a sticky bit
+    // for the other 13.
+    let top = b.ins().ushr_imm_u(abits, 13);
+    let top_mask = splat(b, 0x03ff);
+    let top = b.ins().band(top, top_mask);
+    let low_mask = splat(b, 0x1fff);
+    let low = b.ins().band(abits, low_mask);
+    let zero = splat(b, 0);
+    let any_low = b.ins().icmp(IntCC::NotEqual, low, zero);
+    let one = splat(b, 1);
+    let sticky = b.ins().band(any_low, one);
+    let special = b.ins().bor(top, sticky);
+    let exp_ones = splat(b, 0x7c00);
+    let special = b.ins().bor(special, exp_ones);
+    let a = b.ins().fabs(x);
+    let scale = b.ins().f32const(16_777_216.0); // 2^24
+    let scale = b.ins().splat(cl::F32X4, scale);
+    let scaled = b.ins().fmul(a, scale);
+    let denormal = b.ins().fcvt_to_sint_sat(cl::I32X4, scaled);
+    // The magnitudes' bits are below 2^31: signed comparisons.
+    let below_normal = splat(b, 0x387f_ffff);
+    let is_normal = b.ins().icmp(IntCC::SignedGreaterThan, abits, below_normal);
+    let r = b.ins().bitselect(is_normal, normal, denormal);
+    let finite = splat(b, 0x7f7f_ffff);
+    let is_special = b.ins().icmp(IntCC::SignedGreaterThan, abits, finite);
+    let r = b.ins().bitselect(is_special, special, r);
+    let r = b.ins().bor(r, sign);
+    // Every lane is below 2^16: the unsigned saturating narrowing keeps it.
+    b.ins().unarrow(r, r)
 }
 
 /// The half encoded in the low 16 bits of `h` (an `i16` or `i32`) as an
@@ -345,15 +483,41 @@ mod tests {
             let r = round_rte(b, x);
             b.ins().bitcast(cl::I32, MemFlagsData::new(), r)
         });
+        // The vector form, in a lane other than the first.
+        let round4 = jit(&mut module, "round4", cl::I32, cl::I32, |b, x| {
+            let x = b.ins().bitcast(cl::F32, MemFlagsData::new(), x);
+            let v = b.ins().splat(cl::F32X4, x);
+            let r = round_rte4(b, v);
+            let r = b.ins().extractlane(r, 2);
+            b.ins().bitcast(cl::I32, MemFlagsData::new(), r)
+        });
+        let from4 = jit(&mut module, "from4", cl::I32, cl::I32, |b, h| {
+            let v = b.ins().splat(cl::I32X4, h);
+            let x = from_bits4(b, v);
+            let x = b.ins().extractlane(x, 1);
+            b.ins().bitcast(cl::I32, MemFlagsData::new(), x)
+        });
+        let to4 = jit(&mut module, "to4", cl::I32, cl::I32, |b, x| {
+            let v = b.ins().splat(cl::I32X4, x);
+            let v = b
+                .ins()
+                .bitcast(cl::F32X4, MemFlagsData::new().with_endianness(Endianness::Little), v);
+            let h = to_bits4(b, v);
+            let h = b.ins().extractlane(h, 3);
+            b.ins().uextend(cl::I32, h)
+        });
         type Bits = extern "C" fn(u32) -> u32;
         // SAFETY: the functions were just compiled with this signature
         // (the host's C convention, one 32-bit integer in, one out) and live
         // as long as `module`, which outlives every call below.
-        let (from, to, round) = unsafe {
+        let (from, to, round, round4, from4, to4) = unsafe {
             (
                 std::mem::transmute::<*const u8, Bits>(from),
                 std::mem::transmute::<*const u8, Bits>(to),
                 std::mem::transmute::<*const u8, Bits>(round),
+                std::mem::transmute::<*const u8, Bits>(round4),
+                std::mem::transmute::<*const u8, Bits>(from4),
+                std::mem::transmute::<*const u8, Bits>(to4),
             )
         };
         use clift_builtins::half::{f64_to_half, half_to_f32, Rounding};
@@ -365,9 +529,12 @@ mod tests {
             let got = from(u32::from(h));
             assert_eq!(got, want.to_bits(), "from {h:#x}");
             assert_eq!(to(got), u32::from(h), "to {h:#x}");
+            assert_eq!(from4(u32::from(h)), got, "from4 {h:#x}");
+            assert_eq!(to4(got), u32::from(h), "to4 {h:#x}");
             if want.is_nan() {
                 // Rounding is arithmetic: a NaN comes out quiet.
                 assert_eq!(round(got), quiet_cut(got), "round {h:#x}");
+                assert_eq!(round4(got), quiet_cut(got), "round4 {h:#x}");
                 continue;
             }
             // Floats around the half: every one rounds as the reference.
@@ -381,6 +548,7 @@ mod tests {
                 }
                 let x = f32::from_bits(bits as u32);
                 let r = round(bits as u32);
+                assert_eq!(round4(bits as u32), r, "round4 {:#x}", bits);
                 if x.is_nan() {
                     assert_eq!(r, quiet_cut(bits as u32), "round {:#x}", bits);
                     continue;
@@ -402,11 +570,14 @@ mod tests {
         ] {
             let want = half_to_f32(f64_to_half(f64::from(x), Rounding::Rte));
             assert_eq!(round(x.to_bits()), want.to_bits(), "{x:e}");
+            assert_eq!(round4(x.to_bits()), want.to_bits(), "round4 {x:e}");
         }
         // A NaN no half widens to (payload in the low 13 bits only) still
         // narrows to a NaN.
         assert_eq!(to(0x7f80_0001), 0x7c01);
         assert_eq!(to(0xffbf_e001), 0xfdff);
+        assert_eq!(to4(0x7f80_0001), 0x7c01);
+        assert_eq!(to4(0xffbf_e001), 0xfdff);
         // With flush-to-zero and denormals-are-zero set in the MXCSR (as a
         // host compiled with -ffast-math leaves them), half denormals still
         // widen and narrow exactly: the conversions use no FP instruction.
@@ -419,9 +590,12 @@ mod tests {
             let saved = _mm_getcsr();
             _mm_setcsr(saved | 0x8040);
             let bad = (0..=u16::MAX).find(|&h| to(from(u32::from(h))) != u32::from(h));
+            let bad4 = (0..=u16::MAX)
+                .find(|&h| to4(from4(u32::from(h))) != u32::from(h) || from4(u32::from(h)) != from(u32::from(h)));
             let got = from(1);
             _mm_setcsr(saved);
             assert_eq!(bad, None, "FTZ/DAZ changed a half");
+            assert_eq!(bad4, None, "FTZ/DAZ changed a half in the vector forms");
             assert_eq!(got, 0x3380_0000, "the smallest denormal under FTZ/DAZ");
         }
         drop(module);

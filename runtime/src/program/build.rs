@@ -572,7 +572,7 @@ fn compile(spirv: &Arc<[u8]>, input: &BuildInput) -> Result<Arc<Executable>, Str
             // Kernels code generation does not support yet keep the build
             // successful (they can be queried, not run); the log says why.
             let (compiled, failed) = jit::compile_kernels(&front, &crate::config::codegen());
-            let mut log = String::new();
+            let mut log = compiled.as_ref().map_or_else(String::new, |c| c.notes().to_string());
             for (name, e) in failed {
                 let why = e.diagnostics.first().map_or_else(String::new, ToString::to_string);
                 log.push_str(&format!("kernel \"{name}\" cannot run yet: {why}\n"));

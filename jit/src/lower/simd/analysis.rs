@@ -58,13 +58,6 @@ pub fn eligible(
         if func.blocks.len() > MAX_BLOCKS {
             return Err(format!("{} has more than {MAX_BLOCKS} blocks", m.show(func.id)));
         }
-        if func
-            .params
-            .iter()
-            .any(|&p| m.type_of(p).is_some_and(|t| crate::lower::half::holds_half(m, t)))
-        {
-            return Err(format!("{} takes half values", m.show(func.id)));
-        }
         for b in &func.blocks {
             for i in b.body() {
                 let op = m.insts[i as usize].op;
@@ -100,16 +93,6 @@ pub fn eligible(
                 // marker, an event's reference count).
                 if crate::block_invoke::is_device_enqueue(op) {
                     return Err(format!("{} uses device-side enqueue", m.show(func.id)));
-                }
-                // Half values (cl_khr_fp16) are f32s rounded after every
-                // operation and 16 bits in memory, which only the scalar
-                // lowering knows.
-                let inst = &m.insts[i as usize];
-                let half = |id: Id| m.type_of(id).is_some_and(|t| crate::lower::half::holds_half(m, t));
-                if inst.result_type.is_some_and(|t| crate::lower::half::holds_half(m, t))
-                    || (0..inst.operands.len()).filter_map(|k| inst.id(k)).any(half)
-                {
-                    return Err(format!("{} computes with half values", m.show(func.id)));
                 }
             }
         }

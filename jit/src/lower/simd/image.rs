@@ -267,6 +267,10 @@ impl Lowering<'_, '_, '_> {
     }
 
     fn simd_image_write(&mut self, i: u32) -> R<bool> {
+        // write_imageh: lane by lane, as the scalar lowering writes halves.
+        if self.touches_half(i) {
+            return Ok(false);
+        }
         let inst = self.at(i);
         let image = self.get1(inst.operand(0))?;
         let t = self.image_type(inst.operand(0))?;

@@ -22,6 +22,58 @@ fn volatile(l: &Lowering, inst: &crate::spirv::Inst, from: usize, ptr: crate::sp
 }
 
 impl Lowering<'_, '_, '_> {
+    /// OpLoad or OpStore of values holding half (16 bits in memory,
+    /// `lower::half`): one half per lane through a pointer moving by 2 is
+    /// one 8-byte access and the vector forms of the conversions; any
+    /// other, the scalar lowering's access once per lane (once in all when
+    /// nothing varies).
+    pub(super) fn simd_half_access(&mut self, i: u32) -> R {
+        let m = self.m;
+        let inst = self.at(i);
+        if self.varying_operands(i).is_empty() {
+            return self.scalar_inst(i);
+        }
+        let ptr = inst.operand(0);
+        let (ty, value, access) = match inst.op {
+            Op::Load => (inst.result_type.ok_or("a load without a type")?, None, 1),
+            _ => (self.type_of(inst.operand(1)), Some(inst.operand(1)), 2),
+        };
+        if !self.is_varying(ptr) || self.scalar_lanes() || volatile(self, &inst, access, ptr) {
+            return self.per_lane(i);
+        }
+        let p = *self.shapes(ptr)?.first().ok_or("an empty pointer")?;
+        let comps = types::flatten(m, ty)?;
+        let (
+            Shape::Affine {
+                base,
+                stride: 2,
+                wrap: None,
+            },
+            [(cl::F16, 0)],
+        ) = (p, &comps[..])
+        else {
+            return self.per_lane(i);
+        };
+        self.count_access(ptr);
+        match value {
+            None => {
+                let h = self.b.ins().uload16x4(MemFlagsData::new(), base, 0);
+                let v = crate::lower::half::from_bits4(self.b, h);
+                self.set_shapes(inst.result_id.ok_or("a load without a result")?, vec![Shape::V(v)])
+            }
+            Some(v) => {
+                let s = *self.shapes(v)?.first().ok_or("an empty value")?;
+                let x = self.as_vec(s, cl::F32X4);
+                let h = crate::lower::half::to_bits4(self.b, x);
+                let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+                let h = self.b.ins().bitcast(cl::I64X2, le, h);
+                let low = self.b.ins().extractlane(h, 0);
+                self.b.ins().store(MemFlagsData::new(), low, base, 0);
+                Ok(())
+            }
+        }
+    }
+
     /// OpLoad.
     pub(super) fn simd_load(&mut self, i: u32) -> R {
         let m = self.m;

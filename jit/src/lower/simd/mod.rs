@@ -700,6 +700,7 @@ impl Lowering<'_, '_, '_> {
             crate::spirv::opsets::group_collectives!()
             | crate::spirv::opsets::group_pipes!()
             | crate::spirv::opsets::pipes!() => Err(format!("{} is not vectorized", inst.opname())),
+            Op::Load | Op::Store if self.touches_half(i) => self.simd_half_access(i),
             Op::Load => self.simd_load(i),
             Op::Store => self.simd_store(i),
             Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain | Op::InBoundsPtrAccessChain => {
@@ -747,6 +748,19 @@ impl Lowering<'_, '_, '_> {
                 self.per_lane(i)
             }
         }
+    }
+
+    /// Whether instruction `i` makes or reads values holding half
+    /// (cl_khr_fp16): `f32`s rounded to half after arithmetic, 16 bits in
+    /// memory ([`crate::lower::half`]).
+    pub(super) fn touches_half(&self, i: u32) -> bool {
+        let m = self.m;
+        let inst = &m.insts[i as usize];
+        let half = |t: Id| crate::lower::half::holds_half(m, t);
+        inst.result_type.is_some_and(half)
+            || (0..inst.operands.len())
+                .filter_map(|k| inst.id(k))
+                .any(|id| m.type_of(id).is_some_and(half))
     }
 
     /// Whether private variable `id` is one the lanes share: no copy per

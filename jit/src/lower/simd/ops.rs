@@ -107,9 +107,45 @@ impl Lowering<'_, '_, '_> {
         if self.scalar_lanes() && out.iter().any(|&t| vec_of(t).is_some()) {
             return Ok(false);
         }
-        let Some(shapes) = self.simd_shapes(i, &out)? else {
+        // Half values: the vector forms of the four arithmetic operations
+        // (rounded to half after, as `lower::half::round_rte` rounds each
+        // lane), and of the instructions that only compare or move them;
+        // the others run lane by lane.
+        let half = self.touches_half(i);
+        let rounded = matches!(inst.op, Op::FAdd | Op::FSub | Op::FMul | Op::FDiv);
+        if half
+            && !rounded
+            && !matches!(
+                inst.op,
+                Op::FNegate
+                    | Op::Select
+                    | Op::FOrdEqual
+                    | Op::FUnordEqual
+                    | Op::FOrdNotEqual
+                    | Op::FUnordNotEqual
+                    | Op::FOrdLessThan
+                    | Op::FUnordLessThan
+                    | Op::FOrdGreaterThan
+                    | Op::FUnordGreaterThan
+                    | Op::FOrdLessThanEqual
+                    | Op::FUnordLessThanEqual
+                    | Op::FOrdGreaterThanEqual
+                    | Op::FUnordGreaterThanEqual
+            )
+        {
+            return Ok(false);
+        }
+        let Some(mut shapes) = self.simd_shapes(i, &out)? else {
             return Ok(false);
         };
+        if half && rounded {
+            for s in &mut shapes {
+                let Shape::V(v) = *s else {
+                    return Err(format!("the 4-lane form of {} on half made no vector", inst.opname()));
+                };
+                *s = Shape::V(crate::lower::half::round_rte4(self.b, v));
+            }
+        }
         if shapes.len() != out.len() {
             return Err(format!(
                 "the 4-lane form of {} made {} components for a result of {}",
@@ -290,7 +326,22 @@ impl Lowering<'_, '_, '_> {
                 return None;
             }
             let (xv, yv) = (self.as_vec(x, cl::F32X4), self.as_vec(y, cl::F32X4));
-            let r = self.b.ins().fcmp(cc, xv, yv);
+            // x86-64 has no one-instruction vector form of "ordered and
+            // not equal" or "unordered or equal" (Cranelift refuses them
+            // when it compiles the function): each is two comparisons.
+            let r = match cc {
+                FloatCC::OrderedNotEqual => {
+                    let o = self.b.ins().fcmp(FloatCC::Ordered, xv, yv);
+                    let ne = self.b.ins().fcmp(FloatCC::NotEqual, xv, yv);
+                    self.b.ins().band(o, ne)
+                }
+                FloatCC::UnorderedOrEqual => {
+                    let u = self.b.ins().fcmp(FloatCC::Unordered, xv, yv);
+                    let eq = self.b.ins().fcmp(FloatCC::Equal, xv, yv);
+                    self.b.ins().bor(u, eq)
+                }
+                cc => self.b.ins().fcmp(cc, xv, yv),
+            };
             return Some(Shape::Mask(self.b.ins().bitcast(cl::I32X4, MemFlagsData::new(), r)));
         }
         match op {

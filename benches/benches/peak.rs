@@ -1,7 +1,9 @@
-//! Peak integer throughput of a kernel: per work-item, four independent
-//! chains of 256 multiply-adds (`a = a * b + c`), with plain `int`
-//! arithmetic, `mad24` and `mul24`, over [`N`] work-items and a clFinish.
-//! Criterion reports operations (a multiply or an add) per second.
+//! Peak throughput of a kernel: per work-item, four independent chains of
+//! 256 multiply-adds (`a = a * b + c`), with plain `int` arithmetic,
+//! `mad24` and `mul24` (`peak_int`), and with `half` and `float`
+//! multiplies and adds, not contracted (`peak_fp`), over [`N`] work-items
+//! and a clFinish. Criterion reports operations (a multiply or an add) per
+//! second.
 
 use std::ptr;
 
@@ -23,19 +25,35 @@ const SOURCE: &str = "#define CHAINS(step) \\\n\
     kernel void mad24_chain(global int *o, int b, int c) { CHAINS(MAD24) }\n\
     kernel void mul24_chain(global int *o, int b, int c) { CHAINS(MUL24) }\n";
 
-fn peak(c: &mut Criterion) {
-    let ctx = context();
-    let q = queue(ctx, 0);
-    let p = source_program(ctx, SOURCE);
-    check(build(p, ""));
-    let out = buffer(ctx, CL_MEM_READ_WRITE, 4 * N);
-    let mut group = c.benchmark_group("peak_int");
+const FP_SOURCE: &str = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
+    #pragma OPENCL FP_CONTRACT OFF\n\
+    #define CHAINS(T) \\\n\
+    int i = (int)get_global_id(0); T b = (T)bf, c = (T)cf; \\\n\
+    T a0 = (T)(i & 7), a1 = a0 + (T)1, a2 = a0 + (T)2, a3 = a0 + (T)3; \\\n\
+    for (int k = 0; k < 256; k++) { \\\n\
+    a0 = a0 * b + c; a1 = a1 * b + c; a2 = a2 * b + c; a3 = a3 * b + c; } \\\n\
+    o[i] = (float)(a0 + a1 + a2 + a3);\n\
+    kernel void half_chain(global float *o, float bf, float cf) { CHAINS(half) }\n\
+    kernel void float_chain(global float *o, float bf, float cf) { CHAINS(float) }\n";
+
+/// Benchmarks kernels `names` of `p` (arguments: `out`, then the two of
+/// `bc`) as group `group`, each enqueued on `q` and finished.
+fn chains<T>(
+    c: &mut Criterion,
+    group: &str,
+    q: cl_command_queue,
+    p: cl_program,
+    names: &[&str],
+    out: cl_mem,
+    bc: (T, T),
+) {
+    let mut group = c.benchmark_group(group);
     group.throughput(Throughput::Elements(N as u64 * STEPS * 4 * 2));
-    for name in ["plain", "mad24_chain", "mul24_chain"] {
+    for &name in names {
         let k = kernel(p, name);
         check(set_arg(k, 0, &out));
-        check(set_arg(k, 1, &3i32));
-        check(set_arg(k, 2, &7i32));
+        check(set_arg(k, 1, &bc.0));
+        check(set_arg(k, 2, &bc.1));
         group.bench_function(name, |bch| {
             bch.iter(|| {
                 // SAFETY: valid handles; one dimension of N work-items.
@@ -50,10 +68,39 @@ fn peak(c: &mut Criterion) {
         unsafe { check(clReleaseKernel(k)) };
     }
     group.finish();
+}
+
+fn peak(c: &mut Criterion) {
+    let ctx = context();
+    let q = queue(ctx, 0);
+    let p = source_program(ctx, SOURCE);
+    check(build(p, ""));
+    let fp = source_program(ctx, FP_SOURCE);
+    check(build(fp, ""));
+    let out = buffer(ctx, CL_MEM_READ_WRITE, 4 * N);
+    chains(
+        c,
+        "peak_int",
+        q,
+        p,
+        &["plain", "mad24_chain", "mul24_chain"],
+        out,
+        (3i32, 7i32),
+    );
+    chains(
+        c,
+        "peak_fp",
+        q,
+        fp,
+        &["half_chain", "float_chain"],
+        out,
+        (0.5f32, 0.25f32),
+    );
     release_mem(out);
     // SAFETY: valid handles, released once.
     unsafe {
         check(clReleaseProgram(p));
+        check(clReleaseProgram(fp));
         check(clReleaseCommandQueue(q));
         check(clReleaseContext(ctx));
     }

@@ -140,51 +140,60 @@ pub fn round_rte(b: &mut FunctionBuilder, x: Value) -> Value {
     b.ins().select(nan, q, r)
 }
 
+/// `k` in every lane of an `i32x4`.
+fn splat_i32(b: &mut FunctionBuilder, k: u32) -> Value {
+    let c = b.ins().iconst(cl::I32, i64::from(k as i32));
+    b.ins().splat(cl::I32X4, c)
+}
+
+/// `k` in every lane of an `f32x4`.
+fn splat_f32(b: &mut FunctionBuilder, k: f32) -> Value {
+    let c = b.ins().f32const(k);
+    b.ins().splat(cl::F32X4, c)
+}
+
+/// Flags for bitcasts between vector types (lane order kept).
+fn lanes() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
 /// [`round_rte`] of the four lanes of `x` (an `f32x4`), with the same
 /// steps as vector instructions (the sign moves and selects as bit
 /// operations), so each lane gets the scalar sequence's bits.
 pub fn round_rte4(b: &mut FunctionBuilder, x: Value) -> Value {
-    let le = MemFlagsData::new().with_endianness(Endianness::Little);
-    let splat_i = |b: &mut FunctionBuilder, k: u32| {
-        let c = b.ins().iconst(cl::I32, i64::from(k as i32));
-        b.ins().splat(cl::I32X4, c)
-    };
-    let splat_f = |b: &mut FunctionBuilder, k: f32| {
-        let c = b.ins().f32const(k);
-        b.ins().splat(cl::F32X4, c)
-    };
+    let le = lanes();
     let bits = b.ins().bitcast(cl::I32X4, le, x);
-    let sign = splat_i(b, 0x8000_0000);
+    let sign = splat_i32(b, 0x8000_0000);
     let sign = b.ins().band(bits, sign);
     // Normal halves: 11 significant bits kept, the 13 dropped rounded to
     // nearest even.
     let lsb = b.ins().ushr_imm_u(bits, 13);
-    let one = splat_i(b, 1);
+    let one = splat_i32(b, 1);
     let lsb = b.ins().band(lsb, one);
-    let bias = splat_i(b, 0x0fff);
+    let bias = splat_i32(b, 0x0fff);
     let r = b.ins().iadd(bits, bias);
     let r = b.ins().iadd(r, lsb);
-    let keep = splat_i(b, 0xffff_e000);
+    let keep = splat_i32(b, 0xffff_e000);
     let r = b.ins().band(r, keep);
     let rn = b.ins().bitcast(cl::F32X4, le, r);
     let arn = b.ins().fabs(rn);
-    let max = splat_f(b, 65504.0);
+    let max = splat_f32(b, 65504.0);
     let big = b.ins().fcmp(FloatCC::GreaterThan, arn, max);
-    let inf = splat_i(b, 0x7f80_0000);
+    let inf = splat_i32(b, 0x7f80_0000);
     let inf = b.ins().bor(inf, sign);
     let rn = b.ins().bitselect(big, inf, r);
     // Below 2^-14: (|x| + 0.5) - 0.5, the sign put back.
     let a = b.ins().fabs(x);
-    let half = splat_f(b, 0.5);
+    let half = splat_f32(b, 0.5);
     let d = b.ins().fadd(a, half);
     let d = b.ins().fsub(d, half);
     let d = b.ins().bitcast(cl::I32X4, le, d);
     let d = b.ins().bor(d, sign);
-    let min_normal = splat_f(b, f32::from_bits(0x3880_0000));
+    let min_normal = splat_f32(b, f32::from_bits(0x3880_0000));
     let small = b.ins().fcmp(FloatCC::LessThan, a, min_normal);
     let r = b.ins().bitselect(small, d, rn);
     // NaNs: quiet, the payload cut to the half's.
-    let quiet = splat_i(b, 0x0040_0000);
+    let quiet = splat_i32(b, 0x0040_0000);
     let q = b.ins().bor(bits, quiet);
     let q = b.ins().band(q, keep);
     let nan = b.ins().fcmp(FloatCC::Unordered, x, x);
@@ -197,31 +206,26 @@ pub fn round_rte4(b: &mut FunctionBuilder, x: Value) -> Value {
 /// their 10-bit significand converted to `f32` times 2^-24, both exact,
 /// with normal `f32` results (so flush-to-zero cannot touch them).
 pub fn from_bits4(b: &mut FunctionBuilder, h: Value) -> Value {
-    let le = MemFlagsData::new().with_endianness(Endianness::Little);
-    let splat = |b: &mut FunctionBuilder, k: u32| {
-        let c = b.ins().iconst(cl::I32, i64::from(k as i32));
-        b.ins().splat(cl::I32X4, c)
-    };
-    let mask = splat(b, 0x7fff);
+    let le = lanes();
+    let mask = splat_i32(b, 0x7fff);
     let mag = b.ins().band(h, mask);
-    let sign_bit = splat(b, 0x8000);
+    let sign_bit = splat_i32(b, 0x8000);
     let sign = b.ins().band(h, sign_bit);
     let sign = b.ins().ishl_imm_u(sign, 16);
     let shifted = b.ins().ishl_imm_u(mag, 13);
-    let rebias = splat(b, 112 << 23);
+    let rebias = splat_i32(b, 112 << 23);
     let normal = b.ins().iadd(shifted, rebias);
-    let ones = splat(b, 0x7f80_0000);
+    let ones = splat_i32(b, 0x7f80_0000);
     let special = b.ins().bor(shifted, ones);
     let m = b.ins().fcvt_from_sint(cl::F32X4, mag);
-    let scale = b.ins().f32const(f32::from_bits(0x3380_0000)); // 2^-24
-    let scale = b.ins().splat(cl::F32X4, scale);
+    let scale = splat_f32(b, f32::from_bits(0x3380_0000)); // 2^-24
     let denormal = b.ins().fmul(m, scale);
     let denormal = b.ins().bitcast(cl::I32X4, le, denormal);
     // The magnitudes are below 2^15: signed comparisons.
-    let min_normal = splat(b, 0x03ff);
+    let min_normal = splat_i32(b, 0x03ff);
     let is_normal = b.ins().icmp(IntCC::SignedGreaterThan, mag, min_normal);
     let r = b.ins().bitselect(is_normal, normal, denormal);
-    let max_finite = splat(b, 0x7bff);
+    let max_finite = splat_i32(b, 0x7bff);
     let is_special = b.ins().icmp(IntCC::SignedGreaterThan, mag, max_finite);
     let r = b.ins().bitselect(is_special, special, r);
     let r = b.ins().bor(r, sign);
@@ -233,44 +237,39 @@ pub fn from_bits4(b: &mut FunctionBuilder, h: Value) -> Value {
 /// for bit. Denormals (and zero) are |x| * 2^24 converted to an integer,
 /// both exact for a half value.
 pub fn to_bits4(b: &mut FunctionBuilder, x: Value) -> Value {
-    let le = MemFlagsData::new().with_endianness(Endianness::Little);
-    let splat = |b: &mut FunctionBuilder, k: u32| {
-        let c = b.ins().iconst(cl::I32, i64::from(k as i32));
-        b.ins().splat(cl::I32X4, c)
-    };
+    let le = lanes();
     let bits = b.ins().bitcast(cl::I32X4, le, x);
     let sign = b.ins().ushr_imm_u(bits, 16);
-    let sign_bit = splat(b, 0x8000);
+    let sign_bit = splat_i32(b, 0x8000);
     let sign = b.ins().band(sign, sign_bit);
-    let abs_mask = splat(b, 0x7fff_ffff);
+    let abs_mask = splat_i32(b, 0x7fff_ffff);
     let abits = b.ins().band(bits, abs_mask);
-    let rebias = splat(b, 112 << 23);
+    let rebias = splat_i32(b, 112 << 23);
     let normal = b.ins().isub(abits, rebias);
     let normal = b.ins().ushr_imm_u(normal, 13);
     // Infinities and NaNs: the top 10 significand bits and a sticky bit
     // for the other 13.
     let top = b.ins().ushr_imm_u(abits, 13);
-    let top_mask = splat(b, 0x03ff);
+    let top_mask = splat_i32(b, 0x03ff);
     let top = b.ins().band(top, top_mask);
-    let low_mask = splat(b, 0x1fff);
+    let low_mask = splat_i32(b, 0x1fff);
     let low = b.ins().band(abits, low_mask);
-    let zero = splat(b, 0);
+    let zero = splat_i32(b, 0);
     let any_low = b.ins().icmp(IntCC::NotEqual, low, zero);
-    let one = splat(b, 1);
+    let one = splat_i32(b, 1);
     let sticky = b.ins().band(any_low, one);
     let special = b.ins().bor(top, sticky);
-    let exp_ones = splat(b, 0x7c00);
+    let exp_ones = splat_i32(b, 0x7c00);
     let special = b.ins().bor(special, exp_ones);
     let a = b.ins().fabs(x);
-    let scale = b.ins().f32const(16_777_216.0); // 2^24
-    let scale = b.ins().splat(cl::F32X4, scale);
+    let scale = splat_f32(b, 16_777_216.0); // 2^24
     let scaled = b.ins().fmul(a, scale);
     let denormal = b.ins().fcvt_to_sint_sat(cl::I32X4, scaled);
     // The magnitudes' bits are below 2^31: signed comparisons.
-    let below_normal = splat(b, 0x387f_ffff);
+    let below_normal = splat_i32(b, 0x387f_ffff);
     let is_normal = b.ins().icmp(IntCC::SignedGreaterThan, abits, below_normal);
     let r = b.ins().bitselect(is_normal, normal, denormal);
-    let finite = splat(b, 0x7f7f_ffff);
+    let finite = splat_i32(b, 0x7f7f_ffff);
     let is_special = b.ins().icmp(IntCC::SignedGreaterThan, abits, finite);
     let r = b.ins().bitselect(is_special, special, r);
     let r = b.ins().bor(r, sign);

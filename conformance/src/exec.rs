@@ -321,14 +321,7 @@ impl<'a> Kernel<'a> {
             }
             return Err(format!("{} ({rc}):\n{log}", error_name(rc)));
         }
-        // A module whose 4-lane bodies fail to compile runs, but every
-        // kernel in it without them: a code generator gap, never expected
-        // of the corpus.
-        let log = build_log(program, device());
-        assert!(
-            !log.contains("without 4-lane bodies"),
-            "kernel {name:?}: the module compiled only without 4-lane bodies:\n{log}"
-        );
+        assert_four_lane_code_compiled(program, &format!("kernel {name:?}"));
         let kernel = kernel(program, name);
         // The last -cl-clift-max-lanes counts.
         let lanes = options

@@ -131,6 +131,9 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 // generic pointer cast back per lane.
                 assert_eq!(scalar("byval_lanes"), None);
                 assert_eq!(scalar("cast_back"), None);
+                // islessgreater: a vector compare x86-64 makes of two.
+                assert_eq!(scalar("ordered_compares"), None);
+                assert!(!dir.join("module.scalar.txt").exists());
             }
             Opt::O0 => {
                 // -O0 keeps every local in a private variable: shared by

@@ -634,3 +634,46 @@ fn struct_arguments_and_generic_casts_per_lane() {
         }
     }
 }
+
+/// islessgreater and its negation on NaNs, infinities, zeros of both signs
+/// and equal values, in every lane position: the vector forms of "ordered
+/// and not equal" (two compares on x86-64) against the host.
+#[test]
+fn ordered_not_equal_four_lanes() {
+    let specials = [0.0f32, -0.0, 1.0, -1.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 2.5];
+    let mut x = Vec::new();
+    let mut y = Vec::new();
+    for &a in &specials {
+        for &b in &specials {
+            x.push(a);
+            y.push(b);
+        }
+    }
+    // Shifted by one so each pair lands in another lane too.
+    x.extend(x.clone().iter().skip(1));
+    y.extend(y.clone().iter().skip(1));
+    let n = x.len();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let mut out = vec![0i32; 3 * n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "ordered_compares")
+                .arg(Arg::input(&x))
+                .arg(Arg::input(&y))
+                .arg(Arg::output(&mut out))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let (a, b) = (x[i], y[i]);
+                let lg = a < b || a > b;
+                let want = [
+                    if lg { 5 } else { 9 },
+                    if lg { 3 } else { 7 },
+                    if a == b || a.is_nan() || b.is_nan() { 11 } else { 13 },
+                ];
+                for k in 0..3 {
+                    assert_eq!(out[k * n + i], want[k], "{opt:?} {local:?}: result {k} of ({a}, {b})");
+                }
+            }
+        }
+    }
+}

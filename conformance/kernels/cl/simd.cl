@@ -291,3 +291,15 @@ kernel void cast_back(global int *g, local int *l, global int *out)
         r += pp[1] * 5;
     out[i] = r;
 }
+
+// islessgreater (ordered and not equal) and its negation (unordered or
+// equal) in a 4-lane body: x86-64 has no one vector compare for either,
+// so each is two compares and a mask operation.
+kernel void ordered_compares(global const float *x, global const float *y, global int *out)
+{
+    size_t i = get_global_id(0), n = get_global_size(0);
+    float a = x[i], b = y[i];
+    out[i] = islessgreater(a, b) ? 5 : 9;
+    out[n + i] = !islessgreater(a, b) ? 7 : 3;
+    out[2 * n + i] = ((a == b) | isunordered(a, b)) ? 11 : 13;
+}

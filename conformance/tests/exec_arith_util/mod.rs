@@ -99,6 +99,7 @@ impl Module {
             "building {name} at {opt:?}:\n{}",
             build_log(program, device())
         );
+        assert_four_lane_code_compiled(program, &format!("{name} at {opt:?}"));
         Module {
             ctx,
             queue,

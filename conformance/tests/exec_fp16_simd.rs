@@ -73,6 +73,55 @@ fn four_lane_kernels_compute_half_right() {
             }
         }
         assert!(o[6 * LEN..].iter().all(|&h| h == 0xffff), "{opt:?}: past the end");
+        // Conversions: floats around half's limits and denormals, integers
+        // past half's range, halves back to float.
+        let f: Vec<f32> = (0..N)
+            .map(|i| match i % 8 {
+                0 => f32::from_bits(0x3380_0000 + (i as u32) * 0x1_0000), // near 2^-24
+                1 => 65504.0 + (i as f32) * 0.5,
+                2 => -(i as f32) * 1.001e-3,
+                3 => f32::NAN,
+                4 => f32::INFINITY,
+                5 => -0.0,
+                6 => f32::from_bits(0x3880_0000 - i as u32), // below 2^-14
+                _ => (i as f32) * 3.3,
+            })
+            .collect();
+        let ni: Vec<i32> = (0..N)
+            .map(|i| (i as i32 - 50) * 1337 + if i % 5 == 0 { 1 << 24 } else { 0 })
+            .collect();
+        let nu: Vec<u32> = (0..N)
+            .map(|i| (i as u32) * 2049 + if i % 7 == 0 { 0xf000_0000 } else { 0 })
+            .collect();
+        let mut o = vec![0xffffu16; 3 * LEN];
+        let mut w = vec![-1f32; N];
+        Kernel::new("fp16_core", opt, "simd_convert")
+            .arg(Arg::input(&f))
+            .arg(Arg::input(&ni))
+            .arg(Arg::input(&nu))
+            .arg(Arg::input(&a))
+            .arg(Arg::output(&mut o))
+            .arg(Arg::output(&mut w))
+            .arg(Arg::value(LEN as i32))
+            .run(&[N], Some(&[N]));
+        let h = |v: f64| to_half(v, Rounding::Rte);
+        for i in 0..LEN {
+            let want = [h(f64::from(f[i])), h(f64::from(ni[i])), h(f64::from(nu[i]))];
+            for (k, w) in want.iter().enumerate() {
+                let got = o[k * LEN + i];
+                assert!(
+                    same_half(got, *w),
+                    "{opt:?} conversion {k} of [{i}]: {got:#x} want {w:#x}"
+                );
+            }
+            let back = from_half(a[i]) * 2.0;
+            assert!(
+                w[i] as f64 == back || (w[i].is_nan() && back.is_nan()),
+                "{opt:?} (float)h[{i}] * 2: {} want {back}",
+                w[i]
+            );
+        }
+        assert!(w[LEN..].iter().all(|&x| x == -1.0), "{opt:?}: past the end");
     }
     // The scalar twin's build (launches run both) writes the same dump
     // files: build each level once more, without launching.
@@ -84,15 +133,28 @@ fn four_lane_kernels_compute_half_right() {
     let clif = dumped(&dir, "simd_arith.opt.clif");
     let mad_clif = dumped(&dir, "simd.opt.clif");
     let mad_scalar = dumped(&dir, "simd.scalar.txt");
+    let convert_scalar = dumped(&dir, "simd_convert.scalar.txt");
+    let convert = dumped(&dir, "simd_convert.opt.clif");
     let _ = std::fs::remove_dir_all(&dir);
-    // One program per level. At -O2 both kernels get 4-lane bodies whose
-    // half loads move four halves at once; at -O0 every local is a
-    // private variable, so the indices are per lane, the accesses lane by
-    // lane, and the kernels stay scalar.
+    // One program per level. At -O2 the arithmetic kernels get 4-lane
+    // bodies whose half loads move four halves at once; at -O0 every local
+    // is a private variable, so the indices are per lane, the accesses lane
+    // by lane, and those kernels stay scalar. The conversions get 4-lane
+    // bodies at both levels.
     assert_eq!(clif.len(), 2, "both levels dumped");
     assert_eq!(scalar.len(), 1, "simd_arith gets a 4-lane body at -O2: {scalar:?}");
     assert_eq!(mad_scalar.len(), 1, "simd gets a 4-lane body at -O2: {mad_scalar:?}");
     let vector = |c: &String| c.contains("uload16x4") && c.contains("unarrow");
+    assert!(
+        convert_scalar.is_empty(),
+        "simd_convert gets 4-lane bodies: {convert_scalar:?}"
+    );
+    assert!(
+        convert
+            .iter()
+            .any(|c| c.contains("fcvt_from_sint.f32x4") && c.contains("fcvt_from_uint.f32x4")),
+        "simd_convert: vector conversions at -O2"
+    );
     assert_eq!(
         clif.iter().filter(|c| vector(c)).count(),
         1,

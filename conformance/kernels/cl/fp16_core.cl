@@ -184,6 +184,19 @@ kernel void simd_arith(global const half *a, global const half *b, global half *
     }
 }
 
+// Conversions to and from half in a 4-lane body: float, int and uint to
+// half rounded to nearest, half to float.
+kernel void simd_convert(global const float *f, global const int *n, global const uint *u,
+                         global const half *h, global half *o, global float *w, int len) {
+    size_t i = get_global_id(0);
+    if (i < len) {
+        o[i] = (half)f[i];
+        o[len + i] = (half)n[i];
+        o[2 * len + i] = (half)u[i];
+        w[i] = (float)h[i] * 2.0f;
+    }
+}
+
 // Program-scope half variables: a __constant table (initializer bytes
 // written at build) and a __global half updated by the kernel; a helper
 // function taking and returning half vectors. Only a launch of one

@@ -26,7 +26,7 @@ use crate::spirv::{Id, Module};
 
 /// A rounding mode of a conversion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Round {
+pub(super) enum Round {
     /// To nearest, ties to even.
     Rte,
     /// Toward zero.
@@ -38,7 +38,7 @@ enum Round {
 }
 
 /// The FPRoundingMode decoration of `id`, if any.
-fn rounding(m: &Module, id: Id) -> Option<Round> {
+pub(super) fn rounding(m: &Module, id: Id) -> Option<Round> {
     let d = m.decoration(id, Decoration::FPRoundingMode)?;
     match m.deco_params(d).first() {
         Some(Operand::FPRoundingMode(FPRoundingMode::RTE)) => Some(Round::Rte),

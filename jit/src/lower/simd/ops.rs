@@ -112,6 +112,9 @@ impl Lowering<'_, '_, '_> {
         // lane), and of the instructions that only compare or move them;
         // the others run lane by lane.
         let half = self.touches_half(i);
+        if half && matches!(inst.op, Op::FConvert | Op::ConvertSToF | Op::ConvertUToF) {
+            return self.half_convert(i, &out);
+        }
         let rounded = matches!(inst.op, Op::FAdd | Op::FSub | Op::FMul | Op::FDiv);
         if half
             && !rounded
@@ -155,6 +158,63 @@ impl Lowering<'_, '_, '_> {
             ));
         }
         self.set_shapes(id, shapes)?;
+        Ok(true)
+    }
+
+    /// A conversion to or from half (`lower::convert`'s rules): from a
+    /// float, a half or a 32-bit integer to half rounded to nearest (the
+    /// `f32` conversion, then each lane rounded to half), and from half to
+    /// float (the value as it is). Others, and other rounding modes, run
+    /// lane by lane (false).
+    fn half_convert(&mut self, i: u32, out: &[Clif]) -> R<bool> {
+        use crate::lower::half;
+        let m = self.m;
+        let inst = self.at(i);
+        let (ty, id) = inst.result();
+        let src = inst.operand(0);
+        let shapes = self.shapes(src)?;
+        if shapes.len() != out.len() {
+            return Ok(false);
+        }
+        let half_out = half::is_half(m, ty);
+        if !half_out {
+            // Half to float: the f32 is the half's exact value.
+            let widen = inst.op == Op::FConvert && out.iter().all(|&t| t == cl::F32);
+            if widen {
+                self.set_shapes(id, shapes)?;
+            }
+            return Ok(widen);
+        }
+        if !matches!(
+            crate::lower::convert::rounding(m, id),
+            None | Some(crate::lower::convert::Round::Rte)
+        ) {
+            return Ok(false);
+        }
+        let types: Vec<Clif> = shapes.iter().map(|&s| self.lane_type(s)).collect();
+        let from = match inst.op {
+            Op::FConvert => cl::F32,
+            _ => cl::I32,
+        };
+        if types.iter().any(|&t| t != from) {
+            return Ok(false);
+        }
+        let mut made = Vec::with_capacity(shapes.len());
+        for s in shapes {
+            let f = match inst.op {
+                Op::FConvert => self.as_vec(s, cl::F32X4),
+                Op::ConvertSToF => {
+                    let v = self.as_vec(s, cl::I32X4);
+                    self.b.ins().fcvt_from_sint(cl::F32X4, v)
+                }
+                _ => {
+                    let v = self.as_vec(s, cl::I32X4);
+                    self.b.ins().fcvt_from_uint(cl::F32X4, v)
+                }
+            };
+            made.push(Shape::V(half::round_rte4(self.b, f)));
+        }
+        self.set_shapes(id, made)?;
         Ok(true)
     }
 

@@ -199,6 +199,14 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         }
         // SAFETY: a valid program, released once.
         unsafe { check(clReleaseProgram(p)) };
+        // A module with a kernel that cannot run (its private array is
+        // more than a work-item's stack): the others keep 4-lane bodies.
+        let (p, dir) = dumps.build(ctx, &exec::corpus_spirv("unsupported", Opt::O2), "unsupported O2");
+        assert_eq!(std::fs::read_to_string(dir.join("runs.scalar.txt")).ok(), None);
+        let runs = read(&dir.join("runs.opt.clif"));
+        assert!(runs.contains("i32x4"), "runs keeps its 4-lane body: {runs}");
+        // SAFETY: a valid program, released once.
+        unsafe { check(clReleaseProgram(p)) };
         // clbench's reduce and hist_local shapes (barriers, branches and
         // loops whose lanes differ, local atomics).
         for (module, k) in [("local_barrier", "reduce"), ("atomics", "hist_local")] {

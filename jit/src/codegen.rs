@@ -257,7 +257,7 @@ fn compile_kernels_here(
     let first = match guarded(&|_| true) {
         Ok(mut p) => {
             if let Some(why) = without_lanes {
-                p.notes = format!("clift: the kernels run without 4-lane bodies, which failed to compile: {why}");
+                p.notes = without_lanes_note(&why);
             }
             return (Some(p), Vec::new());
         }
@@ -290,14 +290,36 @@ fn compile_kernels_here(
         return (None, failed);
     }
     let bad: Vec<String> = failed.iter().map(|(n, _)| n.clone()).collect();
-    match guarded(&|k| !bad.iter().any(|b| b == k)) {
-        Ok(p) => (Some(p), failed),
+    let good = |k: &str| !bad.iter().any(|b| b == k);
+    // The others keep their 4-lane bodies (the search compiled without
+    // them, which is what tells a kernel that cannot run at all).
+    let mut without_lanes = None;
+    if vectorize(front, config) {
+        match guarded_simd(&good, true) {
+            Ok(p) => return (Some(p), failed),
+            Err(e) => without_lanes = Some(e.log()),
+        }
+    }
+    match guarded(&good) {
+        Ok(mut p) => {
+            if let Some(why) = without_lanes {
+                p.notes = without_lanes_note(&why);
+            }
+            (Some(p), failed)
+        }
         Err(e) => {
             let rest = names.iter().filter(|n| !bad.iter().any(|b| b == *n));
             failed.extend(rest.map(|n| (n.to_string(), e.clone())));
             (None, failed)
         }
     }
+}
+
+/// The build log's line when the kernels were compiled without 4-lane
+/// bodies because the module with them failed to compile (`why`, the log
+/// of that failure).
+fn without_lanes_note(why: &str) -> String {
+    format!("clift: the kernels run without 4-lane bodies, which failed to compile: {why}")
 }
 
 /// A JIT module being built: its memory is freed when it is dropped (an

@@ -467,7 +467,7 @@ impl Harness {
         // instruction its code generator cannot select): right answers,
         // but a gap to report.
         let log = build_log_of(program.0, d);
-        if log.contains("without 4-lane bodies") {
+        if log.contains(crate::WITHOUT_FOUR_LANES) {
             return Err(format!("build: 4-lane bodies failed to compile; log:\n{log}"));
         }
         Ok(program)

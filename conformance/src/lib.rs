@@ -513,13 +513,17 @@ pub fn build_log(p: cl_program, d: cl_device_id) -> String {
     info_string(|s, v, r| unsafe { clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, s, v, r) })
 }
 
+/// What clift's build log says when a module's 4-lane bodies failed to
+/// compile and its kernels were compiled without them.
+pub const WITHOUT_FOUR_LANES: &str = "run without 4-lane bodies";
+
 /// Panics, naming `what`, if the build log of built program `p` says its
 /// kernels run without 4-lane bodies because those failed to compile (a
 /// code generator gap, never expected of the test corpus).
 pub fn assert_four_lane_code_compiled(p: cl_program, what: &str) {
     let log = build_log(p, device());
     assert!(
-        !log.contains("without 4-lane bodies"),
+        !log.contains(WITHOUT_FOUR_LANES),
         "{what}: the module compiled only without 4-lane bodies:\n{log}"
     );
 }

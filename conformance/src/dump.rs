@@ -35,12 +35,19 @@ impl Dumps {
     pub fn build_with(&mut self, ctx: cl_context, il: &[u8], options: &str, what: &str) -> (cl_program, PathBuf) {
         let p = il_program(ctx, il);
         check(build(p, options));
+        (p, self.newest(what))
+    }
+
+    /// The one folder added since the last call (or [`Dumps::build`]):
+    /// that of a program the caller built itself (panics, naming `what`,
+    /// unless there is exactly one).
+    pub fn newest(&mut self, what: &str) -> PathBuf {
         let dirs = folders(&self.root);
         let new: Vec<&PathBuf> = dirs.iter().filter(|d| !self.seen.contains(*d)).collect();
         assert_eq!(new.len(), 1, "{what}: one new folder per module, got {dirs:?}");
         let dir = new[0].clone();
         self.seen = dirs;
-        (p, dir)
+        dir
     }
 }
 

@@ -1,0 +1,73 @@
+//! How much of clift's 4-lane code the differential tests reach: the
+//! campaigns (`difftest.rs`, the `difftest` binary) compare each generated
+//! program's 4-lane bodies against its scalar bodies, which checks the
+//! vector paths only for kernels that get a 4-lane body. This builds the
+//! programs of the CI seed range that use no barrier
+//! (`clift_clgen::uses_barriers`), at -O0 and -O2, with `CLIFT_DUMP` set,
+//! and counts the kernels that got one (no `<kernel>.scalar.txt` in the
+//! dump). It fails when fewer than a third do (19 of the 40 builds did
+//! when it was written), so a change to the generator or to the
+//! vectorizer that quietly takes the campaigns away from the vector paths
+//! is seen.
+//!
+//! `CLIFT_DUMP` is set before the first OpenCL call, so this file is its
+//! own test process with a single test.
+
+use std::ffi::CString;
+use std::ptr;
+
+use clift_conformance::dump::Dumps;
+use clift_conformance::*;
+
+/// The seeds of `difftest.rs`'s CI range.
+const SEEDS: u64 = 40;
+
+#[test]
+fn a_third_of_barrier_free_generated_kernels_get_four_lane_bodies() {
+    let mut dumps = Dumps::new("clift-difftest-coverage");
+    let ctx = context();
+    let mut report = Vec::new();
+    let (mut built, mut vector) = (0usize, 0usize);
+    for seed in (0..SEEDS).filter(|&s| !clift_clgen::uses_barriers(s)) {
+        let unit = clift_clgen::generate(seed, false);
+        let source = unit.source();
+        assert!(
+            !source.contains("barrier("),
+            "seed {seed}: a barrier-free seed with a barrier"
+        );
+        assert!(
+            !source.contains("__local"),
+            "seed {seed}: a barrier-free seed with local memory"
+        );
+        for options in ["-O0", "-O2"] {
+            let src = CString::new(source.as_str()).expect("source without NUL");
+            let p_src = src.as_ptr();
+            let mut err = 0;
+            // SAFETY: one NUL-terminated string, lengths NULL (the string
+            // ends at its NUL); `err` is a valid out pointer.
+            let p = unsafe { clCreateProgramWithSource(ctx, 1, &p_src, ptr::null(), &mut err) };
+            check(err);
+            check(build(p, options));
+            let dir = dumps.newest(&format!("seed {seed} {options}"));
+            let why = std::fs::read_to_string(dir.join(format!("{}.scalar.txt", unit.name)));
+            built += 1;
+            match why {
+                Ok(why) => report.push(format!("seed {seed} {options}: scalar: {}", why.trim())),
+                Err(_) => vector += 1,
+            }
+            // SAFETY: `p` is a program this test created and no longer uses.
+            check(unsafe { clReleaseProgram(p) });
+        }
+    }
+    eprintln!("{vector} of {built} builds of barrier-free generated kernels got a 4-lane body");
+    for r in &report {
+        eprintln!("{r}");
+    }
+    assert!(built >= 20, "too few barrier-free seeds in the range: {built} builds");
+    assert!(
+        3 * vector >= built,
+        "only {vector} of {built} builds of barrier-free generated kernels got a 4-lane body (reasons above)"
+    );
+    // SAFETY: the context this test created, no longer used.
+    check(unsafe { clReleaseContext(ctx) });
+}

@@ -318,3 +318,68 @@ fn masked_accesses_stop_at_the_end_of_a_buffer() {
         }
     }
 }
+
+/// Functions called in arms of varying branches and in a loop whose exit
+/// differs (kernels/cl/simd_masked.cl `calls_under_masks`), one with such
+/// a loop of its own: their bodies run under the caller's mask, so their
+/// stores and atomics happen only for the lanes that called them. Slots
+/// of work-items that did not call keep their initial value; the count
+/// sums every call's argument.
+#[test]
+fn calls_in_arms_and_masked_loops_run_for_their_lanes_only() {
+    let n = 203usize;
+    let input: Vec<i32> = (0..n as i32).map(|i| (i * 37) % 53 - 9).collect();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let mut out = vec![0i32; n];
+            let mut slots = vec![i32::MIN; 8 * n];
+            let mut count = [5i32];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd_masked", opt, "calls_under_masks")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::output(&mut slots))
+                .arg(Arg::output(&mut count))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            let mut want_slots = vec![i32::MIN; 8 * n];
+            let mut want_count = 5i32;
+            for i in 0..n {
+                let x = input[i];
+                let mut r = x;
+                if x & 1 != 0 {
+                    want_slots[8 * i] = x * 3;
+                    want_count += x;
+                    r = x + 1;
+                }
+                if x & 2 != 0 {
+                    let (mut y, mut k) = (x, 0);
+                    loop {
+                        want_slots[8 * i + 2 + k] = y;
+                        y -= 4;
+                        k += 1;
+                        want_slots[8 * i + 7] = k as i32;
+                        if !(y > 3 && k < 5) {
+                            break;
+                        }
+                    }
+                }
+                let mut note = |slot: usize, x: i32| {
+                    want_slots[slot] = x * 3;
+                    want_count += x;
+                    x + 1
+                };
+                let mut k = 0;
+                loop {
+                    r = note(8 * i + 1, r - 7);
+                    k += 1;
+                    if !(r > 0 && k < 6) {
+                        break;
+                    }
+                }
+                assert_eq!(out[i], r * 16 + k, "{opt:?} {local:?}: out[{i}]");
+            }
+            assert_eq!(slots, want_slots, "{opt:?} {local:?}: slots");
+            assert_eq!(count[0], want_count, "{opt:?} {local:?}: count");
+        }
+    }
+}

@@ -107,3 +107,47 @@ kernel void guarded_tail(global const int *in, global int *out, uint n)
     if (g < n)
         out[g] = v * 2 + 1;
 }
+
+// A function called in an arm of a branch whose lanes differ and in a
+// loop whose exit differs, after a store (so the chunk runs under masks):
+// its body is inlined with the caller's mask as its guard, so its store
+// and atomic happen for the active lanes only. noinline keeps the calls
+// at -O2 too (clang keeps them at -O0).
+__attribute__((noinline)) static int note(global int *slot, global int *count, int x)
+{
+    *slot = x * 3;
+    atomic_add(count, x);
+    return x + 1;
+}
+
+// Called in an arm: a loop whose exit differs, inside the callee, starts
+// with the lanes active at the call.
+__attribute__((noinline)) static void spin(global int *slot, int x)
+{
+    int k = 0;
+    do {
+        slot[k] = x;
+        x -= 4;
+        k++;
+        slot[5] = k;
+    } while (x > 3 && k < 5);
+}
+
+kernel void calls_under_masks(global const int *in, global int *out, global int *slots,
+                              global int *count)
+{
+    size_t i = get_global_id(0);
+    int x = in[i];
+    out[i] = -1;
+    int r = x;
+    if (x & 1)
+        r = note(&slots[8 * i], count, x);
+    if (x & 2)
+        spin(&slots[8 * i + 2], x);
+    int n = 0;
+    do {
+        r = note(&slots[8 * i + 1], count, r - 7);
+        n++;
+        out[i] = r * 16 + n;
+    } while (r > 0 && n < 6);
+}

@@ -87,9 +87,13 @@ impl Lowering<'_, '_, '_> {
         }
         let mut args = Vec::with_capacity(func.params.len());
         // A 4-lane body passes varying arguments as shapes.
+        // Under a mask (in an arm of a region, in a masked loop), the
+        // callee's body runs for the active lanes only.
+        let outer_guard = self.guard()?;
         let mut child_simd = self.simd.as_deref().map(|s| {
             Box::new(super::simd::Body {
                 entry_dirty: s.dirty,
+                outer_guard,
                 ..Default::default()
             })
         });

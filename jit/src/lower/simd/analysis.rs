@@ -410,21 +410,51 @@ pub struct MaskedLoop {
 
 /// Why block `b` of `func` cannot run under a mask (in a masked loop or
 /// in an arm of a [`Region`]), if it cannot: barriers and collectives
-/// (every lane must reach them), calls (an inlined body has no mask),
-/// returns and switches.
+/// (every lane must reach them), also in the functions it calls, returns
+/// and switches. A call is inlined with the caller's mask as its body's
+/// guard (`Lowering::guard`).
 fn masked_refusal(m: &Module, func: &Function, b: usize) -> Option<String> {
     for i in func.blocks[b].body() {
         let inst = &m.insts[i as usize];
         match inst.op {
-            Op::ControlBarrier
-            | Op::FunctionCall
-            | Op::Switch
-            | Op::Return
-            | Op::ReturnValue
-            | Op::Unreachable
-            | Op::Kill => return Some(format!("it contains {}", inst.opname())),
+            Op::FunctionCall => {
+                if let Some(why) = inst.id(0).and_then(|f| callee_refusal(m, f, &mut Vec::new())) {
+                    return Some(format!("it calls {}, which {why}", m.show(inst.id(0).unwrap_or(0))));
+                }
+            }
+            Op::ControlBarrier | Op::Switch | Op::Return | Op::ReturnValue | Op::Unreachable | Op::Kill => {
+                return Some(format!("it contains {}", inst.opname()))
+            }
             op if crate::validate::memory::is_group_collective(op) => {
                 return Some(format!("it contains {}", inst.opname()))
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Why function `f` cannot be called under a mask, if it cannot: it, or
+/// a function it calls, holds a barrier or a collective, which every
+/// work-item of the group must reach. (`seen`: the functions on the way,
+/// against cycles, which the validator rejects anyway.)
+fn callee_refusal(m: &Module, f: Id, seen: &mut Vec<Id>) -> Option<String> {
+    if seen.contains(&f) {
+        return None;
+    }
+    seen.push(f);
+    let func = m.info(f).and_then(|x| m.functions.get(x.index as usize))?;
+    for i in func.inst..=func.end {
+        let inst = &m.insts[i as usize];
+        match inst.op {
+            Op::ControlBarrier => return Some(format!("contains {}", inst.opname())),
+            op if crate::validate::memory::is_group_collective(op) => {
+                return Some(format!("contains {}", inst.opname()))
+            }
+            Op::FunctionCall => {
+                if let Some(why) = inst.id(0).and_then(|g| callee_refusal(m, g, seen)) {
+                    return Some(why);
+                }
             }
             _ => {}
         }

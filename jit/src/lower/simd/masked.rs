@@ -98,7 +98,8 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// Before a branch to block `target`: entering a masked loop from
-    /// outside makes every lane active and clears the accumulators.
+    /// outside makes every lane active (in a body inlined under a mask,
+    /// every lane active at the call) and clears the accumulators.
     pub(crate) fn enter_masked_loop(&mut self, target: u32) -> R {
         let Some(li) = self
             .simd
@@ -112,8 +113,13 @@ impl Lowering<'_, '_, '_> {
             return Ok(());
         }
         let st = self.sb()?.masked[li].clone();
-        let ones = self.vconst(cl::I32X4, &[u64::MAX; LANES]);
-        self.b.def_var(st.active, ones);
+        // Every lane, or in a body inlined under a mask, the lanes active
+        // at the call.
+        let entering = match self.sb()?.outer_guard {
+            Some(g) => g,
+            None => self.vconst(cl::I32X4, &[u64::MAX; LANES]),
+        };
+        self.b.def_var(st.active, entering);
         for &(_, leave, _) in &st.tails {
             let z = self.vconst(cl::I32X4, &[0; LANES]);
             self.b.def_var(leave, z);

@@ -226,6 +226,10 @@ pub struct Body {
     pub used_otherwise: Option<HashSet<Id>>,
     /// Whether a side effect may have happened before this body started.
     pub entry_dirty: bool,
+    /// The lanes active where this body (inlined) was called, when not
+    /// all of the chunk's are: the call is in an arm of a region or in a
+    /// masked loop of the caller. Every guard of the body lies within it.
+    pub outer_guard: Option<Value>,
     /// Whether a side effect may have happened before the instruction
     /// being lowered.
     pub dirty: bool,

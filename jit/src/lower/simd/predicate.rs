@@ -6,7 +6,8 @@
 //!
 //! A block has a guard when it lies in an arm of a region (the lanes that
 //! took that arm), in a masked loop (the lanes still in it, `masked.rs`)
-//! or in one of its exit tails (the lanes leaving through it). Elsewhere
+//! or in one of its exit tails (the lanes leaving through it), or in a
+//! body inlined where the caller had a guard (within it). Elsewhere
 //! every lane of the chunk is active. Under a guard, the lanes outside it
 //! still compute values (harmless: division and the other instructions
 //! that could trap are made safe for any operand by the scalar lowering),
@@ -100,11 +101,21 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// The lanes active in the current block (`i32x4`), or None when all
-    /// of the chunk's are.
-    pub(super) fn guard(&mut self) -> R<Option<Value>> {
-        if self.simd.is_none() {
+    /// of the chunk's are: those of the body's own regions and masked
+    /// loops, within those active where an inlined body was called.
+    pub(crate) fn guard(&mut self) -> R<Option<Value>> {
+        let Some(outer) = self.simd.as_ref().map(|s| s.outer_guard) else {
             return Ok(None);
-        }
+        };
+        Ok(match (self.own_guard()?, outer) {
+            (Some(g), Some(o)) => Some(self.b.ins().band(g, o)),
+            (g, o) => g.or(o),
+        })
+    }
+
+    /// The lanes active in the current block by this body's own regions
+    /// and masked loops.
+    fn own_guard(&mut self) -> R<Option<Value>> {
         let cur = self.current_block()?;
         if let Some((ri, k)) = self.arm_of(cur) {
             let var = self.sb()?.regions[ri].masks[k];

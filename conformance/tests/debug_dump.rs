@@ -192,6 +192,7 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             "arms_across_barrier",
             "guarded_tail",
             "calls_under_masks",
+            "crossing_paths",
         ] {
             let why = std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok();
             assert_eq!(why, None, "{k} runs 4 lanes at -O2");
@@ -203,8 +204,10 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         // At -O0 too, where clang keeps every call: the calls in an arm
         // and in a masked loop are inlined under the caller's mask.
         let (p, dir) = dumps.build(ctx, &exec::corpus_spirv("simd_masked", Opt::O0), "simd_masked O0");
-        let why = std::fs::read_to_string(dir.join("calls_under_masks.scalar.txt")).ok();
-        assert_eq!(why, None, "calls_under_masks runs 4 lanes at -O0");
+        for k in ["calls_under_masks", "crossing_paths"] {
+            let why = std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok();
+            assert_eq!(why, None, "{k} runs 4 lanes at -O0");
+        }
         // SAFETY: a valid program, released once.
         unsafe { check(clReleaseProgram(p)) };
         // A module with a kernel that cannot run (its private array is

@@ -383,3 +383,64 @@ fn calls_in_arms_and_masked_loops_run_for_their_lanes_only() {
         }
     }
 }
+
+/// Branches whose paths cross before they meet, and switches whose
+/// selector differs between lanes (kernels/cl/simd_masked.cl
+/// `crossing_paths`, jit/src/lower/simd/dag.rs), after a store and in a
+/// loop: every lane's values and stores as the host computes them.
+#[test]
+fn crossing_paths_and_varying_switches() {
+    let n = 301usize;
+    // Small values, so that every case is taken in every lane position.
+    let input: Vec<i32> = (0..n as i32).map(|i| (i * 7919 + 13) % 97 - 48).collect();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let mut out = vec![i32::MIN; 3 * n];
+            let mut side = vec![i32::MIN; 2 * n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd_masked", opt, "crossing_paths")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::output(&mut side))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            let mut want_side = vec![i32::MIN; 2 * n];
+            for i in 0..n {
+                let x = input[i];
+                let mut r = 0;
+                if (x & 3) == 1 || (x > 40 && (x & 4) != 0) {
+                    r = x * 3;
+                    want_side[2 * i] = r;
+                } else if x < -20 && (x & 8) != 0 {
+                    r = -x;
+                }
+                let s = match x {
+                    0 | 1 => {
+                        let s = if x == 0 { 5 } else { 0 } + x;
+                        want_side[2 * i + 1] = s;
+                        s
+                    }
+                    3 | 6 => -1,
+                    4 => 0,
+                    _ => 100 + x,
+                };
+                let c = (x >> 2) as i8;
+                let mut t = 0i32;
+                for k in 0..3i8 {
+                    match c.wrapping_add(k) {
+                        7 => t += 7,
+                        0 | 1 => {
+                            t += i32::from(k) + 1;
+                            if x & 1 != 0 || k == 2 {
+                                t *= 3;
+                            }
+                        }
+                        _ => t -= 1,
+                    }
+                }
+                let got = &out[3 * i..3 * i + 3];
+                assert_eq!(got, &[r, s, t], "{opt:?} {local:?}: x = {x}, out[{i}]");
+            }
+            assert_eq!(side, want_side, "{opt:?} {local:?}: side");
+        }
+    }
+}

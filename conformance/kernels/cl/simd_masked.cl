@@ -151,3 +151,61 @@ kernel void calls_under_masks(global const int *in, global int *out, global int 
         out[i] = r * 16 + n;
     } while (r > 0 && n < 6);
 }
+
+// Branches whose paths cross before they meet (DAG regions,
+// jit/src/lower/simd/dag.rs), after a store so that the chunk cannot be
+// abandoned: `a || b` and `a && b` (at -O0 the second test and the arm of
+// the first lead to the same block), a switch whose selector differs
+// between lanes with a fallthrough, a duplicate target and a default,
+// a switch on a char, and both inside a loop. Stores happen in the
+// blocks, and the merge's phis pick each lane's value.
+kernel void crossing_paths(global const int *in, global int *out, global int *side)
+{
+    size_t i = get_global_id(0);
+    int x = in[i];
+    out[3 * i] = 0;
+    int r = 0;
+    if ((x & 3) == 1 || (x > 40 && (x & 4))) {
+        r = x * 3;
+        side[2 * i] = r;
+    } else if (x < -20 && (x & 8)) {
+        r = -x;
+    }
+    int s = 0;
+    switch (x) {
+    case 0:
+        s += 5;
+    case 1:
+        s += x;
+        side[2 * i + 1] = s;
+        break;
+    case 3:
+    case 6:
+        s = -1;
+        break;
+    case 4:
+        break;
+    default:
+        s = 100 + x;
+    }
+    char c = (char)(x >> 2);
+    int t = 0;
+    for (int k = 0; k < 3; k++) {
+        switch ((char)(c + k)) {
+        case 'a' - 90:
+            t += 7;
+            break;
+        case 0:
+        case 1:
+            t += k + 1;
+            if (x & 1 || k == 2)
+                t *= 3;
+            break;
+        default:
+            t -= 1;
+        }
+    }
+    out[3 * i] = r;
+    out[3 * i + 1] = s;
+    out[3 * i + 2] = t;
+}

@@ -398,23 +398,27 @@ impl Lowering<'_, '_, '_> {
                     .collect()
             };
             let mut also: Vec<Id> = Vec::new();
-            let (may_vary, regions, loops) = loop {
+            let (may_vary, regions, dags, loops) = loop {
                 let may_vary = simd::analysis::may_vary(m, func, &flags, &also);
-                let regions = simd::analysis::regions(m, func, &may_vary);
-                let loops =
-                    simd::analysis::masked_loops(m, func, &may_vary, &regions).map_err(|r| m.diag(func.inst, r))?;
+                let mut regions = simd::analysis::regions(m, func, &may_vary);
+                let dags = simd::dag::dags(m, func, &may_vary, &regions);
+                // A branch inside a DAG region is lowered with it.
+                regions.retain(|r| !dags.iter().any(|d| d.inside[r.head as usize]));
+                let loops = simd::analysis::masked_loops(m, func, &may_vary, &regions, &dags)
+                    .map_err(|r| m.diag(func.inst, r))?;
                 let mut more: Vec<Id> = regions
                     .iter()
                     .map(|r| r.merge)
                     .chain(loops.iter().map(|l| l.exit))
+                    .chain(dags.iter().flat_map(|d| d.blocks.iter().copied().chain([d.merge])))
                     .flat_map(phis_of)
-                    .chain(simd::analysis::masked_stores(m, func, &regions, &loops))
+                    .chain(simd::analysis::masked_stores(m, func, &regions, &loops, &dags))
                     .filter(|p| !may_vary.contains(p))
                     .collect();
                 more.sort_unstable();
                 more.dedup();
                 if more.is_empty() {
-                    break (may_vary, regions, loops);
+                    break (may_vary, regions, dags, loops);
                 }
                 also.append(&mut more);
             };
@@ -429,6 +433,7 @@ impl Lowering<'_, '_, '_> {
             }
             self.begin_masked_loops(loops).map_err(|r| m.diag(func.inst, r))?;
             self.begin_regions(regions);
+            self.begin_dags(dags).map_err(|r| m.diag(func.inst, r))?;
         }
         self.create_blocks()?;
         let entry = self

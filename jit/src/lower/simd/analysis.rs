@@ -414,9 +414,16 @@ pub struct MaskedLoop {
 /// and switches. A call is inlined with the caller's mask as its body's
 /// guard (`Lowering::guard`).
 fn masked_refusal(m: &Module, func: &Function, b: usize) -> Option<String> {
+    masked_refusal_in(m, func, b, false)
+}
+
+/// [`masked_refusal`], a switch allowed when `switch_ok` (a block of a
+/// DAG region, `dag`, whose terminators are all lowered under masks).
+pub(super) fn masked_refusal_in(m: &Module, func: &Function, b: usize, switch_ok: bool) -> Option<String> {
     for i in func.blocks[b].body() {
         let inst = &m.insts[i as usize];
         match inst.op {
+            Op::Switch if switch_ok => {}
             Op::FunctionCall => {
                 if let Some(why) = inst.id(0).and_then(|f| callee_refusal(m, f, &mut Vec::new())) {
                     return Some(format!("it calls {}, which {why}", m.show(inst.id(0).unwrap_or(0))));
@@ -586,7 +593,9 @@ pub fn masked_loops(
     func: &Function,
     may_vary: &HashSet<Id>,
     regions: &[Region],
+    dags: &[super::dag::Dag],
 ) -> Result<Vec<MaskedLoop>, String> {
+    let in_dag = |b: usize| dags.iter().any(|d| d.head == b as u32 || d.inside[b]);
     let varying_branch = |b: usize| {
         let end = &m.insts[func.blocks[b].end as usize];
         end.op == Op::BranchConditional && end.id(0).is_some_and(|c| may_vary.contains(&c))
@@ -637,12 +646,13 @@ pub fn masked_loops(
                     exit = Some(s);
                 }
             }
-            if let Some(r) = masked_refusal(m, func, b) {
+            if let Some(r) = masked_refusal_in(m, func, b, in_dag(b)) {
                 return Err(why(&r));
             }
             if varying_branch(b)
                 && func.cfg.succs[b].iter().all(|&s| body[s as usize])
                 && !regions.iter().any(|r| r.head == b as u32)
+                && !in_dag(b)
             {
                 return Err(why("a branch inside it differs between work-items"));
             }
@@ -775,9 +785,16 @@ pub fn counters(m: &Module, func: &Function, may_vary: &HashSet<Id>) -> HashSet<
 /// mask (arms of `regions`, bodies and exit tails of masked `loops`): the
 /// lanes write them in different iterations or not at all, so each needs
 /// its copy per lane even when every value written is the same in all.
-pub fn masked_stores(m: &Module, func: &Function, regions: &[Region], loops: &[MaskedLoop]) -> Vec<Id> {
+pub fn masked_stores(
+    m: &Module,
+    func: &Function,
+    regions: &[Region],
+    loops: &[MaskedLoop],
+    dags: &[super::dag::Dag],
+) -> Vec<Id> {
     let masked = |b: usize| {
         regions.iter().any(|r| r.arm_of(b as u32).is_some())
+            || dags.iter().any(|d| d.inside[b])
             || loops
                 .iter()
                 .any(|l| l.body.get(b).copied().unwrap_or(false) || l.tails.contains(&(b as u32)))

@@ -40,6 +40,7 @@
 //! index whose lanes wrap around when widened.
 
 pub mod analysis;
+pub mod dag;
 mod image;
 mod masked;
 mod memory;
@@ -240,6 +241,9 @@ pub struct Body {
     pub masked: Vec<masked::MaskState>,
     /// This body's regions (varying branches that may run under masks).
     pub regions: Vec<predicate::RegionState>,
+    /// This body's DAG regions (varying branches and switches whose
+    /// paths cross before they meet).
+    pub dags: Vec<dag::DagState>,
     /// Loop counters that may stay affine ([`analysis::counters`]).
     pub counters: HashSet<Id>,
     /// Blocks with such a counter among their phis, whose parameters are
@@ -663,12 +667,18 @@ impl Lowering<'_, '_, '_> {
         let inst = self.at(i);
         match op {
             op if super::lowers_to_nothing(op) => Ok(()),
+            Op::Branch | Op::BranchConditional | Op::Switch if self.dag_block().is_some() => {
+                let (di, k) = self.dag_block().ok_or("no DAG region")?;
+                self.dag_terminator(di, k, i)
+            }
             Op::Branch | Op::BranchConditional if self.masked_exit(i)? => Ok(()),
             Op::Branch | Op::Return | Op::Unreachable => self.scalar_inst(i),
             Op::BranchConditional => self.simd_branch(i),
             Op::Switch => {
-                let sel = inst.operand(0);
-                if self.is_varying(sel) {
+                if let Some(di) = self.dag_wanted()? {
+                    return self.dag_head(di, i);
+                }
+                if self.is_varying(inst.operand(0)) {
                     return Err("a switch whose selector differs between work-items is not vectorized".into());
                 }
                 self.scalar_inst(i)
@@ -778,6 +788,9 @@ impl Lowering<'_, '_, '_> {
     fn simd_branch(&mut self, i: u32) -> R {
         let inst = self.at(i);
         let c = inst.operand(0);
+        if let Some(di) = self.dag_wanted()? {
+            return self.dag_head(di, i);
+        }
         if !self.is_varying(c) {
             return self.scalar_inst(i);
         }
@@ -828,6 +841,24 @@ impl Lowering<'_, '_, '_> {
         let bail = self.bail_block()?;
         self.b.ins().brif(any, bail, &[], fb, &fa);
         Ok(())
+    }
+
+    /// The DAG region the current block heads, when it is to run under
+    /// masks: where a chunk whose lanes disagree could not be abandoned
+    /// (after a store, in a loop, in a kernel with barriers, under a
+    /// guard), as for regions.
+    fn dag_wanted(&mut self) -> R<Option<usize>> {
+        let Some(di) = self.dag_here()? else {
+            return Ok(None);
+        };
+        let bi = self.current_block()? as usize;
+        let (dirty, looping) = {
+            let s = self.sb()?;
+            (s.dirty, s.in_cycle.get(bi).copied().unwrap_or(true))
+        };
+        let bail = self.kernel.borrow().simd.as_ref().and_then(|c| c.bail);
+        let masked = dirty || looping || bail.is_none() || self.guard()?.is_some();
+        Ok(masked.then_some(di))
     }
 
     /// The block that abandons the chunk.

@@ -116,6 +116,12 @@ impl Lowering<'_, '_, '_> {
     /// The lanes active in the current block by this body's own regions
     /// and masked loops.
     fn own_guard(&mut self) -> R<Option<Value>> {
+        // A block of a DAG region: the lanes that reached it (within the
+        // guard its head had, which took in any region or loop around).
+        if let Some((di, k)) = self.dag_block() {
+            let var = self.sb()?.dags[di].masks[k];
+            return Ok(Some(self.b.use_var(var)));
+        }
         let cur = self.current_block()?;
         if let Some((ri, k)) = self.arm_of(cur) {
             let var = self.sb()?.regions[ri].masks[k];

@@ -75,7 +75,7 @@ const MODES: [Mode; 5] = [
     Mode {
         label: "clift -O0 SIMD",
         device: 0,
-        options: "-O0",
+        options: "-O0 -cl-clift-min-lanes=4",
     },
     Mode {
         label: "clift -O2 scalar",
@@ -85,7 +85,7 @@ const MODES: [Mode; 5] = [
     Mode {
         label: "clift -O2 SIMD",
         device: 0,
-        options: "-O2",
+        options: "-O2 -cl-clift-min-lanes=4",
     },
     Mode {
         label: "PoCL",

@@ -584,6 +584,7 @@ impl Lowerer<'_> {
             inlined: &self.inlined,
             scalar_lanes: false,
             wants_scalar_lanes: &wants_scalar_lanes,
+            keep_lanes: self.front.min_lanes.is_some_and(|n| n >= 4),
         };
         let mut simd = info.is_some() && self.vectorize;
         if simd {

@@ -52,6 +52,11 @@ pub struct BuildOptions {
     /// alone). `None`: as many as clift chooses. Lets tests and the
     /// differential generator run one program in every execution mode.
     pub max_lanes: Option<u32>,
+    /// `-cl-clift-min-lanes=N`, clift's own option: with N of 4 or more,
+    /// every kernel that can have a 4-lane body gets one, even where clift
+    /// estimates its scalar body faster (the differential tests compare
+    /// those bodies with the scalar ones too). `None`: as clift chooses.
+    pub min_lanes: Option<u32>,
 }
 
 /// How a kernel argument is passed (what clSetKernelArg checks against).

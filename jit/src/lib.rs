@@ -186,6 +186,8 @@ pub struct FrontEnd {
     built: BuiltModule,
     /// [`BuildOptions::max_lanes`] of the build.
     max_lanes: Option<u32>,
+    /// [`BuildOptions::min_lanes`] of the build.
+    min_lanes: Option<u32>,
     /// Whether sub-groups must progress independently (not
     /// [`BuildOptions::no_subgroup_ifp`]).
     sub_group_ifp: bool,
@@ -218,6 +220,11 @@ impl FrontEnd {
     /// [`BuildOptions::max_lanes`] of the build.
     pub fn max_lanes(&self) -> Option<u32> {
         self.max_lanes
+    }
+
+    /// [`BuildOptions::min_lanes`] of the build.
+    pub fn min_lanes(&self) -> Option<u32> {
+        self.min_lanes
     }
 
     /// Whether sub-groups must progress independently (the build had no
@@ -262,6 +269,7 @@ pub fn front_end(bytes: &[u8], options: &BuildOptions) -> Result<FrontEnd, Build
         module: m,
         built,
         max_lanes: options.max_lanes,
+        min_lanes: options.min_lanes,
         sub_group_ifp: !options.no_subgroup_ifp,
         validated,
     })

@@ -16,7 +16,7 @@
 //! `-I dir`, `-Idir`, `-w`, `-Werror`, `-W<warning>` and `-Wno-<warning>`,
 //! `-O0` to `-O3`, `-Os` and `-Oz` (`-O0` is `-cl-opt-disable`),
 //! `-cl-std=CL1.0` to `CL3.0` (lowercase `cl` too), and clift's own
-//! `-cl-clift-max-lanes=N`. Anything else is refused with the option named
+//! `-cl-clift-max-lanes=N` and `-cl-clift-min-lanes=N`. Anything else is refused with the option named
 //! and the reason (the caller's `CL_INVALID_*_OPTIONS`), never dropped.
 
 use std::fmt;
@@ -321,11 +321,14 @@ fn check_define(def: &str) -> Result<String, String> {
     })
 }
 
-/// The value of clift's `-cl-clift-max-lanes=N`: a power of two from 1 to 64.
-fn parse_max_lanes(v: &str) -> Result<u32, String> {
+/// The value of clift's `-cl-clift-max-lanes=N` or `-cl-clift-min-lanes=N`
+/// (`which`: "max" or "min"): a power of two from 1 to 64.
+fn parse_lanes(v: &str, which: &str) -> Result<u32, String> {
     match v.parse::<u32>() {
         Ok(n) if n.is_power_of_two() && n <= 64 => Ok(n),
-        _ => Err("clift's -cl-clift-max-lanes takes a power of two from 1 to 64".into()),
+        _ => Err(format!(
+            "clift's -cl-clift-{which}-lanes takes a power of two from 1 to 64"
+        )),
     }
 }
 
@@ -461,7 +464,9 @@ fn parse_words(words: &[String], call: OptionsOf) -> Result<ParsedOptions, Optio
             }
             _ => {
                 if let Some(v) = w.strip_prefix("-cl-clift-max-lanes=") {
-                    b.max_lanes = Some(parse_max_lanes(v).map_err(bad)?);
+                    b.max_lanes = Some(parse_lanes(v, "max").map_err(bad)?);
+                } else if let Some(v) = w.strip_prefix("-cl-clift-min-lanes=") {
+                    b.min_lanes = Some(parse_lanes(v, "min").map_err(bad)?);
                 } else if let Some(v) = w.strip_prefix("-cl-std=") {
                     p.cl_std = Some(parse_cl_std(v).map_err(bad)?);
                 } else if is_warning_flag(w) {
@@ -517,7 +522,7 @@ fn unknown_reason(w: &str) -> String {
 
 /// Parses clLinkProgram's options: the library linking options and the
 /// program linking options of the spec's "Linker Options", and clift's
-/// `-cl-clift-max-lanes=N`.
+/// `-cl-clift-max-lanes=N` and `-cl-clift-min-lanes=N`.
 pub fn parse_link_options(s: &str) -> Result<LinkRequest, OptionError> {
     let call = OptionsOf::Link;
     let mut r = LinkRequest {
@@ -529,7 +534,12 @@ pub fn parse_link_options(s: &str) -> Result<LinkRequest, OptionError> {
         match w.as_str() {
             "-create-library" => r.create_library = true,
             "-enable-link-options" => r.enable_link_options = true,
-            _ if LINK_PROGRAM_OPTIONS.contains(&w.as_str()) || w.starts_with("-cl-clift-max-lanes=") => rest.push(w),
+            _ if LINK_PROGRAM_OPTIONS.contains(&w.as_str())
+                || w.starts_with("-cl-clift-max-lanes=")
+                || w.starts_with("-cl-clift-min-lanes=") =>
+            {
+                rest.push(w)
+            }
             _ => {
                 return Err(OptionError::new(
                     call,
@@ -691,6 +701,18 @@ mod tests {
         assert_eq!(parse("-cl-clift-max-lanes=4").build.max_lanes, Some(4));
         let link = parse_link_options("-cl-clift-max-lanes=1").unwrap();
         assert_eq!(link.build.build.max_lanes, Some(1));
+        assert_eq!(parse("").build.min_lanes, None);
+        assert_eq!(parse("-cl-clift-min-lanes=4").build.min_lanes, Some(4));
+        let link = parse_link_options("-cl-clift-min-lanes=4").unwrap();
+        assert_eq!(link.build.build.min_lanes, Some(4));
+        for bad in [
+            "-cl-clift-min-lanes=3",
+            "-cl-clift-min-lanes=",
+            "-cl-clift-min-lanes=128",
+        ] {
+            let e = parse_options(bad, OptionsOf::Build).expect_err(bad);
+            assert!(e.why.contains("-cl-clift-min-lanes"), "{e}");
+        }
     }
 
     #[test]

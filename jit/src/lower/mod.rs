@@ -211,6 +211,9 @@ pub struct Env<'a> {
     /// Set by a 4-lane body that should be lowered again with
     /// `scalar_lanes` ([`simd::Chunk::prefers_scalar_lanes`]).
     pub wants_scalar_lanes: &'a std::cell::Cell<bool>,
+    /// Whether a 4-lane body is kept even when it would do more lane by
+    /// lane than as vectors (`-cl-clift-min-lanes`).
+    pub keep_lanes: bool,
 }
 
 /// Lowers the body of `func` into `b`, whose current block must be
@@ -261,7 +264,12 @@ pub fn lower_body(
             "the 4-lane body's loops move values between vectors and scalars per lane: lowered again with scalars per lane",
         ));
     }
-    if let Some(c) = kernel.borrow().simd.as_ref().filter(|c| !c.worth_it()) {
+    if let Some(c) = kernel
+        .borrow()
+        .simd
+        .as_ref()
+        .filter(|c| !c.worth_it() && !env.keep_lanes)
+    {
         return Err(m.diag(
             func.inst,
             format!(

@@ -444,3 +444,39 @@ fn crossing_paths_and_varying_switches() {
         }
     }
 }
+
+/// A loop whose exit differs, behind the test LLVM puts before a rotated
+/// loop with a preheader between them (kernels/cl/simd_masked.cl
+/// `guarded_rotated_loop`): lanes that skip the loop store no trace.
+#[test]
+fn rotated_loop_behind_a_guard_and_a_preheader() {
+    let n = 203usize;
+    let input: Vec<i32> = (0..n as i32).map(|i| (i * 37) % 61 - 20).collect();
+    for k in [1i32, 6, -3] {
+        for opt in Opt::BOTH {
+            for local in LOCALS {
+                let mut out = vec![0i32; n];
+                let mut trace = vec![i32::MIN; 8 * n];
+                let l = local.map(|l| [l]);
+                Kernel::new("simd_masked", opt, "guarded_rotated_loop")
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::output(&mut trace))
+                    .arg(Arg::value(k))
+                    .run(&[n], l.as_ref().map(|l| &l[..]));
+                let mut want_trace = vec![i32::MIN; 8 * n];
+                for i in 0..n {
+                    let (mut x, mut c) = (input[i], 0);
+                    want_trace[8 * i + 7] = x;
+                    while x > 0 && c < 6 {
+                        want_trace[8 * i + c as usize] = x.wrapping_mul(k);
+                        x -= 7 + (k & 3);
+                        c += 1;
+                    }
+                    assert_eq!(out[i], x * 16 + c, "{opt:?} {local:?} k {k}: out[{i}]");
+                }
+                assert_eq!(trace, want_trace, "{opt:?} {local:?} k {k}: trace");
+            }
+        }
+    }
+}

@@ -209,3 +209,22 @@ kernel void crossing_paths(global const int *in, global int *out, global int *si
     out[3 * i + 1] = s;
     out[3 * i + 2] = t;
 }
+
+// A loop whose exit differs, with the test LLVM puts before a rotated
+// loop and code hoisted between that test and the loop (a preheader):
+// the preheader runs for the lanes that enter the loop.
+kernel void guarded_rotated_loop(global const int *in, global int *out, global int *trace, int k)
+{
+    size_t i = get_global_id(0);
+    int x = in[i];
+    // A store first, so that the chunk runs under masks (it cannot be
+    // abandoned).
+    trace[8 * i + 7] = x;
+    int n = 0;
+    while (x > 0 && n < 6) {
+        trace[8 * i + n] = x * k;
+        x -= 7 + (k & 3);
+        n++;
+    }
+    out[i] = x * 16 + n;
+}

@@ -404,8 +404,13 @@ pub struct MaskedLoop {
     pub exit: u32,
     /// Blocks just after it on the way to `exit` (see [`masked_loops`]).
     pub tails: Vec<u32>,
-    /// Blocks before it whose varying branch goes to `header` or `exit`.
+    /// Blocks before it whose varying branch goes to `header` (or to
+    /// `preheader`) or `exit`.
     pub guards: Vec<u32>,
+    /// The block between a guard and `header`, if the guard goes there
+    /// (code LLVM hoisted out of the loop): it runs for the lanes that
+    /// enter the loop.
+    pub preheader: Option<u32>,
 }
 
 /// Why block `b` of `func` cannot run under a mask (in a masked loop or
@@ -696,25 +701,51 @@ pub fn masked_loops(
         // Entry guards: blocks before the loop whose varying branch goes
         // to its header or straight to its exit (the test before a rotated
         // loop's first iteration), run as the loop's first exit test.
-        let guards = func.cfg.preds[*h as usize]
+        let guard_to = |g: u32, to: u32| {
+            !region[g as usize] && varying_branch(g as usize) && {
+                let mut s = func.cfg.succs[g as usize].clone();
+                s.sort_unstable();
+                let mut want = vec![to, exit];
+                want.sort_unstable();
+                s == want
+            }
+        };
+        let mut guards: Vec<u32> = func.cfg.preds[*h as usize]
             .iter()
             .copied()
-            .filter(|&g| {
-                !region[g as usize] && varying_branch(g as usize) && {
-                    let mut s = func.cfg.succs[g as usize].clone();
-                    s.sort_unstable();
-                    let mut want = vec![*h, exit];
-                    want.sort_unstable();
-                    s == want
-                }
-            })
+            .filter(|&g| guard_to(g, *h))
             .collect();
+        // Or a guard whose branch goes to the loop's only way in from
+        // outside: a block entered from the guard alone, going straight to
+        // the header, with no phis and nothing a masked block may not hold.
+        let entries: Vec<u32> = func.cfg.preds[*h as usize]
+            .iter()
+            .copied()
+            .filter(|&p| !body[p as usize])
+            .collect();
+        let mut preheader = None;
+        if let [p] = entries[..] {
+            let pu = p as usize;
+            if let [g] = func.cfg.preds[pu][..] {
+                if guards.is_empty()
+                    && func.cfg.succs[pu] == [*h]
+                    && !region[pu]
+                    && func.blocks[pu].body().all(|i| m.insts[i as usize].op != Op::Phi)
+                    && masked_refusal(m, func, pu).is_none()
+                    && guard_to(g, p)
+                {
+                    guards.push(g);
+                    preheader = Some(p);
+                }
+            }
+        }
         out.push(MaskedLoop {
             body: body.clone(),
             header: *h,
             exit,
             tails,
             guards,
+            preheader,
         });
     }
     Ok(out)
@@ -795,9 +826,11 @@ pub fn masked_stores(
     let masked = |b: usize| {
         regions.iter().any(|r| r.arm_of(b as u32).is_some())
             || dags.iter().any(|d| d.inside[b])
-            || loops
-                .iter()
-                .any(|l| l.body.get(b).copied().unwrap_or(false) || l.tails.contains(&(b as u32)))
+            || loops.iter().any(|l| {
+                l.body.get(b).copied().unwrap_or(false)
+                    || l.tails.contains(&(b as u32))
+                    || l.preheader == Some(b as u32)
+            })
     };
     let mut out = Vec::new();
     for (b, blk) in func.blocks.iter().enumerate() {

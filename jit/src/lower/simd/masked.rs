@@ -109,10 +109,12 @@ impl Lowering<'_, '_, '_> {
             return Ok(());
         };
         let cur = self.current_block()?;
-        if self.masked_loop_of(cur) == Some(li) {
+        let st = self.sb()?.masked[li].clone();
+        // From the loop, or from its preheader (entered from the guard,
+        // which set the lanes that go in).
+        if self.masked_loop_of(cur) == Some(li) || st.lp.preheader == Some(cur) {
             return Ok(());
         }
-        let st = self.sb()?.masked[li].clone();
         // Every lane, or in a body inlined under a mask, the lanes active
         // at the call.
         let entering = match self.sb()?.outer_guard {
@@ -284,13 +286,17 @@ impl Lowering<'_, '_, '_> {
         let shape = *self.shapes(inst.operand(0))?.first().ok_or("an empty condition")?;
         let c = self.as_mask(shape);
         let t = inst.operand(1);
-        let into = self.m.info(t).map(|x| x.block).ok_or("bad label")? == st.lp.header;
+        let tb = self.m.info(t).map(|x| x.block).ok_or("bad label")?;
+        let into = tb == st.lp.header || Some(tb) == st.lp.preheader;
         let (header, hl) = if into {
             (t, c)
         } else {
             (inst.operand(2), self.b.ins().bnot(c))
         };
         // Entering resets the loop's state (every lane active) ...
+        if st.lp.preheader.is_some() {
+            self.enter_masked_loop(st.lp.header)?;
+        }
         let (hb, hargs) = self.target(header)?;
         // ... of which only the lanes going in stay.
         let active = self.b.use_var(st.active);

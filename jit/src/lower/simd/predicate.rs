@@ -133,7 +133,7 @@ impl Lowering<'_, '_, '_> {
                 let var = t.1;
                 return Ok(Some(self.b.use_var(var)));
             }
-            if l.lp.body.get(cur as usize).copied().unwrap_or(false) {
+            if l.lp.body.get(cur as usize).copied().unwrap_or(false) || l.lp.preheader == Some(cur) {
                 let var = l.active;
                 return Ok(Some(self.b.use_var(var)));
             }

@@ -141,9 +141,11 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 // every lane, else one copy per lane side by side.
                 let vec4 = read(&dir.join("vec4.opt.clif"));
                 assert!(vec4.contains("f32x4"), "vec4 runs 4 lanes at -O0: {vec4}");
-                // Not in kernels with barriers.
-                let why = scalar("barrier_shapes").unwrap_or_default();
-                assert!(why.contains("OpVariable"), "{why}");
+                // In kernels with barriers too: a chunk's frame holds a
+                // copy per lane of each variable the lanes do not share.
+                assert_eq!(scalar("barrier_shapes"), None, "barrier_shapes runs 4 lanes at -O0");
+                let barriers = read(&dir.join("barrier_shapes.opt.clif"));
+                assert!(barriers.contains("x4"), "chunk phases at -O0: {barriers}");
             }
         }
         // mad24 and mul24 as vector multiplies: a 4-lane body at both
@@ -220,11 +222,20 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         // SAFETY: a valid program, released once.
         unsafe { check(clReleaseProgram(p)) };
         // clbench's reduce and hist_local shapes (barriers, branches and
-        // loops whose lanes differ, local atomics).
-        for (module, k) in [("local_barrier", "reduce"), ("atomics", "hist_local")] {
-            let (p, dir) = dumps.build(ctx, &exec::corpus_spirv(module, Opt::O2), &format!("{module} O2"));
-            let why = std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok();
-            assert_eq!(why, None, "{k} runs 4 lanes at -O2");
+        // loops whose lanes differ, local atomics), and private arrays
+        // indexed by each lane's values and kept across barriers
+        // (live_across, big_group: a copy per lane in the chunk's frame).
+        let private_arrays = ["live_across", "big_group"];
+        for (module, level, ks) in [
+            ("local_barrier", Opt::O2, &["reduce", "live_across", "big_group"][..]),
+            ("atomics", Opt::O2, &["hist_local"][..]),
+            ("local_barrier", Opt::O0, &private_arrays[..]),
+        ] {
+            let (p, dir) = dumps.build(ctx, &exec::corpus_spirv(module, level), &format!("{module} {level:?}"));
+            for k in ks {
+                let why = std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok();
+                assert_eq!(why, None, "{k} runs 4 lanes at {level:?}");
+            }
             // SAFETY: a valid program, released once.
             unsafe { check(clReleaseProgram(p)) };
         }

@@ -588,7 +588,7 @@ impl Lowerer<'_> {
         };
         let mut simd = info.is_some() && self.vectorize;
         if simd {
-            if let Err(why) = crate::lower::simd::analysis::eligible(m, f, &self.sel.barrier_fns, &self.sel.yields) {
+            if let Err(why) = crate::lower::simd::analysis::eligible(m, f, &self.sel.yields) {
                 self.scalar_reason(dump_name, &why);
                 simd = false;
             }

@@ -147,6 +147,10 @@ pub struct BodyFrame {
     pub spill: HashMap<Id, i32>,
     /// The frame offset of each Function variable the frame holds.
     pub variables: HashMap<Id, i32>,
+    /// In a 4-lane body, the Function variables the frame holds one copy
+    /// of per lane, side by side: the first copy's frame offset and the
+    /// distance between copies (the variable's pointer is affine).
+    pub lane_variables: HashMap<Id, (i32, u64)>,
     /// The values of the bodies this one is inlined into that are live
     /// after the calls: stored and reloaded at this body's barriers too.
     pub outer: Vec<(Variable, Clif, i32)>,
@@ -431,7 +435,21 @@ impl Lowering<'_, '_, '_> {
             }
         };
         for &(id, l) in &plan.vars {
-            let off = fs.alloc(l.size, crate::layout::variable_align(self.m, id, l))?;
+            let align = crate::layout::variable_align(self.m, id, l);
+            let per_lane = self.simd.as_ref().is_some_and(|s| s.may_vary.contains(&id));
+            if per_lane {
+                // A chunk's variable: a copy per lane (as `simd_variable`).
+                let stride =
+                    crate::layout::variable_stride(l, align).ok_or("a private variable too large for four lanes")?;
+                let total = stride
+                    .checked_mul(super::simd::LANES as u64)
+                    .filter(|&t| t <= 1 << 24)
+                    .ok_or("a private variable too large for four lanes")?;
+                let off = fs.alloc(total, align)?;
+                self.frame.lane_variables.insert(id, (off, stride));
+                continue;
+            }
+            let off = fs.alloc(l.size, align)?;
             self.frame.variables.insert(id, off);
         }
         let simd = self.simd.is_some();
@@ -454,6 +472,16 @@ impl Lowering<'_, '_, '_> {
         drop(k);
         self.frame.plan = Some(plan);
         Ok(())
+    }
+
+    /// The address of the first lane's copy of Function variable `id` and
+    /// the distance between copies, when a 4-lane body's frame holds a copy
+    /// per lane (computed where it is needed: the frame's base is known
+    /// everywhere, also where a chunk resumes).
+    pub(super) fn frame_lane_var(&mut self, id: Id) -> Option<(Value, u64)> {
+        let (off, stride) = *self.frame.lane_variables.get(&id)?;
+        let base = self.frame_entry()?.base;
+        Some((self.b.ins().iadd_imm_s(base, i64::from(off)), stride))
     }
 
     /// The address of Function variable `id` when the frame holds it.

@@ -18,16 +18,9 @@ use crate::validate::calls;
 const MAX_BLOCKS: usize = 512;
 
 /// Whether kernel function `root` (by index) and everything it calls may
-/// be vectorized: no written by-value structs and no Function variables in
-/// functions with barriers (each lane's private copy is laid out only for
-/// the others), no work-group collectives,
+/// be vectorized: no written by-value structs, no work-group collectives,
 /// no functions only declared, and small enough CFGs.
-pub fn eligible(
-    m: &Module,
-    root: u32,
-    barrier_fns: &HashSet<u32>,
-    yields: &crate::lower::progress::Yields,
-) -> Result<(), String> {
+pub fn eligible(m: &Module, root: u32, yields: &crate::lower::progress::Yields) -> Result<(), String> {
     // A struct passed by value that the kernel writes to is copied into
     // each work-item's private memory.
     let Some(kernel) = m.functions.get(root as usize) else {
@@ -61,14 +54,6 @@ pub fn eligible(
         for b in &func.blocks {
             for i in b.body() {
                 let op = m.insts[i as usize].op;
-                // Private variables of functions with barriers live in the
-                // work-item's frame, which 4-lane frames do not lay out.
-                if op == Op::Variable && barrier_fns.contains(&f) {
-                    return Err(format!(
-                        "{} has private variables (OpVariable) and barriers",
-                        m.show(func.id)
-                    ));
-                }
                 if crate::validate::memory::is_group_collective(op) {
                     return Err(format!("{} uses work-group collectives", m.show(func.id)));
                 }

@@ -174,6 +174,24 @@ impl Lowering<'_, '_, '_> {
     /// one stack slot, so that the pointer is affine with the variable's
     /// size as stride (a scalar `int` or `float` variable is then read and
     /// written as one vector).
+    /// A private variable a chunk's frame holds a copy of per lane (in a
+    /// function with barriers, `begin_frame`): its initializer, if any,
+    /// stored into each copy. Its pointer is computed where it is used
+    /// (`shapes`).
+    pub(super) fn frame_lane_variable(&mut self, i: u32) -> R {
+        let inst = self.at(i);
+        let (base, stride) = self
+            .frame_lane_var(inst.result_id())
+            .ok_or("a variable the frame does not hold per lane")?;
+        if let Some(init) = inst.id(1) {
+            for k in 0..LANES {
+                let a = self.b.ins().iadd_imm_s(base, (k as u64 * stride) as i64);
+                self.store_value(a, init, false)?;
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn simd_variable(&mut self, i: u32) -> R {
         let m = self.m;
         let inst = self.at(i);

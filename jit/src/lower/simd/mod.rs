@@ -326,10 +326,18 @@ impl Lowering<'_, '_, '_> {
         self.simd
             .as_ref()
             .is_some_and(|s| s.varying.contains_key(&id) || s.kept.contains_key(&id))
+            || self.frame.lane_variables.contains_key(&id)
     }
 
     /// The shapes of the components of value `id`.
     pub(super) fn shapes(&mut self, id: Id) -> R<Vec<Shape>> {
+        if let Some((base, stride)) = self.frame_lane_var(id) {
+            return Ok(vec![Shape::Affine {
+                base,
+                stride: stride as i64,
+                wrap: None,
+            }]);
+        }
         if let Some(held) = self.simd.as_ref().and_then(|s| s.kept.get(&id)).cloned() {
             return Ok(held
                 .into_iter()
@@ -707,6 +715,13 @@ impl Lowering<'_, '_, '_> {
             Op::ControlBarrier if self.frame_entry().is_some() => self.scalar_inst(i),
             // A variable the lanes share (see `analysis::may_vary`).
             Op::Variable if self.shared_variable(inst.result_id) => self.scalar_inst(i),
+            Op::Variable
+                if inst
+                    .result_id
+                    .is_some_and(|r| self.frame.lane_variables.contains_key(&r)) =>
+            {
+                self.frame_lane_variable(i)
+            }
             Op::Variable if !inst.result_id.is_some_and(|r| self.frame.variables.contains_key(&r)) => {
                 self.simd_variable(i)
             }

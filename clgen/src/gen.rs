@@ -98,9 +98,10 @@ pub(crate) struct Gen {
 /// Whether the kernel of `seed` uses local memory and barriers: half of
 /// the seeds, drawn from a stream of their own so that the programs of the
 /// seeds that do are the same as before the other half existed. Kernels
-/// without them get clift's 4-lane bodies far more often (a varying branch
-/// in a kernel with barriers, or a private array there, keeps a kernel
-/// scalar), so the campaigns compare those against the scalar bodies.
+/// without them take paths of clift's 4-lane bodies that kernels with
+/// barriers cannot: a chunk whose lanes disagree at a branch before any
+/// store is abandoned and rerun in the scalar body, which a chunk of a
+/// kernel with barriers never is.
 pub fn uses_barriers(seed: u64) -> bool {
     !Rng::new(seed ^ 0x6261_7272_6965_7273).chance(1, 2)
 }

@@ -35,7 +35,7 @@
 //!   flow (the kernel's top level and loops without break or continue);
 //!   local memory is written at `[lid]` and read after a barrier; half of
 //!   the seeds ([`uses_barriers`]) make kernels with no local memory and
-//!   no barrier, which clift can run with 4-lane bodies far more often;
+//!   no barrier (whose 4-lane chunks clift may abandon at a branch);
 //! - atomics: each global counter (`cnt`) and local counter sees one
 //!   commutative operation (add/sub, min, max, or, and, xor), and atomics'
 //!   return values are never used, so final values do not depend on the

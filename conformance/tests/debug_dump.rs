@@ -196,6 +196,7 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             "calls_under_masks",
             "crossing_paths",
             "guarded_rotated_loop",
+            "private_across_barriers",
         ] {
             let why = std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok();
             assert_eq!(why, None, "{k} runs 4 lanes at -O2");

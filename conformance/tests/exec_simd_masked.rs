@@ -480,3 +480,43 @@ fn rotated_loop_behind_a_guard_and_a_preheader() {
         }
     }
 }
+
+/// A private array in a kernel with barriers, written under masks on
+/// both sides of a barrier (kernels/cl/simd_masked.cl
+/// `private_across_barriers`): each lane keeps its own copy.
+#[test]
+fn private_arrays_under_masks_across_barriers() {
+    let n = 96usize;
+    let input: Vec<i32> = (0..n as i32).map(|i| (i * 7919 + 13) % 1001 - 500).collect();
+    for opt in Opt::BOTH {
+        for local in [16usize, 8, 4, 6, 3] {
+            let mut out = vec![0i32; n];
+            Kernel::new("simd_masked", opt, "private_across_barriers")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::Local(local * 4))
+                .run(&[n], Some(&[local]));
+            for gr in 0..n / local {
+                let base = gr * local;
+                let mut accs = vec![[1i32, 2, 3, 4]; local];
+                let mut t = vec![0i32; local];
+                for l in 0..local {
+                    let x = input[base + l];
+                    if x & 1 != 0 {
+                        accs[l][(x & 3) as usize] = x;
+                    }
+                    t[l] = accs[l][((x >> 1) & 3) as usize];
+                }
+                for l in 0..local {
+                    let y = t[(l + 1) % local];
+                    if y > 0 {
+                        accs[l][(y & 3) as usize] += y;
+                    }
+                    let a = accs[l];
+                    let want = a[0] + 2 * a[1] + 3 * a[2] + 5 * a[3];
+                    assert_eq!(out[base + l], want, "{opt:?} local {local}: out[{}]", base + l);
+                }
+            }
+        }
+    }
+}

@@ -228,3 +228,21 @@ kernel void guarded_rotated_loop(global const int *in, global int *out, global i
     }
     out[i] = x * 16 + n;
 }
+
+// A private array of a kernel with barriers, written under masks before
+// and after a barrier: each lane's copy lives in the chunk's frame.
+kernel void private_across_barriers(global const int *in, global int *out, local int *t)
+{
+    size_t g = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
+    int acc[4] = {1, 2, 3, 4};
+    int x = in[g];
+    if (x & 1)
+        acc[x & 3] = x;
+    t[l] = acc[(x >> 1) & 3];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int y = t[(l + 1) % n];
+    if (y > 0)
+        acc[y & 3] += y;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[g] = acc[0] + 2 * acc[1] + 3 * acc[2] + 5 * acc[3];
+}

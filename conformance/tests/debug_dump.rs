@@ -225,12 +225,14 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         // clbench's reduce and hist_local shapes (barriers, branches and
         // loops whose lanes differ, local atomics), and private arrays
         // indexed by each lane's values and kept across barriers
-        // (live_across, big_group: a copy per lane in the chunk's frame).
-        let private_arrays = ["live_across", "big_group"];
+        // (live_across, big_group: a copy per lane in the chunk's frame),
+        // at -O0 too (where reduce's first loop, whose exit differs, is
+        // followed by a block with a barrier: its exit, not a tail of it).
         for (module, level, ks) in [
             ("local_barrier", Opt::O2, &["reduce", "live_across", "big_group"][..]),
             ("atomics", Opt::O2, &["hist_local"][..]),
-            ("local_barrier", Opt::O0, &private_arrays[..]),
+            ("local_barrier", Opt::O0, &["reduce", "live_across", "big_group"][..]),
+            ("atomics", Opt::O0, &["hist_local"][..]),
         ] {
             let (p, dir) = dumps.build(ctx, &exec::corpus_spirv(module, level), &format!("{module} {level:?}"));
             for k in ks {

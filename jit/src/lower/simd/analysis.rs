@@ -617,6 +617,9 @@ pub fn masked_loops(
                 && body[func.cfg.preds[t][0] as usize]
                 && m.insts[func.blocks[t].end as usize].op == Op::Branch
                 && func.blocks[t].body().all(|i| m.insts[i as usize].op != Op::Phi)
+                // A block a mask may not cover (a barrier after the loop)
+                // is the exit itself, not a tail.
+                && masked_refusal(m, func, t).is_none()
         };
         let tails: Vec<u32> = (0..n as u32).filter(|&t| is_tail(t as usize)).collect();
         let mut region = body.clone();

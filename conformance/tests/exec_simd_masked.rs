@@ -520,3 +520,43 @@ fn private_arrays_under_masks_across_barriers() {
         }
     }
 }
+
+/// A loop whose trip count is the same in every lane, in an arm of a
+/// branch whose lanes differ (kernels/cl/simd_masked.cl `loop_in_arm`):
+/// it runs, stores included, for the arm's lanes only.
+#[test]
+fn uniform_loop_in_an_arm() {
+    let n = 203usize;
+    let input: Vec<i32> = (0..n as i32).map(|i| (i * 37) % 101 - 50).collect();
+    for k in [0i32, 1, 3, 7] {
+        for opt in Opt::BOTH {
+            for local in LOCALS {
+                let mut out = vec![0i32; n];
+                let mut trace = vec![i32::MIN; 4 * n];
+                let l = local.map(|l| [l]);
+                Kernel::new("simd_masked", opt, "loop_in_arm")
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::output(&mut trace))
+                    .arg(Arg::value(k))
+                    .run(&[n], l.as_ref().map(|l| &l[..]));
+                let mut want_trace = vec![i32::MIN; 4 * n];
+                for i in 0..n {
+                    let x = input[i];
+                    want_trace[4 * i + 3] = x;
+                    let mut r = x;
+                    if x & 1 != 0 {
+                        for j in 0..k {
+                            r = r.wrapping_mul(3).wrapping_add(j);
+                            want_trace[4 * i + (j & 1) as usize] = r;
+                        }
+                    } else {
+                        r = r.wrapping_neg();
+                    }
+                    assert_eq!(out[i], r, "{opt:?} {local:?} k {k}: out[{i}]");
+                }
+                assert_eq!(trace, want_trace, "{opt:?} {local:?} k {k}: trace");
+            }
+        }
+    }
+}

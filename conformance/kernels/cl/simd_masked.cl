@@ -246,3 +246,23 @@ kernel void private_across_barriers(global const int *in, global int *out, local
     barrier(CLK_LOCAL_MEM_FENCE);
     out[g] = acc[0] + 2 * acc[1] + 3 * acc[2] + 5 * acc[3];
 }
+
+// A loop in an arm of a branch whose lanes differ, after a store: its trip
+// count is the same in every lane (k), and it runs, stores included, for
+// the arm's lanes only.
+kernel void loop_in_arm(global const int *in, global int *out, global int *trace, int k)
+{
+    size_t i = get_global_id(0);
+    int x = in[i];
+    trace[4 * i + 3] = x;
+    int r = x;
+    if (x & 1) {
+        for (int j = 0; j < k; j++) {
+            r = r * 3 + j;
+            trace[4 * i + (j & 1)] = r;
+        }
+    } else {
+        r = -r;
+    }
+    out[i] = r;
+}

@@ -490,7 +490,8 @@ impl Region {
 /// The varying branches of `func` that can run under masks: both sides
 /// meet again at one block (the first block reachable from both), each
 /// arm is entered only from the branch and leaves only to that block, no
-/// arm holds a loop or a block `masked_refusal` refuses, and a branch
+/// arm holds a block `masked_refusal` refuses or a loop that is not
+/// wholly in it or whose exit may differ between lanes, and a branch
 /// inside a loop has its arms and merge inside it too.
 pub fn regions(m: &Module, func: &Function, may_vary: &HashSet<Id>) -> Vec<Region> {
     let n = func.blocks.len();
@@ -517,6 +518,17 @@ pub fn regions(m: &Module, func: &Function, may_vary: &HashSet<Id>) -> Vec<Regio
             );
         }
         seen
+    };
+    // Whether a loop's exit may differ between lanes: a branch or switch
+    // on a value that may vary leaves it.
+    let varying_exit = |body: &[bool]| {
+        (0..n).any(|b| {
+            let end = &m.insts[func.blocks[b].end as usize];
+            body[b]
+                && matches!(end.op, Op::BranchConditional | Op::Switch)
+                && end.id(0).is_some_and(|c| may_vary.contains(&c))
+                && func.cfg.succs[b].iter().any(|&s| !body[s as usize])
+        })
     };
     let mut out = Vec::new();
     for (h, blk) in func.blocks.iter().enumerate() {
@@ -556,12 +568,15 @@ pub fn regions(m: &Module, func: &Function, may_vary: &HashSet<Id>) -> Vec<Regio
                 && func.cfg.succs[b].iter().all(|&s| s == merge || arms[k][s as usize])
                 && masked_refusal(m, func, b).is_none()
         }) && loops.iter().all(|(lh, body)| {
-            // No loop in an arm, and none the region enters or leaves.
+            // A loop in an arm lies wholly in it and all lanes leave it
+            // together (the arm's mask holds throughout); none the region
+            // enters or leaves.
+            if let Some(k) = (0..2).find(|&k| arms[k][*lh as usize]) {
+                return (0..n).all(|b| !body[b] || arms[k][b]) && !varying_exit(body);
+            }
             let touches = (0..n).any(|b| body[b] && (arms[0][b] || arms[1][b]));
             let inside = body[h as usize] && body[merge as usize];
-            !(arms[0][*lh as usize] || arms[1][*lh as usize])
-                && (!touches || inside)
-                && body[h as usize] == body[merge as usize]
+            (!touches || inside) && body[h as usize] == body[merge as usize]
         });
         if ok {
             out.push(Region { head: h, merge, arms });
@@ -801,9 +816,13 @@ pub fn counters(m: &Module, func: &Function, may_vary: &HashSet<Id>) -> HashSet<
 }
 
 /// The private variables of `func` written in blocks that run under a
-/// mask (arms of `regions`, bodies and exit tails of masked `loops`): the
-/// lanes write them in different iterations or not at all, so each needs
-/// its copy per lane even when every value written is the same in all.
+/// mask (arms of `regions`, bodies and exit tails of masked `loops`,
+/// blocks of DAG regions): the lanes write them in different iterations
+/// or not at all, so each needs its copy per lane even when every value
+/// written is the same in all. Except a variable the lanes could share
+/// otherwise whose every access lies in one arm of one region, with every
+/// store under that arm's mask and no other (an -O0 loop counter in an
+/// arm): the lanes outside the arm never see it.
 pub fn masked_stores(
     m: &Module,
     func: &Function,
@@ -811,28 +830,72 @@ pub fn masked_stores(
     loops: &[MaskedLoop],
     dags: &[super::dag::Dag],
 ) -> Vec<Id> {
-    let masked = |b: usize| {
-        regions.iter().any(|r| r.arm_of(b as u32).is_some())
-            || dags.iter().any(|d| d.inside[b])
+    let in_loop_or_dag = |b: usize| {
+        dags.iter().any(|d| d.inside[b])
             || loops.iter().any(|l| {
                 l.body.get(b).copied().unwrap_or(false)
                     || l.tails.contains(&(b as u32))
                     || l.preheader == Some(b as u32)
             })
     };
-    let mut out = Vec::new();
+    // The innermost arm (region, side) block `b` lies in, if any.
+    let arm = |b: usize| {
+        regions
+            .iter()
+            .enumerate()
+            .filter_map(|(ri, r)| {
+                r.arm_of(b as u32)
+                    .map(|k| (ri, k, r.arms[k].iter().filter(|&&x| x).count()))
+            })
+            .min_by_key(|&(_, _, size)| size)
+            .map(|(ri, k, _)| (ri, k))
+    };
+    // Per variable stored under a mask: the one arm all its masked stores
+    // are innermost in (None once they differ or one is in a masked loop
+    // or DAG region).
+    let mut stored: Vec<(Id, Option<(usize, usize)>)> = Vec::new();
     for (b, blk) in func.blocks.iter().enumerate() {
-        if !masked(b) {
+        let (loop_or_dag, a) = (in_loop_or_dag(b), arm(b));
+        if !loop_or_dag && a.is_none() {
             continue;
         }
         for i in blk.body() {
             let inst = &m.insts[i as usize];
-            if matches!(inst.op, Op::Store | Op::CopyMemory | Op::CopyMemorySized) {
-                if let Some(p) = inst.id(0).filter(|&p| m.def(p).is_some_and(|d| d.op == Op::Variable)) {
-                    out.push(p);
+            if !matches!(inst.op, Op::Store | Op::CopyMemory | Op::CopyMemorySized) {
+                continue;
+            }
+            let Some(p) = inst.id(0).filter(|&p| m.def(p).is_some_and(|d| d.op == Op::Variable)) else {
+                continue;
+            };
+            let here = if loop_or_dag { None } else { a };
+            match stored.iter_mut().find(|(v, _)| *v == p) {
+                Some((_, arm)) => {
+                    if *arm != here {
+                        *arm = None;
+                    }
                 }
+                None => stored.push((p, here)),
             }
         }
     }
-    out
+    // A variable kept: every access (its every use as an operand) in that
+    // arm, with no mask deeper than the arm's over it, and the region in
+    // no loop (else lanes taking the arm in a later iteration would read
+    // what others wrote in an earlier one).
+    let cycles = crate::validate::cfg::natural_loops(func);
+    let only_in = |v: Id, (ri, k): (usize, usize)| {
+        let head = regions[ri].head as usize;
+        !cycles.iter().any(|(_, body)| body[head])
+            && func.blocks.iter().enumerate().all(|(b, blk)| {
+                let uses = blk
+                    .body()
+                    .any(|i| m.insts[i as usize].id_operands().any(|(_, x)| x == v));
+                !uses || (regions[ri].arms[k][b] && !in_loop_or_dag(b) && arm(b) == Some((ri, k)))
+            })
+    };
+    stored
+        .into_iter()
+        .filter(|&(v, a)| a.is_none_or(|a| !only_in(v, a)))
+        .map(|(v, _)| v)
+        .collect()
 }

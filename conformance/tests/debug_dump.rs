@@ -198,6 +198,7 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             "guarded_rotated_loop",
             "private_across_barriers",
             "loop_in_arm",
+            "switch_with_loops",
         ] {
             let why = std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok();
             assert_eq!(why, None, "{k} runs 4 lanes at -O2");
@@ -209,7 +210,13 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         // At -O0 too, where clang keeps every call: the calls in an arm
         // and in a masked loop are inlined under the caller's mask.
         let (p, dir) = dumps.build(ctx, &exec::corpus_spirv("simd_masked", Opt::O0), "simd_masked O0");
-        for k in ["calls_under_masks", "crossing_paths", "loop_in_arm"] {
+        for k in [
+            "calls_under_masks",
+            "crossing_paths",
+            "loop_in_arm",
+            "uniform_access_in_crossing_paths",
+            "switch_with_loops",
+        ] {
             let why = std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok();
             assert_eq!(why, None, "{k} runs 4 lanes at -O0");
         }

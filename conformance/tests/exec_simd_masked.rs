@@ -560,3 +560,96 @@ fn uniform_loop_in_an_arm() {
         }
     }
 }
+
+/// A store and a load the same in every lane inside a DAG region
+/// (kernels/cl/simd_masked.cl `uniform_access_in_crossing_paths`): every
+/// block of the region runs, so they must be made only when some lane
+/// reached them. With no lane there, the flag keeps 0 (and the load of
+/// an index past the buffer is not made).
+#[test]
+fn uniform_accesses_in_a_dag_region_only_for_reached_blocks() {
+    let n = 64usize;
+    let far: Vec<i32> = (0..8).map(|i| 100 + i).collect();
+    for (case, input) in [
+        ("no lane", (0..n as i32).map(|i| (i * 4) % 1000).collect::<Vec<_>>()),
+        (
+            "some lanes",
+            (0..n as i32).map(|i| if i % 9 == 3 { 5 } else { 2 * i }).collect(),
+        ),
+    ] {
+        let k = if case == "no lane" { 1 << 26 } else { 5 };
+        for opt in Opt::BOTH {
+            for local in LOCALS {
+                let mut out = vec![7i32; n];
+                let mut flag = [0i32];
+                let l = local.map(|l| [l]);
+                Kernel::new("simd_masked", opt, "uniform_access_in_crossing_paths")
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::output(&mut flag))
+                    .arg(Arg::input(&far))
+                    .arg(Arg::value(k))
+                    .run(&[n], l.as_ref().map(|l| &l[..]));
+                let mut want_flag = 0;
+                for i in 0..n {
+                    let x = input[i];
+                    let hit = (x & 3) == 1 || (x > 1000 && (x & 4) != 0);
+                    if hit {
+                        want_flag = 1;
+                    }
+                    let want = if hit { far[k as usize] } else { -1 };
+                    assert_eq!(out[i], want, "{case} {opt:?} {local:?}: out[{i}]");
+                }
+                assert_eq!(flag[0], want_flag, "{case} {opt:?} {local:?}: flag");
+            }
+        }
+    }
+}
+
+/// A switch whose selector differs between lanes with loops in its cases
+/// (kernels/cl/simd_masked.cl `switch_with_loops`, a DAG region holding
+/// loops that all lanes leave together): each loop runs, stores included,
+/// for the lanes of its case.
+#[test]
+fn varying_switch_with_loops_in_its_cases() {
+    let n = 203usize;
+    let input: Vec<i32> = (0..n as i32).map(|i| (i * 7) % 9 - 1).collect();
+    for k in [0i32, 1, 4] {
+        for opt in Opt::BOTH {
+            for local in LOCALS {
+                let mut out = vec![0i32; n];
+                let mut trace = vec![i32::MIN; 8 * n];
+                let l = local.map(|l| [l]);
+                Kernel::new("simd_masked", opt, "switch_with_loops")
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::output(&mut trace))
+                    .arg(Arg::value(k))
+                    .run(&[n], l.as_ref().map(|l| &l[..]));
+                let mut want_trace = vec![i32::MIN; 8 * n];
+                for i in 0..n {
+                    let x = input[i];
+                    want_trace[8 * i + 7] = x;
+                    let mut r = 0i32;
+                    match x {
+                        1 => {
+                            for j in 0..k {
+                                r += j * x + 1;
+                                want_trace[8 * i + (j & 3) as usize] = r;
+                            }
+                        }
+                        2 | 5 => {
+                            for j in (1..=k).rev() {
+                                r = r * 2 + j;
+                            }
+                            want_trace[8 * i + 4] = r;
+                        }
+                        _ => r = -x,
+                    }
+                    assert_eq!(out[i], r, "{opt:?} {local:?} k {k}: x = {x}, out[{i}]");
+                }
+                assert_eq!(trace, want_trace, "{opt:?} {local:?} k {k}: trace");
+            }
+        }
+    }
+}

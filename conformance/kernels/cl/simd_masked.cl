@@ -266,3 +266,47 @@ kernel void loop_in_arm(global const int *in, global int *out, global int *trace
     }
     out[i] = r;
 }
+
+// Accesses the same in every lane inside a DAG region, whose blocks all
+// run whether or not a lane reached them: made only when one did.
+kernel void uniform_access_in_crossing_paths(global const int *in, global int *out, global int *flag,
+                                             global const int *far, int k)
+{
+    size_t i = get_global_id(0);
+    int x = in[i];
+    out[i] = 0;
+    int r = -1;
+    if ((x & 3) == 1 || (x > 1000 && (x & 4))) {
+        flag[0] = 1;
+        r = far[k];
+    }
+    out[i] = r;
+}
+
+// A switch whose selector differs between lanes, after a store, with
+// loops in its cases whose trip count is the same in every lane: each
+// loop runs, stores included, for the lanes of its case.
+kernel void switch_with_loops(global const int *in, global int *out, global int *trace, int k)
+{
+    size_t i = get_global_id(0);
+    int x = in[i];
+    trace[8 * i + 7] = x;
+    int r = 0;
+    switch (x) {
+    case 1:
+        for (int j = 0; j < k; j++) {
+            r += j * x + 1;
+            trace[8 * i + (j & 3)] = r;
+        }
+        break;
+    case 2:
+    case 5:
+        for (int j = k; j > 0; j--)
+            r = r * 2 + j;
+        trace[8 * i + 4] = r;
+        break;
+    default:
+        r = -x;
+    }
+    out[i] = r;
+}

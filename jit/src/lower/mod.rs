@@ -418,7 +418,16 @@ impl Lowering<'_, '_, '_> {
                     .iter()
                     .map(|r| r.merge)
                     .chain(loops.iter().map(|l| l.exit))
-                    .chain(dags.iter().flat_map(|d| d.blocks.iter().copied().chain([d.merge])))
+                    .chain(dags.iter().flat_map(|d| {
+                        // Not an inner loop's header entered by one edge:
+                        // its phis take that edge's values as they are
+                        // (and vary only if those do).
+                        d.blocks
+                            .iter()
+                            .copied()
+                            .filter(|&b| !d.loops.iter().any(|l| l.header == b && l.entries(func) == 1))
+                            .chain([d.merge])
+                    }))
                     .flat_map(phis_of)
                     .chain(simd::analysis::masked_stores(m, func, &regions, &loops, &dags))
                     .filter(|p| !may_vary.contains(p))
@@ -432,7 +441,16 @@ impl Lowering<'_, '_, '_> {
             };
             let dirty_in = simd::analysis::dirty_blocks(m, func, &fx);
             let in_cycle = simd::analysis::in_cycle(func);
-            let counters = simd::analysis::counters(m, func, &may_vary);
+            let mut counters = simd::analysis::counters(m, func, &may_vary);
+            // The phis of a DAG region's blocks (loop headers inside it
+            // included) take their values from its variables: no counters.
+            for d in &dags {
+                for &b in &d.blocks {
+                    for p in phis_of(b) {
+                        counters.remove(&p);
+                    }
+                }
+            }
             if let Some(s) = self.simd.as_deref_mut() {
                 s.counters = counters;
                 s.may_vary = may_vary;

@@ -820,9 +820,12 @@ pub fn counters(m: &Module, func: &Function, may_vary: &HashSet<Id>) -> HashSet<
 /// blocks of DAG regions): the lanes write them in different iterations
 /// or not at all, so each needs its copy per lane even when every value
 /// written is the same in all. Except a variable the lanes could share
-/// otherwise whose every access lies in one arm of one region, with every
-/// store under that arm's mask and no other (an -O0 loop counter in an
-/// arm): the lanes outside the arm never see it.
+/// otherwise whose every access lies under one mask that holds for all of
+/// them (one arm of a region, with no deeper mask, or one loop inside a
+/// DAG region), in a region that is in no loop (an -O0 loop counter
+/// there): the lanes outside that mask never see it, and the region runs
+/// once per chunk (in a loop, lanes taking the arm in a later iteration
+/// would read what others wrote in an earlier one).
 pub fn masked_stores(
     m: &Module,
     func: &Function,
@@ -830,33 +833,59 @@ pub fn masked_stores(
     loops: &[MaskedLoop],
     dags: &[super::dag::Dag],
 ) -> Vec<Id> {
-    let in_loop_or_dag = |b: usize| {
-        dags.iter().any(|d| d.inside[b])
-            || loops.iter().any(|l| {
-                l.body.get(b).copied().unwrap_or(false)
-                    || l.tails.contains(&(b as u32))
-                    || l.preheader == Some(b as u32)
-            })
-    };
-    // The innermost arm (region, side) block `b` lies in, if any.
-    let arm = |b: usize| {
-        regions
+    /// The one mask over a block, when it is one of these.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Scope {
+        /// Arm (side) of region.
+        Arm(usize, usize),
+        /// The inner loop (by header) of DAG region, with the block that
+        /// leads into it alone.
+        DagLoop(usize, u32),
+    }
+    let cycles = crate::validate::cfg::natural_loops(func);
+    let in_cycle = |b: u32| cycles.iter().any(|(_, body)| body[b as usize]);
+    // Whether block `b` runs under a mask, and the one mask over it if it
+    // is one a variable may be shared under.
+    let scope = |b: usize| -> (bool, Option<Scope>) {
+        let masked_loop = loops.iter().any(|l| {
+            l.body.get(b).copied().unwrap_or(false) || l.tails.contains(&(b as u32)) || l.preheader == Some(b as u32)
+        });
+        if masked_loop {
+            return (true, None);
+        }
+        if let Some((di, d)) = dags.iter().enumerate().find(|(_, d)| d.inside[b]) {
+            // In an inner loop, or the block before it that only goes
+            // there and is its one way in (so under the same mask).
+            let l = d.loop_of(b as u32).or_else(|| {
+                d.loops.iter().find(|l| {
+                    func.cfg.succs[b] == [l.header]
+                        && func.cfg.preds[l.header as usize]
+                            .iter()
+                            .all(|&p| p == b as u32 || l.body[p as usize])
+                })
+            });
+            let s = l.filter(|_| !in_cycle(d.head)).map(|l| Scope::DagLoop(di, l.header));
+            return (true, s);
+        }
+        let arm = regions
             .iter()
             .enumerate()
             .filter_map(|(ri, r)| {
                 r.arm_of(b as u32)
                     .map(|k| (ri, k, r.arms[k].iter().filter(|&&x| x).count()))
             })
-            .min_by_key(|&(_, _, size)| size)
-            .map(|(ri, k, _)| (ri, k))
+            .min_by_key(|&(_, _, size)| size);
+        match arm {
+            Some((ri, k, _)) => (true, (!in_cycle(regions[ri].head)).then_some(Scope::Arm(ri, k))),
+            None => (false, None),
+        }
     };
-    // Per variable stored under a mask: the one arm all its masked stores
-    // are innermost in (None once they differ or one is in a masked loop
-    // or DAG region).
-    let mut stored: Vec<(Id, Option<(usize, usize)>)> = Vec::new();
+    // Per variable stored under a mask: the one scope all its masked
+    // stores are in (None once they differ or one is in none).
+    let mut stored: Vec<(Id, Option<Scope>)> = Vec::new();
     for (b, blk) in func.blocks.iter().enumerate() {
-        let (loop_or_dag, a) = (in_loop_or_dag(b), arm(b));
-        if !loop_or_dag && a.is_none() {
+        let (masked, here) = scope(b);
+        if !masked {
             continue;
         }
         for i in blk.body() {
@@ -867,35 +896,28 @@ pub fn masked_stores(
             let Some(p) = inst.id(0).filter(|&p| m.def(p).is_some_and(|d| d.op == Op::Variable)) else {
                 continue;
             };
-            let here = if loop_or_dag { None } else { a };
             match stored.iter_mut().find(|(v, _)| *v == p) {
-                Some((_, arm)) => {
-                    if *arm != here {
-                        *arm = None;
+                Some((_, sc)) => {
+                    if *sc != here {
+                        *sc = None;
                     }
                 }
                 None => stored.push((p, here)),
             }
         }
     }
-    // A variable kept: every access (its every use as an operand) in that
-    // arm, with no mask deeper than the arm's over it, and the region in
-    // no loop (else lanes taking the arm in a later iteration would read
-    // what others wrote in an earlier one).
-    let cycles = crate::validate::cfg::natural_loops(func);
-    let only_in = |v: Id, (ri, k): (usize, usize)| {
-        let head = regions[ri].head as usize;
-        !cycles.iter().any(|(_, body)| body[head])
-            && func.blocks.iter().enumerate().all(|(b, blk)| {
-                let uses = blk
-                    .body()
-                    .any(|i| m.insts[i as usize].id_operands().any(|(_, x)| x == v));
-                !uses || (regions[ri].arms[k][b] && !in_loop_or_dag(b) && arm(b) == Some((ri, k)))
-            })
+    // Kept shared: every access (every use as an operand) in that scope.
+    let only_in = |v: Id, sc: Scope| {
+        func.blocks.iter().enumerate().all(|(b, blk)| {
+            let uses = blk
+                .body()
+                .any(|i| m.insts[i as usize].id_operands().any(|(_, x)| x == v));
+            !uses || scope(b).1 == Some(sc)
+        })
     };
     stored
         .into_iter()
-        .filter(|&(v, a)| a.is_none_or(|a| !only_in(v, a)))
+        .filter(|&(v, sc)| sc.is_none_or(|sc| !only_in(v, sc)))
         .map(|(v, _)| v)
         .collect()
 }

@@ -20,8 +20,18 @@
 //! of its own: every terminator of the graph is lowered this way.
 //!
 //! What the graph may hold is what an arm of a region may (`analysis`):
-//! no barrier, collective, return or loop; calls are inlined under the
-//! block's mask.
+//! no barrier, collective or return; calls are inlined under the block's
+//! mask. A loop inside it, with one exit block, no branch whose lanes may
+//! differ and no loop nested in it, runs as one step: its blocks together
+//! from its header, under the header's mask, its own branches as usual;
+//! leaving it, its lanes take the exit edge. When no lane entered it, it
+//! leaves at its first exit test (its uniform values may then be
+//! anything: a load made for no lane gives zero).
+//!
+//! Every block runs, so an access the same in every lane (a store to
+//! memory other than a private variable, a load through such a pointer)
+//! is made only when some lane reached the block
+//! (`Lowering::guarded_any`).
 
 use std::collections::HashSet;
 
@@ -46,6 +56,37 @@ pub struct Dag {
     pub blocks: Vec<u32>,
     /// Per block of the function: whether it is one of `blocks`.
     pub inside: Vec<bool>,
+    /// The outermost loops among `blocks`, each all lanes leave together:
+    /// they run as one step of the graph, under their header's mask.
+    pub loops: Vec<InnerLoop>,
+}
+
+/// A loop inside a DAG region whose exits are the same in every lane.
+#[derive(Debug, Clone)]
+pub struct InnerLoop {
+    /// Its header, the one block entered from outside it.
+    pub header: u32,
+    /// Per block of the function: whether it is in the loop.
+    pub body: Vec<bool>,
+    /// The one block its exits go to.
+    pub exit: u32,
+}
+
+impl InnerLoop {
+    /// The edges into its header from outside it.
+    pub fn entries(&self, func: &Function) -> usize {
+        func.cfg.preds[self.header as usize]
+            .iter()
+            .filter(|&&p| !self.body[p as usize])
+            .count()
+    }
+}
+
+impl Dag {
+    /// The inner loop block `b` is in, if any.
+    pub fn loop_of(&self, b: u32) -> Option<&InnerLoop> {
+        self.loops.iter().find(|l| l.body[b as usize])
+    }
 }
 
 /// The immediate post-dominator of each block (NONE for blocks from
@@ -182,21 +223,76 @@ pub fn dags(m: &Module, func: &Function, may_vary: &HashSet<Id>, regions: &[Regi
             func.cfg.preds[b].iter().all(|&p| member(p))
                 && func.cfg.succs[b].iter().all(|&s| s == merge || inside[s as usize])
                 && masked_refusal_in(m, func, b, true).is_none()
-        }) && func.cfg.preds[merge as usize].iter().all(|&p| member(p))
-            && loops.iter().all(|(lh, body)| {
-                // No loop inside, none entered or left on the way.
-                let (bh, bm) = (body[hu], body[merge as usize]);
-                !inside[*lh as usize] && *lh != merge && bh == bm && (0..n).all(|b| !inside[b] || body[b] == bh)
-            });
+        }) && func.cfg.preds[merge as usize].iter().all(|&p| member(p));
         if !ok {
             return None;
         }
-        let blocks = func.cfg.rpo.iter().copied().filter(|&b| inside[b as usize]).collect();
+        // Loops inside: whole, outermost ones each all lanes leave together
+        // (no branch in it may vary, no switch leaves it) to one block.
+        // None entered or left on the way from the head to the merge.
+        let mut inner: Vec<InnerLoop> = Vec::new();
+        for (lh, body) in &loops {
+            let (bh, bm) = (body[hu], body[merge as usize]);
+            if !inside[*lh as usize] {
+                if *lh == merge || bh != bm || (0..n).any(|b| inside[b] && body[b] != bh) {
+                    return None;
+                }
+                continue;
+            }
+            if (0..n).any(|b| body[b] && !inside[b]) {
+                return None;
+            }
+            // No loop nested in it (nor it in another: the lowering leaves
+            // an inner loop at its first exit test when no lane entered it,
+            // which a nested loop would not).
+            if loops
+                .iter()
+                .any(|(l2, b2)| l2 != lh && (body[*l2 as usize] || b2[*lh as usize]))
+            {
+                return None;
+            }
+            let mut exit = None;
+            for b in (0..n).filter(|&b| body[b]) {
+                let end = &m.insts[func.blocks[b].end as usize];
+                if matches!(end.op, Op::BranchConditional | Op::Switch)
+                    && end.id(0).is_some_and(|c| may_vary.contains(&c))
+                {
+                    return None;
+                }
+                for &s in &func.cfg.succs[b] {
+                    if body[s as usize] {
+                        continue;
+                    }
+                    if end.op == Op::Switch || exit.is_some_and(|x| x != s) {
+                        return None;
+                    }
+                    exit = Some(s);
+                }
+            }
+            inner.push(InnerLoop {
+                header: *lh,
+                body: body.clone(),
+                exit: exit?,
+            });
+        }
+        // Reverse postorder, each inner loop's blocks together from its
+        // header on (the lowering steps over them at once). Blocks the
+        // order put between a header and the rest of its loop (its exit)
+        // cannot reach the loop, so they may come after it.
+        let mut blocks: Vec<u32> = Vec::new();
+        for &b in func.cfg.rpo.iter().filter(|&&b| inside[b as usize]) {
+            match inner.iter().find(|l| l.body[b as usize]) {
+                Some(l) if l.header == b => blocks.extend(func.cfg.rpo.iter().filter(|&&x| l.body[x as usize])),
+                Some(_) => {}
+                None => blocks.push(b),
+            }
+        }
         Some(Dag {
             head: h,
             merge,
             blocks,
             inside,
+            loops: inner,
         })
     };
     let covered = |out: &[Dag], b: usize| out.iter().any(|d| d.head == b as u32 || d.inside[b]);
@@ -238,6 +334,17 @@ pub fn dags(m: &Module, func: &Function, may_vary: &HashSet<Id>, regions: &[Regi
     out
 }
 
+/// The variable of one value of a phi of a DAG region's block: the kind
+/// of its component and the value's index in it, or for a phi the same
+/// in every lane (of an inner loop's header entered by one edge), its
+/// type.
+#[derive(Debug, Clone, Copy)]
+pub struct PhiVar {
+    pub var: Variable,
+    pub kind: Option<(Kind, usize)>,
+    pub ty: cranelift_codegen::ir::Type,
+}
+
 /// The lowering state of one DAG region.
 #[derive(Debug, Clone)]
 pub struct DagState {
@@ -251,7 +358,7 @@ pub struct DagState {
     /// Per block of `d.blocks`, then the merge: per parameter of its
     /// Cranelift block, the variable its lanes' values gather in, with
     /// the kind of the component and the value's index within it.
-    pub params: Vec<Vec<(Variable, Kind, usize)>>,
+    pub params: Vec<Vec<PhiVar>>,
 }
 
 impl Lowering<'_, '_, '_> {
@@ -278,17 +385,33 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// One variable per value of block `b`'s phis, in the order of its
-    /// Cranelift block's parameters (all of them vary: `varying_phi`).
-    fn phi_vars(&mut self, b: u32) -> R<Vec<(Variable, Kind, usize)>> {
+    /// Cranelift block's parameters (`varying_phi`, or for a phi the same
+    /// in every lane, one per component).
+    fn phi_vars(&mut self, b: u32) -> R<Vec<PhiVar>> {
         let mut out = Vec::new();
         for i in self.body.func.blocks[b as usize].body() {
             let phi = self.at(i);
             if phi.op != Op::Phi {
                 break;
             }
-            for k in self.kinds(phi.result_type())? {
+            let (id, ty) = (phi.result_id(), phi.result_type());
+            if !self.simd.as_ref().is_some_and(|s| s.may_vary.contains(&id)) {
+                for t in crate::lower::types::components(self.m, ty)? {
+                    out.push(PhiVar {
+                        var: self.b.declare_var(t),
+                        kind: None,
+                        ty: t,
+                    });
+                }
+                continue;
+            }
+            for k in self.kinds(ty)? {
                 for (j, t) in k.clif_types().into_iter().enumerate() {
-                    out.push((self.b.declare_var(t), k, j));
+                    out.push(PhiVar {
+                        var: self.b.declare_var(t),
+                        kind: Some((k, j)),
+                        ty: t,
+                    });
                 }
             }
         }
@@ -332,27 +455,92 @@ impl Lowering<'_, '_, '_> {
             self.b.def_var(v, zero);
         }
         for params in &st.params {
-            for &(v, k, j) in params {
-                let t = k.clif_types()[j];
-                let z = if t.is_vector() {
-                    self.vconst(t, &[0; LANES])
+            for p in params {
+                let z = if p.ty.is_vector() {
+                    self.vconst(p.ty, &[0; LANES])
                 } else {
-                    self.zero(t)
+                    self.zero(p.ty)
                 };
-                self.b.def_var(v, z);
+                self.b.def_var(p.var, z);
             }
         }
         self.dag_edges(di, g, i)?;
         self.dag_next(di, 0)
     }
 
+    /// The mask of block `k` of DAG region `di`: its own, or in an inner
+    /// loop, its header's (all lanes that entered run every iteration).
+    pub(super) fn dag_mask(&mut self, di: usize, k: usize) -> R<Value> {
+        let st = &self.sb()?.dags[di];
+        let b = st.d.blocks[k];
+        let k = match st.d.loop_of(b) {
+            Some(l) => {
+                st.d.blocks
+                    .iter()
+                    .position(|&x| x == l.header)
+                    .ok_or("a loop without its header")?
+            }
+            None => k,
+        };
+        let var = st.masks[k];
+        Ok(self.b.use_var(var))
+    }
+
     /// Terminator `i` of block `k` of DAG region `di`: its edges under
-    /// the block's mask, then the next block.
+    /// the block's mask, then the next block. In an inner loop, its
+    /// edges inside the loop are ordinary branches (the same in every
+    /// lane); leaving it, the loop's lanes take the exit edge and the
+    /// block after the loop runs.
     pub(super) fn dag_terminator(&mut self, di: usize, k: usize, i: u32) -> R {
-        let var = self.sb()?.dags[di].masks[k];
-        let g = self.b.use_var(var);
-        self.dag_edges(di, g, i)?;
-        self.dag_next(di, k + 1)
+        let g = self.dag_mask(di, k)?;
+        let d = self.sb()?.dags[di].d.clone();
+        let Some(l) = d.loop_of(d.blocks[k]) else {
+            self.dag_edges(di, g, i)?;
+            return self.dag_next(di, k + 1);
+        };
+        let after = k + d.blocks[k..].iter().take_while(|&&b| l.body[b as usize]).count();
+        let inst = self.at(i);
+        let inside = |lw: &Self, label: Id| lw.m.info(label).is_some_and(|x| l.body[x.block as usize]);
+        match inst.op {
+            Op::Branch if !inside(self, inst.operand(0)) => {
+                self.dag_edge(di, inst.operand(0), g)?;
+                self.dag_next(di, after)
+            }
+            Op::BranchConditional => {
+                let (t, f) = (inst.operand(1), inst.operand(2));
+                match (inside(self, t), inside(self, f)) {
+                    (true, true) => self.scalar_inst(i),
+                    (false, false) => {
+                        self.dag_edge(di, t, g)?;
+                        self.dag_next(di, after)
+                    }
+                    (t_in, _) => {
+                        // Staying only while some lane is in the loop: with
+                        // none (every block of the region runs), it leaves
+                        // at its first exit test, however its uniform
+                        // values (loads made for no lane are zero) go.
+                        let c = self.get1(inst.operand(0))?;
+                        let (stay, leave) = if t_in { (t, f) } else { (f, t) };
+                        let stay_c = if t_in {
+                            c
+                        } else {
+                            self.b
+                                .ins()
+                                .icmp_imm_u(cranelift_codegen::ir::condcodes::IntCC::Equal, c, 0)
+                        };
+                        let any = self.b.ins().vany_true(g);
+                        let go_on = self.b.ins().band(stay_c, any);
+                        let (sb, sargs) = self.target(stay)?;
+                        let out = self.b.create_block();
+                        self.b.ins().brif(go_on, sb, &sargs, out, &[]);
+                        self.b.switch_to_block(out);
+                        self.dag_edge(di, leave, g)?;
+                        self.dag_next(di, after)
+                    }
+                }
+            }
+            _ => self.scalar_inst(i),
+        }
     }
 
     /// On to block `k` of DAG region `di` (the merge past the last), its
@@ -363,7 +551,7 @@ impl Lowering<'_, '_, '_> {
         let cb = self.body.blocks[b as usize].ok_or("a block of a DAG region is unreachable")?;
         let args: Vec<BlockArg> = st.params[k]
             .iter()
-            .map(|&(v, _, _)| BlockArg::Value(self.b.use_var(v)))
+            .map(|p| BlockArg::Value(self.b.use_var(p.var)))
             .collect();
         self.b.ins().jump(cb, &args);
         Ok(())
@@ -463,13 +651,19 @@ impl Lowering<'_, '_, '_> {
         if args.len() != st.params[k].len() {
             return Err("a phi's arguments do not match its block's parameters".into());
         }
-        for (a, &(v, kind, j)) in args.iter().zip(&st.params[k]) {
+        for (a, p) in args.iter().zip(&st.params[k]) {
             let BlockArg::Value(a) = *a else {
                 return Err("a phi's argument is no value".into());
             };
-            let old = self.b.use_var(v);
-            let new = self.select_lanes(e, a, old, kind, j);
-            self.b.def_var(v, new);
+            let new = match p.kind {
+                Some((kind, j)) => {
+                    let old = self.b.use_var(p.var);
+                    self.select_lanes(e, a, old, kind, j)
+                }
+                // The one edge into an inner loop: its value as it is.
+                None => a,
+            };
+            self.b.def_var(p.var, new);
         }
         Ok(())
     }

@@ -662,6 +662,10 @@ impl Lowering<'_, '_, '_> {
         let guard = if self.needs_guard(i) { self.guard()? } else { None };
         let r = match guard {
             Some(g) => self.guarded(i, g),
+            None if self.uniform_access(i) && self.guard_may_be_empty() => match self.guard()? {
+                Some(g) => self.guarded_any(i, g),
+                None => self.simd_inst_inner(i, inst.op),
+            },
             None => self.simd_inst_inner(i, inst.op),
         };
         if effect {
@@ -827,7 +831,10 @@ impl Lowering<'_, '_, '_> {
             }
         }
         if dirty {
-            return Err("a branch that differs between work-items after a store is not vectorized".into());
+            return Err(format!(
+                "a branch that differs between work-items after a store is not vectorized (block {}: its sides meet at no one block, or an arm holds a loop, barrier or return)",
+                self.m.show(self.body.label)
+            ));
         }
         if looping {
             return Err("a loop whose exit differs between work-items is not vectorized".into());

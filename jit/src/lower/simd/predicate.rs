@@ -119,8 +119,7 @@ impl Lowering<'_, '_, '_> {
         // A block of a DAG region: the lanes that reached it (within the
         // guard its head had, which took in any region or loop around).
         if let Some((di, k)) = self.dag_block() {
-            let var = self.sb()?.dags[di].masks[k];
-            return Ok(Some(self.b.use_var(var)));
+            return self.dag_mask(di, k).map(Some);
         }
         let cur = self.current_block()?;
         if let Some((ri, k)) = self.arm_of(cur) {
@@ -159,6 +158,80 @@ impl Lowering<'_, '_, '_> {
             Op::ExtInst if analysis::ext_through_pointer(m, i) => varying,
             _ => false,
         }
+    }
+
+    /// Whether instruction `i` touches memory outside private variables
+    /// through operands the same in every lane (a load, store, copy,
+    /// image write or built-in through a pointer that
+    /// [`Self::needs_guard`] leaves alone: once for the chunk does for
+    /// every lane).
+    pub(super) fn uniform_access(&self, i: u32) -> bool {
+        let m = self.m;
+        let inst = self.at(i);
+        match inst.op {
+            Op::Load => {
+                let p = inst.operand(0);
+                analysis::builtin_of(m, p).is_none()
+                    && m.type_of(p)
+                        .and_then(|t| m.pointer(t))
+                        .is_none_or(|(sc, _)| sc != spirv::StorageClass::Function)
+            }
+            // Not into a private variable: shared by the lanes only where
+            // no lane outside the mask reads it (`analysis::masked_stores`).
+            Op::Store | Op::CopyMemory | Op::CopyMemorySized => m
+                .type_of(inst.operand(0))
+                .and_then(|t| m.pointer(t))
+                .is_none_or(|(sc, _)| sc != spirv::StorageClass::Function),
+            Op::ImageWrite => true,
+            Op::ExtInst => analysis::ext_through_pointer(m, i),
+            _ => false,
+        }
+    }
+
+    /// Whether the lanes active where the lowering stands may be none
+    /// while the code runs: in a block of a DAG region (every block runs),
+    /// or in a body inlined under a mask. (An arm of a region is skipped
+    /// when no lane took it; a masked loop runs while some lane is in it.)
+    pub(super) fn guard_may_be_empty(&self) -> bool {
+        self.dag_block().is_some() || self.simd.as_ref().is_some_and(|s| s.outer_guard.is_some())
+    }
+
+    /// Instruction `i`, an access the same in every lane
+    /// ([`Self::uniform_access`]), under guard `g` that may hold no lane:
+    /// made once when some lane is active, skipped (a result of zero)
+    /// when none is.
+    pub(super) fn guarded_any(&mut self, i: u32, g: Value) -> R {
+        let m = self.m;
+        let inst = self.at(i);
+        let result = match (inst.result_id, inst.result_type) {
+            (Some(id), Some(ty)) if !types::components(m, ty)?.is_empty() => Some((id, ty)),
+            _ => None,
+        };
+        let (on, join) = (self.b.create_block(), self.b.create_block());
+        let comps = match result {
+            Some((_, ty)) => types::components(m, ty)?,
+            None => Vec::new(),
+        };
+        let params: Vec<Value> = comps.iter().map(|&t| self.b.append_block_param(join, t)).collect();
+        let zeros: Vec<BlockArg> = comps.iter().map(|&t| BlockArg::Value(self.zero(t))).collect();
+        let any = self.b.ins().vany_true(g);
+        self.b.ins().brif(any, on, &[], join, &zeros);
+        self.b.switch_to_block(on);
+        self.simd_inst_inner(i, inst.op)?;
+        let mut args = Vec::new();
+        if let Some((id, _)) = result {
+            if self.is_varying(id) {
+                return Err(format!("{} gave a varying result for uniform operands", inst.opname()));
+            }
+            args = self.get(id)?.into_iter().map(BlockArg::Value).collect();
+            self.values.remove(&id);
+        }
+        self.b.ins().jump(join, &args);
+        self.b.switch_to_block(join);
+        if let Some((id, _)) = result {
+            self.values.insert(id, params);
+        }
+        Ok(())
     }
 
     /// Instruction `i` (see [`Self::needs_guard`]) under guard `g`: its

@@ -16,6 +16,30 @@ use std::ptr;
 /// with barriers) and sizes leaving 1 to 3 work-items of a row.
 const LOCALS: [Option<usize>; 5] = [None, Some(16), Some(13), Some(6), Some(3)];
 
+/// Launches kernel `name` of simd_masked (arguments: in, out, trace, k)
+/// over `input`, `per_item` trace slots per work-item first set to
+/// `i32::MIN`: `out` and `trace` as the kernel left them.
+fn run_traced(
+    name: &str,
+    opt: Opt,
+    local: Option<usize>,
+    input: &[i32],
+    per_item: usize,
+    k: i32,
+) -> (Vec<i32>, Vec<i32>) {
+    let n = input.len();
+    let mut out = vec![0i32; n];
+    let mut trace = vec![i32::MIN; per_item * n];
+    let l = local.map(|l| [l]);
+    Kernel::new("simd_masked", opt, name)
+        .arg(Arg::input(input))
+        .arg(Arg::output(&mut out))
+        .arg(Arg::output(&mut trace))
+        .arg(Arg::value(k))
+        .run(&[n], l.as_ref().map(|l| &l[..]));
+    (out, trace)
+}
+
 /// Inputs in -500..500 with every residue mod 2 and 3 in every chunk.
 fn inputs(n: usize) -> Vec<i32> {
     (0..n as i32).map(|i| (i * 7919 + 13) % 1001 - 500).collect()
@@ -455,15 +479,7 @@ fn rotated_loop_behind_a_guard_and_a_preheader() {
     for k in [1i32, 6, -3] {
         for opt in Opt::BOTH {
             for local in LOCALS {
-                let mut out = vec![0i32; n];
-                let mut trace = vec![i32::MIN; 8 * n];
-                let l = local.map(|l| [l]);
-                Kernel::new("simd_masked", opt, "guarded_rotated_loop")
-                    .arg(Arg::input(&input))
-                    .arg(Arg::output(&mut out))
-                    .arg(Arg::output(&mut trace))
-                    .arg(Arg::value(k))
-                    .run(&[n], l.as_ref().map(|l| &l[..]));
+                let (out, trace) = run_traced("guarded_rotated_loop", opt, local, &input, 8, k);
                 let mut want_trace = vec![i32::MIN; 8 * n];
                 for i in 0..n {
                     let (mut x, mut c) = (input[i], 0);
@@ -531,15 +547,7 @@ fn uniform_loop_in_an_arm() {
     for k in [0i32, 1, 3, 7] {
         for opt in Opt::BOTH {
             for local in LOCALS {
-                let mut out = vec![0i32; n];
-                let mut trace = vec![i32::MIN; 4 * n];
-                let l = local.map(|l| [l]);
-                Kernel::new("simd_masked", opt, "loop_in_arm")
-                    .arg(Arg::input(&input))
-                    .arg(Arg::output(&mut out))
-                    .arg(Arg::output(&mut trace))
-                    .arg(Arg::value(k))
-                    .run(&[n], l.as_ref().map(|l| &l[..]));
+                let (out, trace) = run_traced("loop_in_arm", opt, local, &input, 4, k);
                 let mut want_trace = vec![i32::MIN; 4 * n];
                 for i in 0..n {
                     let x = input[i];
@@ -617,15 +625,7 @@ fn varying_switch_with_loops_in_its_cases() {
     for k in [0i32, 1, 4] {
         for opt in Opt::BOTH {
             for local in LOCALS {
-                let mut out = vec![0i32; n];
-                let mut trace = vec![i32::MIN; 8 * n];
-                let l = local.map(|l| [l]);
-                Kernel::new("simd_masked", opt, "switch_with_loops")
-                    .arg(Arg::input(&input))
-                    .arg(Arg::output(&mut out))
-                    .arg(Arg::output(&mut trace))
-                    .arg(Arg::value(k))
-                    .run(&[n], l.as_ref().map(|l| &l[..]));
+                let (out, trace) = run_traced("switch_with_loops", opt, local, &input, 8, k);
                 let mut want_trace = vec![i32::MIN; 8 * n];
                 for i in 0..n {
                     let x = input[i];

@@ -267,6 +267,16 @@ kernel void loop_in_arm(global const int *in, global int *out, global int *trace
     out[i] = r;
 }
 
+// A loop bounded by a load the same in every lane, in a function called
+// where no lane may have arrived: the call runs only when one did.
+__attribute__((noinline)) static int sum_below(global const int *far, int k)
+{
+    int s = 0;
+    for (int j = 0; j < far[k]; j++)
+        s = s * 3 + j;
+    return s;
+}
+
 // Accesses the same in every lane inside a DAG region, whose blocks all
 // run whether or not a lane reached them: made only when one did.
 kernel void uniform_access_in_crossing_paths(global const int *in, global int *out, global int *flag,
@@ -278,7 +288,7 @@ kernel void uniform_access_in_crossing_paths(global const int *in, global int *o
     int r = -1;
     if ((x & 3) == 1 || (x > 1000 && (x & 4))) {
         flag[0] = 1;
-        r = far[k];
+        r = far[k] + sum_below(far, k);
     }
     out[i] = r;
 }

@@ -13,6 +13,8 @@
 //! deep; beyond that, a call goes to the callee's separately compiled
 //! helper function.
 
+use cranelift_codegen::ir::{BlockArg, InstBuilder};
+
 use super::{types, BodyState, Exit, Lowering, R};
 use crate::spirv::IdKind;
 
@@ -115,6 +117,31 @@ impl Lowering<'_, '_, '_> {
             for t in types::components(m, func.ret)? {
                 self.b.append_block_param(ret, t);
             }
+        }
+        // In a block of a DAG region, which runs even when no lane reached
+        // it: the callee runs only when some lane did (so its loops, whose
+        // uniform loads would be made for none, run as they would for the
+        // lanes), else its result is zero.
+        if let (Some(g), true) = (outer_guard, self.simd.is_some() && self.dag_block().is_some()) {
+            let zeros: Vec<BlockArg> = self
+                .b
+                .block_params(ret)
+                .to_vec()
+                .into_iter()
+                .map(|p| {
+                    let t = self.b.func.dfg.value_type(p);
+                    BlockArg::Value(if t.is_vector() {
+                        let c = self.b.func.dfg.constants.insert(vec![0u8; t.bytes() as usize].into());
+                        self.b.ins().vconst(t, c)
+                    } else {
+                        self.zero(t)
+                    })
+                })
+                .collect();
+            let run = self.b.create_block();
+            let any = self.b.ins().vany_true(g);
+            self.b.ins().brif(any, run, &[], ret, &zeros);
+            self.b.switch_to_block(run);
         }
         // A call with barriers inside suspends this body too: its values
         // live after the call go with the callee's at each barrier.

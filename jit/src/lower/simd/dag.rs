@@ -31,7 +31,8 @@
 //! Every block runs, so an access the same in every lane (a store to
 //! memory other than a private variable, a load through such a pointer)
 //! is made only when some lane reached the block
-//! (`Lowering::guarded_any`).
+//! (`Lowering::guarded_any`), and an inlined call runs only then
+//! (`inline_call`).
 
 use std::collections::HashSet;
 
@@ -420,7 +421,7 @@ impl Lowering<'_, '_, '_> {
 
     /// The DAG region whose block the current block is, lowered as such:
     /// its index and the block's position in it.
-    pub(super) fn dag_block(&self) -> Option<(usize, usize)> {
+    pub(crate) fn dag_block(&self) -> Option<(usize, usize)> {
         let cur = self.m.info(self.body.label)?.block;
         let s = self.simd.as_ref()?;
         s.dags.iter().enumerate().find_map(|(di, st)| {

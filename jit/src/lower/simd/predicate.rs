@@ -189,11 +189,12 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// Whether the lanes active where the lowering stands may be none
-    /// while the code runs: in a block of a DAG region (every block runs),
-    /// or in a body inlined under a mask. (An arm of a region is skipped
-    /// when no lane took it; a masked loop runs while some lane is in it.)
+    /// while the code runs: in a block of a DAG region (every block runs).
+    /// An arm of a region is skipped when no lane took it, a masked loop
+    /// runs while some lane is in it, and a body inlined in a block of a
+    /// DAG region runs only when some lane reached it (`inline_call`).
     pub(super) fn guard_may_be_empty(&self) -> bool {
-        self.dag_block().is_some() || self.simd.as_ref().is_some_and(|s| s.outer_guard.is_some())
+        self.dag_block().is_some()
     }
 
     /// Instruction `i`, an access the same in every lane

@@ -185,9 +185,10 @@ fn post_dominators(func: &Function) -> Vec<u32> {
 /// two-armed region (`regions`), and a varying switch, head one when the
 /// blocks up to the head's immediate post-dominator are entered only from
 /// the head or from one another, leave only to one another or to that
-/// block (whose only predecessors they are, with the head), hold no loop,
-/// no back edge and nothing an arm of a region may not hold, and lie in
-/// the same loops as the head. Where a varying branch or switch heads
+/// block (whose only predecessors they are, with the head), hold nothing
+/// an arm of a region may not hold and no loop but [`InnerLoop`]s (one
+/// exit block, no branch that may vary, no loop nested), and lie in the
+/// same loops as the head. Where a varying branch or switch heads
 /// neither, the nearest block dominating it whose branch or switch heads
 /// such a graph (the uniform first test of `a || b`, which jumps into the
 /// graph of the varying second) heads one instead. A branch inside a DAG

@@ -130,12 +130,7 @@ impl Lowering<'_, '_, '_> {
                 .into_iter()
                 .map(|p| {
                     let t = self.b.func.dfg.value_type(p);
-                    BlockArg::Value(if t.is_vector() {
-                        let c = self.b.func.dfg.constants.insert(vec![0u8; t.bytes() as usize].into());
-                        self.b.ins().vconst(t, c)
-                    } else {
-                        self.zero(t)
-                    })
+                    BlockArg::Value(self.zero(t))
                 })
                 .collect();
             let run = self.b.create_block();

@@ -737,8 +737,12 @@ impl Lowering<'_, '_, '_> {
         self.wi.ctx_words[(off / 8) as usize]
     }
 
-    /// Zero of Cranelift type `t`.
+    /// Zero of Cranelift type `t` (a scalar, or a vector of zero lanes).
     pub fn zero(&mut self, t: Clif) -> Value {
+        if t.is_vector() {
+            let c = self.b.func.dfg.constants.insert(vec![0u8; t.bytes() as usize].into());
+            return self.b.ins().vconst(t, c);
+        }
         self.bits(t, 0)
     }
 

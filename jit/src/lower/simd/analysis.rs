@@ -5,7 +5,7 @@
 //! only give up and rerun its work-items one by one while nothing it did
 //! is visible.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use rspirv::dr::Operand;
 use spirv::{BuiltIn, Decoration, Op, OpenclStd100Op as Cl};
@@ -880,11 +880,13 @@ pub fn masked_stores(
             None => (false, None),
         }
     };
+    let scopes: Vec<(bool, Option<Scope>)> = (0..func.blocks.len()).map(scope).collect();
     // Per variable stored under a mask: the one scope all its masked
     // stores are in (None once they differ or one is in none).
     let mut stored: Vec<(Id, Option<Scope>)> = Vec::new();
+    let mut index: HashMap<Id, usize> = HashMap::new();
     for (b, blk) in func.blocks.iter().enumerate() {
-        let (masked, here) = scope(b);
+        let (masked, here) = scopes[b];
         if !masked {
             continue;
         }
@@ -896,28 +898,35 @@ pub fn masked_stores(
             let Some(p) = inst.id(0).filter(|&p| m.def(p).is_some_and(|d| d.op == Op::Variable)) else {
                 continue;
             };
-            match stored.iter_mut().find(|(v, _)| *v == p) {
-                Some((_, sc)) => {
-                    if *sc != here {
-                        *sc = None;
+            match index.get(&p) {
+                Some(&k) => {
+                    if stored[k].1 != here {
+                        stored[k].1 = None;
                     }
                 }
-                None => stored.push((p, here)),
+                None => {
+                    index.insert(p, stored.len());
+                    stored.push((p, here));
+                }
             }
         }
     }
     // Kept shared: every access (every use as an operand) in that scope.
-    let only_in = |v: Id, sc: Scope| {
-        func.blocks.iter().enumerate().all(|(b, blk)| {
-            let uses = blk
-                .body()
-                .any(|i| m.insts[i as usize].id_operands().any(|(_, x)| x == v));
-            !uses || scope(b).1 == Some(sc)
-        })
-    };
+    // One pass over the function: a use elsewhere drops the scope.
+    for (b, blk) in func.blocks.iter().enumerate() {
+        for i in blk.body() {
+            for (_, x) in m.insts[i as usize].id_operands() {
+                if let Some(&k) = index.get(&x) {
+                    if stored[k].1 != scopes[b].1 {
+                        stored[k].1 = None;
+                    }
+                }
+            }
+        }
+    }
     stored
         .into_iter()
-        .filter(|&(v, sc)| sc.is_none_or(|sc| !only_in(v, sc)))
+        .filter(|&(_, sc)| sc.is_none())
         .map(|(v, _)| v)
         .collect()
 }

@@ -458,11 +458,7 @@ impl Lowering<'_, '_, '_> {
         }
         for params in &st.params {
             for p in params {
-                let z = if p.ty.is_vector() {
-                    self.vconst(p.ty, &[0; LANES])
-                } else {
-                    self.zero(p.ty)
-                };
+                let z = self.zero(p.ty);
                 self.b.def_var(p.var, z);
             }
         }

@@ -129,11 +129,7 @@ impl Lowering<'_, '_, '_> {
         for (_, comps) in &st.accs {
             for (k, vars) in comps {
                 for (&var, t) in vars.iter().zip(k.clif_types()) {
-                    let z = if t.is_vector() {
-                        self.vconst(t, &[0; LANES])
-                    } else {
-                        self.zero(t)
-                    };
+                    let z = self.zero(t);
                     self.b.def_var(var, z);
                 }
             }

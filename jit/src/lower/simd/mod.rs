@@ -813,19 +813,8 @@ impl Lowering<'_, '_, '_> {
         if !self.is_varying(c) {
             return self.scalar_inst(i);
         }
-        let bi = self
-            .m
-            .info(self.body.label)
-            .map(|x| x.block as usize)
-            .ok_or("bad label")?;
-        let (dirty, looping) = {
-            let s = self.sb()?;
-            (s.dirty, s.in_cycle.get(bi).copied().unwrap_or(true))
-        };
-        // Under masks where the chunk could not be abandoned (or would
-        // be, in a loop).
-        let bail = self.kernel.borrow().simd.as_ref().and_then(|c| c.bail);
-        if dirty || looping || bail.is_none() || self.guard()?.is_some() {
+        let (dirty, looping, masked) = self.branch_state()?;
+        if masked {
             if let Some(ri) = self.region_here()? {
                 return self.region_branch(ri, i);
             }
@@ -865,14 +854,12 @@ impl Lowering<'_, '_, '_> {
         Ok(())
     }
 
-    /// The DAG region the current block heads, when it is to run under
-    /// masks: where a chunk whose lanes disagree could not be abandoned
-    /// (after a store, in a loop, in a kernel with barriers, under a
-    /// guard), as for regions.
-    fn dag_wanted(&mut self) -> R<Option<usize>> {
-        let Some(di) = self.dag_here()? else {
-            return Ok(None);
-        };
+    /// At the current block's terminator: whether something visible may
+    /// have happened, whether the block is in a loop, and whether a branch
+    /// whose lanes disagree must run under masks there, as the chunk could
+    /// not be abandoned (after a store, in a loop, in a kernel with
+    /// barriers, under a guard).
+    fn branch_state(&mut self) -> R<(bool, bool, bool)> {
         let bi = self.current_block()? as usize;
         let (dirty, looping) = {
             let s = self.sb()?;
@@ -880,6 +867,16 @@ impl Lowering<'_, '_, '_> {
         };
         let bail = self.kernel.borrow().simd.as_ref().and_then(|c| c.bail);
         let masked = dirty || looping || bail.is_none() || self.guard()?.is_some();
+        Ok((dirty, looping, masked))
+    }
+
+    /// The DAG region the current block heads, when it is to run under
+    /// masks ([`Self::branch_state`]), as for regions.
+    fn dag_wanted(&mut self) -> R<Option<usize>> {
+        let Some(di) = self.dag_here()? else {
+            return Ok(None);
+        };
+        let (_, _, masked) = self.branch_state()?;
         Ok(masked.then_some(di))
     }
 

@@ -367,11 +367,7 @@ impl Lowering<'_, '_, '_> {
             .flat_map(|ks| ks.iter().flat_map(|(_, vals)| vals.iter().copied()))
             .map(|v| {
                 let t = self.ty(v);
-                BlockArg::Value(if t.is_vector() {
-                    self.vconst(t, &[0; LANES])
-                } else {
-                    self.zero(t)
-                })
+                BlockArg::Value(self.zero(t))
             })
             .collect();
         self.sb()?.regions[ri].join = Some((join, params.clone()));

@@ -24,6 +24,11 @@ impl Dumps {
         Dumps { root, seen: Vec::new() }
     }
 
+    /// The dump root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
     /// Builds `il` in `ctx` with no options (panics on failure) and returns
     /// the program and the one folder the build added (panics, naming
     /// `what`, unless there is exactly one).

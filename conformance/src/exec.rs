@@ -36,7 +36,7 @@
 //!   lines), [`Kernel::work_group_info`] and [`Kernel::handle`] for queries.
 //!
 //! Every launch runs in each of clift's execution modes and compares them
-//! bit for bit: the kernel as built (with 4-lane bodies where clift makes
+//! bit for bit: the kernel as built (with 8- and 4-lane bodies where clift makes
 //! them, `jit/src/lower/simd`) and the same program built again with
 //! `-cl-clift-max-lanes=1` (scalar bodies only), the *twin*, built at the
 //! first launch and shared by siblings (so program-scope variables evolve
@@ -551,7 +551,7 @@ impl<'a> Kernel<'a> {
                     .collect();
                 panic!(
                     "kernel {:?}: argument {i} differs between execution modes at byte {at} of {}: \
-                     {} with 4-lane bodies, {} with {SCALAR_ONLY} (bytes from there on){}",
+                     {} as built (vector bodies), {} with {SCALAR_ONLY} (bytes from there on){}",
                     self.name,
                     built.len(),
                     show(built),

@@ -160,14 +160,15 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             "{level:?}: int_bits multiplies as vectors: {bits}"
         );
         assert_eq!(scalar("int_bits"), None, "{level:?}");
-        // exp, log, erf, sin and cos: one call per chunk each, the four
-        // lanes in a vector register both ways (no stack slot).
+        // exp, log, erf, sin and cos: one call per 4-lane part each (the
+        // 8-lane body's two parts and the 4-lane body), the four lanes in
+        // a vector register both ways (no stack slot).
         assert_eq!(scalar("math4"), None, "{level:?}");
         let math = read(&dir.join("math4.opt.clif"));
         #[cfg(all(target_arch = "x86_64", not(windows)))]
         assert_eq!(
             math.matches("(f32x4) -> f32x4").count(),
-            5,
+            3 * 5,
             "{level:?}: math4 calls the register forms: {math}"
         );
         assert!(
@@ -222,6 +223,45 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         }
         // SAFETY: a valid program, released once.
         unsafe { check(clReleaseProgram(p)) };
+        // 8-lane bodies (kernels/cl/simd_wide.cl): no `<kernel>.narrow.txt`
+        // (written for every kernel without one) at either level. `narrowed`, whose
+        // loop exit differs between work-items, keeps 4-lane bodies and its
+        // dump says why; -cl-clift-max-lanes=4 asks for them.
+        for level in Opt::BOTH {
+            let (p, dir) = dumps.build(
+                ctx,
+                &exec::corpus_spirv("simd_wide", level),
+                &format!("simd_wide {level:?}"),
+            );
+            // (At -O0, private_calls' loops move values between vectors
+            // and scalars per lane: a 4-lane body holding scalars.)
+            let wide: &[&str] = match level {
+                Opt::O0 => &["dot_columns", "counts_and_ids", "moves"],
+                Opt::O2 => &["dot_columns", "private_calls", "counts_and_ids", "moves"],
+            };
+            for k in wide {
+                let narrow = std::fs::read_to_string(dir.join(format!("{k}.narrow.txt"))).ok();
+                assert_eq!(narrow, None, "{k} runs 8 lanes at {level:?}");
+                assert_eq!(std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok(), None);
+            }
+            let why = read(&dir.join("narrowed.narrow.txt"));
+            assert!(
+                why.contains("a loop whose exit differs between work-items is estimated faster in a 4-lane body"),
+                "{level:?}: {why}"
+            );
+            let why = read(&dir.join("masked_arm.narrow.txt"));
+            assert!(
+                why.contains(
+                    "a branch whose lanes may differ and must run under masks is not lowered in 8-lane bodies"
+                ),
+                "{level:?}: {why}"
+            );
+            for k in ["narrowed", "masked_arm"] {
+                assert_eq!(std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok(), None);
+            }
+            // SAFETY: a valid program, released once.
+            unsafe { check(clReleaseProgram(p)) };
+        }
         // A module with a kernel that cannot run (its private array is
         // more than a work-item's stack): the others keep 4-lane bodies.
         let (p, dir) = dumps.build(ctx, &exec::corpus_spirv("unsupported", Opt::O2), "unsupported O2");
@@ -314,6 +354,61 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         );
         // SAFETY: a valid program, released once.
         unsafe { check(clReleaseProgram(p)) };
+        drop(scalar_dumps);
+        // At least 8 lanes asked for: the masked loops get 8-lane bodies
+        // too (tests/exec_simd_wide.rs runs them); at most 4: every
+        // kernel's dump says so.
+        let mut wide_dumps = Dumps::new("clift-dump-wide");
+        let mut narrow_dumps = Dumps::new("clift-dump-narrow");
+        for level in Opt::BOTH {
+            std::env::set_var("CLIFT_DUMP", wide_dumps.root());
+            let (p, dir) = wide_dumps.build_with(
+                ctx,
+                &exec::corpus_spirv("simd_wide", level),
+                "-cl-clift-min-lanes=8",
+                &format!("simd_wide {level:?} min-lanes=8"),
+            );
+            // (At -O0, `x > 1 && s < 100` is a branch inside narrowed's
+            // loop, which keeps it at 4 lanes.)
+            let wide: &[&str] = match level {
+                Opt::O0 => &["dot_columns", "private_calls", "counts_and_ids", "moves"],
+                Opt::O2 => &["dot_columns", "private_calls", "counts_and_ids", "moves", "narrowed"],
+            };
+            for k in wide {
+                let narrow = std::fs::read_to_string(dir.join(format!("{k}.narrow.txt"))).ok();
+                assert_eq!(narrow, None, "{k} runs 8 lanes at {level:?} with -cl-clift-min-lanes=8");
+            }
+            // SAFETY: a valid program, released once.
+            unsafe { check(clReleaseProgram(p)) };
+            let (p, dir) = wide_dumps.build_with(
+                ctx,
+                &exec::corpus_spirv("simd_masked", level),
+                "-cl-clift-min-lanes=8",
+                &format!("simd_masked {level:?} min-lanes=8"),
+            );
+            let wide: &[&str] = match level {
+                Opt::O0 => &["grid_sum"],
+                Opt::O2 => &["grid_sum", "guarded_rotated_loop"],
+            };
+            for k in wide {
+                let narrow = std::fs::read_to_string(dir.join(format!("{k}.narrow.txt"))).ok();
+                assert_eq!(narrow, None, "{k} runs 8 lanes at {level:?} with -cl-clift-min-lanes=8");
+            }
+            // SAFETY: a valid program, released once.
+            unsafe { check(clReleaseProgram(p)) };
+            std::env::set_var("CLIFT_DUMP", narrow_dumps.root());
+            let (p, dir) = narrow_dumps.build_with(
+                ctx,
+                &exec::corpus_spirv("simd_wide", level),
+                "-cl-clift-max-lanes=4",
+                &format!("simd_wide {level:?} max-lanes=4"),
+            );
+            let why = read(&dir.join("dot_columns.narrow.txt"));
+            assert!(why.contains("-cl-clift-max-lanes=4"), "{level:?}: {why}");
+            assert_eq!(std::fs::read_to_string(dir.join("dot_columns.scalar.txt")).ok(), None);
+            // SAFETY: a valid program, released once.
+            unsafe { check(clReleaseProgram(p)) };
+        }
     }
     // SAFETY: valid handles, released once.
     unsafe {

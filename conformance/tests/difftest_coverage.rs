@@ -4,10 +4,12 @@
 //! vector paths only for kernels that get a 4-lane body. This builds the
 //! programs of the CI seed range, with barriers and without
 //! (`clift_clgen::uses_barriers`), at -O0 and -O2 with
-//! `-cl-clift-min-lanes=4` (as the campaigns' SIMD modes), with
-//! `CLIFT_DUMP` set, and counts the kernels that got one (no
-//! `<kernel>.scalar.txt` in the dump). It fails when fewer than three in
-//! four do, or when either kind of kernel gets none, so a change to the
+//! the options of the campaigns' SIMD modes, with `CLIFT_DUMP` set, and
+//! counts the kernels that got one (no `<kernel>.scalar.txt` in the dump)
+//! and those of them that got an 8-lane body (no `<kernel>.narrow.txt`
+//! either). It fails when fewer than three in four get a vector body, or
+//! when either kind of kernel gets none, or when no barrier-free kernel
+//! gets an 8-lane body, so a change to the
 //! generator or to the vectorizer that quietly takes the campaigns away
 //! from the vector paths is seen.
 //!
@@ -28,7 +30,7 @@ fn most_generated_kernels_get_four_lane_bodies() {
     let mut dumps = Dumps::new("clift-difftest-coverage");
     let ctx = context();
     let mut report = Vec::new();
-    let (mut built, mut vector) = (0usize, 0usize);
+    let (mut built, mut vector, mut wide) = (0usize, 0usize, 0usize);
     // Per kind (without barriers, with them): builds with a 4-lane body.
     let mut by_kind = [0usize; 2];
     for seed in 0..SEEDS {
@@ -45,7 +47,7 @@ fn most_generated_kernels_get_four_lane_bodies() {
             barriers,
             "seed {seed}: local memory as uses_barriers says"
         );
-        for options in ["-O0 -cl-clift-min-lanes=4", "-O2 -cl-clift-min-lanes=4"] {
+        for options in ["-O0 -cl-clift-min-lanes=8", "-O2 -cl-clift-min-lanes=4"] {
             let src = CString::new(source.as_str()).expect("source without NUL");
             let p_src = src.as_ptr();
             let mut err = 0;
@@ -62,6 +64,11 @@ fn most_generated_kernels_get_four_lane_bodies() {
                 Err(_) => {
                     vector += 1;
                     by_kind[usize::from(barriers)] += 1;
+                    match std::fs::read_to_string(dir.join(format!("{}.narrow.txt", unit.name))) {
+                        Ok(why) if !barriers => report.push(format!("seed {seed} {options}: 4 lanes: {}", why.trim())),
+                        Ok(_) => {}
+                        Err(_) => wide += 1,
+                    }
                 }
             }
             // SAFETY: `p` is a program this test created and no longer uses.
@@ -69,7 +76,7 @@ fn most_generated_kernels_get_four_lane_bodies() {
         }
     }
     eprintln!(
-        "{vector} of {built} builds of generated kernels got a 4-lane body ({} without barriers, {} with)",
+        "{vector} of {built} builds of generated kernels got a vector body ({} without barriers, {} with), {wide} an 8-lane one",
         by_kind[0], by_kind[1]
     );
     for r in &report {
@@ -83,6 +90,7 @@ fn most_generated_kernels_get_four_lane_bodies() {
         by_kind.iter().all(|&k| k > 0),
         "a kind of kernel got no 4-lane body: {by_kind:?}"
     );
+    assert!(wide > 0, "no generated kernel got an 8-lane body");
     // SAFETY: the context this test created, no longer used.
     check(unsafe { clReleaseContext(ctx) });
 }

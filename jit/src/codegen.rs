@@ -585,6 +585,9 @@ impl Lowerer<'_> {
             scalar_lanes: false,
             wants_scalar_lanes: &wants_scalar_lanes,
             keep_lanes: self.front.min_lanes.is_some_and(|n| n >= 4),
+            // An 8-lane body unless the build asked for at most 4 lanes.
+            wide: self.front.max_lanes.is_none_or(|n| n >= 8) && !self.sel.barrier_fns.contains(&f),
+            keep_wide: self.front.min_lanes.is_some_and(|n| n >= 8),
         };
         let mut simd = info.is_some() && self.vectorize;
         if simd {
@@ -592,6 +595,13 @@ impl Lowerer<'_> {
                 self.scalar_reason(dump_name, &why);
                 simd = false;
             }
+        }
+        if let (true, false, Some(d)) = (simd, env.wide, &self.dump) {
+            let why = match self.front.max_lanes {
+                Some(n) if n < 8 => format!("the build asked for at most {n} lanes (-cl-clift-max-lanes={n})"),
+                _ => "a kernel with barriers gets 4-lane bodies only".to_string(),
+            };
+            d.narrow_reason(dump_name, &why);
         }
         let template = ctx.func.clone();
         let inlined_before = self.inlined.get();
@@ -627,8 +637,25 @@ impl Lowerer<'_> {
             if retry.is_some() && wants_scalar_lanes.replace(false) && !env.scalar_lanes {
                 if let (Some(d), Some(why)) = (&self.dump, &retry) {
                     d.lanes_reason(dump_name, why);
+                    // Eight chains of scalars per lane take more registers
+                    // than the core has: four are faster (clbench's hash).
+                    if env.wide && !env.keep_wide {
+                        d.narrow_reason(dump_name, "a body holding its values as scalars per lane is estimated faster with 4 lanes than with 8");
+                    }
                 }
                 env.scalar_lanes = true;
+                env.wide &= env.keep_wide;
+                self.inlined.set(inlined_before);
+                continue;
+            }
+            // An 8-lane body that could not be made: lowered again with
+            // the 4-lane body alone (values in vectors first).
+            if let (Some(why), true) = (&retry, env.wide) {
+                if let Some(d) = &self.dump {
+                    d.narrow_reason(dump_name, why);
+                }
+                env.wide = false;
+                env.scalar_lanes = false;
                 self.inlined.set(inlined_before);
                 continue;
             }

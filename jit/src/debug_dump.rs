@@ -105,6 +105,12 @@ impl Dumper {
         self.write("module.scalar.txt", format!("{why}\n").as_bytes());
     }
 
+    /// `<name>.narrow.txt`: why kernel `name` got no 8-lane body (only a
+    /// 4-lane one, or none if `<name>.scalar.txt` says so too).
+    pub fn narrow_reason(&self, name: &str, why: &str) {
+        self.write(&format!("{name}.narrow.txt"), format!("{why}\n").as_bytes());
+    }
+
     /// `<name>.lanes.txt`: why kernel `name`'s 4-lane body holds values
     /// as scalars per lane.
     pub fn lanes_reason(&self, name: &str, why: &str) {

@@ -92,6 +92,9 @@ impl Lowering<'_, '_, '_> {
         // Under a mask (in an arm of a region, in a masked loop), the
         // callee's body runs for the active lanes only.
         let outer_guard = self.guard()?;
+        if outer_guard.is_some() {
+            self.one_part("a call under a mask")?;
+        }
         let mut child_simd = self.simd.as_deref().map(|s| {
             Box::new(super::simd::Body {
                 entry_dirty: s.dirty,
@@ -99,20 +102,30 @@ impl Lowering<'_, '_, '_> {
                 ..Default::default()
             })
         });
+        // In an 8-lane body, the callee is one too: each part passes its
+        // own shapes (`simd::Part`).
+        let mut part_args = vec![std::collections::HashMap::new(); self.parts()];
         for k in 1..inst.operands.len() {
             let a = inst.operand(k);
-            if let (Some(cs), true) = (child_simd.as_deref_mut(), self.is_varying(a)) {
+            if child_simd.is_some() && self.is_varying(a) {
                 let p = *func.params.get(k - 1).ok_or("too many arguments")?;
-                cs.varying.insert(p, self.shapes(a)?);
+                for (pa, shapes) in part_args.iter_mut().zip(self.each_part(|l| l.shapes(a))?) {
+                    pa.insert(p, shapes);
+                }
                 args.push(Vec::new());
             } else {
                 args.push(self.get(a)?);
             }
         }
+        if let Some(cs) = child_simd.as_deref_mut() {
+            self.parts_for_callee(cs, part_args)?;
+        }
         let ret = self.b.create_block();
-        let mut ret_kinds = Vec::new();
+        // Per part, the kinds and parameters of the result's components
+        // (none for a void callee).
+        let mut ret_kinds = vec![Vec::new(); self.parts()];
         if child_simd.is_some() && m.ty(func.ret) != Some(&crate::spirv::Type::Void) {
-            ret_kinds = self.varying_params(ret, func.ret)?;
+            ret_kinds = self.each_part(|l| l.varying_params(ret, func.ret))?;
         } else {
             for t in types::components(m, func.ret)? {
                 self.b.append_block_param(ret, t);
@@ -159,13 +172,18 @@ impl Lowering<'_, '_, '_> {
             .lower_function(args, None)
             .map_err(|d| format!("in the inlined call of {}: {d}", m.show(callee)))?;
         self.b.switch_to_block(ret);
-        if let Some(s) = self.simd.as_deref_mut() {
+        if self.simd.is_some() {
             if let Some(r) = inst.result_id {
-                let mut shapes = Vec::with_capacity(ret_kinds.len());
-                for (k, vals) in &ret_kinds {
-                    shapes.push(Self::from_kind(*k, vals)?);
-                }
-                s.varying.insert(r, shapes);
+                let mut part = ret_kinds.iter();
+                self.each_part(|l| {
+                    let kinds = part.next().ok_or("a part without its result")?;
+                    let mut shapes = Vec::with_capacity(kinds.len());
+                    for (k, vals) in kinds {
+                        shapes.push(Self::from_kind(*k, vals)?);
+                    }
+                    l.sb()?.varying.insert(r, shapes);
+                    Ok(())
+                })?;
             }
             return Ok(true);
         }

@@ -214,6 +214,12 @@ pub struct Env<'a> {
     /// Whether a 4-lane body is kept even when it would do more lane by
     /// lane than as vectors (`-cl-clift-min-lanes`).
     pub keep_lanes: bool,
+    /// Whether a kernel without barriers gets an 8-lane body (two 4-lane
+    /// parts per chunk, [`simd::Part`]) before its 4-lane one.
+    pub wide: bool,
+    /// Whether an 8-lane body is kept even where clift estimates the
+    /// 4-lane one faster (`-cl-clift-min-lanes=8`).
+    pub keep_wide: bool,
 }
 
 /// Lowers the body of `func` into `b`, whose current block must be
@@ -233,6 +239,7 @@ pub fn lower_body(
 ) -> Result<Lowered, Diagnostic> {
     let m = env.m;
     let simd = chunk.is_some().then(Box::default);
+    let parts = chunk.as_ref().map_or(1, |c| c.parts);
     let kernel = Rc::new(RefCell::new(KernelState {
         frame: frame.map(barrier::FrameState::new),
         inlined: 0,
@@ -251,6 +258,7 @@ pub fn lower_body(
         frame: barrier::BodyFrame::default(),
         simd,
     };
+    l.begin_parts(parts).map_err(|r| m.diag(func.inst, r))?;
     let entry = l.lower_function(params, frame.map(|f| f.dispatch))?;
     let frame_size = match frame {
         Some(fr) => l.finish_frame(fr, entry).map_err(|r| m.diag(func.inst, r))?,
@@ -457,7 +465,15 @@ impl Lowering<'_, '_, '_> {
                 s.dirty_in = dirty_in;
                 s.in_cycle = in_cycle;
             }
-            self.begin_masked_loops(loops).map_err(|r| m.diag(func.inst, r))?;
+            if !loops.is_empty() && !self.env.keep_wide && self.parts() > 1 {
+                return Err(m.diag(
+                    func.inst,
+                    "a loop whose exit differs between work-items is estimated faster in a 4-lane body: a chunk runs it until its last lane leaves, and two parts take twice the registers (-cl-clift-min-lanes=8 makes the 8-lane body anyway)",
+                ));
+            }
+            // Each part of an 8-lane body has its own active lanes.
+            self.each_part(|l| l.begin_masked_loops(loops.clone()))
+                .map_err(|r| m.diag(func.inst, r))?;
             self.begin_regions(regions);
             self.begin_dags(dags).map_err(|r| m.diag(func.inst, r))?;
         }
@@ -496,9 +512,21 @@ impl Lowering<'_, '_, '_> {
                 if yields && Some(i) == first_body {
                     self.yield_point(blk.start).map_err(|rule| m.diag(i, rule))?;
                 }
-                self.inst(i).map_err(|rule| m.diag(i, rule))?;
-                if pins.contains(&i) {
-                    self.pin(i, &mut pin_slot).map_err(|rule| m.diag(i, rule))?;
+                if self.per_part(i) {
+                    // An 8-lane body: once per 4-lane part (`simd::Part`).
+                    self.each_part(|l| {
+                        l.inst(i)?;
+                        if pins.contains(&i) {
+                            l.pin(i, &mut pin_slot)?;
+                        }
+                        Ok(())
+                    })
+                    .map_err(|rule| m.diag(i, rule))?;
+                } else {
+                    self.inst(i).map_err(|rule| m.diag(i, rule))?;
+                    if pins.contains(&i) {
+                        self.pin(i, &mut pin_slot).map_err(|rule| m.diag(i, rule))?;
+                    }
                 }
                 self.define_vars(i).map_err(|rule| m.diag(i, rule))?;
                 if self.b.func.dfg.num_insts() > MAX_FUNCTION_INSTS {
@@ -567,7 +595,8 @@ impl Lowering<'_, '_, '_> {
             }
             let align = crate::layout::variable_align(m, p, l);
             if self.simd.is_some() && !self.values.contains_key(&p) {
-                self.copy_byval_lanes(p, l, align)?;
+                // Each part's lanes their own copies (`simd::Part`).
+                self.each_part(|s| s.copy_byval_lanes(p, l, align))?;
                 continue;
             }
             let dst = self.byval_copy_slot(l.size, align)?;
@@ -665,7 +694,8 @@ impl Lowering<'_, '_, '_> {
                 }
                 let (ty, id) = inst.result();
                 if self.simd.as_ref().is_some_and(|s| s.may_vary.contains(&id)) {
-                    self.varying_phi(cb, id, ty).map_err(|r| m.diag(i, r))?;
+                    self.each_part(|l| l.varying_phi(cb, id, ty))
+                        .map_err(|r| m.diag(i, r))?;
                     continue;
                 }
                 let comps = types::components(m, ty).map_err(|r| m.diag(i, r))?;
@@ -944,13 +974,14 @@ impl Lowering<'_, '_, '_> {
                 .find(|&k| phi.id(2 * k + 1) == Some(self.body.label))
                 .and_then(|k| phi.id(2 * k))
                 .ok_or_else(|| format!("OpPhi %{} has no value for this block", phi.result_id.unwrap_or(0)))?;
-            if let Some(a) = phi.result_id.map(|r| self.counter_arg(r, v)).transpose()?.flatten() {
-                args.push(a);
-                continue;
-            }
             match phi.result_id {
+                // Once per part of an 8-lane body (`simd::Part`).
                 Some(r) if self.simd.as_ref().is_some_and(|s| s.varying.contains_key(&r)) => {
-                    args.extend(self.phi_args(r, v)?);
+                    let per_part = self.each_part(|l| match l.counter_arg(r, v)? {
+                        Some(a) => Ok(vec![a]),
+                        None => l.phi_args(r, v),
+                    })?;
+                    args.extend(per_part.into_iter().flatten());
                 }
                 _ if self.is_varying(v) => {
                     return Err(format!(

@@ -240,13 +240,14 @@ impl Group<'_> {
             (mode == Mode::ChunksOnly).then(|| super::simd::Chunk::new(None, fn_effects(), self.env.scalar_lanes));
         let params = self.params.clone();
         let lowered = lower_body(env, func, b, wi, Exit::NextWorkItem(nest.x_next), params, frame, chunk)?;
-        if let Some(ch) = nest.chunks {
+        for ch in nest.chunks {
             b.switch_to_block(ch.body);
             let wi = WorkItemValues {
                 local_id: [ch.x, y, z],
                 ..wi
             };
-            let chunk = super::simd::Chunk::new(Some(ch.bail), fn_effects(), self.env.scalar_lanes);
+            let chunk = super::simd::Chunk::new(Some(ch.bail), fn_effects(), self.env.scalar_lanes)
+                .with_parts(ch.width / super::simd::LANES);
             let params = self.params.clone();
             lower_body(env, func, b, wi, Exit::NextWorkItem(ch.next), params, None, Some(chunk))?;
         }
@@ -345,13 +346,15 @@ impl Group<'_> {
         let n = b.ins().iadd_imm_s(x, step);
         let chunks = if mode == Mode::Chunks {
             b.ins().jump(x_head, &[BlockArg::Value(n), BlockArg::Value(x_end)]);
-            Some(chunk_loop(b, x_init, x_head, x_done, y_next, x_end, lsz[0]))
+            let lanes = super::simd::LANES;
+            let widths: &[usize] = if self.env.wide { &[2 * lanes, lanes] } else { &[lanes] };
+            chunk_loops(b, widths, x_init, x_head, x_done, y_next, x_end, lsz[0])
         } else {
             b.ins().jump(x_head, &[BlockArg::Value(n)]);
             b.switch_to_block(x_init);
             let zero = b.ins().iconst(cl::I64, 0);
             b.ins().jump(x_head, &[BlockArg::Value(zero)]);
-            None
+            Vec::new()
         };
         // After the loops: another phase while work-items wait at a barrier.
         b.switch_to_block(loops_done);
@@ -458,7 +461,7 @@ struct Nest {
     local_id: [Value; 3],
     item: Block,
     x_next: Block,
-    chunks: Option<ChunkLoop>,
+    chunks: Vec<ChunkLoop>,
 }
 
 /// The blocks of the chunk loop.
@@ -471,53 +474,70 @@ struct ChunkLoop {
     next: Block,
     /// Where an abandoned chunk goes: its work-items through the scalar body.
     bail: Block,
+    /// The work-items of a chunk (4, or 8 for an 8-lane body).
+    width: usize,
 }
 
-/// Builds the chunk loop of a row around the scalar x loop:
+/// Builds the chunk loops of a row around the scalar x loop, one per
+/// chunk width in `widths` (widest first: 8, then 4, for a kernel with an
+/// 8-lane body; 4 alone otherwise). With widths 8 and 4:
 /// ```text
-/// x_init:          jump chunk_head(0)
-/// chunk_head(cx):  brif cx + 4 <= lsz0, <4-lane body>, x_head(cx, lsz0)
-///                  ... OpReturn: jump chunk_next
-/// chunk_next:      jump chunk_head(cx + 4)
-/// bail:            jump x_head(cx, cx + 4)
-/// x_done:          brif x_end >= lsz0, y_next, chunk_head(x_end)
+/// x_init:          jump head8(0)
+/// head8(cx):       brif cx + 8 <= lsz0, <8-lane body>, head4(cx)
+///                  ... OpReturn: jump next8
+/// next8:           jump head8(cx + 8)
+/// bail8:           jump x_head(cx, cx + 8)
+/// head4(cx):       brif cx + 4 <= lsz0, <4-lane body>, x_head(cx, lsz0)
+/// next4:           jump head4(cx + 4)
+/// bail4:           jump x_head(cx, cx + 4)
+/// x_done:          brif x_end >= lsz0, y_next, head8(x_end)
 /// ```
-fn chunk_loop(
+fn chunk_loops(
     b: &mut FunctionBuilder,
+    widths: &[usize],
     x_init: Block,
     x_head: Block,
     x_done: Block,
     y_next: Block,
     x_end: Value,
     lsz0: Value,
-) -> ChunkLoop {
-    let lanes = super::simd::LANES as i64;
-    let head = b.create_block();
-    let body = b.create_block();
-    let next = b.create_block();
-    let bail = b.create_block();
-    let cx = b.append_block_param(head, cl::I64);
+) -> Vec<ChunkLoop> {
+    let heads: Vec<Block> = widths.iter().map(|_| b.create_block()).collect();
+    let xs: Vec<Value> = heads.iter().map(|&h| b.append_block_param(h, cl::I64)).collect();
     b.switch_to_block(x_init);
     let zero = b.ins().iconst(cl::I64, 0);
-    b.ins().jump(head, &[BlockArg::Value(zero)]);
-    b.switch_to_block(head);
-    let end = b.ins().iadd_imm_s(cx, lanes);
-    let fits = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lsz0);
-    b.ins()
-        .brif(fits, body, &[], x_head, &[BlockArg::Value(cx), BlockArg::Value(lsz0)]);
-    b.switch_to_block(next);
-    b.ins().jump(head, &[BlockArg::Value(end)]);
-    b.switch_to_block(bail);
-    b.ins().jump(x_head, &[BlockArg::Value(cx), BlockArg::Value(end)]);
+    b.ins().jump(heads[0], &[BlockArg::Value(zero)]);
+    let mut loops = Vec::with_capacity(widths.len());
+    for (k, &w) in widths.iter().enumerate() {
+        let (head, cx) = (heads[k], xs[k]);
+        let body = b.create_block();
+        let next = b.create_block();
+        let bail = b.create_block();
+        b.switch_to_block(head);
+        let end = b.ins().iadd_imm_s(cx, w as i64);
+        let fits = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lsz0);
+        match heads.get(k + 1) {
+            Some(&narrower) => b.ins().brif(fits, body, &[], narrower, &[BlockArg::Value(cx)]),
+            None => b
+                .ins()
+                .brif(fits, body, &[], x_head, &[BlockArg::Value(cx), BlockArg::Value(lsz0)]),
+        };
+        b.switch_to_block(next);
+        b.ins().jump(head, &[BlockArg::Value(end)]);
+        b.switch_to_block(bail);
+        b.ins().jump(x_head, &[BlockArg::Value(cx), BlockArg::Value(end)]);
+        loops.push(ChunkLoop {
+            body,
+            x: cx,
+            next,
+            bail,
+            width: w,
+        });
+    }
     b.switch_to_block(x_done);
     let row_done = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, x_end, lsz0);
-    b.ins().brif(row_done, y_next, &[], head, &[BlockArg::Value(x_end)]);
-    ChunkLoop {
-        body,
-        x: cx,
-        next,
-        bail,
-    }
+    b.ins().brif(row_done, y_next, &[], heads[0], &[BlockArg::Value(x_end)]);
+    loops
 }
 
 /// Loads the kernel's parameters from the argument block (see

@@ -446,6 +446,7 @@ impl Lowering<'_, '_, '_> {
     /// block's mask starts empty and every phi variable zero, the head's
     /// edges are taken under its guard, and the graph's first block runs.
     pub(super) fn dag_head(&mut self, di: usize, i: u32) -> R {
+        self.one_part("a branch or switch whose lanes may differ and whose paths cross")?;
         let g = match self.guard()? {
             Some(g) => g,
             None => self.vconst(cl::I32X4, &[u64::MAX; LANES]),

@@ -116,24 +116,28 @@ impl Lowering<'_, '_, '_> {
             return Ok(());
         }
         // Every lane, or in a body inlined under a mask, the lanes active
-        // at the call.
-        let entering = match self.sb()?.outer_guard {
-            Some(g) => g,
-            None => self.vconst(cl::I32X4, &[u64::MAX; LANES]),
-        };
-        self.b.def_var(st.active, entering);
-        for &(_, leave, _) in &st.tails {
-            let z = self.vconst(cl::I32X4, &[0; LANES]);
-            self.b.def_var(leave, z);
-        }
-        for (_, comps) in &st.accs {
-            for (k, vars) in comps {
-                for (&var, t) in vars.iter().zip(k.clif_types()) {
-                    let z = self.zero(t);
-                    self.b.def_var(var, z);
+        // at the call; in each part of an 8-lane body.
+        self.each_part(|l| {
+            let st = l.sb()?.masked[li].clone();
+            let entering = match l.sb()?.outer_guard {
+                Some(g) => g,
+                None => l.vconst(cl::I32X4, &[u64::MAX; LANES]),
+            };
+            l.b.def_var(st.active, entering);
+            for &(_, leave, _) in &st.tails {
+                let z = l.vconst(cl::I32X4, &[0; LANES]);
+                l.b.def_var(leave, z);
+            }
+            for (_, comps) in &st.accs {
+                for (k, vars) in comps {
+                    for (&var, t) in vars.iter().zip(k.clif_types()) {
+                        let z = l.zero(t);
+                        l.b.def_var(var, z);
+                    }
                 }
             }
-        }
+            Ok(())
+        })?;
         Ok(())
     }
 
@@ -173,8 +177,8 @@ impl Lowering<'_, '_, '_> {
                 Edge::Stay
             })
         };
-        // The lanes that go where (a mask; None for all of them), and the
-        // in-loop successor.
+        // The lanes that go where (per part, a mask; None for all of
+        // them), and the in-loop successor.
         let (go, to, stay) = match inst.op {
             Op::Branch => {
                 let t = inst.operand(0);
@@ -190,9 +194,13 @@ impl Lowering<'_, '_, '_> {
                     (Edge::Stay, Edge::Stay) => return Ok(false),
                     (Edge::Exit, Edge::Exit) => (None, Edge::Exit, None),
                     (Edge::Stay, e) | (e, Edge::Stay) => {
-                        let shape = *self.shapes(c)?.first().ok_or("an empty condition")?;
+                        let shapes = self.each_part(|l| Ok(*l.shapes(c)?.first().ok_or("an empty condition")?))?;
                         let toward = edge(t)? != Edge::Stay;
-                        if let (Shape::U(cv), Edge::Exit) = (shape, e) {
+                        let uniform = match shapes.as_slice() {
+                            [Shape::U(cv), rest @ ..] if rest.iter().all(|s| matches!(s, Shape::U(_))) => Some(*cv),
+                            _ => None,
+                        };
+                        if let (Some(cv), Edge::Exit) = (uniform, e) {
                             // The same in every lane: all active lanes
                             // leave, or none does.
                             let stay = if toward { f } else { t };
@@ -204,14 +212,20 @@ impl Lowering<'_, '_, '_> {
                                 self.b.ins().brif(cv, sb, &sargs, out, &[]);
                             }
                             self.b.switch_to_block(out);
-                            let active = self.b.use_var(st.active);
                             let label = self.body.label;
-                            self.accumulate(&st, active, label)?;
-                            self.jump_to_exit(&st)?;
+                            self.each_part(|l| {
+                                let st = l.sb()?.masked[li].clone();
+                                let active = l.b.use_var(st.active);
+                                l.accumulate(&st, active, label)
+                            })?;
+                            self.jump_to_exit(li)?;
                             return Ok(true);
                         }
-                        let mask = self.as_mask(shape);
-                        let go = if toward { mask } else { self.b.ins().bnot(mask) };
+                        let mut shapes = shapes.into_iter();
+                        let go = self.each_part(|l| {
+                            let mask = l.as_mask(shapes.next().ok_or("a part without its condition")?);
+                            Ok(if toward { mask } else { l.b.ins().bnot(mask) })
+                        })?;
                         (Some(go), e, Some(if toward { f } else { t }))
                     }
                     _ => return Err("a branch from a loop to two of its exits is not vectorized".into()),
@@ -219,46 +233,61 @@ impl Lowering<'_, '_, '_> {
             }
             _ => return Ok(false),
         };
-        let active = self.b.use_var(st.active);
-        let leave = match go {
-            Some(g) => self.b.ins().band(g, active),
-            None => active,
-        };
-        let rest = self.b.ins().band_not(active, leave);
-        self.b.def_var(st.active, rest);
+        // Per part: the lanes leaving, and those staying.
+        let label = self.body.label;
+        let mut go = go.map(|g| g.into_iter());
+        let parts = self.each_part(|l| {
+            let st = l.sb()?.masked[li].clone();
+            let active = l.b.use_var(st.active);
+            let leave = match go.as_mut() {
+                Some(g) => {
+                    let g = g.next().ok_or("a part without its mask")?;
+                    l.b.ins().band(g, active)
+                }
+                None => active,
+            };
+            let rest = l.b.ins().band_not(active, leave);
+            l.b.def_var(st.active, rest);
+            match to {
+                Edge::Exit => l.accumulate(&st, leave, label)?,
+                // The tail runs for the leaving lanes.
+                Edge::Tail(ti) => l.b.def_var(st.tails[ti].1, leave),
+                Edge::Stay => return Err("not an exit".to_string()),
+            }
+            Ok((leave, rest))
+        })?;
+        let (leaving, rest): (Vec<Value>, Vec<Value>) = parts.into_iter().unzip();
         let out = self.b.create_block();
         match to {
-            Edge::Exit => {
-                let label = self.body.label;
-                self.accumulate(&st, leave, label)?;
-                match stay {
-                    Some(s) => {
-                        let (sb, sargs) = self.target(s)?;
-                        let any = self.b.ins().vany_true(rest);
-                        self.b.ins().brif(any, sb, &sargs, out, &[]);
-                    }
-                    None => {
-                        self.b.ins().jump(out, &[]);
-                    }
+            Edge::Exit => match stay {
+                Some(s) => {
+                    let (sb, sargs) = self.target(s)?;
+                    let any = self.any_lane(&rest);
+                    self.b.ins().brif(any, sb, &sargs, out, &[]);
                 }
-            }
+                None => {
+                    self.b.ins().jump(out, &[]);
+                }
+            },
             Edge::Tail(ti) => {
                 // The tail runs for the leaving lanes, then `resume` goes on.
-                let (tail, var, _) = st.tails[ti];
-                self.b.def_var(var, leave);
+                let tail = st.tails[ti].0;
                 let resume = self.b.create_block();
-                self.sb()?.masked[li].tails[ti].2 = Some(resume);
+                self.each_part(|l| {
+                    l.sb()?.masked[li].tails[ti].2 = Some(resume);
+                    Ok(())
+                })?;
                 let stay_target = match stay {
                     Some(s) => Some(self.target(s)?),
                     None => None,
                 };
                 let tb = self.body.blocks[tail as usize].ok_or("the tail is unreachable")?;
-                let any_leave = self.b.ins().vany_true(leave);
+                let any_leave = self.any_lane(&leaving);
                 self.b.ins().brif(any_leave, tb, &[], resume, &[]);
                 self.b.switch_to_block(resume);
                 match stay_target {
                     Some((sb, sargs)) => {
-                        let any = self.b.ins().vany_true(rest);
+                        let any = self.any_lane(&rest);
                         self.b.ins().brif(any, sb, &sargs, out, &[]);
                     }
                     None => {
@@ -269,7 +298,7 @@ impl Lowering<'_, '_, '_> {
             Edge::Stay => return Err("not an exit".into()),
         }
         self.b.switch_to_block(out);
-        self.jump_to_exit(&st)?;
+        self.jump_to_exit(li)?;
         Ok(true)
     }
 
@@ -279,44 +308,53 @@ impl Lowering<'_, '_, '_> {
     fn masked_entry(&mut self, li: usize, i: u32) -> R {
         let inst = self.at(i);
         let st = self.sb()?.masked[li].clone();
-        let shape = *self.shapes(inst.operand(0))?.first().ok_or("an empty condition")?;
-        let c = self.as_mask(shape);
         let t = inst.operand(1);
         let tb = self.m.info(t).map(|x| x.block).ok_or("bad label")?;
         let into = tb == st.lp.header || Some(tb) == st.lp.preheader;
-        let (header, hl) = if into {
-            (t, c)
-        } else {
-            (inst.operand(2), self.b.ins().bnot(c))
-        };
+        let header = if into { t } else { inst.operand(2) };
+        // Per part, the lanes going in.
+        let going_in = self.each_part(|l| {
+            let shape = *l.shapes(inst.operand(0))?.first().ok_or("an empty condition")?;
+            let c = l.as_mask(shape);
+            Ok(if into { c } else { l.b.ins().bnot(c) })
+        })?;
         // Entering resets the loop's state (every lane active) ...
         if st.lp.preheader.is_some() {
             self.enter_masked_loop(st.lp.header)?;
         }
         let (hb, hargs) = self.target(header)?;
         // ... of which only the lanes going in stay.
-        let active = self.b.use_var(st.active);
-        let stay = self.b.ins().band(active, hl);
-        let leave = self.b.ins().band_not(active, hl);
-        self.b.def_var(st.active, stay);
         let label = self.body.label;
-        self.accumulate(&st, leave, label)?;
+        let mut going_in = going_in.into_iter();
+        let stays = self.each_part(|l| {
+            let hl = going_in.next().ok_or("a part without its mask")?;
+            let st = l.sb()?.masked[li].clone();
+            let active = l.b.use_var(st.active);
+            let stay = l.b.ins().band(active, hl);
+            let leave = l.b.ins().band_not(active, hl);
+            l.b.def_var(st.active, stay);
+            l.accumulate(&st, leave, label)?;
+            Ok(stay)
+        })?;
         let out = self.b.create_block();
-        let any = self.b.ins().vany_true(stay);
+        let any = self.any_lane(&stays);
         self.b.ins().brif(any, hb, &hargs, out, &[]);
         self.b.switch_to_block(out);
-        self.jump_to_exit(&st)
+        self.jump_to_exit(li)
     }
 
     /// The end of exit tail `ti` of masked loop `li`: the lanes that came
     /// through it record their exit values, and the loop goes on.
     fn tail_exit(&mut self, li: usize, ti: usize) -> R {
-        let st = self.sb()?.masked[li].clone();
-        let (_, var, resume) = st.tails[ti];
-        let resume = resume.ok_or("an exit tail lowered before the branch to it")?;
-        let leave = self.b.use_var(var);
         let label = self.body.label;
-        self.accumulate(&st, leave, label)?;
+        let resume = self.each_part(|l| {
+            let st = l.sb()?.masked[li].clone();
+            let (_, var, resume) = st.tails[ti];
+            let leave = l.b.use_var(var);
+            l.accumulate(&st, leave, label)?;
+            resume.ok_or_else(|| "an exit tail lowered before the branch to it".to_string())
+        })?;
+        let resume = *resume.first().ok_or("no part")?;
         self.b.ins().jump(resume, &[]);
         Ok(())
     }
@@ -346,17 +384,32 @@ impl Lowering<'_, '_, '_> {
         Ok(())
     }
 
-    /// Jumps to the exit block with the accumulated values.
-    fn jump_to_exit(&mut self, st: &MaskState) -> R {
-        let mut args = Vec::new();
-        for (_, comps) in &st.accs {
-            for (_, vars) in comps {
-                for &var in vars {
-                    args.push(BlockArg::Value(self.b.use_var(var)));
+    /// Jumps to the exit block of masked loop `li` with the accumulated
+    /// values: per phi, each part's (the order of the block's parameters).
+    fn jump_to_exit(&mut self, li: usize) -> R {
+        let per_part = self.each_part(|l| {
+            let st = l.sb()?.masked[li].clone();
+            let mut phis = Vec::with_capacity(st.accs.len());
+            for (_, comps) in &st.accs {
+                let mut vals = Vec::new();
+                for (_, vars) in comps {
+                    for &var in vars {
+                        vals.push(BlockArg::Value(l.b.use_var(var)));
+                    }
                 }
+                phis.push(vals);
+            }
+            Ok(phis)
+        })?;
+        let exit = self.sb()?.masked[li].lp.exit;
+        let n = per_part.first().map_or(0, |p| p.len());
+        let mut args = Vec::new();
+        for phi in 0..n {
+            for part in &per_part {
+                args.extend(part.get(phi).ok_or("a part without its exit values")?.iter().copied());
             }
         }
-        let xb = self.body.blocks[st.lp.exit as usize].ok_or("the exit block is unreachable")?;
+        let xb = self.body.blocks[exit as usize].ok_or("the exit block is unreachable")?;
         self.b.ins().jump(xb, &args);
         Ok(())
     }

@@ -165,6 +165,9 @@ pub struct Chunk {
     pub vector_ops: u32,
     /// Instructions lowered lane by lane so far.
     pub lane_ops: u32,
+    /// How many 4-lane parts a chunk of this body has: 1, or 2 for an
+    /// 8-lane body (see [`Part`]).
+    pub parts: usize,
 }
 
 impl Chunk {
@@ -180,7 +183,18 @@ impl Chunk {
             crossings: 0,
             vector_ops: 0,
             lane_ops: 0,
+            parts: 1,
         }
+    }
+
+    /// The same state for a body whose chunks have `parts` 4-lane parts.
+    pub fn with_parts(self, parts: usize) -> Chunk {
+        Chunk { parts, ..self }
+    }
+
+    /// The work-items of one chunk.
+    pub fn width(&self) -> usize {
+        LANES * self.parts
     }
 
     /// Whether the body is worth running: a 4-lane body that does most of
@@ -252,6 +266,37 @@ pub struct Body {
     pub lazy: HashSet<u32>,
     /// The counters made affine, with their strides.
     pub affine_phis: HashMap<Id, i64>,
+    /// In a kernel body whose chunks have several 4-lane parts (an 8-lane
+    /// body): the state of each part while another is being lowered
+    /// (the current part's entry is empty). Empty otherwise.
+    pub parked: Vec<Part>,
+    /// The part being lowered.
+    pub part: usize,
+}
+
+/// What differs between the 4-lane parts of an 8-lane chunk, which runs
+/// work-items x0 .. x0 + 3 as part 0 and x0 + 4 .. x0 + 7 as part 1.
+///
+/// An 8-lane body is the 4-lane lowering applied once per part: every
+/// instruction that computes a varying value or acts per work-item is
+/// lowered for part 0, then again for part 1 with the part's own shapes
+/// and local id along x, so the two parts' values are independent chains
+/// the core runs side by side (a loop-carried `fma` chain, say, runs at
+/// twice the rate). Uniform values are computed once and shared. Control
+/// flow is shared: a branch whose condition varies takes a side only when
+/// every lane of both parts agrees (else the chunk is abandoned to the
+/// scalar body, before anything visible happened); branches that would
+/// need masks keep the kernel at 4 lanes. A phi has its parameters once
+/// per part.
+#[derive(Debug, Default)]
+pub struct Part {
+    /// The shapes of the part's varying values ([`Body::varying`]).
+    pub varying: HashMap<Id, Vec<Shape>>,
+    /// The part's first local id along x.
+    pub local_x: Option<Value>,
+    /// The part's state of the body's masked loops ([`Body::masked`]:
+    /// its own active lanes and exit values).
+    pub masked: Vec<masked::MaskState>,
 }
 
 /// A varying value kept across barriers: the shape of each component,
@@ -314,6 +359,154 @@ impl Lowering<'_, '_, '_> {
         let comps = types::components(self.m, ty)?;
         let bools = bool_components(self.m, ty)?;
         Ok(comps.into_iter().zip(bools).map(|(t, b)| self.kind_of(t, b)).collect())
+    }
+
+    /// How many 4-lane parts the chunks of the body being lowered have:
+    /// 2 in an 8-lane kernel body ([`Part`]), else 1 (inlined bodies are
+    /// lowered once per part, each as a 4-lane body).
+    pub(super) fn parts(&self) -> usize {
+        self.simd.as_ref().map_or(1, |s| s.parked.len().max(1))
+    }
+
+    /// Refuses `what` in an 8-lane body: it keeps the kernel at 4 lanes.
+    pub(super) fn one_part(&self, what: &str) -> R {
+        if self.parts() > 1 {
+            return Err(format!("{what} is not lowered in 8-lane bodies"));
+        }
+        Ok(())
+    }
+
+    /// Makes part `p` of an 8-lane body the one being lowered: its shapes
+    /// and its local id along x.
+    fn switch_part(&mut self, p: usize) -> R {
+        let x = self.wi.local_id[0];
+        let s = self.sb()?;
+        if p == s.part {
+            return Ok(());
+        }
+        let cur = s.part;
+        let next = std::mem::take(s.parked.get_mut(p).ok_or("no such part")?);
+        let varying = std::mem::replace(&mut s.varying, next.varying);
+        let masked = std::mem::replace(&mut s.masked, next.masked);
+        s.parked[cur] = Part {
+            varying,
+            local_x: Some(x),
+            masked,
+        };
+        s.part = p;
+        self.wi.local_id[0] = next.local_x.ok_or("a part without its local id")?;
+        Ok(())
+    }
+
+    /// Runs `f` once per part of the chunk, each time with that part
+    /// current (part 0 is current again after): the results, in part
+    /// order.
+    pub(super) fn each_part<T>(&mut self, mut f: impl FnMut(&mut Self) -> R<T>) -> R<Vec<T>> {
+        let n = self.parts();
+        if n == 1 {
+            return Ok(vec![f(self)?]);
+        }
+        let mut out = Vec::with_capacity(n);
+        for p in 0..n {
+            self.switch_part(p)?;
+            out.push(f(self)?);
+        }
+        self.switch_part(0)?;
+        Ok(out)
+    }
+
+    /// Gives the body of a callee inlined here (`callee`) this body's
+    /// parts, with `args` holding each part's shapes of the varying
+    /// parameters.
+    pub(super) fn parts_for_callee(&mut self, callee: &mut Body, args: Vec<HashMap<Id, Vec<Shape>>>) -> R {
+        let n = self.parts();
+        if args.len() != n {
+            return Err("arguments for another number of parts".into());
+        }
+        let mut args = args.into_iter();
+        callee.varying = args.next().unwrap_or_default();
+        if n < 2 {
+            return Ok(());
+        }
+        let s = self.simd.as_deref().ok_or("not a 4-lane body")?;
+        let mut parked = vec![Part::default()];
+        for (p, varying) in (1..n).zip(args) {
+            let local_x = if p == s.part {
+                Some(self.wi.local_id[0])
+            } else {
+                s.parked.get(p).and_then(|q| q.local_x)
+            };
+            parked.push(Part {
+                varying,
+                local_x,
+                masked: Vec::new(),
+            });
+        }
+        callee.parked = parked;
+        callee.part = 0;
+        if s.part != 0 {
+            return Err("a call lowered outside part 0".into());
+        }
+        Ok(())
+    }
+
+    /// Whether any lane of `masks` (one per part) is set, as an `i8`.
+    pub(super) fn any_lane(&mut self, masks: &[Value]) -> Value {
+        let mut any = None;
+        for &m in masks {
+            let a = self.b.ins().vany_true(m);
+            any = Some(any.map_or(a, |x| self.b.ins().bor(x, a)));
+        }
+        any.unwrap_or_else(|| self.b.ins().iconst(cl::I8, 0))
+    }
+
+    /// Sets up the parts of a kernel body whose chunks have `parts` of
+    /// them, part 0 current: part `p` starts at local id `x0 + 4 p`.
+    pub(super) fn begin_parts(&mut self, parts: usize) -> R {
+        if parts < 2 {
+            return Ok(());
+        }
+        let x0 = self.wi.local_id[0];
+        let parked = (0..parts)
+            .map(|p| Part {
+                local_x: Some(self.b.ins().iadd_imm_s(x0, (p * LANES) as i64)),
+                ..Part::default()
+            })
+            .collect();
+        let s = self.sb()?;
+        s.parked = parked;
+        s.part = 0;
+        Ok(())
+    }
+
+    /// Whether instruction `i` of an 8-lane body is lowered once per part:
+    /// it computes a value that may vary or acts once per work-item (a
+    /// call, an atomic, printf). Terminators and phis are lowered once,
+    /// with each part's operands.
+    pub(super) fn per_part(&self, i: u32) -> bool {
+        if self.parts() < 2 {
+            return false;
+        }
+        let inst = &self.m.insts[i as usize];
+        match inst.op {
+            Op::Phi
+            | Op::Branch
+            | Op::BranchConditional
+            | Op::Switch
+            | Op::Return
+            | Op::ReturnValue
+            | Op::Unreachable
+            | Op::Kill => false,
+            op if super::lowers_to_nothing(op) => false,
+            // Inlined with every part (`Lowering::inline_call`).
+            Op::FunctionCall => false,
+            _ => {
+                inst.result_id
+                    .is_some_and(|r| self.simd.as_ref().is_some_and(|s| s.may_vary.contains(&r)))
+                    || !self.varying_operands(i).is_empty()
+                    || analysis::per_lane_always(self.m, i)
+            }
+        }
     }
 
     /// This body's 4-lane state.
@@ -702,11 +895,15 @@ impl Lowering<'_, '_, '_> {
                 let v = inst.operand(0);
                 let ty = self.type_of(v);
                 let ks = self.kinds(ty)?;
-                let shapes = self.shapes(v)?;
-                let mut args = Vec::new();
-                for (s, k) in shapes.into_iter().zip(ks) {
-                    args.extend(self.in_kind(s, k).into_iter().map(BlockArg::Value));
-                }
+                let per_part = self.each_part(|l| {
+                    let shapes = l.shapes(v)?;
+                    let mut args = Vec::new();
+                    for (s, &k) in shapes.into_iter().zip(&ks) {
+                        args.extend(l.in_kind(s, k).into_iter().map(BlockArg::Value));
+                    }
+                    Ok(args)
+                })?;
+                let args: Vec<BlockArg> = per_part.into_iter().flatten().collect();
                 self.b.ins().jump(ret, &args);
                 Ok(())
             }
@@ -828,27 +1025,39 @@ impl Lowering<'_, '_, '_> {
         if looping {
             return Err("a loop whose exit differs between work-items is not vectorized".into());
         }
-        let shape = *self.shapes(c)?.first().ok_or("an empty condition")?;
-        let mask = self.as_mask(shape);
+        let masks = self.each_part(|l| {
+            let shape = *l.shapes(c)?.first().ok_or("an empty condition")?;
+            Ok(l.as_mask(shape))
+        })?;
         let (tb, ta) = self.target(inst.operand(1))?;
         let (fb, fa) = self.target(inst.operand(2))?;
-        let tests = self
-            .kernel
-            .borrow()
-            .simd
-            .as_ref()
-            .and_then(|c| c.mask_tests.get(&mask).copied());
-        let all = match tests {
-            Some((all, _)) => all,
-            None => self.b.ins().vall_true(mask),
+        let tests: Vec<Option<(Value, Value)>> = {
+            let k = self.kernel.borrow();
+            let known = k.simd.as_ref().map(|c| &c.mask_tests);
+            masks.iter().map(|m| known.and_then(|t| t.get(m).copied())).collect()
         };
+        // Whether every lane (of every part) is set, and whether any is.
+        let mut all = None;
+        for (&m, t) in masks.iter().zip(&tests) {
+            let a = match t {
+                Some((a, _)) => *a,
+                None => self.b.ins().vall_true(m),
+            };
+            all = Some(all.map_or(a, |x| self.b.ins().band(x, a)));
+        }
+        let all = all.ok_or("an empty condition")?;
         let check = self.b.create_block();
         self.b.ins().brif(all, tb, &ta, check, &[]);
         self.b.switch_to_block(check);
-        let any = match tests {
-            Some((_, any)) => any,
-            None => self.b.ins().vany_true(mask),
-        };
+        let mut any = None;
+        for (&m, t) in masks.iter().zip(&tests) {
+            let a = match t {
+                Some((_, a)) => *a,
+                None => self.b.ins().vany_true(m),
+            };
+            any = Some(any.map_or(a, |x| self.b.ins().bor(x, a)));
+        }
+        let any = any.ok_or("an empty condition")?;
         let bail = self.bail_block()?;
         self.b.ins().brif(any, bail, &[], fb, &fa);
         Ok(())
@@ -1027,31 +1236,8 @@ impl Lowering<'_, '_, '_> {
                 .find(|&k| inst.id(2 * k + 1) == Some(self.body.label))
                 .and_then(|k| inst.id(2 * k))
                 .ok_or("the phi has no value for this block")?;
-            let counter = self.simd.as_ref().is_some_and(|s| s.counters.contains(&id));
-            if counter {
-                if let Some(Shape::Affine {
-                    base,
-                    stride,
-                    wrap: None,
-                }) = self.shapes(v)?.first().copied()
-                {
-                    let t = self.ty(base);
-                    let p = self.b.append_block_param(cb, t);
-                    let s = self.sb()?;
-                    s.affine_phis.insert(id, stride);
-                    s.varying.insert(
-                        id,
-                        vec![Shape::Affine {
-                            base: p,
-                            stride,
-                            wrap: None,
-                        }],
-                    );
-                    continue;
-                }
-            }
             if self.simd.as_ref().is_some_and(|s| s.may_vary.contains(&id)) {
-                self.varying_phi(cb, id, ty)?;
+                self.each_part(|l| l.lazy_param(cb, id, ty, v))?;
             } else {
                 let comps = types::components(self.m, ty)?;
                 let vals = comps.iter().map(|&t| self.b.append_block_param(cb, t)).collect();
@@ -1059,6 +1245,35 @@ impl Lowering<'_, '_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// The parameters of varying phi `id` of type `ty` of block `cb`,
+    /// entered with value `v` ([`Self::lazy_params`]).
+    fn lazy_param(&mut self, cb: Block, id: Id, ty: Id, v: Id) -> R {
+        let counter = self.simd.as_ref().is_some_and(|s| s.counters.contains(&id));
+        if counter {
+            if let Some(Shape::Affine {
+                base,
+                stride,
+                wrap: None,
+            }) = self.shapes(v)?.first().copied()
+            {
+                let t = self.ty(base);
+                let p = self.b.append_block_param(cb, t);
+                let s = self.sb()?;
+                s.affine_phis.insert(id, stride);
+                s.varying.insert(
+                    id,
+                    vec![Shape::Affine {
+                        base: p,
+                        stride,
+                        wrap: None,
+                    }],
+                );
+                return Ok(());
+            }
+        }
+        self.varying_phi(cb, id, ty)
     }
 
     /// The block argument for affine counter `phi` from value `v`: its

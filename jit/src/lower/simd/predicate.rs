@@ -336,6 +336,7 @@ impl Lowering<'_, '_, '_> {
     /// The varying OpBranchConditional `i` heading region `ri`: the first
     /// arm for its lanes, then (from the join block) the second.
     pub(super) fn region_branch(&mut self, ri: usize, i: u32) -> R {
+        self.one_part("a branch whose lanes may differ and must run under masks")?;
         let inst = self.at(i);
         let st = self.sb()?.regions[ri].clone();
         let shape = *self.shapes(inst.operand(0))?.first().ok_or("an empty condition")?;

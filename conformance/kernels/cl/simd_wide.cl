@@ -1,0 +1,97 @@
+// 8-lane bodies (jit/src/lower/simd/mod.rs, `Part`): a chunk of eight
+// work-items lowered as two 4-lane parts whose values are computed side by
+// side. tests/exec_simd_wide.rs runs these with local sizes whose rows hold
+// 8-lane chunks, a 4-lane chunk and work-items run one at a time, against
+// the host and against the scalar build; tests/debug_dump.rs checks that
+// they get 8-lane bodies (and that `narrowed` does not).
+
+// A loop-carried multiply-add chain per work-item (clbench's sgemm_naive):
+// the guard differs between the parts of a chunk when n is not a multiple
+// of 8, which abandons the chunk to the scalar body.
+kernel void dot_columns(global const float *a, global const float *b, global float *c, uint n, uint k)
+{
+    uint col = (uint)get_global_id(0);
+    if (col >= n)
+        return;
+    float acc = 0.0f;
+    for (uint j = 0; j < k; j++)
+        acc = fma(a[j], b[j * n + col], acc);
+    c[col] = acc;
+}
+
+// A call with varying arguments returning a struct, and a private array
+// per work-item indexed by a value that differs between lanes.
+typedef struct {
+    int sum;
+    int top;
+} folded;
+
+__attribute__((noinline)) folded fold(const int *t, int len, int bias)
+{
+    folded f = {bias, t[0]};
+    for (int k = 0; k < len; k++) {
+        f.sum += t[k];
+        f.top = max(f.top, t[k]);
+    }
+    return f;
+}
+
+kernel void private_calls(global const int *in, global int *out)
+{
+    size_t i = get_global_id(0);
+    int t[5];
+    for (int k = 0; k < 5; k++)
+        t[k] = in[i] * (k + 1) - (int)i;
+    t[i % 5] ^= 0x55;
+    folded f = fold(t, 5, (int)get_local_id(0));
+    out[2 * i] = f.sum;
+    out[2 * i + 1] = f.top;
+}
+
+// Atomics whose operands are the same in every lane still count once per
+// work-item; the ids of each part are its own.
+kernel void counts_and_ids(global int *counter, global uint *ids)
+{
+    size_t i = get_global_id(0);
+    atomic_inc(&counter[0]);
+    atomic_add(&counter[1], (int)get_local_id(0));
+    ids[3 * i] = (uint)get_local_id(0);
+    ids[3 * i + 1] = (uint)get_global_id(0);
+    ids[3 * i + 2] = (uint)get_group_id(0);
+}
+
+// Values that are only moved keep every bit: NaN payloads through
+// shuffles and selects whose condition differs between lanes.
+kernel void moves(global const uint *in, global uint *out)
+{
+    size_t i = get_global_id(0);
+    float4 v = as_float4(vload4(i, in));
+    float4 w = v.wzyx;
+    int4 c = (int4)((int)i & 1, (int)i & 2, (int)i & 4, (int)i & 8) != 0;
+    vstore4(as_uint4(select(v, w, c)), i, out);
+}
+
+// A loop whose exit differs between work-items: a 4-lane body (its dump
+// says why in narrowed.narrow.txt), unless the build asks for at least 8
+// lanes (-cl-clift-min-lanes=8): then each part has its own active lanes.
+// A branch whose lanes differ after a store keeps `masked_arm` at 4 lanes
+// whatever the options.
+kernel void narrowed(global const uint *in, global uint *out)
+{
+    size_t i = get_global_id(0);
+    uint x = in[i], s = 0;
+    while (x > 1 && s < 100) {
+        x = select(x / 2, 3 * x + 1, x & 1);
+        s++;
+    }
+    out[i] = s;
+}
+
+kernel void masked_arm(global const uint *in, global uint *out, global uint *odd)
+{
+    size_t i = get_global_id(0);
+    uint x = in[i];
+    out[i] = x / 3;
+    if (x & 1)
+        odd[i] = x * 5;
+}

@@ -1,0 +1,257 @@
+//! 8-lane bodies (jit/src/lower/simd/mod.rs, `Part`): kernels without
+//! barriers run chunks of eight work-items as two 4-lane parts, then a
+//! 4-lane chunk where four to seven work-items of a row are left, then the
+//! rest one at a time. Each kernel of `kernels/cl/simd_wide.cl` runs at -O0
+//! and -O2 with local sizes that reach each of those, and with NULL; the
+//! harness also compares every output with the scalar build, bit for bit,
+//! and the tests here with host references. tests/debug_dump.rs checks
+//! that the kernels got 8-lane bodies.
+
+use clift_conformance::exec::{self, Arg, Kernel, Opt};
+
+/// Local sizes: none given, 8-lane chunks only (16, 24), 8-lane chunks and
+/// a 4-lane one (12, 13: and one work-item), a 4-lane chunk and scalar
+/// work-items (7), scalar work-items only (3).
+const LOCALS: [Option<usize>; 7] = [None, Some(16), Some(24), Some(12), Some(13), Some(7), Some(3)];
+
+fn local(l: Option<usize>) -> Option<[usize; 1]> {
+    l.map(|l| [l])
+}
+
+/// clift's option asking for 8-lane bodies wherever it can make them,
+/// also where it estimates 4 lanes faster.
+const WIDE: &str = "-cl-clift-min-lanes=8";
+
+/// Kernel `name` of simd_wide at `opt`, built as clift chooses, then with
+/// [`WIDE`].
+fn builds<'a>(opt: Opt, name: &str) -> [Kernel<'a>; 2] {
+    let il = exec::corpus_spirv("simd_wide", opt);
+    ["", WIDE].map(|o| Kernel::with_il(&il, name, o).unwrap_or_else(|e| panic!("{name} {o}: {e}")))
+}
+
+#[test]
+fn fma_chains_of_both_parts() {
+    let (global, k) = (104usize, 37u32);
+    let a: Vec<f32> = (0..k).map(|j| (j as f32 * 0.37).sin() * 3.0).collect();
+    let b: Vec<f32> = (0..k as usize * global)
+        .map(|j| (j as f32 * 0.011).cos() + 0.25)
+        .collect();
+    // n where both parts of a chunk agree, where part 0 is in and part 1
+    // out (n a multiple of 4, not of 8), and where a part's lanes differ.
+    for n in [104u32, 100, 99, 97, 96] {
+        let want: Vec<f32> = (0..global)
+            .map(|col| {
+                if col >= n as usize {
+                    return -1.0;
+                }
+                (0..k as usize).fold(0.0f32, |acc, j| a[j].mul_add(b[j * n as usize + col], acc))
+            })
+            .collect();
+        for opt in Opt::BOTH {
+            for l in LOCALS {
+                for kernel in builds(opt, "dot_columns") {
+                    let mut c = vec![-1.0f32; global];
+                    let lo = local(l);
+                    kernel
+                        .arg(Arg::input(&a))
+                        .arg(Arg::input(&b))
+                        .arg(Arg::output(&mut c))
+                        .arg(Arg::value(n))
+                        .arg(Arg::value(k))
+                        .run(&[global], lo.as_ref().map(|l| &l[..]));
+                    for (i, (&g, &w)) in c.iter().zip(&want).enumerate() {
+                        assert_eq!(g.to_bits(), w.to_bits(), "n {n} {opt:?} local {l:?}: c[{i}]");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn calls_and_private_arrays_of_both_parts() {
+    let global = 120usize;
+    let input: Vec<i32> = (0..global as i32).map(|i| (i * 7919) % 2003 - 1000).collect();
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "private_calls") {
+                let mut out = vec![0i32; 2 * global];
+                let lo = local(l);
+                kernel
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut out))
+                    .run(&[global], lo.as_ref().map(|l| &l[..]));
+                // NULL local size: whatever the runtime picks; the scalar
+                // build checks that case, the host the others.
+                let Some(ls) = l else { continue };
+                for i in 0..global {
+                    let mut t: Vec<i32> = (0..5).map(|k| input[i] * (k + 1) - i as i32).collect();
+                    t[i % 5] ^= 0x55;
+                    let sum = t.iter().fold((i % ls) as i32, |s, &x| s + x);
+                    let top = t.iter().copied().fold(t[0], i32::max);
+                    assert_eq!(
+                        (out[2 * i], out[2 * i + 1]),
+                        (sum, top),
+                        "{opt:?} local {l:?}: item {i}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn atomics_and_ids_of_both_parts() {
+    let global = 104usize;
+    for opt in Opt::BOTH {
+        for l in LOCALS.into_iter().flatten() {
+            for kernel in builds(opt, "counts_and_ids") {
+                let mut counter = vec![0i32; 2];
+                let mut ids = vec![u32::MAX; 3 * global];
+                kernel
+                    .arg(Arg::output(&mut counter))
+                    .arg(Arg::output(&mut ids))
+                    .run(&[global], Some(&[l]));
+                let local_sum: i32 = (0..global).map(|i| (i % l) as i32).sum();
+                assert_eq!(counter, [global as i32, local_sum], "{opt:?} local {l}");
+                for i in 0..global {
+                    assert_eq!(
+                        &ids[3 * i..3 * i + 3],
+                        &[(i % l) as u32, i as u32, (i / l) as u32],
+                        "{opt:?} local {l}: item {i}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn moves_keep_every_bit_in_both_parts() {
+    let global = 60usize;
+    // Signalling and quiet NaNs with payloads, infinities, denormals.
+    let special = [
+        0x7f80_0001u32,
+        0xffc0_1234,
+        0x7f80_0000,
+        0x0000_0001,
+        0x8000_0000,
+        0x7fbf_ffff,
+    ];
+    let input: Vec<u32> = (0..4 * global)
+        .map(|j| special[j % special.len()] ^ ((j as u32 / 6) & 0x7))
+        .collect();
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "moves") {
+                let mut out = vec![0u32; 4 * global];
+                let lo = local(l);
+                kernel
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut out))
+                    .run(&[global], lo.as_ref().map(|l| &l[..]));
+                for i in 0..global {
+                    let v = &input[4 * i..4 * i + 4];
+                    let want: Vec<u32> = (0..4)
+                        .map(|c| if (i >> c) & 1 != 0 { v[3 - c] } else { v[c] })
+                        .collect();
+                    assert_eq!(&out[4 * i..4 * i + 4], &want[..], "{opt:?} local {l:?}: item {i}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_branch_after_a_store_keeps_four_lanes_and_runs_right() {
+    let global = 100usize;
+    let input: Vec<u32> = (0..global as u32).map(|i| i * 7919 % 1000).collect();
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "masked_arm") {
+                let (mut out, mut odd) = (vec![0u32; global], vec![7u32; global]);
+                let lo = local(l);
+                kernel
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::output(&mut odd))
+                    .run(&[global], lo.as_ref().map(|l| &l[..]));
+                for (i, &x) in input.iter().enumerate() {
+                    let w = if x & 1 != 0 { x * 5 } else { 7 };
+                    assert_eq!((out[i], odd[i]), (x / 3, w), "{opt:?} local {l:?}: item {i}");
+                }
+            }
+        }
+    }
+}
+
+/// Masked loops in 8-lane bodies (each part with its own active lanes),
+/// which clift makes only when the build asks for at least 8 lanes
+/// (`-cl-clift-min-lanes=8`): simd_masked's loops whose exits differ,
+/// against the host (grid_sum, narrowed) and the scalar build (all).
+#[test]
+fn masked_loops_in_eight_lane_bodies() {
+    let input: Vec<i32> = (0..203).map(|i| (i * 7919 + 13) % 1001 - 500).collect();
+    let n = input.len();
+    for opt in Opt::BOTH {
+        let masked = exec::corpus_spirv("simd_masked", opt);
+        for (global, l) in [
+            (64, None),
+            (60, Some(12)),
+            (52, Some(13)),
+            (32, Some(16)),
+            (203, Some(7)),
+        ] {
+            let lo = local(l);
+            let lo = lo.as_ref().map(|l| &l[..]);
+            let mut out = vec![i32::MIN; global];
+            Kernel::with_il(&masked, "grid_sum", WIDE)
+                .unwrap()
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::value(n as u32))
+                .run(&[global], lo);
+            for (g, &got) in out.iter().enumerate() {
+                let want: i32 = (g..n).step_by(global).map(|i| input[i]).sum();
+                assert_eq!(got, want, "{opt:?} global {global} local {l:?}: out[{g}]");
+            }
+            for k in [0, 1, 5] {
+                let (mut out, mut trace) = (vec![0i32; n], vec![i32::MIN; 8 * n]);
+                Kernel::with_il(&masked, "guarded_rotated_loop", WIDE)
+                    .unwrap()
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::output(&mut trace))
+                    .arg(Arg::value(k))
+                    .run(&[n], lo);
+            }
+            let steps_in: Vec<u32> = (0..n as u32).map(|i| (i * 37) % 97 + (i % 3)).collect();
+            for cap in [0u32, 9, 40] {
+                let (mut steps, mut trace) = (vec![u32::MAX; n], vec![7u32; n * cap as usize]);
+                Kernel::with_il(&masked, "collatz", WIDE)
+                    .unwrap()
+                    .arg(Arg::input(&steps_in))
+                    .arg(Arg::output(&mut steps))
+                    .arg(Arg::output(&mut trace))
+                    .arg(Arg::value(cap))
+                    .run(&[n], lo);
+            }
+            let collatz_in: Vec<u32> = (0..n as u32).map(|i| i * 37 % 1000).collect();
+            for kernel in builds(opt, "narrowed") {
+                let mut out = vec![0u32; n];
+                kernel
+                    .arg(Arg::input(&collatz_in))
+                    .arg(Arg::output(&mut out))
+                    .run(&[n], lo);
+                for (i, &x0) in collatz_in.iter().enumerate() {
+                    let (mut x, mut s) = (x0, 0);
+                    while x > 1 && s < 100 {
+                        x = if x & 1 != 0 { 3 * x + 1 } else { x / 2 };
+                        s += 1;
+                    }
+                    assert_eq!(out[i], s, "{opt:?} local {l:?}: item {i}");
+                }
+            }
+        }
+    }
+}

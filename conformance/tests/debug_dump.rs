@@ -236,8 +236,8 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             // (At -O0, private_calls' loops move values between vectors
             // and scalars per lane: a 4-lane body holding scalars.)
             let wide: &[&str] = match level {
-                Opt::O0 => &["dot_columns", "counts_and_ids", "moves"],
-                Opt::O2 => &["dot_columns", "private_calls", "counts_and_ids", "moves"],
+                Opt::O0 => &["dot_columns", "counts_and_ids", "moves", "masked_arm"],
+                Opt::O2 => &["dot_columns", "private_calls", "counts_and_ids", "moves", "masked_arm"],
             };
             for k in wide {
                 let narrow = std::fs::read_to_string(dir.join(format!("{k}.narrow.txt"))).ok();
@@ -249,14 +249,12 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 why.contains("a loop whose exit differs between work-items is estimated faster in a 4-lane body"),
                 "{level:?}: {why}"
             );
-            let why = read(&dir.join("masked_arm.narrow.txt"));
+            let why = read(&dir.join("crossing.narrow.txt"));
             assert!(
-                why.contains(
-                    "a branch whose lanes may differ and must run under masks is not lowered in 8-lane bodies"
-                ),
+                why.contains("whose paths cross is not lowered in 8-lane bodies"),
                 "{level:?}: {why}"
             );
-            for k in ["narrowed", "masked_arm"] {
+            for k in ["narrowed", "crossing"] {
                 assert_eq!(std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok(), None);
             }
             // SAFETY: a valid program, released once.
@@ -368,13 +366,14 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 "-cl-clift-min-lanes=8",
                 &format!("simd_wide {level:?} min-lanes=8"),
             );
-            // (At -O0, `x > 1 && s < 100` is a branch inside narrowed's
-            // loop, which keeps it at 4 lanes.)
-            let wide: &[&str] = match level {
-                Opt::O0 => &["dot_columns", "private_calls", "counts_and_ids", "moves"],
-                Opt::O2 => &["dot_columns", "private_calls", "counts_and_ids", "moves", "narrowed"],
-            };
-            for k in wide {
+            for k in [
+                "dot_columns",
+                "private_calls",
+                "counts_and_ids",
+                "moves",
+                "masked_arm",
+                "narrowed",
+            ] {
                 let narrow = std::fs::read_to_string(dir.join(format!("{k}.narrow.txt"))).ok();
                 assert_eq!(narrow, None, "{k} runs 8 lanes at {level:?} with -cl-clift-min-lanes=8");
             }
@@ -386,11 +385,13 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 "-cl-clift-min-lanes=8",
                 &format!("simd_masked {level:?} min-lanes=8"),
             );
-            let wide: &[&str] = match level {
-                Opt::O0 => &["grid_sum"],
-                Opt::O2 => &["grid_sum", "guarded_rotated_loop"],
-            };
-            for k in wide {
+            for k in [
+                "grid_sum",
+                "collatz",
+                "guarded_rotated_loop",
+                "nested_in_loop",
+                "loop_in_arm",
+            ] {
                 let narrow = std::fs::read_to_string(dir.join(format!("{k}.narrow.txt"))).ok();
                 assert_eq!(narrow, None, "{k} runs 8 lanes at {level:?} with -cl-clift-min-lanes=8");
             }

@@ -185,10 +185,47 @@ fn a_branch_after_a_store_keeps_four_lanes_and_runs_right() {
     }
 }
 
+#[test]
+fn a_switch_whose_paths_cross_keeps_four_lanes_and_runs_right() {
+    let global = 1000usize;
+    let input: Vec<u32> = (0..global as u32)
+        .map(|i| {
+            if i % 9 == 4 {
+                [3, 100, 250, 997][i as usize % 4]
+            } else {
+                i
+            }
+        })
+        .collect();
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "crossing") {
+                let (mut out, mut side) = (vec![0u32; global], vec![1u32; global]);
+                let lo = local(l);
+                kernel
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::output(&mut side))
+                    .run(&[global], lo.as_ref().map(|l| &l[..]));
+                for (i, &x) in input.iter().enumerate() {
+                    let w = match x {
+                        3 => x,
+                        100 | 997 => x * 7,
+                        250 => x + 11,
+                        _ => 1,
+                    };
+                    assert_eq!((out[i], side[i]), (x / 3, w), "{opt:?} local {l:?}: item {i}");
+                }
+            }
+        }
+    }
+}
+
 /// Masked loops in 8-lane bodies (each part with its own active lanes),
 /// which clift makes only when the build asks for at least 8 lanes
 /// (`-cl-clift-min-lanes=8`): simd_masked's loops whose exits differ,
-/// against the host (grid_sum, narrowed) and the scalar build (all).
+/// with branches under masks inside and around them, against the host
+/// (grid_sum, narrowed) and the scalar build (all).
 #[test]
 fn masked_loops_in_eight_lane_bodies() {
     let input: Vec<i32> = (0..203).map(|i| (i * 7919 + 13) % 1001 - 500).collect();
@@ -223,6 +260,24 @@ fn masked_loops_in_eight_lane_bodies() {
                     .arg(Arg::output(&mut out))
                     .arg(Arg::output(&mut trace))
                     .arg(Arg::value(k))
+                    .run(&[n], lo);
+            }
+            for k in [0u32, 3, 9] {
+                let (mut out, mut acc) = (vec![0i32; n * k as usize], vec![0i32; n]);
+                Kernel::with_il(&masked, "nested_in_loop", WIDE)
+                    .unwrap()
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::output(&mut acc))
+                    .arg(Arg::value(k))
+                    .run(&[n], lo);
+                let (mut out, mut trace) = (vec![0i32; n], vec![i32::MIN; 4 * n]);
+                Kernel::with_il(&masked, "loop_in_arm", WIDE)
+                    .unwrap()
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::output(&mut trace))
+                    .arg(Arg::value(k as i32))
                     .run(&[n], lo);
             }
             let steps_in: Vec<u32> = (0..n as u32).map(|i| (i * 37) % 97 + (i % 3)).collect();

@@ -74,8 +74,6 @@ kernel void moves(global const uint *in, global uint *out)
 // A loop whose exit differs between work-items: a 4-lane body (its dump
 // says why in narrowed.narrow.txt), unless the build asks for at least 8
 // lanes (-cl-clift-min-lanes=8): then each part has its own active lanes.
-// A branch whose lanes differ after a store keeps `masked_arm` at 4 lanes
-// whatever the options.
 kernel void narrowed(global const uint *in, global uint *out)
 {
     size_t i = get_global_id(0);
@@ -87,6 +85,8 @@ kernel void narrowed(global const uint *in, global uint *out)
     out[i] = s;
 }
 
+// A branch whose lanes differ after a store: its arm runs under each
+// part's mask.
 kernel void masked_arm(global const uint *in, global uint *out, global uint *odd)
 {
     size_t i = get_global_id(0);
@@ -94,4 +94,28 @@ kernel void masked_arm(global const uint *in, global uint *out, global uint *odd
     out[i] = x / 3;
     if (x & 1)
         odd[i] = x * 5;
+}
+
+// A switch whose selector differs between lanes, after a store: its
+// paths cross (a DAG region, jit/src/lower/simd/dag.rs), which keeps the
+// kernel at 4 lanes whatever the options.
+kernel void crossing(global const uint *in, global uint *out, global uint *side)
+{
+    size_t i = get_global_id(0);
+    uint x = in[i];
+    out[i] = x / 3;
+    switch (x) {
+    case 3:
+        side[i] = x;
+        break;
+    case 100:
+    case 997:
+        side[i] = x * 7;
+        break;
+    case 250:
+        side[i] = x + 11;
+        break;
+    default:
+        break;
+    }
 }

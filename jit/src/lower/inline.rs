@@ -92,13 +92,15 @@ impl Lowering<'_, '_, '_> {
         // Under a mask (in an arm of a region, in a masked loop), the
         // callee's body runs for the active lanes only.
         let outer_guard = self.guard()?;
-        if outer_guard.is_some() {
-            self.one_part("a call under a mask")?;
-        }
+        // Each part's own (`simd::Part`).
+        let outer_guards = if self.simd.is_some() {
+            self.each_part(|l| l.guard())?
+        } else {
+            Vec::new()
+        };
         let mut child_simd = self.simd.as_deref().map(|s| {
             Box::new(super::simd::Body {
                 entry_dirty: s.dirty,
-                outer_guard,
                 ..Default::default()
             })
         });
@@ -118,7 +120,7 @@ impl Lowering<'_, '_, '_> {
             }
         }
         if let Some(cs) = child_simd.as_deref_mut() {
-            self.parts_for_callee(cs, part_args)?;
+            self.parts_for_callee(cs, part_args, outer_guards)?;
         }
         let ret = self.b.create_block();
         // Per part, the kinds and parameters of the result's components

@@ -474,7 +474,12 @@ impl Lowering<'_, '_, '_> {
             // Each part of an 8-lane body has its own active lanes.
             self.each_part(|l| l.begin_masked_loops(loops.clone()))
                 .map_err(|r| m.diag(func.inst, r))?;
-            self.begin_regions(regions);
+            // Each part its own masks.
+            self.each_part(|l| {
+                l.begin_regions(regions.clone());
+                Ok(())
+            })
+            .map_err(|r| m.diag(func.inst, r))?;
             self.begin_dags(dags).map_err(|r| m.diag(func.inst, r))?;
         }
         self.create_blocks()?;

@@ -297,6 +297,12 @@ pub struct Part {
     /// The part's state of the body's masked loops ([`Body::masked`]:
     /// its own active lanes and exit values).
     pub masked: Vec<masked::MaskState>,
+    /// The part's state of the body's regions ([`Body::regions`]: the
+    /// lanes that took each side, the values of the first arm).
+    pub regions: Vec<predicate::RegionState>,
+    /// The part's lanes active where an inlined body was called
+    /// ([`Body::outer_guard`]).
+    pub outer_guard: Option<Value>,
 }
 
 /// A varying value kept across barriers: the shape of each component,
@@ -388,10 +394,14 @@ impl Lowering<'_, '_, '_> {
         let next = std::mem::take(s.parked.get_mut(p).ok_or("no such part")?);
         let varying = std::mem::replace(&mut s.varying, next.varying);
         let masked = std::mem::replace(&mut s.masked, next.masked);
+        let regions = std::mem::replace(&mut s.regions, next.regions);
+        let outer_guard = std::mem::replace(&mut s.outer_guard, next.outer_guard);
         s.parked[cur] = Part {
             varying,
             local_x: Some(x),
             masked,
+            regions,
+            outer_guard,
         };
         s.part = p;
         self.wi.local_id[0] = next.local_x.ok_or("a part without its local id")?;
@@ -418,19 +428,27 @@ impl Lowering<'_, '_, '_> {
     /// Gives the body of a callee inlined here (`callee`) this body's
     /// parts, with `args` holding each part's shapes of the varying
     /// parameters.
-    pub(super) fn parts_for_callee(&mut self, callee: &mut Body, args: Vec<HashMap<Id, Vec<Shape>>>) -> R {
+    /// `guards` holding each part's lanes active at the call.
+    pub(super) fn parts_for_callee(
+        &mut self,
+        callee: &mut Body,
+        args: Vec<HashMap<Id, Vec<Shape>>>,
+        guards: Vec<Option<Value>>,
+    ) -> R {
         let n = self.parts();
-        if args.len() != n {
+        if args.len() != n || guards.len() != n {
             return Err("arguments for another number of parts".into());
         }
         let mut args = args.into_iter();
+        let mut guards = guards.into_iter();
         callee.varying = args.next().unwrap_or_default();
+        callee.outer_guard = guards.next().flatten();
         if n < 2 {
             return Ok(());
         }
         let s = self.simd.as_deref().ok_or("not a 4-lane body")?;
         let mut parked = vec![Part::default()];
-        for (p, varying) in (1..n).zip(args) {
+        for ((p, varying), outer_guard) in (1..n).zip(args).zip(guards) {
             let local_x = if p == s.part {
                 Some(self.wi.local_id[0])
             } else {
@@ -439,7 +457,8 @@ impl Lowering<'_, '_, '_> {
             parked.push(Part {
                 varying,
                 local_x,
-                masked: Vec::new(),
+                outer_guard,
+                ..Part::default()
             });
         }
         callee.parked = parked;

@@ -334,26 +334,32 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// The varying OpBranchConditional `i` heading region `ri`: the first
-    /// arm for its lanes, then (from the join block) the second.
+    /// arm for its lanes, then (from the join block) the second. In an
+    /// 8-lane body each part has its own masks and its own parameters of
+    /// the join block; an arm is skipped when no lane of any part took it.
     pub(super) fn region_branch(&mut self, ri: usize, i: u32) -> R {
-        self.one_part("a branch whose lanes may differ and must run under masks")?;
         let inst = self.at(i);
         let st = self.sb()?.regions[ri].clone();
-        let shape = *self.shapes(inst.operand(0))?.first().ok_or("an empty condition")?;
-        let c = self.as_mask(shape);
-        let g = match self.guard()? {
-            Some(g) => g,
-            None => self.vconst(cl::I32X4, &[u64::MAX; LANES]),
-        };
-        let took = [self.b.ins().band(g, c), self.b.ins().band_not(g, c)];
-        self.b.def_var(st.masks[0], took[0]);
-        self.b.def_var(st.masks[1], took[1]);
+        let took = self.each_part(|l| {
+            let st = l.sb()?.regions[ri].clone();
+            let shape = *l.shapes(inst.operand(0))?.first().ok_or("an empty condition")?;
+            let c = l.as_mask(shape);
+            let g = match l.guard()? {
+                Some(g) => g,
+                None => l.vconst(cl::I32X4, &[u64::MAX; LANES]),
+            };
+            let took = [l.b.ins().band(g, c), l.b.ins().band_not(g, c)];
+            l.b.def_var(st.masks[0], took[0]);
+            l.b.def_var(st.masks[1], took[1]);
+            Ok(took)
+        })?;
         let labels = [inst.operand(1), inst.operand(2)];
         let (first, second) = (st.first, 1 - st.first);
 
-        // The join block's parameters: the merge's phis from the first arm.
+        // The join block's parameters: the merge's phis from the first
+        // arm, per phi each part's (the order of `target`'s arguments).
         let join = self.b.create_block();
-        let mut params = Vec::new();
+        let mut per_part: Vec<PhiParams> = vec![Vec::new(); took.len()];
         let merge = &self.body.func.blocks[st.r.merge as usize];
         for p in merge.body() {
             let phi = self.at(p);
@@ -361,33 +367,39 @@ impl Lowering<'_, '_, '_> {
                 break;
             }
             let ty = phi.result_type();
-            params.push(self.varying_params(join, ty)?);
+            let made = self.each_part(|l| l.varying_params(join, ty))?;
+            for (pp, m) in per_part.iter_mut().zip(made) {
+                pp.push(m);
+            }
         }
-        let zeros: Vec<BlockArg> = params
+        let all_params = self.b.block_params(join).to_vec();
+        let zeros: Vec<BlockArg> = all_params
             .iter()
-            .flat_map(|ks| ks.iter().flat_map(|(_, vals)| vals.iter().copied()))
-            .map(|v| {
+            .map(|&v| {
                 let t = self.ty(v);
                 BlockArg::Value(self.zero(t))
             })
             .collect();
-        self.sb()?.regions[ri].join = Some((join, params.clone()));
+        let mut made = per_part.iter().cloned();
+        self.each_part(|l| {
+            let params = made.next().ok_or("a part without its parameters")?;
+            l.sb()?.regions[ri].join = Some((join, params));
+            Ok(())
+        })?;
 
         let (fb, fa) = self.target(labels[first])?;
-        let any = self.b.ins().vany_true(took[first]);
+        let firsts: Vec<Value> = took.iter().map(|t| t[first]).collect();
+        let any = self.any_lane(&firsts);
         self.b.ins().brif(any, fb, &fa, join, &zeros);
 
         // The join: on to the second arm, or to the merge.
         self.b.switch_to_block(join);
         if st.r.arms[second].iter().any(|&x| x) {
             let (sb, sa) = self.target(labels[second])?;
-            let merge_args: Vec<BlockArg> = params
-                .iter()
-                .flat_map(|ks| ks.iter().flat_map(|(_, vals)| vals.iter().copied()))
-                .map(BlockArg::Value)
-                .collect();
+            let merge_args: Vec<BlockArg> = all_params.into_iter().map(BlockArg::Value).collect();
             let none = self.b.create_block();
-            let any = self.b.ins().vany_true(took[second]);
+            let seconds: Vec<Value> = took.iter().map(|t| t[second]).collect();
+            let any = self.any_lane(&seconds);
             self.b.ins().brif(any, sb, &sa, none, &[]);
             self.b.switch_to_block(none);
             let (mb, margs) = self.onto_merge(ri, merge_args)?;
@@ -396,7 +408,7 @@ impl Lowering<'_, '_, '_> {
             // The second side goes straight to the merge: its phis take
             // this block's values there.
             let (_, margs) = self.target(labels[second])?;
-            let args = self.pick(took[first], &params, &margs)?;
+            let args = self.pick(&firsts, &per_part, &margs)?;
             let (mb, margs) = self.onto_merge(ri, args)?;
             self.b.ins().jump(mb, &margs);
         }
@@ -425,29 +437,41 @@ impl Lowering<'_, '_, '_> {
     /// merge with each lane's value picked.
     fn leave_arm(&mut self, ri: usize, k: usize, args: Vec<BlockArg>) -> R<(Block, Vec<BlockArg>)> {
         let st = self.sb()?.regions[ri].clone();
-        let (join, params) = st.join.ok_or("an arm lowered before its branch")?;
+        let (join, _) = st.join.ok_or("an arm lowered before its branch")?;
         if k == st.first {
             return Ok((join, args));
         }
-        let mask = self.b.use_var(st.masks[st.first]);
-        let picked = self.pick(mask, &params, &args)?;
+        let per_part = self.each_part(|l| {
+            let st = l.sb()?.regions[ri].clone();
+            let (_, params) = st.join.ok_or("an arm lowered before its branch")?;
+            Ok((l.b.use_var(st.masks[st.first]), params))
+        })?;
+        let (masks, params): (Vec<Value>, Vec<PhiParams>) = per_part.into_iter().unzip();
+        let picked = self.pick(&masks, &params, &args)?;
         self.onto_merge(ri, picked)
     }
 
-    /// Per component of the merge's phis: `first` (the join's
-    /// parameters) in the lanes of `mask`, the value in `other` elsewhere.
-    fn pick(&mut self, mask: Value, first: &PhiParams, other: &[BlockArg]) -> R<Vec<BlockArg>> {
+    /// Per component of the merge's phis: `first` (the join's parameters,
+    /// each part's) in the lanes of the part's mask in `masks`, the value
+    /// in `other` elsewhere. `other` holds per phi each part's values.
+    fn pick(&mut self, masks: &[Value], first: &[PhiParams], other: &[BlockArg]) -> R<Vec<BlockArg>> {
         let mut out = Vec::with_capacity(other.len());
         let mut it = other.iter();
-        for ks in first {
-            for (k, vals) in ks {
-                for (j, &a) in vals.iter().enumerate() {
-                    let Some(BlockArg::Value(b)) = it.next() else {
-                        return Err("a merge phi's arguments do not match".into());
-                    };
-                    out.push(BlockArg::Value(self.select_lanes(mask, a, *b, *k, j)));
+        let phis = first.first().map_or(0, |p| p.len());
+        for phi in 0..phis {
+            for (&mask, part) in masks.iter().zip(first) {
+                for (k, vals) in part.get(phi).ok_or("a part without its phi")? {
+                    for (j, &a) in vals.iter().enumerate() {
+                        let Some(BlockArg::Value(b)) = it.next() else {
+                            return Err("a merge phi's arguments do not match".into());
+                        };
+                        out.push(BlockArg::Value(self.select_lanes(mask, a, *b, *k, j)));
+                    }
                 }
             }
+        }
+        if it.next().is_some() {
+            return Err("a merge phi's arguments do not match".into());
         }
         Ok(out)
     }

@@ -163,7 +163,7 @@ fn moves_keep_every_bit_in_both_parts() {
 }
 
 #[test]
-fn a_branch_after_a_store_keeps_four_lanes_and_runs_right() {
+fn a_branch_after_a_store_in_both_parts() {
     let global = 100usize;
     let input: Vec<u32> = (0..global as u32).map(|i| i * 7919 % 1000).collect();
     for opt in Opt::BOTH {
@@ -186,7 +186,7 @@ fn a_branch_after_a_store_keeps_four_lanes_and_runs_right() {
 }
 
 #[test]
-fn a_switch_whose_paths_cross_keeps_four_lanes_and_runs_right() {
+fn a_switch_whose_paths_cross_in_both_parts() {
     let global = 1000usize;
     let input: Vec<u32> = (0..global as u32)
         .map(|i| {

@@ -97,8 +97,8 @@ kernel void masked_arm(global const uint *in, global uint *out, global uint *odd
 }
 
 // A switch whose selector differs between lanes, after a store: its
-// paths cross (a DAG region, jit/src/lower/simd/dag.rs), which keeps the
-// kernel at 4 lanes whatever the options.
+// paths cross (a DAG region, jit/src/lower/simd/dag.rs), each part with
+// its blocks' own masks.
 kernel void crossing(global const uint *in, global uint *out, global uint *side)
 {
     size_t i = get_global_id(0);

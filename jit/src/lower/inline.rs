@@ -13,7 +13,7 @@
 //! deep; beyond that, a call goes to the callee's separately compiled
 //! helper function.
 
-use cranelift_codegen::ir::{BlockArg, InstBuilder};
+use cranelift_codegen::ir::{BlockArg, InstBuilder, Value};
 
 use super::{types, BodyState, Exit, Lowering, R};
 use crate::spirv::IdKind;
@@ -91,7 +91,6 @@ impl Lowering<'_, '_, '_> {
         // A 4-lane body passes varying arguments as shapes.
         // Under a mask (in an arm of a region, in a masked loop), the
         // callee's body runs for the active lanes only.
-        let outer_guard = self.guard()?;
         // Each part's own (`simd::Part`).
         let outer_guards = if self.simd.is_some() {
             self.each_part(|l| l.guard())?
@@ -120,7 +119,7 @@ impl Lowering<'_, '_, '_> {
             }
         }
         if let Some(cs) = child_simd.as_deref_mut() {
-            self.parts_for_callee(cs, part_args, outer_guards)?;
+            self.parts_for_callee(cs, part_args, outer_guards.clone())?;
         }
         let ret = self.b.create_block();
         // Per part, the kinds and parameters of the result's components
@@ -137,7 +136,8 @@ impl Lowering<'_, '_, '_> {
         // it: the callee runs only when some lane did (so its loops, whose
         // uniform loads would be made for none, run as they would for the
         // lanes), else its result is zero.
-        if let (Some(g), true) = (outer_guard, self.simd.is_some() && self.dag_block().is_some()) {
+        let guards: Vec<Value> = outer_guards.iter().flatten().copied().collect();
+        if let (false, true) = (guards.is_empty(), self.simd.is_some() && self.dag_block().is_some()) {
             let zeros: Vec<BlockArg> = self
                 .b
                 .block_params(ret)
@@ -149,7 +149,7 @@ impl Lowering<'_, '_, '_> {
                 })
                 .collect();
             let run = self.b.create_block();
-            let any = self.b.ins().vany_true(g);
+            let any = self.any_lane(&guards);
             self.b.ins().brif(any, run, &[], ret, &zeros);
             self.b.switch_to_block(run);
         }

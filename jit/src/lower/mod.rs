@@ -480,7 +480,8 @@ impl Lowering<'_, '_, '_> {
                 Ok(())
             })
             .map_err(|r| m.diag(func.inst, r))?;
-            self.begin_dags(dags).map_err(|r| m.diag(func.inst, r))?;
+            self.each_part(|l| l.begin_dags(dags.clone()))
+                .map_err(|r| m.diag(func.inst, r))?;
         }
         self.create_blocks()?;
         let entry = self

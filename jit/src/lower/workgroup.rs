@@ -84,7 +84,8 @@ pub fn helper_signature(m: &Module, func: &Function, cc: CallConv) -> Result<Sig
 /// With `simd`, the kernel also gets a 4-lane body ([`super::simd`]) for
 /// chunks of four work-items along x: without barriers, beside the scalar
 /// body, which runs the rest of each row and the chunks the 4-lane body
-/// abandons; with barriers, as a second set of loops run when the group's
+/// abandons (and with `env.wide`, an 8-lane body before it for chunks of
+/// eight, [`super::simd::Part`]); with barriers, as a second set of loops run when the group's
 /// x size is a multiple of 4, whose phases resume chunks instead of
 /// work-items (each chunk has a frame).
 pub fn kernel(
@@ -162,7 +163,8 @@ pub fn kernel(
 enum Mode {
     /// One at a time.
     Scalar,
-    /// In chunks of four through the 4-lane body, the rest of each row
+    /// In chunks of eight through the 8-lane body (when the kernel has
+    /// one), then of four through the 4-lane body, the rest of each row
     /// (and abandoned chunks) one at a time.
     Chunks,
     /// Only in chunks of four (the x size is a multiple of 4): a kernel

@@ -347,7 +347,17 @@ pub struct PhiVar {
     pub ty: cranelift_codegen::ir::Type,
 }
 
-/// The lowering state of one DAG region.
+/// The variables of one phi of a block of a DAG region: whether it
+/// varies (then each part of an 8-lane body has its own), and one per
+/// value, in the order of the block's parameters.
+#[derive(Debug, Clone)]
+pub struct PhiVars {
+    pub varying: bool,
+    pub vars: Vec<PhiVar>,
+}
+
+/// The lowering state of one DAG region (each part of an 8-lane body has
+/// its own: its masks and variables).
 #[derive(Debug, Clone)]
 pub struct DagState {
     pub d: Dag,
@@ -357,10 +367,10 @@ pub struct DagState {
     pub lowered: bool,
     /// Per block of `d.blocks`: the lanes that reached it (`i32x4`).
     pub masks: Vec<Variable>,
-    /// Per block of `d.blocks`, then the merge: per parameter of its
-    /// Cranelift block, the variable its lanes' values gather in, with
-    /// the kind of the component and the value's index within it.
-    pub params: Vec<Vec<PhiVar>>,
+    /// Per block of `d.blocks`, then the merge: per phi, the variables
+    /// its lanes' values gather in, with the kind of the component and
+    /// the value's index within it.
+    pub params: Vec<Vec<PhiVars>>,
 }
 
 impl Lowering<'_, '_, '_> {
@@ -386,10 +396,10 @@ impl Lowering<'_, '_, '_> {
         Ok(())
     }
 
-    /// One variable per value of block `b`'s phis, in the order of its
+    /// Per phi of block `b`, one variable per value, in the order of its
     /// Cranelift block's parameters (`varying_phi`, or for a phi the same
     /// in every lane, one per component).
-    fn phi_vars(&mut self, b: u32) -> R<Vec<PhiVar>> {
+    fn phi_vars(&mut self, b: u32) -> R<Vec<PhiVars>> {
         let mut out = Vec::new();
         for i in self.body.func.blocks[b as usize].body() {
             let phi = self.at(i);
@@ -397,24 +407,48 @@ impl Lowering<'_, '_, '_> {
                 break;
             }
             let (id, ty) = (phi.result_id(), phi.result_type());
-            if !self.simd.as_ref().is_some_and(|s| s.may_vary.contains(&id)) {
+            let mut vars = Vec::new();
+            let varying = self.simd.as_ref().is_some_and(|s| s.may_vary.contains(&id));
+            if !varying {
                 for t in crate::lower::types::components(self.m, ty)? {
-                    out.push(PhiVar {
+                    vars.push(PhiVar {
                         var: self.b.declare_var(t),
                         kind: None,
                         ty: t,
                     });
                 }
+            } else {
+                for k in self.kinds(ty)? {
+                    for (j, t) in k.clif_types().into_iter().enumerate() {
+                        vars.push(PhiVar {
+                            var: self.b.declare_var(t),
+                            kind: Some((k, j)),
+                            ty: t,
+                        });
+                    }
+                }
+            }
+            out.push(PhiVars { varying, vars });
+        }
+        Ok(out)
+    }
+
+    /// The variables of the parameters of block `k` of DAG region `di`
+    /// (the merge past the last), in their order, each with its part: per
+    /// phi, each part's when it varies (the order of `target`'s
+    /// arguments), part 0's when it does not.
+    fn dag_param_vars(&mut self, di: usize, k: usize) -> R<Vec<(usize, PhiVar)>> {
+        let per_part = self.each_part(|l| Ok(l.sb()?.dags[di].params[k].clone()))?;
+        let first = per_part.first().ok_or("no part")?;
+        let mut out = Vec::new();
+        for (j, phi) in first.iter().enumerate() {
+            if !phi.varying {
+                out.extend(phi.vars.iter().map(|&v| (0, v)));
                 continue;
             }
-            for k in self.kinds(ty)? {
-                for (j, t) in k.clif_types().into_iter().enumerate() {
-                    out.push(PhiVar {
-                        var: self.b.declare_var(t),
-                        kind: Some((k, j)),
-                        ty: t,
-                    });
-                }
+            for (p, part) in per_part.iter().enumerate() {
+                let vars = &part.get(j).ok_or("a part without its phi")?.vars;
+                out.extend(vars.iter().map(|&v| (p, v)));
             }
         }
         Ok(out)
@@ -445,25 +479,26 @@ impl Lowering<'_, '_, '_> {
     /// The varying branch or switch `i` heading DAG region `di`: every
     /// block's mask starts empty and every phi variable zero, the head's
     /// edges are taken under its guard, and the graph's first block runs.
+    /// In an 8-lane body, per part.
     pub(super) fn dag_head(&mut self, di: usize, i: u32) -> R {
-        self.one_part("a branch or switch whose lanes may differ and whose paths cross")?;
-        let g = match self.guard()? {
-            Some(g) => g,
-            None => self.vconst(cl::I32X4, &[u64::MAX; LANES]),
-        };
-        self.sb()?.dags[di].lowered = true;
-        let st = self.sb()?.dags[di].clone();
-        let zero = self.vconst(cl::I32X4, &[0; LANES]);
-        for &v in &st.masks {
-            self.b.def_var(v, zero);
-        }
-        for params in &st.params {
-            for p in params {
-                let z = self.zero(p.ty);
-                self.b.def_var(p.var, z);
+        let g = self.each_part(|l| {
+            let g = match l.guard()? {
+                Some(g) => g,
+                None => l.vconst(cl::I32X4, &[u64::MAX; LANES]),
+            };
+            l.sb()?.dags[di].lowered = true;
+            let st = l.sb()?.dags[di].clone();
+            let zero = l.vconst(cl::I32X4, &[0; LANES]);
+            for &v in &st.masks {
+                l.b.def_var(v, zero);
             }
-        }
-        self.dag_edges(di, g, i)?;
+            for p in st.params.iter().flatten().flat_map(|p| &p.vars) {
+                let z = l.zero(p.ty);
+                l.b.def_var(p.var, z);
+            }
+            Ok(g)
+        })?;
+        self.dag_edges(di, &g, i)?;
         self.dag_next(di, 0)
     }
 
@@ -491,10 +526,10 @@ impl Lowering<'_, '_, '_> {
     /// lane); leaving it, the loop's lanes take the exit edge and the
     /// block after the loop runs.
     pub(super) fn dag_terminator(&mut self, di: usize, k: usize, i: u32) -> R {
-        let g = self.dag_mask(di, k)?;
+        let g = self.each_part(|l| l.dag_mask(di, k))?;
         let d = self.sb()?.dags[di].d.clone();
         let Some(l) = d.loop_of(d.blocks[k]) else {
-            self.dag_edges(di, g, i)?;
+            self.dag_edges(di, &g, i)?;
             return self.dag_next(di, k + 1);
         };
         let after = k + d.blocks[k..].iter().take_while(|&&b| l.body[b as usize]).count();
@@ -502,7 +537,7 @@ impl Lowering<'_, '_, '_> {
         let inside = |lw: &Self, label: Id| lw.m.info(label).is_some_and(|x| l.body[x.block as usize]);
         match inst.op {
             Op::Branch if !inside(self, inst.operand(0)) => {
-                self.dag_edge(di, inst.operand(0), g)?;
+                self.dag_edge(di, inst.operand(0), &g)?;
                 self.dag_next(di, after)
             }
             Op::BranchConditional => {
@@ -510,7 +545,7 @@ impl Lowering<'_, '_, '_> {
                 match (inside(self, t), inside(self, f)) {
                     (true, true) => self.scalar_inst(i),
                     (false, false) => {
-                        self.dag_edge(di, t, g)?;
+                        self.dag_edge(di, t, &g)?;
                         self.dag_next(di, after)
                     }
                     (t_in, _) => {
@@ -527,13 +562,13 @@ impl Lowering<'_, '_, '_> {
                                 .ins()
                                 .icmp_imm_u(cranelift_codegen::ir::condcodes::IntCC::Equal, c, 0)
                         };
-                        let any = self.b.ins().vany_true(g);
+                        let any = self.any_lane(&g);
                         let go_on = self.b.ins().band(stay_c, any);
                         let (sb, sargs) = self.target(stay)?;
                         let out = self.b.create_block();
                         self.b.ins().brif(go_on, sb, &sargs, out, &[]);
                         self.b.switch_to_block(out);
-                        self.dag_edge(di, leave, g)?;
+                        self.dag_edge(di, leave, &g)?;
                         self.dag_next(di, after)
                     }
                 }
@@ -548,34 +583,40 @@ impl Lowering<'_, '_, '_> {
         let st = self.sb()?.dags[di].clone();
         let b = st.d.blocks.get(k).copied().unwrap_or(st.d.merge);
         let cb = self.body.blocks[b as usize].ok_or("a block of a DAG region is unreachable")?;
-        let args: Vec<BlockArg> = st.params[k]
-            .iter()
-            .map(|p| BlockArg::Value(self.b.use_var(p.var)))
+        let args: Vec<BlockArg> = self
+            .dag_param_vars(di, k)?
+            .into_iter()
+            .map(|(_, p)| BlockArg::Value(self.b.use_var(p.var)))
             .collect();
         self.b.ins().jump(cb, &args);
         Ok(())
     }
 
     /// The edges of terminator `i` (a branch, conditional branch or
-    /// switch) of a block whose lanes are `g`.
-    fn dag_edges(&mut self, di: usize, g: Value, i: u32) -> R {
+    /// switch) of a block whose lanes are `g` (per part).
+    fn dag_edges(&mut self, di: usize, g: &[Value], i: u32) -> R {
         let inst = self.at(i);
         match inst.op {
             Op::Branch => self.dag_edge(di, inst.operand(0), g),
             Op::BranchConditional => {
-                let shape = *self
-                    .shapes_or_uniform(inst.operand(0))?
-                    .first()
-                    .ok_or("an empty condition")?;
-                let c = self.as_mask(shape);
-                let t = self.b.ins().band(g, c);
-                let f = self.b.ins().band_not(g, c);
-                self.dag_edge(di, inst.operand(1), t)?;
-                self.dag_edge(di, inst.operand(2), f)
+                let mut gs = g.iter();
+                let edges = self.each_part(|l| {
+                    let g = *gs.next().ok_or("a part without its mask")?;
+                    let shape = *l
+                        .shapes_or_uniform(inst.operand(0))?
+                        .first()
+                        .ok_or("an empty condition")?;
+                    let c = l.as_mask(shape);
+                    Ok((l.b.ins().band(g, c), l.b.ins().band_not(g, c)))
+                })?;
+                let (t, f): (Vec<Value>, Vec<Value>) = edges.into_iter().unzip();
+                self.dag_edge(di, inst.operand(1), &t)?;
+                self.dag_edge(di, inst.operand(2), &f)
             }
             Op::Switch => {
                 let sel = inst.operand(0);
-                let shape = *self.shapes_or_uniform(sel)?.first().ok_or("an empty selector")?;
+                let shapes =
+                    self.each_part(|l| Ok(*l.shapes_or_uniform(sel)?.first().ok_or("an empty selector")?))?;
                 let width = self
                     .m
                     .type_of(sel)
@@ -583,7 +624,7 @@ impl Lowering<'_, '_, '_> {
                     .ok_or("a selector of no integer type")?;
                 let bits = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
                 let mut seen = HashSet::new();
-                let mut any = self.vconst(cl::I32X4, &[0; LANES]);
+                let mut any: Vec<Value> = shapes.iter().map(|_| self.vconst(cl::I32X4, &[0; LANES])).collect();
                 let mut k = 2;
                 while k < inst.operands.len() {
                     let lit = match inst.operands.get(k) {
@@ -597,13 +638,16 @@ impl Lowering<'_, '_, '_> {
                     if !seen.insert(lit) {
                         continue;
                     }
-                    let eq = self.lanes_equal(shape, lit);
-                    any = self.b.ins().bor(any, eq);
-                    let e = self.b.ins().band(g, eq);
-                    self.dag_edge(di, label, e)?;
+                    let mut e = Vec::with_capacity(shapes.len());
+                    for (p, &shape) in shapes.iter().enumerate() {
+                        let eq = self.lanes_equal(shape, lit);
+                        any[p] = self.b.ins().bor(any[p], eq);
+                        e.push(self.b.ins().band(g[p], eq));
+                    }
+                    self.dag_edge(di, label, &e)?;
                 }
-                let d = self.b.ins().band_not(g, any);
-                self.dag_edge(di, inst.operand(1), d)
+                let d: Vec<Value> = g.iter().zip(&any).map(|(&g, &a)| self.b.ins().band_not(g, a)).collect();
+                self.dag_edge(di, inst.operand(1), &d)
             }
             _ => Err(format!("{} ends a block of a DAG region", inst.opname())),
         }
@@ -630,34 +674,42 @@ impl Lowering<'_, '_, '_> {
         self.build(cl::I32X4, m)
     }
 
-    /// The edge to block `label` taken by lanes `e`: they join the
-    /// block's mask (not the merge's: every lane reaches it), and its
+    /// The edge to block `label` taken by lanes `e` (per part): they join
+    /// the block's mask (not the merge's: every lane reaches it), and its
     /// phis take this edge's values in those lanes.
-    fn dag_edge(&mut self, di: usize, label: Id, e: Value) -> R {
+    fn dag_edge(&mut self, di: usize, label: Id, e: &[Value]) -> R {
         let st = self.sb()?.dags[di].clone();
         let b = self.m.info(label).ok_or("bad label")?.block;
         let k = match st.d.blocks.iter().position(|&x| x == b) {
             Some(k) => {
-                let old = self.b.use_var(st.masks[k]);
-                let new = self.b.ins().bor(old, e);
-                self.b.def_var(st.masks[k], new);
+                let mut es = e.iter();
+                self.each_part(|l| {
+                    let e = *es.next().ok_or("a part without its mask")?;
+                    let var = l.sb()?.dags[di].masks[k];
+                    let old = l.b.use_var(var);
+                    let new = l.b.ins().bor(old, e);
+                    l.b.def_var(var, new);
+                    Ok(())
+                })?;
                 k
             }
             None if b == st.d.merge => st.d.blocks.len(),
             None => return Err("an edge leaves a DAG region other than to its merge".into()),
         };
         let (_, args) = self.target(label)?;
-        if args.len() != st.params[k].len() {
+        let slots = self.dag_param_vars(di, k)?;
+        if args.len() != slots.len() {
             return Err("a phi's arguments do not match its block's parameters".into());
         }
-        for (a, p) in args.iter().zip(&st.params[k]) {
+        for (a, (part, p)) in args.iter().zip(slots) {
             let BlockArg::Value(a) = *a else {
                 return Err("a phi's argument is no value".into());
             };
             let new = match p.kind {
                 Some((kind, j)) => {
                     let old = self.b.use_var(p.var);
-                    self.select_lanes(e, a, old, kind, j)
+                    let mask = *e.get(part).ok_or("a part without its mask")?;
+                    self.select_lanes(mask, a, old, kind, j)
                 }
                 // The one edge into an inner loop: its value as it is.
                 None => a,

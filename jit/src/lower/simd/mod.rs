@@ -5,7 +5,9 @@
 //! ([`super::workgroup`]). A kernel with barriers gets it as a second copy
 //! of its phase loops, taken when the group's x size is a multiple of 4,
 //! whose frames belong to chunks ([`super::barrier`]); its chunks cannot be
-//! abandoned.
+//! abandoned. A kernel without barriers may get an 8-lane body before its
+//! 4-lane one: the same lowering applied to two 4-lane parts of a chunk of
+//! eight ([`Part`]).
 //!
 //! The 4-lane body is the same SPIR-V lowered with every value given a
 //! [`Shape`]: the same in every lane (a plain scalar, kept in
@@ -303,6 +305,8 @@ pub struct Part {
     /// The part's lanes active where an inlined body was called
     /// ([`Body::outer_guard`]).
     pub outer_guard: Option<Value>,
+    /// The part's state of the body's DAG regions ([`Body::dags`]).
+    pub dags: Vec<dag::DagState>,
 }
 
 /// A varying value kept across barriers: the shape of each component,
@@ -374,14 +378,6 @@ impl Lowering<'_, '_, '_> {
         self.simd.as_ref().map_or(1, |s| s.parked.len().max(1))
     }
 
-    /// Refuses `what` in an 8-lane body: it keeps the kernel at 4 lanes.
-    pub(super) fn one_part(&self, what: &str) -> R {
-        if self.parts() > 1 {
-            return Err(format!("{what} is not lowered in 8-lane bodies"));
-        }
-        Ok(())
-    }
-
     /// Makes part `p` of an 8-lane body the one being lowered: its shapes
     /// and its local id along x.
     fn switch_part(&mut self, p: usize) -> R {
@@ -396,12 +392,14 @@ impl Lowering<'_, '_, '_> {
         let masked = std::mem::replace(&mut s.masked, next.masked);
         let regions = std::mem::replace(&mut s.regions, next.regions);
         let outer_guard = std::mem::replace(&mut s.outer_guard, next.outer_guard);
+        let dags = std::mem::replace(&mut s.dags, next.dags);
         s.parked[cur] = Part {
             varying,
             local_x: Some(x),
             masked,
             regions,
             outer_guard,
+            dags,
         };
         s.part = p;
         self.wi.local_id[0] = next.local_x.ok_or("a part without its local id")?;
@@ -409,19 +407,21 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// Runs `f` once per part of the chunk, each time with that part
-    /// current (part 0 is current again after): the results, in part
-    /// order.
+    /// current: the results, in part order.
     pub(super) fn each_part<T>(&mut self, mut f: impl FnMut(&mut Self) -> R<T>) -> R<Vec<T>> {
         let n = self.parts();
         if n == 1 {
             return Ok(vec![f(self)?]);
         }
+        // The part current on entry is current again after (so that
+        // calls nest).
+        let start = self.sb()?.part;
         let mut out = Vec::with_capacity(n);
         for p in 0..n {
             self.switch_part(p)?;
             out.push(f(self)?);
         }
-        self.switch_part(0)?;
+        self.switch_part(start)?;
         Ok(out)
     }
 

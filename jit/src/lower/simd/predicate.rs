@@ -215,7 +215,14 @@ impl Lowering<'_, '_, '_> {
         };
         let params: Vec<Value> = comps.iter().map(|&t| self.b.append_block_param(join, t)).collect();
         let zeros: Vec<BlockArg> = comps.iter().map(|&t| BlockArg::Value(self.zero(t))).collect();
-        let any = self.b.ins().vany_true(g);
+        // Some lane of any part (`g` is the current part's guard; the
+        // access is made once for all of them).
+        let gs: Vec<Value> = self.each_part(|l| l.guard())?.into_iter().flatten().collect();
+        let any = if gs.is_empty() {
+            self.b.ins().vany_true(g)
+        } else {
+            self.any_lane(&gs)
+        };
         self.b.ins().brif(any, on, &[], join, &zeros);
         self.b.switch_to_block(on);
         self.simd_inst_inner(i, inst.op)?;

@@ -1056,30 +1056,34 @@ impl Lowering<'_, '_, '_> {
             masks.iter().map(|m| known.and_then(|t| t.get(m).copied())).collect()
         };
         // Whether every lane (of every part) is set, and whether any is.
-        let mut all = None;
-        for (&m, t) in masks.iter().zip(&tests) {
-            let a = match t {
-                Some((a, _)) => *a,
-                None => self.b.ins().vall_true(m),
-            };
-            all = Some(all.map_or(a, |x| self.b.ins().band(x, a)));
-        }
-        let all = all.ok_or("an empty condition")?;
+        let all = self.lanes_test(&masks, &tests, true)?;
         let check = self.b.create_block();
         self.b.ins().brif(all, tb, &ta, check, &[]);
         self.b.switch_to_block(check);
-        let mut any = None;
-        for (&m, t) in masks.iter().zip(&tests) {
-            let a = match t {
-                Some((_, a)) => *a,
-                None => self.b.ins().vany_true(m),
-            };
-            any = Some(any.map_or(a, |x| self.b.ins().bor(x, a)));
-        }
-        let any = any.ok_or("an empty condition")?;
+        let any = self.lanes_test(&masks, &tests, false)?;
         let bail = self.bail_block()?;
         self.b.ins().brif(any, bail, &[], fb, &fa);
         Ok(())
+    }
+
+    /// Whether every lane (`all`) or any lane of `masks` (one per part)
+    /// is set, as an `i8`: from the scalar tests made with a mask where
+    /// there are (`tests`, [`Chunk::mask_tests`]), else from the vector.
+    fn lanes_test(&mut self, masks: &[Value], tests: &[Option<(Value, Value)>], all: bool) -> R<Value> {
+        let mut out = None;
+        for (&m, t) in masks.iter().zip(tests) {
+            let a = match (t, all) {
+                (Some((a, _)), true) | (Some((_, a)), false) => *a,
+                (None, true) => self.b.ins().vall_true(m),
+                (None, false) => self.b.ins().vany_true(m),
+            };
+            out = Some(match out {
+                None => a,
+                Some(x) if all => self.b.ins().band(x, a),
+                Some(x) => self.b.ins().bor(x, a),
+            });
+        }
+        out.ok_or_else(|| "an empty condition".to_string())
     }
 
     /// At the current block's terminator: whether something visible may

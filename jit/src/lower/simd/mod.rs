@@ -447,6 +447,11 @@ impl Lowering<'_, '_, '_> {
             return Ok(());
         }
         let s = self.simd.as_deref().ok_or("not a 4-lane body")?;
+        // The callee's part 0 is this body's: calls are lowered once, at
+        // part 0 (`per_part`).
+        if s.part != 0 {
+            return Err("a call lowered outside part 0".into());
+        }
         let mut parked = vec![Part::default()];
         for ((p, varying), outer_guard) in (1..n).zip(args).zip(guards) {
             let local_x = if p == s.part {
@@ -463,9 +468,6 @@ impl Lowering<'_, '_, '_> {
         }
         callee.parked = parked;
         callee.part = 0;
-        if s.part != 0 {
-            return Err("a call lowered outside part 0".into());
-        }
         Ok(())
     }
 
@@ -875,7 +877,7 @@ impl Lowering<'_, '_, '_> {
         let r = match guard {
             Some(g) => self.guarded(i, g),
             None if self.uniform_access(i) && self.guard_may_be_empty() => match self.guard()? {
-                Some(g) => self.guarded_any(i, g),
+                Some(_) => self.guarded_any(i),
                 None => self.simd_inst_inner(i, inst.op),
             },
             None => self.simd_inst_inner(i, inst.op),

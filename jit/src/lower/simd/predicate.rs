@@ -198,10 +198,10 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// Instruction `i`, an access the same in every lane
-    /// ([`Self::uniform_access`]), under guard `g` that may hold no lane:
-    /// made once when some lane is active, skipped (a result of zero)
-    /// when none is.
-    pub(super) fn guarded_any(&mut self, i: u32, g: Value) -> R {
+    /// ([`Self::uniform_access`]), under a guard that may hold no lane:
+    /// made once when some lane (of any part) is active, skipped (a
+    /// result of zero) when none is.
+    pub(super) fn guarded_any(&mut self, i: u32) -> R {
         let m = self.m;
         let inst = self.at(i);
         let result = match (inst.result_id, inst.result_type) {
@@ -215,14 +215,9 @@ impl Lowering<'_, '_, '_> {
         };
         let params: Vec<Value> = comps.iter().map(|&t| self.b.append_block_param(join, t)).collect();
         let zeros: Vec<BlockArg> = comps.iter().map(|&t| BlockArg::Value(self.zero(t))).collect();
-        // Some lane of any part (`g` is the current part's guard; the
-        // access is made once for all of them).
+        // The access is made once for all the parts.
         let gs: Vec<Value> = self.each_part(|l| l.guard())?.into_iter().flatten().collect();
-        let any = if gs.is_empty() {
-            self.b.ins().vany_true(g)
-        } else {
-            self.any_lane(&gs)
-        };
+        let any = self.any_lane(&gs);
         self.b.ins().brif(any, on, &[], join, &zeros);
         self.b.switch_to_block(on);
         self.simd_inst_inner(i, inst.op)?;

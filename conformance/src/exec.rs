@@ -37,7 +37,9 @@
 //!
 //! Every launch runs in each of clift's execution modes and compares them
 //! bit for bit: the kernel as built (with 8- and 4-lane bodies where clift makes
-//! them, `jit/src/lower/simd`) and the same program built again with
+//! them, `jit/src/lower/simd`; the build adds [`WIDE_AT_BUILD`], so that
+//! every launch runs the 8-lane bodies, not the 4-lane ones that run until
+//! clift's background thread has compiled them) and the same program built again with
 //! `-cl-clift-max-lanes=1` (scalar bodies only), the *twin*, built at the
 //! first launch and shared by siblings (so program-scope variables evolve
 //! alike). The twin runs on copies of the same arguments after the
@@ -204,6 +206,9 @@ impl<'a> Arg<'a> {
 /// clift's own build option asking for scalar bodies only.
 pub const SCALAR_ONLY: &str = "-cl-clift-max-lanes=1";
 
+/// clift's own build option asking for the 8-lane bodies at the build.
+pub const WIDE_AT_BUILD: &str = "-cl-clift-wide-at-build";
+
 /// How a kernel's program was made, to build it again for the twin.
 enum Recipe {
     /// SPIR-V and the specialization constants set before the build.
@@ -310,7 +315,7 @@ impl<'a> Kernel<'a> {
         options: &str,
     ) -> Result<Kernel<'a>, String> {
         let queue = queue(ctx, 0);
-        let rc = build(program, options);
+        let rc = build(program, &format!("{options} {WIDE_AT_BUILD}"));
         if rc != CL_SUCCESS {
             let log = build_log(program, device());
             // SAFETY: handles this function created.

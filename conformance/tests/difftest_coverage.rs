@@ -47,7 +47,10 @@ fn most_generated_kernels_get_four_lane_bodies() {
             barriers,
             "seed {seed}: local memory as uses_barriers says"
         );
-        for options in ["-O0 -cl-clift-min-lanes=8", "-O2 -cl-clift-min-lanes=4"] {
+        for options in [
+            "-O0 -cl-clift-min-lanes=8",
+            "-O2 -cl-clift-min-lanes=4 -cl-clift-wide-at-build",
+        ] {
             let src = CString::new(source.as_str()).expect("source without NUL");
             let p_src = src.as_ptr();
             let mut err = 0;

@@ -4,8 +4,11 @@
 //! rest one at a time. Each kernel of `kernels/cl/simd_wide.cl` runs at -O0
 //! and -O2 with local sizes that reach each of those, and with NULL; the
 //! harness also compares every output with the scalar build, bit for bit,
-//! and the tests here with host references. tests/debug_dump.rs checks
-//! that the kernels got 8-lane bodies.
+//! and the tests here with host references, each build three ways: as
+//! clift chooses (the harness asks for the 8-lane bodies at the build),
+//! with 4-lane bodies alone (what runs until the background thread has
+//! compiled the 8-lane ones), and with 8-lane bodies wherever they can be
+//! made. tests/debug_dump.rs checks that the kernels got 8-lane bodies.
 
 use clift_conformance::exec::{self, Arg, Kernel, Opt};
 
@@ -22,11 +25,16 @@ fn local(l: Option<usize>) -> Option<[usize; 1]> {
 /// also where it estimates 4 lanes faster.
 const WIDE: &str = "-cl-clift-min-lanes=8";
 
-/// Kernel `name` of simd_wide at `opt`, built as clift chooses, then with
+/// clift's option asking for 4-lane bodies alone: the code a kernel runs
+/// until its 8-lane body is compiled after the build.
+const NARROW: &str = "-cl-clift-max-lanes=4";
+
+/// Kernel `name` of simd_wide at `opt`, built as clift chooses (8-lane
+/// bodies at the build, `exec::WIDE_AT_BUILD`), with [`NARROW`], and with
 /// [`WIDE`].
-fn builds<'a>(opt: Opt, name: &str) -> [Kernel<'a>; 2] {
+fn builds<'a>(opt: Opt, name: &str) -> [Kernel<'a>; 3] {
     let il = exec::corpus_spirv("simd_wide", opt);
-    ["", WIDE].map(|o| Kernel::with_il(&il, name, o).unwrap_or_else(|e| panic!("{name} {o}: {e}")))
+    ["", NARROW, WIDE].map(|o| Kernel::with_il(&il, name, o).unwrap_or_else(|e| panic!("{name} {o}: {e}")))
 }
 
 #[test]
@@ -308,5 +316,82 @@ fn masked_loops_in_eight_lane_bodies() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn program_scope_variables_survive_the_switch_to_8_lane_bodies() {
+    // A build without clift's options (the harness adds
+    // -cl-clift-wide-at-build): launches run the 4-lane bodies until the
+    // background thread has compiled the 8-lane ones, then those, and both
+    // must update the same program-scope variables. mem_globals' `bump`
+    // adds i to zeroed[i] (work-item 0 also bumps `counter`, `*gp` and
+    // `wide`), `read_back` copies them out. The launches are spread over
+    // about a second, so that the switch falls among them.
+    use clift_conformance::*;
+    setup();
+    let ctx = context();
+    let q = queue(ctx, 0);
+    let p = il_program(ctx, &exec::corpus_spirv("mem_globals", Opt::O2));
+    check(build(p, ""));
+    let (bump, read_back) = (kernel(p, "bump"), kernel(p, "read_back"));
+    let out = buffer(ctx, CL_MEM_READ_WRITE, 24 * 4);
+    check(set_arg(bump, 0, &out));
+    check(set_arg(read_back, 0, &out));
+    let launches = 100;
+    let (global, local) = (16usize, 16usize);
+    for _ in 0..launches {
+        // SAFETY: a built kernel with its argument set, sizes that live
+        // across the call.
+        check(unsafe {
+            clEnqueueNDRangeKernel(
+                q,
+                bump,
+                1,
+                std::ptr::null(),
+                &global,
+                &local,
+                0,
+                std::ptr::null(),
+                std::ptr::null_mut(),
+            )
+        });
+        // SAFETY: a valid queue.
+        check(unsafe { clFinish(q) });
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    // SAFETY: as above.
+    check(unsafe {
+        clEnqueueNDRangeKernel(
+            q,
+            read_back,
+            1,
+            std::ptr::null(),
+            &global,
+            &local,
+            0,
+            std::ptr::null(),
+            std::ptr::null_mut(),
+        )
+    });
+    let bytes = read_bytes(q, out, 0, 24 * 4);
+    let got: Vec<i32> = bytes
+        .chunks(4)
+        .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
+        .collect();
+    for (i, &v) in got[..16].iter().enumerate() {
+        let extra = if i == 3 { 100 * launches } else { 0 };
+        assert_eq!(v, launches * i as i32 + extra, "zeroed[{i}]");
+    }
+    // counter starts at 5, wide at 2^32.
+    assert_eq!(got[16..19], [5 + launches, 1, launches]);
+    release_mem(out);
+    // SAFETY: handles this test created, released once.
+    unsafe {
+        clReleaseKernel(bump);
+        clReleaseKernel(read_back);
+        clReleaseProgram(p);
+        clReleaseCommandQueue(q);
+        clReleaseContext(ctx);
     }
 }

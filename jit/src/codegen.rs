@@ -19,6 +19,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::dominator_tree::DominatorTree;
@@ -55,14 +56,24 @@ pub struct CodegenConfig {
     pub simd: bool,
     /// The folder debug dumps go to ([`crate::debug_dump`]), if any.
     pub dump_dir: Option<PathBuf>,
+    /// Whether the build leaves 8-lane bodies for later: it compiles
+    /// kernels with 4-lane bodies, names those that would get an 8-lane
+    /// one ([`CompiledProgram::wide_later`]), and [`compile_wide`] compiles
+    /// them again with it, off the build's path. Ignored (8-lane bodies at
+    /// the build) when the build asks for them (`-cl-clift-min-lanes=8`,
+    /// `-cl-clift-wide-at-build`) or with `dump_dir`, whose dumps show the
+    /// code that runs.
+    pub wide_later: bool,
 }
 
 impl Default for CodegenConfig {
-    /// 4-lane bodies where they can be made, no dumps.
+    /// 4-lane and 8-lane bodies where they can be made, at the build; no
+    /// dumps.
     fn default() -> Self {
         CodegenConfig {
             simd: true,
             dump_dir: None,
+            wide_later: false,
         }
     }
 }
@@ -72,12 +83,15 @@ pub struct CompiledProgram {
     /// Owns the code; `None` only while dropping.
     module: Option<JITModule>,
     kernels: HashMap<String, KernelCode>,
-    /// The program-scope variables the code addresses; freed after the code
-    /// (fields drop after `drop`).
-    _data: ProgramData,
+    /// The program-scope variables the code addresses, shared with the
+    /// program compiled from the same build by [`compile_wide`]; freed
+    /// after the code (fields drop after `drop`).
+    data: Arc<ProgramData>,
     /// What the build log should say about how the kernels were compiled
     /// (empty, or lines ending in a newline).
     notes: String,
+    /// The kernels whose 8-lane bodies were left for [`compile_wide`].
+    wide_later: Vec<String>,
 }
 
 impl CompiledProgram {
@@ -98,6 +112,13 @@ impl CompiledProgram {
     /// limit), else nothing.
     pub fn notes(&self) -> &str {
         &self.notes
+    }
+
+    /// The kernels that would have got an 8-lane body at the build had it
+    /// not left them for later ([`CodegenConfig::wide_later`]): those
+    /// [`compile_wide`] compiles.
+    pub fn wide_later(&self) -> &[String] {
+        &self.wide_later
     }
 }
 
@@ -173,13 +194,42 @@ fn new_module() -> Result<JITModule, BuildError> {
 
 /// Compiles every kernel of `front` to a work-group function.
 pub fn compile(front: &FrontEnd, config: &CodegenConfig) -> Result<CompiledProgram, BuildError> {
-    compile_selected(front, &|_| true, vectorize(front, config), config.dump_dir.as_deref())
+    let wide = wide_bodies(front, config);
+    compile_selected(
+        front,
+        &|_| true,
+        vectorize(front, config),
+        config.dump_dir.as_deref(),
+        wide,
+        None,
+    )
 }
 
 /// Whether `front`'s kernels may get 4-lane bodies: unless the build asked
 /// for fewer lanes (`-cl-clift-max-lanes`) or `config` turns them off.
 fn vectorize(front: &FrontEnd, config: &CodegenConfig) -> bool {
     front.max_lanes.is_none_or(|n| n >= 4) && config.simd
+}
+
+/// When kernels get their 8-lane bodies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wide {
+    /// In this compilation.
+    Now,
+    /// In a later one ([`compile_wide`]): this compilation makes 4-lane
+    /// bodies and lists the kernels that would have had an 8-lane one.
+    Later,
+}
+
+/// When `front`'s kernels get 8-lane bodies under `config`
+/// ([`CodegenConfig::wide_later`]).
+fn wide_bodies(front: &FrontEnd, config: &CodegenConfig) -> Wide {
+    let asked = front.min_lanes.is_some_and(|n| n >= 8) || front.wide_at_build;
+    if config.wide_later && config.dump_dir.is_none() && !asked {
+        Wide::Later
+    } else {
+        Wide::Now
+    }
 }
 
 /// Compiles the kernels of `front` that code generation supports: the
@@ -190,21 +240,50 @@ pub fn compile_kernels(
     front: &FrontEnd,
     config: &CodegenConfig,
 ) -> (Option<CompiledProgram>, Vec<(String, BuildError)>) {
-    // Lowering recurses once per level of inlined calls (at most
-    // `lower::inline::MAX_DEPTH`): run it on a thread whose stack is known
-    // to be large enough, whatever thread the application builds on. The
-    // stack is reserved, not committed, so its size costs nothing unused.
+    on_codegen_thread(|| compile_kernels_here(front, config))
+        .unwrap_or_else(|| (None, failed_all(front, "internal error: the code generator panicked")))
+}
+
+/// Compiles the 8-lane bodies that `narrow`'s build left for later
+/// ([`CodegenConfig::wide_later`]): the kernels that
+/// [`CompiledProgram::wide_later`] names, from the same `front`, into a
+/// program that shares `narrow`'s program-scope variables, so that each
+/// launch may run either program's code. `None` when there are none, or
+/// when their module fails to compile or the code generator panics: the
+/// kernels then keep `narrow`'s code, which computes the same results.
+pub fn compile_wide(front: &FrontEnd, narrow: &CompiledProgram) -> Option<CompiledProgram> {
+    if narrow.wide_later.is_empty() {
+        return None;
+    }
+    let names: HashSet<&str> = narrow.wide_later.iter().map(String::as_str).collect();
+    let keep = |k: &str| names.contains(k);
+    let data = narrow.data.clone();
+    on_codegen_thread(|| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            compile_selected(front, &keep, true, None, Wide::Now, Some(data.clone())).ok()
+        }))
+        .ok()
+        .flatten()
+    })
+    .flatten()
+}
+
+/// Runs `f` on a thread whose stack is known to be large enough for
+/// lowering, which recurses once per level of inlined calls (at most
+/// `lower::inline::MAX_DEPTH`), whatever thread the application builds on.
+/// The stack is reserved, not committed, so its size costs nothing unused.
+/// `None` if `f` panicked there; `f` runs on the calling thread if no
+/// thread can be started.
+fn on_codegen_thread<T: Send>(f: impl Fn() -> T + Sync) -> Option<T> {
     std::thread::scope(|s| {
         match std::thread::Builder::new()
             .name("clift-codegen".into())
             .stack_size(CODEGEN_STACK)
-            .spawn_scoped(s, || compile_kernels_here(front, config))
+            .spawn_scoped(s, &f)
         {
-            Ok(h) => h
-                .join()
-                .unwrap_or_else(|_| (None, failed_all(front, "internal error: the code generator panicked"))),
-            // No thread could be started: compile here.
-            Err(_) => compile_kernels_here(front, config),
+            Ok(h) => h.join().ok(),
+            // No thread could be started: run here.
+            Err(_) => Some(f()),
         }
     })
 }
@@ -229,9 +308,10 @@ fn compile_kernels_here(
     config: &CodegenConfig,
 ) -> (Option<CompiledProgram>, Vec<(String, BuildError)>) {
     let dump_dir = config.dump_dir.as_deref();
+    let wide = wide_bodies(front, config);
     let guarded_simd = |keep: &dyn Fn(&str) -> bool, vectorize: bool| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            compile_selected(front, keep, vectorize, dump_dir)
+            compile_selected(front, keep, vectorize, dump_dir, wide, None)
         }))
         .unwrap_or_else(|_| Err(header_diag("internal error: the code generator panicked".into())))
     };
@@ -478,6 +558,11 @@ struct Lowerer<'a> {
     /// module's work).
     inlined: std::cell::Cell<u64>,
     vectorize: bool,
+    /// When kernels get their 8-lane bodies.
+    wide: Wide,
+    /// With [`Wide::Later`], the kernels lowered so far that would have
+    /// had an 8-lane body.
+    wide_later: std::cell::RefCell<Vec<String>>,
     dump: Option<crate::debug_dump::Dumper>,
 }
 
@@ -573,6 +658,9 @@ impl Lowerer<'_> {
             }
         }
         let wants_scalar_lanes = std::cell::Cell::new(false);
+        let narrow_by_estimate = std::cell::Cell::new(false);
+        // An 8-lane body unless the build asked for at most 4 lanes.
+        let may_widen = self.front.max_lanes.is_none_or(|n| n >= 8) && !self.sel.barrier_fns.contains(&f);
         let mut env = Env {
             m,
             validated: self.front.validated(),
@@ -585,9 +673,9 @@ impl Lowerer<'_> {
             scalar_lanes: false,
             wants_scalar_lanes: &wants_scalar_lanes,
             keep_lanes: self.front.min_lanes.is_some_and(|n| n >= 4),
-            // An 8-lane body unless the build asked for at most 4 lanes.
-            wide: self.front.max_lanes.is_none_or(|n| n >= 8) && !self.sel.barrier_fns.contains(&f),
+            wide: may_widen && self.wide == Wide::Now,
             keep_wide: self.front.min_lanes.is_some_and(|n| n >= 8),
+            narrow_by_estimate: &narrow_by_estimate,
         };
         let mut simd = info.is_some() && self.vectorize;
         if simd {
@@ -665,7 +753,15 @@ impl Lowerer<'_> {
                     self.inlined.set(inlined_before);
                     simd = false;
                 }
-                None => return lowered,
+                None => {
+                    // A 4-lane body that would have had an 8-lane one had
+                    // the build not left it for later (the estimates that
+                    // keep 4 lanes said nothing).
+                    if simd && may_widen && self.wide == Wide::Later && !env.scalar_lanes && !narrow_by_estimate.get() {
+                        self.wide_later.borrow_mut().push(dump_name.to_string());
+                    }
+                    return lowered;
+                }
             }
         }
     }
@@ -719,13 +815,17 @@ fn define_needed(
 
 /// Compiles the kernels of `front` whose names `keep` accepts.
 ///
-/// With `vectorize`, kernels that may get a 4-lane body ([`crate::lower::simd`]);
-/// with `dump_dir`, debug dumps there.
+/// With `vectorize`, kernels that may get a 4-lane body ([`crate::lower::simd`]),
+/// and an 8-lane one when `wide` says now; with `dump_dir`, debug dumps
+/// there; with `data`, the program-scope variables of an earlier
+/// compilation of the same module, else new ones.
 fn compile_selected(
     front: &FrontEnd,
     keep: &dyn Fn(&str) -> bool,
     vectorize: bool,
     dump_dir: Option<&Path>,
+    wide: Wide,
+    data: Option<Arc<ProgramData>>,
 ) -> Result<CompiledProgram, BuildError> {
     // Cranelift folds float constants with host arithmetic: in OpenCL's
     // rounding and denormal modes, not the building thread's.
@@ -737,7 +837,10 @@ fn compile_selected(
     let sel = Selection::new(front, keep);
     let mut statics = Statics::layout_locals(m).map_err(at)?;
     // Program-scope variables: storage the program owns (crate::globals).
-    let data = ProgramData::new(m).map_err(at)?;
+    let data = match data {
+        Some(d) => d,
+        None => Arc::new(ProgramData::new(m).map_err(at)?),
+    };
     statics.global_addresses = data.addresses().clone();
     let declared = declare(&mut module, m, &sel).map_err(fail)?;
     let lowerer = Lowerer {
@@ -752,6 +855,8 @@ fn compile_selected(
         statics: &statics,
         inlined: std::cell::Cell::new(0),
         vectorize,
+        wide,
+        wide_later: std::cell::RefCell::new(Vec::new()),
         // Debug dumps: the module's text forms, per function (debug_dump.rs).
         dump: dump_dir.map(|root| crate::debug_dump::Dumper::new(root, m)),
     };
@@ -784,8 +889,9 @@ fn compile_selected(
     Ok(CompiledProgram {
         module: Some(module),
         kernels: table,
-        _data: data,
+        data,
         notes: String::new(),
+        wide_later: lowerer.wide_later.take(),
     })
 }
 

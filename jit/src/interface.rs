@@ -57,6 +57,11 @@ pub struct BuildOptions {
     /// estimates its scalar body faster (the differential tests compare
     /// those bodies with the scalar ones too). `None`: as clift chooses.
     pub min_lanes: Option<u32>,
+    /// `-cl-clift-wide-at-build`, clift's own option: the kernels' 8-lane
+    /// bodies are compiled by the build itself, not after it on a thread
+    /// of clift's ([`crate::CodegenConfig::wide_later`]), so that every
+    /// launch runs them (tests that compare them with the scalar bodies).
+    pub wide_at_build: bool,
 }
 
 /// How a kernel argument is passed (what clSetKernelArg checks against).

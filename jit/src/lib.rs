@@ -74,7 +74,7 @@ pub mod validate;
 pub use clift_builtins::fp_env::OpenClFpEnv;
 /// The layout of a pipe's store, which the runtime allocates and kernels use.
 pub use clift_builtins::pipe;
-pub use codegen::{compile, compile_kernels, CodegenConfig, CompiledProgram};
+pub use codegen::{compile, compile_kernels, compile_wide, CodegenConfig, CompiledProgram};
 pub use error::{BuildError, Diagnostic, IlError};
 pub use interface::{ArgInfo, ArgKind, BuildOptions, BuiltModule, IlInfo, KernelInfo, SpecConstant};
 
@@ -188,6 +188,8 @@ pub struct FrontEnd {
     max_lanes: Option<u32>,
     /// [`BuildOptions::min_lanes`] of the build.
     min_lanes: Option<u32>,
+    /// [`BuildOptions::wide_at_build`] of the build.
+    wide_at_build: bool,
     /// Whether sub-groups must progress independently (not
     /// [`BuildOptions::no_subgroup_ifp`]).
     sub_group_ifp: bool,
@@ -270,6 +272,7 @@ pub fn front_end(bytes: &[u8], options: &BuildOptions) -> Result<FrontEnd, Build
         built,
         max_lanes: options.max_lanes,
         min_lanes: options.min_lanes,
+        wide_at_build: options.wide_at_build,
         sub_group_ifp: !options.no_subgroup_ifp,
         validated,
     })

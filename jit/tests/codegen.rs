@@ -507,3 +507,134 @@ fn kernels_taking_too_many_instructions_are_refused() {
     let log = compile_fuzz_case("big_constant_stores");
     assert!(log.contains("Cranelift instructions"), "{log}");
 }
+
+/// A build that leaves 8-lane bodies for later.
+fn wide_later() -> CodegenConfig {
+    CodegenConfig {
+        wide_later: true,
+        ..CodegenConfig::default()
+    }
+}
+
+/// The kernels of `front` that a build at once gives 8-lane bodies: those
+/// whose debug dump says neither why they keep 4 lanes nor why they run
+/// one work-item at a time.
+fn wide_now(front: &FrontEnd, tag: &str) -> Vec<String> {
+    let root = std::env::temp_dir().join(format!("clift-jit-wide-now-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let config = CodegenConfig {
+        dump_dir: Some(root.clone()),
+        ..CodegenConfig::default()
+    };
+    let prog = compile(front, &config).expect(tag);
+    assert!(
+        prog.wide_later().is_empty(),
+        "{tag}: a build at once leaves nothing for later"
+    );
+    let dir = std::fs::read_dir(&root)
+        .expect("dump")
+        .next()
+        .expect("module folder")
+        .expect("entry")
+        .path();
+    let wide = front
+        .built()
+        .kernels
+        .iter()
+        .map(|k| k.name.clone())
+        .filter(|k| {
+            !["narrow", "scalar"]
+                .iter()
+                .any(|r| dir.join(format!("{k}.{r}.txt")).exists())
+        })
+        .collect();
+    let _ = std::fs::remove_dir_all(&root);
+    wide
+}
+
+#[test]
+fn wide_later_names_the_kernels_that_get_8_lane_bodies() {
+    let mut got = Vec::new();
+    for opt in ["O0", "O2"] {
+        for name in [
+            "vadd",
+            "saxpy",
+            "sgemm_naive",
+            "sgemm_tiled",
+            "reduce",
+            "mandelbrot",
+            "nbody",
+            "blackscholes",
+            "histogram",
+            "hash",
+        ] {
+            let front = load(opt, name);
+            let (prog, failed) = clift_jit::compile_kernels(&front, &wide_later());
+            assert!(failed.is_empty(), "{opt}/{name}");
+            let prog = prog.expect(name);
+            // Every kernel runs at once, with its 4-lane body.
+            for k in &front.built().kernels {
+                assert!(prog.kernel(&k.name).is_some(), "{opt}/{name}: {}", k.name);
+            }
+            // The kernels left for later are those a build at once gives
+            // 8-lane bodies.
+            let mut later: Vec<String> = prog.wide_later().to_vec();
+            later.sort_unstable();
+            let mut now = wide_now(&front, &format!("{opt}-{name}"));
+            now.sort_unstable();
+            assert_eq!(later, now, "{opt}/{name}");
+            // What the later compilation makes is those kernels alone.
+            let wide = clift_jit::compile_wide(&front, &prog);
+            let mut names: Vec<&str> = wide.as_ref().map_or(Vec::new(), |w| w.kernel_names().collect());
+            names.sort_unstable();
+            assert_eq!(names, later, "{opt}/{name}");
+            if opt == "O2" {
+                got.extend(later);
+            }
+        }
+    }
+    // The barrier-free kernels, less mandelbrot and hist_global (clift
+    // estimates a loop whose exit differs between work-items faster with 4
+    // lanes) and hash (values held as scalars per lane).
+    got.sort_unstable();
+    assert_eq!(got, ["blackscholes", "nbody", "saxpy", "sgemm_naive", "vadd"]);
+}
+
+#[test]
+fn the_later_8_lane_program_shares_the_program_scope_variables() {
+    // conformance/kernels/cl/mem_globals.cl: `bump` adds i to zeroed[i]
+    // (and work-item 0 bumps `counter`, `*gp` and `wide`), `read_back`
+    // copies them out. Launches alternate between the build's program and
+    // the later one: every bump must land in the same variables.
+    let path = format!(
+        "{}/../conformance/kernels/spv/O2/mem_globals.spv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let bytes = std::fs::read(&path).expect("mem_globals.spv");
+    let front = front_end(&bytes, &BuildOptions::default()).expect("front end");
+    let (narrow, failed) = clift_jit::compile_kernels(&front, &wide_later());
+    assert!(failed.is_empty());
+    let narrow = narrow.expect("program");
+    assert!(
+        narrow.wide_later().iter().any(|k| k == "bump"),
+        "{:?}",
+        narrow.wide_later()
+    );
+    let wide = clift_jit::compile_wide(&front, &narrow).expect("8-lane program");
+    assert!(wide.kernel("bump").is_some());
+    let mut out = vec![-1i32; 24];
+    let mut args = Args::new(&front, "bump");
+    args.set_ptr(0, out.as_mut_ptr());
+    run_1d(&narrow, "bump", &args, 16, 16);
+    run_1d(&wide, "bump", &args, 16, 16);
+    run_1d(&narrow, "bump", &args, 16, 16);
+    let mut args = Args::new(&front, "read_back");
+    args.set_ptr(0, out.as_mut_ptr());
+    run_1d(&narrow, "read_back", &args, 16, 16);
+    for (i, &v) in out[..16].iter().enumerate() {
+        let extra = if i == 3 { 300 } else { 0 };
+        assert_eq!(v, 3 * i as i32 + extra, "zeroed[{i}]");
+    }
+    // counter starts at 5, wide at 2^32.
+    assert_eq!(out[16..19], [8, 1, 3]);
+}

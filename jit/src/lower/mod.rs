@@ -220,6 +220,11 @@ pub struct Env<'a> {
     /// Whether an 8-lane body is kept even where clift estimates the
     /// 4-lane one faster (`-cl-clift-min-lanes=8`).
     pub keep_wide: bool,
+    /// Set when a body has what makes clift estimate its 4-lane form
+    /// faster than its 8-lane one, whether or not it is being lowered
+    /// with 8 lanes (a build that leaves 8-lane bodies for later lists the
+    /// kernels that would get one).
+    pub narrow_by_estimate: &'a std::cell::Cell<bool>,
 }
 
 /// Lowers the body of `func` into `b`, whose current block must be
@@ -464,6 +469,9 @@ impl Lowering<'_, '_, '_> {
                 s.may_vary = may_vary;
                 s.dirty_in = dirty_in;
                 s.in_cycle = in_cycle;
+            }
+            if !loops.is_empty() && !self.env.keep_wide {
+                self.env.narrow_by_estimate.set(true);
             }
             if !loops.is_empty() && !self.env.keep_wide && self.parts() > 1 {
                 return Err(m.diag(

@@ -577,23 +577,86 @@ fn compile(spirv: &Arc<[u8]>, input: &BuildInput) -> Result<Arc<Executable>, Str
                 let why = e.diagnostics.first().map_or_else(String::new, ToString::to_string);
                 log.push_str(&format!("kernel \"{name}\" cannot run yet: {why}\n"));
             }
-            let module = front.into_built();
+            // Kernels whose 8-lane bodies the build left for later keep
+            // the front end for a compilation on a thread of its own.
+            let later = compiled.as_ref().is_some_and(|c| !c.wide_later().is_empty());
+            let (module, front) = if later {
+                (front.built().clone(), Some(front))
+            } else {
+                (front.into_built(), None)
+            };
             let binary = ProgramBinary {
                 binary_type: CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
                 options: input.options_text.clone(),
                 spec_constants: input.options.build.spec_constants.clone(),
                 spirv: spirv.clone(),
             };
-            Ok(Arc::new(Executable {
+            let compiled = compiled.map(Arc::new);
+            let exe = Arc::new(Executable {
                 kernels: module.kernels.into_iter().map(Arc::new).collect(),
                 global_variable_total_size: module.global_variable_total_size,
                 options: input.options.clone(),
                 binary: binary.to_bytes(),
-                compiled: compiled.map(Arc::new),
+                compiled: compiled.clone(),
+                wide: Arc::default(),
                 log,
-            }))
+            });
+            if let (Some(front), Some(narrow)) = (front, compiled) {
+                exe.compile_wide_later(front, narrow);
+            }
+            Ok(exe)
         }
         Ok(Err(e)) => Err(e.log()),
         Err(_) => Err("internal error: the SPIR-V front end panicked on this module\n".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::{parse_options, OptionsOf};
+
+    /// clbench's vadd (a kernel that gets an 8-lane body) built with
+    /// `options`.
+    fn build_vadd(options: &str) -> Arc<Executable> {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/clbench/spv/O2/vadd.spv");
+        let spirv: Arc<[u8]> = std::fs::read(path).expect("vadd.spv").into();
+        let input = BuildInput {
+            work: Work::Spirv(spirv.clone()),
+            goal: Goal::Executable,
+            options_text: options.to_string(),
+            options: parse_options(options, OptionsOf::Build).expect("options"),
+        };
+        compile(&spirv, &input).expect("build")
+    }
+
+    #[test]
+    fn launches_run_the_builds_code_until_the_8_lane_program_arrives() {
+        let exe = build_vadd("");
+        let narrow = exe.compiled.clone().expect("compiled");
+        assert_eq!(narrow.wide_later(), ["vadd"]);
+        let (code, _) = exe.work_group_fn("vadd").expect("vadd");
+        let wide = exe.wide.get();
+        // Until the background thread fills the slot, the build's code.
+        assert!(Arc::ptr_eq(&code, wide.unwrap_or(&narrow)));
+        let start = std::time::Instant::now();
+        let wide = loop {
+            if let Some(w) = exe.wide.get() {
+                break w.clone();
+            }
+            assert!(start.elapsed().as_secs() < 120, "no 8-lane program after two minutes");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        };
+        assert!(wide.kernel("vadd").is_some());
+        let (code, _) = exe.work_group_fn("vadd").expect("vadd");
+        assert!(Arc::ptr_eq(&code, &wide));
+    }
+
+    #[test]
+    fn wide_at_build_leaves_nothing_for_later() {
+        let exe = build_vadd("-cl-clift-wide-at-build");
+        assert!(exe.compiled.as_ref().expect("compiled").wide_later().is_empty());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(exe.wide.get().is_none());
     }
 }

@@ -1,6 +1,6 @@
 //! A successful build's executable, and the kernels it offers.
 
-use std::sync::Arc;
+use std::sync::{mpsc, Arc, OnceLock, Weak};
 
 use clift_jit as jit;
 
@@ -28,6 +28,11 @@ pub struct Executable {
     /// The machine code of the kernels code generation supports (`None`
     /// when it supports none of them).
     pub compiled: Option<Arc<jit::CompiledProgram>>,
+    /// The same kernels with the 8-lane bodies the build left for later
+    /// ([`jit::CodegenConfig::wide_later`]), once compiled: launches prefer
+    /// them. Both programs share the program-scope variables, and each
+    /// launch runs one program's code from start to end.
+    pub wide: Arc<OnceLock<Arc<jit::CompiledProgram>>>,
     /// CL_PROGRAM_BUILD_LOG of a successful build: one line per kernel that
     /// cannot run yet.
     pub log: String,
@@ -37,9 +42,62 @@ impl Executable {
     /// The work-group function of kernel `name`, with the program owning
     /// its code, if code generation supports the kernel.
     pub fn work_group_fn(&self, name: &str) -> Option<(Arc<jit::CompiledProgram>, jit::launch_abi::KernelCode)> {
-        let c = self.compiled.as_ref()?;
-        c.kernel(name).map(|f| (c.clone(), f))
+        [self.wide.get(), self.compiled.as_ref()]
+            .into_iter()
+            .flatten()
+            .find_map(|c| c.kernel(name).map(|f| (c.clone(), f)))
     }
+
+    /// Has the background thread compile the 8-lane bodies that the build
+    /// of `narrow` (this executable's code, from `front`) left for later,
+    /// and hand them to later launches through `self.wide`. Kernels run
+    /// `narrow`'s code until then, or for good if the compilation fails or
+    /// no thread can be started: the same results, slower.
+    pub(super) fn compile_wide_later(&self, front: jit::FrontEnd, narrow: Arc<jit::CompiledProgram>) {
+        if let Some(queue) = wide_queue() {
+            // A send fails only if the thread is gone: 4-lane bodies then.
+            let _ = queue.send(WideJob {
+                front,
+                narrow,
+                slot: Arc::downgrade(&self.wide),
+            });
+        }
+    }
+}
+
+/// One program's 8-lane bodies to compile.
+struct WideJob {
+    front: jit::FrontEnd,
+    narrow: Arc<jit::CompiledProgram>,
+    /// Where they go; gone if the program was released meanwhile, and
+    /// then they are not compiled.
+    slot: Weak<OnceLock<Arc<jit::CompiledProgram>>>,
+}
+
+/// The queue of the thread that compiles 8-lane bodies, one program at a
+/// time in the order of the builds (so that a burst of builds does not
+/// start a thread each); started on first use, `None` if it cannot be.
+fn wide_queue() -> Option<&'static mpsc::Sender<WideJob>> {
+    static QUEUE: OnceLock<Option<mpsc::Sender<WideJob>>> = OnceLock::new();
+    QUEUE
+        .get_or_init(|| {
+            let (send, receive) = mpsc::channel::<WideJob>();
+            let worker = move || {
+                for job in receive {
+                    if job.slot.strong_count() == 0 {
+                        continue;
+                    }
+                    let wide = jit::compile_wide(&job.front, &job.narrow);
+                    if let (Some(wide), Some(slot)) = (wide, job.slot.upgrade()) {
+                        // The only writer: the slot is empty.
+                        let _ = slot.set(Arc::new(wide));
+                    }
+                }
+            };
+            let thread = std::thread::Builder::new().name("clift-wide".into()).spawn(worker);
+            thread.ok().map(|_| send)
+        })
+        .as_ref()
 }
 
 impl Program {

@@ -87,8 +87,9 @@ pub fn codegen() -> jit::CodegenConfig {
     jit::CodegenConfig {
         simd: !get().no_simd,
         dump_dir: env::value("CLIFT_DUMP").map(PathBuf::from),
-        // 8-lane bodies are compiled after clBuildProgram returns
-        // (`program::build`), so that they cost the build no time.
+        // 8-lane bodies are compiled after clBuildProgram returns, from
+        // the program's first launch on (`program::executable`), so that
+        // they cost the build no time.
         wide_later: true,
     }
 }

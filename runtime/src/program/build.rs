@@ -8,6 +8,7 @@ use std::sync::Arc;
 use clift_jit as jit;
 use parking_lot::Mutex;
 
+use super::executable::WidePending;
 use super::state::DeviceState;
 use super::{Executable, Origin, Program, ProgramBinary};
 use crate::compiler;
@@ -578,7 +579,8 @@ fn compile(spirv: &Arc<[u8]>, input: &BuildInput) -> Result<Arc<Executable>, Str
                 log.push_str(&format!("kernel \"{name}\" cannot run yet: {why}\n"));
             }
             // Kernels whose 8-lane bodies the build left for later keep
-            // the front end for a compilation on a thread of its own.
+            // the front end for a compilation on a thread of clift's
+            // (`Executable::work_group_fn`).
             let later = compiled.as_ref().is_some_and(|c| !c.wide_later().is_empty());
             let (module, front) = if later {
                 (front.built().clone(), Some(front))
@@ -592,19 +594,16 @@ fn compile(spirv: &Arc<[u8]>, input: &BuildInput) -> Result<Arc<Executable>, Str
                 spirv: spirv.clone(),
             };
             let compiled = compiled.map(Arc::new);
-            let exe = Arc::new(Executable {
+            Ok(Arc::new(Executable {
                 kernels: module.kernels.into_iter().map(Arc::new).collect(),
                 global_variable_total_size: module.global_variable_total_size,
                 options: input.options.clone(),
                 binary: binary.to_bytes(),
-                compiled: compiled.clone(),
+                wide_pending: WidePending::new(front, compiled.as_ref()),
+                compiled,
                 wide: Arc::default(),
                 log,
-            });
-            if let (Some(front), Some(narrow)) = (front, compiled) {
-                exe.compile_wide_later(front, narrow);
-            }
-            Ok(exe)
+            }))
         }
         Ok(Err(e)) => Err(e.log()),
         Err(_) => Err("internal error: the SPIR-V front end panicked on this module\n".to_string()),
@@ -631,10 +630,14 @@ mod tests {
     }
 
     #[test]
-    fn launches_run_the_builds_code_until_the_8_lane_program_arrives() {
+    fn launches_run_the_builds_code_until_the_8_lane_program_asked_for_by_the_first_arrives() {
         let exe = build_vadd("");
         let narrow = exe.compiled.clone().expect("compiled");
         assert_eq!(narrow.wide_later(), ["vadd"]);
+        // Nothing is compiled for a program that is not launched.
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(exe.wide.get().is_none());
+        // The first launch asks for the 8-lane bodies.
         let (code, _) = exe.work_group_fn("vadd").expect("vadd");
         let wide = exe.wide.get();
         // Until the background thread fills the slot, the build's code.

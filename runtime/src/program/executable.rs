@@ -2,6 +2,8 @@
 
 use std::sync::{mpsc, Arc, OnceLock, Weak};
 
+use parking_lot::Mutex;
+
 use clift_jit as jit;
 
 use super::state::State;
@@ -33,6 +35,9 @@ pub struct Executable {
     /// them. Both programs share the program-scope variables, and each
     /// launch runs one program's code from start to end.
     pub wide: Arc<OnceLock<Arc<jit::CompiledProgram>>>,
+    /// What compiling those takes, until the first launch of one of the
+    /// program's kernels hands it to the background thread.
+    pub wide_pending: WidePending,
     /// CL_PROGRAM_BUILD_LOG of a successful build: one line per kernel that
     /// cannot run yet.
     pub log: String,
@@ -41,19 +46,31 @@ pub struct Executable {
 impl Executable {
     /// The work-group function of kernel `name`, with the program owning
     /// its code, if code generation supports the kernel.
+    ///
+    /// The first call (a launch) has the background thread compile the
+    /// 8-lane bodies the build left for later, if any: so a program that
+    /// is built and never run costs no more than its build, and builds in
+    /// a row do not compete with background compilations.
     pub fn work_group_fn(&self, name: &str) -> Option<(Arc<jit::CompiledProgram>, jit::launch_abi::KernelCode)> {
-        [self.wide.get(), self.compiled.as_ref()]
+        let wide = self.wide.get();
+        if wide.is_none() {
+            self.request_wide();
+        }
+        [wide, self.compiled.as_ref()]
             .into_iter()
             .flatten()
             .find_map(|c| c.kernel(name).map(|f| (c.clone(), f)))
     }
 
-    /// Has the background thread compile the 8-lane bodies that the build
-    /// of `narrow` (this executable's code, from `front`) left for later,
-    /// and hand them to later launches through `self.wide`. Kernels run
-    /// `narrow`'s code until then, or for good if the compilation fails or
-    /// no thread can be started: the same results, slower.
-    pub(super) fn compile_wide_later(&self, front: jit::FrontEnd, narrow: Arc<jit::CompiledProgram>) {
+    /// Has the background thread compile the 8-lane bodies that this
+    /// executable's build left for later, once, and hand them to later
+    /// launches through `self.wide`. Kernels run the build's code until
+    /// then, or for good if the compilation fails or no thread can be
+    /// started: the same results, slower.
+    fn request_wide(&self) {
+        let Some((front, narrow)) = self.wide_pending.0.lock().take() else {
+            return;
+        };
         if let Some(queue) = wide_queue() {
             // A send fails only if the thread is gone: 4-lane bodies then.
             let _ = queue.send(WideJob {
@@ -62,6 +79,27 @@ impl Executable {
                 slot: Arc::downgrade(&self.wide),
             });
         }
+    }
+}
+
+/// The front end of a build and its code, while its 8-lane bodies wait for
+/// the program's first launch (`None` once handed over, or when the build
+/// left none for later).
+pub struct WidePending(Mutex<Option<(jit::FrontEnd, Arc<jit::CompiledProgram>)>>);
+
+impl WidePending {
+    /// For a build whose code is `narrow`, from `front`: pending when the
+    /// build left 8-lane bodies for later.
+    pub(super) fn new(front: Option<jit::FrontEnd>, narrow: Option<&Arc<jit::CompiledProgram>>) -> WidePending {
+        let later = narrow.filter(|c| !c.wide_later().is_empty());
+        WidePending(Mutex::new(front.zip(later.cloned())))
+    }
+}
+
+impl std::fmt::Debug for WidePending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pending = self.0.lock().is_some();
+        f.debug_struct("WidePending").field("pending", &pending).finish()
     }
 }
 
@@ -75,7 +113,7 @@ struct WideJob {
 }
 
 /// The queue of the thread that compiles 8-lane bodies, one program at a
-/// time in the order of the builds (so that a burst of builds does not
+/// time in the order of their first launches (so that many programs do not
 /// start a thread each); started on first use, `None` if it cannot be.
 fn wide_queue() -> Option<&'static mpsc::Sender<WideJob>> {
     static QUEUE: OnceLock<Option<mpsc::Sender<WideJob>>> = OnceLock::new();

@@ -4,7 +4,9 @@
 //! context's destructor callback has run by the end (a context is destroyed
 //! only after every queue, event, memory object and sampler that refers to
 //! it is gone). Device queues created at
-//! once on one context keep its one default queue and its limit.
+//! once on one context keep its one default queue and its limit. Programs
+//! are built, launched and released on many threads while clift compiles
+//! their 8-lane bodies in the background.
 
 use std::ffi::c_void;
 use std::mem::size_of;
@@ -259,6 +261,138 @@ fn many_threads_create_use_and_release_objects() {
     assert_eq!(
         DESTROYED.load(Ordering::SeqCst),
         CREATED.load(Ordering::SeqCst),
+        "every context was destroyed"
+    );
+}
+
+static PROGRAM_CONTEXTS: AtomicUsize = AtomicUsize::new(0);
+static PROGRAM_CONTEXTS_DESTROYED: AtomicUsize = AtomicUsize::new(0);
+
+extern "C" fn on_program_context_destroyed(_c: cl_context, _u: *mut c_void) {
+    PROGRAM_CONTEXTS_DESTROYED.fetch_add(1, Ordering::SeqCst);
+}
+
+/// One thread's round of clbench's vadd: build, launch and release, in one
+/// of three orders by `i`: released right after one launch (its 8-lane
+/// bodies asked for and not yet compiled, most likely), launched again and
+/// again across the switch to the 8-lane bodies, or released while its
+/// launch is still queued behind a user event.
+fn vadd_round(il: &[u8], i: usize) {
+    let c = context();
+    // SAFETY: valid context and callback.
+    check(unsafe { clSetContextDestructorCallback(c, Some(on_program_context_destroyed), ptr::null_mut()) });
+    PROGRAM_CONTEXTS.fetch_add(1, Ordering::SeqCst);
+    let q = queue(c, 0);
+    let p = il_program(c, il);
+    check(build(p, ""));
+    let k = kernel(p, "vadd");
+    let n = 1000 + i as u32;
+    let a: Vec<f32> = (0..n).map(|j| j as f32 * 0.25 + i as f32).collect();
+    let b: Vec<f32> = (0..n).map(|j| 7.0 - j as f32).collect();
+    let bytes = |v: &[f32]| v.iter().flat_map(|x| x.to_ne_bytes()).collect::<Vec<u8>>();
+    let (ba, bb, bc) = (
+        buffer(c, CL_MEM_READ_WRITE, 4 * n as usize),
+        buffer(c, CL_MEM_READ_WRITE, 4 * n as usize),
+        buffer(c, CL_MEM_READ_WRITE, 4 * n as usize),
+    );
+    write_bytes(q, ba, 0, &bytes(&a));
+    write_bytes(q, bb, 0, &bytes(&b));
+    for (index, m) in [ba, bb, bc].iter().enumerate() {
+        check(set_arg(k, index as cl_uint, m));
+    }
+    check(set_arg(k, 3, &n));
+    let want: Vec<u8> = bytes(&a.iter().zip(&b).map(|(x, y)| x + y).collect::<Vec<f32>>());
+    let global = n as usize;
+    // SAFETY: valid queue and kernel with its arguments set; `global`
+    // lives across the call; `wait` is a valid user event of `c`.
+    let launch = |wait: Option<cl_event>| unsafe {
+        let (count, list) = match &wait {
+            Some(e) => (1, e as *const cl_event),
+            None => (0, ptr::null()),
+        };
+        check(clEnqueueNDRangeKernel(
+            q,
+            k,
+            1,
+            ptr::null(),
+            &global,
+            ptr::null(),
+            count,
+            list,
+            ptr::null_mut(),
+        ));
+    };
+    let mut err = 0;
+    match i % 3 {
+        0 => launch(None),
+        1 => {
+            for _ in 0..20 {
+                write_bytes(q, bc, 0, &vec![0u8; 4 * n as usize]);
+                launch(None);
+                assert_eq!(read_bytes(q, bc, 0, 4 * n as usize), want, "round {i}");
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        _ => {
+            // SAFETY: a valid context and error pointer.
+            let gate = unsafe { clCreateUserEvent(c, &mut err) };
+            check(err);
+            launch(Some(gate));
+            // The kernel and program go before the queued launch runs.
+            // SAFETY: handles this function created, released once.
+            unsafe {
+                check(clReleaseKernel(k));
+                check(clReleaseProgram(p));
+                check(clSetUserEventStatus(gate, CL_COMPLETE));
+                check(clReleaseEvent(gate));
+            }
+        }
+    }
+    assert_eq!(read_bytes(q, bc, 0, 4 * n as usize), want, "round {i}");
+    // SAFETY: handles this function created, each released once.
+    unsafe {
+        if i % 3 != 2 {
+            check(clReleaseKernel(k));
+            check(clReleaseProgram(p));
+        }
+        for m in [ba, bb, bc] {
+            check(clReleaseMemObject(m));
+        }
+        check(clReleaseCommandQueue(q));
+        check(clReleaseContext(c));
+    }
+}
+
+#[test]
+fn programs_built_launched_and_released_while_their_8_lane_bodies_compile() {
+    // vadd gets an 8-lane body, compiled on clift's background thread
+    // after the program's first launch: eight threads build, launch and
+    // release programs in every order against it, and every launch
+    // computes the right sums, and every context is destroyed in the end
+    // (a pending background compilation holds no context).
+    let il = spirv("clbench/O2/vadd");
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            let il = il.clone();
+            std::thread::spawn(move || {
+                for i in 0..12 {
+                    vadd_round(&il, t * 12 + i);
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().expect("worker thread");
+    }
+    let t = Instant::now();
+    while PROGRAM_CONTEXTS_DESTROYED.load(Ordering::SeqCst) < PROGRAM_CONTEXTS.load(Ordering::SeqCst)
+        && t.elapsed() < Duration::from_secs(10)
+    {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(
+        PROGRAM_CONTEXTS_DESTROYED.load(Ordering::SeqCst),
+        PROGRAM_CONTEXTS.load(Ordering::SeqCst),
         "every context was destroyed"
     );
 }

@@ -1,5 +1,6 @@
 //! A successful build's executable, and the kernels it offers.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, OnceLock, Weak};
 
 use parking_lot::Mutex;
@@ -68,7 +69,7 @@ impl Executable {
     /// then, or for good if the compilation fails or no thread can be
     /// started: the same results, slower.
     fn request_wide(&self) {
-        let Some((front, narrow)) = self.wide_pending.0.lock().take() else {
+        let Some((front, narrow)) = self.wide_pending.take() else {
             return;
         };
         if let Some(queue) = wide_queue() {
@@ -83,22 +84,40 @@ impl Executable {
 }
 
 /// The front end of a build and its code, while its 8-lane bodies wait for
-/// the program's first launch (`None` once handed over, or when the build
-/// left none for later).
-pub struct WidePending(Mutex<Option<(jit::FrontEnd, Arc<jit::CompiledProgram>)>>);
+/// the program's first launch.
+pub struct WidePending {
+    /// Set once the job is handed over, or from the start when the build
+    /// left nothing for later: launches then skip the lock.
+    done: AtomicBool,
+    job: Mutex<Option<(jit::FrontEnd, Arc<jit::CompiledProgram>)>>,
+}
 
 impl WidePending {
     /// For a build whose code is `narrow`, from `front`: pending when the
     /// build left 8-lane bodies for later.
     pub(super) fn new(front: Option<jit::FrontEnd>, narrow: Option<&Arc<jit::CompiledProgram>>) -> WidePending {
         let later = narrow.filter(|c| !c.wide_later().is_empty());
-        WidePending(Mutex::new(front.zip(later.cloned())))
+        let job = front.zip(later.cloned());
+        WidePending {
+            done: AtomicBool::new(job.is_none()),
+            job: Mutex::new(job),
+        }
+    }
+
+    /// The job, to the first caller only.
+    fn take(&self) -> Option<(jit::FrontEnd, Arc<jit::CompiledProgram>)> {
+        if self.done.load(Ordering::Acquire) {
+            return None;
+        }
+        let job = self.job.lock().take();
+        self.done.store(true, Ordering::Release);
+        job
     }
 }
 
 impl std::fmt::Debug for WidePending {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let pending = self.0.lock().is_some();
+        let pending = !self.done.load(Ordering::Acquire);
         f.debug_struct("WidePending").field("pending", &pending).finish()
     }
 }

@@ -29,7 +29,10 @@
 //!   constants merged), which then goes through [`build`] like any IL.
 //! - [`codegen`] (called by the runtime after [`front_end`]): [`compile`]
 //!   lowers every kernel ([`lower`]) to one Cranelift work-group function with the
-//!   [`launch_abi`] signature, in a JIT module owned by [`CompiledProgram`].
+//!   [`launch_abi`] signature, in a JIT module owned by [`CompiledProgram`];
+//!   [`compile_wide`] compiles later the 8-lane bodies a build left for
+//!   later ([`CodegenConfig::wide_later`]), into a second module sharing the
+//!   first one's program-scope variables.
 //!
 //! What a module that [`front_end`] accepts guarantees the lowering:
 //! - every id is below the bound and defined exactly once; every id operand

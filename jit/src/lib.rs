@@ -30,7 +30,7 @@
 //! - [`codegen`] (called by the runtime after [`front_end`]): [`compile`]
 //!   lowers every kernel ([`lower`]) to one Cranelift work-group function with the
 //!   [`launch_abi`] signature, in a JIT module owned by [`CompiledProgram`];
-//!   [`compile_wide`] compiles later the 8-lane bodies a build left for
+//!   [`compile_wide`] compiles the 8-lane bodies a build left for
 //!   later ([`CodegenConfig::wide_later`]), into a second module sharing the
 //!   first one's program-scope variables.
 //!

@@ -472,12 +472,12 @@ impl Lowering<'_, '_, '_> {
             }
             if !loops.is_empty() && !self.env.keep_wide {
                 self.env.narrow_by_estimate.set(true);
-            }
-            if !loops.is_empty() && !self.env.keep_wide && self.parts() > 1 {
-                return Err(m.diag(
-                    func.inst,
-                    "a loop whose exit differs between work-items is estimated faster in a 4-lane body: a chunk runs it until its last lane leaves, and two parts take twice the registers (-cl-clift-min-lanes=8 makes the 8-lane body anyway)",
-                ));
+                if self.parts() > 1 {
+                    return Err(m.diag(
+                        func.inst,
+                        "a loop whose exit differs between work-items is estimated faster in a 4-lane body: a chunk runs it until its last lane leaves, and two parts take twice the registers (-cl-clift-min-lanes=8 makes the 8-lane body anyway)",
+                    ));
+                }
             }
             // Each part of an 8-lane body has its own active lanes.
             self.each_part(|l| l.begin_masked_loops(loops.clone()))

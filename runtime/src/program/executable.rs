@@ -93,11 +93,10 @@ pub struct WidePending {
 }
 
 impl WidePending {
-    /// For a build whose code is `narrow`, from `front`: pending when the
-    /// build left 8-lane bodies for later.
+    /// For a build whose code is `narrow`, from `front`, which the build
+    /// keeps only when it left 8-lane bodies for later: pending then.
     pub(super) fn new(front: Option<jit::FrontEnd>, narrow: Option<&Arc<jit::CompiledProgram>>) -> WidePending {
-        let later = narrow.filter(|c| !c.wide_later().is_empty());
-        let job = front.zip(later.cloned());
+        let job = front.zip(narrow.cloned());
         WidePending {
             done: AtomicBool::new(job.is_none()),
             job: Mutex::new(job),

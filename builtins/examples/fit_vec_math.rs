@@ -1,42 +1,39 @@
-//! Regenerates the polynomial coefficients of `src/vec_math.rs`: the
+//! Regenerates the polynomial coefficients of `src/float_lanes.rs`: the
 //! interpolating polynomial of a function at Chebyshev nodes, computed in
-//! MPFR (320 bits) and printed as `f64` monomial coefficients (lowest power
-//! first) with the largest error of the `f64` polynomial on 4,001 points.
+//! MPFR (320 bits), its monomial coefficients (lowest power first) rounded
+//! to `f32`, and the largest error of that rounded polynomial on 4,001
+//! points.
 //!
 //! ```text
-//! cargo run --release -p clift-builtins --example fit_vec_math -- exp 7
-//! cargo run --release -p clift-builtins --example fit_vec_math -- log 11
-//! cargo run --release -p clift-builtins --example fit_vec_math -- erf0 7
-//! cargo run --release -p clift-builtins --example fit_vec_math -- erf1 7   # erf2, erf3 likewise
+//! cargo run --release -p clift-builtins --example fit_vec_math -- expq 5
+//! cargo run --release -p clift-builtins --example fit_vec_math -- logq 9
+//! cargo run --release -p clift-builtins --example fit_vec_math -- erfq 6
+//! cargo run --release -p clift-builtins --example fit_vec_math -- erfc1 8  # erfc2, erfc3 likewise
 //! ```
 //!
-//! - `exp n`: exp(t) on [-0.35, 0.35] (relative error).
-//! - `log n`: log(1 + f) / f on [sqrt(1/2) - 1, sqrt(2) - 1], the
-//!   polynomial that `log` multiplies by f = m - 1 (relative error).
-//! - `erf0 n`: erf(sqrt(u)) / sqrt(u) with u = t + ERF_B^2 / 2 for t in
-//!   [-ERF_B^2 / 2, ERF_B^2 / 2] (and a little beyond), that is x P(x^2)
-//!   on |x| <= ERF_B (relative error).
-//! - `erfI n` (I = 1, 2, 3): erf(t + ERF_C) on the interval
-//!   [ERF_B + (I - 1) ERF_W, ERF_B + I ERF_W] of |x|, shifted by ERF_C
+//! - `expq n`: (e^r - 1 - r) / r^2 on [-0.35, 0.35] (relative error).
+//! - `logq n`: (log(1 + f) - f) / f^2 on [sqrt(1/2) - 1, sqrt(2) - 1]
 //!   (relative error).
+//! - `erfq n`: erf(x) / x - 1 on |x| <= ERF_BOUNDS[0] (and a little
+//!   beyond) in t = x^2 - ERF_BOUNDS[0]^2 / 2 (absolute error, which is
+//!   relative to erf(x) / x >= 0.84).
+//! - `erfcI n` (I = 1, 2, 3): erfc on erf's interval I, (ERF_BOUNDS[I - 1],
+//!   ERF_BOUNDS[I]], in t = |x| minus the interval's middle (absolute
+//!   error: erf = 1 - erfc is near 1).
 
 use rug::float::Constant;
 use rug::Float;
 
-/// erf's first interval is |x| <= ERF_B (`vec_math::ERF_B`).
-const ERF_B: f64 = 1.25;
-/// The width of erf's other three intervals, [ERF_B, 4) split in three
-/// (`vec_math::ERF_W`).
-const ERF_W: f64 = (4.0 - ERF_B) / 3.0;
-/// The common centre of erf's intervals 1 to 3 (`vec_math::ERF_C`).
-const ERF_C: f64 = (4.0 + ERF_B) / 2.0;
+/// The bounds of erf's intervals (`float_lanes::ERF_B0` ... `ERF_END`);
+/// beyond the last, erf is 1.
+const ERF_BOUNDS: [f64; 4] = [1.0, 1.75, 2.625, 3.875];
+
+/// A function of the fit, its interval, and whether the error is
+/// relative.
+type Target = (Box<dyn Fn(&Float) -> Float>, f64, f64, bool);
 
 /// MPFR precision of every computation, in bits.
 const PREC: u32 = 320;
-
-/// A function of the fit, its interval of the error scan, and whether the
-/// error is relative.
-type Target = (Box<dyn Fn(&Float) -> Float>, f64, f64, bool);
 
 fn big(x: f64) -> Float {
     Float::with_val(PREC, x)
@@ -106,53 +103,65 @@ fn max_error(c: &[f64], f: &dyn Fn(&Float) -> Float, lo: f64, hi: f64, relative:
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: fit_vec_math exp|log|erf0|erf1|erf2|erf3 <degree>";
+    let usage = "usage: fit_vec_math expq|logq|erfq|erfc1|erfc2|erfc3 <degree>";
     let (Some(what), Some(n)) = (args.get(1), args.get(2).and_then(|n| n.parse::<usize>().ok())) else {
         eprintln!("{usage}");
         std::process::exit(2);
     };
     let (f, lo, hi, relative): Target = match what.as_str() {
-        "exp" => (
-            Box::new(|t: &Float| Float::with_val(PREC, t.exp_ref())),
+        "expq" => (
+            Box::new(|r: &Float| {
+                if r.is_zero() {
+                    return big(0.5);
+                }
+                let e = Float::with_val(PREC, r.exp_m1_ref()) - r.clone();
+                e / Float::with_val(PREC, r.square_ref())
+            }),
             -0.35,
             0.35,
             true,
         ),
-        "log" => (
+        "logq" => (
             Box::new(|f: &Float| {
                 if f.is_zero() {
-                    return big(1.0);
+                    return big(-0.5);
                 }
-                let l = Float::with_val(PREC, f.ln_1p_ref());
-                l / f.clone()
+                let l = Float::with_val(PREC, f.ln_1p_ref()) - f.clone();
+                l / Float::with_val(PREC, f.square_ref())
             }),
             core::f64::consts::FRAC_1_SQRT_2 - 1.0,
             core::f64::consts::SQRT_2 - 1.0,
             true,
         ),
-        "erf0" => {
-            // x P(x^2) on |x| <= ERF_B (plus a margin for the rounding of
-            // the interval choice), in t = x^2 - ERF_B^2 / 2.
-            let half = ERF_B * ERF_B / 2.0;
+        "erfq" => {
+            let b = ERF_BOUNDS[0];
+            let half = b * b / 2.0;
             (
                 Box::new(move |t: &Float| {
                     let u = Float::with_val(PREC, t + half);
+                    if u.is_zero() {
+                        let pi = Float::with_val(PREC, Constant::Pi);
+                        return Float::with_val(PREC, 2u32 / pi.sqrt()) - 1u32;
+                    }
                     let s = Float::with_val(PREC, u.sqrt_ref());
-                    Float::with_val(PREC, s.erf_ref()) / s
+                    Float::with_val(PREC, s.erf_ref()) / s - 1u32
                 }),
-                -half * 0.9999999,
-                (ERF_B + 1e-3) * (ERF_B + 1e-3) - half,
-                true,
+                -half,
+                (b + 1e-3) * (b + 1e-3) - half,
+                false,
             )
         }
-        other => match other.strip_prefix("erf").and_then(|i| i.parse::<u8>().ok()) {
+        other => match other.strip_prefix("erfc").and_then(|i| i.parse::<usize>().ok()) {
             Some(i @ 1..=3) => {
-                let lo = ERF_B + f64::from(i - 1) * ERF_W - ERF_C;
+                let (a, b) = (ERF_BOUNDS[i - 1], ERF_BOUNDS[i]);
+                // Centred on the interval's middle as `float_lanes` holds
+                // it (rounded to `f32`).
+                let centre = f64::from(((a + b) / 2.0) as f32);
                 (
-                    Box::new(|t: &Float| Float::with_val(PREC, Float::with_val(PREC, t + ERF_C).erf_ref())),
-                    lo - 1e-9,
-                    lo + ERF_W + 1e-9,
-                    true,
+                    Box::new(move |t: &Float| Float::with_val(PREC, Float::with_val(PREC, t + centre).erfc_ref())),
+                    a - centre - 1e-6,
+                    b - centre + 1e-6,
+                    false,
                 )
             }
             _ => {
@@ -161,15 +170,9 @@ fn main() {
             }
         },
     };
-    // The fit itself runs on the closed interval the function is defined
-    // on; the error scan may stay just inside it (log and erf0 divide by
-    // zero at an end point).
-    let (fit_lo, fit_hi) = match what.as_str() {
-        "erf0" => (-ERF_B * ERF_B / 2.0, hi),
-        _ => (lo, hi),
-    };
-    let c = fit(&*f, fit_lo, fit_hi, n);
-    println!("{c:?}");
+    let c: Vec<f64> = fit(&*f, lo, hi, n).iter().map(|&k| f64::from(k as f32)).collect();
+    let c32: Vec<f32> = c.iter().map(|&k| k as f32).collect();
+    println!("{c32:?}");
     println!(
         "max {} error {:e}",
         if relative { "relative" } else { "absolute" },

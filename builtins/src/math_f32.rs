@@ -137,6 +137,22 @@ pub fn four_lanes(name: &str) -> Option<usize> {
     Some(f as usize)
 }
 
+/// The 8-lane form of one-argument `float` function `name`, where it has
+/// one (exp, log and erf on x86-64 System V): the address of an
+/// `extern "C" fn(__m128, __m128, *mut f32)` that 8-lane kernel code calls
+/// with its two 4-lane parts in `xmm0` and `xmm1` and eight floats' room
+/// in `rdi`, and reloads from there, bitwise the scalar function on each
+/// lane (see `crate::float_lanes`).
+pub fn eight_lanes(name: &str) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", not(windows)))]
+    return crate::float_lanes::eight_lanes(name);
+    #[cfg(not(all(target_arch = "x86_64", not(windows))))]
+    {
+        let _ = name;
+        None
+    }
+}
+
 /// The register form of one-argument `float` function `name`, where it has
 /// one (exp, log, erf, sin and cos on x86-64 System V): the address of an
 /// `extern "C" fn(__m128) -> __m128` that 4-lane kernel code calls with

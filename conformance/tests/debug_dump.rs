@@ -160,17 +160,26 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             "{level:?}: int_bits multiplies as vectors: {bits}"
         );
         assert_eq!(scalar("int_bits"), None, "{level:?}");
-        // exp, log, erf, sin and cos: one call per 4-lane part each (the
-        // 8-lane body's two parts and the 4-lane body), the four lanes in
-        // a vector register both ways (no stack slot).
+        // exp, log, erf, sin and cos: in the 4-lane body one call each,
+        // the four lanes in a vector register both ways (no stack slot);
+        // in the 8-lane body sin and cos once per part the same way, and
+        // exp, log and erf once for both parts (the 8-lane form: the two
+        // parts in vector registers, the results through a stack slot).
         assert_eq!(scalar("math4"), None, "{level:?}");
         let math = read(&dir.join("math4.opt.clif"));
         #[cfg(all(target_arch = "x86_64", not(windows)))]
-        assert_eq!(
-            math.matches("(f32x4) -> f32x4").count(),
-            3 * 5,
-            "{level:?}: math4 calls the register forms: {math}"
-        );
+        {
+            assert_eq!(
+                math.matches("(f32x4) -> f32x4").count(),
+                5 + 2 * 2,
+                "{level:?}: math4 calls the register forms: {math}"
+            );
+            assert_eq!(
+                math.matches("(f32x4, f32x4, i64) system_v").count(),
+                3,
+                "{level:?}: math4 calls the 8-lane forms: {math}"
+            );
+        }
         assert!(
             !dir.join("int_bits.lanes.txt").exists(),
             "{level:?}: int_bits keeps vectors"
@@ -246,7 +255,18 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                     "crossing",
                 ],
             };
-            for k in wide {
+            // math8: exp, log and erf of a float and of a float2's two
+            // components, each one call of the 8-lane form for both parts.
+            #[cfg(all(target_arch = "x86_64", not(windows)))]
+            {
+                let math = read(&dir.join("math8.opt.clif"));
+                assert_eq!(
+                    math.matches("(f32x4, f32x4, i64) system_v").count(),
+                    9,
+                    "{level:?}: math8 calls the 8-lane forms: {math}"
+                );
+            }
+            for k in wide.iter().chain(&["math8"]) {
                 let narrow = std::fs::read_to_string(dir.join(format!("{k}.narrow.txt"))).ok();
                 assert_eq!(narrow, None, "{k} runs 8 lanes at {level:?}");
                 assert_eq!(std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok(), None);

@@ -395,3 +395,59 @@ fn program_scope_variables_survive_the_switch_to_8_lane_bodies() {
         clReleaseContext(ctx);
     }
 }
+
+/// exp, log and erf: both parts in one call of the 8-lane form, for a
+/// float and for each component of a float2. The harness compares every
+/// output with the scalar build bit for bit; here each is also within an
+/// ulp of the host's double function (clift's are below one ulp). The
+/// inputs: the special values, erf's interval bounds and middles
+/// (builtins/src/float_lanes.rs) with their neighbours, the ends of exp's
+/// range, then a ramp.
+#[test]
+fn math_of_both_parts_in_one_call() {
+    use clift_conformance::math::{ref1, special, ulps};
+    let mut x: Vec<f32> = special::<f32>();
+    for b in [1.0f32, 1.375, 1.75, 2.1875, 2.625, 3.25, 3.875, 88.72, -87.5, -103.9] {
+        for d in -1i32..=1 {
+            x.push(f32::from_bits(b.to_bits().wrapping_add(d as u32)));
+        }
+    }
+    while x.len() < 203 {
+        x.push((x.len() as f32 - 100.0) * 0.173);
+    }
+    let global = x.len();
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "math8") {
+                let mut out = vec![0f32; 9 * global];
+                let lo = local(l);
+                kernel
+                    .arg(Arg::input(&x))
+                    .arg(Arg::output(&mut out))
+                    .run(&[global], lo.as_ref().map(|l| &l[..]));
+                for (i, &v) in x.iter().enumerate() {
+                    let w = [v, v * -0.75];
+                    let want = [
+                        ref1("exp", v as f64),
+                        ref1("log", v as f64),
+                        ref1("erf", v as f64),
+                        ref1("exp", w[0] as f64),
+                        ref1("exp", w[1] as f64),
+                        ref1("log", w[0] as f64),
+                        ref1("log", w[1] as f64),
+                        ref1("erf", w[0] as f64),
+                        ref1("erf", w[1] as f64),
+                    ];
+                    for (k, &want) in want.iter().enumerate() {
+                        let got = out[9 * i + k];
+                        let nan = got.is_nan() && want.is_nan();
+                        assert!(
+                            nan || ulps(got, want) <= 1.0,
+                            "{opt:?} local {l:?}: result {k} of x[{i}] = {v:e}: {got:e} against {want:e}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -527,9 +527,13 @@ impl Lowering<'_, '_, '_> {
                     self.yield_point(blk.start).map_err(|rule| m.diag(i, rule))?;
                 }
                 if self.per_part(i) {
-                    // An 8-lane body: once per 4-lane part (`simd::Part`).
+                    // An 8-lane body: once per 4-lane part (`simd::Part`),
+                    // or once for both (a call of an 8-lane math form).
+                    let once = self.both_parts_at_once(i).map_err(|rule| m.diag(i, rule))?;
                     self.each_part(|l| {
-                        l.inst(i)?;
+                        if !once {
+                            l.inst(i)?;
+                        }
                         if pins.contains(&i) {
                             l.pin(i, &mut pin_slot)?;
                         }

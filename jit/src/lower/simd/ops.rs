@@ -851,6 +851,71 @@ impl Lowering<'_, '_, '_> {
         self.b.ins().bitcast(cl::F32X4, le, r)
     }
 
+    /// In an 8-lane body: `exp`, `log` or `erf` of `float` lanes for both
+    /// 4-lane parts at once, one call of the 8-lane form per component
+    /// (`math_f32::eight_lanes`: part 0's vector in `xmm0`, part 1's in
+    /// `xmm1`, the results through a 32-byte stack slot), bitwise what
+    /// each part's own 4-lane call gives. True when done (each part has its
+    /// result); false leaves the instruction to each part's lowering,
+    /// nothing emitted.
+    pub(in crate::lower) fn both_parts_at_once(&mut self, i: u32) -> R<bool> {
+        if self.parts() != 2 || self.scalar_lanes() {
+            return Ok(false);
+        }
+        let m = self.m;
+        let inst = self.at(i);
+        let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
+            return Ok(false);
+        };
+        if inst.op != Op::ExtInst || inst.operands.len() != 3 || self.touches_half(i) || self.needs_guard(i) {
+            return Ok(false);
+        }
+        let Some(addr) = inst
+            .lit(1)
+            .and_then(Cl::from_u32)
+            .and_then(|op| clift_builtins::math_f32::eight_lanes(&format!("{op:?}")))
+        else {
+            return Ok(false);
+        };
+        let Some(x) = inst.id(2) else {
+            return Ok(false);
+        };
+        let out = types::components(m, ty)?;
+        if out.iter().any(|&t| t != cl::F32) || self.varying_operands(i).is_empty() {
+            return Ok(false);
+        }
+        // Each part's shapes of the argument: float lanes, as many as
+        // the result has components.
+        let shapes = self.each_part(|l| l.shapes(x))?;
+        if shapes
+            .iter()
+            .any(|s| s.len() != out.len() || s.iter().any(|&c| self.lane_type(c) != cl::F32))
+        {
+            return Ok(false);
+        }
+        let slot = self
+            .b
+            .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 32, 4));
+        let mut results: Vec<Vec<Shape>> = vec![Vec::new(); 2];
+        for k in 0..out.len() {
+            let lo = self.as_vec(shapes[0][k], cl::F32X4);
+            let hi = self.as_vec(shapes[1][k], cl::F32X4);
+            let p = self.b.ins().stack_addr(cl::I64, slot, 0);
+            self.call_host(addr, &[cl::F32X4, cl::F32X4, cl::I64], &[], &[lo, hi, p]);
+            for (part, r) in results.iter_mut().enumerate() {
+                let v = self.b.ins().stack_load(cl::I64, cl::F32X4, slot, 16 * part as i32);
+                r.push(Shape::V(v));
+            }
+        }
+        let mut results = results.into_iter();
+        self.each_part(|l| {
+            l.set_shapes(id, results.next().ok_or("a result for each part")?)?;
+            l.count(true);
+            Ok(())
+        })?;
+        Ok(true)
+    }
+
     /// The OpenCL.std instructions with a 4-lane form, on one component
     /// of type `t` (as the scalar lowering computes them).
     fn ext(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {

@@ -1,0 +1,704 @@
+//! `exp`, `log` and `erf` of `float` in `float` arithmetic, eight lanes at
+//! a time.
+//!
+//! Each function is one algorithm written once, generic over [`Lanes32`]:
+//! a set of `f32` lanes with IEEE operations and a fused multiply-add. It
+//! is instantiated for one `f32` (the scalar functions `clift_exp_f32`,
+//! ...) and, on x86-64 with AVX2 and FMA, for eight `f32`s in one `__m256`
+//! (the 8-lane entry points, and the 4-lane ones with the upper half
+//! unused). Every operation is exact or rounded once (the multiply-adds
+//! are fused in both: the hardware instruction, or `f32::mul_add`, which is
+//! correctly rounded in software where the CPU has no FMA), so the scalar,
+//! the 4-lane and the 8-lane results are bitwise identical on every
+//! machine. A `__m256` holds twice the lanes of the `__m256d` that
+//! evaluating in `double` (`crate::vec_math`, where `sin` and `cos` still
+//! are) would use, and the polynomials need fewer terms.
+//!
+//! The error bounds below add up the rounding of each step; `tests/ulp.rs`
+//! measures the functions against MPFR (builtins/README.md lists the
+//! maxima: all below one ulp, against full-profile bounds of 3, 3 and 16).
+//!
+//! - `exp(x)`: x clamped to [-104, 89] (beyond, the result is 0 or inf
+//!   anyway); k = round(x log2(e)), r = x - k ln2 with ln2 = `LN2_HI` +
+//!   `LN2_LO`: `LN2_HI` has 16 significant bits, so x - k `LN2_HI` is
+//!   exact (a multiple of 2^-25 below 0.35 in magnitude) and only the tiny
+//!   k `LN2_LO` is rounded. e^r = 1 + (r_hi + (r_lo + r^2 Q(r))) with Q of
+//!   degree 5 (relative error 1e-8); then times 2^k, as two powers of two
+//!   (each a normal `float`): the first product is exact, the second
+//!   rounds once, also into the denormals.
+//! - `log(x)`: a denormal x is scaled by 2^23 first; x = 2^e m with m in
+//!   [sqrt(1/2), sqrt(2)) taken from the bits, f = m - 1 (exact); log(x) =
+//!   e `LN2_HI` + (f + (f^2 Q(f) + e `LN2_LO`)) with Q(f) = (log(1 + f) -
+//!   f) / f^2 of degree 9 (relative error 1.6e-8). e `LN2_HI` is exact;
+//!   where it and log(m) nearly cancel (e = ±1, m near the other end) the
+//!   last sum is exact too.
+//! - `erf(x)`: odd; for a = |x| <= 1, erf(a) = a + a Q0(a^2 - 0.5) (one
+//!   fused multiply-add around Q0 = erf(a) / a - 1, so the rounding of Q0
+//!   is scaled by |Q0| < 0.16); for a in the three intervals that split
+//!   (1, 3.875) at 1.75 and 2.625, erf(a) = 1 - Ei(a - ci) with Ei the
+//!   polynomial of erfc on interval i around its middle ci (erfc < 0.16
+//!   there, so its rounding shrinks against the result's); 1 beyond. The
+//!   polynomials have degree 6 (Q0) and 8 (absolute errors below 5e-9).
+//!   The four coefficient sets are the columns of one table, so lanes in
+//!   different intervals pick their coefficients and the middle with one
+//!   permute each.
+//!
+//! The polynomials interpolate the functions at Chebyshev nodes (MPFR at
+//! 320 bits, coefficients rounded to `f32`); `examples/fit_vec_math.rs`
+//! regenerates them (`expq 5`, `logq 9`, `erfq 6`, `erfc1 8` ... `erfc3 8`).
+//!
+//! Special values are selected lane by lane at the end, so every form
+//! computes them the same way: exp(NaN) = NaN, exp(-inf) = +0,
+//! exp(+inf) = +inf; log(±0) = -inf, log(x < 0) = NaN, log(+inf) = +inf,
+//! log(1) = +0; erf(±0) = ±0, erf(±inf) = ±1; a NaN argument is returned
+//! quieted, as `x + x`.
+
+use crate::vec_math::{estrin, Arith};
+
+/// A set of `f32` lanes: what the algorithms below need (besides
+/// [`Arith`]'s product and fused multiply-add). Implemented for `f32` (one
+/// lane) and, on x86-64, for AVX2's `__m256`.
+pub(crate) trait Lanes32: Arith {
+    /// Lane masks (all ones / all zeros per lane, or a `bool`).
+    type Mask: Copy;
+    /// The table column selected by an erf interval index, per lane.
+    type Index: Copy;
+    /// Every lane `x`.
+    fn splat(x: f32) -> Self;
+    /// `self + o`.
+    fn add(self, o: Self) -> Self;
+    /// `self - o`.
+    fn sub(self, o: Self) -> Self;
+    /// `|self|`.
+    fn abs(self) -> Self;
+    /// `self < o ? self : o` (so `o` when either is NaN).
+    fn min(self, o: Self) -> Self;
+    /// `self > o ? self : o` (so `o` when either is NaN).
+    fn max(self, o: Self) -> Self;
+    /// The magnitude of `self` (non-negative) with the sign of `s`.
+    fn copysign(self, s: Self) -> Self;
+    /// `self < o` (false for NaN).
+    fn lt(self, o: Self) -> Self::Mask;
+    /// `self == o` (false for NaN).
+    fn eq(self, o: Self) -> Self::Mask;
+    /// `self` is NaN.
+    fn is_nan(self) -> Self::Mask;
+    /// Both masks.
+    fn and(a: Self::Mask, b: Self::Mask) -> Self::Mask;
+    /// `m ? a : b`, lane by lane.
+    fn select(m: Self::Mask, a: Self, b: Self) -> Self;
+    /// `self * 2^k` rounded once, from `kd = k + SHIFT` (|k| <= 150, `k`
+    /// in `kd`'s low bits): `self` times 2^(k >> 1) (exact for `self` in
+    /// [0.5, 2)), times 2^(k - (k >> 1)).
+    fn scale(self, kd: Self) -> Self;
+    /// For positive finite normal `self` = 2^e m with m in
+    /// [sqrt(1/2), sqrt(2)): `(e, m)`, both exact. Other lanes get
+    /// arbitrary values (no trap, no panic).
+    fn split_log(self) -> (Self, Self);
+    /// The erf interval index: how many of the three masks are set, per
+    /// lane.
+    fn count3(m1: Self::Mask, m2: Self::Mask, m3: Self::Mask) -> Self::Index;
+    /// Column `idx` of a table row, per lane.
+    fn pick(row: &Row, idx: Self::Index) -> Self;
+}
+
+/// Four `f32`s, aligned so that a row is one 16-byte load.
+#[repr(C, align(16))]
+pub(crate) struct Row(pub(crate) [f32; 4]);
+
+/// 1.5 * 2^23: adding it rounds a `float` of magnitude < 2^22 to an
+/// integer (to nearest, ties to even), which lands in the low bits.
+const SHIFT: f32 = 12_582_912.0;
+/// The bits of [`SHIFT`]: a `kd`'s bits minus these are its integer.
+const SHIFT_BITS: i32 = 0x4b40_0000;
+/// ln2 rounded to 16 significant bits (0xb172 * 2^-16).
+const LN2_HI: f32 = 0.693_145_751_953_125;
+/// ln2 - [`LN2_HI`] rounded to `float`.
+const LN2_LO: f32 = 1.428_606_8e-6;
+/// The mantissa bits of sqrt(1/2): subtracting them from a float's bits
+/// moves the exponent boundary from 1 to sqrt(1/2) (used by `split_log`).
+const SQRT_HALF_MANT: u32 = 0x0035_04f3;
+/// The sign and exponent field of a float.
+const EXP_MASK: u32 = 0xff80_0000;
+/// The exponent field of 0.5 (biased exponent 126).
+const HALF_EXP: u32 = 0x3f00_0000;
+
+/// Q(r) = (e^r - 1 - r) / r^2 for |r| <= 0.35, relative error 1e-8.
+const EXP_Q: [f32; 6] = [
+    0.5,
+    0.166_666_67,
+    0.041_666_456,
+    0.008_333_310_5,
+    0.001_393_453_2,
+    0.000_198_919_7,
+];
+
+/// Q(f) = (log(1 + f) - f) / f^2 for f in [sqrt(1/2) - 1, sqrt(2) - 1],
+/// relative error 1.6e-8.
+const LOG_Q: [f32; 10] = [
+    -0.5,
+    0.333_333_22,
+    -0.250_000_12,
+    0.200_014_47,
+    -0.166_675_37,
+    0.142_323_18,
+    -0.124_208_145,
+    0.118_121_36,
+    -0.115_572_88,
+    0.067_690_24,
+];
+
+/// The bounds of erf's intervals: |x| <= ERF_B0 (interval 0, by x + x
+/// Q0), then (ERF_B0, ERF_B1], (ERF_B1, ERF_B2] and (ERF_B2, ERF_END)
+/// (intervals 1 to 3, by 1 - erfc); beyond, erf rounds to 1 (erfc(3.8325)
+/// is below half an ulp of 1).
+const ERF_B0: f32 = 1.0;
+const ERF_B1: f32 = 1.75;
+const ERF_B2: f32 = 2.625;
+const ERF_END: f32 = 3.875;
+
+/// Per interval: minus the value subtracted from the variable (interval
+/// 0: x^2 - 0.5; intervals 1 to 3: |x| minus the interval's middle).
+static ERF_NEG_CENTRE: Row = Row([-0.5, -1.375, -2.1875, -3.25]);
+
+/// erf's polynomials: row k holds the coefficients of t^k of Q0 (interval
+/// 0: erf(x) / x - 1, degree 6, absolute error 3.7e-9) and of E1, E2, E3
+/// (erfc on intervals 1 to 3, degree 8, absolute errors 4.2e-9, 1.0e-9,
+/// 1.3e-9).
+static ERF_POLY: [Row; 9] = [
+    Row([-0.034_531_26, 0.051_829_927, 0.001_977_491_2, 4.302_779_4e-6]),
+    Row([-0.281_072_2, -0.170_359_76, -0.009_425_161, -2.917_009e-5]),
+    Row([0.079_409_99, 0.234_244_69, 0.020_617_504, 9.486_379e-5]),
+    Row([-0.018_283_352, -0.157_939_63, -0.026_924_452, -0.000_196_458_71]),
+    Row([0.003_480_237_4, 0.030_500_18, 0.022_577_474, 0.000_286_589_32]),
+    Row([-0.000_565_426, 0.030_655_57, -0.011_697_029, -0.000_307_748_97]),
+    Row([7.869_289e-5, -0.022_150_192, 0.002_489_926_3, 0.000_263_305_6]),
+    Row([0.0, 0.000_941_941_63, 0.001_360_992_1, -0.000_191_160_61]),
+    Row([0.0, 0.004_156_871, -0.001_173_393_9, 8.271_595e-5]),
+];
+
+/// One lane. `mul_add` is the fused multiply-add (the FMA instruction
+/// where the function is compiled with it, a correctly rounded software
+/// fused multiply-add otherwise).
+impl Arith for f32 {
+    #[inline(always)]
+    fn mul(self, o: f32) -> f32 {
+        self * o
+    }
+    #[inline(always)]
+    fn fma(self, b: f32, c: f32) -> f32 {
+        self.mul_add(b, c)
+    }
+}
+
+impl Lanes32 for f32 {
+    type Mask = bool;
+    type Index = usize;
+    #[inline(always)]
+    fn splat(x: f32) -> f32 {
+        x
+    }
+    #[inline(always)]
+    fn add(self, o: f32) -> f32 {
+        self + o
+    }
+    #[inline(always)]
+    fn sub(self, o: f32) -> f32 {
+        self - o
+    }
+    #[inline(always)]
+    fn abs(self) -> f32 {
+        f32::abs(self)
+    }
+    #[inline(always)]
+    fn min(self, o: f32) -> f32 {
+        if self < o {
+            self
+        } else {
+            o
+        }
+    }
+    #[inline(always)]
+    fn max(self, o: f32) -> f32 {
+        if self > o {
+            self
+        } else {
+            o
+        }
+    }
+    #[inline(always)]
+    fn copysign(self, s: f32) -> f32 {
+        f32::copysign(self, s)
+    }
+    #[inline(always)]
+    fn lt(self, o: f32) -> bool {
+        self < o
+    }
+    #[inline(always)]
+    fn eq(self, o: f32) -> bool {
+        self == o
+    }
+    #[inline(always)]
+    fn is_nan(self) -> bool {
+        f32::is_nan(self)
+    }
+    #[inline(always)]
+    fn and(a: bool, b: bool) -> bool {
+        a & b
+    }
+    #[inline(always)]
+    fn select(m: bool, a: f32, b: f32) -> f32 {
+        if m {
+            a
+        } else {
+            b
+        }
+    }
+    #[inline(always)]
+    fn scale(self, kd: f32) -> f32 {
+        let k = (kd.to_bits() as i32).wrapping_sub(SHIFT_BITS);
+        let k1 = k >> 1;
+        let k2 = k.wrapping_sub(k1);
+        let p1 = f32::from_bits((k1.wrapping_add(127) as u32) << 23);
+        let p2 = f32::from_bits((k2.wrapping_add(127) as u32) << 23);
+        self * p1 * p2
+    }
+    #[inline(always)]
+    fn split_log(self) -> (f32, f32) {
+        let u = self.to_bits();
+        let v = u.wrapping_sub(SQRT_HALF_MANT);
+        let m = f32::from_bits(u.wrapping_sub(v & EXP_MASK).wrapping_add(HALF_EXP));
+        let e = ((v >> 23) as i32).wrapping_sub(126) as f32;
+        (e, m)
+    }
+    #[inline(always)]
+    fn count3(m1: bool, m2: bool, m3: bool) -> usize {
+        usize::from(m1) + usize::from(m2) + usize::from(m3)
+    }
+    #[inline(always)]
+    fn pick(row: &Row, idx: usize) -> f32 {
+        row.0[idx & 3]
+    }
+}
+
+/// `exp` of `float` lanes.
+#[inline(always)]
+pub(crate) fn exp<V: Lanes32>(x: V) -> V {
+    // NaN lanes become -104 here and are replaced at the end.
+    let xc = x.max(V::splat(-104.0)).min(V::splat(89.0));
+    let kd = xc.fma(V::splat(core::f32::consts::LOG2_E), V::splat(SHIFT));
+    let k = kd.sub(V::splat(SHIFT));
+    let r_hi = k.fma(V::splat(-LN2_HI), xc); // exact
+    let r_lo = k.mul(V::splat(-LN2_LO));
+    let r = r_hi.add(r_lo);
+    let q = estrin(r, EXP_Q.map(V::splat));
+    let p = r_hi.add(r.mul(r).fma(q, r_lo));
+    let v = V::splat(1.0).add(p).scale(kd);
+    V::select(x.is_nan(), x.add(x), v)
+}
+
+/// `log` of `float` lanes.
+#[inline(always)]
+pub(crate) fn log<V: Lanes32>(x: V) -> V {
+    let small = x.lt(V::splat(f32::MIN_POSITIVE));
+    let xs = V::select(small, x.mul(V::splat(8_388_608.0)), x); // 2^23
+    let (e, m) = xs.split_log();
+    let e = e.sub(V::select(small, V::splat(23.0), V::splat(0.0)));
+    let f = m.sub(V::splat(1.0)); // exact: m in [0.7, 1.5)
+    let q = estrin(f, LOG_Q.map(V::splat));
+    let s = f.mul(f).fma(q, e.mul(V::splat(LN2_LO)));
+    let v = e.mul(V::splat(LN2_HI)).add(f.add(s));
+    // x > 0 and finite: v; +0 and -0: -inf; +inf: +inf; NaN: x; x < 0 and
+    // -inf: NaN.
+    let inf = V::splat(f32::INFINITY);
+    let zero = V::splat(0.0);
+    let special = V::select(
+        x.eq(zero),
+        V::splat(f32::NEG_INFINITY),
+        V::select(x.eq(inf), inf, V::select(x.is_nan(), x.add(x), V::splat(f32::NAN))),
+    );
+    V::select(V::and(zero.lt(x), x.lt(inf)), v, special)
+}
+
+/// `erf` of `float` lanes.
+#[inline(always)]
+pub(crate) fn erf<V: Lanes32>(x: V) -> V {
+    let a = x.abs();
+    // The interval i: how many of its lower bounds a exceeds (NaN: none,
+    // inf: all; both are replaced at the end).
+    let m1 = V::splat(ERF_B0).lt(a);
+    let m2 = V::splat(ERF_B1).lt(a);
+    let m3 = V::splat(ERF_B2).lt(a);
+    let idx = V::count3(m1, m2, m3);
+    let one = V::splat(1.0);
+    // x^2 - 0.5 (one rounding) or |x| - ci (exact: ci / 2 <= |x| <= 2 ci).
+    let t = a.fma(V::select(m1, one, a), V::pick(&ERF_NEG_CENTRE, idx));
+    let p = estrin(t, core::array::from_fn::<V, 9, _>(|k| V::pick(&ERF_POLY[k], idx)));
+    let w = V::select(m1, one.sub(p), a.fma(p, a));
+    let w = V::select(a.lt(V::splat(ERF_END)), w, one);
+    V::select(x.is_nan(), x.add(x), w.copysign(x))
+}
+
+/// Whether the CPU has AVX2 and FMA (`crate::vec_math`'s detection).
+#[cfg(target_arch = "x86_64")]
+use crate::vec_math::has_avx2_fma;
+
+/// Defines the scalar, the 4-lane and the 8-lane entry points of one
+/// function.
+macro_rules! entry_points {
+    ($($(#[$doc:meta])* $kernel:ident: $scalar:ident, $x4:ident, $v4:ident, $v8:ident, $fma1:ident;)*) => {$(
+        /// The scalar form compiled with the FMA instruction.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "fma")]
+        fn $fma1(x: f32) -> f32 {
+            $kernel::<f32>(x)
+        }
+
+        $(#[$doc])*
+        pub extern "C" fn $scalar(x: f32) -> f32 {
+            #[cfg(target_arch = "x86_64")]
+            if has_avx2_fma() {
+                // SAFETY: the CPU has FMA (checked at run time).
+                return unsafe { $fma1(x) };
+            }
+            $kernel::<f32>(x)
+        }
+
+        /// The function on four floats in place: bitwise the scalar
+        /// function on each.
+        ///
+        /// # Safety
+        /// `p` must be valid for reads and writes of four `f32`s (any
+        /// alignment).
+        pub unsafe extern "C" fn $x4(p: *mut f32) {
+            #[cfg(target_arch = "x86_64")]
+            if has_avx2_fma() {
+                // SAFETY: the CPU has AVX2 and FMA (checked at run time);
+                // the caller passes four readable and writable floats.
+                unsafe {
+                    let x = core::arch::x86_64::_mm_loadu_ps(p);
+                    core::arch::x86_64::_mm_storeu_ps(p, avx2::$kernel::four(x));
+                }
+                return;
+            }
+            for k in 0..4 {
+                // SAFETY: the caller passes four readable and writable
+                // floats.
+                unsafe {
+                    let x = p.add(k).read_unaligned();
+                    p.add(k).write_unaligned($scalar(x));
+                }
+            }
+        }
+
+        /// The function on the four floats of an SSE register (System V:
+        /// argument and result in `xmm0`): bitwise the scalar function on
+        /// each. 4-lane kernel bodies call this form on x86-64.
+        // `__m128` is an SSE vector, which the System V ABI passes and
+        // returns in `xmm0` (SSE is part of x86-64); the lint only says that
+        // Rust does not promise a C layout for SIMD types in general.
+        #[cfg(target_arch = "x86_64")]
+        #[allow(improper_ctypes_definitions)]
+        pub extern "C" fn $v4(x: core::arch::x86_64::__m128) -> core::arch::x86_64::__m128 {
+            if has_avx2_fma() {
+                // SAFETY: the CPU has AVX2 and FMA (checked at run time).
+                return unsafe { avx2::$kernel::four(x) };
+            }
+            let mut a = [0.0f32; 4];
+            // SAFETY: `a` holds four floats: unaligned 16-byte store and
+            // load (SSE is part of x86-64).
+            unsafe {
+                core::arch::x86_64::_mm_storeu_ps(a.as_mut_ptr(), x);
+                for v in &mut a {
+                    *v = $scalar(*v);
+                }
+                core::arch::x86_64::_mm_loadu_ps(a.as_ptr())
+            }
+        }
+
+        /// The function on eight floats, the low four in `lo` (`xmm0`) and
+        /// the high four in `hi` (`xmm1`), stored to `out` (`rdi`):
+        /// bitwise the scalar function on each. 8-lane kernel bodies call
+        /// this form on x86-64, once for both 4-lane parts.
+        ///
+        /// # Safety
+        /// `out` must be valid for writes of eight `f32`s (any alignment).
+        #[cfg(target_arch = "x86_64")]
+        #[allow(improper_ctypes_definitions)] // see the 4-lane form
+        pub unsafe extern "C" fn $v8(
+            lo: core::arch::x86_64::__m128,
+            hi: core::arch::x86_64::__m128,
+            out: *mut f32,
+        ) {
+            if has_avx2_fma() {
+                // SAFETY: the CPU has AVX2 and FMA (checked at run time);
+                // the caller passes eight writable floats.
+                unsafe { avx2::$kernel::eight(lo, hi, out) };
+                return;
+            }
+            let mut a = [0.0f32; 8];
+            // SAFETY: `a` holds eight floats, `out` takes eight (unaligned
+            // 16-byte stores; SSE is part of x86-64).
+            unsafe {
+                core::arch::x86_64::_mm_storeu_ps(a.as_mut_ptr(), lo);
+                core::arch::x86_64::_mm_storeu_ps(a.as_mut_ptr().add(4), hi);
+                for v in &mut a {
+                    *v = $scalar(*v);
+                }
+                core::ptr::copy_nonoverlapping(a.as_ptr(), out, 8);
+            }
+        }
+    )*};
+}
+
+entry_points! {
+    /// `exp(x)`: below one ulp (see the module documentation).
+    exp: clift_exp_f32, clift_exp_f32x4, clift_exp_v4, clift_exp_v8, exp_fma1;
+    /// `log(x)`: below one ulp.
+    log: clift_log_f32, clift_log_f32x4, clift_log_v4, clift_log_v8, log_fma1;
+    /// `erf(x)`: below one ulp.
+    erf: clift_erf_f32, clift_erf_f32x4, clift_erf_v4, clift_erf_v8, erf_fma1;
+}
+
+/// `exp`, `log` or `erf` (by OpenCL.std name) of `x` computed without the
+/// FMA instruction, as a CPU without FMA does (the fused multiply-adds in
+/// software): for tests, which check that it agrees bitwise with the entry
+/// points. `None` for other names.
+pub fn without_fma_instruction(name: &str, x: f32) -> Option<f32> {
+    Some(match name {
+        "exp" => exp::<f32>(x),
+        "log" => log::<f32>(x),
+        "erf" => erf::<f32>(x),
+        _ => return None,
+    })
+}
+
+/// The address of the 8-lane form of `exp`, `log` or `erf` (by OpenCL.std
+/// name) for JIT code on x86-64 System V: an `extern "C" fn(__m128, __m128,
+/// *mut f32)` (see `clift_exp_v8`). Where the CPU has AVX2 and FMA, the
+/// AVX2 function itself (no check per call), else the portable form.
+#[cfg(all(target_arch = "x86_64", not(windows)))]
+pub fn eight_lanes(name: &str) -> Option<usize> {
+    #[allow(improper_ctypes_definitions)] // see `entry_points!`
+    type Eight = unsafe extern "C" fn(core::arch::x86_64::__m128, core::arch::x86_64::__m128, *mut f32);
+    let avx = has_avx2_fma();
+    let f: Eight = match (name, avx) {
+        ("exp", true) => avx2::exp::eight,
+        ("log", true) => avx2::log::eight,
+        ("erf", true) => avx2::erf::eight,
+        ("exp", false) => clift_exp_v8,
+        ("log", false) => clift_log_v8,
+        ("erf", false) => clift_erf_v8,
+        _ => return None,
+    };
+    Some(f as usize)
+}
+
+/// The address of the register form of `exp`, `log` or `erf` (by
+/// OpenCL.std name) for JIT code on x86-64 System V: an `extern "C"
+/// fn(__m128) -> __m128`. Where the CPU has AVX2 and FMA, the AVX2
+/// function itself, else the portable form.
+#[cfg(all(target_arch = "x86_64", not(windows)))]
+pub fn four_lanes_in_register(name: &str) -> Option<usize> {
+    #[allow(improper_ctypes_definitions)] // see `entry_points!`
+    type Reg = unsafe extern "C" fn(core::arch::x86_64::__m128) -> core::arch::x86_64::__m128;
+    let avx = has_avx2_fma();
+    let f: Reg = match (name, avx) {
+        ("exp", true) => avx2::exp::four,
+        ("log", true) => avx2::log::four,
+        ("erf", true) => avx2::erf::four,
+        ("exp", false) => clift_exp_v4,
+        ("log", false) => clift_log_v4,
+        ("erf", false) => clift_erf_v4,
+        _ => return None,
+    };
+    Some(f as usize)
+}
+
+/// The AVX2 + FMA instantiation: eight `f32` lanes in one `__m256`.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use core::arch::x86_64::*;
+
+    use super::{Lanes32, Row};
+    use crate::vec_math::Arith;
+
+    /// Eight lanes. Values of this type exist only inside the
+    /// `#[target_feature(enable = "avx2,fma")]` functions below, which run
+    /// only after `has_avx2_fma` said yes: that is what makes the
+    /// intrinsics in its methods sound (the methods are always inlined
+    /// into those functions).
+    #[derive(Clone, Copy)]
+    pub(super) struct V8(pub(super) __m256);
+
+    impl Arith for V8 {
+        #[inline(always)]
+        fn mul(self, o: V8) -> V8 {
+            // SAFETY: AVX is available (see `V8`).
+            V8(unsafe { _mm256_mul_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn fma(self, b: V8, c: V8) -> V8 {
+            // SAFETY: FMA is available (see `V8`).
+            V8(unsafe { _mm256_fmadd_ps(self.0, b.0, c.0) })
+        }
+    }
+
+    impl Lanes32 for V8 {
+        type Mask = __m256;
+        type Index = __m256i;
+        #[inline(always)]
+        fn splat(x: f32) -> V8 {
+            // SAFETY: AVX is available (see `V8`).
+            V8(unsafe { _mm256_set1_ps(x) })
+        }
+        #[inline(always)]
+        fn add(self, o: V8) -> V8 {
+            // SAFETY: AVX is available (see `V8`).
+            V8(unsafe { _mm256_add_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: V8) -> V8 {
+            // SAFETY: AVX is available (see `V8`).
+            V8(unsafe { _mm256_sub_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn abs(self) -> V8 {
+            // SAFETY: AVX is available (see `V8`).
+            V8(unsafe { _mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0) })
+        }
+        #[inline(always)]
+        fn min(self, o: V8) -> V8 {
+            // vminps returns its second operand unless the first is less.
+            // SAFETY: AVX is available (see `V8`).
+            V8(unsafe { _mm256_min_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn max(self, o: V8) -> V8 {
+            // vmaxps returns its second operand unless the first is greater.
+            // SAFETY: AVX is available (see `V8`).
+            V8(unsafe { _mm256_max_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn copysign(self, s: V8) -> V8 {
+            // SAFETY: AVX is available (see `V8`).
+            V8(unsafe {
+                let sign = _mm256_set1_ps(-0.0);
+                _mm256_or_ps(_mm256_andnot_ps(sign, self.0), _mm256_and_ps(sign, s.0))
+            })
+        }
+        #[inline(always)]
+        fn lt(self, o: V8) -> __m256 {
+            // SAFETY: AVX is available (see `V8`).
+            unsafe { _mm256_cmp_ps::<_CMP_LT_OQ>(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn eq(self, o: V8) -> __m256 {
+            // SAFETY: AVX is available (see `V8`).
+            unsafe { _mm256_cmp_ps::<_CMP_EQ_OQ>(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn is_nan(self) -> __m256 {
+            // SAFETY: AVX is available (see `V8`).
+            unsafe { _mm256_cmp_ps::<_CMP_UNORD_Q>(self.0, self.0) }
+        }
+        #[inline(always)]
+        fn and(a: __m256, b: __m256) -> __m256 {
+            // SAFETY: AVX is available (see `V8`).
+            unsafe { _mm256_and_ps(a, b) }
+        }
+        #[inline(always)]
+        fn select(m: __m256, a: V8, b: V8) -> V8 {
+            // SAFETY: AVX is available (see `V8`).
+            V8(unsafe { _mm256_blendv_ps(b.0, a.0, m) })
+        }
+        #[inline(always)]
+        fn scale(self, kd: V8) -> V8 {
+            // SAFETY: AVX2 is available (see `V8`).
+            V8(unsafe {
+                let k = _mm256_sub_epi32(_mm256_castps_si256(kd.0), _mm256_set1_epi32(super::SHIFT_BITS));
+                let k1 = _mm256_srai_epi32::<1>(k);
+                let k2 = _mm256_sub_epi32(k, k1);
+                let bias = _mm256_set1_epi32(127);
+                let p1 = _mm256_slli_epi32::<23>(_mm256_add_epi32(k1, bias));
+                let p2 = _mm256_slli_epi32::<23>(_mm256_add_epi32(k2, bias));
+                _mm256_mul_ps(_mm256_mul_ps(self.0, _mm256_castsi256_ps(p1)), _mm256_castsi256_ps(p2))
+            })
+        }
+        #[inline(always)]
+        fn split_log(self) -> (V8, V8) {
+            // SAFETY: AVX2 is available (see `V8`).
+            unsafe {
+                let u = _mm256_castps_si256(self.0);
+                let v = _mm256_sub_epi32(u, _mm256_set1_epi32(super::SQRT_HALF_MANT as i32));
+                let hi = _mm256_and_si256(v, _mm256_set1_epi32(super::EXP_MASK as i32));
+                let m = _mm256_add_epi32(_mm256_sub_epi32(u, hi), _mm256_set1_epi32(super::HALF_EXP as i32));
+                let e = _mm256_sub_epi32(_mm256_srli_epi32::<23>(v), _mm256_set1_epi32(126));
+                (V8(_mm256_cvtepi32_ps(e)), V8(_mm256_castsi256_ps(m)))
+            }
+        }
+        #[inline(always)]
+        fn count3(m1: __m256, m2: __m256, m3: __m256) -> __m256i {
+            // A set mask is -1 per lane: minus the sum.
+            // SAFETY: AVX2 is available (see `V8`).
+            unsafe {
+                let s = _mm256_add_epi32(
+                    _mm256_add_epi32(_mm256_castps_si256(m1), _mm256_castps_si256(m2)),
+                    _mm256_castps_si256(m3),
+                );
+                _mm256_sub_epi32(_mm256_setzero_si256(), s)
+            }
+        }
+        #[inline(always)]
+        fn pick(row: &Row, idx: __m256i) -> V8 {
+            // The row in both 128-bit halves; vpermilps picks within each
+            // half by the index's low two bits.
+            // SAFETY: AVX is available (see `V8`); `row` is four readable
+            // floats, 16-byte aligned.
+            V8(unsafe {
+                let r = _mm256_broadcast_ps(&*(row.0.as_ptr() as *const __m128));
+                _mm256_permutevar_ps(r, idx)
+            })
+        }
+    }
+
+    /// Defines the 4-lane and the 8-lane forms of a generic kernel,
+    /// `extern "C"` so that JIT code can call them directly (see the entry
+    /// points of the same name without AVX2 for the conventions).
+    macro_rules! forms {
+        ($($name:ident),*) => {$(
+            pub(super) mod $name {
+                use core::arch::x86_64::*;
+
+                use super::V8;
+
+                /// The kernel on four floats (the upper half of the
+                /// vector computes zeros, which are dropped).
+                ///
+                /// # Safety
+                /// The CPU must have AVX2 and FMA.
+                #[target_feature(enable = "avx2,fma")]
+                #[allow(improper_ctypes_definitions)] // see `entry_points!`
+                pub(in super::super) unsafe extern "C" fn four(x: __m128) -> __m128 {
+                    let v = _mm256_insertf128_ps::<0>(_mm256_setzero_ps(), x);
+                    _mm256_castps256_ps128(super::super::$name(V8(v)).0)
+                }
+
+                /// The kernel on eight floats, stored to `out`.
+                ///
+                /// # Safety
+                /// The CPU must have AVX2 and FMA; `out` must be valid
+                /// for writes of eight floats.
+                #[target_feature(enable = "avx2,fma")]
+                #[allow(improper_ctypes_definitions)] // see `entry_points!`
+                pub(in super::super) unsafe extern "C" fn eight(lo: __m128, hi: __m128, out: *mut f32) {
+                    let v = _mm256_set_m128(hi, lo);
+                    // SAFETY: the caller passes eight writable floats.
+                    unsafe { _mm256_storeu_ps(out, super::super::$name(V8(v)).0) };
+                }
+            }
+        )*};
+    }
+
+    forms!(exp, log, erf);
+}

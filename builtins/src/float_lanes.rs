@@ -1,7 +1,7 @@
 //! `exp`, `log` and `erf` of `float` in `float` arithmetic, eight lanes at
 //! a time.
 //!
-//! Each function is one algorithm written once, generic over [`Lanes32`]:
+//! Each function is one algorithm written once, generic over `Lanes32`:
 //! a set of `f32` lanes with IEEE operations and a fused multiply-add. It
 //! is instantiated for one `f32` (the scalar functions `clift_exp_f32`,
 //! ...) and, on x86-64 with AVX2 and FMA, for eight `f32`s in one `__m256`
@@ -111,8 +111,8 @@ pub(crate) struct Row(pub(crate) [f32; 4]);
 const SHIFT: f32 = 12_582_912.0;
 /// The bits of [`SHIFT`]: a `kd`'s bits minus these are its integer.
 const SHIFT_BITS: i32 = 0x4b40_0000;
-/// ln2 rounded to 16 significant bits (0xb172 * 2^-16).
-const LN2_HI: f32 = 0.693_145_751_953_125;
+/// ln2 rounded to 16 significant bits: 0xb172 * 2^-16 = 0.693145751953125.
+const LN2_HI: f32 = f32::from_bits(0x3f31_7200);
 /// ln2 - [`LN2_HI`] rounded to `float`.
 const LN2_LO: f32 = 1.428_606_8e-6;
 /// The mantissa bits of sqrt(1/2): subtracting them from a float's bits

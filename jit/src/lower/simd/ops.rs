@@ -897,9 +897,9 @@ impl Lowering<'_, '_, '_> {
             .b
             .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 32, 4));
         let mut results: Vec<Vec<Shape>> = vec![Vec::new(); 2];
-        for k in 0..out.len() {
-            let lo = self.as_vec(shapes[0][k], cl::F32X4);
-            let hi = self.as_vec(shapes[1][k], cl::F32X4);
+        for (&s0, &s1) in shapes[0].iter().zip(&shapes[1]) {
+            let lo = self.as_vec(s0, cl::F32X4);
+            let hi = self.as_vec(s1, cl::F32X4);
             let p = self.b.ins().stack_addr(cl::I64, slot, 0);
             self.call_host(addr, &[cl::F32X4, cl::F32X4, cl::I64], &[], &[lo, hi, p]);
             for (part, r) in results.iter_mut().enumerate() {

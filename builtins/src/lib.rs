@@ -11,10 +11,9 @@
 //! as kernels use them (`pipe`: the store's layout and the lock-free
 //! reservation protocol), images (`image`: formats, texel conversions,
 //! and the helpers kernels read, sample and write images through), and
-//! printf's formatter and output buffer (`printf`), `exp`, `log` and
-//! `erf` in `float` arithmetic written once for one lane and for eight
-//! SIMD lanes (`float_lanes`), `sin` and `cos` in `double` for one lane
-//! and four SIMD lanes (`vec_math`); and the floating-point environment kernels and constant folding run in
+//! printf's formatter and output buffer (`printf`), `exp`, `log`, `erf`,
+//! `sin` and `cos` in `float` arithmetic written once for one lane and for
+//! eight SIMD lanes (`float_lanes`); and the floating-point environment kernels and constant folding run in
 //! (`fp_env`).
 pub mod float_lanes;
 pub mod fp_env;
@@ -30,4 +29,3 @@ pub mod non_uniform;
 pub mod opencl_std;
 pub mod pipe;
 pub mod printf;
-pub mod vec_math;

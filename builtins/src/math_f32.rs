@@ -89,7 +89,8 @@ impl MathFloat for f32 {
     fn rootn_kernel(x: f32, n: i32) -> f32 {
         f(libm::pow(x as f64, 1.0 / n as f64))
     }
-    /// `crate::vec_math`'s, whose 4-lane forms give the same bits.
+    /// `crate::float_lanes`', whose 4-lane and 8-lane forms give the same
+    /// bits.
     fn sin(x: f32) -> f32 {
         clift_sin_f32(x)
     }
@@ -116,12 +117,15 @@ via_f64! {
     clift_exp10_f32 => libm::exp10;
 }
 
-pub use crate::vec_math::{
+pub use crate::float_lanes::{
     clift_cos_f32, clift_cos_f32x4, clift_erf_f32, clift_erf_f32x4, clift_exp_f32, clift_exp_f32x4, clift_log_f32,
     clift_log_f32x4, clift_sin_f32, clift_sin_f32x4,
 };
 #[cfg(target_arch = "x86_64")]
-pub use crate::vec_math::{clift_cos_v4, clift_erf_v4, clift_exp_v4, clift_log_v4, clift_sin_v4};
+pub use crate::float_lanes::{
+    clift_cos_v4, clift_cos_v8, clift_erf_v4, clift_erf_v8, clift_exp_v4, clift_exp_v8, clift_log_v4, clift_log_v8,
+    clift_sin_v4, clift_sin_v8,
+};
 
 /// The 4-lane entry point of one-argument `float` function `name` (an
 /// OpenCL.std instruction name), if it has one: its address.
@@ -138,7 +142,7 @@ pub fn four_lanes(name: &str) -> Option<usize> {
 }
 
 /// The 8-lane form of one-argument `float` function `name`, where it has
-/// one (exp, log and erf on x86-64 System V): the address of an
+/// one (exp, log, erf, sin and cos on x86-64 System V): the address of an
 /// `extern "C" fn(__m128, __m128, *mut f32)` that 8-lane kernel code calls
 /// with its two 4-lane parts in `xmm0` and `xmm1` and eight floats' room
 /// in `rdi`, and reloads from there, bitwise the scalar function on each
@@ -157,10 +161,10 @@ pub fn eight_lanes(name: &str) -> Option<usize> {
 /// one (exp, log, erf, sin and cos on x86-64 System V): the address of an
 /// `extern "C" fn(__m128) -> __m128` that 4-lane kernel code calls with
 /// the four lanes in `xmm0` and gets them back there, bitwise the scalar
-/// function on each lane (see `crate::vec_math::register_form`).
+/// function on each lane (see `crate::float_lanes`).
 pub fn four_lanes_in_register(name: &str) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(windows)))]
-    return crate::vec_math::register_form(name);
+    return crate::float_lanes::four_lanes_in_register(name);
     #[cfg(not(all(target_arch = "x86_64", not(windows))))]
     {
         let _ = name;

@@ -396,18 +396,34 @@ fn program_scope_variables_survive_the_switch_to_8_lane_bodies() {
     }
 }
 
-/// exp, log and erf: both parts in one call of the 8-lane form, for a
-/// float and for each component of a float2. The harness compares every
-/// output with the scalar build bit for bit; here each is also within an
-/// ulp of the host's double function (clift's are below one ulp). The
-/// inputs: the special values, erf's interval bounds and middles
+/// exp, log, erf, sin and cos: both parts in one call of the 8-lane form,
+/// for a float and for each component of a float2. The harness compares
+/// every output with the scalar build bit for bit; here each is also
+/// within an ulp of the host's double function (clift's are below one
+/// ulp). The inputs: the special values, erf's interval bounds and middles
 /// (builtins/src/float_lanes.rs) with their neighbours, the ends of exp's
-/// range, then a ramp.
+/// range, sin's and cos's bound for their own reduction and multiples of
+/// pi/2 (both sides of it), then a ramp.
 #[test]
 fn math_of_both_parts_in_one_call() {
     use clift_conformance::math::{ref1, special, ulps};
     let mut x: Vec<f32> = special::<f32>();
-    for b in [1.0f32, 1.375, 1.75, 2.1875, 2.625, 3.25, 3.875, 88.72, -87.5, -103.9] {
+    let bounds = [
+        1.0f32,
+        1.375,
+        1.75,
+        2.1875,
+        2.625,
+        3.25,
+        3.875,
+        88.72,
+        -87.5,
+        -103.9,
+        4_194_304.0,
+        -4_194_304.0,
+    ];
+    let multiples = [1.0f64, 2.0, 3.0, 1e3, 2e6, 3e6].map(|k| (k * core::f64::consts::FRAC_PI_2) as f32);
+    for b in bounds.into_iter().chain(multiples) {
         for d in -1i32..=1 {
             x.push(f32::from_bits(b.to_bits().wrapping_add(d as u32)));
         }
@@ -416,10 +432,11 @@ fn math_of_both_parts_in_one_call() {
         x.push((x.len() as f32 - 100.0) * 0.173);
     }
     let global = x.len();
+    let names = ["exp", "log", "erf", "sin", "cos"];
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "math8") {
-                let mut out = vec![0f32; 9 * global];
+                let mut out = vec![0f32; 15 * global];
                 let lo = local(l);
                 kernel
                     .arg(Arg::input(&x))
@@ -427,19 +444,14 @@ fn math_of_both_parts_in_one_call() {
                     .run(&[global], lo.as_ref().map(|l| &l[..]));
                 for (i, &v) in x.iter().enumerate() {
                     let w = [v, v * -0.75];
-                    let want = [
-                        ref1("exp", v as f64),
-                        ref1("log", v as f64),
-                        ref1("erf", v as f64),
-                        ref1("exp", w[0] as f64),
-                        ref1("exp", w[1] as f64),
-                        ref1("log", w[0] as f64),
-                        ref1("log", w[1] as f64),
-                        ref1("erf", w[0] as f64),
-                        ref1("erf", w[1] as f64),
-                    ];
-                    for (k, &want) in want.iter().enumerate() {
-                        let got = out[9 * i + k];
+                    // The float's results, then each function of both
+                    // components.
+                    let want = names
+                        .iter()
+                        .map(|f| ref1(f, v as f64))
+                        .chain(names.iter().flat_map(|f| w.map(|c| ref1(f, c as f64))));
+                    for (k, want) in want.enumerate() {
+                        let got = out[15 * i + k];
                         let nan = got.is_nan() && want.is_nan();
                         assert!(
                             nan || ulps(got, want) <= 1.0,

@@ -120,22 +120,28 @@ kernel void crossing(global const uint *in, global uint *out, global uint *side)
     }
 }
 
-// exp, log and erf of float and of each component of a float2: one call
-// of the 8-lane form for both parts (builtins/src/float_lanes.rs), which
-// must give the scalar body's bits.
+// exp, log, erf, sin and cos of float and of each component of a
+// float2: one call of the 8-lane form for both parts
+// (builtins/src/float_lanes.rs), which must give the scalar body's bits.
 kernel void math8(global const float *x, global float *out)
 {
     size_t i = get_global_id(0);
     float v = x[i];
     float2 w = (float2)(v, v * -0.75f);
-    float2 e = exp(w), l = log(w), f = erf(w);
-    out[9 * i] = exp(v);
-    out[9 * i + 1] = log(v);
-    out[9 * i + 2] = erf(v);
-    out[9 * i + 3] = e.x;
-    out[9 * i + 4] = e.y;
-    out[9 * i + 5] = l.x;
-    out[9 * i + 6] = l.y;
-    out[9 * i + 7] = f.x;
-    out[9 * i + 8] = f.y;
+    float2 e = exp(w), l = log(w), f = erf(w), s = sin(w), c = cos(w);
+    out[15 * i] = exp(v);
+    out[15 * i + 1] = log(v);
+    out[15 * i + 2] = erf(v);
+    out[15 * i + 3] = sin(v);
+    out[15 * i + 4] = cos(v);
+    out[15 * i + 5] = e.x;
+    out[15 * i + 6] = e.y;
+    out[15 * i + 7] = l.x;
+    out[15 * i + 8] = l.y;
+    out[15 * i + 9] = f.x;
+    out[15 * i + 10] = f.y;
+    out[15 * i + 11] = s.x;
+    out[15 * i + 12] = s.y;
+    out[15 * i + 13] = c.x;
+    out[15 * i + 14] = c.y;
 }

@@ -5,10 +5,10 @@
 //! points.
 //!
 //! ```text
-//! cargo run --release -p clift-builtins --example fit_vec_math -- expq 5
-//! cargo run --release -p clift-builtins --example fit_vec_math -- logq 9
-//! cargo run --release -p clift-builtins --example fit_vec_math -- erfq 6
-//! cargo run --release -p clift-builtins --example fit_vec_math -- erfc1 8  # erfc2, erfc3 likewise
+//! cargo run --release -p clift-builtins --example fit_float_lanes -- expq 5
+//! cargo run --release -p clift-builtins --example fit_float_lanes -- logq 9
+//! cargo run --release -p clift-builtins --example fit_float_lanes -- erfq 6
+//! cargo run --release -p clift-builtins --example fit_float_lanes -- erfc1 8  # erfc2, erfc3 likewise
 //! ```
 //!
 //! - `expq n`: (e^r - 1 - r) / r^2 on [-0.35, 0.35] (relative error).
@@ -103,7 +103,7 @@ fn max_error(c: &[f64], f: &dyn Fn(&Float) -> Float, lo: f64, hi: f64, relative:
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: fit_vec_math expq|logq|erfq|erfc1|erfc2|erfc3 <degree>";
+    let usage = "usage: fit_float_lanes expq|logq|erfq|erfc1|erfc2|erfc3 <degree>";
     let (Some(what), Some(n)) = (args.get(1), args.get(2).and_then(|n| n.parse::<usize>().ok())) else {
         eprintln!("{usage}");
         std::process::exit(2);

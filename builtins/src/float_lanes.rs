@@ -405,7 +405,7 @@ pub(crate) fn erf<V: Lanes32>(x: V) -> V {
 }
 
 /// `sin` and `cos` reduce arguments of smaller magnitude themselves
-/// (2^22: k = round(|x| 2/pi) < 2^21.4 fits the [`SHIFT`] trick and keeps
+/// (2^22: k = round(|x| 2/pi) < 2^21.4 fits the `SHIFT` trick and keeps
 /// |x| - k P1 below 2); larger ones, infinities and NaNs are [`large_sin`]
 /// and [`large_cos`].
 pub const TRIG_BOUND: f32 = 4_194_304.0;

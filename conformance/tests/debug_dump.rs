@@ -396,9 +396,23 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 "moves",
                 "masked_arm",
                 "narrowed",
+                "math8_masked",
             ] {
                 let narrow = std::fs::read_to_string(dir.join(format!("{k}.narrow.txt"))).ok();
                 assert_eq!(narrow, None, "{k} runs 8 lanes at {level:?} with -cl-clift-min-lanes=8");
+            }
+            // Its five calls in the arms and the masked loop: each one
+            // call of the 8-lane form for both parts at -O2 (at -O0 `acc`
+            // is a private variable the loop reads and writes, and the
+            // body holds scalars per lane).
+            #[cfg(all(target_arch = "x86_64", not(windows)))]
+            if level == Opt::O2 {
+                let math = read(&dir.join("math8_masked.opt.clif"));
+                assert_eq!(
+                    math.matches("(f32x4, f32x4, i64) system_v").count(),
+                    5,
+                    "{level:?}: math8_masked calls the 8-lane forms: {math}"
+                );
             }
             // SAFETY: a valid program, released once.
             unsafe { check(clReleaseProgram(p)) };

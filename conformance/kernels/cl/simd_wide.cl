@@ -145,3 +145,21 @@ kernel void math8(global const float *x, global float *out)
     out[15 * i + 13] = c.x;
     out[15 * i + 14] = c.y;
 }
+
+// The same calls where lanes differ: in the arms of a branch (each part's
+// lanes under its own mask) and in a loop whose exit differs between
+// work-items (a masked loop with -cl-clift-min-lanes=8).
+kernel void math8_masked(global const float *x, global float *out)
+{
+    size_t i = get_global_id(0);
+    float v = x[i];
+    float acc;
+    if (v > 0.5f)
+        acc = exp(-v) + sin(v);
+    else
+        acc = log(fabs(v) + 1.0f) - cos(v);
+    for (uint k = 0; k < (uint)(i % 3) + 1; k++) {
+        acc += erf(acc * 0.5f);
+        out[3 * i + k] = acc;
+    }
+}

@@ -466,7 +466,7 @@ fn math_of_both_parts_in_one_call() {
 
 /// The 8-lane math calls in the arms of a branch whose lanes differ and in
 /// a loop whose exit differs (it stores each step, so no value leaves the
-/// loop: with one store after it, clang's -O2 module keeps 4-lane bodies,
+/// loop: with one store after it, clang's -O2 module got no 8-lane body,
 /// `CLIFT_DUMP` saying "a value it computes is used after it"): the
 /// harness compares with the scalar build
 /// bit for bit, and here with the same steps on the host in double (the

@@ -1,5 +1,5 @@
-//! `exp`, `log`, `erf`, `sin` and `cos` of `float` in `float` arithmetic,
-//! eight lanes at a time.
+//! `exp`, `log`, `erf`, `sin`, `cos` and `tan` of `float` in `float`
+//! arithmetic, eight lanes at a time.
 //!
 //! Each function is one algorithm written once, generic over `Lanes32`:
 //! a set of `f32` lanes with IEEE operations and a fused multiply-add. It
@@ -16,8 +16,8 @@
 //!
 //! The error bounds below add up the rounding of each step; `tests/ulp.rs`
 //! measures the functions against MPFR (builtins/README.md lists the
-//! maxima: all below one ulp, against full-profile bounds of 3, 3, 16, 4
-//! and 4).
+//! maxima: below one ulp but for `tan`, against full-profile bounds of 3,
+//! 3, 16, 4, 4 and 5).
 //!
 //! - `exp(x)`: x clamped to [-104, 89] (beyond, the result is 0 or inf
 //!   anyway); k = round(x log2(e)), r = x - k ln2 with ln2 = `LN2_HI` +
@@ -57,6 +57,8 @@
 //!   cos(r) and the sign. Larger arguments, infinities and NaNs are
 //!   `libm`'s double functions (exact reduction, Payne-Hanek) rounded
 //!   once, lane by lane in every form.
+//! - `tan(x)`: the same reduction, sin(r) / cos(r) for even k and -cos(r)
+//!   / sin(r) for odd k, the sign of x (odd).
 //!
 //! The polynomials interpolate the functions at Chebyshev nodes (MPFR at
 //! 320 bits, coefficients rounded to `f32`); `examples/fit_float_lanes.rs`
@@ -127,6 +129,8 @@ pub(crate) trait Lanes32: Arith {
     fn add(self, o: Self) -> Self;
     /// `self - o`.
     fn sub(self, o: Self) -> Self;
+    /// `self / o`.
+    fn div(self, o: Self) -> Self;
     /// `|self|`.
     fn abs(self) -> Self;
     /// `self < o ? self : o` (so `o` when either is NaN).
@@ -266,6 +270,10 @@ impl Lanes32 for f32 {
     #[inline(always)]
     fn sub(self, o: f32) -> f32 {
         self - o
+    }
+    #[inline(always)]
+    fn div(self, o: f32) -> f32 {
+        self / o
     }
     #[inline(always)]
     fn abs(self) -> f32 {
@@ -422,10 +430,11 @@ const SIN_S: [f32; 4] = [-1.0 / 6.0, 1.0 / 120.0, -1.0 / 5040.0, 1.0 / 362_880.0
 /// r^10.
 const COS_C: [f32; 4] = [1.0 / 24.0, -1.0 / 720.0, 1.0 / 40_320.0, -1.0 / 3_628_800.0];
 
-/// sin(|x| + turns * pi/2) (turns 0 or 1) of `float` lanes with |x| <
-/// [`TRIG_BOUND`] (other lanes get arbitrary values).
+/// For `float` lanes with |x| < [`TRIG_BOUND`] (other lanes get arbitrary
+/// values): `kd` = k + [`SHIFT`] with k = round(|x| 2/pi), sin(r) and
+/// cos(r) for r = |x| - k pi/2.
 #[inline(always)]
-fn sin_quarter_turns<V: Lanes32>(x: V, turns: f32) -> V {
+fn reduced_sin_cos<V: Lanes32>(x: V) -> (V, V, V) {
     let a = x.abs();
     let kd = a.fma(V::splat(FRAC_2_PI), V::splat(SHIFT));
     let k = kd.sub(V::splat(SHIFT));
@@ -453,6 +462,14 @@ fn sin_quarter_turns<V: Lanes32>(x: V, turns: f32) -> V {
     let te = r.fma(r, t.mul(V::splat(-1.0)));
     let tail = te.fma(V::splat(-0.5), ew).sub(r.mul(r_lo));
     let cos_r = w.add(t.mul(t).fma(estrin(t, COS_C.map(V::splat)), tail));
+    (kd, sin_r, cos_r)
+}
+
+/// sin(|x| + turns * pi/2) (turns 0 or 1) of `float` lanes with |x| <
+/// [`TRIG_BOUND`] (other lanes get arbitrary values).
+#[inline(always)]
+fn sin_quarter_turns<V: Lanes32>(x: V, turns: f32) -> V {
+    let (kd, sin_r, cos_r) = reduced_sin_cos(x);
     // sin(r + q pi/2) for q = k + turns: sin, cos, -sin, -cos by q mod 4.
     let q = kd.add(V::splat(turns));
     let v = V::select(q.bit(0), cos_r, sin_r);
@@ -471,6 +488,18 @@ pub(crate) fn cos<V: Lanes32>(x: V) -> V {
     sin_quarter_turns(x, 1.0)
 }
 
+/// `tan` of `float` lanes below [`TRIG_BOUND`] (odd: the sign of x):
+/// tan(r + k pi/2) is sin(r) / cos(r) for even k, -cos(r) / sin(r) for
+/// odd k (r is never 0 there: pi/2 is irrational).
+#[inline(always)]
+pub(crate) fn tan<V: Lanes32>(x: V) -> V {
+    let (kd, sin_r, cos_r) = reduced_sin_cos(x);
+    let odd = kd.bit(0);
+    let num = V::select(odd, cos_r.mul(V::splat(-1.0)), sin_r);
+    let den = V::select(odd, sin_r, cos_r);
+    num.div(den).mul(V::splat(1.0).copysign(x))
+}
+
 /// `sin(x)` for |x| >= [`TRIG_BOUND`], ±inf and NaN: `libm`'s double
 /// function (exact reduction) rounded once.
 pub fn large_sin(x: f32) -> f32 {
@@ -482,7 +511,13 @@ pub fn large_cos(x: f32) -> f32 {
     libm::cos(x as f64) as f32
 }
 
-/// Whether `sin` and `cos` of `x` are [`large_sin`] and [`large_cos`].
+/// `tan(x)` for |x| >= [`TRIG_BOUND`], ±inf and NaN (see [`large_sin`]).
+pub fn large_tan(x: f32) -> f32 {
+    libm::tan(x as f64) as f32
+}
+
+/// Whether `sin`, `cos` and `tan` of `x` are [`large_sin`], [`large_cos`]
+/// and [`large_tan`].
 #[inline(always)]
 fn is_large(x: f32) -> bool {
     x.is_nan() || x.abs() >= TRIG_BOUND
@@ -632,9 +667,11 @@ entry_points! {
     sin: clift_sin_f32, clift_sin_f32x4, clift_sin_v4, clift_sin_v8, sin_fma1, large: large_sin;
     /// `cos(x)`: below one ulp.
     cos: clift_cos_f32, clift_cos_f32x4, clift_cos_v4, clift_cos_v8, cos_fma1, large: large_cos;
+    /// `tan(x)`: sin / cos of the same reduction, within two ulp.
+    tan: clift_tan_f32, clift_tan_f32x4, clift_tan_v4, clift_tan_v8, tan_fma1, large: large_tan;
 }
 
-/// `exp`, `log`, `erf`, `sin` or `cos` (by OpenCL.std name) of `x`
+/// `exp`, `log`, `erf`, `sin`, `cos` or `tan` (by OpenCL.std name) of `x`
 /// computed without the FMA instruction, as a CPU without FMA does (the
 /// fused multiply-adds in software): for tests, which check that it agrees
 /// bitwise with the entry points. `None` for other names.
@@ -646,13 +683,15 @@ pub fn without_fma_instruction(name: &str, x: f32) -> Option<f32> {
         "erf" => erf::<f32>(x),
         "sin" if large => large_sin(x),
         "cos" if large => large_cos(x),
+        "tan" if large => large_tan(x),
         "sin" => sin::<f32>(x),
         "cos" => cos::<f32>(x),
+        "tan" => tan::<f32>(x),
         _ => return None,
     })
 }
 
-/// The address of the 8-lane form of `exp`, `log`, `erf`, `sin` or `cos` (by OpenCL.std
+/// The address of the 8-lane form of `exp`, `log`, `erf`, `sin`, `cos` or `tan` (by OpenCL.std
 /// name) for JIT code on x86-64 System V: an `extern "C" fn(__m128, __m128,
 /// *mut f32)` (see `clift_exp_v8`). Where the CPU has AVX2 and FMA, the
 /// AVX2 function itself (no check per call), else the portable form.
@@ -667,17 +706,19 @@ pub fn eight_lanes(name: &str) -> Option<usize> {
         ("erf", true) => avx2::erf::eight,
         ("sin", true) => avx2::sin::eight,
         ("cos", true) => avx2::cos::eight,
+        ("tan", true) => avx2::tan::eight,
         ("exp", false) => clift_exp_v8,
         ("log", false) => clift_log_v8,
         ("erf", false) => clift_erf_v8,
         ("sin", false) => clift_sin_v8,
         ("cos", false) => clift_cos_v8,
+        ("tan", false) => clift_tan_v8,
         _ => return None,
     };
     Some(f as usize)
 }
 
-/// The address of the register form of `exp`, `log`, `erf`, `sin` or `cos` (by
+/// The address of the register form of `exp`, `log`, `erf`, `sin`, `cos` or `tan` (by
 /// OpenCL.std name) for JIT code on x86-64 System V: an `extern "C"
 /// fn(__m128) -> __m128`. Where the CPU has AVX2 and FMA, the AVX2
 /// function itself, else the portable form.
@@ -692,11 +733,13 @@ pub fn four_lanes_in_register(name: &str) -> Option<usize> {
         ("erf", true) => avx2::erf::four,
         ("sin", true) => avx2::sin::four,
         ("cos", true) => avx2::cos::four,
+        ("tan", true) => avx2::tan::four,
         ("exp", false) => clift_exp_v4,
         ("log", false) => clift_log_v4,
         ("erf", false) => clift_erf_v4,
         ("sin", false) => clift_sin_v4,
         ("cos", false) => clift_cos_v4,
+        ("tan", false) => clift_tan_v4,
         _ => return None,
     };
     Some(f as usize)
@@ -747,6 +790,11 @@ mod avx2 {
         fn sub(self, o: V8) -> V8 {
             // SAFETY: AVX is available (see `V8`).
             V8(unsafe { _mm256_sub_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn div(self, o: V8) -> V8 {
+            // SAFETY: AVX is available (see `V8`).
+            V8(unsafe { _mm256_div_ps(self.0, o.0) })
         }
         #[inline(always)]
         fn abs(self) -> V8 {
@@ -912,7 +960,7 @@ mod avx2 {
         )*};
     }
 
-    forms!(exp, log, erf, sin large large_sin, cos large large_cos);
+    forms!(exp, log, erf, sin large large_sin, cos large large_cos, tan large large_tan);
 
     /// The lanes of `x` that `super::is_large` picks (|x| not below the
     /// bound, NaN), as a `movemask` of eight lanes.

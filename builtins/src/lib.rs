@@ -12,8 +12,8 @@
 //! reservation protocol), images (`image`: formats, texel conversions,
 //! and the helpers kernels read, sample and write images through), and
 //! printf's formatter and output buffer (`printf`), `exp`, `log`, `erf`,
-//! `sin` and `cos` in `float` arithmetic written once for one lane and for
-//! eight SIMD lanes (`float_lanes`); and the floating-point environment kernels and constant folding run in
+//! `sin`, `cos` and `tan` in `float` arithmetic written once for one lane
+//! and for eight SIMD lanes (`float_lanes`); and the floating-point environment kernels and constant folding run in
 //! (`fp_env`).
 pub mod float_lanes;
 pub mod fp_env;

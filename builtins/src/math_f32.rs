@@ -119,12 +119,12 @@ via_f64! {
 
 pub use crate::float_lanes::{
     clift_cos_f32, clift_cos_f32x4, clift_erf_f32, clift_erf_f32x4, clift_exp_f32, clift_exp_f32x4, clift_log_f32,
-    clift_log_f32x4, clift_sin_f32, clift_sin_f32x4,
+    clift_log_f32x4, clift_sin_f32, clift_sin_f32x4, clift_tan_f32, clift_tan_f32x4,
 };
 #[cfg(target_arch = "x86_64")]
 pub use crate::float_lanes::{
     clift_cos_v4, clift_cos_v8, clift_erf_v4, clift_erf_v8, clift_exp_v4, clift_exp_v8, clift_log_v4, clift_log_v8,
-    clift_sin_v4, clift_sin_v8,
+    clift_sin_v4, clift_sin_v8, clift_tan_v4, clift_tan_v8,
 };
 
 /// The 4-lane entry point of one-argument `float` function `name` (an
@@ -136,13 +136,14 @@ pub fn four_lanes(name: &str) -> Option<usize> {
         "erf" => clift_erf_f32x4,
         "sin" => clift_sin_f32x4,
         "cos" => clift_cos_f32x4,
+        "tan" => clift_tan_f32x4,
         _ => return None,
     };
     Some(f as usize)
 }
 
 /// The 8-lane form of one-argument `float` function `name`, where it has
-/// one (exp, log, erf, sin and cos on x86-64 System V): the address of an
+/// one (exp, log, erf, sin, cos and tan on x86-64 System V): the address of an
 /// `extern "C" fn(__m128, __m128, *mut f32)` that 8-lane kernel code calls
 /// with its two 4-lane parts in `xmm0` and `xmm1` and eight floats' room
 /// in `rdi`, and reloads from there, bitwise the scalar function on each
@@ -158,7 +159,7 @@ pub fn eight_lanes(name: &str) -> Option<usize> {
 }
 
 /// The register form of one-argument `float` function `name`, where it has
-/// one (exp, log, erf, sin and cos on x86-64 System V): the address of an
+/// one (exp, log, erf, sin, cos and tan on x86-64 System V): the address of an
 /// `extern "C" fn(__m128) -> __m128` that 4-lane kernel code calls with
 /// the four lanes in `xmm0` and gets them back there, bitwise the scalar
 /// function on each lane (see `crate::float_lanes`).

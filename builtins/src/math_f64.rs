@@ -94,6 +94,8 @@ via_libm! {
     clift_sin_f64 => libm::sin;
     /// `cos(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
     clift_cos_f64 => libm::cos;
+    /// `tan(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
+    clift_tan_f64 => libm::tan;
     /// `round(x)`: halfway cases away from zero; round(-0.5 < x < 0) = -0.
     clift_round_f64 => libm::round;
 }

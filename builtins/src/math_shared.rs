@@ -691,8 +691,6 @@ macro_rules! shared_entry_points {
             clift_log1p_f32, clift_log1p_f64 = libm::log1p(x);
             /// `sinh(x)`.
             clift_sinh_f32, clift_sinh_f64 = libm::sinh(x);
-            /// `tan(x)`.
-            clift_tan_f32, clift_tan_f64 = libm::tan(x);
             /// `tanh(x)`.
             clift_tanh_f32, clift_tanh_f64 = libm::tanh(x);
             /// `tgamma(x)`.

@@ -1,4 +1,4 @@
-//! The SIMD `exp`, `log`, `erf`, `sin` and `cos`
+//! The SIMD `exp`, `log`, `erf`, `sin`, `cos` and `tan`
 //! (`clift_builtins::float_lanes`): the 4-lane entry points (in place
 //! through a pointer, and in an SSE register) and the 8-lane ones must give
 //! bitwise the scalar functions' results lane by lane, and the
@@ -13,12 +13,13 @@ use clift_builtins::float_lanes::*;
 type Scalar = extern "C" fn(f32) -> f32;
 type Four = unsafe extern "C" fn(*mut f32);
 
-const FUNCTIONS: [(&str, Scalar, Four); 5] = [
+const FUNCTIONS: [(&str, Scalar, Four); 6] = [
     ("exp", clift_exp_f32, clift_exp_f32x4),
     ("log", clift_log_f32, clift_log_f32x4),
     ("erf", clift_erf_f32, clift_erf_f32x4),
     ("sin", clift_sin_f32, clift_sin_f32x4),
     ("cos", clift_cos_f32, clift_cos_f32x4),
+    ("tan", clift_tan_f32, clift_tan_f32x4),
 ];
 
 /// splitmix64.
@@ -165,21 +166,22 @@ fn register_form_equals_scalar_bitwise() {
     use core::arch::x86_64::*;
     #[allow(improper_ctypes_definitions)] // __m128 travels in xmm0 (System V)
     type Reg = extern "C" fn(__m128) -> __m128;
-    let forms: [(&str, Scalar, Reg); 5] = [
+    let forms: [(&str, Scalar, Reg); 6] = [
         ("exp", clift_exp_f32, clift_exp_v4),
         ("log", clift_log_f32, clift_log_v4),
         ("erf", clift_erf_f32, clift_erf_v4),
         ("sin", clift_sin_f32, clift_sin_v4),
         ("cos", clift_cos_f32, clift_cos_v4),
+        ("tan", clift_tan_f32, clift_tan_v4),
     ];
     // What the JIT calls: the AVX2 function itself where the CPU has it.
     #[cfg(not(windows))]
     let forms = forms.map(|(name, scalar, reg)| {
-        let addr = four_lanes_in_register(name).expect("exp, log, erf, sin and cos have a register form");
+        let addr = four_lanes_in_register(name).expect("exp, log, erf, sin, cos and tan have a register form");
         // SAFETY: `four_lanes_in_register` returns the address of an
         // `extern "C" fn(__m128) -> __m128` that may run on this CPU.
         let jit: Reg = unsafe { std::mem::transmute::<usize, Reg>(addr) };
-        assert!(four_lanes_in_register("tan").is_none());
+        assert!(four_lanes_in_register("tanh").is_none());
         [(name, scalar, reg), (name, scalar, jit)]
     });
     #[cfg(not(windows))]
@@ -214,21 +216,23 @@ fn eight_lanes_equal_scalar_bitwise() {
     use core::arch::x86_64::*;
     #[allow(improper_ctypes_definitions)] // __m128 travels in xmm0 and xmm1 (System V)
     type Eight = unsafe extern "C" fn(__m128, __m128, *mut f32);
-    let forms: [(&str, Scalar, Eight); 5] = [
+    let forms: [(&str, Scalar, Eight); 6] = [
         ("exp", clift_exp_f32, clift_exp_v8),
         ("log", clift_log_f32, clift_log_v8),
         ("erf", clift_erf_f32, clift_erf_v8),
         ("sin", clift_sin_f32, clift_sin_v8),
         ("cos", clift_cos_f32, clift_cos_v8),
+        ("tan", clift_tan_f32, clift_tan_v8),
     ];
     let forms = forms.map(|(name, scalar, direct)| {
-        let addr = clift_builtins::math_f32::eight_lanes(name).expect("exp, log, erf, sin and cos have an 8-lane form");
+        let addr =
+            clift_builtins::math_f32::eight_lanes(name).expect("exp, log, erf, sin, cos and tan have an 8-lane form");
         // SAFETY: `eight_lanes` returns the address of an
         // `extern "C" fn(__m128, __m128, *mut f32)`.
         let jit: Eight = unsafe { std::mem::transmute::<usize, Eight>(addr) };
         [(name, scalar, direct), (name, scalar, jit)]
     });
-    assert!(clift_builtins::math_f32::eight_lanes("tan").is_none());
+    assert!(clift_builtins::math_f32::eight_lanes("tanh").is_none());
     let xs = inputs();
     for &(name, scalar, eight) in forms.as_flattened() {
         let mut mismatches = 0usize;
@@ -279,7 +283,7 @@ fn without_fma_instruction_equals_scalar_bitwise() {
             );
         }
     }
-    assert_eq!(without_fma_instruction("tan", 1.0), None);
+    assert_eq!(without_fma_instruction("tanh", 1.0), None);
 }
 
 #[test]

@@ -120,7 +120,7 @@ kernel void crossing(global const uint *in, global uint *out, global uint *side)
     }
 }
 
-// exp, log, erf, sin and cos of float and of each component of a
+// exp, log, erf, sin, cos and tan of float and of each component of a
 // float2: one call of the 8-lane form for both parts
 // (builtins/src/float_lanes.rs), which must give the scalar body's bits.
 kernel void math8(global const float *x, global float *out)
@@ -128,22 +128,17 @@ kernel void math8(global const float *x, global float *out)
     size_t i = get_global_id(0);
     float v = x[i];
     float2 w = (float2)(v, v * -0.75f);
-    float2 e = exp(w), l = log(w), f = erf(w), s = sin(w), c = cos(w);
-    out[15 * i] = exp(v);
-    out[15 * i + 1] = log(v);
-    out[15 * i + 2] = erf(v);
-    out[15 * i + 3] = sin(v);
-    out[15 * i + 4] = cos(v);
-    out[15 * i + 5] = e.x;
-    out[15 * i + 6] = e.y;
-    out[15 * i + 7] = l.x;
-    out[15 * i + 8] = l.y;
-    out[15 * i + 9] = f.x;
-    out[15 * i + 10] = f.y;
-    out[15 * i + 11] = s.x;
-    out[15 * i + 12] = s.y;
-    out[15 * i + 13] = c.x;
-    out[15 * i + 14] = c.y;
+    float2 r[6] = { exp(w), log(w), erf(w), sin(w), cos(w), tan(w) };
+    out[18 * i] = exp(v);
+    out[18 * i + 1] = log(v);
+    out[18 * i + 2] = erf(v);
+    out[18 * i + 3] = sin(v);
+    out[18 * i + 4] = cos(v);
+    out[18 * i + 5] = tan(v);
+    for (int k = 0; k < 6; k++) {
+        out[18 * i + 6 + 2 * k] = r[k].x;
+        out[18 * i + 7 + 2 * k] = r[k].y;
+    }
 }
 
 // The same calls where lanes differ: in the arms of a branch (each part's

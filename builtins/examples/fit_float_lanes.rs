@@ -1,14 +1,17 @@
-//! Regenerates the polynomial coefficients of `src/float_lanes.rs`: the
-//! interpolating polynomial of a function at Chebyshev nodes, computed in
-//! MPFR (320 bits), its monomial coefficients (lowest power first) rounded
-//! to `f32`, and the largest error of that rounded polynomial on 4,001
-//! points.
+//! Regenerates the polynomial coefficients of `src/float_lanes.rs` and
+//! `src/pow_lanes.rs`: the interpolating polynomial of a function at
+//! Chebyshev nodes, computed in MPFR (320 bits), its monomial coefficients
+//! (lowest power first) rounded to `f32` (to `f64` for the `...64`
+//! targets of `pow_lanes`), and the largest error of that rounded
+//! polynomial on 4,001 points.
 //!
 //! ```text
 //! cargo run --release -p clift-builtins --example fit_float_lanes -- expq 5
 //! cargo run --release -p clift-builtins --example fit_float_lanes -- logq 9
 //! cargo run --release -p clift-builtins --example fit_float_lanes -- erfq 6
 //! cargo run --release -p clift-builtins --example fit_float_lanes -- erfc1 8  # erfc2, erfc3 likewise
+//! cargo run --release -p clift-builtins --example fit_float_lanes -- log64 11
+//! cargo run --release -p clift-builtins --example fit_float_lanes -- exp64 7
 //! ```
 //!
 //! - `expq n`: (e^r - 1 - r) / r^2 on [-0.35, 0.35] (relative error).
@@ -20,6 +23,9 @@
 //! - `erfcI n` (I = 1, 2, 3): erfc on erf's interval I, (ERF_BOUNDS[I - 1],
 //!   ERF_BOUNDS[I]], in t = |x| minus the interval's middle (absolute
 //!   error: erf = 1 - erfc is near 1).
+//! - `log64 n`: log(1 + f) / f on [sqrt(1/2) - 1, sqrt(2) - 1], the
+//!   polynomial `pow_lanes` multiplies by f = m - 1 (relative error).
+//! - `exp64 n`: exp(r) on [-0.35, 0.35] (relative error).
 
 use rug::float::Constant;
 use rug::Float;
@@ -103,12 +109,29 @@ fn max_error(c: &[f64], f: &dyn Fn(&Float) -> Float, lo: f64, hi: f64, relative:
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: fit_float_lanes expq|logq|erfq|erfc1|erfc2|erfc3 <degree>";
+    let usage = "usage: fit_float_lanes expq|logq|erfq|erfc1|erfc2|erfc3|log64|exp64 <degree>";
     let (Some(what), Some(n)) = (args.get(1), args.get(2).and_then(|n| n.parse::<usize>().ok())) else {
         eprintln!("{usage}");
         std::process::exit(2);
     };
     let (f, lo, hi, relative): Target = match what.as_str() {
+        "log64" => (
+            Box::new(|f: &Float| {
+                if f.is_zero() {
+                    return big(1.0);
+                }
+                Float::with_val(PREC, f.ln_1p_ref()) / f.clone()
+            }),
+            core::f64::consts::FRAC_1_SQRT_2 - 1.0,
+            core::f64::consts::SQRT_2 - 1.0,
+            true,
+        ),
+        "exp64" => (
+            Box::new(|r: &Float| Float::with_val(PREC, r.exp_ref())),
+            -0.35,
+            0.35,
+            true,
+        ),
         "expq" => (
             Box::new(|r: &Float| {
                 if r.is_zero() {
@@ -170,9 +193,15 @@ fn main() {
             }
         },
     };
-    let c: Vec<f64> = fit(&*f, lo, hi, n).iter().map(|&k| f64::from(k as f32)).collect();
-    let c32: Vec<f32> = c.iter().map(|&k| k as f32).collect();
-    println!("{c32:?}");
+    let c = fit(&*f, lo, hi, n);
+    let c: Vec<f64> = if what.ends_with("64") {
+        println!("{c:?}");
+        c
+    } else {
+        let c32: Vec<f32> = c.iter().map(|&k| k as f32).collect();
+        println!("{c32:?}");
+        c32.iter().map(|&k| f64::from(k)).collect()
+    };
     println!(
         "max {} error {:e}",
         if relative { "relative" } else { "absolute" },

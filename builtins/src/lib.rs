@@ -13,7 +13,8 @@
 //! and the helpers kernels read, sample and write images through), and
 //! printf's formatter and output buffer (`printf`), `exp`, `log`, `erf`,
 //! `sin`, `cos` and `tan` in `float` arithmetic written once for one lane
-//! and for eight SIMD lanes (`float_lanes`); and the floating-point environment kernels and constant folding run in
+//! and for eight SIMD lanes (`float_lanes`), `pow` of `float` in `double`
+//! lanes likewise (`pow_lanes`); and the floating-point environment kernels and constant folding run in
 //! (`fp_env`).
 pub mod float_lanes;
 pub mod fp_env;
@@ -28,4 +29,5 @@ mod math_shared;
 pub mod non_uniform;
 pub mod opencl_std;
 pub mod pipe;
+pub mod pow_lanes;
 pub mod printf;

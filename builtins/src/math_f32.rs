@@ -126,6 +126,9 @@ pub use crate::float_lanes::{
     clift_cos_v4, clift_cos_v8, clift_erf_v4, clift_erf_v8, clift_exp_v4, clift_exp_v8, clift_log_v4, clift_log_v8,
     clift_sin_v4, clift_sin_v8, clift_tan_v4, clift_tan_v8,
 };
+pub use crate::pow_lanes::clift_pow_f32;
+#[cfg(target_arch = "x86_64")]
+pub use crate::pow_lanes::{clift_pow_v4, clift_pow_v8};
 
 /// The 4-lane entry point of one-argument `float` function `name` (an
 /// OpenCL.std instruction name), if it has one: its address.
@@ -151,6 +154,34 @@ pub fn four_lanes(name: &str) -> Option<usize> {
 pub fn eight_lanes(name: &str) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(windows)))]
     return crate::float_lanes::eight_lanes(name);
+    #[cfg(not(all(target_arch = "x86_64", not(windows))))]
+    {
+        let _ = name;
+        None
+    }
+}
+
+/// The 8-lane form of two-argument `float` function `name`, where it has
+/// one (pow on x86-64 System V): the address of an `extern "C"
+/// fn(__m128, __m128, __m128, __m128, *mut f32)`, the first argument's two
+/// parts in `xmm0` and `xmm1`, the second's in `xmm2` and `xmm3` (see
+/// `crate::pow_lanes`).
+pub fn eight_lanes_binary(name: &str) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", not(windows)))]
+    return (name == "pow").then(crate::pow_lanes::eight_lanes);
+    #[cfg(not(all(target_arch = "x86_64", not(windows))))]
+    {
+        let _ = name;
+        None
+    }
+}
+
+/// The register form of two-argument `float` function `name`, where it
+/// has one (pow on x86-64 System V): the address of an `extern "C"
+/// fn(__m128, __m128) -> __m128`, the arguments in `xmm0` and `xmm1`.
+pub fn four_lanes_in_register_binary(name: &str) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", not(windows)))]
+    return (name == "pow").then(crate::pow_lanes::four_lanes_in_register);
     #[cfg(not(all(target_arch = "x86_64", not(windows))))]
     {
         let _ = name;

@@ -83,6 +83,11 @@ macro_rules! via_libm {
     )*};
 }
 
+/// `pow(x, y)` (C99 F.9.4.4, and pow(±0, -inf) = +inf).
+pub extern "C" fn clift_pow_f64(x: f64, y: f64) -> f64 {
+    libm::pow(x, y)
+}
+
 via_libm! {
     /// `erf(x)`.
     clift_erf_f64 => libm::erf;

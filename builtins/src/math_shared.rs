@@ -697,8 +697,6 @@ macro_rules! shared_entry_points {
             clift_tgamma_f32, clift_tgamma_f64 = libm::tgamma(x);
             /// `atan2(y, x)`.
             clift_atan2_f32, clift_atan2_f64 = libm::atan2(y, x);
-            /// `pow(x, y)` (C99 F.9.4.4, and pow(±0, -inf) = +inf).
-            clift_pow_f32, clift_pow_f64 = libm::pow(x, y);
             /// `remainder(x, y)`: exact (IEEE remainder, quotient rounded to
             /// even).
             clift_remainder_f32, clift_remainder_f64 = libm::remainder(x, y);

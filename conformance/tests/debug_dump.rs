@@ -255,9 +255,9 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                     "crossing",
                 ],
             };
-            // math8: exp, log, erf, sin, cos and tan of a float and of a
-            // float2's two components, each one call of the 8-lane form
-            // for both parts.
+            // math8: exp, log, erf, sin, cos, tan and pow of a float and
+            // of a float2's two components, each one call of the 8-lane
+            // form for both parts.
             #[cfg(all(target_arch = "x86_64", not(windows)))]
             {
                 let math = read(&dir.join("math8.opt.clif"));
@@ -265,6 +265,11 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                     math.matches("(f32x4, f32x4, i64) system_v").count(),
                     18,
                     "{level:?}: math8 calls the 8-lane forms: {math}"
+                );
+                assert_eq!(
+                    math.matches("(f32x4, f32x4, f32x4, f32x4, i64) system_v").count(),
+                    3,
+                    "{level:?}: math8 calls pow's 8-lane form: {math}"
                 );
             }
             for k in wide.iter().chain(&["math8"]) {

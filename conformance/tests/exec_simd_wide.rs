@@ -396,17 +396,17 @@ fn program_scope_variables_survive_the_switch_to_8_lane_bodies() {
     }
 }
 
-/// exp, log, erf, sin, cos and tan: both parts in one call of the 8-lane form,
-/// for a float and for each component of a float2. The harness compares
-/// every output with the scalar build bit for bit; here each is also
-/// within an ulp of the host's double function (clift's are below one
-/// ulp), tan within two. The inputs: the special values, erf's interval bounds and middles
-/// (builtins/src/float_lanes.rs) with their neighbours, the ends of exp's
-/// range, sin's and cos's bound for their own reduction and multiples of
-/// pi/2 (both sides of it), then a ramp.
+/// exp, log, erf, sin, cos, tan and pow: both parts in one call of the
+/// 8-lane form, for a float and for each component of a float2. The harness
+/// compares every output with the scalar build bit for bit; here each is
+/// also within an ulp of the host's double function (clift's are below one
+/// ulp), tan within two. The inputs: the special values, erf's interval
+/// bounds and middles (builtins/src/float_lanes.rs) with their neighbours,
+/// the ends of exp's range, sin's and cos's bound for their own reduction
+/// and multiples of pi/2 (both sides of it), then a ramp.
 #[test]
 fn math_of_both_parts_in_one_call() {
-    use clift_conformance::math::{ref1, special, ulps};
+    use clift_conformance::math::{ref1, ref2, special, ulps};
     let mut x: Vec<f32> = special::<f32>();
     let bounds = [
         1.0f32,
@@ -436,7 +436,7 @@ fn math_of_both_parts_in_one_call() {
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "math8") {
-                let mut out = vec![0f32; 18 * global];
+                let mut out = vec![0f32; 21 * global];
                 let lo = local(l);
                 kernel
                     .arg(Arg::input(&x))
@@ -444,19 +444,22 @@ fn math_of_both_parts_in_one_call() {
                     .run(&[global], lo.as_ref().map(|l| &l[..]));
                 for (i, &v) in x.iter().enumerate() {
                     let w = [v, v * -0.75];
+                    let pow = |a: f32, b: f32| ref2("pow", a.abs(), b).unwrap_or(f64::NAN);
                     // The float's results, then each function of both
                     // components.
                     let want = names
                         .iter()
                         .map(|&f| (f, ref1(f, v as f64)))
-                        .chain(names.iter().flat_map(|&f| w.map(|c| (f, ref1(f, c as f64)))));
+                        .chain([("pow", pow(v, v * 0.37))])
+                        .chain(names.iter().flat_map(|&f| w.map(|c| (f, ref1(f, c as f64)))))
+                        .chain([("pow", pow(w[0], w[1])), ("pow", pow(w[1], w[0]))]);
                     for (k, (f, want)) in want.enumerate() {
-                        let got = out[18 * i + k];
+                        let got = out[21 * i + k];
                         let nan = got.is_nan() && want.is_nan();
                         let bound = if f == "tan" { 2.0 } else { 1.0 };
                         assert!(
                             nan || ulps(got, want) <= bound,
-                            "{opt:?} local {l:?}: result {k} of x[{i}] = {v:e}: {got:e} against {want:e}"
+                            "{opt:?} local {l:?}: result {k} ({f}) of x[{i}] = {v:e}: {got:e} against {want:e}"
                         );
                     }
                 }

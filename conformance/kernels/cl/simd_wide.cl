@@ -120,24 +120,26 @@ kernel void crossing(global const uint *in, global uint *out, global uint *side)
     }
 }
 
-// exp, log, erf, sin, cos and tan of float and of each component of a
-// float2: one call of the 8-lane form for both parts
-// (builtins/src/float_lanes.rs), which must give the scalar body's bits.
+// exp, log, erf, sin, cos, tan and pow of float and of each component of
+// a float2: one call of the 8-lane form for both parts
+// (builtins/src/float_lanes.rs, pow_lanes.rs), which must give the scalar
+// body's bits.
 kernel void math8(global const float *x, global float *out)
 {
     size_t i = get_global_id(0);
     float v = x[i];
     float2 w = (float2)(v, v * -0.75f);
-    float2 r[6] = { exp(w), log(w), erf(w), sin(w), cos(w), tan(w) };
-    out[18 * i] = exp(v);
-    out[18 * i + 1] = log(v);
-    out[18 * i + 2] = erf(v);
-    out[18 * i + 3] = sin(v);
-    out[18 * i + 4] = cos(v);
-    out[18 * i + 5] = tan(v);
-    for (int k = 0; k < 6; k++) {
-        out[18 * i + 6 + 2 * k] = r[k].x;
-        out[18 * i + 7 + 2 * k] = r[k].y;
+    float2 r[7] = { exp(w), log(w), erf(w), sin(w), cos(w), tan(w), pow(fabs(w), w.yx) };
+    out[21 * i] = exp(v);
+    out[21 * i + 1] = log(v);
+    out[21 * i + 2] = erf(v);
+    out[21 * i + 3] = sin(v);
+    out[21 * i + 4] = cos(v);
+    out[21 * i + 5] = tan(v);
+    out[21 * i + 6] = pow(fabs(v), v * 0.37f);
+    for (int k = 0; k < 7; k++) {
+        out[21 * i + 7 + 2 * k] = r[k].x;
+        out[21 * i + 8 + 2 * k] = r[k].y;
     }
 }
 

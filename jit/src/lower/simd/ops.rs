@@ -851,11 +851,12 @@ impl Lowering<'_, '_, '_> {
         self.b.ins().bitcast(cl::F32X4, le, r)
     }
 
-    /// In an 8-lane body: `exp`, `log` or `erf` of `float` lanes for both
-    /// 4-lane parts at once, one call of the 8-lane form per component
-    /// (`math_f32::eight_lanes`: part 0's vector in `xmm0`, part 1's in
-    /// `xmm1`, the results through a 32-byte stack slot), bitwise what
-    /// each part's own 4-lane call gives. True when done (each part has its
+    /// In an 8-lane body: `exp`, `log`, `erf`, `sin`, `cos`, `tan` or
+    /// `pow` of `float` lanes for both 4-lane parts at once, one call of
+    /// the 8-lane form per component (`math_f32::eight_lanes` and
+    /// `eight_lanes_binary`: each argument as part 0's vector and part 1's
+    /// in `xmm` registers, the results through a 32-byte stack slot),
+    /// bitwise what each part's own 4-lane call gives. True when done (each part has its
     /// result); false leaves the instruction to each part's lowering,
     /// nothing emitted.
     pub(in crate::lower) fn both_parts_at_once(&mut self, i: u32) -> R<bool> {
@@ -867,28 +868,35 @@ impl Lowering<'_, '_, '_> {
         let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
             return Ok(false);
         };
-        if inst.op != Op::ExtInst || inst.operands.len() != 3 || self.touches_half(i) || self.needs_guard(i) {
+        if inst.op != Op::ExtInst || self.touches_half(i) || self.needs_guard(i) {
             return Ok(false);
         }
-        let Some(addr) = inst
-            .lit(1)
-            .and_then(Cl::from_u32)
-            .and_then(|op| clift_builtins::math_f32::eight_lanes(&format!("{op:?}")))
-        else {
+        let Some(name) = inst.lit(1).and_then(Cl::from_u32).map(|op| format!("{op:?}")) else {
             return Ok(false);
         };
-        let Some(x) = inst.id(2) else {
+        // One argument (exp ... tan) or two (pow).
+        let (addr, operands) = match inst.operands.len() {
+            3 => (clift_builtins::math_f32::eight_lanes(&name), vec![inst.id(2)]),
+            4 => (
+                clift_builtins::math_f32::eight_lanes_binary(&name),
+                vec![inst.id(2), inst.id(3)],
+            ),
+            _ => return Ok(false),
+        };
+        let (Some(addr), Some(operands)) = (addr, operands.into_iter().collect::<Option<Vec<crate::spirv::Id>>>())
+        else {
             return Ok(false);
         };
         let out = types::components(m, ty)?;
         if out.iter().any(|&t| t != cl::F32) || self.varying_operands(i).is_empty() {
             return Ok(false);
         }
-        // Each part's shapes of the argument: float lanes, as many as
-        // the result has components.
-        let shapes = self.each_part(|l| l.shapes(x))?;
+        // Each part's shapes of each argument: float lanes, as many as the
+        // result has components.
+        let shapes = self.each_part(|l| operands.iter().map(|&x| l.shapes(x)).collect::<R<Vec<_>>>())?;
         if shapes
             .iter()
+            .flatten()
             .any(|s| s.len() != out.len() || s.iter().any(|&c| self.lane_type(c) != cl::F32))
         {
             return Ok(false);
@@ -897,11 +905,18 @@ impl Lowering<'_, '_, '_> {
             .b
             .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 32, 4));
         let mut results: Vec<Vec<Shape>> = vec![Vec::new(); 2];
-        for (&s0, &s1) in shapes[0].iter().zip(&shapes[1]) {
-            let lo = self.as_vec(s0, cl::F32X4);
-            let hi = self.as_vec(s1, cl::F32X4);
-            let p = self.b.ins().stack_addr(cl::I64, slot, 0);
-            self.call_host(addr, &[cl::F32X4, cl::F32X4, cl::I64], &[], &[lo, hi, p]);
+        for k in 0..out.len() {
+            // Per argument, part 0's vector then part 1's; then the slot.
+            let mut args = Vec::new();
+            for a in 0..operands.len() {
+                for part in &shapes {
+                    args.push(self.as_vec(part[a][k], cl::F32X4));
+                }
+            }
+            args.push(self.b.ins().stack_addr(cl::I64, slot, 0));
+            let mut params = vec![cl::F32X4; args.len() - 1];
+            params.push(cl::I64);
+            self.call_host(addr, &params, &[], &args);
             for (part, r) in results.iter_mut().enumerate() {
                 let v = self.b.ins().stack_load(cl::I64, cl::F32X4, slot, 16 * part as i32);
                 r.push(Shape::V(v));
@@ -921,6 +936,19 @@ impl Lowering<'_, '_, '_> {
     fn ext(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
         let vt = vec_of(t)?;
         let float = t == cl::F32;
+        // pow: both arguments in vector registers, the result in one.
+        if let (true, [x, y]) = (float, args) {
+            let name = format!("{op:?}");
+            if let Some(addr) = clift_builtins::math_f32::four_lanes_in_register_binary(&name) {
+                if self.lane_type(*x) != t || self.lane_type(*y) != t {
+                    return None;
+                }
+                let a = self.as_vec(*x, cl::F32X4);
+                let b = self.as_vec(*y, cl::F32X4);
+                let r = self.call_host(addr, &[cl::F32X4, cl::F32X4], &[cl::F32X4], &[a, b]);
+                return Some(Shape::V(r[0]));
+            }
+        }
         // Host functions with a 4-lane entry point: one call per chunk.
         if let (true, [x]) = (float, args) {
             let name = format!("{op:?}");

@@ -1,5 +1,5 @@
-//! `exp`, `log`, `erf`, `sin`, `cos` and `tan` of `float` in `float`
-//! arithmetic, eight lanes at a time.
+//! `exp`, `log` and `erf` of `float` in `float` arithmetic, eight lanes at
+//! a time.
 //!
 //! Each function is one algorithm written once, generic over `Lanes32`:
 //! a set of `f32` lanes with IEEE operations and a fused multiply-add. It
@@ -12,12 +12,13 @@
 //! the 4-lane and the 8-lane results are bitwise identical on every
 //! machine. A `__m256` holds twice the lanes of a `__m256d`, in which
 //! these functions were evaluated before (in `double`, rounded once), and
-//! the polynomials need fewer terms.
+//! the polynomials need fewer terms. (`sin`, `cos`, `tan` and `pow` are
+//! `crate::double_lanes`': they keep `double` arithmetic, which costs them
+//! no more per lane and is more accurate.)
 //!
 //! The error bounds below add up the rounding of each step; `tests/ulp.rs`
 //! measures the functions against MPFR (builtins/README.md lists the
-//! maxima: below one ulp but for `tan`, against full-profile bounds of 3,
-//! 3, 16, 4, 4 and 5).
+//! maxima: all below one ulp, against full-profile bounds of 3, 3 and 16).
 //!
 //! - `exp(x)`: x clamped to [-104, 89] (beyond, the result is 0 or inf
 //!   anyway); k = round(x log2(e)), r = x - k ln2 with ln2 = `LN2_HI` +
@@ -43,27 +44,10 @@
 //!   The four coefficient sets are the columns of one table, so lanes in
 //!   different intervals pick their coefficients and the middle with one
 //!   permute each.
-//! - `sin(x)`, `cos(x)` for |x| < 2^22 ([`TRIG_BOUND`]), from a = |x| (sin
-//!   is odd, cos even: the sign is put back at the end): k = round(a 2/pi),
-//!   r = a - k pi/2 with pi/2 in three `float`s P1 + P2 + P3 (their sum
-//!   within 2^-76 of pi/2): a - k P1 is exact (a multiple of 2^-24 below
-//!   2), k P2 is split exactly into two `float`s and subtracted exactly
-//!   (two-sum), so r = r_hi + r_lo carries about 48 bits. Then sin(r) =
-//!   r_hi + (r_lo (1 - r^2/2) + r_hi r^2 S(r^2)) and cos(r) = w + (e +
-//!   r^4 C(r^2) - r_hi r_lo), where w = 1 - r^2/2 rounded and e its
-//!   rounding error (exact), with the Taylor
-//!   coefficients up to r^9 and r^10 (truncation below 2e-9 relative for
-//!   |r| <= pi/4); the quadrant k mod 4 (cos: k + 1) picks sin(r) or
-//!   cos(r) and the sign. Larger arguments, infinities and NaNs are
-//!   `libm`'s double functions (exact reduction, Payne-Hanek) rounded
-//!   once, lane by lane in every form.
-//! - `tan(x)`: the same reduction, sin(r) / cos(r) for even k and -cos(r)
-//!   / sin(r) for odd k, the sign of x (odd).
 //!
 //! The polynomials interpolate the functions at Chebyshev nodes (MPFR at
 //! 320 bits, coefficients rounded to `f32`); `examples/fit_float_lanes.rs`
-//! regenerates them (`expq 5`, `logq 9`, `erfq 6`, `erfc1 8` ... `erfc3 8`);
-//! sin and cos use the Taylor coefficients.
+//! regenerates them (`expq 5`, `logq 9`, `erfq 6`, `erfc1 8` ... `erfc3 8`).
 //!
 //! Special values are selected lane by lane at the end, so every form
 //! computes them the same way: exp(NaN) = NaN, exp(-inf) = +0,
@@ -129,8 +113,6 @@ pub(crate) trait Lanes32: Arith {
     fn add(self, o: Self) -> Self;
     /// `self - o`.
     fn sub(self, o: Self) -> Self;
-    /// `self / o`.
-    fn div(self, o: Self) -> Self;
     /// `|self|`.
     fn abs(self) -> Self;
     /// `self < o ? self : o` (so `o` when either is NaN).
@@ -162,9 +144,6 @@ pub(crate) trait Lanes32: Arith {
     fn count3(m1: Self::Mask, m2: Self::Mask, m3: Self::Mask) -> Self::Index;
     /// Column `idx` of a table row, per lane.
     fn pick(row: &Row, idx: Self::Index) -> Self;
-    /// Whether bit `n` of the bits of `self` is set (the quadrant of
-    /// `sin` and `cos`, in the low bits of `k + SHIFT`).
-    fn bit(self, n: u32) -> Self::Mask;
 }
 
 /// Four `f32`s, aligned so that a row is one 16-byte load.
@@ -272,10 +251,6 @@ impl Lanes32 for f32 {
         self - o
     }
     #[inline(always)]
-    fn div(self, o: f32) -> f32 {
-        self / o
-    }
-    #[inline(always)]
     fn abs(self) -> f32 {
         f32::abs(self)
     }
@@ -348,10 +323,6 @@ impl Lanes32 for f32 {
     fn pick(row: &Row, idx: usize) -> f32 {
         row.0[idx & 3]
     }
-    #[inline(always)]
-    fn bit(self, n: u32) -> bool {
-        (self.to_bits() >> n) & 1 == 1
-    }
 }
 
 /// `exp` of `float` lanes.
@@ -412,117 +383,6 @@ pub(crate) fn erf<V: Lanes32>(x: V) -> V {
     V::select(x.is_nan(), x.add(x), w.copysign(x))
 }
 
-/// `sin` and `cos` reduce arguments of smaller magnitude themselves
-/// (2^22: k = round(|x| 2/pi) < 2^21.4 fits the `SHIFT` trick and keeps
-/// |x| - k P1 below 2); larger ones, infinities and NaNs are [`large_sin`]
-/// and [`large_cos`].
-pub const TRIG_BOUND: f32 = 4_194_304.0;
-/// 2/pi rounded to `float`.
-const FRAC_2_PI: f32 = core::f32::consts::FRAC_2_PI;
-/// pi/2 rounded to `float`, then the rest rounded to `float` twice: P1 +
-/// P2 + P3 is within 1.1e-23 of pi/2.
-const PIO2_1: f32 = f32::from_bits(0x3fc9_0fdb);
-const PIO2_2: f32 = f32::from_bits(0xb33b_bd2e);
-const PIO2_3: f32 = f32::from_bits(0xa6f7_2ced);
-/// sin(r) = r + r^3 S(r^2): the Taylor coefficients of r^3 ... r^9.
-const SIN_S: [f32; 4] = [-1.0 / 6.0, 1.0 / 120.0, -1.0 / 5040.0, 1.0 / 362_880.0];
-/// cos(r) = 1 - r^2 / 2 + r^4 C(r^2): the Taylor coefficients of r^4 ...
-/// r^10.
-const COS_C: [f32; 4] = [1.0 / 24.0, -1.0 / 720.0, 1.0 / 40_320.0, -1.0 / 3_628_800.0];
-
-/// For `float` lanes with |x| < [`TRIG_BOUND`] (other lanes get arbitrary
-/// values): `kd` = k + [`SHIFT`] with k = round(|x| 2/pi), sin(r) and
-/// cos(r) for r = |x| - k pi/2.
-#[inline(always)]
-fn reduced_sin_cos<V: Lanes32>(x: V) -> (V, V, V) {
-    let a = x.abs();
-    let kd = a.fma(V::splat(FRAC_2_PI), V::splat(SHIFT));
-    let k = kd.sub(V::splat(SHIFT));
-    let r1 = k.fma(V::splat(-PIO2_1), a); // exact
-                                          // k P2 = ph + pl exactly; r1 - ph = s + e exactly (two-sum).
-    let minus_ph = k.mul(V::splat(-PIO2_2));
-    let pl = k.fma(V::splat(PIO2_2), minus_ph);
-    let s = r1.add(minus_ph);
-    let bb = s.sub(r1);
-    let e = r1.sub(s.sub(bb)).add(minus_ph.sub(bb));
-    let lo = k.fma(V::splat(-PIO2_3), e.sub(pl));
-    // r = r_hi + r_lo, |r_lo| <= half an ulp of r_hi.
-    let r = s.add(lo);
-    let r_lo = lo.sub(r.sub(s));
-    let t = r.mul(r);
-    let sin_r = r.add(
-        r.mul(t)
-            .fma(estrin(t, SIN_S.map(V::splat)), r_lo.fma(t.mul(V::splat(-0.5)), r_lo)),
-    );
-    // 1 - t/2 = w + ew exactly (|t/2| < 1), t = r^2 - te exactly.
-    let one = V::splat(1.0);
-    let h = t.mul(V::splat(0.5));
-    let w = one.sub(h);
-    let ew = one.sub(w).sub(h);
-    let te = r.fma(r, t.mul(V::splat(-1.0)));
-    let tail = te.fma(V::splat(-0.5), ew).sub(r.mul(r_lo));
-    let cos_r = w.add(t.mul(t).fma(estrin(t, COS_C.map(V::splat)), tail));
-    (kd, sin_r, cos_r)
-}
-
-/// sin(|x| + turns * pi/2) (turns 0 or 1) of `float` lanes with |x| <
-/// [`TRIG_BOUND`] (other lanes get arbitrary values).
-#[inline(always)]
-fn sin_quarter_turns<V: Lanes32>(x: V, turns: f32) -> V {
-    let (kd, sin_r, cos_r) = reduced_sin_cos(x);
-    // sin(r + q pi/2) for q = k + turns: sin, cos, -sin, -cos by q mod 4.
-    let q = kd.add(V::splat(turns));
-    let v = V::select(q.bit(0), cos_r, sin_r);
-    V::select(q.bit(1), v.mul(V::splat(-1.0)), v)
-}
-
-/// `sin` of `float` lanes below [`TRIG_BOUND`] (odd: the sign of x).
-#[inline(always)]
-pub(crate) fn sin<V: Lanes32>(x: V) -> V {
-    sin_quarter_turns(x, 0.0).mul(V::splat(1.0).copysign(x))
-}
-
-/// `cos` of `float` lanes below [`TRIG_BOUND`] (even).
-#[inline(always)]
-pub(crate) fn cos<V: Lanes32>(x: V) -> V {
-    sin_quarter_turns(x, 1.0)
-}
-
-/// `tan` of `float` lanes below [`TRIG_BOUND`] (odd: the sign of x):
-/// tan(r + k pi/2) is sin(r) / cos(r) for even k, -cos(r) / sin(r) for
-/// odd k (r is never 0 there: pi/2 is irrational).
-#[inline(always)]
-pub(crate) fn tan<V: Lanes32>(x: V) -> V {
-    let (kd, sin_r, cos_r) = reduced_sin_cos(x);
-    let odd = kd.bit(0);
-    let num = V::select(odd, cos_r.mul(V::splat(-1.0)), sin_r);
-    let den = V::select(odd, sin_r, cos_r);
-    num.div(den).mul(V::splat(1.0).copysign(x))
-}
-
-/// `sin(x)` for |x| >= [`TRIG_BOUND`], ±inf and NaN: `libm`'s double
-/// function (exact reduction) rounded once.
-pub fn large_sin(x: f32) -> f32 {
-    libm::sin(x as f64) as f32
-}
-
-/// `cos(x)` for |x| >= [`TRIG_BOUND`], ±inf and NaN (see [`large_sin`]).
-pub fn large_cos(x: f32) -> f32 {
-    libm::cos(x as f64) as f32
-}
-
-/// `tan(x)` for |x| >= [`TRIG_BOUND`], ±inf and NaN (see [`large_sin`]).
-pub fn large_tan(x: f32) -> f32 {
-    libm::tan(x as f64) as f32
-}
-
-/// Whether `sin`, `cos` and `tan` of `x` are [`large_sin`], [`large_cos`]
-/// and [`large_tan`].
-#[inline(always)]
-fn is_large(x: f32) -> bool {
-    x.is_nan() || x.abs() >= TRIG_BOUND
-}
-
 /// Whether the CPU has AVX2 and FMA, detected once: 0 not yet known, 1
 /// no, 2 yes.
 #[cfg(target_arch = "x86_64")]
@@ -548,7 +408,7 @@ pub(crate) fn has_avx2_fma() -> bool {
 /// Defines the scalar, the 4-lane and the 8-lane entry points of one
 /// function.
 macro_rules! entry_points {
-    ($($(#[$doc:meta])* $kernel:ident: $scalar:ident, $x4:ident, $v4:ident, $v8:ident, $fma1:ident $(, large: $large:ident)?;)*) => {$(
+    ($($(#[$doc:meta])* $kernel:ident: $scalar:ident, $x4:ident, $v4:ident, $v8:ident, $fma1:ident;)*) => {$(
         /// The scalar form compiled with the FMA instruction.
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "fma")]
@@ -558,9 +418,6 @@ macro_rules! entry_points {
 
         $(#[$doc])*
         pub extern "C" fn $scalar(x: f32) -> f32 {
-            $(if is_large(x) {
-                return $large(x);
-            })?
             #[cfg(target_arch = "x86_64")]
             if has_avx2_fma() {
                 // SAFETY: the CPU has FMA (checked at run time).
@@ -663,35 +520,22 @@ entry_points! {
     log: clift_log_f32, clift_log_f32x4, clift_log_v4, clift_log_v8, log_fma1;
     /// `erf(x)`: below one ulp.
     erf: clift_erf_f32, clift_erf_f32x4, clift_erf_v4, clift_erf_v8, erf_fma1;
-    /// `sin(x)`: below one ulp.
-    sin: clift_sin_f32, clift_sin_f32x4, clift_sin_v4, clift_sin_v8, sin_fma1, large: large_sin;
-    /// `cos(x)`: below one ulp.
-    cos: clift_cos_f32, clift_cos_f32x4, clift_cos_v4, clift_cos_v8, cos_fma1, large: large_cos;
-    /// `tan(x)`: sin / cos of the same reduction, within two ulp.
-    tan: clift_tan_f32, clift_tan_f32x4, clift_tan_v4, clift_tan_v8, tan_fma1, large: large_tan;
 }
 
-/// `exp`, `log`, `erf`, `sin`, `cos` or `tan` (by OpenCL.std name) of `x`
-/// computed without the FMA instruction, as a CPU without FMA does (the
+/// `exp`, `log` or `erf` (by OpenCL.std name) of `x` computed without the
+/// FMA instruction, as a CPU without FMA does (the
 /// fused multiply-adds in software): for tests, which check that it agrees
 /// bitwise with the entry points. `None` for other names.
 pub fn without_fma_instruction(name: &str, x: f32) -> Option<f32> {
-    let large = is_large(x);
     Some(match name {
         "exp" => exp::<f32>(x),
         "log" => log::<f32>(x),
         "erf" => erf::<f32>(x),
-        "sin" if large => large_sin(x),
-        "cos" if large => large_cos(x),
-        "tan" if large => large_tan(x),
-        "sin" => sin::<f32>(x),
-        "cos" => cos::<f32>(x),
-        "tan" => tan::<f32>(x),
         _ => return None,
     })
 }
 
-/// The address of the 8-lane form of `exp`, `log`, `erf`, `sin`, `cos` or `tan` (by OpenCL.std
+/// The address of the 8-lane form of `exp`, `log` or `erf` (by OpenCL.std
 /// name) for JIT code on x86-64 System V: an `extern "C" fn(__m128, __m128,
 /// *mut f32)` (see `clift_exp_v8`). Where the CPU has AVX2 and FMA, the
 /// AVX2 function itself (no check per call), else the portable form.
@@ -704,21 +548,15 @@ pub fn eight_lanes(name: &str) -> Option<usize> {
         ("exp", true) => avx2::exp::eight,
         ("log", true) => avx2::log::eight,
         ("erf", true) => avx2::erf::eight,
-        ("sin", true) => avx2::sin::eight,
-        ("cos", true) => avx2::cos::eight,
-        ("tan", true) => avx2::tan::eight,
         ("exp", false) => clift_exp_v8,
         ("log", false) => clift_log_v8,
         ("erf", false) => clift_erf_v8,
-        ("sin", false) => clift_sin_v8,
-        ("cos", false) => clift_cos_v8,
-        ("tan", false) => clift_tan_v8,
         _ => return None,
     };
     Some(f as usize)
 }
 
-/// The address of the register form of `exp`, `log`, `erf`, `sin`, `cos` or `tan` (by
+/// The address of the register form of `exp`, `log` or `erf` (by
 /// OpenCL.std name) for JIT code on x86-64 System V: an `extern "C"
 /// fn(__m128) -> __m128`. Where the CPU has AVX2 and FMA, the AVX2
 /// function itself, else the portable form.
@@ -731,15 +569,9 @@ pub fn four_lanes_in_register(name: &str) -> Option<usize> {
         ("exp", true) => avx2::exp::four,
         ("log", true) => avx2::log::four,
         ("erf", true) => avx2::erf::four,
-        ("sin", true) => avx2::sin::four,
-        ("cos", true) => avx2::cos::four,
-        ("tan", true) => avx2::tan::four,
         ("exp", false) => clift_exp_v4,
         ("log", false) => clift_log_v4,
         ("erf", false) => clift_erf_v4,
-        ("sin", false) => clift_sin_v4,
-        ("cos", false) => clift_cos_v4,
-        ("tan", false) => clift_tan_v4,
         _ => return None,
     };
     Some(f as usize)
@@ -790,11 +622,6 @@ mod avx2 {
         fn sub(self, o: V8) -> V8 {
             // SAFETY: AVX is available (see `V8`).
             V8(unsafe { _mm256_sub_ps(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn div(self, o: V8) -> V8 {
-            // SAFETY: AVX is available (see `V8`).
-            V8(unsafe { _mm256_div_ps(self.0, o.0) })
         }
         #[inline(always)]
         fn abs(self) -> V8 {
@@ -894,23 +721,13 @@ mod avx2 {
                 _mm256_permutevar_ps(r, idx)
             })
         }
-        #[inline(always)]
-        fn bit(self, n: u32) -> __m256 {
-            // SAFETY: AVX2 is available (see `V8`).
-            unsafe {
-                let b = _mm256_set1_epi32(1 << n);
-                let m = _mm256_and_si256(_mm256_castps_si256(self.0), b);
-                _mm256_castsi256_ps(_mm256_cmpeq_epi32(m, b))
-            }
-        }
     }
 
     /// Defines the 4-lane and the 8-lane forms of a generic kernel,
     /// `extern "C"` so that JIT code can call them directly (see the entry
-    /// points of the same name without AVX2 for the conventions). `large
-    /// f`: the lanes `super::is_large` picks are `f`'s, lane by lane.
+    /// points of the same name without AVX2 for the conventions).
     macro_rules! forms {
-        ($($name:ident $(large $large:ident)?),*) => {$(
+        ($($name:ident),*) => {$(
             pub(super) mod $name {
                 use core::arch::x86_64::*;
 
@@ -925,14 +742,7 @@ mod avx2 {
                 #[allow(improper_ctypes_definitions)] // see `entry_points!`
                 pub(in super::super) unsafe extern "C" fn four(x: __m128) -> __m128 {
                     let v = _mm256_insertf128_ps::<0>(_mm256_setzero_ps(), x);
-                    let y = super::super::$name(V8(v)).0;
-                    $(
-                        let big = super::large_mask(v);
-                        if big != 0 {
-                            return _mm256_castps256_ps128(super::large_lanes(v, y, big, super::super::$large));
-                        }
-                    )?
-                    _mm256_castps256_ps128(y)
+                    _mm256_castps256_ps128(super::super::$name(V8(v)).0)
                 }
 
                 /// The kernel on eight floats, stored to `out`.
@@ -944,52 +754,12 @@ mod avx2 {
                 #[allow(improper_ctypes_definitions)] // see `entry_points!`
                 pub(in super::super) unsafe extern "C" fn eight(lo: __m128, hi: __m128, out: *mut f32) {
                     let v = _mm256_set_m128(hi, lo);
-                    let y = super::super::$name(V8(v)).0;
-                    $(
-                        let big = super::large_mask(v);
-                        let y = if big != 0 {
-                            super::large_lanes(v, y, big, super::super::$large)
-                        } else {
-                            y
-                        };
-                    )?
                     // SAFETY: the caller passes eight writable floats.
-                    unsafe { _mm256_storeu_ps(out, y) };
+                    unsafe { _mm256_storeu_ps(out, super::super::$name(V8(v)).0) };
                 }
             }
         )*};
     }
 
-    forms!(exp, log, erf, sin large large_sin, cos large large_cos, tan large large_tan);
-
-    /// The lanes of `x` that `super::is_large` picks (|x| not below the
-    /// bound, NaN), as a `movemask` of eight lanes.
-    #[inline]
-    #[target_feature(enable = "avx2,fma")]
-    fn large_mask(x: __m256) -> i32 {
-        let abs = _mm256_andnot_ps(_mm256_set1_ps(-0.0), x);
-        _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_NLT_UQ>(abs, _mm256_set1_ps(super::TRIG_BOUND)))
-    }
-
-    /// `y` with the lanes set in `big` (a `movemask` of eight lanes)
-    /// replaced by `f` of the same lanes of `x`.
-    #[inline(never)]
-    #[target_feature(enable = "avx2,fma")]
-    fn large_lanes(x: __m256, y: __m256, big: i32, f: fn(f32) -> f32) -> __m256 {
-        let (mut xs, mut ys) = ([0.0f32; 8], [0.0f32; 8]);
-        // SAFETY: AVX is available (this function's target features, which
-        // its callers have); both arrays hold eight floats (unaligned
-        // stores and load).
-        unsafe {
-            _mm256_storeu_ps(xs.as_mut_ptr(), x);
-            _mm256_storeu_ps(ys.as_mut_ptr(), y);
-        }
-        for k in 0..8 {
-            if big & (1 << k) != 0 {
-                ys[k] = f(xs[k]);
-            }
-        }
-        // SAFETY: as above.
-        unsafe { _mm256_loadu_ps(ys.as_ptr()) }
-    }
+    forms!(exp, log, erf);
 }

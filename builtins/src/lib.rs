@@ -11,11 +11,12 @@
 //! as kernels use them (`pipe`: the store's layout and the lock-free
 //! reservation protocol), images (`image`: formats, texel conversions,
 //! and the helpers kernels read, sample and write images through), and
-//! printf's formatter and output buffer (`printf`), `exp`, `log`, `erf`,
-//! `sin`, `cos` and `tan` in `float` arithmetic written once for one lane
-//! and for eight SIMD lanes (`float_lanes`), `pow` of `float` in `double`
-//! lanes likewise (`pow_lanes`); and the floating-point environment kernels and constant folding run in
+//! printf's formatter and output buffer (`printf`), `exp`, `log` and
+//! `erf` of `float` in `float` arithmetic written once for one lane and
+//! for eight SIMD lanes (`float_lanes`), `sin`, `cos`, `tan` and `pow` of
+//! `float` in `double` arithmetic likewise (`double_lanes`); and the floating-point environment kernels and constant folding run in
 //! (`fp_env`).
+pub mod double_lanes;
 pub mod float_lanes;
 pub mod fp_env;
 pub mod frem;
@@ -29,5 +30,4 @@ mod math_shared;
 pub mod non_uniform;
 pub mod opencl_std;
 pub mod pipe;
-pub mod pow_lanes;
 pub mod printf;

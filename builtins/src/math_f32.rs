@@ -89,7 +89,7 @@ impl MathFloat for f32 {
     fn rootn_kernel(x: f32, n: i32) -> f32 {
         f(libm::pow(x as f64, 1.0 / n as f64))
     }
-    /// `crate::float_lanes`', whose 4-lane and 8-lane forms give the same
+    /// `crate::double_lanes`', whose 4-lane and 8-lane forms give the same
     /// bits.
     fn sin(x: f32) -> f32 {
         clift_sin_f32(x)
@@ -117,18 +117,18 @@ via_f64! {
     clift_exp10_f32 => libm::exp10;
 }
 
-pub use crate::float_lanes::{
-    clift_cos_f32, clift_cos_f32x4, clift_erf_f32, clift_erf_f32x4, clift_exp_f32, clift_exp_f32x4, clift_log_f32,
-    clift_log_f32x4, clift_sin_f32, clift_sin_f32x4, clift_tan_f32, clift_tan_f32x4,
+pub use crate::double_lanes::{
+    clift_cos_f32, clift_cos_f32x4, clift_pow_f32, clift_sin_f32, clift_sin_f32x4, clift_tan_f32, clift_tan_f32x4,
 };
 #[cfg(target_arch = "x86_64")]
-pub use crate::float_lanes::{
-    clift_cos_v4, clift_cos_v8, clift_erf_v4, clift_erf_v8, clift_exp_v4, clift_exp_v8, clift_log_v4, clift_log_v8,
-    clift_sin_v4, clift_sin_v8, clift_tan_v4, clift_tan_v8,
+pub use crate::double_lanes::{
+    clift_cos_v4, clift_cos_v8, clift_pow_v4, clift_pow_v8, clift_sin_v4, clift_sin_v8, clift_tan_v4, clift_tan_v8,
 };
-pub use crate::pow_lanes::clift_pow_f32;
+pub use crate::float_lanes::{
+    clift_erf_f32, clift_erf_f32x4, clift_exp_f32, clift_exp_f32x4, clift_log_f32, clift_log_f32x4,
+};
 #[cfg(target_arch = "x86_64")]
-pub use crate::pow_lanes::{clift_pow_v4, clift_pow_v8};
+pub use crate::float_lanes::{clift_erf_v4, clift_erf_v8, clift_exp_v4, clift_exp_v8, clift_log_v4, clift_log_v8};
 
 /// The 4-lane entry point of one-argument `float` function `name` (an
 /// OpenCL.std instruction name), if it has one: its address.
@@ -150,10 +150,10 @@ pub fn four_lanes(name: &str) -> Option<usize> {
 /// `extern "C" fn(__m128, __m128, *mut f32)` that 8-lane kernel code calls
 /// with its two 4-lane parts in `xmm0` and `xmm1` and eight floats' room
 /// in `rdi`, and reloads from there, bitwise the scalar function on each
-/// lane (see `crate::float_lanes`).
+/// lane (see `crate::float_lanes` and `crate::double_lanes`).
 pub fn eight_lanes(name: &str) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(windows)))]
-    return crate::float_lanes::eight_lanes(name);
+    return crate::float_lanes::eight_lanes(name).or_else(|| crate::double_lanes::eight_lanes(name));
     #[cfg(not(all(target_arch = "x86_64", not(windows))))]
     {
         let _ = name;
@@ -165,10 +165,10 @@ pub fn eight_lanes(name: &str) -> Option<usize> {
 /// one (pow on x86-64 System V): the address of an `extern "C"
 /// fn(__m128, __m128, __m128, __m128, *mut f32)`, the first argument's two
 /// parts in `xmm0` and `xmm1`, the second's in `xmm2` and `xmm3` (see
-/// `crate::pow_lanes`).
+/// `crate::double_lanes`).
 pub fn eight_lanes_binary(name: &str) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(windows)))]
-    return (name == "pow").then(crate::pow_lanes::eight_lanes);
+    return (name == "pow").then(crate::double_lanes::pow_eight_lanes);
     #[cfg(not(all(target_arch = "x86_64", not(windows))))]
     {
         let _ = name;
@@ -181,7 +181,7 @@ pub fn eight_lanes_binary(name: &str) -> Option<usize> {
 /// fn(__m128, __m128) -> __m128`, the arguments in `xmm0` and `xmm1`.
 pub fn four_lanes_in_register_binary(name: &str) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(windows)))]
-    return (name == "pow").then(crate::pow_lanes::four_lanes_in_register);
+    return (name == "pow").then(crate::double_lanes::pow_four_lanes_in_register);
     #[cfg(not(all(target_arch = "x86_64", not(windows))))]
     {
         let _ = name;
@@ -193,10 +193,12 @@ pub fn four_lanes_in_register_binary(name: &str) -> Option<usize> {
 /// one (exp, log, erf, sin, cos and tan on x86-64 System V): the address of an
 /// `extern "C" fn(__m128) -> __m128` that 4-lane kernel code calls with
 /// the four lanes in `xmm0` and gets them back there, bitwise the scalar
-/// function on each lane (see `crate::float_lanes`).
+/// function on each lane (see `crate::float_lanes` and
+/// `crate::double_lanes`).
 pub fn four_lanes_in_register(name: &str) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(windows)))]
-    return crate::float_lanes::four_lanes_in_register(name);
+    return crate::float_lanes::four_lanes_in_register(name)
+        .or_else(|| crate::double_lanes::four_lanes_in_register(name));
     #[cfg(not(all(target_arch = "x86_64", not(windows))))]
     {
         let _ = name;

@@ -1,4 +1,4 @@
-//! `pow` of `float` in `double` lanes (`clift_builtins::pow_lanes`): the
+//! `pow` of `float` in `double` lanes (`clift_builtins::double_lanes`): the
 //! 4-lane register form and the 8-lane form (directly and at the addresses
 //! the JIT calls) must give bitwise the scalar function's results lane by
 //! lane, and so must the scalar form without the FMA instruction, on pairs
@@ -9,10 +9,10 @@
 
 #![cfg(all(target_arch = "x86_64", not(windows)))]
 
+use clift_builtins::double_lanes::pow_without_fma_instruction;
 use clift_builtins::math_f32::{
     clift_pow_f32, clift_pow_v4, clift_pow_v8, eight_lanes_binary, four_lanes_in_register_binary,
 };
-use clift_builtins::pow_lanes::pow_without_fma_instruction;
 use core::arch::x86_64::*;
 
 /// splitmix64.

@@ -122,7 +122,7 @@ kernel void crossing(global const uint *in, global uint *out, global uint *side)
 
 // exp, log, erf, sin, cos, tan and pow of float and of each component of
 // a float2: one call of the 8-lane form for both parts
-// (builtins/src/float_lanes.rs, pow_lanes.rs), which must give the scalar
+// (builtins/src/float_lanes.rs, double_lanes.rs), which must give the scalar
 // body's bits.
 kernel void math8(global const float *x, global float *out)
 {

@@ -1,14 +1,23 @@
-//! The SIMD `exp`, `log`, `erf`, `sin`, `cos` and `tan`
-//! (`clift_builtins::float_lanes`): the 4-lane entry points (in place
-//! through a pointer, and in an SSE register) and the 8-lane ones must give
-//! bitwise the scalar functions' results lane by lane, and the
+//! The SIMD `exp`, `log` and `erf` (`clift_builtins::float_lanes`, in
+//! `float`) and `sin`, `cos` and `tan` (`clift_builtins::double_lanes`, in
+//! `double`): the 4-lane entry points (in place through a pointer, and in
+//! an SSE register) and the 8-lane ones must give bitwise the scalar
+//! functions' results lane by lane, and the
 //! scalar form without the FMA instruction (what a CPU without FMA runs)
 //! must too, on special values, denormals, interval and threshold
 //! boundaries with their neighbours, and random inputs. The accuracy
 //! against MPFR is `tests/ulp.rs`'s job; a few exact values are checked
 //! here.
 
-use clift_builtins::float_lanes::*;
+use clift_builtins::double_lanes::TRIG_BOUND;
+use clift_builtins::math_f32::*;
+
+/// The scalar function `name` without the FMA instruction (the module
+/// that has it).
+fn without_fma_instruction(name: &str, x: f32) -> Option<f32> {
+    clift_builtins::float_lanes::without_fma_instruction(name, x)
+        .or_else(|| clift_builtins::double_lanes::without_fma_instruction(name, x))
+}
 
 type Scalar = extern "C" fn(f32) -> f32;
 type Four = unsafe extern "C" fn(*mut f32);

@@ -130,10 +130,30 @@ pub use crate::float_lanes::{
 #[cfg(target_arch = "x86_64")]
 pub use crate::float_lanes::{clift_erf_v4, clift_erf_v8, clift_exp_v4, clift_exp_v8, clift_log_v4, clift_log_v8};
 
+/// The OpenCL.std name whose vector forms compute `name`'s `float`
+/// function: `name` itself, or for a `half_` or `native_` form whose table
+/// row calls the same host function as the plain one (`native_exp` and
+/// `exp` both call `clift_exp_f32`), the plain name; so those forms get
+/// the plain function's 4-lane and 8-lane entry points, with its bits.
+fn vector_name(name: &str) -> &str {
+    use crate::opencl_std::{Scalar, OPENCL_STD};
+    let f32_fn = |n: &str| {
+        OPENCL_STD
+            .iter()
+            .find(|r| r.name == n)
+            .and_then(|r| r.host_fn(Scalar::F32, ""))
+            .map(|h| h.func.addr())
+    };
+    match name.strip_prefix("half_").or_else(|| name.strip_prefix("native_")) {
+        Some(base) if f32_fn(base).is_some() && f32_fn(base) == f32_fn(name) => base,
+        _ => name,
+    }
+}
+
 /// The 4-lane entry point of one-argument `float` function `name` (an
 /// OpenCL.std instruction name), if it has one: its address.
 pub fn four_lanes(name: &str) -> Option<usize> {
-    let f: unsafe extern "C" fn(*mut f32) = match name {
+    let f: unsafe extern "C" fn(*mut f32) = match vector_name(name) {
         "exp" => clift_exp_f32x4,
         "log" => clift_log_f32x4,
         "erf" => clift_erf_f32x4,
@@ -153,7 +173,10 @@ pub fn four_lanes(name: &str) -> Option<usize> {
 /// lane (see `crate::float_lanes` and `crate::double_lanes`).
 pub fn eight_lanes(name: &str) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(windows)))]
-    return crate::float_lanes::eight_lanes(name).or_else(|| crate::double_lanes::eight_lanes(name));
+    return {
+        let name = vector_name(name);
+        crate::float_lanes::eight_lanes(name).or_else(|| crate::double_lanes::eight_lanes(name))
+    };
     #[cfg(not(all(target_arch = "x86_64", not(windows))))]
     {
         let _ = name;
@@ -168,7 +191,7 @@ pub fn eight_lanes(name: &str) -> Option<usize> {
 /// `crate::double_lanes`).
 pub fn eight_lanes_binary(name: &str) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(windows)))]
-    return (name == "pow").then(crate::double_lanes::pow_eight_lanes);
+    return (vector_name(name) == "pow").then(crate::double_lanes::pow_eight_lanes);
     #[cfg(not(all(target_arch = "x86_64", not(windows))))]
     {
         let _ = name;
@@ -181,7 +204,7 @@ pub fn eight_lanes_binary(name: &str) -> Option<usize> {
 /// fn(__m128, __m128) -> __m128`, the arguments in `xmm0` and `xmm1`.
 pub fn four_lanes_in_register_binary(name: &str) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(windows)))]
-    return (name == "pow").then(crate::double_lanes::pow_four_lanes_in_register);
+    return (vector_name(name) == "pow").then(crate::double_lanes::pow_four_lanes_in_register);
     #[cfg(not(all(target_arch = "x86_64", not(windows))))]
     {
         let _ = name;
@@ -197,8 +220,10 @@ pub fn four_lanes_in_register_binary(name: &str) -> Option<usize> {
 /// `crate::double_lanes`).
 pub fn four_lanes_in_register(name: &str) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(windows)))]
-    return crate::float_lanes::four_lanes_in_register(name)
-        .or_else(|| crate::double_lanes::four_lanes_in_register(name));
+    return {
+        let name = vector_name(name);
+        crate::float_lanes::four_lanes_in_register(name).or_else(|| crate::double_lanes::four_lanes_in_register(name))
+    };
     #[cfg(not(all(target_arch = "x86_64", not(windows))))]
     {
         let _ = name;
@@ -257,6 +282,23 @@ mod tests {
     use crate::math_shared::same;
 
     // The rules `math_shared` implements for both types are tested there.
+
+    #[test]
+    fn half_and_native_forms_share_the_plain_vector_forms() {
+        assert_eq!(vector_name("native_exp"), "exp");
+        assert_eq!(vector_name("half_log"), "log");
+        assert_eq!(vector_name("native_tan"), "tan");
+        assert_eq!(vector_name("half_cos"), "cos");
+        // Inline forms and functions of their own keep their names.
+        assert_eq!(vector_name("native_divide"), "native_divide");
+        assert_eq!(vector_name("native_recip"), "native_recip");
+        assert_eq!(vector_name("exp"), "exp");
+        assert_eq!(four_lanes("native_sin"), four_lanes("sin"));
+        assert!(four_lanes("native_sin").is_some());
+        assert_eq!(four_lanes_in_register("half_exp"), four_lanes_in_register("exp"));
+        assert_eq!(eight_lanes("native_log"), eight_lanes("log"));
+        assert!(four_lanes("native_exp2").is_none());
+    }
 
     #[test]
     fn ldexp_through_the_denormals() {

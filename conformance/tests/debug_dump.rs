@@ -271,6 +271,14 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                     3,
                     "{level:?}: math8 calls pow's 8-lane form: {math}"
                 );
+                // The half_ and native_ forms the table implements with
+                // the plain functions get those functions' 8-lane forms.
+                let native = read(&dir.join("math8_native.opt.clif"));
+                assert_eq!(
+                    native.matches("(f32x4, f32x4, i64) system_v").count(),
+                    5,
+                    "{level:?}: math8_native calls the 8-lane forms: {native}"
+                );
             }
             for k in wide.iter().chain(&["math8"]) {
                 let narrow = std::fs::read_to_string(dir.join(format!("{k}.narrow.txt"))).ok();

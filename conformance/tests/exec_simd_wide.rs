@@ -512,3 +512,43 @@ fn math_of_both_parts_under_masks() {
         }
     }
 }
+
+/// native_exp, half_log, native_sin, half_cos and native_tan: the
+/// OpenCL.std table implements them with the plain functions, and the
+/// 8-lane bodies call the plain functions' 8-lane forms (the harness
+/// compares with the scalar build bit for bit); here within an ulp of the
+/// host's double functions, as the plain ones.
+#[test]
+fn half_and_native_math_of_both_parts() {
+    use clift_conformance::math::{ref1, ulps};
+    let global = 203usize;
+    let x: Vec<f32> = (0..global).map(|i| (i as f32 - 101.0) * 0.093).collect();
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "math8_native") {
+                let mut out = vec![0f32; 5 * global];
+                let lo = local(l);
+                kernel
+                    .arg(Arg::input(&x))
+                    .arg(Arg::output(&mut out))
+                    .run(&[global], lo.as_ref().map(|l| &l[..]));
+                for (i, &v) in x.iter().enumerate() {
+                    let want = [
+                        ref1("exp", v as f64),
+                        ref1("log", (v.abs() + 0.5) as f64),
+                        ref1("sin", v as f64),
+                        ref1("cos", v as f64),
+                        ref1("tan", v as f64),
+                    ];
+                    for (k, &w) in want.iter().enumerate() {
+                        let got = out[5 * i + k];
+                        assert!(
+                            ulps(got, w) <= 1.0,
+                            "{opt:?} local {l:?}: result {k} of x[{i}] = {v:e}: {got:e} against {w:e}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -160,3 +160,16 @@ kernel void math8_masked(global const float *x, global float *out)
         out[3 * i + k] = acc;
     }
 }
+
+// The half_ and native_ forms the OpenCL.std table implements with the
+// plain functions: the plain functions' 8-lane forms, the same bits.
+kernel void math8_native(global const float *x, global float *out)
+{
+    size_t i = get_global_id(0);
+    float v = x[i];
+    out[5 * i] = native_exp(v);
+    out[5 * i + 1] = half_log(fabs(v) + 0.5f);
+    out[5 * i + 2] = native_sin(v);
+    out[5 * i + 3] = half_cos(v);
+    out[5 * i + 4] = native_tan(v);
+}

@@ -1,5 +1,6 @@
-//! `sin`, `cos`, `tan` and `pow` of `float`, evaluated in `double`: four
-//! lanes per AVX2 instruction, eight per call from 8-lane kernel bodies.
+//! `sin`, `cos`, `tan`, `pow`, `exp2`, `exp10`, `log2` and `log10` of
+//! `float`, evaluated in `double`: four lanes per AVX2 instruction, eight
+//! per call from 8-lane kernel bodies.
 //!
 //! Each function is one algorithm written once, generic over `Lanes64` (a
 //! set of `f64` lanes with IEEE operations and a fused multiply-add),
@@ -47,9 +48,16 @@
 //!   NaN, y infinite or NaN: the special values of C99 F.9.4.4 and negative
 //!   bases) is `libm`'s double `pow` rounded once, lane by lane in every
 //!   form, as the scalar function was before.
+//! - `exp2(x)` = e^(x ln2), `exp10(x)` = e^(x ln10) (the product rounded
+//!   once, then pow's exponential), for finite x; `log2(x)` = e + l
+//!   log2(e), `log10(x)` = e log10(2) + l log10(e), with log x = e ln2 + l
+//!   as in pow, for positive finite x (exact for powers of two: l = 0).
+//!   Every other argument is `libm`'s double function rounded once, lane
+//!   by lane in every form. All four within 0.502 ulp (bound 3).
 //!
-//! `examples/fit_float_lanes.rs` regenerates pow's two polynomials
-//! (`log64 11`, `exp64 7`); sin and cos use the Taylor coefficients.
+//! `examples/fit_float_lanes.rs` regenerates the two polynomials of pow
+//! and the exp and log functions (`log64 11`, `exp64 7`); sin and cos use
+//! the Taylor coefficients.
 
 use crate::float_lanes::{estrin, Arith};
 
@@ -201,16 +209,22 @@ impl Lanes64 for f64 {
     }
 }
 
-/// pow(x, y) of `float` arguments held exactly in `f64` lanes, for x > 0
-/// finite and y finite (other lanes get arbitrary values), before the
-/// rounding to `float`.
+/// For positive finite `x` (a `float` held exactly in `f64` lanes; other
+/// lanes get arbitrary values): `(e, l)` with log x = e ln2 + l, e an
+/// integer, l = log(m) for m = x 2^-e in [sqrt(1/2), sqrt(2)) (relative
+/// error 1.2e-10).
 #[inline(always)]
-pub(crate) fn pow_finite<V: Lanes64>(x: V, y: V) -> V {
+fn log_parts<V: Lanes64>(x: V) -> (V, V) {
     let (e, m) = x.split_log();
     let f = m.sub(V::splat(1.0)); // exact: m in [0.7, 1.5)
-    let p = estrin(f, LOG_POLY.map(V::splat));
-    let log_x = e.fma(V::splat(core::f64::consts::LN_2), f.mul(p));
-    let t = y.mul(log_x);
+    (e, f.mul(estrin(f, LOG_POLY.map(V::splat))))
+}
+
+/// e^t for finite `t`, before the rounding to `float` (relative error 6e-11;
+/// beyond [-104, 89] the `float` result is 0 or inf, which the clamped
+/// argument still gives).
+#[inline(always)]
+fn exp_of<V: Lanes64>(t: V) -> V {
     let tc = t.max(V::splat(-104.0)).min(V::splat(89.0));
     let kd = tc.fma(V::splat(core::f64::consts::LOG2_E), V::splat(SHIFT));
     let k = kd.sub(V::splat(SHIFT));
@@ -219,6 +233,50 @@ pub(crate) fn pow_finite<V: Lanes64>(x: V, y: V) -> V {
     let q = estrin(r, EXP_POLY.map(V::splat));
     // 2^k is a normal double for k in [-150, 128]: the product is exact.
     q.mul(V::pow2_from_shifted(kd))
+}
+
+/// pow(x, y) of `float` arguments held exactly in `f64` lanes, for x > 0
+/// finite and y finite (other lanes get arbitrary values), before the
+/// rounding to `float`.
+#[inline(always)]
+pub(crate) fn pow_finite<V: Lanes64>(x: V, y: V) -> V {
+    let (e, l) = log_parts(x);
+    let log_x = e.fma(V::splat(core::f64::consts::LN_2), l);
+    exp_of(y.mul(log_x))
+}
+
+/// `exp2` of finite `float` arguments held exactly in `f64` lanes: e^(x
+/// ln2), the product's rounding (2^-53 relative, |x ln2| <= 104 where it
+/// matters) far below the rest.
+#[inline(always)]
+pub(crate) fn exp2<V: Lanes64>(x: V) -> V {
+    exp_of(x.mul(V::splat(core::f64::consts::LN_2)))
+}
+
+/// `exp10` of finite `float` arguments held exactly in `f64` lanes: e^(x
+/// ln10).
+#[inline(always)]
+pub(crate) fn exp10<V: Lanes64>(x: V) -> V {
+    exp_of(x.mul(V::splat(core::f64::consts::LN_10)))
+}
+
+/// `log2` of positive finite `float` arguments held exactly in `f64`
+/// lanes: e + l log2(e) (exact for powers of two: l = 0).
+#[inline(always)]
+pub(crate) fn log2<V: Lanes64>(x: V) -> V {
+    let (e, l) = log_parts(x);
+    l.fma(V::splat(core::f64::consts::LOG2_E), e)
+}
+
+/// `log10` of positive finite `float` arguments held exactly in `f64`
+/// lanes: e log10(2) + l log10(e).
+#[inline(always)]
+pub(crate) fn log10<V: Lanes64>(x: V) -> V {
+    let (e, l) = log_parts(x);
+    e.fma(
+        V::splat(core::f64::consts::LOG10_2),
+        l.mul(V::splat(core::f64::consts::LOG10_E)),
+    )
 }
 
 /// `sin`, `cos` and `tan` reduce arguments of smaller magnitude
@@ -315,17 +373,69 @@ pub fn large_tan(x: f32) -> f32 {
     libm::tan(x as f64) as f32
 }
 
-/// Whether `sin`, `cos` and `tan` of `x` are [`large_sin`], [`large_cos`]
-/// and [`large_tan`].
-#[inline(always)]
-fn is_large(x: f32) -> bool {
-    x.is_nan() || x.abs() >= TRIG_BOUND
+/// `exp2(x)` for infinite and NaN `x`: `libm`'s double function rounded
+/// once (exp2(-inf) = +0, exp2(+inf) = +inf, NaN quieted).
+pub fn exp2_by_libm(x: f32) -> f32 {
+    libm::exp2(x as f64) as f32
+}
+
+/// `exp10(x)` for infinite and NaN `x` (see [`exp2_by_libm`]).
+pub fn exp10_by_libm(x: f32) -> f32 {
+    libm::exp10(x as f64) as f32
+}
+
+/// `log2(x)` for x <= 0, +inf and NaN: `libm`'s double function rounded
+/// once (log2(±0) = -inf, NaN below 0, log2(+inf) = +inf).
+pub fn log2_by_libm(x: f32) -> f32 {
+    libm::log2(x as f64) as f32
+}
+
+/// `log10(x)` for x <= 0, +inf and NaN (see [`log2_by_libm`]).
+pub fn log10_by_libm(x: f32) -> f32 {
+    libm::log10(x as f64) as f32
+}
+
+/// The arguments a one-argument function here computes itself: `lo < v <
+/// hi` for v = |x| (`abs`) or x; NaNs never. Every other argument goes to
+/// the function's `libm` fallback, lane by lane in every form.
+#[derive(Clone, Copy)]
+struct Handled {
+    abs: bool,
+    lo: f32,
+    hi: f32,
+}
+
+impl Handled {
+    /// sin, cos, tan: |x| < [`TRIG_BOUND`].
+    const TRIG: Handled = Handled {
+        abs: true,
+        lo: -1.0,
+        hi: TRIG_BOUND,
+    };
+    /// exp2, exp10: finite x.
+    const FINITE: Handled = Handled {
+        abs: true,
+        lo: -1.0,
+        hi: f32::INFINITY,
+    };
+    /// log2, log10: positive finite x.
+    const POSITIVE: Handled = Handled {
+        abs: false,
+        lo: 0.0,
+        hi: f32::INFINITY,
+    };
+
+    #[inline(always)]
+    fn contains(self, x: f32) -> bool {
+        let v = if self.abs { x.abs() } else { x };
+        v > self.lo && v < self.hi
+    }
 }
 
 /// Defines the scalar, the 4-lane and the 8-lane entry points of one
 /// one-argument function.
 macro_rules! entry_points {
-    ($($(#[$doc:meta])* $kernel:ident: $scalar:ident, $x4:ident, $v4:ident, $v8:ident, $fma1:ident, $large:ident;)*) => {$(
+    ($($(#[$doc:meta])* $kernel:ident: $scalar:ident, $x4:ident, $v4:ident, $v8:ident, $fma1:ident, $handled:expr, $fallback:ident;)*) => {$(
         /// The scalar form compiled with the FMA instruction.
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "fma")]
@@ -335,8 +445,8 @@ macro_rules! entry_points {
 
         $(#[$doc])*
         pub extern "C" fn $scalar(x: f32) -> f32 {
-            if is_large(x) {
-                return $large(x);
+            if !$handled.contains(x) {
+                return $fallback(x);
             }
             #[cfg(target_arch = "x86_64")]
             if crate::float_lanes::has_avx2_fma() {
@@ -414,32 +524,46 @@ macro_rules! entry_points {
 
 entry_points! {
     /// `sin(x)`: at most 0.5 ulp plus about 0.001 ulp.
-    sin: clift_sin_f32, clift_sin_f32x4, clift_sin_v4, clift_sin_v8, sin_fma1, large_sin;
+    sin: clift_sin_f32, clift_sin_f32x4, clift_sin_v4, clift_sin_v8, sin_fma1, Handled::TRIG, large_sin;
     /// `cos(x)`: at most 0.5 ulp plus about 0.001 ulp.
-    cos: clift_cos_f32, clift_cos_f32x4, clift_cos_v4, clift_cos_v8, cos_fma1, large_cos;
+    cos: clift_cos_f32, clift_cos_f32x4, clift_cos_v4, clift_cos_v8, cos_fma1, Handled::TRIG, large_cos;
     /// `tan(x)`: at most 0.5 ulp plus a few thousandths of an ulp.
-    tan: clift_tan_f32, clift_tan_f32x4, clift_tan_v4, clift_tan_v8, tan_fma1, large_tan;
+    tan: clift_tan_f32, clift_tan_f32x4, clift_tan_v4, clift_tan_v8, tan_fma1, Handled::TRIG, large_tan;
+    /// `exp2(x)`: at most 0.5 ulp plus a few thousandths of an ulp.
+    exp2: clift_exp2_f32, clift_exp2_f32x4, clift_exp2_v4, clift_exp2_v8, exp2_fma1, Handled::FINITE, exp2_by_libm;
+    /// `exp10(x)`: at most 0.5 ulp plus a few thousandths of an ulp.
+    exp10: clift_exp10_f32, clift_exp10_f32x4, clift_exp10_v4, clift_exp10_v8, exp10_fma1, Handled::FINITE, exp10_by_libm;
+    /// `log2(x)`: at most 0.5 ulp plus a few thousandths of an ulp.
+    log2: clift_log2_f32, clift_log2_f32x4, clift_log2_v4, clift_log2_v8, log2_fma1, Handled::POSITIVE, log2_by_libm;
+    /// `log10(x)`: at most 0.5 ulp plus a few thousandths of an ulp.
+    log10: clift_log10_f32, clift_log10_f32x4, clift_log10_v4, clift_log10_v8, log10_fma1, Handled::POSITIVE, log10_by_libm;
 }
 
-/// `sin`, `cos` or `tan` (by OpenCL.std name) of `x` computed without the
-/// FMA instruction, as a CPU without FMA does (the fused multiply-adds in
+/// `sin`, `cos`, `tan`, `exp2`, `exp10`, `log2` or `log10` (by OpenCL.std
+/// name) of `x` computed without the FMA instruction, as a CPU without FMA does (the fused multiply-adds in
 /// software): for tests, which check that it agrees bitwise with the entry
 /// points. `None` for other names.
 pub fn without_fma_instruction(name: &str, x: f32) -> Option<f32> {
-    let large = is_large(x);
     let x64 = x as f64;
-    Some(match name {
-        "sin" if large => large_sin(x),
-        "cos" if large => large_cos(x),
-        "tan" if large => large_tan(x),
-        "sin" => sin::<f64>(x64) as f32,
-        "cos" => cos::<f64>(x64) as f32,
-        "tan" => tan::<f64>(x64) as f32,
+    let (handled, fallback, kernel): (Handled, fn(f32) -> f32, fn(f64) -> f64) = match name {
+        "sin" => (Handled::TRIG, large_sin, sin::<f64>),
+        "cos" => (Handled::TRIG, large_cos, cos::<f64>),
+        "tan" => (Handled::TRIG, large_tan, tan::<f64>),
+        "exp2" => (Handled::FINITE, exp2_by_libm, exp2::<f64>),
+        "exp10" => (Handled::FINITE, exp10_by_libm, exp10::<f64>),
+        "log2" => (Handled::POSITIVE, log2_by_libm, log2::<f64>),
+        "log10" => (Handled::POSITIVE, log10_by_libm, log10::<f64>),
         _ => return None,
+    };
+    Some(if handled.contains(x) {
+        kernel(x64) as f32
+    } else {
+        fallback(x)
     })
 }
 
-/// The address of the 8-lane form of `sin`, `cos` or `tan` (by OpenCL.std
+/// The address of the 8-lane form of `sin`, `cos`, `tan`, `exp2`, `exp10`,
+/// `log2` or `log10` (by OpenCL.std
 /// name) for JIT code on x86-64 System V: an `extern "C" fn(__m128,
 /// __m128, *mut f32)` (see `clift_sin_v8`). Where the CPU has AVX2 and FMA,
 /// the AVX2 function itself (no check per call), else the portable form.
@@ -452,15 +576,24 @@ pub fn eight_lanes(name: &str) -> Option<usize> {
         ("sin", true) => avx2::sin::eight,
         ("cos", true) => avx2::cos::eight,
         ("tan", true) => avx2::tan::eight,
+        ("exp2", true) => avx2::exp2::eight,
+        ("exp10", true) => avx2::exp10::eight,
+        ("log2", true) => avx2::log2::eight,
+        ("log10", true) => avx2::log10::eight,
         ("sin", false) => clift_sin_v8,
         ("cos", false) => clift_cos_v8,
         ("tan", false) => clift_tan_v8,
+        ("exp2", false) => clift_exp2_v8,
+        ("exp10", false) => clift_exp10_v8,
+        ("log2", false) => clift_log2_v8,
+        ("log10", false) => clift_log10_v8,
         _ => return None,
     };
     Some(f as usize)
 }
 
-/// The address of the register form of `sin`, `cos` or `tan` (by
+/// The address of the register form of `sin`, `cos`, `tan`, `exp2`,
+/// `exp10`, `log2` or `log10` (by
 /// OpenCL.std name) for JIT code on x86-64 System V: an `extern "C"
 /// fn(__m128) -> __m128`. Where the CPU has AVX2 and FMA, the AVX2
 /// function itself, else the portable form.
@@ -473,9 +606,17 @@ pub fn four_lanes_in_register(name: &str) -> Option<usize> {
         ("sin", true) => avx2::sin::four,
         ("cos", true) => avx2::cos::four,
         ("tan", true) => avx2::tan::four,
+        ("exp2", true) => avx2::exp2::four,
+        ("exp10", true) => avx2::exp10::four,
+        ("log2", true) => avx2::log2::four,
+        ("log10", true) => avx2::log10::four,
         ("sin", false) => clift_sin_v4,
         ("cos", false) => clift_cos_v4,
         ("tan", false) => clift_tan_v4,
+        ("exp2", false) => clift_exp2_v4,
+        ("exp10", false) => clift_exp10_v4,
+        ("log2", false) => clift_log2_v4,
+        ("log10", false) => clift_log10_v4,
         _ => return None,
     };
     Some(f as usize)
@@ -821,17 +962,32 @@ mod avx2 {
         unsafe { _mm_loadu_ps(ys.as_ptr()) }
     }
 
-    /// Defines the 4-lane and the 8-lane forms of `sin`, `cos` and `tan`,
-    /// `extern "C"` so that JIT code can call them directly.
-    macro_rules! trig_forms {
-        ($($name:ident $large:ident),*) => {$(
+    /// The lanes of `x` that `h` does not contain, as a `movemask`.
+    #[inline(always)]
+    fn outside(x: __m128, h: super::Handled) -> i32 {
+        // SAFETY: SSE is part of x86-64; AVX (the VEX comparisons) is
+        // available: the callers run only after `has_avx2_fma`.
+        unsafe {
+            let v = if h.abs { _mm_andnot_ps(_mm_set1_ps(-0.0), x) } else { x };
+            let inside = _mm_and_ps(
+                _mm_cmp_ps::<_CMP_GT_OQ>(v, _mm_set1_ps(h.lo)),
+                _mm_cmp_ps::<_CMP_LT_OQ>(v, _mm_set1_ps(h.hi)),
+            );
+            !_mm_movemask_ps(inside) & 0xf
+        }
+    }
+
+    /// Defines the 4-lane and the 8-lane forms of the one-argument
+    /// functions, `extern "C"` so that JIT code can call them directly.
+    macro_rules! one_arg_forms {
+        ($($name:ident $handled:expr, $fallback:ident;)*) => {$(
             pub(super) mod $name {
                 use core::arch::x86_64::*;
 
                 use super::V4;
 
-                /// The kernel on four floats; the lanes `super::super::is_large`
-                /// picks are `$large`'s.
+                /// The kernel on four floats; the lanes its `Handled`
+                /// leaves out are its `libm` fallback's.
                 ///
                 /// # Safety
                 /// The CPU must have AVX2 and FMA.
@@ -841,11 +997,9 @@ mod avx2 {
                     // Rounds each lane to float once (round to nearest
                     // even, as the scalar `as f32`).
                     let y = _mm256_cvtpd_ps(super::super::$name(V4(_mm256_cvtps_pd(x))).0);
-                    // Lanes with |x| not below the bound, and NaNs.
-                    let abs = _mm_andnot_ps(_mm_set1_ps(-0.0), x);
-                    let big = _mm_movemask_ps(_mm_cmp_ps::<_CMP_NLT_UQ>(abs, _mm_set1_ps(super::super::TRIG_BOUND)));
-                    if big != 0 {
-                        return super::large_lanes(x, y, big, super::super::$large);
+                    let bad = super::outside(x, $handled);
+                    if bad != 0 {
+                        return super::large_lanes(x, y, bad, super::super::$fallback);
                     }
                     y
                 }
@@ -869,5 +1023,13 @@ mod avx2 {
         )*};
     }
 
-    trig_forms!(sin large_sin, cos large_cos, tan large_tan);
+    one_arg_forms! {
+        sin super::super::Handled::TRIG, large_sin;
+        cos super::super::Handled::TRIG, large_cos;
+        tan super::super::Handled::TRIG, large_tan;
+        exp2 super::super::Handled::FINITE, exp2_by_libm;
+        exp10 super::super::Handled::FINITE, exp10_by_libm;
+        log2 super::super::Handled::POSITIVE, log2_by_libm;
+        log10 super::super::Handled::POSITIVE, log10_by_libm;
+    }
 }

@@ -99,30 +99,16 @@ impl MathFloat for f32 {
     }
 }
 
-/// Defines `clift_<name>_f32(x) = round_to_f32(<f64 expression>)` for the
-/// one-argument functions whose double implementation already has the C99
-/// special values (those `math_f64` does not take from `libm` too; the
-/// others are `math_shared`'s).
-macro_rules! via_f64 {
-    ($($(#[$doc:meta])* $name:ident => $f64fn:path;)*) => {$(
-        $(#[$doc])*
-        pub extern "C" fn $name(x: f32) -> f32 {
-            f($f64fn(x as f64))
-        }
-    )*};
-}
-
-via_f64! {
-    /// `exp10(x)`: exp10(±0) = 1, exp10(-inf) = +0, exp10(+inf) = +inf.
-    clift_exp10_f32 => libm::exp10;
-}
-
 pub use crate::double_lanes::{
-    clift_cos_f32, clift_cos_f32x4, clift_pow_f32, clift_sin_f32, clift_sin_f32x4, clift_tan_f32, clift_tan_f32x4,
+    clift_cos_f32, clift_cos_f32x4, clift_exp10_f32, clift_exp10_f32x4, clift_exp2_f32, clift_exp2_f32x4,
+    clift_log10_f32, clift_log10_f32x4, clift_log2_f32, clift_log2_f32x4, clift_pow_f32, clift_sin_f32,
+    clift_sin_f32x4, clift_tan_f32, clift_tan_f32x4,
 };
 #[cfg(target_arch = "x86_64")]
 pub use crate::double_lanes::{
-    clift_cos_v4, clift_cos_v8, clift_pow_v4, clift_pow_v8, clift_sin_v4, clift_sin_v8, clift_tan_v4, clift_tan_v8,
+    clift_cos_v4, clift_cos_v8, clift_exp10_v4, clift_exp10_v8, clift_exp2_v4, clift_exp2_v8, clift_log10_v4,
+    clift_log10_v8, clift_log2_v4, clift_log2_v8, clift_pow_v4, clift_pow_v8, clift_sin_v4, clift_sin_v8, clift_tan_v4,
+    clift_tan_v8,
 };
 pub use crate::float_lanes::{
     clift_erf_f32, clift_erf_f32x4, clift_exp_f32, clift_exp_f32x4, clift_log_f32, clift_log_f32x4,
@@ -160,13 +146,18 @@ pub fn four_lanes(name: &str) -> Option<usize> {
         "sin" => clift_sin_f32x4,
         "cos" => clift_cos_f32x4,
         "tan" => clift_tan_f32x4,
+        "exp2" => clift_exp2_f32x4,
+        "exp10" => clift_exp10_f32x4,
+        "log2" => clift_log2_f32x4,
+        "log10" => clift_log10_f32x4,
         _ => return None,
     };
     Some(f as usize)
 }
 
 /// The 8-lane form of one-argument `float` function `name`, where it has
-/// one (exp, log, erf, sin, cos and tan on x86-64 System V): the address of an
+/// one (exp, log, erf, sin, cos, tan, exp2, exp10, log2 and log10 on
+/// x86-64 System V): the address of an
 /// `extern "C" fn(__m128, __m128, *mut f32)` that 8-lane kernel code calls
 /// with its two 4-lane parts in `xmm0` and `xmm1` and eight floats' room
 /// in `rdi`, and reloads from there, bitwise the scalar function on each
@@ -213,7 +204,8 @@ pub fn four_lanes_in_register_binary(name: &str) -> Option<usize> {
 }
 
 /// The register form of one-argument `float` function `name`, where it has
-/// one (exp, log, erf, sin, cos and tan on x86-64 System V): the address of an
+/// one (exp, log, erf, sin, cos, tan, exp2, exp10, log2 and log10 on
+/// x86-64 System V): the address of an
 /// `extern "C" fn(__m128) -> __m128` that 4-lane kernel code calls with
 /// the four lanes in `xmm0` and gets them back there, bitwise the scalar
 /// function on each lane (see `crate::float_lanes` and
@@ -297,7 +289,8 @@ mod tests {
         assert!(four_lanes("native_sin").is_some());
         assert_eq!(four_lanes_in_register("half_exp"), four_lanes_in_register("exp"));
         assert_eq!(eight_lanes("native_log"), eight_lanes("log"));
-        assert!(four_lanes("native_exp2").is_none());
+        assert!(four_lanes("native_powr").is_none());
+        assert_eq!(four_lanes("native_exp2"), four_lanes("exp2"));
     }
 
     #[test]

@@ -101,6 +101,12 @@ via_libm! {
     clift_cos_f64 => libm::cos;
     /// `tan(x)`: `libm` reduces huge arguments exactly (Payne-Hanek).
     clift_tan_f64 => libm::tan;
+    /// `exp2(x)`.
+    clift_exp2_f64 => libm::exp2;
+    /// `log2(x)`.
+    clift_log2_f64 => libm::log2;
+    /// `log10(x)`.
+    clift_log10_f64 => libm::log10;
     /// `round(x)`: halfway cases away from zero; round(-0.5 < x < 0) = -0.
     clift_round_f64 => libm::round;
 }

@@ -677,16 +677,10 @@ macro_rules! shared_entry_points {
             clift_cosh_f32, clift_cosh_f64 = libm::cosh(x);
             /// `erfc(x)`.
             clift_erfc_f32, clift_erfc_f64 = libm::erfc(x);
-            /// `exp2(x)`.
-            clift_exp2_f32, clift_exp2_f64 = libm::exp2(x);
             /// `expm1(x)`.
             clift_expm1_f32, clift_expm1_f64 = libm::expm1(x);
             /// `lgamma(x)` (accuracy implementation-defined for `double`).
             clift_lgamma_f32, clift_lgamma_f64 = libm::lgamma(x);
-            /// `log2(x)`.
-            clift_log2_f32, clift_log2_f64 = libm::log2(x);
-            /// `log10(x)`.
-            clift_log10_f32, clift_log10_f64 = libm::log10(x);
             /// `log1p(x)`.
             clift_log1p_f32, clift_log1p_f64 = libm::log1p(x);
             /// `sinh(x)`.

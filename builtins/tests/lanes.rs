@@ -1,6 +1,6 @@
 //! The SIMD `exp`, `log` and `erf` (`clift_builtins::float_lanes`, in
-//! `float`) and `sin`, `cos` and `tan` (`clift_builtins::double_lanes`, in
-//! `double`): the 4-lane entry points (in place through a pointer, and in
+//! `float`) and `sin`, `cos`, `tan`, `exp2`, `exp10`, `log2` and `log10`
+//! (`clift_builtins::double_lanes`, in `double`): the 4-lane entry points (in place through a pointer, and in
 //! an SSE register) and the 8-lane ones must give bitwise the scalar
 //! functions' results lane by lane, and the
 //! scalar form without the FMA instruction (what a CPU without FMA runs)
@@ -22,13 +22,17 @@ fn without_fma_instruction(name: &str, x: f32) -> Option<f32> {
 type Scalar = extern "C" fn(f32) -> f32;
 type Four = unsafe extern "C" fn(*mut f32);
 
-const FUNCTIONS: [(&str, Scalar, Four); 6] = [
+const FUNCTIONS: [(&str, Scalar, Four); 10] = [
     ("exp", clift_exp_f32, clift_exp_f32x4),
     ("log", clift_log_f32, clift_log_f32x4),
     ("erf", clift_erf_f32, clift_erf_f32x4),
     ("sin", clift_sin_f32, clift_sin_f32x4),
     ("cos", clift_cos_f32, clift_cos_f32x4),
     ("tan", clift_tan_f32, clift_tan_f32x4),
+    ("exp2", clift_exp2_f32, clift_exp2_f32x4),
+    ("exp10", clift_exp10_f32, clift_exp10_f32x4),
+    ("log2", clift_log2_f32, clift_log2_f32x4),
+    ("log10", clift_log10_f32, clift_log10_f32x4),
 ];
 
 /// splitmix64.
@@ -101,6 +105,18 @@ fn inputs() -> Vec<f32> {
         16_777_215.0,
         1e7,
         3e7,
+        // exp2's and exp10's overflow and underflow thresholds, powers of
+        // ten.
+        127.999_99,
+        128.0,
+        -126.0,
+        -149.0,
+        -150.0,
+        38.531_84,
+        -44.85,
+        -45.15,
+        10.0,
+        1000.0,
         core::f32::consts::FRAC_PI_4,
         core::f32::consts::FRAC_PI_2,
         core::f32::consts::PI,
@@ -175,18 +191,22 @@ fn register_form_equals_scalar_bitwise() {
     use core::arch::x86_64::*;
     #[allow(improper_ctypes_definitions)] // __m128 travels in xmm0 (System V)
     type Reg = extern "C" fn(__m128) -> __m128;
-    let forms: [(&str, Scalar, Reg); 6] = [
+    let forms: [(&str, Scalar, Reg); 10] = [
         ("exp", clift_exp_f32, clift_exp_v4),
         ("log", clift_log_f32, clift_log_v4),
         ("erf", clift_erf_f32, clift_erf_v4),
         ("sin", clift_sin_f32, clift_sin_v4),
         ("cos", clift_cos_f32, clift_cos_v4),
         ("tan", clift_tan_f32, clift_tan_v4),
+        ("exp2", clift_exp2_f32, clift_exp2_v4),
+        ("exp10", clift_exp10_f32, clift_exp10_v4),
+        ("log2", clift_log2_f32, clift_log2_v4),
+        ("log10", clift_log10_f32, clift_log10_v4),
     ];
     // What the JIT calls: the AVX2 function itself where the CPU has it.
     #[cfg(not(windows))]
     let forms = forms.map(|(name, scalar, reg)| {
-        let addr = four_lanes_in_register(name).expect("exp, log, erf, sin, cos and tan have a register form");
+        let addr = four_lanes_in_register(name).expect("each has a register form");
         // SAFETY: `four_lanes_in_register` returns the address of an
         // `extern "C" fn(__m128) -> __m128` that may run on this CPU.
         let jit: Reg = unsafe { std::mem::transmute::<usize, Reg>(addr) };
@@ -225,17 +245,20 @@ fn eight_lanes_equal_scalar_bitwise() {
     use core::arch::x86_64::*;
     #[allow(improper_ctypes_definitions)] // __m128 travels in xmm0 and xmm1 (System V)
     type Eight = unsafe extern "C" fn(__m128, __m128, *mut f32);
-    let forms: [(&str, Scalar, Eight); 6] = [
+    let forms: [(&str, Scalar, Eight); 10] = [
         ("exp", clift_exp_f32, clift_exp_v8),
         ("log", clift_log_f32, clift_log_v8),
         ("erf", clift_erf_f32, clift_erf_v8),
         ("sin", clift_sin_f32, clift_sin_v8),
         ("cos", clift_cos_f32, clift_cos_v8),
         ("tan", clift_tan_f32, clift_tan_v8),
+        ("exp2", clift_exp2_f32, clift_exp2_v8),
+        ("exp10", clift_exp10_f32, clift_exp10_v8),
+        ("log2", clift_log2_f32, clift_log2_v8),
+        ("log10", clift_log10_f32, clift_log10_v8),
     ];
     let forms = forms.map(|(name, scalar, direct)| {
-        let addr =
-            clift_builtins::math_f32::eight_lanes(name).expect("exp, log, erf, sin, cos and tan have an 8-lane form");
+        let addr = clift_builtins::math_f32::eight_lanes(name).expect("each has an 8-lane form");
         // SAFETY: `eight_lanes` returns the address of an
         // `extern "C" fn(__m128, __m128, *mut f32)`.
         let jit: Eight = unsafe { std::mem::transmute::<usize, Eight>(addr) };

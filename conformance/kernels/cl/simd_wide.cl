@@ -162,14 +162,19 @@ kernel void math8_masked(global const float *x, global float *out)
 }
 
 // The half_ and native_ forms the OpenCL.std table implements with the
-// plain functions: the plain functions' 8-lane forms, the same bits.
+// plain functions: the plain functions' 8-lane forms, the same bits; and
+// exp2, exp10, log2 and log10 (builtins/src/double_lanes.rs).
 kernel void math8_native(global const float *x, global float *out)
 {
     size_t i = get_global_id(0);
     float v = x[i];
-    out[5 * i] = native_exp(v);
-    out[5 * i + 1] = half_log(fabs(v) + 0.5f);
-    out[5 * i + 2] = native_sin(v);
-    out[5 * i + 3] = half_cos(v);
-    out[5 * i + 4] = native_tan(v);
+    out[9 * i] = native_exp(v);
+    out[9 * i + 1] = half_log(fabs(v) + 0.5f);
+    out[9 * i + 2] = native_sin(v);
+    out[9 * i + 3] = half_cos(v);
+    out[9 * i + 4] = native_tan(v);
+    out[9 * i + 5] = exp2(v * 7.0f);
+    out[9 * i + 6] = native_exp10(v * 2.5f);
+    out[9 * i + 7] = log2(fabs(v) + 0.5f);
+    out[9 * i + 8] = half_log10(fabs(v) * 1000.0f);
 }

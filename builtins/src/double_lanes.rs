@@ -545,7 +545,8 @@ entry_points! {
 /// points. `None` for other names.
 pub fn without_fma_instruction(name: &str, x: f32) -> Option<f32> {
     let x64 = x as f64;
-    let (handled, fallback, kernel): (Handled, fn(f32) -> f32, fn(f64) -> f64) = match name {
+    type Parts = (Handled, fn(f32) -> f32, fn(f64) -> f64);
+    let (handled, fallback, kernel): Parts = match name {
         "sin" => (Handled::TRIG, large_sin, sin::<f64>),
         "cos" => (Handled::TRIG, large_cos, cos::<f64>),
         "tan" => (Handled::TRIG, large_tan, tan::<f64>),

@@ -9,8 +9,11 @@
 //! against MPFR is `tests/ulp.rs`'s job; a few exact values are checked
 //! here.
 
+mod common;
+
 use clift_builtins::double_lanes::TRIG_BOUND;
 use clift_builtins::math_f32::*;
+use common::SplitMix;
 
 /// The scalar function `name` without the FMA instruction (the module
 /// that has it).
@@ -34,19 +37,6 @@ const FUNCTIONS: [(&str, Scalar, Four); 10] = [
     ("log2", clift_log2_f32, clift_log2_f32x4),
     ("log10", clift_log10_f32, clift_log10_f32x4),
 ];
-
-/// splitmix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
 
 /// Special values, boundaries of the algorithms (clamps, thresholds of
 /// overflow and underflow, erf's intervals, log's split at sqrt(1/2),
@@ -136,7 +126,7 @@ fn inputs() -> Vec<f32> {
         }
     }
     let n = if cfg!(debug_assertions) { 200_000 } else { 2_000_000 };
-    let mut r = Rng(0x5eed);
+    let mut r = SplitMix(0x5eed);
     for i in 0..n {
         let x = r.next();
         v.push(match i % 3 {

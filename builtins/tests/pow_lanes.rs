@@ -9,24 +9,14 @@
 
 #![cfg(all(target_arch = "x86_64", not(windows)))]
 
+mod common;
+
 use clift_builtins::double_lanes::pow_without_fma_instruction;
 use clift_builtins::math_f32::{
     clift_pow_f32, clift_pow_v4, clift_pow_v8, eight_lanes_binary, four_lanes_in_register_binary,
 };
+use common::SplitMix;
 use core::arch::x86_64::*;
-
-/// splitmix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
 
 /// Pairs (x, y): every pair of the special values, then random ones (any
 /// bits; x in (0, 100) with y in [-30, 30]; negative x with integer y).
@@ -66,7 +56,7 @@ fn pairs() -> Vec<(f32, f32)> {
             v.push((x, y));
         }
     }
-    let mut r = Rng(0x9017);
+    let mut r = SplitMix(0x9017);
     let n = if cfg!(debug_assertions) { 60_000 } else { 600_000 };
     for i in 0..n {
         let (a, b) = (r.next(), r.next());

@@ -31,6 +31,8 @@
 //! (name, max ulp, bound, worst input) to the file; add `-- --nocapture`
 //! to see them printed.
 
+mod common;
+
 use std::io::Write;
 
 use clift_builtins::frem::{clift_frem_f32, clift_frem_f64};
@@ -241,8 +243,8 @@ fn random_count<T: Fp>() -> usize {
 
 // ---------------------------------------------------------------- inputs
 
-/// splitmix64: a small deterministic generator, seeded per function.
-struct Rng(u64);
+/// splitmix64 (`common::SplitMix`), seeded per function.
+struct Rng(common::SplitMix);
 
 impl Rng {
     fn new(name: &str) -> Rng {
@@ -250,14 +252,10 @@ impl Rng {
         for b in name.bytes() {
             h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
         }
-        Rng(h)
+        Rng(common::SplitMix(h))
     }
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next()
     }
     fn bits<T: Fp>(&mut self) -> T {
         T::from_bits64(self.next())

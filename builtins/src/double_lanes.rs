@@ -463,14 +463,8 @@ macro_rules! entry_points {
         /// `p` must be valid for reads and writes of four `f32`s (any
         /// alignment).
         pub unsafe extern "C" fn $x4(p: *mut f32) {
-            for k in 0..4 {
-                // SAFETY: the caller passes four readable and writable
-                // floats.
-                unsafe {
-                    let x = p.add(k).read_unaligned();
-                    p.add(k).write_unaligned($scalar(x));
-                }
-            }
+            // SAFETY: the caller passes four readable and writable floats.
+            unsafe { crate::float_lanes::each_of_four_in_place(p, $scalar) }
         }
 
         /// The function on the four floats of an SSE register (System V:
@@ -486,16 +480,7 @@ macro_rules! entry_points {
                 // SAFETY: the CPU has AVX2 and FMA (checked at run time).
                 return unsafe { avx2::$kernel::four(x) };
             }
-            let mut a = [0.0f32; 4];
-            // SAFETY: `a` holds four floats: unaligned 16-byte store and
-            // load (SSE is part of x86-64).
-            unsafe {
-                core::arch::x86_64::_mm_storeu_ps(a.as_mut_ptr(), x);
-                for v in &mut a {
-                    *v = $scalar(*v);
-                }
-                core::arch::x86_64::_mm_loadu_ps(a.as_ptr())
-            }
+            crate::float_lanes::each_of_four(x, $scalar)
         }
 
         /// The function on eight floats, the low four in `lo` (`xmm0`) and

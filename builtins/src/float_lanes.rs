@@ -405,6 +405,48 @@ pub(crate) fn has_avx2_fma() -> bool {
     }
 }
 
+/// Makes every function of this module and `crate::double_lanes` take,
+/// from now on in this process, the paths of a CPU without AVX2 and FMA
+/// (per-lane portable forms, software fused multiply-adds in the scalar
+/// ones): for the test that checks those paths give the same bits. A call
+/// already running keeps its path; either path's results are the same.
+#[doc(hidden)]
+#[cfg(target_arch = "x86_64")]
+pub fn take_the_paths_without_avx2_fma() {
+    AVX2_FMA.store(1, core::sync::atomic::Ordering::Relaxed);
+}
+
+/// `f` on each of the four floats at `p`, in place: the 4-lane form of a
+/// function where the CPU has no AVX2 and FMA.
+///
+/// # Safety
+/// `p` must be valid for reads and writes of four `f32`s (any alignment).
+pub(crate) unsafe fn each_of_four_in_place(p: *mut f32, f: extern "C" fn(f32) -> f32) {
+    for k in 0..4 {
+        // SAFETY: the caller passes four readable and writable floats.
+        unsafe {
+            let x = p.add(k).read_unaligned();
+            p.add(k).write_unaligned(f(x));
+        }
+    }
+}
+
+/// `f` on each of the four floats of `x`: the register form of a function
+/// where the CPU has no AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn each_of_four(x: core::arch::x86_64::__m128, f: extern "C" fn(f32) -> f32) -> core::arch::x86_64::__m128 {
+    let mut a = [0.0f32; 4];
+    // SAFETY: `a` holds four floats: unaligned 16-byte store and load (SSE
+    // is part of x86-64).
+    unsafe {
+        core::arch::x86_64::_mm_storeu_ps(a.as_mut_ptr(), x);
+        for v in &mut a {
+            *v = f(*v);
+        }
+        core::arch::x86_64::_mm_loadu_ps(a.as_ptr())
+    }
+}
+
 /// Defines the scalar, the 4-lane and the 8-lane entry points of one
 /// function.
 macro_rules! entry_points {
@@ -443,14 +485,8 @@ macro_rules! entry_points {
                 }
                 return;
             }
-            for k in 0..4 {
-                // SAFETY: the caller passes four readable and writable
-                // floats.
-                unsafe {
-                    let x = p.add(k).read_unaligned();
-                    p.add(k).write_unaligned($scalar(x));
-                }
-            }
+            // SAFETY: the caller passes four readable and writable floats.
+            unsafe { each_of_four_in_place(p, $scalar) }
         }
 
         /// The function on the four floats of an SSE register (System V:
@@ -466,16 +502,7 @@ macro_rules! entry_points {
                 // SAFETY: the CPU has AVX2 and FMA (checked at run time).
                 return unsafe { avx2::$kernel::four(x) };
             }
-            let mut a = [0.0f32; 4];
-            // SAFETY: `a` holds four floats: unaligned 16-byte store and
-            // load (SSE is part of x86-64).
-            unsafe {
-                core::arch::x86_64::_mm_storeu_ps(a.as_mut_ptr(), x);
-                for v in &mut a {
-                    *v = $scalar(*v);
-                }
-                core::arch::x86_64::_mm_loadu_ps(a.as_ptr())
-            }
+            each_of_four(x, $scalar)
         }
 
         /// The function on eight floats, the low four in `lo` (`xmm0`) and
@@ -498,16 +525,10 @@ macro_rules! entry_points {
                 unsafe { avx2::$kernel::eight(lo, hi, out) };
                 return;
             }
-            let mut a = [0.0f32; 8];
-            // SAFETY: `a` holds eight floats, `out` takes eight (unaligned
-            // 16-byte stores; SSE is part of x86-64).
+            // SAFETY: the caller passes eight writable floats.
             unsafe {
-                core::arch::x86_64::_mm_storeu_ps(a.as_mut_ptr(), lo);
-                core::arch::x86_64::_mm_storeu_ps(a.as_mut_ptr().add(4), hi);
-                for v in &mut a {
-                    *v = $scalar(*v);
-                }
-                core::ptr::copy_nonoverlapping(a.as_ptr(), out, 8);
+                core::arch::x86_64::_mm_storeu_ps(out, each_of_four(lo, $scalar));
+                core::arch::x86_64::_mm_storeu_ps(out.add(4), each_of_four(hi, $scalar));
             }
         }
     )*};

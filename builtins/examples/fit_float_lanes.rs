@@ -1,8 +1,8 @@
 //! Regenerates the polynomial coefficients of `src/float_lanes.rs` and
-//! `src/pow_lanes.rs`: the interpolating polynomial of a function at
+//! `src/double_lanes.rs`: the interpolating polynomial of a function at
 //! Chebyshev nodes, computed in MPFR (320 bits), its monomial coefficients
 //! (lowest power first) rounded to `f32` (to `f64` for the `...64`
-//! targets of `pow_lanes`), and the largest error of that rounded
+//! targets of `double_lanes`), and the largest error of that rounded
 //! polynomial on 4,001 points.
 //!
 //! ```text
@@ -24,7 +24,7 @@
 //!   ERF_BOUNDS[I]], in t = |x| minus the interval's middle (absolute
 //!   error: erf = 1 - erfc is near 1).
 //! - `log64 n`: log(1 + f) / f on [sqrt(1/2) - 1, sqrt(2) - 1], the
-//!   polynomial `pow_lanes` multiplies by f = m - 1 (relative error).
+//!   polynomial `double_lanes` multiplies by f = m - 1 (relative error).
 //! - `exp64 n`: exp(r) on [-0.35, 0.35] (relative error).
 
 use rug::float::Constant;

@@ -851,14 +851,16 @@ impl Lowering<'_, '_, '_> {
         self.b.ins().bitcast(cl::F32X4, le, r)
     }
 
-    /// In an 8-lane body: `exp`, `log`, `erf`, `sin`, `cos`, `tan` or
-    /// `pow` of `float` lanes for both 4-lane parts at once, one call of
-    /// the 8-lane form per component (`math_f32::eight_lanes` and
-    /// `eight_lanes_binary`: each argument as part 0's vector and part 1's
-    /// in `xmm` registers, the results through a 32-byte stack slot),
-    /// bitwise what each part's own 4-lane call gives. True when done (each part has its
-    /// result); false leaves the instruction to each part's lowering,
-    /// nothing emitted.
+    /// In an 8-lane body: a math function with an 8-lane form (`exp`,
+    /// `log`, `erf`, `sin`, `cos`, `tan`, `exp2`, `exp10`, `log2`,
+    /// `log10`, `pow`, and the `half_` and `native_` forms the OpenCL.std
+    /// table implements with them) of `float` lanes for both 4-lane parts
+    /// at once, one call of the 8-lane form per component
+    /// (`math_f32::eight_lanes` and `eight_lanes_binary`: each argument as
+    /// part 0's vector and part 1's in `xmm` registers, the results through
+    /// a 32-byte stack slot), bitwise what each part's own 4-lane call
+    /// gives. True when done (each part has its result); false leaves the
+    /// instruction to each part's lowering, nothing emitted.
     pub(in crate::lower) fn both_parts_at_once(&mut self, i: u32) -> R<bool> {
         if self.parts() != 2 || self.scalar_lanes() {
             return Ok(false);

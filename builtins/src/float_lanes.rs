@@ -12,9 +12,10 @@
 //! the 4-lane and the 8-lane results are bitwise identical on every
 //! machine. A `__m256` holds twice the lanes of a `__m256d`, in which
 //! these functions were evaluated before (in `double`, rounded once), and
-//! the polynomials need fewer terms. (`sin`, `cos`, `tan` and `pow` are
-//! `crate::double_lanes`': they keep `double` arithmetic, which costs them
-//! no more per lane and is more accurate.)
+//! the polynomials need fewer terms. (`sin`, `cos`, `tan`, `pow`, `exp2`,
+//! `exp10`, `log2` and `log10` are `crate::double_lanes`': they keep
+//! `double` arithmetic, which for sin and cos measured no slower per lane
+//! and is more accurate, and which pow needs.)
 //!
 //! The error bounds below add up the rounding of each step; `tests/ulp.rs`
 //! measures the functions against MPFR (builtins/README.md lists the

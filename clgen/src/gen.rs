@@ -79,6 +79,9 @@ pub(crate) struct Gen {
     r: Rng,
     tag: String,
     fp16: bool,
+    /// A math built-in rounded within its bound (not exactly) was written
+    /// (only in `fp16` programs): see [`crate::Unit::math`].
+    math: bool,
     pub(crate) helpers: Helpers,
     scalars: Vec<Scalar>,
     vars: Vec<Var>,
@@ -119,6 +122,7 @@ impl Gen {
             r,
             tag: format!("{seed:x}"),
             fp16,
+            math: false,
             helpers: Helpers::new(fp16),
             scalars,
             vars: Vec::new(),
@@ -191,6 +195,7 @@ impl Gen {
             local_size: self.local_size,
             global_size,
             fp16: self.fp16,
+            math: self.math,
             helpers: self.helpers.list(),
             text,
         }
@@ -987,6 +992,7 @@ impl Gen {
             } else {
                 0
             }, // 15 vload_half
+            if s == Scalar::Float && self.fp16 { 8 } else { 0 }, // 16 math rounded within its bound
         ];
         let d1 = d - 1;
         match self.r.weighted(&w) {
@@ -1053,6 +1059,35 @@ impl Gen {
             12 => self.construct(t, d1),
             13 => self.shuffle(t, d1),
             14 => self.call(t, d1),
+            16 => {
+                // Implementations round these differently (within their
+                // ulp bounds): only in programs compared across clift's
+                // modes alone (`Unit::math`), whose scalar and vector forms
+                // must agree bit for bit.
+                self.math = true;
+                let a = self.expr(t, d1);
+                let f = self.r.pick(&[
+                    "exp",
+                    "log",
+                    "erf",
+                    "sin",
+                    "cos",
+                    "tan",
+                    "exp2",
+                    "exp10",
+                    "log2",
+                    "log10",
+                    "native_exp",
+                    "half_sin",
+                    "pow",
+                ]);
+                if f == "pow" {
+                    let b = self.expr(t, d1);
+                    format!("pow({a}, {b})")
+                } else {
+                    format!("{f}({a})")
+                }
+            }
             _ => {
                 let i = self.index(HALVES_PER_ITEM / t.n as usize, true);
                 if t.n == 1 {

@@ -28,6 +28,12 @@
 //!   `vstore_half` see NaNs replaced by 1; inputs read as floats have an
 //!   exponent bit cleared, so they hold no NaN or infinity (and no
 //!   signaling NaN ever exists);
+//! - in programs generated with `fp16` only (compared across clift's
+//!   modes alone, [`Unit::math`]): float math built-ins that
+//!   implementations round differently within their ulp bounds (`exp`,
+//!   `log`, `erf`, `sin`, `cos`, `tan`, `exp2`, `exp10`, `log2`, `log10`,
+//!   `native_exp`, `half_sin`, `pow`), so that clift's vector forms of them
+//!   are compared with its scalar ones on every kind of expression;
 //! - comparisons: the operators, the relational built-ins of two floats
 //!   (`isequal` ... `islessgreater`, `isordered`, `isunordered`) and the
 //!   classifications (`isnan`, `isinf`, `isfinite`, `isnormal`);
@@ -90,6 +96,11 @@ pub struct Unit {
     pub global_size: usize,
     /// Uses `half` arithmetic: needs `cl_khr_fp16`.
     pub fp16: bool,
+    /// Uses float math built-ins that implementations round differently
+    /// within their ulp bounds (`exp`, `sin`, `pow` ...; only in `fp16`
+    /// programs): compare it across clift's modes only, which must agree
+    /// bit for bit, not with another implementation.
+    pub math: bool,
     helpers: Vec<(String, String)>,
     text: String,
 }

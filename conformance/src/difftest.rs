@@ -119,10 +119,11 @@ pub fn modes_matching(filter: &str) -> Modes {
         .fold(0, |m, i| m | 1 << i)
 }
 
-/// The modes of `modes` a unit runs in: without PoCL if it uses `half`
-/// arithmetic and PoCL lacks cl_khr_fp16.
-pub fn modes_for(modes: Modes, fp16: bool, pocl_fp16: bool) -> Modes {
-    if fp16 && !pocl_fp16 {
+/// The modes of `modes` unit `u` runs in: without PoCL if it uses `half`
+/// arithmetic and PoCL lacks cl_khr_fp16, or math built-ins that
+/// implementations round differently ([`Unit::math`]).
+pub fn modes_for(modes: Modes, u: &Unit, pocl_fp16: bool) -> Modes {
+    if (u.fp16 && !pocl_fp16) || u.math {
         modes & !POCL
     } else {
         modes
@@ -348,7 +349,7 @@ impl Harness {
             .iter()
             .map(|&s| {
                 let u = unit(s);
-                let m = modes_for(self.only, u.fp16, self.pocl_fp16());
+                let m = modes_for(self.only, &u, self.pocl_fp16());
                 (u, m)
             })
             .collect();
@@ -360,7 +361,7 @@ impl Harness {
     /// and buffers.
     pub fn check_source(&self, seed: u64, source: &str) -> Tally {
         let u = unit(seed);
-        let m = modes_for(self.only, u.fp16, self.pocl_fp16());
+        let m = modes_for(self.only, &u, self.pocl_fp16());
         self.check_units(&[(u, m)], 1, Some(source))
     }
 
@@ -592,9 +593,10 @@ pub(crate) fn judge(
     let mut r = String::new();
     let _ = writeln!(
         r,
-        "difftest: seed {} ({}kernel {}, {} work-items in groups of {}) {}:",
+        "difftest: seed {} ({}{}kernel {}, {} work-items in groups of {}) {}:",
         u.seed,
         if u.fp16 { "half arithmetic, " } else { "" },
+        if u.math { "math built-ins, " } else { "" },
         u.name,
         u.global_size,
         u.local_size,

@@ -99,7 +99,7 @@ pub fn worker_main(pairs: &[(u64, Modes)], batch: usize, source: Option<&str>) {
         .iter()
         .map(|&(s, m)| {
             let u = unit(s);
-            let m = modes_for(m, u.fp16, h.pocl_fp16());
+            let m = modes_for(m, &u, h.pocl_fp16());
             (u, m)
         })
         .collect();
@@ -185,7 +185,7 @@ impl Campaign {
             .iter()
             .map(|&s| {
                 let u = unit(s);
-                let m = modes_for(modes, u.fp16, self.pocl_fp16);
+                let m = modes_for(modes, &u, self.pocl_fp16);
                 (u, m)
             })
             .collect();

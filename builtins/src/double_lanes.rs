@@ -59,14 +59,12 @@
 //! and the exp and log functions (`log64 11`, `exp64 7`); sin and cos use
 //! the Taylor coefficients.
 
-use crate::float_lanes::{estrin, Arith};
+use crate::float_lanes::{estrin, splat_all, Arith};
 
 /// A set of `f64` lanes: what the algorithms here need besides [`Arith`].
-pub(crate) trait Lanes64: Arith {
+pub(crate) trait Lanes64: Arith<Scalar = f64> {
     /// Lane masks (all ones / all zeros per lane, or a `bool`).
     type Mask: Copy;
-    /// Every lane `x`.
-    fn splat(x: f64) -> Self;
     /// `self + o`.
     fn add(self, o: Self) -> Self;
     /// `self - o`.
@@ -139,6 +137,11 @@ const EXP_POLY: [f64; 8] = [
 /// where the function is compiled with it, a correctly rounded software
 /// fused multiply-add otherwise).
 impl Arith for f64 {
+    type Scalar = f64;
+    #[inline(always)]
+    fn splat(x: f64) -> f64 {
+        x
+    }
     #[inline(always)]
     fn mul(self, o: f64) -> f64 {
         self * o
@@ -151,10 +154,6 @@ impl Arith for f64 {
 
 impl Lanes64 for f64 {
     type Mask = bool;
-    #[inline(always)]
-    fn splat(x: f64) -> f64 {
-        x
-    }
     #[inline(always)]
     fn add(self, o: f64) -> f64 {
         self + o
@@ -217,7 +216,7 @@ impl Lanes64 for f64 {
 fn log_parts<V: Lanes64>(x: V) -> (V, V) {
     let (e, m) = x.split_log();
     let f = m.sub(V::splat(1.0)); // exact: m in [0.7, 1.5)
-    (e, f.mul(estrin(f, LOG_POLY.map(V::splat))))
+    (e, f.mul(estrin(f, splat_all(&LOG_POLY))))
 }
 
 /// e^t for finite `t`, before the rounding to `float` (relative error 6e-11;
@@ -230,7 +229,7 @@ fn exp_of<V: Lanes64>(t: V) -> V {
     let k = kd.sub(V::splat(SHIFT));
     // |k| <= 150: r's error k * (ln2 - LN_2) is below 4e-15.
     let r = k.fma(V::splat(-core::f64::consts::LN_2), tc);
-    let q = estrin(r, EXP_POLY.map(V::splat));
+    let q = estrin(r, splat_all(&EXP_POLY));
     // 2^k is a normal double for k in [-150, 128]: the product is exact.
     q.mul(V::pow2_from_shifted(kd))
 }
@@ -317,8 +316,8 @@ fn reduced_sin_cos<V: Lanes64>(x: V) -> (V, V, V) {
     let r = k.fma(V::splat(-PIO2_LO), r);
     let t = r.mul(r);
     // r (1 + t S(t)), not r + r t S(t): sin(-0) = -0.
-    let s = r.mul(t.fma(estrin(t, SIN_POLY.map(V::splat)), V::splat(1.0)));
-    let c = t.fma(estrin(t, COS_POLY.map(V::splat)), V::splat(1.0));
+    let s = r.mul(t.fma(estrin(t, splat_all(&SIN_POLY)), V::splat(1.0)));
+    let c = t.fma(estrin(t, splat_all(&COS_POLY)), V::splat(1.0));
     (kd, s, c)
 }
 
@@ -432,96 +431,21 @@ impl Handled {
     }
 }
 
-/// Defines the scalar, the 4-lane and the 8-lane entry points of one
-/// one-argument function.
-macro_rules! entry_points {
-    ($($(#[$doc:meta])* $kernel:ident: $scalar:ident, $x4:ident, $v4:ident, $v8:ident, $fma1:ident, $handled:expr, $fallback:ident;)*) => {$(
-        /// The scalar form compiled with the FMA instruction.
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "fma")]
-        fn $fma1(x: f32) -> f32 {
-            $kernel::<f64>(x as f64) as f32
-        }
-
-        $(#[$doc])*
-        pub extern "C" fn $scalar(x: f32) -> f32 {
-            if !$handled.contains(x) {
-                return $fallback(x);
-            }
-            #[cfg(target_arch = "x86_64")]
-            if crate::float_lanes::has_avx2_fma() {
-                // SAFETY: the CPU has FMA (checked at run time).
-                return unsafe { $fma1(x) };
-            }
-            $kernel::<f64>(x as f64) as f32
-        }
-
-        /// The function on four floats in place: bitwise the scalar
-        /// function on each.
-        ///
-        /// # Safety
-        /// `p` must be valid for reads and writes of four `f32`s (any
-        /// alignment).
-        pub unsafe extern "C" fn $x4(p: *mut f32) {
-            // SAFETY: the caller passes four readable and writable floats.
-            unsafe { crate::float_lanes::each_of_four_in_place(p, $scalar) }
-        }
-
-        /// The function on the four floats of an SSE register (System V:
-        /// argument and result in `xmm0`): bitwise the scalar function on
-        /// each. 4-lane kernel bodies call this form on x86-64.
-        // `__m128` is an SSE vector, which the System V ABI passes and
-        // returns in `xmm0` (SSE is part of x86-64); the lint only says that
-        // Rust does not promise a C layout for SIMD types in general.
-        #[cfg(target_arch = "x86_64")]
-        #[allow(improper_ctypes_definitions)]
-        pub extern "C" fn $v4(x: core::arch::x86_64::__m128) -> core::arch::x86_64::__m128 {
-            if crate::float_lanes::has_avx2_fma() {
-                // SAFETY: the CPU has AVX2 and FMA (checked at run time).
-                return unsafe { avx2::$kernel::four(x) };
-            }
-            crate::float_lanes::each_of_four(x, $scalar)
-        }
-
-        /// The function on eight floats, the low four in `lo` (`xmm0`) and
-        /// the high four in `hi` (`xmm1`), stored to `out` (`rdi`):
-        /// bitwise the scalar function on each. 8-lane kernel bodies call
-        /// this form on x86-64, once for both 4-lane parts.
-        ///
-        /// # Safety
-        /// `out` must be valid for writes of eight `f32`s (any alignment).
-        #[cfg(target_arch = "x86_64")]
-        #[allow(improper_ctypes_definitions)] // see the 4-lane form
-        pub unsafe extern "C" fn $v8(
-            lo: core::arch::x86_64::__m128,
-            hi: core::arch::x86_64::__m128,
-            out: *mut f32,
-        ) {
-            // SAFETY: the caller passes eight writable floats (unaligned
-            // 16-byte stores; SSE is part of x86-64).
-            unsafe {
-                core::arch::x86_64::_mm_storeu_ps(out, $v4(lo));
-                core::arch::x86_64::_mm_storeu_ps(out.add(4), $v4(hi));
-            }
-        }
-    )*};
-}
-
-entry_points! {
+crate::float_lanes::lane_entry_points! {
     /// `sin(x)`: at most 0.5 ulp plus about 0.001 ulp.
-    sin: clift_sin_f32, clift_sin_f32x4, clift_sin_v4, clift_sin_v8, sin_fma1, Handled::TRIG, large_sin;
+    sin: clift_sin_f32, clift_sin_f32x4, clift_sin_v4, clift_sin_v8, sin_fma1, x => sin::<f64>(x as f64) as f32, Handled::TRIG, large_sin;
     /// `cos(x)`: at most 0.5 ulp plus about 0.001 ulp.
-    cos: clift_cos_f32, clift_cos_f32x4, clift_cos_v4, clift_cos_v8, cos_fma1, Handled::TRIG, large_cos;
+    cos: clift_cos_f32, clift_cos_f32x4, clift_cos_v4, clift_cos_v8, cos_fma1, x => cos::<f64>(x as f64) as f32, Handled::TRIG, large_cos;
     /// `tan(x)`: at most 0.5 ulp plus a few thousandths of an ulp.
-    tan: clift_tan_f32, clift_tan_f32x4, clift_tan_v4, clift_tan_v8, tan_fma1, Handled::TRIG, large_tan;
+    tan: clift_tan_f32, clift_tan_f32x4, clift_tan_v4, clift_tan_v8, tan_fma1, x => tan::<f64>(x as f64) as f32, Handled::TRIG, large_tan;
     /// `exp2(x)`: at most 0.5 ulp plus a few thousandths of an ulp.
-    exp2: clift_exp2_f32, clift_exp2_f32x4, clift_exp2_v4, clift_exp2_v8, exp2_fma1, Handled::FINITE, exp2_by_libm;
+    exp2: clift_exp2_f32, clift_exp2_f32x4, clift_exp2_v4, clift_exp2_v8, exp2_fma1, x => exp2::<f64>(x as f64) as f32, Handled::FINITE, exp2_by_libm;
     /// `exp10(x)`: at most 0.5 ulp plus a few thousandths of an ulp.
-    exp10: clift_exp10_f32, clift_exp10_f32x4, clift_exp10_v4, clift_exp10_v8, exp10_fma1, Handled::FINITE, exp10_by_libm;
+    exp10: clift_exp10_f32, clift_exp10_f32x4, clift_exp10_v4, clift_exp10_v8, exp10_fma1, x => exp10::<f64>(x as f64) as f32, Handled::FINITE, exp10_by_libm;
     /// `log2(x)`: at most 0.5 ulp plus a few thousandths of an ulp.
-    log2: clift_log2_f32, clift_log2_f32x4, clift_log2_v4, clift_log2_v8, log2_fma1, Handled::POSITIVE, log2_by_libm;
+    log2: clift_log2_f32, clift_log2_f32x4, clift_log2_v4, clift_log2_v8, log2_fma1, x => log2::<f64>(x as f64) as f32, Handled::POSITIVE, log2_by_libm;
     /// `log10(x)`: at most 0.5 ulp plus a few thousandths of an ulp.
-    log10: clift_log10_f32, clift_log10_f32x4, clift_log10_v4, clift_log10_v8, log10_fma1, Handled::POSITIVE, log10_by_libm;
+    log10: clift_log10_f32, clift_log10_f32x4, clift_log10_v4, clift_log10_v8, log10_fma1, x => log10::<f64>(x as f64) as f32, Handled::POSITIVE, log10_by_libm;
 }
 
 /// `sin`, `cos`, `tan`, `exp2`, `exp10`, `log2` or `log10` (by OpenCL.std
@@ -555,7 +479,7 @@ pub fn without_fma_instruction(name: &str, x: f32) -> Option<f32> {
 /// the AVX2 function itself (no check per call), else the portable form.
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 pub fn eight_lanes(name: &str) -> Option<usize> {
-    #[allow(improper_ctypes_definitions)] // see `entry_points!`
+    #[allow(improper_ctypes_definitions)] // see `float_lanes::lane_entry_points!`
     type Eight = unsafe extern "C" fn(core::arch::x86_64::__m128, core::arch::x86_64::__m128, *mut f32);
     let avx = crate::float_lanes::has_avx2_fma();
     let f: Eight = match (name, avx) {
@@ -585,7 +509,7 @@ pub fn eight_lanes(name: &str) -> Option<usize> {
 /// function itself, else the portable form.
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 pub fn four_lanes_in_register(name: &str) -> Option<usize> {
-    #[allow(improper_ctypes_definitions)] // see `entry_points!`
+    #[allow(improper_ctypes_definitions)] // see `float_lanes::lane_entry_points!`
     type Reg = unsafe extern "C" fn(core::arch::x86_64::__m128) -> core::arch::x86_64::__m128;
     let avx = crate::float_lanes::has_avx2_fma();
     let f: Reg = match (name, avx) {
@@ -762,6 +686,12 @@ mod avx2 {
     struct V4(__m256d);
 
     impl Arith for V4 {
+        type Scalar = f64;
+        #[inline(always)]
+        fn splat(x: f64) -> V4 {
+            // SAFETY: AVX is available (see `V4`).
+            V4(unsafe { _mm256_set1_pd(x) })
+        }
         #[inline(always)]
         fn mul(self, o: V4) -> V4 {
             // SAFETY: AVX is available (see `V4`).
@@ -776,11 +706,6 @@ mod avx2 {
 
     impl Lanes64 for V4 {
         type Mask = __m256d;
-        #[inline(always)]
-        fn splat(x: f64) -> V4 {
-            // SAFETY: AVX is available (see `V4`).
-            V4(unsafe { _mm256_set1_pd(x) })
-        }
         #[inline(always)]
         fn add(self, o: V4) -> V4 {
             // SAFETY: AVX is available (see `V4`).

@@ -56,9 +56,13 @@
 //! log(1) = +0; erf(±0) = ±0, erf(±inf) = ±1; a NaN argument is returned
 //! quieted, as `x + x`.
 
-/// The product and the fused multiply-add of a set of lanes: what
-/// [`estrin`] needs.
+/// A set of lanes of one scalar type with the product and the fused
+/// multiply-add: what [`estrin`] and [`splat_all`] need.
 pub(crate) trait Arith: Copy {
+    /// The type of one lane.
+    type Scalar: Copy;
+    /// Every lane `x`.
+    fn splat(x: Self::Scalar) -> Self;
     /// `self * o`.
     fn mul(self, o: Self) -> Self;
     /// `self * b + c`, rounded once.
@@ -103,13 +107,11 @@ pub(crate) fn estrin<V: Arith, const N: usize>(t: V, c: [V; N]) -> V {
 /// A set of `f32` lanes: what the algorithms below need (besides
 /// [`Arith`]'s product and fused multiply-add). Implemented for `f32` (one
 /// lane) and, on x86-64, for AVX2's `__m256`.
-pub(crate) trait Lanes32: Arith {
+pub(crate) trait Lanes32: Arith<Scalar = f32> {
     /// Lane masks (all ones / all zeros per lane, or a `bool`).
     type Mask: Copy;
     /// The table column selected by an erf interval index, per lane.
     type Index: Copy;
-    /// Every lane `x`.
-    fn splat(x: f32) -> Self;
     /// `self + o`.
     fn add(self, o: Self) -> Self;
     /// `self - o`.
@@ -226,6 +228,11 @@ static ERF_POLY: [Row; 9] = [
 /// where the function is compiled with it, a correctly rounded software
 /// fused multiply-add otherwise).
 impl Arith for f32 {
+    type Scalar = f32;
+    #[inline(always)]
+    fn splat(x: f32) -> f32 {
+        x
+    }
     #[inline(always)]
     fn mul(self, o: f32) -> f32 {
         self * o
@@ -239,10 +246,6 @@ impl Arith for f32 {
 impl Lanes32 for f32 {
     type Mask = bool;
     type Index = usize;
-    #[inline(always)]
-    fn splat(x: f32) -> f32 {
-        x
-    }
     #[inline(always)]
     fn add(self, o: f32) -> f32 {
         self + o
@@ -326,6 +329,21 @@ impl Lanes32 for f32 {
     }
 }
 
+/// Every coefficient of `c` in every lane: a loop that the compiler inlines
+/// into the AVX2 functions (an array's `map` with a function argument may
+/// stay a call, out of which the broadcast intrinsic cannot be inlined: a
+/// call per coefficient, measured ten times slower).
+#[inline(always)]
+pub(crate) fn splat_all<V: Arith, const N: usize>(c: &[V::Scalar; N]) -> [V; N] {
+    let mut v = [V::splat(c[0]); N];
+    let mut i = 1;
+    while i < N {
+        v[i] = V::splat(c[i]);
+        i += 1;
+    }
+    v
+}
+
 /// `exp` of `float` lanes.
 #[inline(always)]
 pub(crate) fn exp<V: Lanes32>(x: V) -> V {
@@ -336,7 +354,7 @@ pub(crate) fn exp<V: Lanes32>(x: V) -> V {
     let r_hi = k.fma(V::splat(-LN2_HI), xc); // exact
     let r_lo = k.mul(V::splat(-LN2_LO));
     let r = r_hi.add(r_lo);
-    let q = estrin(r, EXP_Q.map(V::splat));
+    let q = estrin(r, splat_all(&EXP_Q));
     let p = r_hi.add(r.mul(r).fma(q, r_lo));
     let v = V::splat(1.0).add(p).scale(kd);
     V::select(x.is_nan(), x.add(x), v)
@@ -350,7 +368,7 @@ pub(crate) fn log<V: Lanes32>(x: V) -> V {
     let (e, m) = xs.split_log();
     let e = e.sub(V::select(small, V::splat(23.0), V::splat(0.0)));
     let f = m.sub(V::splat(1.0)); // exact: m in [0.7, 1.5)
-    let q = estrin(f, LOG_Q.map(V::splat));
+    let q = estrin(f, splat_all(&LOG_Q));
     let s = f.mul(f).fma(q, e.mul(V::splat(LN2_LO)));
     let v = e.mul(V::splat(LN2_HI)).add(f.add(s));
     // x > 0 and finite: v; +0 and -0: -inf; +inf: +inf; NaN: x; x < 0 and
@@ -448,25 +466,33 @@ pub(crate) fn each_of_four(x: core::arch::x86_64::__m128, f: extern "C" fn(f32) 
     }
 }
 
-/// Defines the scalar, the 4-lane and the 8-lane entry points of one
-/// function.
-macro_rules! entry_points {
-    ($($(#[$doc:meta])* $kernel:ident: $scalar:ident, $x4:ident, $v4:ident, $v8:ident, $fma1:ident;)*) => {$(
+/// Defines the scalar, the 4-lane and the 8-lane entry points of one-argument
+/// functions (here and in `crate::double_lanes`): per function its kernel
+/// (whose module `avx2::<kernel>` has the `four` and `eight` forms), the
+/// names of the entry points and of the FMA-compiled scalar form, the
+/// scalar evaluation of argument `x` (`x => expression`), and optionally
+/// the arguments the kernel handles and the function the others go to.
+macro_rules! lane_entry_points {
+    ($($(#[$doc:meta])* $kernel:ident: $scalar:ident, $x4:ident, $v4:ident, $v8:ident, $fma1:ident,
+        $x:ident => $eval:expr $(, $handled:expr, $fallback:ident)?;)*) => {$(
         /// The scalar form compiled with the FMA instruction.
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "fma")]
-        fn $fma1(x: f32) -> f32 {
-            $kernel::<f32>(x)
+        fn $fma1($x: f32) -> f32 {
+            $eval
         }
 
         $(#[$doc])*
-        pub extern "C" fn $scalar(x: f32) -> f32 {
+        pub extern "C" fn $scalar($x: f32) -> f32 {
+            $(if !$handled.contains($x) {
+                return $fallback($x);
+            })?
             #[cfg(target_arch = "x86_64")]
-            if has_avx2_fma() {
+            if $crate::float_lanes::has_avx2_fma() {
                 // SAFETY: the CPU has FMA (checked at run time).
-                return unsafe { $fma1(x) };
+                return unsafe { $fma1($x) };
             }
-            $kernel::<f32>(x)
+            $eval
         }
 
         /// The function on four floats in place: bitwise the scalar
@@ -477,7 +503,7 @@ macro_rules! entry_points {
         /// alignment).
         pub unsafe extern "C" fn $x4(p: *mut f32) {
             #[cfg(target_arch = "x86_64")]
-            if has_avx2_fma() {
+            if $crate::float_lanes::has_avx2_fma() {
                 // SAFETY: the CPU has AVX2 and FMA (checked at run time);
                 // the caller passes four readable and writable floats.
                 unsafe {
@@ -487,7 +513,7 @@ macro_rules! entry_points {
                 return;
             }
             // SAFETY: the caller passes four readable and writable floats.
-            unsafe { each_of_four_in_place(p, $scalar) }
+            unsafe { $crate::float_lanes::each_of_four_in_place(p, $scalar) }
         }
 
         /// The function on the four floats of an SSE register (System V:
@@ -499,11 +525,11 @@ macro_rules! entry_points {
         #[cfg(target_arch = "x86_64")]
         #[allow(improper_ctypes_definitions)]
         pub extern "C" fn $v4(x: core::arch::x86_64::__m128) -> core::arch::x86_64::__m128 {
-            if has_avx2_fma() {
+            if $crate::float_lanes::has_avx2_fma() {
                 // SAFETY: the CPU has AVX2 and FMA (checked at run time).
                 return unsafe { avx2::$kernel::four(x) };
             }
-            each_of_four(x, $scalar)
+            $crate::float_lanes::each_of_four(x, $scalar)
         }
 
         /// The function on eight floats, the low four in `lo` (`xmm0`) and
@@ -520,7 +546,7 @@ macro_rules! entry_points {
             hi: core::arch::x86_64::__m128,
             out: *mut f32,
         ) {
-            if has_avx2_fma() {
+            if $crate::float_lanes::has_avx2_fma() {
                 // SAFETY: the CPU has AVX2 and FMA (checked at run time);
                 // the caller passes eight writable floats.
                 unsafe { avx2::$kernel::eight(lo, hi, out) };
@@ -528,20 +554,22 @@ macro_rules! entry_points {
             }
             // SAFETY: the caller passes eight writable floats.
             unsafe {
-                core::arch::x86_64::_mm_storeu_ps(out, each_of_four(lo, $scalar));
-                core::arch::x86_64::_mm_storeu_ps(out.add(4), each_of_four(hi, $scalar));
+                core::arch::x86_64::_mm_storeu_ps(out, $crate::float_lanes::each_of_four(lo, $scalar));
+                core::arch::x86_64::_mm_storeu_ps(out.add(4), $crate::float_lanes::each_of_four(hi, $scalar));
             }
         }
     )*};
 }
 
-entry_points! {
+pub(crate) use lane_entry_points;
+
+lane_entry_points! {
     /// `exp(x)`: below one ulp (see the module documentation).
-    exp: clift_exp_f32, clift_exp_f32x4, clift_exp_v4, clift_exp_v8, exp_fma1;
+    exp: clift_exp_f32, clift_exp_f32x4, clift_exp_v4, clift_exp_v8, exp_fma1, x => exp::<f32>(x);
     /// `log(x)`: below one ulp.
-    log: clift_log_f32, clift_log_f32x4, clift_log_v4, clift_log_v8, log_fma1;
+    log: clift_log_f32, clift_log_f32x4, clift_log_v4, clift_log_v8, log_fma1, x => log::<f32>(x);
     /// `erf(x)`: below one ulp.
-    erf: clift_erf_f32, clift_erf_f32x4, clift_erf_v4, clift_erf_v8, erf_fma1;
+    erf: clift_erf_f32, clift_erf_f32x4, clift_erf_v4, clift_erf_v8, erf_fma1, x => erf::<f32>(x);
 }
 
 /// `exp`, `log` or `erf` (by OpenCL.std name) of `x` computed without the
@@ -563,7 +591,7 @@ pub fn without_fma_instruction(name: &str, x: f32) -> Option<f32> {
 /// AVX2 function itself (no check per call), else the portable form.
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 pub fn eight_lanes(name: &str) -> Option<usize> {
-    #[allow(improper_ctypes_definitions)] // see `entry_points!`
+    #[allow(improper_ctypes_definitions)] // see `lane_entry_points!`
     type Eight = unsafe extern "C" fn(core::arch::x86_64::__m128, core::arch::x86_64::__m128, *mut f32);
     let avx = has_avx2_fma();
     let f: Eight = match (name, avx) {
@@ -584,7 +612,7 @@ pub fn eight_lanes(name: &str) -> Option<usize> {
 /// function itself, else the portable form.
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 pub fn four_lanes_in_register(name: &str) -> Option<usize> {
-    #[allow(improper_ctypes_definitions)] // see `entry_points!`
+    #[allow(improper_ctypes_definitions)] // see `lane_entry_points!`
     type Reg = unsafe extern "C" fn(core::arch::x86_64::__m128) -> core::arch::x86_64::__m128;
     let avx = has_avx2_fma();
     let f: Reg = match (name, avx) {
@@ -615,6 +643,12 @@ mod avx2 {
     pub(super) struct V8(pub(super) __m256);
 
     impl Arith for V8 {
+        type Scalar = f32;
+        #[inline(always)]
+        fn splat(x: f32) -> V8 {
+            // SAFETY: AVX is available (see `V8`).
+            V8(unsafe { _mm256_set1_ps(x) })
+        }
         #[inline(always)]
         fn mul(self, o: V8) -> V8 {
             // SAFETY: AVX is available (see `V8`).
@@ -630,11 +664,6 @@ mod avx2 {
     impl Lanes32 for V8 {
         type Mask = __m256;
         type Index = __m256i;
-        #[inline(always)]
-        fn splat(x: f32) -> V8 {
-            // SAFETY: AVX is available (see `V8`).
-            V8(unsafe { _mm256_set1_ps(x) })
-        }
         #[inline(always)]
         fn add(self, o: V8) -> V8 {
             // SAFETY: AVX is available (see `V8`).
@@ -761,7 +790,7 @@ mod avx2 {
                 /// # Safety
                 /// The CPU must have AVX2 and FMA.
                 #[target_feature(enable = "avx2,fma")]
-                #[allow(improper_ctypes_definitions)] // see `entry_points!`
+                #[allow(improper_ctypes_definitions)] // see `lane_entry_points!`
                 pub(in super::super) unsafe extern "C" fn four(x: __m128) -> __m128 {
                     let v = _mm256_insertf128_ps::<0>(_mm256_setzero_ps(), x);
                     _mm256_castps256_ps128(super::super::$name(V8(v)).0)
@@ -773,7 +802,7 @@ mod avx2 {
                 /// The CPU must have AVX2 and FMA; `out` must be valid
                 /// for writes of eight floats.
                 #[target_feature(enable = "avx2,fma")]
-                #[allow(improper_ctypes_definitions)] // see `entry_points!`
+                #[allow(improper_ctypes_definitions)] // see `lane_entry_points!`
                 pub(in super::super) unsafe extern "C" fn eight(lo: __m128, hi: __m128, out: *mut f32) {
                     let v = _mm256_set_m128(hi, lo);
                     // SAFETY: the caller passes eight writable floats.

@@ -30,11 +30,13 @@
 //!   (each a normal `float`): the first product is exact, the second
 //!   rounds once, also into the denormals.
 //! - `log(x)`: a denormal x is scaled by 2^23 first; x = 2^e m with m in
-//!   [sqrt(1/2), sqrt(2)) taken from the bits, f = m - 1 (exact); log(x) =
-//!   e `LN2_HI` + (f + (f^2 Q(f) + e `LN2_LO`)) with Q(f) = (log(1 + f) -
-//!   f) / f^2 of degree 9 (relative error 1.6e-8). e `LN2_HI` is exact;
-//!   where it and log(m) nearly cancel (e = ±1, m near the other end) the
-//!   last sum is exact too.
+//!   [sqrt(1/2), sqrt(2)) taken from the bits, f = m - 1 (exact); log(1 +
+//!   f) = f - f^2/2 + f^3 R(f) with R of degree 8 (relative error
+//!   7.3e-8): f^2/2 is split exactly into h + h_lo and f - h into w + e1
+//!   (two-sum), so log(x) = e `LN2_HI` + (w + rest) with rest = f^3 R + e
+//!   `LN2_LO` - h_lo + e1, a few percent of the result, rounded once into
+//!   w. e `LN2_HI` is exact; where it and log(m) nearly cancel (e = ±1, m
+//!   near the other end) the last sum is exact too.
 //! - `erf(x)`: odd; for a = |x| <= 1, erf(a) = a + a Q0(a^2 - 0.5) (one
 //!   fused multiply-add around Q0 = erf(a) / a - 1, so the rounding of Q0
 //!   is scaled by |Q0| < 0.16); for a in the three intervals that split
@@ -48,7 +50,7 @@
 //!
 //! The polynomials interpolate the functions at Chebyshev nodes (MPFR at
 //! 320 bits, coefficients rounded to `f32`); `examples/fit_float_lanes.rs`
-//! regenerates them (`expq 5`, `logq 9`, `erfq 6`, `erfc1 8` ... `erfc3 8`).
+//! regenerates them (`expq 5`, `logr 8`, `erfq 6`, `erfc1 8` ... `erfc3 8`).
 //!
 //! Special values are selected lane by lane at the end, so every form
 //! computes them the same way: exp(NaN) = NaN, exp(-inf) = +0,
@@ -180,19 +182,18 @@ const EXP_Q: [f32; 6] = [
     0.000_198_919_7,
 ];
 
-/// Q(f) = (log(1 + f) - f) / f^2 for f in [sqrt(1/2) - 1, sqrt(2) - 1],
-/// relative error 1.6e-8.
-const LOG_Q: [f32; 10] = [
-    -0.5,
-    0.333_333_22,
-    -0.250_000_12,
-    0.200_014_47,
-    -0.166_675_37,
-    0.142_323_18,
-    -0.124_208_145,
-    0.118_121_36,
-    -0.115_572_88,
-    0.067_690_24,
+/// R(f) = (log(1 + f) - f + f^2 / 2) / f^3 for f in [sqrt(1/2) - 1,
+/// sqrt(2) - 1], relative error 7.3e-8.
+const LOG_R: [f32; 9] = [
+    0.333_333_3,
+    -0.249_999_97,
+    0.200_007_16,
+    -0.166_678_03,
+    0.142_490_58,
+    -0.124_256_87,
+    0.116_854_2,
+    -0.114_797_34,
+    0.069_716_12,
 ];
 
 /// The bounds of erf's intervals: |x| <= ERF_B0 (interval 0, by x + x
@@ -368,9 +369,17 @@ pub(crate) fn log<V: Lanes32>(x: V) -> V {
     let (e, m) = xs.split_log();
     let e = e.sub(V::select(small, V::splat(23.0), V::splat(0.0)));
     let f = m.sub(V::splat(1.0)); // exact: m in [0.7, 1.5)
-    let q = estrin(f, splat_all(&LOG_Q));
-    let s = f.mul(f).fma(q, e.mul(V::splat(LN2_LO)));
-    let v = e.mul(V::splat(LN2_HI)).add(f.add(s));
+    let r = estrin(f, splat_all(&LOG_R));
+    // log(1 + f) = f - f^2/2 + f^3 R(f): f^2/2 = h + h_lo exactly, f - h =
+    // w + e1 exactly (|h| <= |f|), and the small rest is added once.
+    let f2 = f.mul(f);
+    let half = V::splat(0.5);
+    let h = f2.mul(half);
+    let h_lo = f.fma(f, f2.mul(V::splat(-1.0))).mul(half);
+    let w = f.sub(h);
+    let e1 = f.sub(w).sub(h);
+    let rest = f2.mul(f).fma(r, e.mul(V::splat(LN2_LO))).sub(h_lo).add(e1);
+    let v = e.mul(V::splat(LN2_HI)).add(w.add(rest));
     // x > 0 and finite: v; +0 and -0: -inf; +inf: +inf; NaN: x; x < 0 and
     // -inf: NaN.
     let inf = V::splat(f32::INFINITY);

@@ -67,10 +67,13 @@ struct Mode {
 }
 
 const MODES: [Mode; 5] = [
+    // The -O0 module as written, one work-item at a time: its Function
+    // variables stay in memory (every other clift mode promotes them to
+    // values, jit/src/promote.rs).
     Mode {
         label: "clift -O0 scalar",
         device: 0,
-        options: "-O0 -cl-clift-max-lanes=1",
+        options: "-O0 -cl-clift-max-lanes=1 -cl-clift-keep-variables",
     },
     // At -O0, 8-lane bodies wherever clift can make them (also where it
     // estimates 4 lanes faster, as for loops whose exits differ); at

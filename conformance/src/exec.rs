@@ -40,7 +40,9 @@
 //! them, `jit/src/lower/simd`; the build adds [`WIDE_AT_BUILD`], so that
 //! every launch runs the 8-lane bodies, not the 4-lane ones that run until
 //! clift's background thread has compiled them) and the same program built again with
-//! `-cl-clift-max-lanes=1` (scalar bodies only), the *twin*, built at the
+//! [`TWIN`] (scalar bodies only, and the module's Function variables kept
+//! in memory as written instead of promoted to values: `jit/src/promote.rs`),
+//! the *twin*, built at the
 //! first launch and shared by siblings (so program-scope variables evolve
 //! alike). The twin runs on copies of the same arguments after the
 //! kernel, and every buffer read back must hold the same bytes, or the
@@ -206,6 +208,11 @@ impl<'a> Arg<'a> {
 /// clift's own build option asking for scalar bodies only.
 pub const SCALAR_ONLY: &str = "-cl-clift-max-lanes=1";
 
+/// The twin's build options: clift's own options asking for scalar
+/// bodies only and for the Function variables kept in memory (what the
+/// module says, done one work-item at a time).
+pub const TWIN: &str = "-cl-clift-max-lanes=1 -cl-clift-keep-variables";
+
 /// clift's own build option asking for the 8-lane bodies at the build.
 pub const WIDE_AT_BUILD: &str = "-cl-clift-wide-at-build";
 
@@ -336,7 +343,7 @@ impl<'a> Kernel<'a> {
         let twin = (!scalar_only).then(|| {
             Rc::new(RefCell::new(Twin {
                 recipe,
-                options: format!("{options} {SCALAR_ONLY}"),
+                options: format!("{options} {TWIN}"),
                 program: None,
             }))
         });
@@ -536,7 +543,7 @@ impl<'a> Kernel<'a> {
         let twin_rc = self.launch_on(twin, &enqueue);
         assert!(
             twin_rc == CL_SUCCESS,
-            "kernel {:?} ran, but with {SCALAR_ONLY} its enqueue failed with {} ({twin_rc})",
+            "kernel {:?} ran, but with {TWIN} its enqueue failed with {} ({twin_rc})",
             self.name,
             error_name(twin_rc)
         );
@@ -556,7 +563,7 @@ impl<'a> Kernel<'a> {
                     .collect();
                 panic!(
                     "kernel {:?}: argument {i} differs between execution modes at byte {at} of {}: \
-                     {} as built (vector bodies), {} with {SCALAR_ONLY} (bytes from there on){}",
+                     {} as built (vector bodies, variables promoted), {} with {TWIN} (bytes from there on){}",
                     self.name,
                     built.len(),
                     show(built),
@@ -603,7 +610,7 @@ impl<'a> Kernel<'a> {
                     let rc = build(p, &t.options);
                     assert!(
                         rc == CL_SUCCESS,
-                        "kernel {:?} built, but not with {SCALAR_ONLY}: {} ({rc}):\n{}",
+                        "kernel {:?} built, but not with {TWIN}: {} ({rc}):\n{}",
                         self.name,
                         error_name(rc),
                         build_log(p, device())

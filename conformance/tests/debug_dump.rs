@@ -371,6 +371,40 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
     assert!(sgemm.contains("f32x4"), "sgemm_naive runs 4 lanes at -O0: {sgemm}");
     // SAFETY: a valid program, released once.
     unsafe { check(clReleaseProgram(p)) };
+    // clang -O0 keeps every local in a Function variable; the build turns
+    // those only loaded and stored into values (jit/src/promote.rs), so
+    // vadd's `i` is known consecutive across the lanes and `a[i]` is one
+    // vector load per part, not a load per lane; mandelbrot's loop, whose
+    // exit differs between work-items, hands its values on through phis
+    // at its exit and gets a 4-lane body, as it does with
+    // -cl-clift-keep-variables (its values then pass through memory,
+    // which the mask covers); kept, vadd's `a[i]` is a load per lane.
+    for (options, promoted) in [("", true), ("-cl-clift-keep-variables", false)] {
+        // A root of its own: the -O0 vadd above has a folder already.
+        let mut dumps = Dumps::new(&format!("clift-dump-promoted-{promoted}"));
+        let (p, dir) = dumps.build_with(ctx, &spirv("clbench/O0/vadd"), options, &format!("vadd O0 {options}"));
+        let vadd = read(&dir.join("vadd.opt.clif"));
+        let vector_loads = vadd.matches("load.f32x4").count();
+        let lane_loads = vadd.matches("load.f32 ").count();
+        if promoted {
+            assert!(vector_loads >= 2 && lane_loads <= 2, "vadd at -O0: {vadd}");
+        } else {
+            assert!(lane_loads >= 8, "vadd at -O0 with {options}: {vadd}");
+        }
+        // SAFETY: a valid program, released once.
+        unsafe { check(clReleaseProgram(p)) };
+        let (p, dir) = dumps.build_with(
+            ctx,
+            &spirv("clbench/O0/mandelbrot"),
+            options,
+            &format!("mandelbrot O0 {options}"),
+        );
+        let why = std::fs::read_to_string(dir.join("mandelbrot.scalar.txt")).ok();
+        assert_eq!(why, None, "mandelbrot at -O0 {options}");
+        // SAFETY: a valid program, released once.
+        unsafe { check(clReleaseProgram(p)) };
+    }
+    std::env::set_var("CLIFT_DUMP", dumps.root());
     // clift's own -cl-clift-max-lanes=1 keeps the scalar body alone (tests
     // and the differential generator run programs in every mode with it).
     {

@@ -188,8 +188,12 @@ fn opt_disable_keeps_private_variables() {
     let ctx = context();
     let src = "kernel void k(global int* o) { int i = get_global_id(0); int a = i * 3; int b = a & 7; \
                o[i] = a + b; }";
-    let fast = built(ctx, src, "");
-    let slow = built(ctx, src, "-cl-opt-disable");
+    // clift turns Function variables that are only loaded and stored into
+    // values; -cl-clift-keep-variables keeps them as the module has them,
+    // which shows what clang made.
+    let fast = built(ctx, src, "-cl-clift-keep-variables");
+    let slow = built(ctx, src, "-cl-opt-disable -cl-clift-keep-variables");
+    let promoted = built(ctx, src, "-cl-opt-disable");
     let private = |p: cl_program| {
         let k = kernel(p, "k");
         let v: cl_ulong = work_group_value(k, CL_KERNEL_PRIVATE_MEM_SIZE);
@@ -202,8 +206,11 @@ fn opt_disable_keeps_private_variables() {
     assert!(private(slow) >= 12, "{}", private(slow));
     assert_eq!(run_ints(ctx, fast, "k", 8), run_ints(ctx, slow, "k", 8));
     assert_eq!(run_ints(ctx, slow, "k", 4), [0, 6, 12, 9 + 1]);
+    assert_eq!(private(promoted), 0);
+    assert_eq!(run_ints(ctx, promoted, "k", 8), run_ints(ctx, slow, "k", 8));
     release_program(fast);
     release_program(slow);
+    release_program(promoted);
     release_context(ctx);
 }
 

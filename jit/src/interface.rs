@@ -62,6 +62,10 @@ pub struct BuildOptions {
     /// of clift's ([`crate::CodegenConfig::wide_later`]), so that every
     /// launch runs them (tests that compare them with the scalar bodies).
     pub wide_at_build: bool,
+    /// `-cl-clift-keep-variables`, clift's own option: Function variables
+    /// stay in memory as the module has them ([`crate::promote`] does not
+    /// run; the differential tests compare both).
+    pub keep_variables: bool,
 }
 
 /// How a kernel argument is passed (what clSetKernelArg checks against).

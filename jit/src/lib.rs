@@ -23,6 +23,8 @@
 //!   ([`validate::types`], [`validate::cfg`], [`validate::calls`]).
 //! - [`spec`]: specialization constants applied and folded; [`layout`]:
 //!   OpenCL C sizes of every type.
+//! - [`promote`]: Function variables that are only loaded and stored
+//!   (clang -O0 keeps every local variable in memory) become SSA values.
 //! - [`kernels`]: what the API reports about kernels ([`KernelInfo`]).
 //! - [`link`](mod@link) (clLinkProgram): combines object modules, libraries and
 //!   IL programs into one module (imports resolved to exports, types and
@@ -69,6 +71,7 @@ pub mod launch_abi;
 pub mod layout;
 pub mod link;
 pub mod lower;
+pub mod promote;
 pub mod spec;
 pub mod spirv;
 pub mod sub_group;
@@ -269,6 +272,9 @@ pub fn front_end(bytes: &[u8], options: &BuildOptions) -> Result<FrontEnd, Build
     let Some(validated) = validate::check_functions(&mut m, &mut d) else {
         return Err(fail(d.into_sorted()));
     };
+    if !options.keep_variables {
+        promote::variables(&mut m);
+    }
     let built = kernels::extract(&m);
     Ok(FrontEnd {
         module: m,

@@ -141,8 +141,15 @@ fn clbench_interfaces() {
         assert_eq!(kernel(&b, "empty").args.len(), 1);
         assert_eq!(b.global_variable_total_size, 0);
     }
-    // At -O0 the kernel's locals live in Function variables.
-    assert!(kernel(&built("clbench/O0/vadd.spv"), "vadd").private_mem_size > 0);
+    // At -O0 the kernel's locals live in Function variables, which the
+    // build turns into values (`promote`) unless told to keep them.
+    let keep = BuildOptions {
+        keep_variables: true,
+        ..BuildOptions::default()
+    };
+    let kept = build(&read("clbench/O0/vadd.spv"), &keep).unwrap();
+    assert!(kernel(&kept, "vadd").private_mem_size > 0);
+    assert_eq!(kernel(&built("clbench/O0/vadd.spv"), "vadd").private_mem_size, 0);
 }
 
 #[test]
@@ -240,7 +247,15 @@ fn kernel_arg_info_from_clang() {
     let k = kernel(&b, "k");
     assert_eq!(k.args[0].name.as_deref(), Some("out"));
     assert_eq!(k.args[0].type_name, None);
-    assert_eq!(k.private_mem_size, 4);
+    // Its one Function variable is only stored and loaded: a value once
+    // promoted, four bytes of private memory when kept.
+    assert_eq!(k.private_mem_size, 0);
+    let keep = BuildOptions {
+        keep_variables: true,
+        ..BuildOptions::default()
+    };
+    let kept = build(&read("valid/base.spv"), &keep).unwrap();
+    assert_eq!(kernel(&kept, "k").private_mem_size, 4);
 }
 
 #[test]
@@ -859,4 +874,65 @@ fn mutated_image_modules_compile_or_fail_cleanly() {
         }
     }
     assert!(compiled > 10, "{compiled} mutated image modules compiled");
+}
+
+/// The Function variables of `m` (OpVariable in a function body).
+fn function_variables(m: &clift_jit::spirv::Module) -> usize {
+    m.functions
+        .iter()
+        .flat_map(|f| f.blocks.iter().flat_map(|b| b.body()))
+        .filter(|&i| m.insts[i as usize].op == spirv::Op::Variable)
+        .count()
+}
+
+#[test]
+fn clang_o0_variables_become_values() {
+    let keep = BuildOptions {
+        keep_variables: true,
+        ..BuildOptions::default()
+    };
+    let mut modules = spv_files("clbench/O0");
+    modules.extend(
+        spv_files("clang")
+            .into_iter()
+            .filter(|p| p.to_string_lossy().ends_with("_O0.spv")),
+    );
+    assert!(modules.len() >= 15, "{modules:?}");
+    for path in modules {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.display();
+        let kept = front_end(&bytes, &keep).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let promoted = front_end(&bytes, &BuildOptions::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let before = function_variables(kept.module());
+        let after = function_variables(promoted.module());
+        assert!(before > 0, "{name}: clang -O0 keeps locals in variables");
+        // clbench's kernels take no local's address: every variable goes
+        // (nbody's float3 ones are read and written as float4 through a
+        // bitcast, reduce's and mandelbrot's leave loops whose exits
+        // differ between work-items).
+        if name.to_string().contains("clbench") {
+            assert_eq!(after, 0, "{name}: {before} variables, {after} left");
+        } else {
+            assert!(after < before, "{name}: {before} variables, {after} left");
+        }
+        // What is left is a module the validator accepts: definitions
+        // dominate their uses, one phi operand per predecessor, types
+        // agree.
+        let mut again = promoted.module().clone();
+        let mut d = clift_jit::validate::Diags::default();
+        let ok = clift_jit::validate::check_functions(&mut again, &mut d);
+        assert!(ok.is_some() && d.is_empty(), "{name}: {:?}", d.into_sorted());
+        // The interfaces are the same, but for the private memory the
+        // kernels use (CL_KERNEL_PRIVATE_MEM_SIZE), which shrinks.
+        let (a, b) = (&kept.built().kernels, &promoted.built().kernels);
+        assert_eq!(a.len(), b.len(), "{name}");
+        for (a, b) in a.iter().zip(b) {
+            assert!(b.private_mem_size <= a.private_mem_size, "{name}: {}", a.name);
+            let same = clift_jit::KernelInfo {
+                private_mem_size: a.private_mem_size,
+                ..b.clone()
+            };
+            assert_eq!(a, &same, "{name}");
+        }
+    }
 }

@@ -16,7 +16,8 @@
 //! `-I dir`, `-Idir`, `-w`, `-Werror`, `-W<warning>` and `-Wno-<warning>`,
 //! `-O0` to `-O3`, `-Os` and `-Oz` (`-O0` is `-cl-opt-disable`),
 //! `-cl-std=CL1.0` to `CL3.0` (lowercase `cl` too), and clift's own
-//! `-cl-clift-max-lanes=N`, `-cl-clift-min-lanes=N` and `-cl-clift-wide-at-build`. Anything else is refused with the option named
+//! `-cl-clift-max-lanes=N`, `-cl-clift-min-lanes=N`, `-cl-clift-wide-at-build` and
+//! `-cl-clift-keep-variables`. Anything else is refused with the option named
 //! and the reason (the caller's `CL_INVALID_*_OPTIONS`), never dropped.
 
 use std::fmt;
@@ -455,6 +456,7 @@ fn parse_words(words: &[String], call: OptionsOf) -> Result<ParsedOptions, Optio
             "-cl-fp32-correctly-rounded-divide-sqrt" => {}
             "-cl-kernel-arg-info" => b.kernel_arg_info = true,
             "-cl-clift-wide-at-build" => b.wide_at_build = true,
+            "-cl-clift-keep-variables" => b.keep_variables = true,
             // Debugging: "additional errors for the built-in functions that
             // allow you to enqueue commands on a device" (enqueue_kernel and
             // enqueue_marker then say why they failed); not clang's -g
@@ -523,8 +525,8 @@ fn unknown_reason(w: &str) -> String {
 
 /// Parses clLinkProgram's options: the library linking options and the
 /// program linking options of the spec's "Linker Options", and clift's
-/// `-cl-clift-max-lanes=N`, `-cl-clift-min-lanes=N` and
-/// `-cl-clift-wide-at-build`.
+/// `-cl-clift-max-lanes=N`, `-cl-clift-min-lanes=N`,
+/// `-cl-clift-wide-at-build` and `-cl-clift-keep-variables`.
 pub fn parse_link_options(s: &str) -> Result<LinkRequest, OptionError> {
     let call = OptionsOf::Link;
     let mut r = LinkRequest {
@@ -539,7 +541,8 @@ pub fn parse_link_options(s: &str) -> Result<LinkRequest, OptionError> {
             _ if LINK_PROGRAM_OPTIONS.contains(&w.as_str())
                 || w.starts_with("-cl-clift-max-lanes=")
                 || w.starts_with("-cl-clift-min-lanes=")
-                || w == "-cl-clift-wide-at-build" =>
+                || w == "-cl-clift-wide-at-build"
+                || w == "-cl-clift-keep-variables" =>
             {
                 rest.push(w)
             }
@@ -718,6 +721,15 @@ mod tests {
         }
         assert!(!parse("").build.wide_at_build);
         assert!(parse("-cl-clift-wide-at-build").build.wide_at_build);
+        assert!(!parse("").build.keep_variables);
+        assert!(parse("-cl-clift-keep-variables").build.keep_variables);
+        assert!(
+            parse_link_options("-cl-clift-keep-variables")
+                .unwrap()
+                .build
+                .build
+                .keep_variables
+        );
         let link = parse_link_options("-cl-clift-wide-at-build").unwrap();
         assert!(link.build.build.wide_at_build);
     }

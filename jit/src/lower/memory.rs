@@ -27,14 +27,13 @@ use cranelift_codegen::ir::{
     condcodes::IntCC, types as cl, AbiParam, ExtFuncData, ExternalName, FuncRef, InstBuilder, LibCall, MemFlagsData,
     Signature, StackSlotData, StackSlotKind, Value,
 };
-use rspirv::dr::Operand;
-use spirv::{Decoration, MemoryAccess, Op, StorageClass};
+use spirv::{Decoration, Op, StorageClass};
 
 use super::{types, Lowering, R};
 use crate::globals::const_index;
 use crate::launch_abi::ctx_offset;
 use crate::layout;
-use crate::spirv::{ConstValue, Function, Id, IdKind, Inst, Module, Type};
+use crate::spirv::{ConstValue, Function, Id, IdKind, Module, Type};
 
 /// The largest Function variable (as the frames of kernels with barriers).
 const MAX_PRIVATE_VARIABLE: u64 = 16 << 20;
@@ -46,15 +45,6 @@ const INLINE_COPY: u64 = 128;
 /// Memory semantics bits of OpGenericPtrMemSemantics.
 const WORKGROUP_MEMORY: i64 = 0x100;
 const CROSS_WORKGROUP_MEMORY: i64 = 0x200;
-
-/// Whether the memory operands of `inst` from operand `from` on say
-/// Volatile.
-fn is_volatile(inst: &Inst, from: usize) -> bool {
-    inst.operands
-        .iter()
-        .skip(from)
-        .any(|o| matches!(o, Operand::MemoryAccess(a) if a.contains(MemoryAccess::VOLATILE)))
-}
 
 impl Lowering<'_, '_, '_> {
     pub(super) fn memory(&mut self, i: u32) -> R {
@@ -100,7 +90,7 @@ impl Lowering<'_, '_, '_> {
                     self.builtin(b, ty)?
                 } else {
                     let addr = self.get1(ptr)?;
-                    self.load_value(addr, ty, is_volatile(&inst, 1) || self.decorated_volatile(ptr))?
+                    self.load_value(addr, ty, inst.is_volatile(1) || self.decorated_volatile(ptr))?
                 };
                 self.values.insert(id, vals);
                 Ok(())
@@ -109,14 +99,14 @@ impl Lowering<'_, '_, '_> {
                 let ptr = inst.operand(0);
                 let val = inst.operand(1);
                 let addr = self.get1(ptr)?;
-                self.store_value(addr, val, is_volatile(&inst, 2) || self.decorated_volatile(ptr))
+                self.store_value(addr, val, inst.is_volatile(2) || self.decorated_volatile(ptr))
             }
             Op::CopyMemory | Op::CopyMemorySized => {
                 let dst_id = inst.operand(0);
                 let src_id = inst.operand(1);
                 let dst = self.get1(dst_id)?;
                 let src = self.get1(src_id)?;
-                let volatile = is_volatile(&inst, if inst.op == Op::CopyMemory { 2 } else { 3 })
+                let volatile = inst.is_volatile(if inst.op == Op::CopyMemory { 2 } else { 3 })
                     || self.decorated_volatile(dst_id)
                     || self.decorated_volatile(src_id);
                 if inst.op == Op::CopyMemory {

@@ -72,6 +72,15 @@ impl Inst {
         })
     }
 
+    /// Whether the memory operands from operand `from` on say Volatile
+    /// (OpLoad: 1, OpStore: 2, OpCopyMemory: 2, OpCopyMemorySized: 3).
+    pub fn is_volatile(&self, from: usize) -> bool {
+        self.operands
+            .iter()
+            .skip(from)
+            .any(|o| matches!(o, Operand::MemoryAccess(a) if a.contains(spirv::MemoryAccess::VOLATILE)))
+    }
+
     /// The opcode's name, e.g. "OpIAdd".
     pub fn opname(&self) -> String {
         opname(self.op)

@@ -407,6 +407,21 @@ fn masked_refusal(m: &Module, func: &Function, b: usize) -> Option<String> {
     masked_refusal_in(m, func, b, false)
 }
 
+/// Whether block `t` is an exit tail of the loop whose blocks are `body`:
+/// a block just outside it, entered only from one block of it, without
+/// phis, that goes straight on (a `break` with some work of its own),
+/// which a masked loop runs under its mask as part of the loop.
+pub(crate) fn loop_tail(m: &Module, func: &Function, body: &[bool], t: usize) -> bool {
+    !body[t]
+        && func.cfg.preds[t].len() == 1
+        && body[func.cfg.preds[t][0] as usize]
+        && m.insts[func.blocks[t].end as usize].op == Op::Branch
+        && func.blocks[t].body().all(|i| m.insts[i as usize].op != Op::Phi)
+        // A block a mask may not cover (a barrier after the loop) is the
+        // exit itself, not a tail.
+        && masked_refusal(m, func, t).is_none()
+}
+
 /// [`masked_refusal`], a switch allowed when `switch_ok` (a block of a
 /// DAG region, `dag`, whose terminators are all lowered under masks).
 pub(super) fn masked_refusal_in(m: &Module, func: &Function, b: usize, switch_ok: bool) -> Option<String> {
@@ -626,17 +641,9 @@ pub fn masked_loops(
         // block of it, that go straight on to the exit block (a `break`
         // with some work of its own). They run under the mask too.
         let n = body.len();
-        let is_tail = |t: usize| {
-            !body[t]
-                && func.cfg.preds[t].len() == 1
-                && body[func.cfg.preds[t][0] as usize]
-                && m.insts[func.blocks[t].end as usize].op == Op::Branch
-                && func.blocks[t].body().all(|i| m.insts[i as usize].op != Op::Phi)
-                // A block a mask may not cover (a barrier after the loop)
-                // is the exit itself, not a tail.
-                && masked_refusal(m, func, t).is_none()
-        };
-        let tails: Vec<u32> = (0..n as u32).filter(|&t| is_tail(t as usize)).collect();
+        let tails: Vec<u32> = (0..n as u32)
+            .filter(|&t| loop_tail(m, func, body, t as usize))
+            .collect();
         let mut region = body.clone();
         for &t in &tails {
             region[t as usize] = true;

@@ -165,16 +165,14 @@ fn frontiers(f: &Function) -> Vec<Vec<u32>> {
     df
 }
 
-/// New instructions for one function: (block, instruction) pairs to
-/// insert after the block's OpLabel, and the ids they define.
-struct Inserted {
-    insts: Vec<(u32, Inst)>,
-}
+/// What [`construct`] makes of one function: the instructions to insert
+/// after block labels (block, instruction), the instructions that become
+/// OpNop, and the loads' replacements.
+type Construction = (Vec<(u32, Inst)>, Vec<u32>, HashMap<Id, Id>);
 
-/// SSA construction for the promoted variables of function `fi`: returns
-/// the instructions to insert, the instructions that become OpNop and the
-/// loads' replacements. `next_id` hands out fresh ids.
-fn construct(m: &Module, fi: usize, next_id: &mut u32) -> Option<(Inserted, Vec<u32>, HashMap<Id, Id>)> {
+/// SSA construction for the promoted variables of function `fi`
+/// ([`Construction`]). `next_id` hands out fresh ids.
+fn construct(m: &Module, fi: usize, next_id: &mut u32) -> Option<Construction> {
     let f = &m.functions[fi];
     let (cands, aliases) = candidates(m, f);
     if cands.is_empty() {
@@ -402,21 +400,21 @@ fn construct(m: &Module, fi: usize, next_id: &mut u32) -> Option<(Inserted, Vec<
     }
     let mut dead: Vec<u32> = access.keys().copied().collect();
     dead.sort_unstable();
-    Some((Inserted { insts }, dead, forward))
+    Some((insts, dead, forward))
 }
 
 /// Promotes the Function variables of every function of the validated
 /// module `m` (module doc). Returns how many variables it removed.
 pub fn variables(m: &mut Module) -> usize {
     let mut removed = 0;
+    let mut next_id = m.bound;
+    // (function, block, instruction) to insert after the block's label.
+    let mut inserted: Vec<(u32, u32, Inst)> = Vec::new();
     for fi in 0..m.functions.len() {
-        let mut next_id = m.bound;
-        let Some((inserted, dead, forward)) = construct(m, fi, &mut next_id) else {
+        let Some((insts, dead, forward)) = construct(m, fi, &mut next_id) else {
             continue;
         };
         removed += dead.iter().filter(|&&i| m.insts[i as usize].op == Op::Variable).count();
-        m.bound = next_id;
-        m.ids.resize(next_id as usize, IdInfo::default());
         let resolve = |mut id: Id| {
             while let Some(&next) = forward.get(&id) {
                 id = next;
@@ -433,7 +431,6 @@ pub fn variables(m: &mut Module) -> usize {
             inst.result_id = None;
             inst.operands.clear();
         }
-        insert(m, fi, inserted);
         let f = &m.functions[fi];
         let (from, to) = (f.inst as usize, f.end as usize);
         for inst in &mut m.insts[from..=to] {
@@ -443,51 +440,51 @@ pub fn variables(m: &mut Module) -> usize {
                 }
             }
         }
+        inserted.extend(insts.into_iter().map(|(b, inst)| (fi as u32, b, inst)));
     }
+    m.bound = next_id;
+    m.ids.resize(next_id as usize, IdInfo::default());
+    insert(m, inserted);
     removed
 }
 
-/// Inserts `inserted`'s instructions after their blocks' labels in
-/// function `fi`, and moves every index after them.
-fn insert(m: &mut Module, fi: usize, inserted: Inserted) {
-    if inserted.insts.is_empty() {
+/// Inserts each (function, block, instruction) of `inserted` after the
+/// block's label, moves every index after it, and records the new ids'
+/// definitions.
+fn insert(m: &mut Module, inserted: Vec<(u32, u32, Inst)>) {
+    if inserted.is_empty() {
         return;
     }
-    let mut by_block: Vec<Vec<Inst>> = vec![Vec::new(); m.functions[fi].blocks.len()];
-    for (b, inst) in inserted.insts {
-        by_block[b as usize].push(inst);
+    // By label index (module order): the instructions, with their function
+    // and block.
+    let mut at: std::collections::BTreeMap<u32, Vec<(u32, u32, Inst)>> = std::collections::BTreeMap::new();
+    for (fi, b, inst) in inserted {
+        let label = m.functions[fi as usize].blocks[b as usize].start;
+        at.entry(label).or_default().push((fi, b, inst));
     }
-    // The label index of each block that gets instructions, and how many.
-    let labels: Vec<(u32, usize)> = m.functions[fi]
-        .blocks
-        .iter()
-        .zip(&by_block)
-        .filter(|(_, list)| !list.is_empty())
-        .map(|(b, list)| (b.start, list.len()))
-        .collect();
     // New index of old index `i`: shifted by every insertion after a label
-    // before it (`labels` is in module order; `shift[k]` is what the
-    // first k labels insert).
+    // before it (`shift[k]` is what the first k labels insert).
+    let labels: Vec<u32> = at.keys().copied().collect();
     let shift: Vec<u32> = std::iter::once(0)
-        .chain(labels.iter().scan(0u32, |acc, &(_, k)| {
-            *acc += k as u32;
+        .chain(at.values().scan(0u32, |acc, list| {
+            *acc += list.len() as u32;
             Some(*acc)
         }))
         .collect();
-    let moved = |i: u32| -> u32 { i + shift[labels.partition_point(|&(l, _)| l < i)] };
+    let moved = |i: u32| -> u32 { i + shift[labels.partition_point(|&l| l < i)] };
     let old = std::mem::take(&mut m.insts);
-    let mut insts = Vec::with_capacity(old.len() + labels.iter().map(|l| l.1).sum::<usize>());
-    let mut queue: HashMap<u32, Vec<Inst>> = m.functions[fi]
-        .blocks
-        .iter()
-        .zip(by_block)
-        .filter(|(_, list)| !list.is_empty())
-        .map(|(b, list)| (b.start, list))
-        .collect();
+    let mut insts = Vec::with_capacity(old.len() + shift.last().copied().unwrap_or(0) as usize);
+    // (new index, function, block, id) of each inserted instruction.
+    let mut new_ids: Vec<(u32, u32, u32, Id, Op)> = Vec::new();
     for (i, inst) in old.into_iter().enumerate() {
         insts.push(inst);
-        if let Some(list) = queue.remove(&(i as u32)) {
-            insts.extend(list);
+        if let Some(list) = at.remove(&(i as u32)) {
+            for (fi, b, inst) in list {
+                if let Some(id) = inst.result_id {
+                    new_ids.push((insts.len() as u32, fi, b, id, inst.op));
+                }
+                insts.push(inst);
+            }
         }
     }
     m.insts = insts;
@@ -504,28 +501,14 @@ fn insert(m: &mut Module, fi: usize, inserted: Inserted) {
             b.end = moved(b.end);
         }
     }
-    // The new ids' definitions.
-    let f = &m.functions[fi];
-    for (b, block) in f.blocks.iter().enumerate() {
-        let mut i = block.start + 1;
-        while let Some(inst) = m.insts.get(i as usize) {
-            let Some(id) = inst.result_id else { break };
-            if !matches!(inst.op, Op::Phi | Op::Undef) || m.ids[id as usize].def != NONE {
-                break;
-            }
-            m.ids[id as usize] = IdInfo {
-                kind: if inst.op == Op::Undef {
-                    IdKind::Undef
-                } else {
-                    IdKind::Value
-                },
-                def: i,
-                name: NONE,
-                index: NONE,
-                func: fi as u32,
-                block: b as u32,
-            };
-            i += 1;
-        }
+    for (def, func, block, id, op) in new_ids {
+        m.ids[id as usize] = IdInfo {
+            kind: if op == Op::Undef { IdKind::Undef } else { IdKind::Value },
+            def,
+            name: NONE,
+            index: NONE,
+            func,
+            block,
+        };
     }
 }

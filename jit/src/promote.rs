@@ -38,6 +38,9 @@ use crate::lower::simd::analysis::loop_tail;
 use crate::spirv::{Function, Id, IdInfo, IdKind, Inst, Module, NONE};
 use crate::validate::cfg;
 
+/// Promoted variables times blocks, per function, at most.
+const MAX_WORK: usize = 1 << 24;
+
 /// A variable being promoted.
 struct Var {
     /// The pointee type: the type of every value stored and loaded.
@@ -179,6 +182,12 @@ fn construct(m: &Module, fi: usize, next_id: &mut u32) -> Option<Construction> {
         return None;
     }
     let n = f.blocks.len();
+    // The work and memory below grow with variables times blocks: a
+    // function beyond this keeps its variables (hostile or generated
+    // modules; clang's kernels are far below it).
+    if cands.len().saturating_mul(n) > MAX_WORK {
+        return None;
+    }
     let mut order: Vec<Id> = cands.keys().copied().collect();
     order.sort_unstable();
     let mut index: HashMap<Id, usize> = order.iter().enumerate().map(|(k, &id)| (id, k)).collect();

@@ -936,3 +936,38 @@ fn clang_o0_variables_become_values() {
         }
     }
 }
+
+/// Mutated clang -O0 modules (every local a Function variable) either fail
+/// to build with diagnostics or compile: the promotion of variables to
+/// values and the lowering of what it leaves never panic on what the
+/// validator lets through, and what it leaves still validates.
+#[test]
+fn mutated_o0_modules_promote_and_compile_or_fail_cleanly() {
+    use clift_jit::{compile, CodegenConfig};
+    let seeds: Vec<Vec<u32>> = spv_files("clbench/O0")
+        .iter()
+        .map(|f| words(&std::fs::read(f).unwrap()).unwrap())
+        .collect();
+    let mut rng = Rng(0x6a09_e667_f3bc_c908);
+    let (mut promoted, mut compiled) = (0, 0);
+    for n in 0..3000 {
+        let bytes = mutate(&mut rng, &seeds[n % seeds.len()]);
+        let Ok(front) = front_end(&bytes, &BuildOptions::default()) else {
+            continue;
+        };
+        let mut again = front.module().clone();
+        let mut d = clift_jit::validate::Diags::default();
+        let ok = clift_jit::validate::check_functions(&mut again, &mut d);
+        assert!(ok.is_some() && d.is_empty(), "mutation {n}: {:?}", d.into_sorted());
+        if front.module().insts.iter().any(|i| i.op == spirv::Op::Phi) {
+            promoted += 1;
+        }
+        if compile(&front, &CodegenConfig::default()).is_ok() {
+            compiled += 1;
+        }
+    }
+    assert!(
+        promoted > 150 && compiled > 250,
+        "{promoted} promoted, {compiled} compiled"
+    );
+}

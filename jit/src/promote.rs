@@ -12,22 +12,24 @@
 //! [`variables`] runs on the validated module, before code generation,
 //! and does what LLVM's mem2reg does for such variables: a Function
 //! variable whose every use is a plain OpLoad or OpStore of the whole
-//! variable is removed. Each load's uses use the value the variable holds
-//! there instead: the value of the store before it in the block, else an
-//! OpPhi placed where definitions meet (the iterated dominance frontier of
-//! the blocks that store, and the exits of loops that store, where the
-//! variable is live), else the value
-//! coming from the immediate dominator; OpUndef where nothing was stored
-//! yet. The variable, its stores and its loads become OpNop, and the
-//! phis and undefs are inserted after their block's OpLabel. Nothing else
-//! changes: the module still satisfies everything validation checked
-//! (definitions dominate uses, one phi operand per predecessor).
+//! variable, all moving one type (directly, or through OpBitcasts to other
+//! Function pointers: clang reads and writes a `float3` variable as a
+//! `float4`), is removed. Each load's uses use the value the variable
+//! holds there instead: the value of the store before it in the block,
+//! else an OpPhi placed where definitions meet (the iterated dominance
+//! frontier of the blocks that store, and the exits of loops that store,
+//! where the variable is live), else the value coming from the immediate
+//! dominator; OpUndef where nothing was stored yet. The variable, its
+//! bitcasts, stores and loads become OpNop, and the phis and undefs are
+//! inserted after their block's OpLabel. Nothing else changes: the module
+//! still satisfies everything validation checked (definitions dominate
+//! uses, one phi operand per predecessor).
 //!
 //! Left alone: volatile accesses or a Volatile (or any other decoration
 //! but Alignment) on the variable, a decorated load, a variable whose
-//! address escapes (access chains, calls, copies, pointer casts, lifetime
-//! markers), one used in an unreachable block, and accesses whose value
-//! type is not the variable's pointee type id.
+//! address escapes (access chains, calls, copies, lifetime markers), one
+//! used in an unreachable block, accesses moving different types, and
+//! functions whose variables times blocks exceed [`MAX_WORK`].
 
 use std::collections::HashMap;
 
@@ -43,7 +45,7 @@ const MAX_WORK: usize = 1 << 24;
 
 /// A variable being promoted.
 struct Var {
-    /// The pointee type: the type of every value stored and loaded.
+    /// The type of every value stored and loaded.
     ty: Id,
     /// Per block: some store writes it there (the entry block too when the
     /// variable has an initializer).

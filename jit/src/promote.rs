@@ -29,7 +29,7 @@
 //! but Alignment) on the variable, a decorated load, a variable whose
 //! address escapes (access chains, calls, copies, lifetime markers), one
 //! used in an unreachable block, accesses moving different types, and
-//! functions whose variables times blocks exceed [`MAX_WORK`].
+//! functions whose variables times blocks exceed 2^24.
 
 use std::collections::HashMap;
 

@@ -65,6 +65,15 @@ enum Access {
     Store(usize, Id),
 }
 
+/// `id`, or the value it stands for when it is the result of a removed
+/// load (`forward`: each load's value, which may itself be such a load).
+fn resolve(forward: &HashMap<Id, Id>, mut id: Id) -> Id {
+    while let Some(&next) = forward.get(&id) {
+        id = next;
+    }
+    id
+}
+
 /// Whether `id` carries a decoration other than Alignment.
 fn decorated(m: &Module, id: Id) -> bool {
     m.decorations(id).iter().any(|d| d.kind != Decoration::Alignment)
@@ -288,13 +297,7 @@ fn construct(m: &Module, fi: usize, next_id: &mut u32) -> Option<Construction> {
         }
     }
     // Renaming, over the dominator tree in preorder.
-    let mut children: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for &b in &f.cfg.rpo {
-        let d = f.cfg.idom[b as usize];
-        if d != NONE && d != b && (d as usize) < n {
-            children[d as usize].push(b);
-        }
-    }
+    let children = cfg::dominator_children(&f.cfg.rpo, &f.cfg.idom);
     // One OpUndef per type, for reads before any store.
     let mut undefs: HashMap<Id, Id> = HashMap::new();
     let mut undef = |ty: Id, next_id: &mut u32| {
@@ -305,12 +308,6 @@ fn construct(m: &Module, fi: usize, next_id: &mut u32) -> Option<Construction> {
     };
     let mut current: Vec<Vec<Id>> = vec![Vec::new(); vars.len()];
     let mut forward: HashMap<Id, Id> = HashMap::new();
-    let resolve = |forward: &HashMap<Id, Id>, mut id: Id| {
-        while let Some(&next) = forward.get(&id) {
-            id = next;
-        }
-        id
-    };
     // Per phi (block, slot): its operand for each predecessor (in the
     // order of cfg.preds).
     let mut phi_args: Vec<Vec<Vec<Option<Id>>>> = phis
@@ -426,12 +423,6 @@ pub fn variables(m: &mut Module) -> usize {
             continue;
         };
         removed += dead.iter().filter(|&&i| m.insts[i as usize].op == Op::Variable).count();
-        let resolve = |mut id: Id| {
-            while let Some(&next) = forward.get(&id) {
-                id = next;
-            }
-            id
-        };
         for i in dead {
             let inst = &mut m.insts[i as usize];
             if let Some(id) = inst.result_id {
@@ -447,7 +438,7 @@ pub fn variables(m: &mut Module) -> usize {
         for inst in &mut m.insts[from..=to] {
             for o in &mut inst.operands {
                 if let Operand::IdRef(x) = o {
-                    *x = resolve(*x);
+                    *x = resolve(&forward, *x);
                 }
             }
         }

@@ -188,15 +188,23 @@ struct DomTree<'a> {
     reachable: &'a [bool],
 }
 
+/// Each block's children in the dominator tree whose immediate
+/// dominators are `idom`, in the order of `rpo` (reachable blocks, the
+/// entry first).
+pub fn dominator_children(rpo: &[u32], idom: &[u32]) -> Vec<Vec<u32>> {
+    let mut children: Vec<Vec<u32>> = vec![Vec::new(); idom.len()];
+    for &b in rpo.iter().skip(1) {
+        if let Some(c) = children.get_mut(idom[b as usize] as usize) {
+            c.push(b);
+        }
+    }
+    children
+}
+
 impl<'a> DomTree<'a> {
     fn new(rpo: &[u32], idom: &[u32], reachable: &'a [bool]) -> DomTree<'a> {
         let n = idom.len();
-        let mut children: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for &b in &rpo[1..] {
-            if idom[b as usize] != NONE {
-                children[idom[b as usize] as usize].push(b);
-            }
-        }
+        let children = dominator_children(rpo, idom);
         let (mut pre, mut post) = (vec![0u32; n], vec![0u32; n]);
         let mut clock = 0u32;
         let mut stack: Vec<(u32, usize)> = vec![(0, 0)];

@@ -1,18 +1,20 @@
-//! `exp`, `log` and `erf` of `float` in `float` arithmetic, eight lanes at
-//! a time.
+//! `exp`, `log` and `erf` of `float`, eight lanes at a time: `exp` and
+//! `log` in `float` arithmetic, erf's polynomial in `f64`.
 //!
 //! Each function is one algorithm written once, generic over `Lanes32`:
 //! a set of `f32` lanes with IEEE operations and a fused multiply-add. It
 //! is instantiated for one `f32` (the scalar functions `clift_exp_f32`,
 //! ...) and, on x86-64 with AVX2 and FMA, for eight `f32`s in one `__m256`
 //! (the 8-lane entry points, and the 4-lane ones with the upper half
-//! unused). Every operation is exact or rounded once (the multiply-adds
-//! are fused in both: the hardware instruction, or `f32::mul_add`, which is
-//! correctly rounded in software where the CPU has no FMA), so the scalar,
-//! the 4-lane and the 8-lane results are bitwise identical on every
-//! machine. A `__m256` holds twice the lanes of a `__m256d`, in which
-//! these functions were evaluated before (in `double`, rounded once), and
-//! the polynomials need fewer terms. (`sin`, `cos`, `tan`, `pow`, `exp2`,
+//! unused); erf's `f64` part runs on the same lanes as `f64`s (one
+//! `f64`, or two `__m256d`). Every operation is exact or rounded once (the
+//! multiply-adds are fused in both: the hardware instruction, or
+//! `f32::mul_add` and `f64::mul_add`, which are correctly rounded in
+//! software where the CPU has no FMA), so the scalar, the 4-lane and the
+//! 8-lane results are bitwise identical on every machine. A `__m256`
+//! holds twice the lanes of a `__m256d`, in which exp and log were
+//! evaluated before (in `double`, rounded once), and the polynomials need
+//! fewer terms. (`sin`, `cos`, `tan`, `pow`, `exp2`,
 //! `exp10`, `log2` and `log10` are `crate::double_lanes`': they keep
 //! `double` arithmetic, which for sin and cos measured no slower per lane
 //! and is more accurate, and which pow needs.)
@@ -37,20 +39,24 @@
 //!   `LN2_LO` - h_lo + e1, a few percent of the result, rounded once into
 //!   w. e `LN2_HI` is exact; where it and log(m) nearly cancel (e = ±1, m
 //!   near the other end) the last sum is exact too.
-//! - `erf(x)`: odd; for a = |x| <= 1, erf(a) = a + a Q0(a^2 - 0.5) (one
-//!   fused multiply-add around Q0 = erf(a) / a - 1, so the rounding of Q0
-//!   is scaled by |Q0| < 0.16); for a in the three intervals that split
-//!   (1, 3.875) at 1.75 and 2.625, erf(a) = 1 - Ei(a - ci) with Ei the
-//!   polynomial of erfc on interval i around its middle ci (erfc < 0.16
-//!   there, so its rounding shrinks against the result's); 1 beyond. The
-//!   polynomials have degree 6 (Q0) and 8 (absolute errors below 5e-9).
-//!   The four coefficient sets are the columns of one table, so lanes in
-//!   different intervals pick their coefficients and the middle with one
-//!   permute each.
+//! - `erf(x)`: odd; for a = |x| <= 1, erf(a) = a + a Q0(a^2 - 0.5) with
+//!   Q0 = erf(a) / a - 1; for a in the three intervals that split (1,
+//!   3.9375) at 1.75 and 2.625, erf(a) = 1 - Ei(a - ci) with Ei the
+//!   polynomial of erfc on interval i around its middle ci; 1 beyond
+//!   (from 3.9192, erfc is below half an ulp of the floats under 1). The
+//!   polynomials have degree 9 (absolute errors below 7.5e-11, an
+//!   eight-hundredth of an ulp of the result or less) and are evaluated in
+//!   `f64` lanes (two `__m256d` per eight lanes), the result rounded to
+//!   `float` once at the end: erf is correctly rounded except within
+//!   about 0.002 ulp of a midpoint between two floats. (In `float` arithmetic it
+//!   was within 0.93 ulp; the `f64` lanes cost about a third more time per
+//!   call.) The four coefficient sets are the columns of one table, so
+//!   lanes in different intervals pick their coefficients and the middle
+//!   with one permute per half.
 //!
 //! The polynomials interpolate the functions at Chebyshev nodes (MPFR at
 //! 320 bits, coefficients rounded to `f32`); `examples/fit_float_lanes.rs`
-//! regenerates them (`expq 5`, `logr 8`, `erfq 6`, `erfc1 8` ... `erfc3 8`).
+//! regenerates them (`expq 5`, `logr 8`, `erfq 9`, `erfc1 9` ... `erfc3 9`).
 //!
 //! Special values are selected lane by lane at the end, so every form
 //! computes them the same way: exp(NaN) = NaN, exp(-inf) = +0,
@@ -151,9 +157,30 @@ pub(crate) trait Lanes32: Arith<Scalar = f32> {
     fn pick(row: &Row, idx: Self::Index) -> Self;
 }
 
+/// As many `f64` lanes as `V` has `f32` lanes, in which erf computes part
+/// of its polynomial. Implemented for `f64` (one lane) and, on x86-64,
+/// for two AVX2 `__m256d` and for one AVX-512 `__m512d`, which give the
+/// same bits (every operation is IEEE, rounded once).
+pub(crate) trait Widen<V: Lanes32>: Arith<Scalar = f64> {
+    /// The table column per lane, in the form `pick` takes.
+    type Index: Copy;
+    /// The column per lane from `V`'s.
+    fn index(idx: V::Index) -> Self::Index;
+    /// Column `idx` of a table row of `f64`s, per lane.
+    fn pick(row: &RowD, idx: Self::Index) -> Self;
+    /// Each lane of `x` as an `f64` (exact).
+    fn widen(x: V) -> Self;
+    /// Each lane rounded to `f32` (once, into the denormals too).
+    fn narrow(self) -> V;
+}
+
 /// Four `f32`s, aligned so that a row is one 16-byte load.
 #[repr(C, align(16))]
 pub(crate) struct Row(pub(crate) [f32; 4]);
+
+/// Four `f64`s, aligned so that a row is one 32-byte load.
+#[repr(C, align(32))]
+pub(crate) struct RowD(pub(crate) [f64; 4]);
 
 /// 1.5 * 2^23: adding it rounds a `float` of magnitude < 2^22 to an
 /// integer (to nearest, ties to even), which lands in the low bits.
@@ -198,31 +225,61 @@ const LOG_R: [f32; 9] = [
 
 /// The bounds of erf's intervals: |x| <= ERF_B0 (interval 0, by x + x
 /// Q0), then (ERF_B0, ERF_B1], (ERF_B1, ERF_B2] and (ERF_B2, ERF_END)
-/// (intervals 1 to 3, by 1 - erfc); beyond, erf rounds to 1 (erfc(3.8325)
-/// is below half an ulp of 1).
+/// (intervals 1 to 3, by 1 - erfc); beyond, erf rounds to 1 (erfc(x) is
+/// below 2^-25, half an ulp of the floats below 1, from x = 3.9192 on).
 const ERF_B0: f32 = 1.0;
 const ERF_B1: f32 = 1.75;
 const ERF_B2: f32 = 2.625;
-const ERF_END: f32 = 3.875;
+const ERF_END: f32 = 3.9375;
 
 /// Per interval: minus the value subtracted from the variable (interval
 /// 0: x^2 - 0.5; intervals 1 to 3: |x| minus the interval's middle).
-static ERF_NEG_CENTRE: Row = Row([-0.5, -1.375, -2.1875, -3.25]);
+static ERF_NEG_CENTRE: Row = Row([-0.5, -1.375, -2.1875, -3.281_25]);
 
-/// erf's polynomials: row k holds the coefficients of t^k of Q0 (interval
-/// 0: erf(x) / x - 1, degree 6, absolute error 3.7e-9) and of E1, E2, E3
-/// (erfc on intervals 1 to 3, degree 8, absolute errors 4.2e-9, 1.0e-9,
-/// 1.3e-9).
-static ERF_POLY: [Row; 9] = [
-    Row([-0.034_531_26, 0.051_829_927, 0.001_977_491_2, 4.302_779_4e-6]),
-    Row([-0.281_072_2, -0.170_359_76, -0.009_425_161, -2.917_009e-5]),
-    Row([0.079_409_99, 0.234_244_69, 0.020_617_504, 9.486_379e-5]),
-    Row([-0.018_283_352, -0.157_939_63, -0.026_924_452, -0.000_196_458_71]),
-    Row([0.003_480_237_4, 0.030_500_18, 0.022_577_474, 0.000_286_589_32]),
-    Row([-0.000_565_426, 0.030_655_57, -0.011_697_029, -0.000_307_748_97]),
-    Row([7.869_289e-5, -0.022_150_192, 0.002_489_926_3, 0.000_263_305_6]),
-    Row([0.0, 0.000_941_941_63, 0.001_360_992_1, -0.000_191_160_61]),
-    Row([0.0, 0.004_156_871, -0.001_173_393_9, 8.271_595e-5]),
+/// [`ERF_NEG_CENTRE`] in `f64`.
+static ERF_NEG_CENTRE_D: RowD = RowD([-0.5, -1.375, -2.1875, -3.281_25]);
+
+/// erf's polynomials, each of degree 9: Q0 (interval 0: erf(x) / x - 1,
+/// absolute error 1.9e-14) and E1, E2, E3 (erfc on intervals 1 to 3,
+/// absolute errors 4.9e-11, 5.5e-11, 7.4e-11). Row k holds the
+/// coefficients of t^k of the four, here those of t^0 to t^3, in `f64`.
+static ERF_LOW: [RowD; 4] = [
+    RowD([
+        -0.034531261330114374,
+        -0.051829927182169215,
+        -0.0019774912192676176,
+        -3.4775915807011674e-06,
+    ]),
+    RowD([
+        -0.28107217804542844,
+        0.17035977365264304,
+        0.009425146442028926,
+        2.3800055475928355e-05,
+    ]),
+    RowD([
+        0.07940998675228474,
+        -0.2342447015253429,
+        -0.020617498449927215,
+        -7.808953705893156e-05,
+    ]),
+    RowD([
+        -0.018283884489316386,
+        0.1579377192595714,
+        0.026925472969902806,
+        0.0001629068295542883,
+    ]),
+];
+
+/// The coefficients of t^4 to t^9 of the same polynomials, rounded to
+/// `f32` (their terms are below 1.2e-3, so the rounding of the
+/// coefficients and of their `float` evaluation stays below 1.2e-10).
+static ERF_HIGH: [Row; 6] = [
+    Row([0.0034802747, -0.030499889, -0.022577632, -0.00024131384]),
+    Row([-0.00056118943, -0.030606683, 0.011677878, 0.00026756647]),
+    Row([7.82952e-05, 0.022146896, -0.0024886108, -0.00022784738]),
+    Row([-9.614749e-06, -0.0014049293, -0.0012278331, 0.00015155942]),
+    Row([1.0595496e-06, -0.0041451436, 0.0011699524, -7.663972e-05]),
+    Row([-1.04598726e-07, 0.0014620046, -0.00030877485, 2.230167e-05]),
 ];
 
 /// One lane. `mul_add` is the fused multiply-add (the FMA instruction
@@ -330,6 +387,27 @@ impl Lanes32 for f32 {
     }
 }
 
+/// One lane.
+impl Widen<f32> for f64 {
+    type Index = usize;
+    #[inline(always)]
+    fn index(idx: usize) -> usize {
+        idx
+    }
+    #[inline(always)]
+    fn pick(row: &RowD, idx: usize) -> f64 {
+        row.0[idx & 3]
+    }
+    #[inline(always)]
+    fn widen(x: f32) -> f64 {
+        f64::from(x)
+    }
+    #[inline(always)]
+    fn narrow(self) -> f32 {
+        self as f32
+    }
+}
+
 /// Every coefficient of `c` in every lane: a loop that the compiler inlines
 /// into the AVX2 functions (an array's `map` with a function argument may
 /// stay a call, out of which the broadcast intrinsic cannot be inlined: a
@@ -392,9 +470,9 @@ pub(crate) fn log<V: Lanes32>(x: V) -> V {
     V::select(V::and(zero.lt(x), x.lt(inf)), v, special)
 }
 
-/// `erf` of `float` lanes.
+/// `erf` of `float` lanes, part of it in the `f64` lanes `W`.
 #[inline(always)]
-pub(crate) fn erf<V: Lanes32>(x: V) -> V {
+pub(crate) fn erf<V: Lanes32, W: Widen<V>>(x: V) -> V {
     let a = x.abs();
     // The interval i: how many of its lower bounds a exceeds (NaN: none,
     // inf: all; both are replaced at the end).
@@ -403,10 +481,28 @@ pub(crate) fn erf<V: Lanes32>(x: V) -> V {
     let m3 = V::splat(ERF_B2).lt(a);
     let idx = V::count3(m1, m2, m3);
     let one = V::splat(1.0);
-    // x^2 - 0.5 (one rounding) or |x| - ci (exact: ci / 2 <= |x| <= 2 ci).
-    let t = a.fma(V::select(m1, one, a), V::pick(&ERF_NEG_CENTRE, idx));
-    let p = estrin(t, core::array::from_fn::<V, 9, _>(|k| V::pick(&ERF_POLY[k], idx)));
-    let w = V::select(m1, one.sub(p), a.fma(p, a));
+    // erf = u + u p with u = a on interval 0 and 1 on the others, p =
+    // P(t) the interval's polynomial (Q0, or -Ei): its terms of degree 4
+    // and up in `float`, the rest in `f64`.
+    let u = V::select(m1, one, a);
+    let neg_centre = V::pick(&ERF_NEG_CENTRE, idx);
+    // t = a^2 - 0.5 or |x| - ci: in `float` rounded once (exact for |x| -
+    // ci: ci / 2 <= |x| <= 2 ci), in `f64` within 2^-54 (exact for |x| - ci).
+    let mut high = [neg_centre; 6];
+    for (h, row) in high.iter_mut().zip(&ERF_HIGH) {
+        *h = V::pick(row, idx);
+    }
+    let high = estrin(a.fma(u, neg_centre), high);
+    let wide = W::index(idx);
+    let uw = W::widen(u);
+    let t = W::widen(a).fma(uw, W::pick(&ERF_NEG_CENTRE_D, wide));
+    // (c0 + c1 t) + t^2 ((c2 + c3 t) + t^2 high): two multiply-adds after
+    // `high`.
+    let (c0, c1) = (W::pick(&ERF_LOW[0], wide), W::pick(&ERF_LOW[1], wide));
+    let (c2, c3) = (W::pick(&ERF_LOW[2], wide), W::pick(&ERF_LOW[3], wide));
+    let t2 = t.mul(t);
+    let p = t2.fma(t2.fma(W::widen(high), c3.fma(t, c2)), c1.fma(t, c0));
+    let w = uw.fma(p, uw).narrow();
     let w = V::select(a.lt(V::splat(ERF_END)), w, one);
     V::select(x.is_nan(), x.add(x), w.copysign(x))
 }
@@ -431,6 +527,38 @@ pub(crate) fn has_avx2_fma() -> bool {
             yes
         }
     }
+}
+
+/// Whether the CPU has AVX-512F (besides AVX2 and FMA), detected once: 0
+/// not yet known, 1 no, 2 yes.
+#[cfg(target_arch = "x86_64")]
+static AVX512F: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+
+/// Whether erf's forms may compute their `f64` lanes in one `__m512d`
+/// instead of two `__m256d` (a relaxed load after the first call).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn has_avx512f() -> bool {
+    use core::sync::atomic::Ordering::Relaxed;
+    match AVX512F.load(Relaxed) {
+        2 => true,
+        1 => false,
+        _ => {
+            let yes = has_avx2_fma() && is_x86_feature_detected!("avx512f");
+            AVX512F.store(if yes { 2 } else { 1 }, Relaxed);
+            yes
+        }
+    }
+}
+
+/// Makes erf's AVX2 forms, from now on in this process, compute their
+/// `f64` lanes as a CPU without AVX-512 does (two `__m256d`): for the test
+/// that checks both give the same bits. A call already running keeps its
+/// path.
+#[doc(hidden)]
+#[cfg(target_arch = "x86_64")]
+pub fn take_the_paths_without_avx512() {
+    AVX512F.store(1, core::sync::atomic::Ordering::Relaxed);
 }
 
 /// Makes every function of this module and `crate::double_lanes` take,
@@ -577,8 +705,9 @@ lane_entry_points! {
     exp: clift_exp_f32, clift_exp_f32x4, clift_exp_v4, clift_exp_v8, exp_fma1, x => exp::<f32>(x);
     /// `log(x)`: below one ulp.
     log: clift_log_f32, clift_log_f32x4, clift_log_v4, clift_log_v8, log_fma1, x => log::<f32>(x);
-    /// `erf(x)`: below one ulp.
-    erf: clift_erf_f32, clift_erf_f32x4, clift_erf_v4, clift_erf_v8, erf_fma1, x => erf::<f32>(x);
+    /// `erf(x)`: correctly rounded except within about 0.002 ulp of a
+    /// halfway point (see the module documentation).
+    erf: clift_erf_f32, clift_erf_f32x4, clift_erf_v4, clift_erf_v8, erf_fma1, x => erf::<f32, f64>(x);
 }
 
 /// `exp`, `log` or `erf` (by OpenCL.std name) of `x` computed without the
@@ -589,7 +718,7 @@ pub fn without_fma_instruction(name: &str, x: f32) -> Option<f32> {
     Some(match name {
         "exp" => exp::<f32>(x),
         "log" => log::<f32>(x),
-        "erf" => erf::<f32>(x),
+        "erf" => erf::<f32, f64>(x),
         _ => return None,
     })
 }
@@ -641,7 +770,7 @@ pub fn four_lanes_in_register(name: &str) -> Option<usize> {
 mod avx2 {
     use core::arch::x86_64::*;
 
-    use super::{Arith, Lanes32, Row};
+    use super::{Arith, Lanes32, Row, RowD, Widen};
 
     /// Eight lanes. Values of this type exist only inside the
     /// `#[target_feature(enable = "avx2,fma")]` functions below, which run
@@ -783,15 +912,150 @@ mod avx2 {
         }
     }
 
+    /// Eight `f64` lanes in two AVX2 vectors: the low four lanes of a
+    /// [`V8`] in the first, the high four in the second. Exists only where
+    /// `V8` does.
+    #[derive(Clone, Copy)]
+    pub(super) struct W8(__m256d, __m256d);
+
+    impl Arith for W8 {
+        type Scalar = f64;
+        #[inline(always)]
+        fn splat(x: f64) -> W8 {
+            // SAFETY: AVX is available (see `V8`).
+            unsafe { W8(_mm256_set1_pd(x), _mm256_set1_pd(x)) }
+        }
+        #[inline(always)]
+        fn mul(self, o: W8) -> W8 {
+            // SAFETY: AVX is available (see `V8`).
+            unsafe { W8(_mm256_mul_pd(self.0, o.0), _mm256_mul_pd(self.1, o.1)) }
+        }
+        #[inline(always)]
+        fn fma(self, b: W8, c: W8) -> W8 {
+            // SAFETY: FMA is available (see `V8`).
+            unsafe { W8(_mm256_fmadd_pd(self.0, b.0, c.0), _mm256_fmadd_pd(self.1, b.1, c.1)) }
+        }
+    }
+
+    impl Widen<V8> for W8 {
+        /// Per half of the lanes, the `f32` positions of each lane's `f64`
+        /// in a row: 2i and 2i + 1 for column i.
+        type Index = (__m256i, __m256i);
+        #[inline(always)]
+        fn index(idx: __m256i) -> (__m256i, __m256i) {
+            // SAFETY: AVX2 is available (see `V8`).
+            unsafe {
+                let twice = _mm256_add_epi32(idx, idx);
+                let odd = _mm256_add_epi32(twice, _mm256_set1_epi32(1));
+                // Lanes 0, 1 | 4, 5 and 2, 3 | 6, 7 interleaved, then the
+                // halves regrouped as lanes 0 to 3 and 4 to 7.
+                let a = _mm256_unpacklo_epi32(twice, odd);
+                let b = _mm256_unpackhi_epi32(twice, odd);
+                (
+                    _mm256_permute2x128_si256::<0x20>(a, b),
+                    _mm256_permute2x128_si256::<0x31>(a, b),
+                )
+            }
+        }
+        #[inline(always)]
+        fn pick(row: &RowD, idx: (__m256i, __m256i)) -> W8 {
+            // vpermps moves the two halves of each lane's `f64`.
+            // SAFETY: AVX2 is available (see `V8`); `row` is four readable
+            // `f64`s, 32-byte aligned.
+            unsafe {
+                let r = _mm256_load_ps(row.0.as_ptr().cast::<f32>());
+                W8(
+                    _mm256_castps_pd(_mm256_permutevar8x32_ps(r, idx.0)),
+                    _mm256_castps_pd(_mm256_permutevar8x32_ps(r, idx.1)),
+                )
+            }
+        }
+        #[inline(always)]
+        fn widen(x: V8) -> W8 {
+            // SAFETY: AVX is available (see `V8`).
+            unsafe {
+                W8(
+                    _mm256_cvtps_pd(_mm256_castps256_ps128(x.0)),
+                    _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x.0)),
+                )
+            }
+        }
+        #[inline(always)]
+        fn narrow(self) -> V8 {
+            // vcvtpd2ps rounds by MXCSR: to nearest, as Rust's `as f32`.
+            // SAFETY: AVX is available (see `V8`).
+            V8(unsafe { _mm256_set_m128(_mm256_cvtpd_ps(self.1), _mm256_cvtpd_ps(self.0)) })
+        }
+    }
+
+    /// Eight `f64` lanes in one AVX-512 vector. Values of this type exist
+    /// only inside the `#[target_feature(enable = "avx2,fma,avx512f")]`
+    /// functions below, which run only after `has_avx512f` said yes.
+    #[derive(Clone, Copy)]
+    pub(super) struct Z8(__m512d);
+
+    impl Arith for Z8 {
+        type Scalar = f64;
+        #[inline(always)]
+        fn splat(x: f64) -> Z8 {
+            // SAFETY: AVX-512F is available (see `Z8`).
+            Z8(unsafe { _mm512_set1_pd(x) })
+        }
+        #[inline(always)]
+        fn mul(self, o: Z8) -> Z8 {
+            // SAFETY: AVX-512F is available (see `Z8`).
+            Z8(unsafe { _mm512_mul_pd(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn fma(self, b: Z8, c: Z8) -> Z8 {
+            // SAFETY: AVX-512F is available (see `Z8`).
+            Z8(unsafe { _mm512_fmadd_pd(self.0, b.0, c.0) })
+        }
+    }
+
+    impl Widen<V8> for Z8 {
+        /// The column per lane as a 64-bit index.
+        type Index = __m512i;
+        #[inline(always)]
+        fn index(idx: __m256i) -> __m512i {
+            // SAFETY: AVX-512F is available (see `Z8`).
+            unsafe { _mm512_cvtepi32_epi64(idx) }
+        }
+        #[inline(always)]
+        fn pick(row: &RowD, idx: __m512i) -> Z8 {
+            // The row in both 256-bit halves; vpermpd picks by the index's
+            // low three bits (0 to 3 here).
+            // SAFETY: AVX-512F is available (see `Z8`); `row` is four
+            // readable `f64`s, 32-byte aligned.
+            Z8(unsafe { _mm512_permutexvar_pd(idx, _mm512_broadcast_f64x4(_mm256_load_pd(row.0.as_ptr()))) })
+        }
+        #[inline(always)]
+        fn widen(x: V8) -> Z8 {
+            // SAFETY: AVX-512F is available (see `Z8`).
+            Z8(unsafe { _mm512_cvtps_pd(x.0) })
+        }
+        #[inline(always)]
+        fn narrow(self) -> V8 {
+            // vcvtpd2ps rounds by MXCSR: to nearest, as Rust's `as f32`.
+            // SAFETY: AVX-512F is available (see `Z8`).
+            V8(unsafe { _mm512_cvtpd_ps(self.0) })
+        }
+    }
+
     /// Defines the 4-lane and the 8-lane forms of a generic kernel,
     /// `extern "C"` so that JIT code can call them directly (see the entry
-    /// points of the same name without AVX2 for the conventions).
+    /// points of the same name without AVX2 for the conventions): per
+    /// kernel its instantiation for AVX2 and FMA and, optionally, one for
+    /// AVX-512F (in the module named before it) that the 8-lane form takes
+    /// where the CPU has it. (The 4-lane form keeps AVX2: the compiler
+    /// drops the work of the unused half from it, which it cannot do
+    /// inside an AVX-512 vector.)
     macro_rules! forms {
-        ($($name:ident),*) => {$(
+        ($($name:ident: $f:expr $(, $avx512:ident: $wide:expr)?;)*) => {$(
             pub(super) mod $name {
                 use core::arch::x86_64::*;
 
-                use super::V8;
+                use crate::float_lanes::avx2::V8;
 
                 /// The kernel on four floats (the upper half of the
                 /// vector computes zeros, which are dropped).
@@ -802,7 +1066,7 @@ mod avx2 {
                 #[allow(improper_ctypes_definitions)] // see `lane_entry_points!`
                 pub(in super::super) unsafe extern "C" fn four(x: __m128) -> __m128 {
                     let v = _mm256_insertf128_ps::<0>(_mm256_setzero_ps(), x);
-                    _mm256_castps256_ps128(super::super::$name(V8(v)).0)
+                    _mm256_castps256_ps128($f(V8(v)).0)
                 }
 
                 /// The kernel on eight floats, stored to `out`.
@@ -813,13 +1077,44 @@ mod avx2 {
                 #[target_feature(enable = "avx2,fma")]
                 #[allow(improper_ctypes_definitions)] // see `lane_entry_points!`
                 pub(in super::super) unsafe extern "C" fn eight(lo: __m128, hi: __m128, out: *mut f32) {
+                    $(if crate::float_lanes::has_avx512f() {
+                        // SAFETY: the CPU has AVX-512F (checked at run
+                        // time); the caller passes eight writable floats.
+                        return unsafe { $avx512::eight(lo, hi, out) };
+                    })?
                     let v = _mm256_set_m128(hi, lo);
                     // SAFETY: the caller passes eight writable floats.
-                    unsafe { _mm256_storeu_ps(out, super::super::$name(V8(v)).0) };
+                    unsafe { _mm256_storeu_ps(out, $f(V8(v)).0) };
                 }
+
+                $(
+                /// The forms with AVX-512F.
+                mod $avx512 {
+                    use core::arch::x86_64::*;
+
+                    use crate::float_lanes::avx2::V8;
+
+                    /// As the outer `eight`.
+                    ///
+                    /// # Safety
+                    /// The CPU must have AVX2, FMA and AVX-512F; `out` must
+                    /// be valid for writes of eight floats.
+                    #[target_feature(enable = "avx2,fma,avx512f")]
+                    pub(super) unsafe fn eight(lo: __m128, hi: __m128, out: *mut f32) {
+                        let v = _mm256_set_m128(hi, lo);
+                        // SAFETY: the caller passes eight writable floats.
+                        unsafe { _mm256_storeu_ps(out, $wide(V8(v)).0) };
+                    }
+                }
+                )?
             }
         )*};
     }
 
-    forms!(exp, log, erf);
+    forms! {
+        exp: crate::float_lanes::exp::<V8>;
+        log: crate::float_lanes::log::<V8>;
+        erf: crate::float_lanes::erf::<V8, crate::float_lanes::avx2::W8>,
+            avx512: crate::float_lanes::erf::<V8, crate::float_lanes::avx2::Z8>;
+    }
 }

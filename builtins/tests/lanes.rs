@@ -73,6 +73,9 @@ fn inputs() -> Vec<f32> {
         2.625,
         3.25,
         3.875,
+        3.281_25,
+        3.9375,
+        3.919_206,
         3.832_507,
         3.9,
         4.0,
@@ -342,16 +345,14 @@ fn exact_values() {
     ] {
         assert!(same(clift_log_f32(x), libm::log(x as f64) as f32), "log({x})");
     }
-    // erf is within one ulp (below 0.85 ulp measured), not correctly
-    // rounded: at most the neighbour of libm's double function rounded
-    // once.
     for x in [1e-40f32, 1e-20, 0.3, 0.99, 1.01, 1.99, 2.5, 3.5, 3.8] {
-        let (got, want) = (clift_erf_f32(x), libm::erf(x as f64) as f32);
-        assert!(
-            got.to_bits().abs_diff(want.to_bits()) <= 1,
-            "erf({x}): {got} against {want}"
-        );
+        assert!(same(clift_erf_f32(x), libm::erf(x as f64) as f32), "erf({x})");
     }
+    // Around where erf starts rounding to 1: erfc(x) is half an ulp of the
+    // floats below 1 (2^-25) at x = 3.91920584.
+    assert!(same(clift_erf_f32(3.9), 1.0 - f32::EPSILON / 2.0));
+    assert!(same(clift_erf_f32(3.915), 1.0 - f32::EPSILON / 2.0));
+    assert!(same(clift_erf_f32(3.923), 1.0));
     assert!(same(clift_exp_f32(1.0), core::f32::consts::E));
     assert!(clift_exp_f32(f32::NAN).is_nan());
     assert!(same(clift_log_f32(1.0), 0.0));
@@ -376,14 +377,14 @@ fn exact_values() {
     assert!(same(clift_erf_f32(1.0), 0.842_700_8));
 }
 
-/// Around each of erf's interval boundaries (and the switch to ±1 at 4),
-/// 20,000 consecutive floats on either side: within 1 ulp of libm's
-/// double erf rounded to float (the fits' error is 0.15 ulp at most, so a
-/// wrong interval or a centre off by a little shows here), and the 4-lane
-/// form agrees bitwise.
+/// Around each of erf's interval boundaries (and where it rounds to ±1,
+/// and the earlier ends 3.875 and 4), 20,000 consecutive floats on either
+/// side: within 1 ulp of libm's double erf rounded to float (a wrong
+/// interval or a centre off by a little shows here), and the 4-lane form
+/// agrees bitwise.
 #[test]
 fn erf_near_interval_boundaries() {
-    for b in [1.0f32, 1.75, 2.625, 3.875, 4.0] {
+    for b in [1.0f32, 1.75, 2.625, 3.875, 3.919_206, 3.9375, 4.0] {
         let xs: Vec<f32> = (-20_000i32..20_000)
             .map(|d| f32::from_bits(b.to_bits().wrapping_add(d as u32)))
             .collect();

@@ -1,10 +1,14 @@
-//! The paths of a CPU without AVX2 and FMA: every math function with vector
-//! forms (`float_lanes`, `double_lanes`) computed first as this CPU runs
-//! it, then again, in this process, after
+//! The paths of a CPU without AVX-512 and of one without AVX2 and FMA:
+//! every math function with vector forms (`float_lanes`, `double_lanes`)
+//! computed first as this CPU runs it, then again, in this process, after
+//! `take_the_paths_without_avx512` (erf's `f64` lanes in two `__m256d`
+//! instead of one `__m512d`), and again after
 //! `take_the_paths_without_avx2_fma` (per-lane portable 4-lane and 8-lane
 //! forms, fused multiply-adds in software), must give the same bits, in
 //! every form, including at the addresses the JIT calls. One test, so
-//! nothing else runs in this process across the switch.
+//! nothing else runs in this process across the switches. (On a CPU
+//! without AVX-512 the first two runs take the same path, and the test
+//! says so.)
 
 #![cfg(all(target_arch = "x86_64", not(windows)))]
 
@@ -47,7 +51,12 @@ fn inputs() -> Vec<f32> {
         0.5,
         2.0,
         1.375,
+        1.75,
+        2.625,
+        3.281_25,
         3.875,
+        3.919_206,
+        3.9375,
         88.72,
         -103.9,
         f32::MIN_POSITIVE,
@@ -153,13 +162,24 @@ fn all_forms(xs: &[f32]) -> Vec<u32> {
 }
 
 #[test]
-fn the_paths_without_avx2_fma_give_the_same_bits() {
+fn the_paths_without_avx512_and_without_avx2_fma_give_the_same_bits() {
     let xs = inputs();
+    if !is_x86_feature_detected!("avx512f") {
+        eprintln!("this CPU has no AVX-512F: its path is the one without AVX-512");
+    }
     let this_cpu = all_forms(&xs);
+    clift_builtins::float_lanes::take_the_paths_without_avx512();
+    let without_avx512 = all_forms(&xs);
     clift_builtins::float_lanes::take_the_paths_without_avx2_fma();
-    let without = all_forms(&xs);
-    assert_eq!(this_cpu.len(), without.len());
-    let differ = this_cpu.iter().zip(&without).filter(|(a, b)| a != b).count();
-    // NaN results: the same bits too (every form quiets them the same way).
-    assert_eq!(differ, 0, "{differ} results differ between the two paths");
+    let without_avx2 = all_forms(&xs);
+    for (what, other) in [("AVX-512", &without_avx512), ("AVX2 and FMA", &without_avx2)] {
+        assert_eq!(this_cpu.len(), other.len());
+        let differ = this_cpu.iter().zip(other).filter(|(a, b)| a != b).count();
+        // NaN results: the same bits too (every form quiets them the same
+        // way).
+        assert_eq!(
+            differ, 0,
+            "{differ} results differ between this CPU's path and the one without {what}"
+        );
+    }
 }

@@ -51,6 +51,28 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         assert!(clif.contains("block0(v0: i64)"), "{clif}");
         let opt = read(&dir.join("vadd.opt.clif"));
         assert!(opt.starts_with("function "), "{opt}");
+        // The 8-lane body's chunk (four vector loads: both parts' a[i] and
+        // b[i]) is entered on one comparison, i + 7 < n: the guard holds
+        // for every lane when it does for part 1's last (the parts' ids are
+        // consecutive), so part 0's i + 3 < n is not tested as well.
+        let blocks: Vec<&str> = opt.split("\nblock").collect();
+        let (chunk, _) = blocks
+            .iter()
+            .filter_map(|b| b.split_once(':'))
+            .find(|(_, body)| body.matches("load.f32x4").count() == 4)
+            .unwrap_or_else(|| panic!("{level}: an 8-lane chunk of vadd: {opt}"));
+        let entry = blocks
+            .iter()
+            .find(|b| {
+                b.lines()
+                    .any(|l| l.trim_start().starts_with("brif") && l.contains(&format!(" block{chunk},")))
+            })
+            .unwrap_or_else(|| panic!("{level}: the branch to block{chunk}: {opt}"));
+        assert_eq!(
+            entry.matches(" icmp").count(),
+            1,
+            "{level}: the test before vadd's chunk: {entry}"
+        );
         // The helper or inlined body adds two floats: an fadd somewhere in
         // the optimised IR of the kernel or of a helper.
         let all_opt: String = std::fs::read_dir(&dir)
@@ -99,6 +121,23 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         for (i, c) in out.chunks_exact(4).enumerate() {
             let c = f32::from_ne_bytes([c[0], c[1], c[2], c[3]]);
             assert_eq!(c, 3.0 * i as f32, "{level}: c[{i}]");
+        }
+        // The guard i < m with m inside the last chunk of eight: in its
+        // second part (1021), at its end (1023), at the parts' boundary
+        // (1020) and in its first part (1018); c[i] past m keeps -1.
+        for m in [1021usize, 1023, 1020, 1018] {
+            write_bytes(q, bc, 0, &bytes(&vec![-1.0; n]));
+            check(set_arg(k, 3, &(m as u32)));
+            // SAFETY: as above.
+            check(unsafe {
+                clEnqueueNDRangeKernel(q, k, 1, ptr::null(), &n, ptr::null(), 0, ptr::null(), ptr::null_mut())
+            });
+            let out = read_bytes(q, bc, 0, 4 * n);
+            for (i, c) in out.chunks_exact(4).enumerate() {
+                let c = f32::from_ne_bytes([c[0], c[1], c[2], c[3]]);
+                let want = if i < m { 3.0 * i as f32 } else { -1.0 };
+                assert_eq!(c, want, "{level}: n = {m}, c[{i}]");
+            }
         }
         for m in [ba, bb, bc] {
             release_mem(m);

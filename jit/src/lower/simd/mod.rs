@@ -153,8 +153,9 @@ pub struct Chunk {
     pub ids: std::collections::HashSet<Value>,
     /// Masks with scalar tests of whether all or any of their lanes are
     /// set (`i8` values), computed where the mask was (the guard
-    /// `id < n`: a comparison of lane 3 and of lane 0).
-    pub mask_tests: HashMap<Value, (Value, Value)>,
+    /// `id < n`: a comparison of lane 3 and of lane 0), with the guard's
+    /// bound `n`.
+    pub mask_tests: HashMap<Value, MaskTest>,
     /// Whether every value that is not a boolean is held as one scalar
     /// per lane (the body's second try, see [`Chunk::prefers_scalar_lanes`]):
     /// no vector forms but for booleans and affine sequences.
@@ -274,6 +275,18 @@ pub struct Body {
     pub parked: Vec<Part>,
     /// The part being lowered.
     pub part: usize,
+}
+
+/// Scalar tests of a mask's lanes ([`Chunk::mask_tests`]).
+#[derive(Debug, Clone, Copy)]
+pub struct MaskTest {
+    /// Whether every lane is set (an `i8`).
+    pub all: Value,
+    /// Whether any lane is set (an `i8`).
+    pub any: Value,
+    /// The mask is the guard `id < n` (`id` a global or local id along x,
+    /// whose lanes never wrap) with this `n`.
+    pub guard_bound: Option<Value>,
 }
 
 /// What differs between the 4-lane parts of an 8-lane chunk, which runs
@@ -1052,7 +1065,7 @@ impl Lowering<'_, '_, '_> {
         })?;
         let (tb, ta) = self.target(inst.operand(1))?;
         let (fb, fa) = self.target(inst.operand(2))?;
-        let tests: Vec<Option<(Value, Value)>> = {
+        let tests: Vec<Option<MaskTest>> = {
             let k = self.kernel.borrow();
             let known = k.simd.as_ref().map(|c| &c.mask_tests);
             masks.iter().map(|m| known.and_then(|t| t.get(m).copied())).collect()
@@ -1071,11 +1084,22 @@ impl Lowering<'_, '_, '_> {
     /// Whether every lane (`all`) or any lane of `masks` (one per part)
     /// is set, as an `i8`: from the scalar tests made with a mask where
     /// there are (`tests`, [`Chunk::mask_tests`]), else from the vector.
-    fn lanes_test(&mut self, masks: &[Value], tests: &[Option<(Value, Value)>], all: bool) -> R<Value> {
+    fn lanes_test(&mut self, masks: &[Value], tests: &[Option<MaskTest>], all: bool) -> R<Value> {
+        // The guard `id < n` in every part, with one `n`: the parts hold
+        // consecutive ids in order (lanes that never wrap), so every lane
+        // is set when the last part's are, and some lane is when the
+        // first part's first lane is.
+        let bounds: Vec<Option<Value>> = tests.iter().map(|t| t.and_then(|t| t.guard_bound)).collect();
+        if let (Some(Some(t0)), Some(Some(tl))) = (tests.first(), tests.last()) {
+            if bounds.iter().all(|b| b.is_some() && *b == bounds[0]) {
+                return Ok(if all { tl.all } else { t0.any });
+            }
+        }
         let mut out = None;
         for (&m, t) in masks.iter().zip(tests) {
             let a = match (t, all) {
-                (Some((a, _)), true) | (Some((_, a)), false) => *a,
+                (Some(t), true) => t.all,
+                (Some(t), false) => t.any,
                 (None, true) => self.b.ins().vall_true(m),
                 (None, false) => self.b.ins().vany_true(m),
             };

@@ -619,7 +619,12 @@ impl Lowering<'_, '_, '_> {
             let last = self.b.ins().iadd_imm_s(base, super::LANES as i64 - 1);
             let all = self.b.ins().icmp(IntCC::UnsignedLessThan, last, n);
             if let Some(c) = self.kernel.borrow_mut().simd.as_mut() {
-                c.mask_tests.insert(mask, (all, inside));
+                let test = super::MaskTest {
+                    all,
+                    any: inside,
+                    guard_bound: Some(n),
+                };
+                c.mask_tests.insert(mask, test);
             }
             return Shape::Mask(mask);
         }

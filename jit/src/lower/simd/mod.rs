@@ -289,6 +289,20 @@ pub struct MaskTest {
     pub guard_bound: Option<Value>,
 }
 
+/// When the masks of a branch's condition are the guard `id < n` in every
+/// part, with one `n`: the first and the last part's tests. The parts hold
+/// consecutive ids in order (lanes that never wrap), so every lane is set
+/// when the last part's are, and some lane is when the first part's first
+/// lane is.
+fn guard_parts(tests: &[Option<MaskTest>]) -> Option<(MaskTest, MaskTest)> {
+    let (first, last) = ((*tests.first()?)?, (*tests.last()?)?);
+    let n = first.guard_bound?;
+    tests
+        .iter()
+        .all(|t| t.is_some_and(|t| t.guard_bound == Some(n)))
+        .then_some((first, last))
+}
+
 /// What differs between the 4-lane parts of an 8-lane chunk, which runs
 /// work-items x0 .. x0 + 3 as part 0 and x0 + 4 .. x0 + 7 as part 1.
 ///
@@ -1085,15 +1099,8 @@ impl Lowering<'_, '_, '_> {
     /// is set, as an `i8`: from the scalar tests made with a mask where
     /// there are (`tests`, [`Chunk::mask_tests`]), else from the vector.
     fn lanes_test(&mut self, masks: &[Value], tests: &[Option<MaskTest>], all: bool) -> R<Value> {
-        // The guard `id < n` in every part, with one `n`: the parts hold
-        // consecutive ids in order (lanes that never wrap), so every lane
-        // is set when the last part's are, and some lane is when the
-        // first part's first lane is.
-        let bounds: Vec<Option<Value>> = tests.iter().map(|t| t.and_then(|t| t.guard_bound)).collect();
-        if let (Some(Some(t0)), Some(Some(tl))) = (tests.first(), tests.last()) {
-            if bounds.iter().all(|b| b.is_some() && *b == bounds[0]) {
-                return Ok(if all { tl.all } else { t0.any });
-            }
+        if let Some((first, last)) = guard_parts(tests) {
+            return Ok(if all { last.all } else { first.any });
         }
         let mut out = None;
         for (&m, t) in masks.iter().zip(tests) {

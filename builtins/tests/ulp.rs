@@ -849,6 +849,29 @@ fn lgamma_f64() {
     );
 }
 
+/// The largest error of `ours` against MPFR's `reference` over the
+/// harness's inputs of `name` in `domain` and 400,000 more drawn by
+/// `extra` from a 64-bit random number, with the input where it occurs.
+fn worst_of(
+    name: &str,
+    ours: extern "C" fn(f32) -> f32,
+    reference: impl Fn(f32) -> Float,
+    domain: (f64, f64),
+    extra: impl Fn(u64) -> f32,
+) -> (f64, f32) {
+    let mut xs: Vec<f32> = inputs_for(name, domain);
+    let mut r = common::SplitMix(0x3e7f);
+    xs.extend((0..400_000).map(|_| extra(r.next())));
+    xs.iter()
+        .map(|&x| (ulp_err(ours(x), &reference(x)), x))
+        .fold((0.0, 0.0), |w, e| if e.0 > w.0 { e } else { w })
+}
+
+/// A uniform value in [lo, hi) from 64 random bits.
+fn uniform(bits: u64, lo: f64, hi: f64) -> f32 {
+    (lo + (bits >> 11) as f64 / (1u64 << 53) as f64 * (hi - lo)) as f32
+}
+
 /// erf of `float` is correctly rounded except within about 0.003 ulp of a
 /// halfway point between two floats (`float_lanes.rs`: its polynomials'
 /// errors and the rounding of their `float` terms add up to below 2e-10):
@@ -857,15 +880,25 @@ fn lgamma_f64() {
 /// profile's 16.
 #[test]
 fn erf_is_correctly_rounded_away_from_halfway_points() {
-    let reference = mp1!(erf, f32);
-    let mut xs: Vec<f32> = inputs_for("erf", (-5.0, 5.0));
-    let mut r = common::SplitMix(0x3e7f);
-    xs.extend((0..400_000).map(|_| ((r.next() >> 11) as f64 / (1u64 << 53) as f64 * 8.0 - 4.0) as f32));
-    let (worst, at) = xs
-        .iter()
-        .map(|&x| (ulp_err(clift_erf_f32(x), &reference(x)), x))
-        .fold((0.0, 0.0), |w, e| if e.0 > w.0 { e } else { w });
+    let (worst, at) = worst_of("erf", clift_erf_f32, mp1!(erf, f32), (-5.0, 5.0), |b| {
+        uniform(b, -4.0, 4.0)
+    });
     assert!(worst <= 0.5035, "erf({at:e}): {worst} ulp");
+}
+
+/// exp and log of `float` (`float_lanes.rs`) are faithfully rounded, the
+/// bound builtins/README.md gives them (full profile: 3 ulp): below one
+/// ulp over the harness's inputs and 400,000 more (exp: [-104, 89]; log:
+/// random positive bit patterns, denormals included).
+#[test]
+fn exp_and_log_are_faithfully_rounded() {
+    let (worst, at) = worst_of("exp", clift_exp_f32, mp1!(exp, f32), (-104.0, 89.0), |b| {
+        uniform(b, -104.0, 89.0)
+    });
+    assert!(worst < 1.0, "exp({at:e}): {worst} ulp");
+    let positive = |b: u64| f32::from_bits((b >> 33) as u32 % 0x7f80_0000);
+    let (worst, at) = worst_of("log", clift_log_f32, mp1!(log, f32), (0.0, 1e30), positive);
+    assert!(worst < 1.0, "log({at:e}): {worst} ulp");
 }
 
 /// See `lgamma_f64`: about ulp(32) = 2^-47 of cancellation, in units of

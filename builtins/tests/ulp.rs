@@ -909,8 +909,14 @@ fn exp_and_log_are_faithfully_rounded() {
 /// harness's inputs and 50,000 more each; the full profile allows 3 to 5.
 #[test]
 fn double_lanes_functions_keep_their_measured_bounds() {
-    type F = extern "C" fn(f32) -> f32;
-    let cases: [(&str, F, fn(f32) -> Float, (f64, f64), f64); 7] = [
+    type Case = (
+        &'static str,
+        extern "C" fn(f32) -> f32,
+        fn(f32) -> Float,
+        (f64, f64),
+        f64,
+    );
+    let cases: [Case; 7] = [
         ("sin", clift_sin_f32, mp1!(sin, f32), (-1e3, 1e3), 0.501),
         ("cos", clift_cos_f32, mp1!(cos, f32), (-1e3, 1e3), 0.501),
         ("tan", clift_tan_f32, mp1!(tan, f32), (-1e3, 1e3), 0.501),

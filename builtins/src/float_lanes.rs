@@ -58,7 +58,8 @@
 //!   (per half of the lanes, for the `f64` ones).
 //!
 //! The polynomials interpolate the functions at Chebyshev nodes (MPFR at
-//! 320 bits, coefficients rounded to `f32`); `examples/fit_float_lanes.rs`
+//! 320 bits, coefficients rounded to `f32`; erf's to `f64`, and those of
+//! its terms of degree 4 and up then to `f32`); `examples/fit_float_lanes.rs`
 //! regenerates them (`expq 5`, `logr 8`, `erfq 9`, `erfc1 9` ... `erfc3 9`).
 //!
 //! Special values are selected lane by lane at the end, so every form
@@ -242,10 +243,11 @@ static ERF_NEG_CENTRE: Row = Row([-0.5, -1.375, -2.1875, -3.281_25]);
 /// [`ERF_NEG_CENTRE`] in `f64`.
 static ERF_NEG_CENTRE_D: RowD = RowD([-0.5, -1.375, -2.1875, -3.281_25]);
 
-/// erf's polynomials, each of degree 9: Q0 (interval 0: erf(x) / x - 1,
-/// absolute error 1.9e-14) and E1, E2, E3 (erfc on intervals 1 to 3,
-/// absolute errors 4.9e-11, 5.5e-11, 7.4e-11). Row k holds the
-/// coefficients of t^k of the four, here those of t^0 to t^3, in `f64`.
+/// erf's polynomials P, each of degree 9: Q0 (interval 0: erf(x) / x - 1,
+/// absolute error 1.9e-14) and -E1, -E2, -E3 (minus erfc on intervals 1
+/// to 3, absolute errors 4.9e-11, 5.5e-11, 7.4e-11; `fit_float_lanes`
+/// prints the Ei). Row k holds the coefficients of t^k of the four, here
+/// those of t^0 to t^3, in `f64`.
 static ERF_LOW: [RowD; 4] = [
     RowD([
         -0.034531261330114374,

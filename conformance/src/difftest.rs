@@ -8,7 +8,10 @@
 //! `pocl-opencl-icd`); it panics if PoCL is missing, so a test cannot pass
 //! without its second opinion. Programs that use `half` arithmetic run on
 //! PoCL only if it reports `cl_khr_fp16` (Debian's PoCL 3.1 does not: they
-//! are then compared across clift's modes alone).
+//! are then compared across clift's modes alone). `CLIFT_DIFFTEST_PEER`,
+//! another vendor `.icd` file, puts that implementation in PoCL's place
+//! ([`peer`]: Intel's CPU runtime, say, to tell whether a disagreement
+//! between clift and PoCL is PoCL's); "PoCL" below means whichever runs.
 //!
 //! Seeds run in batches: the units of a batch share one program (one clang
 //! run per optimisation level instead of one per seed); when a batch fails
@@ -40,6 +43,48 @@ use crate::*;
 
 /// The PoCL vendor file Debian's `pocl-opencl-icd` installs.
 pub const POCL_ICD: &str = "/etc/OpenCL/vendors/pocl.icd";
+
+/// The second opinion: its vendor `.icd` file, the name of its platform
+/// (`None`: the first platform that is not clift's) and the label of its
+/// mode in reports.
+pub struct Peer {
+    pub icd: std::path::PathBuf,
+    pub platform: Option<&'static str>,
+    pub label: &'static str,
+}
+
+/// PoCL, or the implementation whose `.icd` file `CLIFT_DIFFTEST_PEER`
+/// names (labelled by the file's name without `.icd`); read once per
+/// process, so the campaign's workers, which inherit the variable, run
+/// the same one.
+pub fn peer() -> &'static Peer {
+    static PEER: std::sync::OnceLock<Peer> = std::sync::OnceLock::new();
+    PEER.get_or_init(|| match env::text("CLIFT_DIFFTEST_PEER") {
+        Some(icd) => {
+            let icd = std::path::PathBuf::from(icd);
+            let stem = icd.file_stem().map(|s| s.to_string_lossy().into_owned());
+            Peer {
+                platform: None,
+                label: Box::leak(stem.unwrap_or_else(|| "peer".into()).into_boxed_str()),
+                icd,
+            }
+        }
+        None => Peer {
+            icd: POCL_ICD.into(),
+            platform: Some("Portable Computing Language"),
+            label: "PoCL",
+        },
+    })
+}
+
+/// The label of mode `i` in reports (the second opinion's from [`peer`]).
+pub(crate) fn label(i: usize) -> &'static str {
+    if 1 << i == POCL {
+        peer().label
+    } else {
+        MODES[i].label
+    }
+}
 
 /// Whether seed `seed` makes a program with `half` arithmetic (one in
 /// eight).
@@ -118,7 +163,7 @@ pub const CLIFT_MODES: Modes = ALL_MODES & !POCL;
 /// empty).
 pub fn modes_matching(filter: &str) -> Modes {
     (0..MODES.len())
-        .filter(|&i| filter.split(',').any(|o| MODES[i].label.contains(o)))
+        .filter(|&i| filter.split(',').any(|o| label(i).contains(o)))
         .fold(0, |m, i| m | 1 << i)
 }
 
@@ -135,16 +180,13 @@ pub fn modes_for(modes: Modes, u: &Unit, pocl_fp16: bool) -> Modes {
 
 /// The labels of `modes`.
 fn labels(modes: Modes) -> Vec<&'static str> {
-    (0..MODES.len())
-        .filter(|i| modes & 1 << i != 0)
-        .map(|i| MODES[i].label)
-        .collect()
+    (0..MODES.len()).filter(|i| modes & 1 << i != 0).map(label).collect()
 }
 
 /// How to say "in the modes `m`" in a tally.
 pub fn describe_modes(m: Modes) -> String {
     match m {
-        ALL_MODES => "all 5 modes (clift -O0/-O2 x scalar/SIMD, PoCL)".to_string(),
+        ALL_MODES => format!("all 5 modes (clift -O0/-O2 x scalar/SIMD, {})", peer().label),
         CLIFT_MODES => "clift's 4 modes".to_string(),
         _ if m.count_ones() == 1 => format!("{} alone (nothing compared)", labels(m)[0]),
         _ => format!("the modes {}", labels(m).join(", ")),
@@ -256,14 +298,19 @@ impl Tally {
         }
         for (m, n) in broke.iter().rev() {
             parts.push(match m {
-                0 => format!("{n} hung or crashed in PoCL (no clift mode run)"),
-                _ => format!("{n} hung or crashed in PoCL while {} agreed", describe_modes(*m)),
+                0 => format!("{n} hung or crashed in {} (no clift mode run)", peer().label),
+                _ => format!(
+                    "{n} hung or crashed in {} while {} agreed",
+                    peer().label,
+                    describe_modes(*m)
+                ),
             });
         }
         if self.not_run != 0 {
             parts.push(format!(
-                "{} not run (half arithmetic, and PoCL, the only mode asked for, lacks cl_khr_fp16)",
-                self.not_run
+                "{} not run (half arithmetic, and {}, the only mode asked for, lacks cl_khr_fp16)",
+                self.not_run,
+                peer().label
             ));
         }
         parts.push(format!("{} failed", self.failures.len()));
@@ -319,15 +366,22 @@ pub(crate) enum Event<'a> {
 }
 
 impl Harness {
-    /// clift and PoCL through the loader (panics if either is missing).
+    /// clift and PoCL (or the [`peer`] asked for) through the loader
+    /// (panics if either is missing).
     pub fn new() -> Harness {
-        setup_with_vendors(&[std::path::Path::new(POCL_ICD)]);
+        let peer = peer();
+        setup_with_vendors(&[peer.icd.as_path()]);
         let clift = platform_named("clift").expect("the loader lists clift");
-        let pocl = platform_named("Portable Computing Language").unwrap_or_else(|| {
-            panic!("the loader lists no PoCL platform: install Debian's pocl-opencl-icd ({POCL_ICD})")
+        let other = match peer.platform {
+            Some(name) => platform_named(name),
+            None => platforms().into_iter().find(|&p| platform_name(p) != "clift"),
+        };
+        let other = other.unwrap_or_else(|| match peer.platform {
+            Some(_) => panic!("the loader lists no PoCL platform: install Debian's pocl-opencl-icd ({POCL_ICD})"),
+            None => panic!("the loader lists no platform from {}", peer.icd.display()),
         });
         Harness {
-            devices: vec![open("clift", clift), open("PoCL", pocl)],
+            devices: vec![open("clift", clift), open(peer.label, other)],
             only: ALL_MODES,
         }
     }
@@ -607,20 +661,20 @@ pub(crate) fn judge(
     );
     let distinct = distinct_outputs(&outs);
     for (&i, o) in ms.iter().zip(&outs) {
-        let label = MODES[i].label;
+        let name = label(i);
         let _ = match o {
-            Outcome::Error(e) => writeln!(r, "  {label}: failed: {}", e.trim_end()),
-            Outcome::TimedOut(s) => writeln!(r, "  {label}: timed out after {s} s"),
-            Outcome::Crashed(c) => writeln!(r, "  {label}: crashed: {}", c.trim_end()),
+            Outcome::Error(e) => writeln!(r, "  {name}: failed: {}", e.trim_end()),
+            Outcome::TimedOut(s) => writeln!(r, "  {name}: timed out after {s} s"),
+            Outcome::Crashed(c) => writeln!(r, "  {name}: crashed: {}", c.trim_end()),
             Outcome::Ran(out) => {
                 let same: Vec<&str> = ms
                     .iter()
                     .zip(&outs)
                     .filter(|(_, o2)| o2.output() == Some(out))
-                    .map(|(&j, _)| MODES[j].label)
+                    .map(|(&j, _)| label(j))
                     .collect();
                 let id = distinct.iter().position(|d| *d == out).unwrap_or(0);
-                writeln!(r, "  {label}: result A{id} (same as: {})", same.join(", "))
+                writeln!(r, "  {name}: result A{id} (same as: {})", same.join(", "))
             }
         };
     }
@@ -633,7 +687,7 @@ pub(crate) fn judge(
         .iter()
         .zip(&outs)
         .filter(|(_, o)| o.broke())
-        .map(|(&i, _)| MODES[i].label)
+        .map(|(&i, _)| label(i))
         .collect();
     let only = match hung.is_empty() {
         true => String::new(),

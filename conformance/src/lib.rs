@@ -193,20 +193,29 @@ pub fn platform() -> cl_platform_id {
     platform_named("clift").expect("the loader lists a platform named clift")
 }
 
-/// The loader's platform named `name` (`CL_PLATFORM_NAME`), if any.
-pub fn platform_named(name: &str) -> Option<cl_platform_id> {
+/// The loader's platforms.
+pub fn platforms() -> Vec<cl_platform_id> {
     let mut n = 0;
     // SAFETY: valid out-pointer; NULL platforms with 0 entries asks the count.
     check(unsafe { clGetPlatformIDs(0, ptr::null_mut(), &mut n) });
     let mut ids = vec![ptr::null_mut(); n as usize];
     // SAFETY: `ids` has room for `n` handles.
     check(unsafe { clGetPlatformIDs(n, ids.as_mut_ptr(), ptr::null_mut()) });
-    ids.into_iter().find(|&p| {
-        info_string(|s, v, r| {
-            // SAFETY: forwards the buffer protocol of `info_bytes`.
-            unsafe { clGetPlatformInfo(p, CL_PLATFORM_NAME, s, v, r) }
-        }) == name
+    ids
+}
+
+/// The name (`CL_PLATFORM_NAME`) of platform `p`.
+pub fn platform_name(p: cl_platform_id) -> String {
+    info_string(|s, v, r| {
+        // SAFETY: forwards the buffer protocol of `info_bytes` for a
+        // platform the loader listed.
+        unsafe { clGetPlatformInfo(p, CL_PLATFORM_NAME, s, v, r) }
     })
+}
+
+/// The loader's platform named `name` (`CL_PLATFORM_NAME`), if any.
+pub fn platform_named(name: &str) -> Option<cl_platform_id> {
+    platforms().into_iter().find(|&p| platform_name(p) == name)
 }
 
 /// clift's root CPU device.

@@ -29,6 +29,11 @@
 //! the last line says how many programs ran clean in which modes, on how
 //! many PoCL hung or crashed while clift's modes agreed, and how many
 //! failed. The exit status is 1 if any program failed.
+//!
+//! `CLIFT_DIFFTEST_PEER=<vendor .icd file>` puts another implementation
+//! in PoCL's place (`clift_conformance::difftest::peer`), labelled by the
+//! file's name: Intel's CPU runtime, say, to tell whether a disagreement
+//! between clift and PoCL is PoCL's.
 
 use std::io::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -36,7 +41,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use clift_conformance::difftest::campaign::{self, Campaign};
-use clift_conformance::difftest::{modes_matching, unit, Tally, POCL};
+use clift_conformance::difftest::{modes_matching, peer, unit, Tally, POCL};
 
 struct Args {
     start: u64,
@@ -161,7 +166,7 @@ fn main() {
         let t = camp.check(&[args.start], modes);
         print_failures(&t, &args);
         for (s, _, what) in &t.pocl_broke {
-            println!("difftest: seed {s}: PoCL {what} while clift's modes agreed");
+            println!("difftest: seed {s}: {} {what} while clift's modes agreed", peer().label);
         }
         println!("difftest: {file} as seed {}: {}", args.start, t.summary());
         std::process::exit(if t.failures.is_empty() { 0 } else { 1 });
@@ -212,16 +217,20 @@ fn main() {
             .map(|(s, _, what)| format!("{s} ({what})"))
             .collect();
         println!(
-            "difftest: clean in the clift modes run, PoCL hung or crashed (no clift failure): seeds {}",
+            "difftest: clean in the clift modes run, {} hung or crashed (no clift failure): seeds {}",
+            peer().label,
             seeds.join(", ")
         );
     }
     let mut why = Vec::new();
     if modes & POCL != 0 && !camp.pocl_fp16() {
-        why.push("PoCL lacks cl_khr_fp16, so programs with half arithmetic ran without it".to_string());
+        why.push(format!(
+            "{} lacks cl_khr_fp16, so programs with half arithmetic ran without it",
+            peer().label
+        ));
     }
     if modes & POCL != 0 && args.pocl_every > 1 {
-        why.push(format!("PoCL ran on one chunk of {}", args.pocl_every));
+        why.push(format!("{} ran on one chunk of {}", peer().label, args.pocl_every));
     }
     println!(
         "difftest: {} programs of seeds {}..{}: {}{} ({:.0} s)",

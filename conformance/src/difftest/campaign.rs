@@ -211,7 +211,7 @@ impl Campaign {
             let text = format!(
                 "difftest: the program of seeds {} together in {}: {what}, while each seed alone ran",
                 list.join(", "),
-                MODES[m].label
+                label(m)
             );
             if 1 << m == POCL {
                 tally.notes.push(text);

@@ -48,8 +48,12 @@ pub const POCL_ICD: &str = "/etc/OpenCL/vendors/pocl.icd";
 /// (`None`: the first platform that is not clift's) and the label of its
 /// mode in reports.
 pub struct Peer {
+    /// The vendor `.icd` file the loader is given beside clift's.
     pub icd: std::path::PathBuf,
+    /// Its platform's `CL_PLATFORM_NAME`, or `None`: the first platform
+    /// that is not clift's.
     pub platform: Option<&'static str>,
+    /// Its mode's label in reports and for `--only`.
     pub label: &'static str,
 }
 
@@ -65,6 +69,8 @@ pub fn peer() -> &'static Peer {
             let stem = icd.file_stem().map(|s| s.to_string_lossy().into_owned());
             Peer {
                 platform: None,
+                // Made once per process (the `OnceLock`), so leaking it
+                // costs a few bytes once.
                 label: Box::leak(stem.unwrap_or_else(|| "peer".into()).into_boxed_str()),
                 icd,
             }

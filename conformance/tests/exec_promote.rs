@@ -16,17 +16,24 @@ fn ints(n: usize, seed: u64, lo: i32, hi: i32) -> Vec<i32> {
     Rng(seed).ints(n, lo, hi)
 }
 
+/// Runs `kernel(input, out)` over `global` work-items in groups of
+/// `local` (none: the runtime's choice): the `out_len` ints it wrote.
+fn run_ints(kernel: &str, opt: Opt, input: &[i32], out_len: usize, global: usize, local: Option<usize>) -> Vec<i32> {
+    let mut out = vec![0i32; out_len];
+    let l = local.map(|l| [l]);
+    Kernel::new("promote", opt, kernel)
+        .arg(Arg::input(input))
+        .arg(Arg::output(&mut out))
+        .run(&[global], l.as_ref().map(|l| &l[..]));
+    out
+}
+
 #[test]
 fn a_store_in_one_arm() {
     let input = ints(256, 1, -50, 50);
     for opt in Opt::BOTH {
         for local in LOCALS {
-            let mut out = vec![0i32; 256];
-            let l = local.map(|l| [l]);
-            Kernel::new("promote", opt, "one_arm")
-                .arg(Arg::input(&input))
-                .arg(Arg::output(&mut out))
-                .run(&[256], l.as_ref().map(|l| &l[..]));
+            let out = run_ints("one_arm", opt, &input, 256, 256, local);
             for (i, &x) in input.iter().enumerate() {
                 let v = if x & 1 != 0 { x * 3 } else { 7 };
                 let w = if x > 0 { 1 } else { -1 };
@@ -41,12 +48,7 @@ fn loops_left_at_different_iterations() {
     let input = ints(256, 2, -5, 20);
     for opt in Opt::BOTH {
         for local in LOCALS {
-            let mut out = vec![0i32; 512];
-            let l = local.map(|l| [l]);
-            Kernel::new("promote", opt, "early_exit")
-                .arg(Arg::input(&input))
-                .arg(Arg::output(&mut out))
-                .run(&[256], l.as_ref().map(|l| &l[..]));
+            let out = run_ints("early_exit", opt, &input, 512, 256, local);
             for i in 0..256 {
                 let mut acc = 0;
                 let mut k = 0;
@@ -102,11 +104,7 @@ fn nested_loops_a_do_while_and_a_switch() {
 fn values_carried_around_a_loop() {
     let input = ints(64, 3, -100, 100);
     for opt in Opt::BOTH {
-        let mut out = vec![0i32; 2 * 100];
-        Kernel::new("promote", opt, "carried")
-            .arg(Arg::input(&input))
-            .arg(Arg::output(&mut out))
-            .run(&[100], None);
+        let out = run_ints("carried", opt, &input, 2 * 100, 100, None);
         for i in 0..100 {
             let (mut prev, mut cur) = (0i32, 0i32);
             for k in 0..(i % 7) + 1 {
@@ -142,11 +140,7 @@ fn escaping_variables_components_and_float3_stay_right() {
 fn a_volatile_variable_stays_in_memory() {
     let input = ints(64, 5, -1000, 1000);
     for opt in Opt::BOTH {
-        let mut out = vec![0i32; 64];
-        Kernel::new("promote", opt, "volatile_local")
-            .arg(Arg::input(&input))
-            .arg(Arg::output(&mut out))
-            .run(&[64], None);
+        let out = run_ints("volatile_local", opt, &input, 64, 64, None);
         for i in 0..64 {
             assert_eq!(out[i], input[i] * 2 + 1, "{opt:?}: [{i}]");
         }

@@ -272,10 +272,19 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 &exec::corpus_spirv("simd_wide", level),
                 &format!("simd_wide {level:?}"),
             );
-            // (At -O0, private_calls' loops move values between vectors
-            // and scalars per lane: a 4-lane body holding scalars.)
+            // (At -O0, private_calls' and tiles_across_barriers' loops
+            // move values between vectors and scalars per lane: a 4-lane
+            // body holding scalars.)
+            // tiles_across_barriers and tree_sums have barriers.
             let wide: &[&str] = match level {
-                Opt::O0 => &["dot_columns", "counts_and_ids", "moves", "masked_arm", "crossing"],
+                Opt::O0 => &[
+                    "dot_columns",
+                    "counts_and_ids",
+                    "moves",
+                    "masked_arm",
+                    "crossing",
+                    "tree_sums",
+                ],
                 Opt::O2 => &[
                     "dot_columns",
                     "private_calls",
@@ -283,6 +292,8 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                     "moves",
                     "masked_arm",
                     "crossing",
+                    "tiles_across_barriers",
+                    "tree_sums",
                 ],
             };
             // math8: exp, log, erf, sin, cos, tan and pow of a float and
@@ -364,6 +375,8 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
     // frame), in both bodies.
     {
         let (p, dir) = dumps.build(ctx, &spirv("clbench/O2/sgemm_tiled"), "sgemm_tiled");
+        // Its chunks of eight as two parts, besides those of four.
+        assert_eq!(std::fs::read_to_string(dir.join("sgemm_tiled.narrow.txt")).ok(), None);
         let clif = read(&dir.join("sgemm_tiled.opt.clif"));
         let lines: Vec<&str> = clif.lines().collect();
         let mut chains = 0;
@@ -378,12 +391,13 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             }
             // The first multiply-add of its block: what the block does
             // before it (besides its two loads, the sum reloaded from the
-            // frame).
+            // frame; in the 8-lane body, each part's sum and B row, and
+            // the A element they share).
             seen = true;
             let before = &lines[start..n];
             let loads = |ty: &str| before.iter().filter(|l| l.contains(&format!(" = load.{ty} "))).count();
             assert!(
-                loads("f32") + loads("f32x4") <= 3,
+                loads("f32") + loads("f32x4") <= 5,
                 "loads before the first multiply-add: {}",
                 before.join("\n")
             );
@@ -475,6 +489,8 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 "masked_arm",
                 "narrowed",
                 "math8_masked",
+                "tiles_across_barriers",
+                "tree_sums",
             ] {
                 let narrow = std::fs::read_to_string(dir.join(format!("{k}.narrow.txt"))).ok();
                 assert_eq!(narrow, None, "{k} runs 8 lanes at {level:?} with -cl-clift-min-lanes=8");

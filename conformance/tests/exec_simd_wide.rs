@@ -557,3 +557,106 @@ fn half_and_native_math_of_both_parts() {
         }
     }
 }
+
+/// Local sizes for the kernels with barriers: rows of 8-lane chunks (8,
+/// 16, 24, 40), of 4-lane chunks (12, 20: multiples of 4, not of 8), of
+/// work-items one at a time (13, 7, 3). Groups of a global size that is
+/// not a multiple are smaller at the end (OpenCL 2.0's non-uniform
+/// work-groups), which may change which of the three runs.
+const BARRIER_LOCALS: [usize; 9] = [8, 16, 24, 40, 12, 20, 13, 7, 3];
+
+/// The work-items of each work-group of `global` work-items in groups of
+/// `l`: its first global id and its size.
+fn groups(global: usize, l: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..global).step_by(l).map(move |g| (g, l.min(global - g)))
+}
+
+#[test]
+fn values_and_private_arrays_across_barriers_in_both_parts() {
+    let global = 120usize;
+    let input: Vec<f32> = (0..global).map(|i| ((i * 7919) % 601) as f32 - 300.0).collect();
+    for rounds in [0u32, 1, 3, 7] {
+        let (mut want_out, mut want_side) = (vec![0f32; global], vec![0i32; global]);
+        for l in BARRIER_LOCALS {
+            for (g0, lsz) in groups(global, l) {
+                // The group's work-items, phase by phase.
+                let mine: Vec<f32> = (0..lsz).map(|x| input[g0 + x] * 3.0 + x as f32).collect();
+                let mut privs: Vec<[i32; 5]> = (0..lsz)
+                    .map(|x| std::array::from_fn(|k| ((g0 + x) * (k + 1)) as i32 ^ x as i32))
+                    .collect();
+                let mut acc = vec![0f32; lsz];
+                for r in 0..rounds as usize {
+                    let tile: Vec<f32> = mine.iter().map(|m| m + r as f32).collect();
+                    let counts: Vec<i32> = (0..lsz).map(|x| privs[x][(g0 + x + r) % 5]).collect();
+                    for x in 0..lsz {
+                        let other = (x + 5 + r) % lsz;
+                        acc[x] = tile[other].mul_add(0.5, acc[x]);
+                        if counts[other] & 3 == 1 {
+                            privs[x][r % 5] += counts[other];
+                        } else {
+                            acc[x] -= 1.0;
+                        }
+                    }
+                }
+                for x in 0..lsz {
+                    let p = privs[x];
+                    want_out[g0 + x] = acc[x];
+                    want_side[g0 + x] = p[0] + p[1] * 3 + p[2] * 5 + p[3] * 7 + p[4] * 11;
+                }
+            }
+            for opt in Opt::BOTH {
+                for kernel in builds(opt, "tiles_across_barriers") {
+                    let (mut out, mut side) = (vec![-9f32; global], vec![-9i32; global]);
+                    kernel
+                        .arg(Arg::input(&input))
+                        .arg(Arg::output(&mut out))
+                        .arg(Arg::output(&mut side))
+                        .arg(Arg::value(rounds))
+                        .run(&[global], Some(&[l]));
+                    for i in 0..global {
+                        assert_eq!(
+                            (out[i].to_bits(), side[i]),
+                            (want_out[i].to_bits(), want_side[i]),
+                            "rounds {rounds} {opt:?} local {l}: item {i}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_tree_sum_whose_lanes_differ_in_both_parts() {
+    let global = 120usize;
+    let input: Vec<u32> = (0..global as u32).map(|i| i.wrapping_mul(2_654_435_761) >> 7).collect();
+    for l in BARRIER_LOCALS {
+        let mut want = vec![0u32; global];
+        for (g0, lsz) in groups(global, l) {
+            let mut scratch: Vec<u32> = (0..lsz)
+                .map(|x| input[g0 + x].wrapping_mul(7).wrapping_add(x as u32))
+                .collect();
+            let mut s = lsz / 2;
+            while s > 0 {
+                for x in 0..s {
+                    scratch[x] = scratch[x].wrapping_add(scratch[x + s]);
+                }
+                s >>= 1;
+            }
+            for x in 0..lsz {
+                want[g0 + x] = scratch[0] ^ (x as u32).wrapping_mul(0x9e37_79b9);
+            }
+        }
+        for opt in Opt::BOTH {
+            for kernel in builds(opt, "tree_sums") {
+                let mut out = vec![0u32; global];
+                kernel
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::Local(4 * l))
+                    .run(&[global], Some(&[l]));
+                assert_eq!(out, want, "{opt:?} local {l}");
+            }
+        }
+    }
+}

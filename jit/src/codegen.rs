@@ -660,7 +660,7 @@ impl Lowerer<'_> {
         let wants_scalar_lanes = std::cell::Cell::new(false);
         let narrow_by_estimate = std::cell::Cell::new(false);
         // An 8-lane body unless the build asked for at most 4 lanes.
-        let may_widen = self.front.max_lanes.is_none_or(|n| n >= 8) && !self.sel.barrier_fns.contains(&f);
+        let may_widen = self.front.max_lanes.is_none_or(|n| n >= 8);
         let mut env = Env {
             m,
             validated: self.front.validated(),
@@ -684,11 +684,8 @@ impl Lowerer<'_> {
                 simd = false;
             }
         }
-        if let (true, false, Some(d)) = (simd, env.wide, &self.dump) {
-            let why = match self.front.max_lanes {
-                Some(n) if n < 8 => format!("the build asked for at most {n} lanes (-cl-clift-max-lanes={n})"),
-                _ => "a kernel with barriers gets 4-lane bodies only".to_string(),
-            };
+        if let (true, false, Some(d), Some(n)) = (simd, env.wide, &self.dump, self.front.max_lanes) {
+            let why = format!("the build asked for at most {n} lanes (-cl-clift-max-lanes={n})");
             d.narrow_reason(dump_name, &why);
         }
         let template = ctx.func.clone();

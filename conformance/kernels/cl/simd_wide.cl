@@ -178,3 +178,60 @@ kernel void math8_native(global const float *x, global float *out)
     out[9 * i + 7] = log2(fabs(v) + 0.5f);
     out[9 * i + 8] = half_log10(fabs(v) * 1000.0f);
 }
+
+// Kernels with barriers in 8-lane bodies (jit/src/lower/barrier.rs): a
+// chunk of eight suspends and resumes as one, each part's values kept
+// across barriers in its own frame slots, its private array (a copy per
+// lane, side by side in the chunk's frame at -O0) after part 0's, and the
+// addresses computed from its local id computed again where it resumes.
+// Local sizes that are multiples of 8 run 8-lane chunks, other multiples
+// of 4 run 4-lane ones, the rest run one work-item at a time. The values
+// are integers (exact in float), so contracting a multiply and an add
+// changes nothing.
+kernel void tiles_across_barriers(global const float *in, global float *out, global int *side, uint rounds)
+{
+    local float tile[64];
+    local int counts[64];
+    uint lid = get_local_id(0);
+    uint lsz = get_local_size(0);
+    size_t gid = get_global_id(0);
+    // Varying, kept across every barrier.
+    float mine = in[gid] * 3.0f + (float)lid;
+    int priv[5];
+    for (int k = 0; k < 5; k++)
+        priv[k] = (int)(gid * (k + 1)) ^ (int)lid;
+    float acc = 0.0f;
+    for (uint r = 0; r < rounds; r++) {
+        tile[lid] = mine + (float)r;
+        counts[lid] = priv[(gid + r) % 5];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // Another work-item's values, across the parts of a chunk and
+        // across chunks.
+        uint other = (lid + 5 + r) % lsz;
+        acc = fma(tile[other], 0.5f, acc);
+        // A branch whose lanes differ, after a store: a masked region.
+        if ((counts[other] & 3) == 1)
+            priv[r % 5] += counts[other];
+        else
+            acc -= 1.0f;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    out[gid] = acc;
+    side[gid] = priv[0] + priv[1] * 3 + priv[2] * 5 + priv[3] * 7 + priv[4] * 11;
+}
+
+// A tree sum in local memory (clbench's reduce without its grid-stride
+// loop): the lanes that add differ within a chunk and between its parts.
+kernel void tree_sums(global const uint *in, global uint *out, local uint *scratch)
+{
+    uint lid = get_local_id(0);
+    uint lsz = get_local_size(0);
+    scratch[lid] = in[get_global_id(0)] * 7u + lid;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = lsz / 2; s > 0; s >>= 1) {
+        if (lid < s)
+            scratch[lid] += scratch[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    out[get_global_id(0)] = scratch[0] ^ (lid * 0x9e3779b9u);
+}

@@ -434,15 +434,18 @@ impl Lowering<'_, '_, '_> {
                 p
             }
         };
+        // A chunk of an 8-lane body holds each part's lanes (`simd::Part`).
+        let parts = self.parts() as u64;
         for &(id, l) in &plan.vars {
             let align = crate::layout::variable_align(self.m, id, l);
             let per_lane = self.simd.as_ref().is_some_and(|s| s.may_vary.contains(&id));
             if per_lane {
-                // A chunk's variable: a copy per lane (as `simd_variable`).
+                // A chunk's variable: a copy per lane (as `simd_variable`),
+                // part after part.
                 let stride =
                     crate::layout::variable_stride(l, align).ok_or("a private variable too large for four lanes")?;
                 let total = stride
-                    .checked_mul(super::simd::LANES as u64)
+                    .checked_mul(super::simd::LANES as u64 * parts)
                     .filter(|&t| t <= 1 << 24)
                     .ok_or("a private variable too large for four lanes")?;
                 let off = fs.alloc(total, align)?;
@@ -459,8 +462,9 @@ impl Lowering<'_, '_, '_> {
             if simd {
                 // A chunk's value: its variables are declared where it is
                 // defined, once its shape is known (`hold`); a uniform one
-                // gets scalar variables there too.
-                let off = fs.alloc(comps.len() as u64 * HELD_SLOT as u64, 16)?;
+                // gets scalar variables there too. Each part holds its
+                // own, one after the other.
+                let off = fs.alloc(comps.len() as u64 * HELD_SLOT as u64 * parts, 16)?;
                 self.frame.spill.insert(id, off);
                 continue;
             }
@@ -477,11 +481,13 @@ impl Lowering<'_, '_, '_> {
     /// The address of the first lane's copy of Function variable `id` and
     /// the distance between copies, when a 4-lane body's frame holds a copy
     /// per lane (computed where it is needed: the frame's base is known
-    /// everywhere, also where a chunk resumes).
+    /// everywhere, also where a chunk resumes). In an 8-lane body, those of
+    /// the part being lowered (part 1's copies follow part 0's).
     pub(super) fn frame_lane_var(&mut self, id: Id) -> Option<(Value, u64)> {
         let (off, stride) = *self.frame.lane_variables.get(&id)?;
         let base = self.frame_entry()?.base;
-        Some((self.b.ins().iadd_imm_s(base, i64::from(off)), stride))
+        let part = (self.part() as u64 * super::simd::LANES as u64 * stride) as i64;
+        Some((self.b.ins().iadd_imm_s(base, i64::from(off) + part), stride))
     }
 
     /// The address of Function variable `id` when the frame holds it.
@@ -502,11 +508,12 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// Defines the variables of value `id` if it is kept across
-    /// suspension points (in a 4-lane body, declares them first).
+    /// suspension points (in a 4-lane body, declares them first; in an
+    /// 8-lane body, each part's of a varying value).
     pub(super) fn define_kept(&mut self, id: Id) -> R {
         if self.simd.is_some() && self.frame.spill.contains_key(&id) && !self.frame.vars.contains_key(&id) {
             if self.is_varying(id) {
-                return self.hold(id);
+                return self.each_part(|l| l.hold(id)).map(|_| ());
             }
             let Some(vals) = self.values.get(&id).cloned() else {
                 return Ok(());
@@ -552,10 +559,15 @@ impl Lowering<'_, '_, '_> {
         let mut out = Vec::new();
         for &id in plan.live.get(&i).map(Vec::as_slice).unwrap_or(&[]) {
             let off = *self.frame.spill.get(&id).ok_or("a kept value without a slot")?;
-            if let Some(held) = self.simd.as_ref().and_then(|s| s.kept.get(&id)) {
-                for (c, h) in held.iter().enumerate() {
-                    for (var, t, at) in h.vars() {
-                        out.push((var, t, off + HELD_SLOT * c as i32 + at));
+            if let Some(parts) = self.kept_parts(id)? {
+                // Part p's components after those of the parts before it.
+                let mut slot = off;
+                for held in parts {
+                    for h in held {
+                        for (var, t, at) in h.vars() {
+                            out.push((var, t, slot + at));
+                        }
+                        slot += HELD_SLOT;
                     }
                 }
                 continue;

@@ -678,11 +678,15 @@ impl Lowering<'_, '_, '_> {
             wrap: None,
         };
         self.sb()?.varying.insert(p, vec![base]);
-        // Kept across barriers: held again, as the copy.
+        // Kept across barriers: held again, as the copy (this part's: the
+        // copy is made once per part).
         if let Some(s) = self.simd.as_deref_mut() {
             s.kept.remove(&p);
         }
-        self.define_kept(p)
+        if self.frame.spill.contains_key(&p) {
+            self.hold(p)?;
+        }
+        Ok(())
     }
 
     /// One Cranelift block per reachable SPIR-V block, with a parameter per

@@ -129,17 +129,26 @@ pub fn kernel(
         has_barriers,
     };
     let (frame, calls_helpers) = if has_barriers && simd {
-        // Chunk phases when the rows split into chunks, else scalar ones.
-        let (scalar, chunked) = (b.create_block(), b.create_block());
-        let rem = b.ins().band_imm_s(lsz[0], super::simd::LANES as i64 - 1);
-        b.ins().brif(rem, scalar, &[], chunked, &[]);
-        b.switch_to_block(scalar);
+        // Chunk phases when the rows split into chunks (of eight when the
+        // kernel has an 8-lane body and they split so, else of four), else
+        // scalar ones.
+        let lanes = super::simd::LANES;
+        let widths: &[usize] = if env.wide { &[2 * lanes, lanes] } else { &[lanes] };
+        let (mut frame, mut calls_helpers) = (0, false);
+        for &w in widths {
+            let (other, chunked) = (b.create_block(), b.create_block());
+            let rem = b.ins().band_imm_s(lsz[0], w as i64 - 1);
+            b.ins().brif(rem, other, &[], chunked, &[]);
+            b.switch_to_block(chunked);
+            let (f, h) = g.loops(b, Mode::ChunksOnly(w))?;
+            // The arena holds a frame per work-item; chunks take a
+            // quarter (an eighth) as many.
+            frame = frame.max(f.div_ceil(w as u64));
+            calls_helpers |= h;
+            b.switch_to_block(other);
+        }
         let (f1, h1) = g.loops(b, Mode::Scalar)?;
-        b.switch_to_block(chunked);
-        let (f4, h4) = g.loops(b, Mode::ChunksOnly)?;
-        // The arena holds a frame per work-item; chunks take a quarter as
-        // many.
-        (f1.max(f4.div_ceil(super::simd::LANES as u64)), h1 || h4)
+        (frame.max(f1), calls_helpers || h1)
     } else {
         g.loops(
             b,
@@ -167,9 +176,10 @@ enum Mode {
     /// one), then of four through the 4-lane body, the rest of each row
     /// (and abandoned chunks) one at a time.
     Chunks,
-    /// Only in chunks of four (the x size is a multiple of 4): a kernel
-    /// with barriers, whose phases resume chunks.
-    ChunksOnly,
+    /// Only in chunks of this many work-items, 4 or 8 (the x size is a
+    /// multiple of it): a kernel with barriers, whose phases resume
+    /// chunks.
+    ChunksOnly(usize),
 }
 
 /// What every copy of a work-group function's loops shares.
@@ -221,7 +231,7 @@ impl Group<'_> {
         // One work-item (or chunk).
         b.switch_to_block(nest.item);
         let mut item_stores = Vec::new();
-        if mode != Mode::ChunksOnly {
+        if !matches!(mode, Mode::ChunksOnly(_)) {
             for (d, v) in [x, y, z].into_iter().enumerate() {
                 item_stores.push(
                     b.ins()
@@ -238,8 +248,12 @@ impl Group<'_> {
         };
         let frame = phases.map(|ph| self.frame_entry(b, ph, &nest, mode));
         let fn_effects = || std::rc::Rc::new(super::simd::analysis::function_effects(env.m));
-        let chunk =
-            (mode == Mode::ChunksOnly).then(|| super::simd::Chunk::new(None, fn_effects(), self.env.scalar_lanes));
+        let chunk = match mode {
+            Mode::ChunksOnly(w) => Some(
+                super::simd::Chunk::new(None, fn_effects(), self.env.scalar_lanes).with_parts(w / super::simd::LANES),
+            ),
+            _ => None,
+        };
         let params = self.params.clone();
         let lowered = lower_body(env, func, b, wi, Exit::NextWorkItem(nest.x_next), params, frame, chunk)?;
         for ch in nest.chunks {
@@ -340,10 +354,9 @@ impl Group<'_> {
             b.ins().jump(head, &[BlockArg::Value(n)]);
         }
         b.switch_to_block(x_next);
-        let step = if mode == Mode::ChunksOnly {
-            super::simd::LANES as i64
-        } else {
-            1
+        let step = match mode {
+            Mode::ChunksOnly(w) => w as i64,
+            _ => 1,
         };
         let n = b.ins().iadd_imm_s(x, step);
         let chunks = if mode == Mode::Chunks {
@@ -413,8 +426,8 @@ impl Group<'_> {
         let zy = b.ins().iadd(zl, y);
         let zyl = b.ins().imul(zy, lsz[0]);
         let mut lin = b.ins().iadd(zyl, x);
-        if mode == Mode::ChunksOnly {
-            lin = b.ins().ushr_imm_s(lin, 2);
+        if let Mode::ChunksOnly(w) = mode {
+            lin = b.ins().ushr_imm_s(lin, i64::from(w.trailing_zeros()));
         }
         let size_v = b.ins().iconst(cl::I64, 0);
         let size = b.func.dfg.value_def(size_v).unwrap_inst();

@@ -334,6 +334,9 @@ pub struct Part {
     pub outer_guard: Option<Value>,
     /// The part's state of the body's DAG regions ([`Body::dags`]).
     pub dags: Vec<dag::DagState>,
+    /// The variables of the part's varying values kept across barriers
+    /// ([`Body::kept`]).
+    pub kept: HashMap<Id, Vec<Held>>,
 }
 
 /// A varying value kept across barriers: the shape of each component,
@@ -420,6 +423,7 @@ impl Lowering<'_, '_, '_> {
         let regions = std::mem::replace(&mut s.regions, next.regions);
         let outer_guard = std::mem::replace(&mut s.outer_guard, next.outer_guard);
         let dags = std::mem::replace(&mut s.dags, next.dags);
+        let kept = std::mem::replace(&mut s.kept, next.kept);
         s.parked[cur] = Part {
             varying,
             local_x: Some(x),
@@ -427,10 +431,38 @@ impl Lowering<'_, '_, '_> {
             regions,
             outer_guard,
             dags,
+            kept,
         };
         s.part = p;
         self.wi.local_id[0] = next.local_x.ok_or("a part without its local id")?;
         Ok(())
+    }
+
+    /// The part being lowered (0 outside 8-lane bodies).
+    pub(super) fn part(&self) -> usize {
+        self.simd.as_ref().map_or(0, |s| s.part)
+    }
+
+    /// The variables each part holds varying value `id` in across
+    /// barriers, in part order (None if the current part does not hold it
+    /// so; an error if another part does not).
+    pub(super) fn kept_parts(&self, id: Id) -> R<Option<Vec<&[Held]>>> {
+        let Some(s) = self.simd.as_deref() else {
+            return Ok(None);
+        };
+        if !s.kept.contains_key(&id) {
+            return Ok(None);
+        }
+        let n = s.parked.len().max(1);
+        (0..n)
+            .map(|p| {
+                let kept = if p == s.part { &s.kept } else { &s.parked[p].kept };
+                kept.get(&id)
+                    .map(Vec::as_slice)
+                    .ok_or_else(|| "a kept value held by one part only".to_string())
+            })
+            .collect::<R<Vec<_>>>()
+            .map(Some)
     }
 
     /// Runs `f` once per part of the chunk, each time with that part

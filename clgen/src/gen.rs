@@ -470,7 +470,28 @@ impl Gen {
             5 => {
                 let i = self.fresh("i");
                 let trips = 1 + self.r.below(6);
-                let _ = writeln!(out, "{p}for (int {i} = 0; {i} < {trips}; {i}++) {{");
+                // A constant trip count, or one that differs between
+                // work-items without a `break`: one more iteration for
+                // some, or a counter starting at a local id and stepping
+                // by 2 (their loops exit through one edge, so clift runs
+                // the block after such a loop under its mask too).
+                match self.r.below(4) {
+                    0 => {
+                        let _ = writeln!(
+                            out,
+                            "{p}for (int {i} = 0; {i} < {trips} + (int)(get_global_id(0) % 3); {i}++) {{"
+                        );
+                    }
+                    1 => {
+                        let _ = writeln!(
+                            out,
+                            "{p}for (int {i} = (int)(get_local_id(0) % 5); {i} < {trips}; {i} += 2) {{"
+                        );
+                    }
+                    _ => {
+                        let _ = writeln!(out, "{p}for (int {i} = 0; {i} < {trips}; {i}++) {{");
+                    }
+                }
                 self.vars.push(Var {
                     name: i,
                     ty: Ty::scalar(Scalar::Int),

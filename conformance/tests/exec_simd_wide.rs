@@ -660,3 +660,44 @@ fn a_tree_sum_whose_lanes_differ_in_both_parts() {
         }
     }
 }
+
+#[test]
+fn strided_loops_in_both_parts() {
+    let global = 104usize;
+    let input: Vec<u32> = (0..global as u32)
+        .map(|i| i.wrapping_mul(0x9e37_79b9) ^ 0x5bd1)
+        .collect();
+    for n in [104u32, 97, 60, 3] {
+        for stride in [1u32, 5, 8, 13, 104] {
+            for opt in Opt::BOTH {
+                for l in LOCALS {
+                    for kernel in builds(opt, "strided") {
+                        let mut out = vec![0u32; global];
+                        let lo = local(l);
+                        kernel
+                            .arg(Arg::input(&input))
+                            .arg(Arg::output(&mut out))
+                            .arg(Arg::value(n))
+                            .arg(Arg::value(stride))
+                            .run(&[global], lo.as_ref().map(|l| &l[..]));
+                        let Some(ls) = l else { continue };
+                        for (g, &got) in out.iter().enumerate() {
+                            let mut acc = 0u32;
+                            let mut i = g;
+                            while i < n as usize {
+                                acc = acc.wrapping_mul(31).wrapping_add(input[i]);
+                                i += stride as usize;
+                            }
+                            let mut j = g % ls + 3;
+                            while j < 40 {
+                                acc ^= (j as u32) << (j & 15);
+                                j += stride as usize + 2;
+                            }
+                            assert_eq!(got, acc, "n {n} stride {stride} {opt:?} local {l:?}: item {g}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -85,6 +85,22 @@ kernel void narrowed(global const uint *in, global uint *out)
     out[i] = s;
 }
 
+// Loops whose exits differ between work-items but only by a few
+// iterations (a counter starting at the global or local id and stepping by
+// the same amount in every lane, against a bound the same in every lane:
+// clbench's grid-stride loops) get 8-lane bodies: a chunk's lanes leave
+// within an iteration of one another. Here the stride is a kernel argument,
+// so lanes may also leave many iterations apart (stride 1).
+kernel void strided(global const uint *in, global uint *out, uint n, uint stride)
+{
+    uint acc = 0;
+    for (size_t i = get_global_id(0); i < n; i += stride)
+        acc = acc * 31u + in[i];
+    for (size_t j = get_local_id(0) + 3; j < 40; j += stride + 2)
+        acc ^= (uint)j << (j & 15);
+    out[get_global_id(0)] = acc;
+}
+
 // A branch whose lanes differ after a store: its arm runs under each
 // part's mask.
 kernel void masked_arm(global const uint *in, global uint *out, global uint *odd)

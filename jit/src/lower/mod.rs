@@ -464,13 +464,26 @@ impl Lowering<'_, '_, '_> {
                     }
                 }
             }
+            // Nor those of a masked loop's exit block (another loop's
+            // header, after a tail): each lane's value comes from the
+            // iteration it left in.
+            for l in &loops {
+                for p in phis_of(l.exit) {
+                    counters.remove(&p);
+                }
+            }
+            // Loops whose lanes may leave far apart (their exits depend on
+            // data) run in 4-lane bodies unless asked otherwise.
+            let spread = loops
+                .iter()
+                .any(|l| !simd::analysis::strided_exits(m, func, l, &may_vary));
             if let Some(s) = self.simd.as_deref_mut() {
                 s.counters = counters;
                 s.may_vary = may_vary;
                 s.dirty_in = dirty_in;
                 s.in_cycle = in_cycle;
             }
-            if !loops.is_empty() && !self.env.keep_wide {
+            if spread && !self.env.keep_wide {
                 self.env.narrow_by_estimate.set(true);
                 if self.parts() > 1 {
                     return Err(m.diag(

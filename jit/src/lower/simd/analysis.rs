@@ -937,3 +937,104 @@ pub fn masked_stores(
         .map(|(v, _)| v)
         .collect()
 }
+
+/// Whether every exit of masked loop `lp` whose condition may vary
+/// compares a *strided counter* with a value the same in every lane, so
+/// that the lanes of a chunk leave within a few iterations of one another
+/// (clbench's grid-stride loops `for (i = gid; i < n; i += gsz)`): a
+/// strided counter is a phi of the loop's header that steps by a uniform
+/// amount and starts at the global or local id, or that plus or minus a
+/// uniform value, or such a counter stepped once (the test LLVM puts at
+/// the end of a rotated loop), through integer conversions. Loops whose exits depend on data (mandelbrot's escape
+/// test) make no such promise: a chunk runs until its slowest lane
+/// leaves.
+pub fn strided_exits(m: &Module, func: &Function, lp: &MaskedLoop, may_vary: &HashSet<Id>) -> bool {
+    let uniform = |x: Option<Id>| x.is_some_and(|x| !may_vary.contains(&x));
+    // `x` through integer conversions and additions of uniform values.
+    let strip = |mut x: Id| {
+        for _ in 0..8 {
+            let Some(d) = m.def(x) else { break };
+            let next = match d.op {
+                Op::UConvert | Op::SConvert => d.id(0),
+                Op::IAdd if uniform(d.id(1)) => d.id(0),
+                Op::IAdd if uniform(d.id(0)) => d.id(1),
+                Op::ISub if uniform(d.id(1)) => d.id(0),
+                _ => None,
+            };
+            match next {
+                Some(n) => x = n,
+                None => break,
+            }
+        }
+        x
+    };
+    let is_id = |x: Id| {
+        let Some(d) = m.def(strip(x)) else { return false };
+        let load = match d.op {
+            Op::CompositeExtract => d.id(0).and_then(|v| m.def(v)),
+            Op::Load => Some(d),
+            _ => None,
+        };
+        load.is_some_and(|l| {
+            l.op == Op::Load
+                && l.id(0)
+                    .and_then(|p| builtin_of(m, p))
+                    .is_some_and(|b| matches!(b, BuiltIn::GlobalInvocationId | BuiltIn::LocalInvocationId))
+        })
+    };
+    let header = &func.blocks[lp.header as usize];
+    let strided = |x: Id| {
+        let x = strip(x);
+        let Some(phi) = header
+            .body()
+            .map(|i| &m.insts[i as usize])
+            .take_while(|inst| inst.op == Op::Phi)
+            .find(|inst| inst.result_id == Some(x))
+        else {
+            return false;
+        };
+        // It starts at an id (from outside the loop) and steps by a
+        // uniform amount (from inside).
+        (0..phi.operands.len() / 2).all(|k| {
+            let (Some(v), Some(l)) = (phi.id(2 * k), phi.id(2 * k + 1)) else {
+                return false;
+            };
+            let inside = m
+                .info(l)
+                .is_some_and(|x| lp.body.get(x.block as usize).copied().unwrap_or(false));
+            if !inside {
+                return is_id(v);
+            }
+            m.def(v).is_some_and(|d| match d.op {
+                Op::IAdd => (d.id(0) == Some(x) && uniform(d.id(1))) || (d.id(1) == Some(x) && uniform(d.id(0))),
+                Op::ISub => d.id(0) == Some(x) && uniform(d.id(1)),
+                _ => false,
+            })
+        })
+    };
+    (0..func.blocks.len()).all(|b| {
+        let end = &m.insts[func.blocks[b].end as usize];
+        let exits = lp.body[b] && func.cfg.succs[b].iter().any(|&s| !lp.body[s as usize]);
+        if !exits || end.op != Op::BranchConditional || uniform(end.id(0)) {
+            return true;
+        }
+        let Some(test) = end.id(0).and_then(|c| m.def(c)) else {
+            return false;
+        };
+        let compares = matches!(
+            test.op,
+            Op::ULessThan
+                | Op::SLessThan
+                | Op::ULessThanEqual
+                | Op::SLessThanEqual
+                | Op::UGreaterThan
+                | Op::SGreaterThan
+                | Op::UGreaterThanEqual
+                | Op::SGreaterThanEqual
+        );
+        let (Some(a), Some(c)) = (test.id(0), test.id(1)) else {
+            return false;
+        };
+        compares && ((uniform(Some(c)) && strided(a)) || (uniform(Some(a)) && strided(c)))
+    })
+}

@@ -588,6 +588,8 @@ impl Lowering<'_, '_, '_> {
             .into_iter()
             .map(|(_, p)| BlockArg::Value(self.b.use_var(p.var)))
             .collect();
+        // Should the merge head a masked loop, its lanes start there.
+        self.enter_masked_loop(b)?;
         self.b.ins().jump(cb, &args);
         Ok(())
     }

@@ -410,6 +410,9 @@ impl Lowering<'_, '_, '_> {
             }
         }
         let xb = self.body.blocks[exit as usize].ok_or("the exit block is unreachable")?;
+        // The exit may be the header of the next masked loop (after this
+        // loop's tail, at -O0): its lanes start there.
+        self.enter_masked_loop(exit)?;
         self.b.ins().jump(xb, &args);
         Ok(())
     }

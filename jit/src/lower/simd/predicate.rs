@@ -429,6 +429,9 @@ impl Lowering<'_, '_, '_> {
             Some((ro, k)) => self.leave_arm(ro, k, args),
             None => {
                 let mb = self.body.blocks[st.r.merge as usize].ok_or("the merge block is unreachable")?;
+                // Should the merge head a masked loop, its lanes start
+                // there (the caller jumps from here).
+                self.enter_masked_loop(st.r.merge)?;
                 Ok((mb, args))
             }
         }

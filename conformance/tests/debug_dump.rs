@@ -411,6 +411,22 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             chains += 1;
         }
         assert!(chains >= 2, "a chain in each body: {clif}");
+        // Every multiply-add but a chain's last is pinned (stored to the
+        // scratch slot right after it), in both parts of the 8-lane body:
+        // the parts' pins in one place let Cranelift drop part 0's.
+        let fmas: Vec<&str> = lines
+            .iter()
+            .filter_map(|l| l.trim().split_once(" = fma").map(|(v, _)| v))
+            .collect();
+        let unpinned = fmas
+            .iter()
+            .filter(|v| !clif.contains(&format!("store notrap {v}, ")))
+            .count();
+        assert!(
+            fmas.len() >= 64 && unpinned <= 4,
+            "{unpinned} of {} multiply-adds not pinned: {clif}",
+            fmas.len()
+        );
         // SAFETY: a valid program, released once.
         unsafe { check(clReleaseProgram(p)) };
     }

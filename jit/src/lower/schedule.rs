@@ -28,6 +28,9 @@ use crate::spirv::{Function, Module};
 /// first use or the next load.
 const LOOKAHEAD: usize = 32;
 
+/// The 16-byte places of the scratch slot pins store to.
+const PIN_PLACES: u32 = 32;
+
 /// Whether instruction `op` only computes its result from its operands.
 fn arithmetic(op: Op) -> bool {
     use Op::*;
@@ -133,12 +136,21 @@ impl Lowering<'_, '_, '_> {
         } else {
             self.values.get(&id).cloned().unwrap_or_default()
         };
-        for v in vals {
+        // Each value its own 16 bytes (each part's of an 8-lane body,
+        // each lane's of scalars per lane): Cranelift drops a store that
+        // another one to the same place follows with no load between, so
+        // the two parts' pins of one instruction in one place would leave
+        // part 0's arithmetic unpinned.
+        let first = self.part() * vals.len();
+        for (k, v) in vals.into_iter().enumerate() {
             let s = *slot.get_or_insert_with(|| {
                 self.b
-                    .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 4))
+                    .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16 * PIN_PLACES, 4))
             });
-            self.b.ins().stack_store(cranelift_codegen::ir::types::I64, v, s, 0);
+            let at = 16 * ((first + k) as u32 % PIN_PLACES);
+            self.b
+                .ins()
+                .stack_store(cranelift_codegen::ir::types::I64, v, s, at as i32);
         }
         Ok(())
     }

@@ -85,9 +85,10 @@ pub fn helper_signature(m: &Module, func: &Function, cc: CallConv) -> Result<Sig
 /// chunks of four work-items along x: without barriers, beside the scalar
 /// body, which runs the rest of each row and the chunks the 4-lane body
 /// abandons (and with `env.wide`, an 8-lane body before it for chunks of
-/// eight, [`super::simd::Part`]); with barriers, as a second set of loops run when the group's
-/// x size is a multiple of 4, whose phases resume chunks instead of
-/// work-items (each chunk has a frame).
+/// eight, [`super::simd::Part`]); with barriers, as a second set of loops
+/// run when the group's x size is a multiple of 4, whose phases resume
+/// chunks instead of work-items (each chunk has a frame), and with
+/// `env.wide` a third, of chunks of eight, run when it is a multiple of 8.
 pub fn kernel(
     env: Env,
     func: &Function,

@@ -312,11 +312,12 @@ fn guard_parts(tests: &[Option<MaskTest>]) -> Option<(MaskTest, MaskTest)> {
 /// and local id along x, so the two parts' values are independent chains
 /// the core runs side by side (a loop-carried `fma` chain, say, runs at
 /// twice the rate). Uniform values are computed once and shared. Control
-/// flow is shared: a branch whose condition varies takes a side only when
-/// every lane of both parts agrees (else the chunk is abandoned to the
-/// scalar body, before anything visible happened); branches that would
-/// need masks keep the kernel at 4 lanes. A phi has its parameters once
-/// per part.
+/// flow is shared: a branch whose condition varies takes a side when
+/// every lane of both parts agrees, else the chunk is abandoned to the
+/// scalar body (before anything visible happened) or runs the branch's
+/// arms under each part's masks. A phi has its parameters once per part.
+/// In a kernel with barriers the chunk suspends and resumes as one, each
+/// part's kept values in slots of its own (`kept`).
 #[derive(Debug, Default)]
 pub struct Part {
     /// The shapes of the part's varying values ([`Body::varying`]).

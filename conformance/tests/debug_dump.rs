@@ -338,7 +338,7 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             // counters (each lane's value comes from the iteration it left
             // the first loop in): its values held as scalars per lane, a
             // 4-lane body.
-            for k in ["narrowed", "crossing", "strided"] {
+            for k in ["narrowed", "crossing", "strided", "loops_in_a_row"] {
                 assert_eq!(std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok(), None);
             }
             // SAFETY: a valid program, released once.
@@ -514,6 +514,7 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 "tiles_across_barriers",
                 "tree_sums",
                 "strided",
+                "loops_in_a_row",
             ] {
                 let narrow = std::fs::read_to_string(dir.join(format!("{k}.narrow.txt"))).ok();
                 assert_eq!(narrow, None, "{k} runs 8 lanes at {level:?} with -cl-clift-min-lanes=8");

@@ -661,17 +661,43 @@ fn a_tree_sum_whose_lanes_differ_in_both_parts() {
     }
 }
 
+/// `acc` of simd_wide's `strided` (`in_a_row` false) or `loops_in_a_row`
+/// (true) for work-item `g` of a group of `ls`.
+fn strided_acc(input: &[u32], g: usize, ls: usize, n: u32, stride: u32, in_a_row: bool) -> u32 {
+    let mut acc = 0u32;
+    let mut i = g;
+    while i < n as usize {
+        acc = acc.wrapping_mul(31).wrapping_add(input[i]);
+        i += stride as usize;
+    }
+    if in_a_row {
+        let mut j = g % ls + 1;
+        while j < 50 {
+            acc = acc.wrapping_mul(7).wrapping_add(j as u32);
+            j = j * 2 + stride as usize;
+        }
+        return acc;
+    }
+    let mut j = g % ls + 3;
+    while j < 40 {
+        acc ^= (j as u32) << (j & 15);
+        j += stride as usize + 2;
+    }
+    acc
+}
+
 #[test]
 fn strided_loops_in_both_parts() {
     let global = 104usize;
     let input: Vec<u32> = (0..global as u32)
         .map(|i| i.wrapping_mul(0x9e37_79b9) ^ 0x5bd1)
         .collect();
-    for n in [104u32, 97, 60, 3] {
-        for stride in [1u32, 5, 8, 13, 104] {
-            for opt in Opt::BOTH {
+    // Lanes one iteration apart (strides of 8 and more), or many (1, 5).
+    for (n, stride) in [(104u32, 1u32), (97, 5), (60, 8), (3, 104)] {
+        for opt in Opt::BOTH {
+            for (name, in_a_row) in [("strided", false), ("loops_in_a_row", true)] {
                 for l in LOCALS {
-                    for kernel in builds(opt, "strided") {
+                    for kernel in builds(opt, name) {
                         let mut out = vec![0u32; global];
                         let lo = local(l);
                         kernel
@@ -682,18 +708,8 @@ fn strided_loops_in_both_parts() {
                             .run(&[global], lo.as_ref().map(|l| &l[..]));
                         let Some(ls) = l else { continue };
                         for (g, &got) in out.iter().enumerate() {
-                            let mut acc = 0u32;
-                            let mut i = g;
-                            while i < n as usize {
-                                acc = acc.wrapping_mul(31).wrapping_add(input[i]);
-                                i += stride as usize;
-                            }
-                            let mut j = g % ls + 3;
-                            while j < 40 {
-                                acc ^= (j as u32) << (j & 15);
-                                j += stride as usize + 2;
-                            }
-                            assert_eq!(got, acc, "n {n} stride {stride} {opt:?} local {l:?}: item {g}");
+                            let acc = strided_acc(&input, g, ls, n, stride, in_a_row);
+                            assert_eq!(got, acc, "{name} n {n} stride {stride} {opt:?} local {l:?}: item {g}");
                         }
                     }
                 }

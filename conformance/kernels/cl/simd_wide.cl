@@ -101,6 +101,21 @@ kernel void strided(global const uint *in, global uint *out, uint n, uint stride
     out[get_global_id(0)] = acc;
 }
 
+// Two loops in a row whose exits differ between work-items: at -O0 the
+// second starts right after the block that ends the first (its counter is
+// stored there), and its lanes must all be set there (they were not: the
+// second loop ran with no lane active, when its header held no counter
+// that steps by the same amount in every lane, as here).
+kernel void loops_in_a_row(global const uint *in, global uint *out, uint n, uint stride)
+{
+    uint acc = 0;
+    for (size_t i = get_global_id(0); i < n; i += stride)
+        acc = acc * 31u + in[i];
+    for (size_t j = get_local_id(0) + 1; j < 50; j = j * 2 + stride)
+        acc = acc * 7u + (uint)j;
+    out[get_global_id(0)] = acc;
+}
+
 // A branch whose lanes differ after a store: its arm runs under each
 // part's mask.
 kernel void masked_arm(global const uint *in, global uint *out, global uint *odd)

@@ -945,9 +945,10 @@ pub fn masked_stores(
 /// strided counter is a phi of the loop's header that steps by a uniform
 /// amount and starts at the global or local id, or that plus or minus a
 /// uniform value, or such a counter stepped once (the test LLVM puts at
-/// the end of a rotated loop), through integer conversions. Loops whose exits depend on data (mandelbrot's escape
-/// test) make no such promise: a chunk runs until its slowest lane
-/// leaves.
+/// the end of a rotated loop), through integer conversions. Loops whose
+/// exits depend on data (mandelbrot's escape test) make no such promise:
+/// a chunk runs until its slowest lane leaves. An estimate only: either
+/// answer computes the same results.
 pub fn strided_exits(m: &Module, func: &Function, lp: &MaskedLoop, may_vary: &HashSet<Id>) -> bool {
     let uniform = |x: Option<Id>| x.is_some_and(|x| !may_vary.contains(&x));
     // `x` through integer conversions and additions of uniform values.

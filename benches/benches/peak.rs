@@ -1,7 +1,7 @@
 //! Peak throughput of a kernel: per work-item, four independent chains of
 //! 256 multiply-adds (`a = a * b + c`), with plain `int` arithmetic,
-//! `mad24` and `mul24` (`peak_int`), and with `half` and `float`
-//! multiplies and adds, not contracted (`peak_fp`), over [`N`] work-items
+//! `mad24` and `mul24` (`peak_int`), and with `half`, `float` and
+//! `double` multiplies and adds, not contracted (`peak_fp`), over [`N`] work-items
 //! and a clFinish. Criterion reports operations (a multiply or an add) per
 //! second.
 
@@ -26,6 +26,7 @@ const SOURCE: &str = "#define CHAINS(step) \\\n\
     kernel void mul24_chain(global int *o, int b, int c) { CHAINS(MUL24) }\n";
 
 const FP_SOURCE: &str = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
+    #pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
     #pragma OPENCL FP_CONTRACT OFF\n\
     #define CHAINS(T) \\\n\
     int i = (int)get_global_id(0); T b = (T)bf, c = (T)cf; \\\n\
@@ -34,7 +35,8 @@ const FP_SOURCE: &str = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
     a0 = a0 * b + c; a1 = a1 * b + c; a2 = a2 * b + c; a3 = a3 * b + c; } \\\n\
     o[i] = (float)(a0 + a1 + a2 + a3);\n\
     kernel void half_chain(global float *o, float bf, float cf) { CHAINS(half) }\n\
-    kernel void float_chain(global float *o, float bf, float cf) { CHAINS(float) }\n";
+    kernel void float_chain(global float *o, float bf, float cf) { CHAINS(float) }\n\
+    kernel void double_chain(global float *o, float bf, float cf) { CHAINS(double) }\n";
 
 /// Benchmarks kernels `names` of `p` (arguments: `out`, then the two of
 /// `bc`) as group `group`, each enqueued on `q` and finished.
@@ -92,7 +94,7 @@ fn peak(c: &mut Criterion) {
         "peak_fp",
         q,
         fp,
-        &["half_chain", "float_chain"],
+        &["half_chain", "float_chain", "double_chain"],
         out,
         (0.5f32, 0.25f32),
     );

@@ -28,8 +28,10 @@ use crate::spirv::{Function, Module};
 /// first use or the next load.
 const LOOKAHEAD: usize = 32;
 
-/// The 16-byte places of the scratch slot pins store to.
-const PIN_PLACES: u32 = 32;
+/// The 16-byte places of the scratch slot pins store to: enough for the
+/// two parts of an 8-lane body to keep theirs apart while an instruction
+/// pins up to 32 values per part (a `float8` held as scalars per lane).
+const PIN_PLACES: u32 = 64;
 
 /// Whether instruction `op` only computes its result from its operands.
 fn arithmetic(op: Op) -> bool {

@@ -1,7 +1,9 @@
 //! 8-lane bodies (jit/src/lower/simd/mod.rs, `Part`): kernels without
 //! barriers run chunks of eight work-items as two 4-lane parts, then a
 //! 4-lane chunk where four to seven work-items of a row are left, then the
-//! rest one at a time. Each kernel of `kernels/cl/simd_wide.cl` runs at -O0
+//! rest one at a time; kernels with barriers run rows of a multiple of 8
+//! in chunks of eight, other multiples of 4 in chunks of four, the rest
+//! one at a time (`BARRIER_LOCALS`). Each kernel of `kernels/cl/simd_wide.cl` runs at -O0
 //! and -O2 with local sizes that reach each of those, and with NULL; the
 //! harness also compares every output with the scalar build, bit for bit,
 //! and the tests here with host references, each build three ways: as

@@ -803,16 +803,7 @@ pub fn counters(m: &Module, func: &Function, may_vary: &HashSet<Id>) -> HashSet<
                 if !back.contains(&from) {
                     return true;
                 }
-                let Some(d) = m.def(v) else { return false };
-                let uniform = |x: Option<Id>| x.is_some_and(|x| !may_vary.contains(&x));
-                match d.op {
-                    Op::IAdd => (d.id(0) == Some(r) && uniform(d.id(1))) || (d.id(1) == Some(r) && uniform(d.id(0))),
-                    Op::ISub => d.id(0) == Some(r) && uniform(d.id(1)),
-                    Op::PtrAccessChain | Op::InBoundsPtrAccessChain => {
-                        d.operands.len() == 2 && d.id(0) == Some(r) && uniform(d.id(1))
-                    }
-                    _ => false,
-                }
+                uniform_step(m, v, r, may_vary)
             });
             if steps {
                 out.insert(r);
@@ -820,6 +811,21 @@ pub fn counters(m: &Module, func: &Function, may_vary: &HashSet<Id>) -> HashSet<
         }
     }
     out
+}
+
+/// Whether value `v` is phi `r` plus or minus a value the same in every
+/// lane (an integer add or subtract, or a pointer stepped by an index):
+/// one step of a counter.
+fn uniform_step(m: &Module, v: Id, r: Id, may_vary: &HashSet<Id>) -> bool {
+    let uniform = |x: Option<Id>| x.is_some_and(|x| !may_vary.contains(&x));
+    m.def(v).is_some_and(|d| match d.op {
+        Op::IAdd => (d.id(0) == Some(r) && uniform(d.id(1))) || (d.id(1) == Some(r) && uniform(d.id(0))),
+        Op::ISub => d.id(0) == Some(r) && uniform(d.id(1)),
+        Op::PtrAccessChain | Op::InBoundsPtrAccessChain => {
+            d.operands.len() == 2 && d.id(0) == Some(r) && uniform(d.id(1))
+        }
+        _ => false,
+    })
 }
 
 /// The private variables of `func` written in blocks that run under a
@@ -943,7 +949,8 @@ pub fn masked_stores(
 /// that the lanes of a chunk leave within a few iterations of one another
 /// (clbench's grid-stride loops `for (i = gid; i < n; i += gsz)`): a
 /// strided counter is a phi of the loop's header that steps by a uniform
-/// amount and starts at the global or local id, or that plus or minus a
+/// amount ([`counters`]' steps) and starts at an id that grows by one
+/// from lane to lane ([`affine_builtin`]), or that plus or minus a
 /// uniform value, or such a counter stepped once (the test LLVM puts at
 /// the end of a rotated loop), through integer conversions. Loops whose
 /// exits depend on data (mandelbrot's escape test) make no such promise:
@@ -976,12 +983,7 @@ pub fn strided_exits(m: &Module, func: &Function, lp: &MaskedLoop, may_vary: &Ha
             Op::Load => Some(d),
             _ => None,
         };
-        load.is_some_and(|l| {
-            l.op == Op::Load
-                && l.id(0)
-                    .and_then(|p| builtin_of(m, p))
-                    .is_some_and(|b| matches!(b, BuiltIn::GlobalInvocationId | BuiltIn::LocalInvocationId))
-        })
+        load.is_some_and(|l| l.op == Op::Load && l.id(0).and_then(|p| builtin_of(m, p)).is_some_and(affine_builtin))
     };
     let header = &func.blocks[lp.header as usize];
     let strided = |x: Id| {
@@ -1006,11 +1008,7 @@ pub fn strided_exits(m: &Module, func: &Function, lp: &MaskedLoop, may_vary: &Ha
             if !inside {
                 return is_id(v);
             }
-            m.def(v).is_some_and(|d| match d.op {
-                Op::IAdd => (d.id(0) == Some(x) && uniform(d.id(1))) || (d.id(1) == Some(x) && uniform(d.id(0))),
-                Op::ISub => d.id(0) == Some(x) && uniform(d.id(1)),
-                _ => false,
-            })
+            uniform_step(m, v, x, may_vary)
         })
     };
     (0..func.blocks.len()).all(|b| {

@@ -1,10 +1,12 @@
-//! Doubles in 4-lane bodies (jit/src/lower/simd): the vectorizer's SIMD
-//! shapes are 32-bit, so double values are four scalars and their
-//! instructions run lane by lane. `simd_mostly_float` of
-//! `kernels/cl/fp64_memory.cl` (its results are checked in
-//! tests/exec_fp64_memory.rs) must still get a 4-lane body at -O0 and
-//! -O2, with its float work in f32x4 and its double work on f64 scalars;
-//! `CLIFT_DUMP` shows which body was made.
+//! Doubles in 4- and 8-lane bodies (jit/src/lower/simd, `Shape::Pair`):
+//! four work-items' doubles are two `f64x2` vectors, and the arithmetic,
+//! comparisons, classifications, selects, conversions and contiguous
+//! accesses of doubles have vector forms. `CLIFT_DUMP` shows the code
+//! made: the kernels of `kernels/cl/fp64_simd.cl` (whose results
+//! tests/exec_fp64_vectors.rs checks) and `simd_mostly_float` of
+//! `kernels/cl/fp64_memory.cl` (tests/exec_fp64_memory.rs) must get
+//! 8-lane bodies at -O0 and -O2 whose double work is in `f64x2` vectors,
+//! none of it taken apart lane by lane.
 //!
 //! The variable is set before the first OpenCL call, so this file is its
 //! own test process with a single test (as tests/debug_dump.rs).
@@ -13,20 +15,50 @@ use clift_conformance::dump::Dumps;
 use clift_conformance::exec::{self, Opt};
 use clift_conformance::*;
 
+/// The dump file `name` of a kernel, or None.
+fn dump(dir: &std::path::Path, name: &str) -> Option<String> {
+    std::fs::read_to_string(dir.join(name)).ok()
+}
+
 #[test]
-fn double_work_runs_lane_by_lane_inside_four_lane_bodies() {
+fn double_work_runs_in_f64x2_vectors() {
     let mut dumps = Dumps::new("clift-fp64-simd");
     let ctx = context();
-    for level in [Opt::O0, Opt::O2] {
-        let (p, dir) = dumps.build(ctx, &exec::corpus_spirv("fp64_memory", level), &format!("{level:?}"));
-        let why = std::fs::read_to_string(dir.join("simd_mostly_float.scalar.txt")).ok();
-        assert_eq!(why, None, "{level:?}: simd_mostly_float kept scalar");
-        let clif = std::fs::read_to_string(dir.join("simd_mostly_float.opt.clif")).expect("the optimized IR");
-        assert!(clif.contains("f32x4"), "{level:?}: float work in 4 lanes:\n{clif}");
-        assert!(clif.contains("f64"), "{level:?}: double work on f64 scalars:\n{clif}");
-        assert!(!clif.contains("f64x2"), "{level:?}: no double SIMD shapes:\n{clif}");
-        // SAFETY: a valid program, released once.
-        unsafe { check(clReleaseProgram(p)) };
+    for level in Opt::BOTH {
+        for (module, kernels) in [
+            ("fp64_simd", &["arith", "compare", "convert"][..]),
+            ("fp64_memory", &["simd_mostly_float"][..]),
+        ] {
+            let (p, dir) = dumps.build_with(
+                ctx,
+                &exec::corpus_spirv(module, level),
+                exec::WIDE_AT_BUILD,
+                &format!("{module} {level:?}"),
+            );
+            for k in kernels {
+                for (what, file) in [
+                    ("scalar", "scalar"),
+                    ("scalars per lane", "lanes"),
+                    ("4 lanes", "narrow"),
+                ] {
+                    let why = dump(&dir, &format!("{k}.{file}.txt"));
+                    assert_eq!(why, None, "{level:?}: {k} kept {what}");
+                }
+                let clif = dump(&dir, &format!("{k}.opt.clif")).expect("the optimized IR");
+                assert!(
+                    clif.contains("f64x2"),
+                    "{level:?}: {k}'s doubles in f64x2 vectors:\n{clif}"
+                );
+                for taken_apart in ["extractlane", "insertlane", "scalar_to_vector"] {
+                    assert!(
+                        !clif.contains(taken_apart),
+                        "{level:?}: {k} takes vectors apart ({taken_apart}):\n{clif}"
+                    );
+                }
+            }
+            // SAFETY: a valid program, released once.
+            unsafe { check(clReleaseProgram(p)) };
+        }
     }
     // SAFETY: a valid context, released once.
     unsafe { check(clReleaseContext(ctx)) };

@@ -132,6 +132,7 @@ impl Lowering<'_, '_, '_> {
                 .flat_map(|s| match s {
                     Shape::U(v) | Shape::V(v) | Shape::Mask(v) => vec![v],
                     Shape::Lanes(l) => l.to_vec(),
+                    Shape::Pair(p) => p.to_vec(),
                     Shape::Affine { base, .. } => vec![base],
                 })
                 .collect()

@@ -434,6 +434,22 @@ impl Lowering<'_, '_, '_> {
                 let l = self.b.ins().extractlane(mask, j as u8);
                 self.b.ins().select(l, new, old)
             }
+            Kind::Pair(vt) => {
+                let m = self.half_mask(mask, j);
+                let m = self.b.ins().bitcast(vt, MemFlagsData::new(), m);
+                self.b.ins().bitselect(m, new, old)
+            }
+        }
+    }
+
+    /// Lanes 0-1 (`half` 0) or 2-3 (`half` 1) of `i32x4` lane mask
+    /// `mask` as an `i64x2` lane mask (each lane sign-extended: all ones
+    /// stays all ones).
+    pub(super) fn half_mask(&mut self, mask: Value, half: usize) -> Value {
+        if half == 0 {
+            self.b.ins().swiden_low(mask)
+        } else {
+            self.b.ins().swiden_high(mask)
         }
     }
 }

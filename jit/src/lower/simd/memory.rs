@@ -134,27 +134,45 @@ impl Lowering<'_, '_, '_> {
         let p = *self.shapes(ptr)?.first().ok_or("an empty pointer")?;
         let comps = types::flatten(m, ty)?;
         let bools = bool_components(m, ty)?;
-        // One vector load: a 32-bit scalar through a pointer moving by 4.
+        // One vector load (two for a double): a 32- or 64-bit scalar
+        // through a pointer moving by its size.
         if let Some((base, t, vt, check)) = self.contiguous(p, &comps) {
             self.count_access(ptr);
+            let vectors = LANES / vt.lane_count() as usize;
+            let shape = |vals: &[Value]| match *vals {
+                [v] => Ok(Shape::V(v)),
+                [lo, hi] => Ok(Shape::Pair([lo, hi])),
+                _ => Err("a contiguous access of an unexpected width".to_string()),
+            };
+            let load = |l: &mut Self| -> Vec<Value> {
+                (0..vectors)
+                    .map(|k| l.b.ins().load(vt, MemFlagsData::new(), base, 16 * k as i32))
+                    .collect()
+            };
             let Some(wrapped) = check else {
-                let v = self.b.ins().load(vt, MemFlagsData::new(), base, 0);
-                return self.set_shapes(id, vec![Shape::V(v)]);
+                let vals = load(self);
+                let s = shape(&vals)?;
+                return self.set_shapes(id, vec![s]);
             };
             // Lanes that wrapped are gathered.
             let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
-            let v = self.b.append_block_param(join, vt);
+            let vals: Vec<Value> = (0..vectors).map(|_| self.b.append_block_param(join, vt)).collect();
             self.b.ins().brif(wrapped, slow, &[], fast, &[]);
             self.b.switch_to_block(fast);
-            let x = self.b.ins().load(vt, MemFlagsData::new(), base, 0);
-            self.b.ins().jump(join, &[BlockArg::Value(x)]);
+            let x: Vec<BlockArg> = load(self).into_iter().map(BlockArg::Value).collect();
+            self.b.ins().jump(join, &x);
             self.b.switch_to_block(slow);
             let addrs = self.lanes(p);
             let lanes = addrs.map(|a| self.b.ins().load(t, MemFlagsData::new(), a, 0));
-            let x = self.build(vt, lanes);
-            self.b.ins().jump(join, &[BlockArg::Value(x)]);
+            let x = match shape(&vals)? {
+                Shape::Pair(_) => self.build_pair(vt, lanes).to_vec(),
+                _ => vec![self.build(vt, lanes)],
+            };
+            let x: Vec<BlockArg> = x.into_iter().map(BlockArg::Value).collect();
+            self.b.ins().jump(join, &x);
             self.b.switch_to_block(join);
-            return self.set_shapes(id, vec![Shape::V(v)]);
+            let s = shape(&vals)?;
+            return self.set_shapes(id, vec![s]);
         }
         // Gather, component by component.
         let addrs = self.addresses(p)?;
@@ -230,23 +248,25 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// For a value of components `comps` through pointer `p`: when it is a
-    /// single 32-bit scalar and `p` moves by its size, the base address,
-    /// the scalar and vector types, and the wrap check to make first (an
-    /// `i8`, if `p` carries a [`Wrap`]).
+    /// single 32-bit scalar or double and `p` moves by its size, the base
+    /// address, the scalar and vector types (`f64x2` for a double, held
+    /// as a [`Shape::Pair`]), and the wrap check to make first (an `i8`,
+    /// if `p` carries a [`Wrap`]).
     fn contiguous(
         &mut self,
         p: Shape,
         comps: &[(cl::Type, u64)],
     ) -> Option<(Value, cl::Type, cl::Type, Option<Value>)> {
-        let (Shape::Affine { base, stride: 4, wrap }, [(t, 0)]) = (p, comps) else {
+        let (Shape::Affine { base, stride, wrap }, [(t, 0)]) = (p, comps) else {
             return None;
         };
-        if self.scalar_lanes() {
+        if self.scalar_lanes() || stride != i64::from(t.bytes()) {
             return None;
         }
         let vt = match *t {
             cl::I32 => cl::I32X4,
             cl::F32 => cl::F32X4,
+            cl::F64 => cl::F64X2,
             _ => return None,
         };
         let check = match wrap {
@@ -313,21 +333,31 @@ impl Lowering<'_, '_, '_> {
         }
         if let (Some((base, _, vt, check)), [s]) = (self.contiguous(p, &comps), shapes.as_slice()) {
             self.count_access(ptr);
-            let v = self.as_vec(*s, vt);
+            let vals = if vt.lane_count() == 2 {
+                self.as_pair(*s, vt).to_vec()
+            } else {
+                vec![self.as_vec(*s, vt)]
+            };
+            let store = |l: &mut Self| {
+                for (k, &v) in vals.iter().enumerate() {
+                    l.b.ins().store(MemFlagsData::new(), v, base, 16 * k as i32);
+                }
+            };
             let Some(wrapped) = check else {
-                self.b.ins().store(MemFlagsData::new(), v, base, 0);
+                store(self);
                 return Ok(());
             };
             // Lanes that wrapped are scattered.
             let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
             self.b.ins().brif(wrapped, slow, &[], fast, &[]);
             self.b.switch_to_block(fast);
-            self.b.ins().store(MemFlagsData::new(), v, base, 0);
+            store(self);
             self.b.ins().jump(join, &[]);
             self.b.switch_to_block(slow);
             let addrs = self.lanes(p);
+            let per = vt.lane_count() as usize;
             for (k, a) in addrs.into_iter().enumerate() {
-                let x = self.b.ins().extractlane(v, k as u8);
+                let x = self.b.ins().extractlane(vals[k / per], (k % per) as u8);
                 self.b.ins().store(MemFlagsData::new(), x, a, 0);
             }
             self.b.ins().jump(join, &[]);

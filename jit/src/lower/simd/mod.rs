@@ -74,6 +74,8 @@ pub enum Shape {
     Mask(Value),
     /// One scalar per lane.
     Lanes([Value; LANES]),
+    /// A double as two `f64x2` vectors: lanes 0-1, then lanes 2-3.
+    Pair([Value; 2]),
     /// Lane k holds `base + k * stride` (an integer or pointer; the
     /// stride is taken modulo the width of `base`), unless `wrap` says
     /// otherwise.
@@ -109,6 +111,8 @@ pub enum Kind {
     Mask,
     Vec(Clif),
     Lanes(Clif),
+    /// Two 2-lane vectors of this type ([`Shape::Pair`]).
+    Pair(Clif),
 }
 
 impl Kind {
@@ -120,6 +124,8 @@ impl Kind {
             Kind::Vec(cl::I32X4)
         } else if t == cl::F32 {
             Kind::Vec(cl::F32X4)
+        } else if t == cl::F64 {
+            Kind::Pair(cl::F64X2)
         } else {
             Kind::Lanes(t)
         }
@@ -131,6 +137,7 @@ impl Kind {
             Kind::Mask => vec![cl::I32X4],
             Kind::Vec(t) => vec![t],
             Kind::Lanes(t) => vec![t; LANES],
+            Kind::Pair(t) => vec![t; 2],
         }
     }
 }
@@ -349,6 +356,7 @@ pub enum Held {
     V(Variable, Clif),
     Mask(Variable),
     Lanes([Variable; LANES], Clif),
+    Pair([Variable; 2], Clif),
     Affine(Variable, i64, Clif),
     /// An affine sequence with a [`Wrap`]: the base's variable and type,
     /// the narrow lane 0's, and the rest of the wrap.
@@ -363,6 +371,7 @@ impl Held {
             Held::U(v, t) | Held::V(v, t) | Held::Affine(v, _, t) => vec![(v, t, 0)],
             Held::Mask(v) => vec![(v, cl::I32X4, 0)],
             Held::Lanes(l, t) => l.iter().enumerate().map(|(k, &v)| (v, t, 8 * k as i32)).collect(),
+            Held::Pair(p, t) => vec![(p[0], t, 0), (p[1], t, 16)],
             Held::Wrapped(b, _, bt, n, nt, _) => vec![(b, bt, 0), (n, nt, 8)],
         }
     }
@@ -620,6 +629,7 @@ impl Lowering<'_, '_, '_> {
                     Held::V(v, _) => Shape::V(self.b.use_var(v)),
                     Held::Mask(v) => Shape::Mask(self.b.use_var(v)),
                     Held::Lanes(l, _) => Shape::Lanes(l.map(|v| self.b.use_var(v))),
+                    Held::Pair(p, _) => Shape::Pair(p.map(|v| self.b.use_var(v))),
                     Held::Affine(v, stride, _) => Shape::Affine {
                         base: self.b.use_var(v),
                         stride,
@@ -681,6 +691,13 @@ impl Lowering<'_, '_, '_> {
                     .icmp_imm_s(cranelift_codegen::ir::condcodes::IntCC::NotEqual, x, 0)
             }
             Shape::Lanes(l) => l[k],
+            Shape::Pair(p) => {
+                let (v, j) = (p[k / 2], k % 2);
+                match self.built_lane(v, j) {
+                    Some(x) => x,
+                    None => self.b.ins().extractlane(v, j as u8),
+                }
+            }
             Shape::Affine { base, stride, wrap } => {
                 if k == 0 {
                     return base;
@@ -784,6 +801,30 @@ impl Lowering<'_, '_, '_> {
         self.b.ins().vconst(vt, c)
     }
 
+    /// Two 2-lane vectors of type `vt` from four lanes.
+    pub(super) fn build_pair(&mut self, vt: Clif, lanes: [Value; LANES]) -> [Value; 2] {
+        [0, 2].map(|k| {
+            let v = self.b.ins().scalar_to_vector(vt, lanes[k]);
+            self.b.ins().insertlane(v, lanes[k + 1], 1)
+        })
+    }
+
+    /// A shape as two 2-lane vectors of type `vt` (`f64x2`): lanes 0-1
+    /// and 2-3.
+    pub(super) fn as_pair(&mut self, s: Shape, vt: Clif) -> [Value; 2] {
+        match s {
+            Shape::Pair(p) => p,
+            Shape::U(v) => {
+                let h = self.b.ins().splat(vt, v);
+                [h, h]
+            }
+            _ => {
+                let l = self.lanes(s);
+                self.build_pair(vt, l)
+            }
+        }
+    }
+
     /// A shape as a 4-lane vector of type `vt` (`i32x4` or `f32x4`).
     pub(super) fn as_vec(&mut self, s: Shape, vt: Clif) -> Value {
         match s {
@@ -828,6 +869,7 @@ impl Lowering<'_, '_, '_> {
             Kind::Mask => vec![self.as_mask(s)],
             Kind::Vec(vt) => vec![self.as_vec(s, vt)],
             Kind::Lanes(_) => self.lanes(s).to_vec(),
+            Kind::Pair(vt) => self.as_pair(s, vt).to_vec(),
         }
     }
 
@@ -837,6 +879,7 @@ impl Lowering<'_, '_, '_> {
             (Kind::Mask, [v]) => Shape::Mask(*v),
             (Kind::Vec(_), [v]) => Shape::V(*v),
             (Kind::Lanes(_), &[a, b, c, d]) => Shape::Lanes([a, b, c, d]),
+            (Kind::Pair(_), &[a, b]) => Shape::Pair([a, b]),
             _ => return Err("a 4-lane value of the wrong size".into()),
         })
     }
@@ -850,6 +893,7 @@ impl Lowering<'_, '_, '_> {
             }
             Kind::Vec(vt) => Shape::V(self.build(vt, lanes)),
             Kind::Lanes(_) => Shape::Lanes(lanes),
+            Kind::Pair(vt) => Shape::Pair(self.build_pair(vt, lanes)),
         }
     }
 
@@ -1216,6 +1260,10 @@ impl Lowering<'_, '_, '_> {
                     let vars = l.map(&mut var);
                     Held::Lanes(vars.map(|(x, _)| x), vars[0].1)
                 }
+                Shape::Pair(p) => {
+                    let vars = p.map(&mut var);
+                    Held::Pair(vars.map(|(x, _)| x), vars[0].1)
+                }
                 Shape::Affine {
                     base,
                     stride,
@@ -1500,7 +1548,8 @@ impl Lowering<'_, '_, '_> {
                     std::array::from_fn(|k| results[k].get(c).copied().unwrap_or(results[0][c]));
                 let t = self.ty(lanes[0]);
                 let s = self.assemble(lanes, t, bools.get(c).copied().unwrap_or(false));
-                scalars &= matches!(s, Shape::Lanes(_));
+                // A double's pair of vectors gives its lanes as cheaply.
+                scalars &= matches!(s, Shape::Lanes(_) | Shape::Pair(_));
                 made_vectors |= matches!(s, Shape::V(_));
                 made_lanes |= matches!(s, Shape::Lanes(_));
                 out.push(s);
@@ -1547,6 +1596,7 @@ impl Lowering<'_, '_, '_> {
                     Shape::Mask(_) => cl::I8,
                     Shape::V(v) => self.ty(v).lane_type(),
                     Shape::Lanes(l) => self.ty(l[0]),
+                    Shape::Pair(p) => self.ty(p[0]).lane_type(),
                     Shape::Affine { base, .. } => self.ty(base),
                 };
                 // An integer of the lane type's width (a float's stand-in

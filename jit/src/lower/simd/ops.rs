@@ -46,6 +46,9 @@ fn float_cc(op: Op) -> Option<FloatCC> {
         Op::FUnordLessThanEqual => FloatCC::UnorderedOrLessThanOrEqual,
         Op::FUnordGreaterThan => FloatCC::UnorderedOrGreaterThan,
         Op::FUnordGreaterThanEqual => FloatCC::UnorderedOrGreaterThanOrEqual,
+        Op::Ordered => FloatCC::Ordered,
+        Op::Unordered => FloatCC::Unordered,
+        Op::LessOrGreater => FloatCC::OrderedNotEqual,
         _ => return None,
     })
 }
@@ -59,6 +62,15 @@ fn vec_of(t: Clif) -> Option<Clif> {
     }
 }
 
+/// The 2-lane vector type of 64-bit scalar type `t` held as a
+/// [`Shape::Pair`].
+fn pair_of(t: Clif) -> Option<Clif> {
+    match t {
+        cl::F64 => Some(cl::F64X2),
+        _ => None,
+    }
+}
+
 impl Lowering<'_, '_, '_> {
     /// The scalar type of one lane of a shape (`i8` for a mask).
     pub(super) fn lane_type(&self, s: Shape) -> Clif {
@@ -67,6 +79,7 @@ impl Lowering<'_, '_, '_> {
             Shape::V(v) => self.ty(v).lane_type(),
             Shape::Mask(_) => cl::I8,
             Shape::Lanes(l) => self.ty(l[0]),
+            Shape::Pair(p) => self.ty(p[0]).lane_type(),
             Shape::Affine { base, .. } => self.ty(base),
         }
     }
@@ -104,7 +117,7 @@ impl Lowering<'_, '_, '_> {
         }
         // Holding values per lane: no vector forms for 32-bit results
         // (checked before any is made: some call helpers).
-        if self.scalar_lanes() && out.iter().any(|&t| vec_of(t).is_some()) {
+        if self.scalar_lanes() && out.iter().any(|&t| vec_of(t).is_some() || pair_of(t).is_some()) {
             return Ok(false);
         }
         // Half values: the vector forms of the four arithmetic operations
@@ -270,6 +283,14 @@ impl Lowering<'_, '_, '_> {
             Op::VectorTimesScalar => {
                 let x = self.shapes(a(0))?;
                 let s = *self.shapes(a(1))?.first().ok_or("missing scalar")?;
+                if out.iter().all(|&t| t == cl::F64) {
+                    let sp = self.as_pair(s, cl::F64X2);
+                    for xk in x {
+                        let xp = self.as_pair(xk, cl::F64X2);
+                        shapes.push(Shape::Pair([0, 1].map(|h| self.b.ins().fmul(xp[h], sp[h]))));
+                    }
+                    return Ok(Some(shapes));
+                }
                 if out.iter().any(|&t| t != cl::F32) {
                     return Ok(None);
                 }
@@ -342,6 +363,24 @@ impl Lowering<'_, '_, '_> {
 
     /// OpSelect of one component.
     fn select(&mut self, c: Shape, x: Shape, y: Shape, t: Clif, boolean: bool) -> Option<Shape> {
+        if let (false, Some(pt)) = (boolean, pair_of(t)) {
+            if self.lane_type(x) != t || self.lane_type(y) != t {
+                return None;
+            }
+            let (xp, yp) = (self.as_pair(x, pt), self.as_pair(y, pt));
+            let mask = match c {
+                Shape::U(_) => None,
+                _ => Some(self.as_mask(c)),
+            };
+            return Some(Shape::Pair([0, 1].map(|h| match (c, mask) {
+                (Shape::U(c), _) => self.b.ins().select(c, xp[h], yp[h]),
+                (_, m) => {
+                    let m = m.map_or(xp[h], |m| self.half_mask(m, h));
+                    let m = self.b.ins().bitcast(pt, MemFlagsData::new(), m);
+                    self.b.ins().bitselect(m, xp[h], yp[h])
+                }
+            })));
+        }
         let vt = if boolean { cl::I32X4 } else { vec_of(t)? };
         if !boolean && (self.lane_type(x) != t || self.lane_type(y) != t) {
             return None;
@@ -382,26 +421,16 @@ impl Lowering<'_, '_, '_> {
             return Some(Shape::Mask(self.b.ins().icmp(cc, xv, yv)));
         }
         if let Some(cc) = float_cc(op) {
+            if let Some(pt) = pair_of(xt) {
+                let (xp, yp) = (self.as_pair(x, pt), self.as_pair(y, pt));
+                let [lo, hi] = [0, 1].map(|h| self.fcmp_vec(cc, xp[h], yp[h]));
+                return Some(Shape::Mask(self.pack_masks(lo, hi)));
+            }
             if xt != cl::F32 {
                 return None;
             }
             let (xv, yv) = (self.as_vec(x, cl::F32X4), self.as_vec(y, cl::F32X4));
-            // x86-64 has no one-instruction vector form of "ordered and
-            // not equal" or "unordered or equal" (Cranelift refuses them
-            // when it compiles the function): each is two comparisons.
-            let r = match cc {
-                FloatCC::OrderedNotEqual => {
-                    let o = self.b.ins().fcmp(FloatCC::Ordered, xv, yv);
-                    let ne = self.b.ins().fcmp(FloatCC::NotEqual, xv, yv);
-                    self.b.ins().band(o, ne)
-                }
-                FloatCC::UnorderedOrEqual => {
-                    let u = self.b.ins().fcmp(FloatCC::Unordered, xv, yv);
-                    let eq = self.b.ins().fcmp(FloatCC::Equal, xv, yv);
-                    self.b.ins().bor(u, eq)
-                }
-                cc => self.b.ins().fcmp(cc, xv, yv),
-            };
+            let r = self.fcmp_vec(cc, xv, yv);
             return Some(Shape::Mask(self.b.ins().bitcast(cl::I32X4, MemFlagsData::new(), r)));
         }
         match op {
@@ -434,6 +463,21 @@ impl Lowering<'_, '_, '_> {
                 }));
             }
             _ => {}
+        }
+        if let Some(pt) = pair_of(t) {
+            if !matches!(op, Op::FAdd | Op::FSub | Op::FMul | Op::FDiv) || xt != t || self.lane_type(y) != t {
+                return None;
+            }
+            let (xp, yp) = (self.as_pair(x, pt), self.as_pair(y, pt));
+            return Some(Shape::Pair([0, 1].map(|h| {
+                let ins = self.b.ins();
+                match op {
+                    Op::FAdd => ins.fadd(xp[h], yp[h]),
+                    Op::FSub => ins.fsub(xp[h], yp[h]),
+                    Op::FMul => ins.fmul(xp[h], yp[h]),
+                    _ => ins.fdiv(xp[h], yp[h]),
+                }
+            })));
         }
         let known = matches!(
             (op, t),
@@ -632,6 +676,12 @@ impl Lowering<'_, '_, '_> {
         let [yl, yh] = self.halves64(y);
         let lo = self.b.ins().icmp(cc, xl, yl);
         let hi = self.b.ins().icmp(cc, xh, yh);
+        Shape::Mask(self.pack_masks(lo, hi))
+    }
+
+    /// The `i32x4` lane mask of two 2-lane masks (64-bit lanes, all ones
+    /// or zero): lanes 0-1 from `lo`, 2-3 from `hi`.
+    fn pack_masks(&mut self, lo: Value, hi: Value) -> Value {
         let le = MemFlagsData::new().with_endianness(Endianness::Little);
         let lo = self.b.ins().bitcast(cl::I8X16, le, lo);
         let hi = self.b.ins().bitcast(cl::I8X16, le, hi);
@@ -639,7 +689,81 @@ impl Lowering<'_, '_, '_> {
         let sel: Vec<u8> = [0u8, 8, 16, 24].iter().flat_map(|&b| b..b + 4).collect();
         let imm = self.b.func.dfg.immediates.push(ConstantData::from(sel));
         let packed = self.b.ins().shuffle(lo, hi, imm);
-        Shape::Mask(self.b.ins().bitcast(cl::I32X4, le, packed))
+        self.b.ins().bitcast(cl::I32X4, le, packed)
+    }
+
+    /// A vector float comparison (lanes all ones where it holds).
+    fn fcmp_vec(&mut self, cc: FloatCC, x: Value, y: Value) -> Value {
+        // x86-64 has no one-instruction vector form of "ordered and not
+        // equal" or "unordered or equal" (Cranelift refuses them when it
+        // compiles the function): each is two comparisons.
+        match cc {
+            FloatCC::OrderedNotEqual => {
+                let o = self.b.ins().fcmp(FloatCC::Ordered, x, y);
+                let ne = self.b.ins().fcmp(FloatCC::NotEqual, x, y);
+                self.b.ins().band(o, ne)
+            }
+            FloatCC::UnorderedOrEqual => {
+                let u = self.b.ins().fcmp(FloatCC::Unordered, x, y);
+                let eq = self.b.ins().fcmp(FloatCC::Equal, x, y);
+                self.b.ins().bor(u, eq)
+            }
+            cc => self.b.ins().fcmp(cc, x, y),
+        }
+    }
+
+    /// OpIsNan, OpIsInf, OpIsFinite or OpIsNormal of each lane of float
+    /// vector `v` (`f32x4` or `f64x2`), as the scalar lowering's
+    /// `classify`: lanes all ones where it holds.
+    fn classify_vec(&mut self, op: Op, v: Value) -> Value {
+        let vt = self.ty(v);
+        let n = vt.lane_count() as usize;
+        let (inf, min_normal) = if vt.lane_type() == cl::F32 {
+            (
+                u64::from(f32::INFINITY.to_bits()),
+                u64::from(f32::MIN_POSITIVE.to_bits()),
+            )
+        } else {
+            (f64::INFINITY.to_bits(), f64::MIN_POSITIVE.to_bits())
+        };
+        if op == Op::IsNan {
+            return self.b.ins().fcmp(FloatCC::Unordered, v, v);
+        }
+        let a = self.b.ins().fabs(v);
+        let inf = self.vconst(vt, &vec![inf; n]);
+        match op {
+            Op::IsInf => self.b.ins().fcmp(FloatCC::Equal, a, inf),
+            Op::IsFinite => self.b.ins().fcmp(FloatCC::LessThan, a, inf),
+            _ => {
+                let mn = self.vconst(vt, &vec![min_normal; n]);
+                let ge = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, a, mn);
+                let lt = self.b.ins().fcmp(FloatCC::LessThan, a, inf);
+                self.b.ins().band(ge, lt)
+            }
+        }
+    }
+
+    /// Lanes 2 and 3 of 4-lane vector `v` moved to lanes 0 and 1.
+    fn high_down(&mut self, v: Value) -> Value {
+        let le = MemFlagsData::new().with_endianness(Endianness::Little);
+        let vt = self.ty(v);
+        let bytes = self.b.ins().bitcast(cl::I8X16, le, v);
+        let swap: Vec<u8> = (8u8..16).chain(0..8).collect();
+        let imm = self.b.func.dfg.immediates.push(ConstantData::from(swap));
+        let high = self.b.ins().shuffle(bytes, bytes, imm);
+        self.b.ins().bitcast(vt, le, high)
+    }
+
+    /// The 4-lane vector (of `lo`'s type) of lanes 0 and 1 of `lo` and
+    /// lanes 0 and 1 of `hi`.
+    fn join_lows(&mut self, lo: Value, hi: Value) -> Value {
+        let le = MemFlagsData::new().with_endianness(Endianness::Little);
+        let vt = self.ty(lo);
+        let [lo, hi] = [lo, hi].map(|v| self.b.ins().bitcast(cl::I8X16, le, v));
+        let join: Vec<u8> = (0u8..8).chain(16..24).collect();
+        let imm = self.b.func.dfg.immediates.push(ConstantData::from(join));
+        let r = self.b.ins().shuffle(lo, hi, imm);
+        self.b.ins().bitcast(vt, le, r)
     }
 
     /// A one-operand instruction (negations, conversions, casts) on one
@@ -734,6 +858,52 @@ impl Lowering<'_, '_, '_> {
             (Op::FNegate, cl::F32, cl::F32) => {
                 let v = self.as_vec(x, cl::F32X4);
                 Shape::V(self.b.ins().fneg(v))
+            }
+            (Op::IsNan | Op::IsInf | Op::IsFinite | Op::IsNormal, cl::F32, _) => {
+                let v = self.as_vec(x, cl::F32X4);
+                let r = self.classify_vec(op, v);
+                Shape::Mask(self.b.ins().bitcast(cl::I32X4, MemFlagsData::new(), r))
+            }
+            (Op::IsNan | Op::IsInf | Op::IsFinite | Op::IsNormal, cl::F64, _) => {
+                let p = self.as_pair(x, cl::F64X2);
+                let [lo, hi] = p.map(|h| self.classify_vec(op, h));
+                Shape::Mask(self.pack_masks(lo, hi))
+            }
+            (Op::FNegate, cl::F64, cl::F64) => {
+                let p = self.as_pair(x, cl::F64X2);
+                Shape::Pair(p.map(|h| self.b.ins().fneg(h)))
+            }
+            // Exact, as the scalar `fpromote`.
+            (Op::FConvert, cl::F32, cl::F64) => {
+                let v = self.as_vec(x, cl::F32X4);
+                Shape::Pair(self.promote_pair(v))
+            }
+            // Rounded to nearest even, as the scalar `fdemote`.
+            (Op::FConvert, cl::F64, cl::F32) => {
+                let p = self.as_pair(x, cl::F64X2);
+                let [lo, hi] = p.map(|h| self.b.ins().fvdemote(h));
+                Shape::V(self.join_lows(lo, hi))
+            }
+            // Exact: every 32-bit integer is a double.
+            (Op::ConvertSToF | Op::ConvertUToF, cl::I32, cl::F64) => {
+                let mut v = self.as_vec(x, cl::I32X4);
+                if op == Op::ConvertUToF {
+                    // u - 2^31 as a signed integer, converted, plus 2^31.
+                    let bias = self.vconst(cl::I32X4, &[0x8000_0000; super::LANES]);
+                    v = self.b.ins().bxor(v, bias);
+                }
+                let high = self.high_down(v);
+                // (`cvtdq2pd`: Cranelift matches the widening conversion.)
+                let mut p = [v, high].map(|h| {
+                    let w = self.b.ins().swiden_low(h);
+                    self.b.ins().fcvt_from_sint(cl::F64X2, w)
+                });
+                if op == Op::ConvertUToF {
+                    let two31 = self.b.ins().f64const(2_147_483_648.0);
+                    let two31 = self.b.ins().splat(cl::F64X2, two31);
+                    p = p.map(|h| self.b.ins().fadd(h, two31));
+                }
+                Shape::Pair(p)
             }
             (Op::ConvertSToF, cl::I32, cl::F32) => {
                 let v = self.as_vec(x, cl::I32X4);
@@ -833,27 +1003,21 @@ impl Lowering<'_, '_, '_> {
     /// `1 / sqrt(x)` of the lanes of `f32x4` `x` computed in double and
     /// rounded once to float (two `f64x2` halves).
     fn rsqrt_in_double(&mut self, x: Value) -> Value {
-        let le = MemFlagsData::new().with_endianness(Endianness::Little);
-        let bytes = self.b.ins().bitcast(cl::I8X16, le, x);
-        // Lanes 2 and 3 moved down.
-        let swap: Vec<u8> = (8u8..16).chain(0..8).collect();
-        let imm = self.b.func.dfg.immediates.push(ConstantData::from(swap));
-        let high = self.b.ins().shuffle(bytes, bytes, imm);
-        let high = self.b.ins().bitcast(cl::F32X4, le, high);
         let one = self.b.ins().f64const(1.0);
         let one = self.b.ins().splat(cl::F64X2, one);
-        let [lo, hi] = [x, high].map(|v| {
-            let d = self.b.ins().fvpromote_low(v);
+        let [lo, hi] = self.promote_pair(x);
+        let [lo, hi] = [lo, hi].map(|d| {
             let r = self.b.ins().sqrt(d);
             let r = self.b.ins().fdiv(one, r);
-            let r = self.b.ins().fvdemote(r);
-            self.b.ins().bitcast(cl::I8X16, le, r)
+            self.b.ins().fvdemote(r)
         });
-        // The low two lanes of each.
-        let join: Vec<u8> = (0u8..8).chain(16..24).collect();
-        let imm = self.b.func.dfg.immediates.push(ConstantData::from(join));
-        let r = self.b.ins().shuffle(lo, hi, imm);
-        self.b.ins().bitcast(cl::F32X4, le, r)
+        self.join_lows(lo, hi)
+    }
+
+    /// The lanes of `f32x4` `x` as doubles (exactly), lanes 0-1 and 2-3.
+    fn promote_pair(&mut self, x: Value) -> [Value; 2] {
+        let high = self.high_down(x);
+        [x, high].map(|v| self.b.ins().fvpromote_low(v))
     }
 
     /// In an 8-lane body: a math function with an 8-lane form (`exp`,
@@ -938,9 +1102,40 @@ impl Lowering<'_, '_, '_> {
         Ok(true)
     }
 
+    /// The OpenCL.std instructions with a form on pairs of 2-lane vectors
+    /// of type `pt`, on one component of type `t` (double), as the scalar
+    /// lowering computes them: each an instruction of IEEE 754's, exact
+    /// or correctly rounded in both.
+    fn ext_pair(&mut self, op: Cl, args: &[Shape], t: Clif, pt: Clif) -> Option<Shape> {
+        let arity = match op {
+            Cl::mad | Cl::fma => 3,
+            Cl::fabs | Cl::sqrt | Cl::floor | Cl::ceil | Cl::trunc | Cl::rint => 1,
+            _ => return None,
+        };
+        if args.len() != arity || args.iter().any(|&s| self.lane_type(s) != t) {
+            return None;
+        }
+        let p: Vec<[Value; 2]> = args.iter().map(|&s| self.as_pair(s, pt)).collect();
+        Some(Shape::Pair([0, 1].map(|h| {
+            let ins = self.b.ins();
+            match op {
+                Cl::mad | Cl::fma => ins.fma(p[0][h], p[1][h], p[2][h]),
+                Cl::fabs => ins.fabs(p[0][h]),
+                Cl::sqrt => ins.sqrt(p[0][h]),
+                Cl::floor => ins.floor(p[0][h]),
+                Cl::ceil => ins.ceil(p[0][h]),
+                Cl::trunc => ins.trunc(p[0][h]),
+                _ => ins.nearest(p[0][h]),
+            }
+        })))
+    }
+
     /// The OpenCL.std instructions with a 4-lane form, on one component
     /// of type `t` (as the scalar lowering computes them).
     fn ext(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
+        if let Some(pt) = pair_of(t) {
+            return self.ext_pair(op, args, t, pt);
+        }
         let vt = vec_of(t)?;
         let float = t == cl::F32;
         // pow: both arguments in vector registers, the result in one.

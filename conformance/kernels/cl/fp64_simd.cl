@@ -1,0 +1,114 @@
+// Doubles in 4- and 8-lane bodies, held as two f64x2 vectors per four
+// work-items (tests/exec_fp64_vectors.rs): the arithmetic, comparisons,
+// selects and conversions with vector forms, contiguous and gathered
+// accesses, doubles under masks (regions, loops whose trip counts differ
+// between work-items) and kept across barriers.
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+
+// Result k of work-item i at o[k * n + i]: contiguous double stores.
+kernel void arith(global const double *a, global const double *b, global double *o) {
+    size_t i = get_global_id(0), n = get_global_size(0);
+    double x = a[i], y = b[i];
+    o[0 * n + i] = x + y;
+    o[1 * n + i] = x - y;
+    o[2 * n + i] = x * y;
+    o[3 * n + i] = x / y;
+    o[4 * n + i] = fma(x, y, x);
+    o[5 * n + i] = mad(y, y, x);
+    o[6 * n + i] = sqrt(fabs(x));
+    o[7 * n + i] = floor(x);
+    o[8 * n + i] = ceil(y);
+    o[9 * n + i] = trunc(x);
+    o[10 * n + i] = rint(y);
+    o[11 * n + i] = -x;
+    o[12 * n + i] = x < y ? x : y * 2.0;
+    o[13 * n + i] = fabs(y) * 0.5;
+}
+
+// Every comparison of two doubles, their classifications and those of
+// the floats they round to, as ints (bit k of m[i] for test k).
+kernel void compare(global const double *a, global const double *b, global int *m) {
+    size_t i = get_global_id(0);
+    double x = a[i], y = b[i];
+    int r = 0;
+    r |= (x == y) << 0;
+    r |= (x != y) << 1;
+    r |= (x < y) << 2;
+    r |= (x <= y) << 3;
+    r |= (x > y) << 4;
+    r |= (x >= y) << 5;
+    r |= islessgreater(x, y) << 6;
+    r |= isordered(x, y) << 7;
+    r |= isunordered(x, y) << 8;
+    r |= !(x < y) << 9;
+    r |= !(x >= y) << 10;
+    r |= !(x == y) << 11;
+    r |= isnan(x) << 12;
+    r |= isinf(y) << 13;
+    r |= isfinite(x) << 14;
+    r |= isnormal(y) << 15;
+    float fx = (float)x, fy = (float)y;
+    r |= isnan(fx) << 16;
+    r |= isinf(fy) << 17;
+    r |= isfinite(fx) << 18;
+    r |= isnormal(fy) << 19;
+    r |= isunordered(fx, fy) << 20;
+    r |= islessgreater(fx, fy) << 21;
+    m[i] = r;
+}
+
+// Conversions to and from double: float, int and uint to double, double
+// to float (rounded to nearest even), float arithmetic on the result.
+kernel void convert(global const float *f, global const int *s, global const uint *u, global const double *d,
+                    global double *o, global float *of) {
+    size_t i = get_global_id(0), n = get_global_size(0);
+    o[0 * n + i] = (double)f[i];
+    o[1 * n + i] = (double)s[i];
+    o[2 * n + i] = (double)u[i];
+    o[3 * n + i] = (double)f[i] * (double)s[i];
+    of[0 * n + i] = (float)d[i];
+    of[1 * n + i] = (float)(d[i] * 3.0) + f[i];
+}
+
+// Doubles under masks: a branch whose sides differ between work-items, and
+// a loop whose trip count does, carrying doubles; gathered loads
+// (a stride of two doubles, and an index from a table).
+kernel void masked(global const double *a, global const int *idx, global double *o, int lim) {
+    size_t i = get_global_id(0), n = get_global_size(0);
+    double x = a[2 * i + 1];
+    double y;
+    if (x > 0.0)
+        y = sqrt(x) + a[idx[i]];
+    else
+        y = -x * 2.0;
+    double t = y;
+    int k = 0;
+    while (t < (double)lim && k < 40 + (int)(i % 3)) {
+        t = t * 1.5 + 0.25;
+        if (t > 100.0)
+            t -= x;
+        k++;
+    }
+    o[i] = t;
+    o[n + i] = (double)k + y;
+}
+
+// Doubles kept across barriers, changed under a mask between them, and a
+// double tree in local memory (the local size a power of two).
+kernel void kept(global const double *a, global double *o, local double *tmp) {
+    size_t g = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
+    double v = a[g] * 2.0;
+    double w = v + 1.0;
+    tmp[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l & 1)
+        v = -v + tmp[(l + 1) % n];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t s = n / 2; s > 0; s /= 2) {
+        if (l < s)
+            tmp[l] += tmp[l + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    o[g] = v * w + tmp[0];
+}

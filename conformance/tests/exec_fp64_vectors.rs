@@ -1,0 +1,350 @@
+//! Doubles in 4- and 8-lane bodies (jit/src/lower/simd, `Shape::Pair`):
+//! four work-items' doubles as two `f64x2` vectors. Each kernel of
+//! `kernels/cl/fp64_simd.cl` runs at -O0 and -O2, built as clift chooses,
+//! with 4-lane bodies alone and with 8-lane bodies wherever they can be
+//! made, over local sizes that reach 8-lane, 4-lane and one-work-item
+//! chunks; the harness compares every output with the scalar build bit
+//! for bit, and the tests here with host references (NaNs compared as
+//! NaNs: their payloads are the scalar build's, which the harness checks).
+//! tests/exec_fp64_simd.rs checks that the kernels get the vector forms.
+
+use std::cmp::Ordering::{Equal, Greater, Less};
+
+use clift_conformance::exec::{self, Arg, Kernel, Opt};
+
+const GLOBAL: usize = 104;
+
+/// Local sizes: none given, 8-lane chunks (16, 8), 8-lane chunks and a
+/// 4-lane one with a work-item left (13), a 4-lane chunk and scalar
+/// work-items (7), scalar work-items only (2).
+const LOCALS: [Option<usize>; 6] = [None, Some(8), Some(52), Some(13), Some(7), Some(2)];
+
+/// Kernel `name` of fp64_simd at `opt`: as clift chooses (8-lane bodies
+/// at the build), with 4-lane bodies alone, and with 8-lane bodies
+/// wherever they can be made.
+fn builds<'a>(opt: Opt, name: &str) -> [Kernel<'a>; 3] {
+    let il = exec::corpus_spirv("fp64_simd", opt);
+    ["", "-cl-clift-max-lanes=4", "-cl-clift-min-lanes=8"]
+        .map(|o| Kernel::with_il(&il, name, o).unwrap_or_else(|e| panic!("{name} {o}: {e}")))
+}
+
+/// Doubles that reach every special case: signed zeros, infinities, NaNs
+/// (with payloads and signs), subnormals, halfway cases of `rint` and of
+/// rounding to float, the largest values.
+fn specials() -> Vec<f64> {
+    vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.5,
+        2.5,
+        3.5,
+        -2.5,
+        0.5,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::from_bits(0x7ff8_0000_0000_0123),
+        f64::from_bits(0xfff8_0000_0000_4567),
+        5e-324,
+        -1e-310,
+        1e308,
+        f64::MAX,
+        0.1,
+        1.0 / 3.0,
+        123_456.789,
+        -7.25,
+        // 1 + 2^-24 (halfway between two floats) and just above it.
+        1.0 + f64::powi(2.0, -24),
+        1.0 + f64::powi(2.0, -24) + f64::powi(2.0, -40),
+        3.4028235677973366e38,
+        1.401298464324817e-45,
+    ]
+}
+
+/// `GLOBAL` doubles: the specials, then values of both signs.
+fn doubles(seed: u64) -> Vec<f64> {
+    let s = specials();
+    (0..GLOBAL)
+        .map(|i| {
+            let j = (i as u64).wrapping_mul(seed) as usize;
+            if i % 3 == 0 {
+                s[j % s.len()]
+            } else {
+                ((i as f64) * 0.731 + seed as f64).sin() * 10f64.powi((j % 9) as i32 - 3)
+            }
+        })
+        .collect()
+}
+
+fn same(got: f64, want: f64) -> bool {
+    got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan())
+}
+
+#[test]
+fn arithmetic_and_selects() {
+    let (a, b) = (doubles(7), doubles(11));
+    let want: Vec<Vec<f64>> = (0..GLOBAL)
+        .map(|i| {
+            let (x, y) = (a[i], b[i]);
+            vec![
+                x + y,
+                x - y,
+                x * y,
+                x / y,
+                x.mul_add(y, x),
+                y.mul_add(y, x),
+                x.abs().sqrt(),
+                x.floor(),
+                y.ceil(),
+                x.trunc(),
+                y.round_ties_even(),
+                -x,
+                if x < y { x } else { y * 2.0 },
+                y.abs() * 0.5,
+            ]
+        })
+        .collect();
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "arith") {
+                let mut o = vec![0.0f64; 14 * GLOBAL];
+                let lo = l.map(|l| [l]);
+                kernel
+                    .arg(Arg::input(&a))
+                    .arg(Arg::input(&b))
+                    .arg(Arg::output(&mut o))
+                    .run(&[GLOBAL], lo.as_ref().map(|l| &l[..]));
+                for (i, w) in want.iter().enumerate() {
+                    for (k, &w) in w.iter().enumerate() {
+                        let g = o[k * GLOBAL + i];
+                        assert!(
+                            same(g, w),
+                            "{opt:?} local {l:?}: result {k} of {i} ({} {}): {g:e} want {w:e}",
+                            a[i],
+                            b[i]
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn comparisons() {
+    let a = doubles(5);
+    // Equal pairs too: b repeats a where i % 4 == 1.
+    let b: Vec<f64> = doubles(13)
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| if i % 4 == 1 { a[i] } else { v })
+        .collect();
+    let want: Vec<i32> = a
+        .iter()
+        .zip(&b)
+        .map(|(&x, &y)| {
+            let t = [
+                x == y,
+                x != y,
+                x < y,
+                x <= y,
+                x > y,
+                x >= y,
+                matches!(x.partial_cmp(&y), Some(Less | Greater)),
+                !x.is_nan() && !y.is_nan(),
+                x.is_nan() || y.is_nan(),
+                x.partial_cmp(&y) != Some(Less),
+                !matches!(x.partial_cmp(&y), Some(Greater | Equal)),
+                !(x == y),
+                x.is_nan(),
+                y.is_infinite(),
+                x.is_finite(),
+                y.is_normal(),
+                (x as f32).is_nan(),
+                (y as f32).is_infinite(),
+                (x as f32).is_finite(),
+                (y as f32).is_normal(),
+                (x as f32).is_nan() || (y as f32).is_nan(),
+                matches!((x as f32).partial_cmp(&(y as f32)), Some(Less | Greater)),
+            ];
+            t.iter().enumerate().map(|(k, &b)| (b as i32) << k).sum()
+        })
+        .collect();
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "compare") {
+                let mut m = vec![-1i32; GLOBAL];
+                let lo = l.map(|l| [l]);
+                kernel
+                    .arg(Arg::input(&a))
+                    .arg(Arg::input(&b))
+                    .arg(Arg::output(&mut m))
+                    .run(&[GLOBAL], lo.as_ref().map(|l| &l[..]));
+                for i in 0..GLOBAL {
+                    assert_eq!(m[i], want[i], "{opt:?} local {l:?}: {i} ({} {})", a[i], b[i]);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn conversions() {
+    let floats = [
+        0.0f32,
+        -0.0,
+        1.5,
+        f32::INFINITY,
+        f32::NAN,
+        f32::from_bits(0xffc0_1234),
+        1e-45,
+        -3.0e38,
+        0.1,
+    ];
+    let ints = [0i32, -1, i32::MIN, i32::MAX, 12345, -98765, 1 << 30];
+    let uints = [0u32, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff, 0x8000_0001, 4_000_000_000];
+    let f: Vec<f32> = (0..GLOBAL).map(|i| floats[i % floats.len()]).collect();
+    let s: Vec<i32> = (0..GLOBAL).map(|i| ints[(i * 3) % ints.len()]).collect();
+    let u: Vec<u32> = (0..GLOBAL).map(|i| uints[(i * 5) % uints.len()]).collect();
+    let d = doubles(3);
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "convert") {
+                let mut o = vec![0.0f64; 4 * GLOBAL];
+                let mut of = vec![0.0f32; 2 * GLOBAL];
+                let lo = l.map(|l| [l]);
+                kernel
+                    .arg(Arg::input(&f))
+                    .arg(Arg::input(&s))
+                    .arg(Arg::input(&u))
+                    .arg(Arg::input(&d))
+                    .arg(Arg::output(&mut o))
+                    .arg(Arg::output(&mut of))
+                    .run(&[GLOBAL], lo.as_ref().map(|l| &l[..]));
+                for i in 0..GLOBAL {
+                    let want = [
+                        f64::from(f[i]),
+                        f64::from(s[i]),
+                        f64::from(u[i]),
+                        f64::from(f[i]) * f64::from(s[i]),
+                    ];
+                    for (k, &w) in want.iter().enumerate() {
+                        let g = o[k * GLOBAL + i];
+                        assert!(same(g, w), "{opt:?} local {l:?}: double {k} of {i}: {g:e} want {w:e}");
+                    }
+                    let want = [d[i] as f32, (d[i] * 3.0) as f32 + f[i]];
+                    for (k, &w) in want.iter().enumerate() {
+                        let g = of[k * GLOBAL + i];
+                        let ok = g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan());
+                        assert!(
+                            ok,
+                            "{opt:?} local {l:?}: float {k} of {i} ({:e}): {g:e} want {w:e}",
+                            d[i]
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn under_masks_and_gathered() {
+    let a: Vec<f64> = (0..2 * GLOBAL + 2)
+        .map(|j| {
+            if j % 5 == 0 {
+                -(j as f64) * 0.3
+            } else {
+                (j as f64 * 0.41).sin() * 9.0
+            }
+        })
+        .collect();
+    let idx: Vec<i32> = (0..GLOBAL).map(|i| ((i * 37) % (2 * GLOBAL)) as i32).collect();
+    for lim in [3i32, 60, 1000] {
+        let want: Vec<(f64, f64)> = (0..GLOBAL)
+            .map(|i| {
+                let x = a[2 * i + 1];
+                let y = if x > 0.0 {
+                    x.sqrt() + a[idx[i] as usize]
+                } else {
+                    -x * 2.0
+                };
+                let (mut t, mut k) = (y, 0);
+                while t < f64::from(lim) && k < 40 + (i % 3) as i32 {
+                    t = t * 1.5 + 0.25;
+                    if t > 100.0 {
+                        t -= x;
+                    }
+                    k += 1;
+                }
+                (t, f64::from(k) + y)
+            })
+            .collect();
+        for opt in Opt::BOTH {
+            for l in LOCALS {
+                for kernel in builds(opt, "masked") {
+                    let mut o = vec![0.0f64; 2 * GLOBAL];
+                    let lo = l.map(|l| [l]);
+                    kernel
+                        .arg(Arg::input(&a))
+                        .arg(Arg::input(&idx))
+                        .arg(Arg::output(&mut o))
+                        .arg(Arg::value(lim))
+                        .run(&[GLOBAL], lo.as_ref().map(|l| &l[..]));
+                    for (i, &(t, ky)) in want.iter().enumerate() {
+                        assert!(
+                            same(o[i], t),
+                            "lim {lim} {opt:?} local {l:?}: t of {i}: {} want {t}",
+                            o[i]
+                        );
+                        let g = o[GLOBAL + i];
+                        assert!(
+                            same(g, ky),
+                            "lim {lim} {opt:?} local {l:?}: k + y of {i}: {g} want {ky}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn kept_across_barriers() {
+    let global = 128usize;
+    let a: Vec<f64> = (0..global).map(|i| (i as f64 * 0.77).cos() * 1e3 + 0.125).collect();
+    // Powers of two: 8-lane chunks (32, 16, 8), 4-lane (4), one at a time.
+    for n in [32usize, 16, 8, 4, 2, 1] {
+        let mut want = vec![0.0f64; global];
+        for g0 in (0..global).step_by(n) {
+            let v0: Vec<f64> = (0..n).map(|l| a[g0 + l] * 2.0).collect();
+            let mut tmp = v0.clone();
+            let v: Vec<f64> = (0..n)
+                .map(|l| if l & 1 == 1 { -v0[l] + tmp[(l + 1) % n] } else { v0[l] })
+                .collect();
+            let mut s = n / 2;
+            while s > 0 {
+                for l in 0..s {
+                    tmp[l] += tmp[l + s];
+                }
+                s /= 2;
+            }
+            for l in 0..n {
+                want[g0 + l] = v[l] * (v0[l] + 1.0) + tmp[0];
+            }
+        }
+        for opt in Opt::BOTH {
+            for kernel in builds(opt, "kept") {
+                let mut o = vec![0.0f64; global];
+                kernel
+                    .arg(Arg::input(&a))
+                    .arg(Arg::output(&mut o))
+                    .arg(Arg::Local(8 * n))
+                    .run(&[global], Some(&[n]));
+                for i in 0..global {
+                    assert!(same(o[i], want[i]), "local {n} {opt:?}: {i}: {} want {}", o[i], want[i]);
+                }
+            }
+        }
+    }
+}

@@ -216,6 +216,22 @@ pub const TWIN: &str = "-cl-clift-max-lanes=1 -cl-clift-keep-variables";
 /// clift's own build option asking for the 8-lane bodies at the build.
 pub const WIDE_AT_BUILD: &str = "-cl-clift-wide-at-build";
 
+/// clift's own build option asking for 8-lane bodies wherever it can make
+/// them, also where it estimates 4 lanes faster.
+pub const WIDE: &str = "-cl-clift-min-lanes=8";
+
+/// clift's own build option asking for 4-lane bodies alone: the code a
+/// kernel runs until its 8-lane body is compiled after the build.
+pub const NARROW: &str = "-cl-clift-max-lanes=4";
+
+/// Kernel `name` of corpus module `module` at `opt`, built three ways: as
+/// clift chooses (8-lane bodies at the build, [`WIDE_AT_BUILD`]), with
+/// [`NARROW`], and with [`WIDE`]. Panics if a build fails.
+pub fn lane_builds<'a>(module: &str, opt: Opt, name: &str) -> [Kernel<'a>; 3] {
+    let il = corpus_spirv(module, opt);
+    ["", NARROW, WIDE].map(|o| Kernel::with_il(&il, name, o).unwrap_or_else(|e| panic!("{module} {name} {o}: {e}")))
+}
+
 /// How a kernel's program was made, to build it again for the twin.
 enum Recipe {
     /// SPIR-V and the specialization constants set before the build.

@@ -1,12 +1,14 @@
-//! Doubles in 4- and 8-lane bodies (jit/src/lower/simd, `Shape::Pair`):
-//! four work-items' doubles are two `f64x2` vectors, and the arithmetic,
-//! comparisons, classifications, selects, conversions and contiguous
-//! accesses of doubles have vector forms. `CLIFT_DUMP` shows the code
-//! made: the kernels of `kernels/cl/fp64_simd.cl` (whose results
-//! tests/exec_fp64_vectors.rs checks) and `simd_mostly_float` of
-//! `kernels/cl/fp64_memory.cl` (tests/exec_fp64_memory.rs) must get
-//! 8-lane bodies at -O0 and -O2 whose double work is in `f64x2` vectors,
-//! none of it taken apart lane by lane.
+//! Doubles and 64-bit integers in 4- and 8-lane bodies (jit/src/lower/simd,
+//! `Shape::Pair`): four work-items' doubles are two `f64x2` vectors, their
+//! `long`s two `i64x2`, and the arithmetic, comparisons,
+//! classifications, selects, conversions and contiguous accesses of
+//! both have vector forms. `CLIFT_DUMP` shows the code made: the kernels
+//! of `kernels/cl/fp64_simd.cl` (whose results tests/exec_fp64_vectors.rs
+//! checks), of `kernels/cl/simd_long.cl` (tests/exec_simd_long.rs) and
+//! `simd_mostly_float` of `kernels/cl/fp64_memory.cl`
+//! (tests/exec_fp64_memory.rs) must get 8-lane bodies at -O0 and -O2
+//! whose 64-bit work is in 2-lane vectors, none of it taken apart lane by
+//! lane.
 //!
 //! The variable is set before the first OpenCL call, so this file is its
 //! own test process with a single test (as tests/debug_dump.rs).
@@ -21,13 +23,14 @@ fn dump(dir: &std::path::Path, name: &str) -> Option<String> {
 }
 
 #[test]
-fn double_work_runs_in_f64x2_vectors() {
+fn sixty_four_bit_work_runs_in_two_lane_vectors() {
     let mut dumps = Dumps::new("clift-fp64-simd");
     let ctx = context();
     for level in Opt::BOTH {
-        for (module, kernels) in [
-            ("fp64_simd", &["arith", "compare", "convert"][..]),
-            ("fp64_memory", &["simd_mostly_float"][..]),
+        for (module, kernels, vector) in [
+            ("fp64_simd", &["arith", "compare", "convert"][..], "f64x2"),
+            ("fp64_memory", &["simd_mostly_float"][..], "f64x2"),
+            ("simd_long", &["arith", "compare"][..], "i64x2"),
         ] {
             let (p, dir) = dumps.build_with(
                 ctx,
@@ -42,17 +45,17 @@ fn double_work_runs_in_f64x2_vectors() {
                     ("4 lanes", "narrow"),
                 ] {
                     let why = dump(&dir, &format!("{k}.{file}.txt"));
-                    assert_eq!(why, None, "{level:?}: {k} kept {what}");
+                    assert_eq!(why, None, "{level:?}: {module} {k} kept {what}");
                 }
                 let clif = dump(&dir, &format!("{k}.opt.clif")).expect("the optimized IR");
                 assert!(
-                    clif.contains("f64x2"),
-                    "{level:?}: {k}'s doubles in f64x2 vectors:\n{clif}"
+                    clif.contains(vector),
+                    "{level:?}: {module} {k}'s 64-bit values in {vector} vectors:\n{clif}"
                 );
                 for taken_apart in ["extractlane", "insertlane", "scalar_to_vector"] {
                     assert!(
                         !clif.contains(taken_apart),
-                        "{level:?}: {k} takes vectors apart ({taken_apart}):\n{clif}"
+                        "{level:?}: {module} {k} takes vectors apart ({taken_apart}):\n{clif}"
                     );
                 }
             }

@@ -19,13 +19,10 @@ const GLOBAL: usize = 104;
 /// work-items (7), scalar work-items only (2).
 const LOCALS: [Option<usize>; 6] = [None, Some(8), Some(52), Some(13), Some(7), Some(2)];
 
-/// Kernel `name` of fp64_simd at `opt`: as clift chooses (8-lane bodies
-/// at the build), with 4-lane bodies alone, and with 8-lane bodies
-/// wherever they can be made.
+/// Kernel `name` of fp64_simd at `opt`, built the three ways of
+/// [`exec::lane_builds`].
 fn builds<'a>(opt: Opt, name: &str) -> [Kernel<'a>; 3] {
-    let il = exec::corpus_spirv("fp64_simd", opt);
-    ["", "-cl-clift-max-lanes=4", "-cl-clift-min-lanes=8"]
-        .map(|o| Kernel::with_il(&il, name, o).unwrap_or_else(|e| panic!("{name} {o}: {e}")))
+    exec::lane_builds("fp64_simd", opt, name)
 }
 
 /// Doubles that reach every special case: signed zeros, infinities, NaNs

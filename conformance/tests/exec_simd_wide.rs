@@ -23,20 +23,12 @@ fn local(l: Option<usize>) -> Option<[usize; 1]> {
     l.map(|l| [l])
 }
 
-/// clift's option asking for 8-lane bodies wherever it can make them,
-/// also where it estimates 4 lanes faster.
-const WIDE: &str = "-cl-clift-min-lanes=8";
+use exec::WIDE;
 
-/// clift's option asking for 4-lane bodies alone: the code a kernel runs
-/// until its 8-lane body is compiled after the build.
-const NARROW: &str = "-cl-clift-max-lanes=4";
-
-/// Kernel `name` of simd_wide at `opt`, built as clift chooses (8-lane
-/// bodies at the build, `exec::WIDE_AT_BUILD`), with [`NARROW`], and with
-/// [`WIDE`].
+/// Kernel `name` of simd_wide at `opt`, built the three ways of
+/// [`exec::lane_builds`].
 fn builds<'a>(opt: Opt, name: &str) -> [Kernel<'a>; 3] {
-    let il = exec::corpus_spirv("simd_wide", opt);
-    ["", NARROW, WIDE].map(|o| Kernel::with_il(&il, name, o).unwrap_or_else(|e| panic!("{name} {o}: {e}")))
+    exec::lane_builds("simd_wide", opt, name)
 }
 
 #[test]

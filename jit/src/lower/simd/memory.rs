@@ -248,9 +248,9 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// For a value of components `comps` through pointer `p`: when it is a
-    /// single 32-bit scalar or double and `p` moves by its size, the base
-    /// address, the scalar and vector types (`f64x2` for a double, held
-    /// as a [`Shape::Pair`]), and the wrap check to make first (an `i8`,
+    /// single 32- or 64-bit scalar and `p` moves by its size, the base
+    /// address, the scalar and vector types (`f64x2` or `i64x2` for 64
+    /// bits, held as a [`Shape::Pair`]), and the wrap check to make first (an `i8`,
     /// if `p` carries a [`Wrap`]).
     fn contiguous(
         &mut self,
@@ -267,6 +267,7 @@ impl Lowering<'_, '_, '_> {
             cl::I32 => cl::I32X4,
             cl::F32 => cl::F32X4,
             cl::F64 => cl::F64X2,
+            cl::I64 => cl::I64X2,
             _ => return None,
         };
         let check = match wrap {

@@ -74,7 +74,8 @@ pub enum Shape {
     Mask(Value),
     /// One scalar per lane.
     Lanes([Value; LANES]),
-    /// A double as two `f64x2` vectors: lanes 0-1, then lanes 2-3.
+    /// A double or 64-bit integer as two `f64x2` or `i64x2` vectors:
+    /// lanes 0-1, then lanes 2-3.
     Pair([Value; 2]),
     /// Lane k holds `base + k * stride` (an integer or pointer; the
     /// stride is taken modulo the width of `base`), unless `wrap` says
@@ -126,6 +127,8 @@ impl Kind {
             Kind::Vec(cl::F32X4)
         } else if t == cl::F64 {
             Kind::Pair(cl::F64X2)
+        } else if t == cl::I64 {
+            Kind::Pair(cl::I64X2)
         } else {
             Kind::Lanes(t)
         }
@@ -217,7 +220,7 @@ impl Chunk {
     /// Whether the body should be lowered again with every value as
     /// scalars per lane: its loops move values between vectors and
     /// scalars per lane (clbench's hash: a 32-bit hash in vectors feeding
-    /// a 64-bit one held per lane, every round). Taking lanes apart and
+    /// a 64-bit one whose `mul_hi` and rotate run per lane, every round). Taking lanes apart and
     /// putting them together is slow, and the 32-bit vector forms of such
     /// integer mixing (multiplies, `popcount`, `clz`, `mul_hi`) have long
     /// latencies, which a loop-carried chain pays every iteration; as
@@ -809,14 +812,24 @@ impl Lowering<'_, '_, '_> {
         })
     }
 
-    /// A shape as two 2-lane vectors of type `vt` (`f64x2`): lanes 0-1
-    /// and 2-3.
+    /// A shape as two 2-lane vectors of type `vt` (`f64x2` or `i64x2`):
+    /// lanes 0-1 and 2-3.
     pub(super) fn as_pair(&mut self, s: Shape, vt: Clif) -> [Value; 2] {
         match s {
             Shape::Pair(p) => p,
             Shape::U(v) => {
                 let h = self.b.ins().splat(vt, v);
                 [h, h]
+            }
+            Shape::Affine {
+                base,
+                stride,
+                wrap: None,
+            } if vt == cl::I64X2 && self.ty(base) == cl::I64 => {
+                let b = self.b.ins().splat(vt, base);
+                let lo = self.vconst(vt, &[0, stride as u64]);
+                let hi = self.vconst(vt, &[stride.wrapping_mul(2) as u64, stride.wrapping_mul(3) as u64]);
+                [self.b.ins().iadd(b, lo), self.b.ins().iadd(b, hi)]
             }
             _ => {
                 let l = self.lanes(s);
@@ -1528,6 +1541,24 @@ impl Lowering<'_, '_, '_> {
         let took_lanes = operands
             .iter()
             .any(|(_, sh)| sh.iter().any(|s| matches!(s, Shape::Lanes(_))));
+        // 64-bit integers in vectors taken apart for cheap scalar work
+        // (`mul_hi`, a rotate by a count per lane, a division): the moves
+        // cost more than the work (unless the vectors were just put
+        // together from those scalars, which `lane` then reads). Not
+        // an index into memory: the access is per lane either way.
+        let address = matches!(
+            inst.op,
+            Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain | Op::InBoundsPtrAccessChain
+        );
+        let took_int_pairs = !address
+            && operands.iter().any(|(_, sh)| {
+                sh.iter().any(|s| match *s {
+                    Shape::Pair(p) => {
+                        self.ty(p[0]) == cl::I64X2 && (0..LANES).any(|k| self.built_lane(p[k / 2], k % 2).is_none())
+                    }
+                    _ => false,
+                })
+            });
         let (mut made_vectors, mut made_lanes) = (false, false);
         let mut results: Vec<Vec<Value>> = Vec::with_capacity(LANES);
         for k in 0..LANES {
@@ -1563,7 +1594,7 @@ impl Lowering<'_, '_, '_> {
         if !analysis::per_lane_always(m, i) && !scalars {
             self.count(false);
         }
-        if ((took_vectors && made_lanes) || (took_lanes && made_vectors))
+        if ((took_vectors && made_lanes) || (took_lanes && made_vectors) || took_int_pairs)
             && self.in_loop()
             && !self.only_addresses(i)?
         {

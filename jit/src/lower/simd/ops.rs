@@ -62,16 +62,16 @@ fn vec_of(t: Clif) -> Option<Clif> {
     }
 }
 
-/// The 2-lane vector type of 64-bit scalar type `t` held as a
-/// [`Shape::Pair`].
-fn pair_of(t: Clif) -> Option<Clif> {
-    match t {
-        cl::F64 => Some(cl::F64X2),
-        _ => None,
-    }
-}
-
 impl Lowering<'_, '_, '_> {
+    /// The 2-lane vector type of 64-bit scalar type `t`, when this body
+    /// holds it as a [`Shape::Pair`] (not when it holds values per lane).
+    fn pair_of(&self, t: Clif) -> Option<Clif> {
+        match super::Kind::of(t, false) {
+            super::Kind::Pair(pt) if !self.scalar_lanes() => Some(pt),
+            _ => None,
+        }
+    }
+
     /// The scalar type of one lane of a shape (`i8` for a mask).
     pub(super) fn lane_type(&self, s: Shape) -> Clif {
         match s {
@@ -117,7 +117,7 @@ impl Lowering<'_, '_, '_> {
         }
         // Holding values per lane: no vector forms for 32-bit results
         // (checked before any is made: some call helpers).
-        if self.scalar_lanes() && out.iter().any(|&t| vec_of(t).is_some() || pair_of(t).is_some()) {
+        if self.scalar_lanes() && out.iter().any(|&t| vec_of(t).is_some()) {
             return Ok(false);
         }
         // Half values: the vector forms of the four arithmetic operations
@@ -363,7 +363,7 @@ impl Lowering<'_, '_, '_> {
 
     /// OpSelect of one component.
     fn select(&mut self, c: Shape, x: Shape, y: Shape, t: Clif, boolean: bool) -> Option<Shape> {
-        if let (false, Some(pt)) = (boolean, pair_of(t)) {
+        if let (false, Some(pt)) = (boolean, self.pair_of(t)) {
             if self.lane_type(x) != t || self.lane_type(y) != t {
                 return None;
             }
@@ -375,8 +375,10 @@ impl Lowering<'_, '_, '_> {
             return Some(Shape::Pair([0, 1].map(|h| match (c, mask) {
                 (Shape::U(c), _) => self.b.ins().select(c, xp[h], yp[h]),
                 (_, m) => {
-                    let m = m.map_or(xp[h], |m| self.half_mask(m, h));
-                    let m = self.b.ins().bitcast(pt, MemFlagsData::new(), m);
+                    let mut m = m.map_or(xp[h], |m| self.half_mask(m, h));
+                    if pt != cl::I64X2 {
+                        m = self.b.ins().bitcast(pt, MemFlagsData::new(), m);
+                    }
                     self.b.ins().bitselect(m, xp[h], yp[h])
                 }
             })));
@@ -421,7 +423,7 @@ impl Lowering<'_, '_, '_> {
             return Some(Shape::Mask(self.b.ins().icmp(cc, xv, yv)));
         }
         if let Some(cc) = float_cc(op) {
-            if let Some(pt) = pair_of(xt) {
+            if let Some(pt) = self.pair_of(xt) {
                 let (xp, yp) = (self.as_pair(x, pt), self.as_pair(y, pt));
                 let [lo, hi] = [0, 1].map(|h| self.fcmp_vec(cc, xp[h], yp[h]));
                 return Some(Shape::Mask(self.pack_masks(lo, hi)));
@@ -451,6 +453,17 @@ impl Lowering<'_, '_, '_> {
                 // A uniform count: Cranelift takes it modulo the lane width,
                 // as OpenCL C does.
                 let Shape::U(n) = y else { return None };
+                if let (cl::I64, Some(pt)) = (xt, self.pair_of(xt)) {
+                    let xp = self.as_pair(x, pt);
+                    return Some(Shape::Pair(xp.map(|h| {
+                        let ins = self.b.ins();
+                        match op {
+                            Op::ShiftLeftLogical => ins.ishl(h, n),
+                            Op::ShiftRightLogical => ins.ushr(h, n),
+                            _ => ins.sshr(h, n),
+                        }
+                    })));
+                }
                 if xt != cl::I32 {
                     return None;
                 }
@@ -464,18 +477,32 @@ impl Lowering<'_, '_, '_> {
             }
             _ => {}
         }
-        if let Some(pt) = pair_of(t) {
-            if !matches!(op, Op::FAdd | Op::FSub | Op::FMul | Op::FDiv) || xt != t || self.lane_type(y) != t {
+        if let Some(pt) = self.pair_of(t) {
+            let known = match t {
+                cl::F64 => matches!(op, Op::FAdd | Op::FSub | Op::FMul | Op::FDiv),
+                _ => matches!(
+                    op,
+                    Op::IAdd | Op::ISub | Op::IMul | Op::BitwiseAnd | Op::BitwiseOr | Op::BitwiseXor
+                ),
+            };
+            if !known || xt != t || self.lane_type(y) != t {
                 return None;
             }
             let (xp, yp) = (self.as_pair(x, pt), self.as_pair(y, pt));
             return Some(Shape::Pair([0, 1].map(|h| {
+                let (a, b) = (xp[h], yp[h]);
                 let ins = self.b.ins();
                 match op {
-                    Op::FAdd => ins.fadd(xp[h], yp[h]),
-                    Op::FSub => ins.fsub(xp[h], yp[h]),
-                    Op::FMul => ins.fmul(xp[h], yp[h]),
-                    _ => ins.fdiv(xp[h], yp[h]),
+                    Op::FAdd => ins.fadd(a, b),
+                    Op::FSub => ins.fsub(a, b),
+                    Op::FMul => ins.fmul(a, b),
+                    Op::FDiv => ins.fdiv(a, b),
+                    Op::IAdd => ins.iadd(a, b),
+                    Op::ISub => ins.isub(a, b),
+                    Op::IMul => ins.imul(a, b),
+                    Op::BitwiseAnd => ins.band(a, b),
+                    Op::BitwiseOr => ins.bor(a, b),
+                    _ => ins.bxor(a, b),
                 }
             })));
         }
@@ -591,36 +618,6 @@ impl Lowering<'_, '_, '_> {
         None
     }
 
-    /// A 64-bit shape as two `i64x2` halves (lanes 0-1, 2-3).
-    fn halves64(&mut self, s: Shape) -> [Value; 2] {
-        match s {
-            Shape::U(v) => {
-                let h = self.b.ins().splat(cl::I64X2, v);
-                [h, h]
-            }
-            Shape::Affine {
-                base,
-                stride,
-                wrap: None,
-            } => {
-                let b = self.b.ins().splat(cl::I64X2, base);
-                let lo = self.vconst(cl::I64X2, &[0, stride as u64]);
-                let hi = self.vconst(
-                    cl::I64X2,
-                    &[stride.wrapping_mul(2) as u64, stride.wrapping_mul(3) as u64],
-                );
-                [self.b.ins().iadd(b, lo), self.b.ins().iadd(b, hi)]
-            }
-            _ => {
-                let l = self.lanes(s);
-                [0, 2].map(|k| {
-                    let v = self.b.ins().scalar_to_vector(cl::I64X2, l[k]);
-                    self.b.ins().insertlane(v, l[k + 1], 1)
-                })
-            }
-        }
-    }
-
     /// A comparison of 64-bit shapes, as two `i64x2` comparisons whose
     /// lanes are packed into one `i32x4` mask.
     fn compare64(&mut self, cc: IntCC, x: Shape, y: Shape) -> Shape {
@@ -672,15 +669,16 @@ impl Lowering<'_, '_, '_> {
             }
             return Shape::Mask(mask);
         }
-        let [xl, xh] = self.halves64(x);
-        let [yl, yh] = self.halves64(y);
+        let [xl, xh] = self.as_pair(x, cl::I64X2);
+        let [yl, yh] = self.as_pair(y, cl::I64X2);
         let lo = self.b.ins().icmp(cc, xl, yl);
         let hi = self.b.ins().icmp(cc, xh, yh);
         Shape::Mask(self.pack_masks(lo, hi))
     }
 
-    /// The `i32x4` lane mask of two 2-lane masks (64-bit lanes, all ones
-    /// or zero): lanes 0-1 from `lo`, 2-3 from `hi`.
+    /// The `i32x4` of the low 32 bits of each lane of two `i64x2` (or
+    /// 2-lane masks, all ones or zero): lanes 0-1 from `lo`, 2-3 from
+    /// `hi`.
     fn pack_masks(&mut self, lo: Value, hi: Value) -> Value {
         let le = MemFlagsData::new().with_endianness(Endianness::Little);
         let lo = self.b.ins().bitcast(cl::I8X16, le, lo);
@@ -868,6 +866,42 @@ impl Lowering<'_, '_, '_> {
                 let p = self.as_pair(x, cl::F64X2);
                 let [lo, hi] = p.map(|h| self.classify_vec(op, h));
                 Shape::Mask(self.pack_masks(lo, hi))
+            }
+            (Op::SNegate | Op::Not, cl::I64, cl::I64) if self.pair_of(t).is_some() => {
+                let p = self.as_pair(x, cl::I64X2);
+                Shape::Pair(p.map(|h| {
+                    if op == Op::Not {
+                        self.b.ins().bnot(h)
+                    } else {
+                        self.b.ins().ineg(h)
+                    }
+                }))
+            }
+            // Each lane sign- or zero-extended.
+            (Op::SConvert | Op::UConvert, cl::I32, cl::I64) if self.pair_of(t).is_some() => {
+                let v = self.as_vec(x, cl::I32X4);
+                let ins = self.b.ins();
+                Shape::Pair(if op == Op::SConvert {
+                    [ins.swiden_low(v), self.b.ins().swiden_high(v)]
+                } else {
+                    [ins.uwiden_low(v), self.b.ins().uwiden_high(v)]
+                })
+            }
+            // Each lane's low 32 bits.
+            (Op::SConvert | Op::UConvert, cl::I64, cl::I32) if self.pair_of(xt).is_some() => {
+                let [lo, hi] = self.as_pair(x, cl::I64X2);
+                Shape::V(self.pack_masks(lo, hi))
+            }
+            (Op::Bitcast, cl::I64, cl::F64) | (Op::Bitcast, cl::F64, cl::I64)
+                if self.pair_of(xt).is_some() && self.pair_of(t).is_some() =>
+            {
+                let (from, to) = if t == cl::F64 {
+                    (cl::I64X2, cl::F64X2)
+                } else {
+                    (cl::F64X2, cl::I64X2)
+                };
+                let p = self.as_pair(x, from);
+                Shape::Pair(p.map(|h| self.b.ins().bitcast(to, MemFlagsData::new(), h)))
             }
             (Op::FNegate, cl::F64, cl::F64) => {
                 let p = self.as_pair(x, cl::F64X2);
@@ -1107,6 +1141,9 @@ impl Lowering<'_, '_, '_> {
     /// lowering computes them: each an instruction of IEEE 754's, exact
     /// or correctly rounded in both.
     fn ext_pair(&mut self, op: Cl, args: &[Shape], t: Clif, pt: Clif) -> Option<Shape> {
+        if t != cl::F64 {
+            return None;
+        }
         let arity = match op {
             Cl::mad | Cl::fma => 3,
             Cl::fabs | Cl::sqrt | Cl::floor | Cl::ceil | Cl::trunc | Cl::rint => 1,
@@ -1133,7 +1170,7 @@ impl Lowering<'_, '_, '_> {
     /// The OpenCL.std instructions with a 4-lane form, on one component
     /// of type `t` (as the scalar lowering computes them).
     fn ext(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
-        if let Some(pt) = pair_of(t) {
+        if let Some(pt) = self.pair_of(t) {
             return self.ext_pair(op, args, t, pt);
         }
         let vt = vec_of(t)?;

@@ -1,6 +1,6 @@
 //! Peak throughput of a kernel: per work-item, four independent chains of
 //! 256 multiply-adds (`a = a * b + c`), with plain `int` arithmetic,
-//! `mad24` and `mul24` (`peak_int`), and with `half`, `float` and
+//! `mad24`, `mul24` and `long` arithmetic (`peak_int`), and with `half`, `float` and
 //! `double` multiplies and adds, not contracted (`peak_fp`), over [`N`] work-items
 //! and a clFinish. Criterion reports operations (a multiply or an add) per
 //! second.
@@ -23,7 +23,11 @@ const SOURCE: &str = "#define CHAINS(step) \\\n\
     #define MUL24(x) (mul24((x), b) + c)\n\
     kernel void plain(global int *o, int b, int c) { CHAINS(PLAIN) }\n\
     kernel void mad24_chain(global int *o, int b, int c) { CHAINS(MAD24) }\n\
-    kernel void mul24_chain(global int *o, int b, int c) { CHAINS(MUL24) }\n";
+    kernel void mul24_chain(global int *o, int b, int c) { CHAINS(MUL24) }\n\
+    kernel void long_chain(global int *o, int b, int c) { \
+    int i = (int)get_global_id(0); long lb = b, lc = c; long a0 = i, a1 = i + 1, a2 = i + 2, a3 = i + 3; \
+    for (int k = 0; k < 256; k++) { a0 = a0 * lb + lc; a1 = a1 * lb + lc; a2 = a2 * lb + lc; a3 = a3 * lb + lc; } \
+    o[i] = (int)(a0 ^ a1 ^ a2 ^ a3); }\n";
 
 const FP_SOURCE: &str = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
     #pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
@@ -85,7 +89,7 @@ fn peak(c: &mut Criterion) {
         "peak_int",
         q,
         p,
-        &["plain", "mad24_chain", "mul24_chain"],
+        &["plain", "mad24_chain", "mul24_chain", "long_chain"],
         out,
         (3i32, 7i32),
     );

@@ -73,6 +73,71 @@ fn doubles(seed: u64) -> Vec<f64> {
         .collect()
 }
 
+/// C99's fmax as clift computes it: a NaN operand gives the other
+/// operand (both NaN: the first), +0 is above -0.
+fn fmax<T: num_like::Float>(x: T, y: T) -> T {
+    if x.nan() {
+        y
+    } else if y.nan() {
+        x
+    } else if x == y {
+        if x.negative() {
+            y
+        } else {
+            x
+        }
+    } else if x > y {
+        x
+    } else {
+        y
+    }
+}
+
+/// C99's fmin as clift computes it: a NaN operand gives the other
+/// operand (both NaN: the first), -0 is below +0.
+fn fmin<T: num_like::Float>(x: T, y: T) -> T {
+    if x.nan() {
+        y
+    } else if y.nan() {
+        x
+    } else if x == y {
+        if x.negative() {
+            x
+        } else {
+            y
+        }
+    } else if x < y {
+        x
+    } else {
+        y
+    }
+}
+
+/// The float and double operations `fmax` and `fmin` need.
+mod num_like {
+    pub trait Float: Copy + PartialOrd {
+        fn nan(self) -> bool;
+        /// The sign bit.
+        fn negative(self) -> bool;
+    }
+    impl Float for f32 {
+        fn nan(self) -> bool {
+            self.is_nan()
+        }
+        fn negative(self) -> bool {
+            self.is_sign_negative()
+        }
+    }
+    impl Float for f64 {
+        fn nan(self) -> bool {
+            self.is_nan()
+        }
+        fn negative(self) -> bool {
+            self.is_sign_negative()
+        }
+    }
+}
+
 fn same(got: f64, want: f64) -> bool {
     got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan())
 }
@@ -98,13 +163,20 @@ fn arithmetic_and_selects() {
                 -x,
                 if x < y { x } else { y * 2.0 },
                 y.abs() * 0.5,
+                fmax(x, y),
+                fmin(x, y),
+                fmin(fmax(x, -2.0), 3.0),
+                fmin(fmax(y, -x.abs()), x.abs()),
+                f64::from(fmax(x as f32, y as f32)),
+                f64::from(fmin(x as f32, y as f32)),
+                f64::from(fmin(fmax(x as f32, -1.0), y as f32)),
             ]
         })
         .collect();
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "arith") {
-                let mut o = vec![0.0f64; 14 * GLOBAL];
+                let mut o = vec![0.0f64; 21 * GLOBAL];
                 let lo = l.map(|l| [l]);
                 kernel
                     .arg(Arg::input(&a))

@@ -84,13 +84,25 @@ fn arithmetic_shifts_and_selects() {
                     x.wrapping_mul(0x9E37_79B9_7F4A_7C15u64 as i64)
                         .wrapping_add(i64::from(s[i])),
                     (f64::from_bits(x as u64) * 2.0).to_bits() as i64,
+                    x.min(y),
+                    x.max(y),
+                    (x as u64).min(y as u64) as i64,
+                    (x as u64).max(y as u64) as i64,
+                    x.max(-1000).min(y),
+                    (x as u64).max(5).min(y as u64) as i64,
+                    x.unsigned_abs() as i64,
+                    i64::from(
+                        (x as i32)
+                            .max(y as i32)
+                            .wrapping_add((x as i32).max(-100).min(y as i32)),
+                    ),
                 ]
             })
             .collect();
         for opt in Opt::BOTH {
             for l in LOCALS {
                 for kernel in builds(opt, "arith") {
-                    let mut o = vec![0i64; 17 * GLOBAL];
+                    let mut o = vec![0i64; 25 * GLOBAL];
                     let lo = l.map(|l| [l]);
                     kernel
                         .arg(Arg::input(&a))

@@ -24,6 +24,14 @@ kernel void arith(global const double *a, global const double *b, global double 
     o[11 * n + i] = -x;
     o[12 * n + i] = x < y ? x : y * 2.0;
     o[13 * n + i] = fabs(y) * 0.5;
+    o[14 * n + i] = fmax(x, y);
+    o[15 * n + i] = fmin(x, y);
+    o[16 * n + i] = clamp(x, -2.0, 3.0);
+    o[17 * n + i] = clamp(y, -fabs(x), fabs(x));
+    float fx = (float)x, fy = (float)y;
+    o[18 * n + i] = (double)fmax(fx, fy);
+    o[19 * n + i] = (double)fmin(fx, fy);
+    o[20 * n + i] = (double)clamp(fx, -1.0f, fy);
 }
 
 // Every comparison of two doubles, their classifications and those of

@@ -27,6 +27,14 @@ kernel void arith(global const long *a, global const long *b, global const int *
     o[14 * n + i] = (ulong)x > (ulong)y ? x * 3 : y;
     o[15 * n + i] = x * 0x9E3779B97F4A7C15L + (long)s[i];
     o[16 * n + i] = as_long(as_double(x) * 2.0);
+    o[17 * n + i] = min(x, y);
+    o[18 * n + i] = max(x, y);
+    o[19 * n + i] = (long)min((ulong)x, (ulong)y);
+    o[20 * n + i] = (long)max((ulong)x, (ulong)y);
+    o[21 * n + i] = clamp(x, -1000L, y);
+    o[22 * n + i] = (long)clamp((ulong)x, 5UL, (ulong)y);
+    o[23 * n + i] = (long)abs(x);
+    o[24 * n + i] = (long)(max((int)x, (int)y) + clamp((int)x, -100, (int)y));
 }
 
 // Comparisons as bits of m[i], truncations to int.

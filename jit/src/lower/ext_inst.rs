@@ -727,8 +727,10 @@ impl Lowering<'_, '_, '_> {
         Ok(v)
     }
 
-    /// C99's fmax/fmin: a NaN operand yields the other operand.
-    fn fmaxmin(&mut self, x: Value, y: Value, max: bool) -> Value {
+    /// C99's fmax/fmin: a NaN operand yields the other operand. Of
+    /// floats or of float vectors (the 4-lane forms, `simd::ops`: lane by
+    /// lane the same instructions, so the same bits).
+    pub(super) fn fmaxmin(&mut self, x: Value, y: Value, max: bool) -> Value {
         let r = if max {
             self.b.ins().fmax(x, y)
         } else {
@@ -736,8 +738,23 @@ impl Lowering<'_, '_, '_> {
         };
         let xn = self.b.ins().fcmp(FloatCC::Unordered, x, x);
         let yn = self.b.ins().fcmp(FloatCC::Unordered, y, y);
-        let r = self.b.ins().select(xn, y, r);
-        self.b.ins().select(yn, x, r)
+        let r = self.select_either(xn, y, r);
+        self.select_either(yn, x, r)
+    }
+
+    /// `a` where comparison result `c` holds, else `b`: a select of
+    /// scalars, a bit select of vectors (`c` a lane mask).
+    fn select_either(&mut self, c: Value, a: Value, b: Value) -> Value {
+        let t = self.b.func.dfg.value_type(a);
+        if !t.is_vector() {
+            return self.b.ins().select(c, a, b);
+        }
+        let c = if self.b.func.dfg.value_type(c) == t {
+            c
+        } else {
+            self.b.ins().bitcast(t, MemFlagsData::new(), c)
+        };
+        self.b.ins().bitselect(c, a, b)
     }
 
     /// The high half of the full product of `x` and `y`.

@@ -53,6 +53,23 @@ fn float_cc(op: Op) -> Option<FloatCC> {
     })
 }
 
+/// How many operands OpenCL.std instruction `op` has when [`Lowering`]'s
+/// `min_max` makes its vector form for lanes of type `t`: the float and
+/// integer minimums, maximums and clamps, and `abs` of a 64-bit integer
+/// (a 32-bit one has its own form).
+fn min_max_arity(op: Cl, t: Clif) -> Option<usize> {
+    let float = matches!(t, cl::F32 | cl::F64);
+    let int = matches!(t, cl::I32 | cl::I64);
+    match op {
+        Cl::fmax | Cl::fmax_common | Cl::fmin | Cl::fmin_common if float => Some(2),
+        Cl::fclamp if float => Some(3),
+        Cl::s_max | Cl::u_max | Cl::s_min | Cl::u_min if int => Some(2),
+        Cl::s_clamp | Cl::u_clamp if int => Some(3),
+        Cl::s_abs | Cl::u_abs if t == cl::I64 => Some(1),
+        _ => None,
+    }
+}
+
 /// The 4-lane vector type of 32-bit scalar type `t`.
 fn vec_of(t: Clif) -> Option<Clif> {
     match t {
@@ -1136,11 +1153,56 @@ impl Lowering<'_, '_, '_> {
         Ok(true)
     }
 
+    /// OpenCL.std min/max/clamp instruction `op` (or `abs` of a 64-bit
+    /// integer) on vectors `v` of one type, with the scalar lowering's
+    /// instructions (`fmaxmin` itself for floats): None if `v` does not
+    /// have [`min_max_arity`] of them.
+    fn min_max(&mut self, op: Cl, v: &[Value]) -> Option<Value> {
+        Some(match (op, v) {
+            (Cl::fmax | Cl::fmax_common, &[x, y]) => self.fmaxmin(x, y, true),
+            (Cl::fmin | Cl::fmin_common, &[x, y]) => self.fmaxmin(x, y, false),
+            (Cl::fclamp, &[x, lo, hi]) => {
+                let l = self.fmaxmin(x, lo, true);
+                self.fmaxmin(l, hi, false)
+            }
+            (Cl::s_max, &[x, y]) => self.b.ins().smax(x, y),
+            (Cl::u_max, &[x, y]) => self.b.ins().umax(x, y),
+            (Cl::s_min, &[x, y]) => self.b.ins().smin(x, y),
+            (Cl::u_min, &[x, y]) => self.b.ins().umin(x, y),
+            (Cl::s_clamp, &[x, lo, hi]) => {
+                let l = self.b.ins().smax(x, lo);
+                self.b.ins().smin(l, hi)
+            }
+            (Cl::u_clamp, &[x, lo, hi]) => {
+                let l = self.b.ins().umax(x, lo);
+                self.b.ins().umin(l, hi)
+            }
+            (Cl::s_abs, &[x]) => {
+                let vt = self.ty(x);
+                let neg = self.b.ins().ineg(x);
+                let zero = self.vconst(vt, &vec![0; vt.lane_count() as usize]);
+                let lt = self.b.ins().icmp(IntCC::SignedLessThan, x, zero);
+                self.b.ins().bitselect(lt, neg, x)
+            }
+            (Cl::u_abs, &[x]) => x,
+            _ => return None,
+        })
+    }
+
     /// The OpenCL.std instructions with a form on pairs of 2-lane vectors
     /// of type `pt`, on one component of type `t` (double), as the scalar
     /// lowering computes them: each an instruction of IEEE 754's, exact
     /// or correctly rounded in both.
     fn ext_pair(&mut self, op: Cl, args: &[Shape], t: Clif, pt: Clif) -> Option<Shape> {
+        if min_max_arity(op, t) == Some(args.len()) && args.iter().all(|&s| self.lane_type(s) == t) {
+            let p: Vec<[Value; 2]> = args.iter().map(|&s| self.as_pair(s, pt)).collect();
+            let halves = [0, 1].map(|h| {
+                let v: Vec<Value> = p.iter().map(|q| q[h]).collect();
+                self.min_max(op, &v)
+            });
+            let [Some(lo), Some(hi)] = halves else { return None };
+            return Some(Shape::Pair([lo, hi]));
+        }
         if t != cl::F64 {
             return None;
         }
@@ -1242,6 +1304,10 @@ impl Lowering<'_, '_, '_> {
                 _ => {}
             }
         }
+        if min_max_arity(op, t) == Some(args.len()) && args.iter().all(|&s| self.lane_type(s) == t) {
+            let v: Vec<Value> = args.iter().map(|&s| self.as_vec(s, vt)).collect();
+            return self.min_max(op, &v).map(Shape::V);
+        }
         let known = if float {
             matches!(
                 op,
@@ -1250,16 +1316,7 @@ impl Lowering<'_, '_, '_> {
         } else {
             matches!(
                 op,
-                Cl::s_min
-                    | Cl::s_max
-                    | Cl::u_min
-                    | Cl::u_max
-                    | Cl::s_abs
-                    | Cl::u_abs
-                    | Cl::s_mul24
-                    | Cl::u_mul24
-                    | Cl::s_mad24
-                    | Cl::u_mad24
+                Cl::s_abs | Cl::u_abs | Cl::s_mul24 | Cl::u_mul24 | Cl::s_mad24 | Cl::u_mad24
             )
         };
         if !known || args.iter().any(|&s| self.lane_type(s) != t) {
@@ -1279,10 +1336,6 @@ impl Lowering<'_, '_, '_> {
             // double, rounded once, so that a work-item's result does not
             // depend on whether it ran in a chunk.
             (Cl::rsqrt, &[x]) if float => self.rsqrt_in_double(x),
-            (Cl::s_min, &[x, y]) if !float => ins.smin(x, y),
-            (Cl::s_max, &[x, y]) if !float => ins.smax(x, y),
-            (Cl::u_min, &[x, y]) if !float => ins.umin(x, y),
-            (Cl::u_max, &[x, y]) if !float => ins.umax(x, y),
             (Cl::s_abs, &[x]) if !float => ins.iabs(x),
             (Cl::u_abs, &[x]) if !float => x,
             // As the scalar lowering: a plain (wrapping) multiply, the

@@ -269,6 +269,12 @@ fn conversions() {
         1e-45,
         -3.0e38,
         0.1,
+        -5.5,
+        2_147_483_648.0,
+        3.0e9,
+        -0.999,
+        4_294_967_040.0,
+        -2_147_483_904.0,
     ];
     let ints = [0i32, -1, i32::MIN, i32::MAX, 12345, -98765, 1 << 30];
     let uints = [0u32, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff, 0x8000_0001, 4_000_000_000];
@@ -281,6 +287,7 @@ fn conversions() {
             for kernel in builds(opt, "convert") {
                 let mut o = vec![0.0f64; 4 * GLOBAL];
                 let mut of = vec![0.0f32; 2 * GLOBAL];
+                let mut oi = vec![0i32; 3 * GLOBAL];
                 let lo = l.map(|l| [l]);
                 kernel
                     .arg(Arg::input(&f))
@@ -289,6 +296,7 @@ fn conversions() {
                     .arg(Arg::input(&d))
                     .arg(Arg::output(&mut o))
                     .arg(Arg::output(&mut of))
+                    .arg(Arg::output(&mut oi))
                     .run(&[GLOBAL], lo.as_ref().map(|l| &l[..]));
                 for i in 0..GLOBAL {
                     let want = [
@@ -310,6 +318,12 @@ fn conversions() {
                             "{opt:?} local {l:?}: float {k} of {i} ({:e}): {g:e} want {w:e}",
                             d[i]
                         );
+                    }
+                    // Rust's `as` saturates and takes NaN to 0, as clift.
+                    let want = [f[i] as i32, f[i] as u32 as i32, (f[i] * 1e9) as i32];
+                    for (k, &w) in want.iter().enumerate() {
+                        let g = oi[k * GLOBAL + i];
+                        assert_eq!(g, w, "{opt:?} local {l:?}: int {k} of {i} ({:e})", f[i]);
                     }
                 }
             }

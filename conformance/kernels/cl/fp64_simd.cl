@@ -67,9 +67,11 @@ kernel void compare(global const double *a, global const double *b, global int *
 }
 
 // Conversions to and from double: float, int and uint to double, double
-// to float (rounded to nearest even), float arithmetic on the result.
+// to float (rounded to nearest even), float arithmetic on the result; and
+// float to int and uint (toward zero, saturating, NaN to 0 as clift
+// does: the spec leaves out-of-range results undefined).
 kernel void convert(global const float *f, global const int *s, global const uint *u, global const double *d,
-                    global double *o, global float *of) {
+                    global double *o, global float *of, global int *oi) {
     size_t i = get_global_id(0), n = get_global_size(0);
     o[0 * n + i] = (double)f[i];
     o[1 * n + i] = (double)s[i];
@@ -77,6 +79,9 @@ kernel void convert(global const float *f, global const int *s, global const uin
     o[3 * n + i] = (double)f[i] * (double)s[i];
     of[0 * n + i] = (float)d[i];
     of[1 * n + i] = (float)(d[i] * 3.0) + f[i];
+    oi[0 * n + i] = (int)f[i];
+    oi[1 * n + i] = (int)(uint)f[i];
+    oi[2 * n + i] = (int)(f[i] * 1e9f);
 }
 
 // Doubles under masks: a branch whose sides differ between work-items, and

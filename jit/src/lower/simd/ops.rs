@@ -960,6 +960,16 @@ impl Lowering<'_, '_, '_> {
                 let v = self.as_vec(x, cl::I32X4);
                 Shape::V(self.b.ins().fcvt_from_sint(cl::F32X4, v))
             }
+            // Toward zero, saturating, NaN to 0: the scalar lowering's
+            // `fcvt_to_sint_sat` / `fcvt_to_uint_sat` on each lane.
+            (Op::ConvertFToS, cl::F32, cl::I32) => {
+                let v = self.as_vec(x, cl::F32X4);
+                Shape::V(self.b.ins().fcvt_to_sint_sat(cl::I32X4, v))
+            }
+            (Op::ConvertFToU, cl::F32, cl::I32) => {
+                let v = self.as_vec(x, cl::F32X4);
+                Shape::V(self.b.ins().fcvt_to_uint_sat(cl::I32X4, v))
+            }
             (Op::ConvertUToF, cl::I32, cl::F32) => {
                 let v = self.as_vec(x, cl::I32X4);
                 Shape::V(self.b.ins().fcvt_from_uint(cl::F32X4, v))

@@ -96,13 +96,14 @@ fn arithmetic_shifts_and_selects() {
                             .max(y as i32)
                             .wrapping_add((x as i32).max(-100).min(y as i32)),
                     ),
+                    ((x as f64) + ((y >> 11) as f64)).to_bits() as i64,
                 ]
             })
             .collect();
         for opt in Opt::BOTH {
             for l in LOCALS {
                 for kernel in builds(opt, "arith") {
-                    let mut o = vec![0i64; 25 * GLOBAL];
+                    let mut o = vec![0i64; 26 * GLOBAL];
                     let lo = l.map(|l| [l]);
                     kernel
                         .arg(Arg::input(&a))

@@ -35,6 +35,7 @@ kernel void arith(global const long *a, global const long *b, global const int *
     o[22 * n + i] = (long)clamp((ulong)x, 5UL, (ulong)y);
     o[23 * n + i] = (long)abs(x);
     o[24 * n + i] = (long)(max((int)x, (int)y) + clamp((int)x, -100, (int)y));
+    o[25 * n + i] = as_long((double)x + (double)(y >> 11));
 }
 
 // Comparisons as bits of m[i], truncations to int.

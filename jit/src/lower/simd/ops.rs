@@ -935,6 +935,12 @@ impl Lowering<'_, '_, '_> {
                 let [lo, hi] = p.map(|h| self.b.ins().fvdemote(h));
                 Shape::V(self.join_lows(lo, hi))
             }
+            // Rounded to nearest even, as the scalar `fcvt_from_sint` (which
+            // Cranelift uses on each lane).
+            (Op::ConvertSToF, cl::I64, cl::F64) if self.pair_of(xt).is_some() && self.pair_of(t).is_some() => {
+                let p = self.as_pair(x, cl::I64X2);
+                Shape::Pair(p.map(|h| self.b.ins().fcvt_from_sint(cl::F64X2, h)))
+            }
             // Exact: every 32-bit integer is a double.
             (Op::ConvertSToF | Op::ConvertUToF, cl::I32, cl::F64) => {
                 let mut v = self.as_vec(x, cl::I32X4);

@@ -287,7 +287,7 @@ fn conversions() {
             for kernel in builds(opt, "convert") {
                 let mut o = vec![0.0f64; 4 * GLOBAL];
                 let mut of = vec![0.0f32; 2 * GLOBAL];
-                let mut oi = vec![0i32; 3 * GLOBAL];
+                let mut oi = vec![0i32; 5 * GLOBAL];
                 let lo = l.map(|l| [l]);
                 kernel
                     .arg(Arg::input(&f))
@@ -320,7 +320,13 @@ fn conversions() {
                         );
                     }
                     // Rust's `as` saturates and takes NaN to 0, as clift.
-                    let want = [f[i] as i32, f[i] as u32 as i32, (f[i] * 1e9) as i32];
+                    let want = [
+                        f[i] as i32,
+                        f[i] as u32 as i32,
+                        (f[i] * 1e9) as i32,
+                        d[i] as i32,
+                        (d[i] * 1e10) as i32,
+                    ];
                     for (k, &w) in want.iter().enumerate() {
                         let g = oi[k * GLOBAL + i];
                         assert_eq!(g, w, "{opt:?} local {l:?}: int {k} of {i} ({:e})", f[i]);

@@ -82,6 +82,8 @@ kernel void convert(global const float *f, global const int *s, global const uin
     oi[0 * n + i] = (int)f[i];
     oi[1 * n + i] = (int)(uint)f[i];
     oi[2 * n + i] = (int)(f[i] * 1e9f);
+    oi[3 * n + i] = (int)d[i];
+    oi[4 * n + i] = (int)(d[i] * 1e10);
 }
 
 // Doubles under masks: a branch whose sides differ between work-items, and

@@ -972,6 +972,18 @@ impl Lowering<'_, '_, '_> {
                 let v = self.as_vec(x, cl::F32X4);
                 Shape::V(self.b.ins().fcvt_to_sint_sat(cl::I32X4, v))
             }
+            // Each half's two lanes as the scalar `fcvt_to_sint_sat` to 32
+            // bits (Cranelift's pattern for `cvttpd2dq` after clamping,
+            // NaN to 0), the halves' low lanes joined.
+            (Op::ConvertFToS, cl::F64, cl::I32) if self.pair_of(xt).is_some() => {
+                let p = self.as_pair(x, cl::F64X2);
+                let zero = self.vconst(cl::I64X2, &[0, 0]);
+                let [lo, hi] = p.map(|h| {
+                    let w = self.b.ins().fcvt_to_sint_sat(cl::I64X2, h);
+                    self.b.ins().snarrow(w, zero)
+                });
+                Shape::V(self.join_lows(lo, hi))
+            }
             (Op::ConvertFToU, cl::F32, cl::I32) => {
                 let v = self.as_vec(x, cl::F32X4);
                 Shape::V(self.b.ins().fcvt_to_uint_sat(cl::I32X4, v))

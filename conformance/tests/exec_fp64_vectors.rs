@@ -437,3 +437,151 @@ fn kept_across_barriers() {
         }
     }
 }
+
+/// A NaN's bits quieted, as x86 returns a NaN operand.
+fn quiet(bits: u64) -> u64 {
+    bits | 0x0008_0000_0000_0000
+}
+
+#[test]
+fn negated_operands_of_fma_and_multiplies() {
+    const SIGN: u64 = 1 << 63;
+    // Finite, non-zero (no 0 * inf to make a NaN of its own).
+    let a: Vec<f64> = (0..GLOBAL)
+        .map(|i| [1.5, -2.25, 1e300, -5e-324, 7.0][i % 5] * (1.0 + i as f64))
+        .collect();
+    let b: Vec<f64> = doubles(17);
+    let f: Vec<f32> = a
+        .iter()
+        .map(|&x| x as f32)
+        .map(|x| if x.is_finite() { x } else { 3.0 })
+        .collect();
+    for p in [0i32, 5] {
+        for opt in Opt::BOTH {
+            for l in LOCALS {
+                for kernel in builds(opt, "negations") {
+                    let mut o = vec![0u64; 7 * GLOBAL];
+                    let mut of = vec![0u32; 4 * GLOBAL];
+                    let lo = l.map(|l| [l]);
+                    kernel
+                        .arg(Arg::input(&a))
+                        .arg(Arg::input(&b))
+                        .arg(Arg::input(&f))
+                        .arg(Arg::output(&mut o))
+                        .arg(Arg::output(&mut of))
+                        .arg(Arg::value(p))
+                        .run(&[GLOBAL], lo.as_ref().map(|l| &l[..]));
+                    for i in 0..GLOBAL {
+                        let (x, y) = (a[i], b[i]);
+                        let ub = o[6 * GLOBAL + i];
+                        let u = f64::from_bits(ub);
+                        assert_eq!(u.is_nan(), p > 0, "p {p}: sqrt(-p) is {u}");
+                        // The negated NaN, quieted: the only NaN operand.
+                        let nu = quiet(ub ^ SIGN);
+                        let want = if p > 0 {
+                            [nu, nu, (-x).mul_add(3.0, 1.0).to_bits(), nu, nu]
+                        } else {
+                            [
+                                (-u).mul_add(x, 1.0).to_bits(),
+                                x.mul_add(2.0, -u).to_bits(),
+                                (-x).mul_add(3.0, 1.0).to_bits(),
+                                ((-x) * (-u)).to_bits(),
+                                (-x).mul_add(x, -u).to_bits(),
+                            ]
+                        };
+                        for (k, &w) in want.iter().enumerate() {
+                            let mut g = o[k * GLOBAL + i];
+                            // clang -O2 folds (-x) * (-u) to x * u: the
+                            // NaN's sign is the module's either way (the
+                            // harness compares the bodies' bits).
+                            if k == 3 && p > 0 {
+                                g |= SIGN;
+                                g ^= SIGN & !w;
+                            }
+                            assert_eq!(
+                                g, w,
+                                "p {p} {opt:?} local {l:?}: double {k} of {i} ({x:e}): {g:#x} want {w:#x}"
+                            );
+                        }
+                        let w5 = if y.is_nan() {
+                            quiet(y.to_bits() ^ SIGN)
+                        } else {
+                            (-y).mul_add(3.0, 1.0).to_bits()
+                        };
+                        assert_eq!(
+                            o[5 * GLOBAL + i],
+                            w5,
+                            "p {p} {opt:?} local {l:?}: fma(-y) of {i} ({y:e})"
+                        );
+                        let fub = of[3 * GLOBAL + i];
+                        let (fu, fx) = (f32::from_bits(fub), f[i]);
+                        let fnu = (fub ^ 0x8000_0000) | 0x0040_0000;
+                        let want = if p > 0 {
+                            [fnu, (-fx).mul_add(2.0, 1.0).to_bits(), fnu]
+                        } else {
+                            [
+                                (-fu).mul_add(fx, 1.0).to_bits(),
+                                (-fx).mul_add(2.0, 1.0).to_bits(),
+                                ((-fx) * (-fu)).to_bits(),
+                            ]
+                        };
+                        for (k, &w) in want.iter().enumerate() {
+                            let mut g = of[k * GLOBAL + i];
+                            if k == 2 && p > 0 {
+                                g |= 0x8000_0000;
+                                g ^= 0x8000_0000 & !w;
+                            }
+                            assert_eq!(
+                                g, w,
+                                "p {p} {opt:?} local {l:?}: float {k} of {i} ({fx:e}): {g:#x} want {w:#x}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn negations_in_a_body_of_scalars_per_lane() {
+    const SIGN: u64 = 1 << 63;
+    let input: Vec<u64> = (0..=GLOBAL)
+        .map(|i| match i % 4 {
+            0 => 0xfff8_0000_0000_0000,
+            1 => 0x7ff4_0000_0000_0123 ^ i as u64,
+            2 => (1.5 + i as f64).to_bits(),
+            _ => (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        })
+        .collect();
+    for rounds in [1i32, 6] {
+        let want: Vec<u64> = (0..GLOBAL)
+            .flat_map(|g| {
+                let (mut h, mut d) = (input[g], f64::from_bits(input[g + 1]));
+                for _ in 0..rounds {
+                    d = if d.is_nan() {
+                        f64::from_bits(quiet(d.to_bits() ^ SIGN))
+                    } else {
+                        (-d).mul_add(1.25, 1.0)
+                    };
+                    h = ((u128::from(h) * u128::from(h)) >> 64) as u64 + 1;
+                }
+                [h, d.to_bits()]
+            })
+            .collect();
+        for opt in Opt::BOTH {
+            for l in LOCALS {
+                for kernel in builds(opt, "negations_in_lanes") {
+                    let mut o = vec![0u64; 2 * GLOBAL];
+                    let lo = l.map(|l| [l]);
+                    kernel
+                        .arg(Arg::input(&input))
+                        .arg(Arg::output(&mut o))
+                        .arg(Arg::value(rounds))
+                        .run(&[GLOBAL], lo.as_ref().map(|l| &l[..]));
+                    assert_eq!(o, want, "rounds {rounds} {opt:?} local {l:?}");
+                }
+            }
+        }
+    }
+}

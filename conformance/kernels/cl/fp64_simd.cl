@@ -127,3 +127,43 @@ kernel void kept(global const double *a, global double *o, local double *tmp) {
     }
     o[g] = v * w + tmp[0];
 }
+
+// Negations feeding fma, mad and multiplies (the multiplies contracted or
+// not): a NaN operand's sign is the negation's, the module's bits, in
+// every body. Cranelift folds a negation into the fma or multiply it
+// feeds, keeping the NaN's sign from before it, and only where the two
+// meet in one body (a uniform value negated before being splat does
+// not fold), so the bodies differed when clift negated with `fneg`.
+kernel void negations(global const double *a, global const double *b, global const float *f, global ulong *o,
+                      global uint *of, int p) {
+    size_t i = get_global_id(0), n = get_global_size(0);
+    double u = sqrt((double)-p);
+    double x = a[i], y = b[i];
+    o[0 * n + i] = as_ulong(fma(-u, x, 1.0));
+    o[1 * n + i] = as_ulong(fma(x, 2.0, -u));
+    o[2 * n + i] = as_ulong(fma(-x, 3.0, 1.0));
+    o[3 * n + i] = as_ulong((-x) * (-u));
+    o[4 * n + i] = as_ulong(mad(-x, x, -u));
+    o[5 * n + i] = as_ulong(fma(-y, 3.0, 1.0));
+    o[6 * n + i] = as_ulong(u);
+    float fu = sqrt((float)-p), fx = f[i];
+    of[0 * n + i] = as_uint(fma(-fu, fx, 1.0f));
+    of[1 * n + i] = as_uint(fma(-fx, 2.0f, 1.0f));
+    of[2 * n + i] = as_uint((-fx) * (-fu));
+    of[3 * n + i] = as_uint(fu);
+}
+
+// The same in a body holding its values as scalars per lane (its loop
+// takes a 64-bit integer pair apart for `mul_hi`): the negation of a
+// double must not be a vector there either.
+kernel void negations_in_lanes(global const ulong *in, global ulong *o, int rounds) {
+    size_t g = get_global_id(0);
+    ulong h = in[g];
+    double d = as_double(in[g + 1]);
+    for (int r = 0; r < rounds; r++) {
+        d = fma(-d, 1.25, 1.0);
+        h = mul_hi(h, h) + 1;
+    }
+    o[2 * g] = h;
+    o[2 * g + 1] = as_ulong(d);
+}

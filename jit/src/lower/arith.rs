@@ -303,7 +303,7 @@ impl Lowering<'_, '_, '_> {
         Some(match op {
             Op::SNegate => self.b.ins().ineg(x),
             Op::Not => self.b.ins().bnot(x),
-            Op::FNegate => self.b.ins().fneg(x),
+            Op::FNegate => self.negate_float(x),
             Op::LogicalNot => self.b.ins().icmp_imm_s(IntCC::Equal, x, 0),
             Op::BitCount => {
                 let c = self.b.ins().popcnt(x);

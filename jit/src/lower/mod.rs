@@ -811,6 +811,32 @@ impl Lowering<'_, '_, '_> {
         self.bits(t, 0)
     }
 
+    /// `-x` of a float or float vector: its sign bits flipped by a `bxor`
+    /// with -0.0, never an `fneg`. Cranelift folds an `fneg` into the
+    /// `fma` or `fmul` it feeds (`vfnmadd`, `vfmsub`; `fmul(fneg a, fneg
+    /// b)` to `fmul(a, b)`), which then returns a NaN operand with the sign
+    /// it had before the negation, and only where the two instructions
+    /// meet in one body (a uniform value negated before being splat into
+    /// a vector does not fold): the scalar and vector bodies would differ
+    /// in a NaN's sign. A bit operation is never folded, so every body
+    /// computes the module's bits (IEEE 754's negate flips the sign of a
+    /// NaN too).
+    pub fn negate_float(&mut self, x: Value) -> Value {
+        let t = self.b.func.dfg.value_type(x);
+        let sign = 1u64 << (t.lane_bits() - 1);
+        let m = if t.is_vector() {
+            let lane = (t.lane_bits() / 8) as usize;
+            let bytes: Vec<u8> = (0..t.lane_count())
+                .flat_map(|_| sign.to_le_bytes()[..lane].to_vec())
+                .collect();
+            let c = self.b.func.dfg.constants.insert(bytes.into());
+            self.b.ins().vconst(t, c)
+        } else {
+            self.bits(t, sign)
+        };
+        self.b.ins().bxor(x, m)
+    }
+
     /// A constant of Cranelift type `t` with bit pattern `bits`.
     pub fn bits(&mut self, t: Clif, bits: u64) -> Value {
         match t {

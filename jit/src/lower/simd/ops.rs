@@ -300,7 +300,7 @@ impl Lowering<'_, '_, '_> {
             Op::VectorTimesScalar => {
                 let x = self.shapes(a(0))?;
                 let s = *self.shapes(a(1))?.first().ok_or("missing scalar")?;
-                if out.iter().all(|&t| t == cl::F64) {
+                if out.iter().all(|&t| t == cl::F64) && self.pair_of(cl::F64).is_some() {
                     let sp = self.as_pair(s, cl::F64X2);
                     for xk in x {
                         let xp = self.as_pair(xk, cl::F64X2);
@@ -853,6 +853,11 @@ impl Lowering<'_, '_, '_> {
         {
             return Ok(Some(x));
         }
+        // Holding values per lane: no pair for a 64-bit result (a 32-bit
+        // one gets no vector form at all, `simd_op`).
+        if matches!(super::Kind::of(t, false), super::Kind::Pair(_)) && self.pair_of(t).is_none() {
+            return Ok(None);
+        }
         Ok(Some(match (op, xt, t) {
             (Op::LogicalNot, _, _) => {
                 let m = self.as_mask(x);
@@ -872,7 +877,7 @@ impl Lowering<'_, '_, '_> {
             }
             (Op::FNegate, cl::F32, cl::F32) => {
                 let v = self.as_vec(x, cl::F32X4);
-                Shape::V(self.b.ins().fneg(v))
+                Shape::V(self.negate_float(v))
             }
             (Op::IsNan | Op::IsInf | Op::IsFinite | Op::IsNormal, cl::F32, _) => {
                 let v = self.as_vec(x, cl::F32X4);
@@ -922,7 +927,7 @@ impl Lowering<'_, '_, '_> {
             }
             (Op::FNegate, cl::F64, cl::F64) => {
                 let p = self.as_pair(x, cl::F64X2);
-                Shape::Pair(p.map(|h| self.b.ins().fneg(h)))
+                Shape::Pair(p.map(|h| self.negate_float(h)))
             }
             // Exact, as the scalar `fpromote`.
             (Op::FConvert, cl::F32, cl::F64) => {

@@ -14,6 +14,10 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 const N: usize = 1 << 16;
 const STEPS: u64 = 256;
 
+/// The operations of one work-item of four chains of [`STEPS`]
+/// multiply-adds.
+const FOUR_CHAINS: u64 = STEPS * 4 * 2;
+
 const SOURCE: &str = "#define CHAINS(step) \\\n\
     int i = (int)get_global_id(0); int a0 = i, a1 = i + 1, a2 = i + 2, a3 = i + 3; \\\n\
     for (int k = 0; k < 256; k++) { a0 = step(a0); a1 = step(a1); a2 = step(a2); a3 = step(a3); } \\\n\
@@ -42,20 +46,39 @@ const FP_SOURCE: &str = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
     kernel void float_chain(global float *o, float bf, float cf) { CHAINS(float) }\n\
     kernel void double_chain(global float *o, float bf, float cf) { CHAINS(double) }\n";
 
+/// One chain per work-item of OpenCL vector type `T<W>` (int4 to int16,
+/// float4 to float16): its components are independent chains, each a
+/// vector register per 4-lane part.
+const VECTOR_SOURCE: &str = "#pragma OPENCL FP_CONTRACT OFF\n\
+    #define VCHAIN(T, W, S) \\\n\
+    int i = (int)get_global_id(0); T##W a = (T##W)((T)(i & 7)) + (T##W)(S); \\\n\
+    for (int k = 0; k < 256; k++) a = a * (T##W)(b) + (T##W)(c); \\\n\
+    T s = 0; for (int j = 0; j < W; j++) s += a[j]; o[i] = s;\n\
+    #define S4 0, 1, 2, 3\n\
+    #define S8 S4, 4, 5, 6, 7\n\
+    #define S16 S8, 8, 9, 10, 11, 12, 13, 14, 15\n\
+    kernel void int4_chain(global int *o, int b, int c) { VCHAIN(int, 4, S4) }\n\
+    kernel void int8_chain(global int *o, int b, int c) { VCHAIN(int, 8, S8) }\n\
+    kernel void int16_chain(global int *o, int b, int c) { VCHAIN(int, 16, S16) }\n\
+    kernel void float4_chain(global float *o, int b, int c) { VCHAIN(float, 4, S4) }\n\
+    kernel void float8_chain(global float *o, int b, int c) { VCHAIN(float, 8, S8) }\n\
+    kernel void float16_chain(global float *o, int b, int c) { VCHAIN(float, 16, S16) }\n";
+
 /// Benchmarks kernels `names` of `p` (arguments: `out`, then the two of
-/// `bc`) as group `group`, each enqueued on `q` and finished.
+/// `bc`) as group `group`, each enqueued on `q` and finished; each name
+/// with the operations one work-item does.
 fn chains<T>(
     c: &mut Criterion,
     group: &str,
     q: cl_command_queue,
     p: cl_program,
-    names: &[&str],
+    names: &[(&str, u64)],
     out: cl_mem,
     bc: (T, T),
 ) {
     let mut group = c.benchmark_group(group);
-    group.throughput(Throughput::Elements(N as u64 * STEPS * 4 * 2));
-    for &name in names {
+    for &(name, ops) in names {
+        group.throughput(Throughput::Elements(N as u64 * ops));
         let k = kernel(p, name);
         check(set_arg(k, 0, &out));
         check(set_arg(k, 1, &bc.0));
@@ -89,7 +112,12 @@ fn peak(c: &mut Criterion) {
         "peak_int",
         q,
         p,
-        &["plain", "mad24_chain", "mul24_chain", "long_chain"],
+        &[
+            ("plain", FOUR_CHAINS),
+            ("mad24_chain", FOUR_CHAINS),
+            ("mul24_chain", FOUR_CHAINS),
+            ("long_chain", FOUR_CHAINS),
+        ],
         out,
         (3i32, 7i32),
     );
@@ -98,15 +126,39 @@ fn peak(c: &mut Criterion) {
         "peak_fp",
         q,
         fp,
-        &["half_chain", "float_chain", "double_chain"],
+        &[
+            ("half_chain", FOUR_CHAINS),
+            ("float_chain", FOUR_CHAINS),
+            ("double_chain", FOUR_CHAINS),
+        ],
         out,
         (0.5f32, 0.25f32),
+    );
+    let vp = source_program(ctx, VECTOR_SOURCE);
+    check(build(vp, ""));
+    let width = |w: u64| STEPS * 2 * w;
+    chains(
+        c,
+        "peak_vector",
+        q,
+        vp,
+        &[
+            ("int4_chain", width(4)),
+            ("int8_chain", width(8)),
+            ("int16_chain", width(16)),
+            ("float4_chain", width(4)),
+            ("float8_chain", width(8)),
+            ("float16_chain", width(16)),
+        ],
+        out,
+        (3i32, 7i32),
     );
     release_mem(out);
     // SAFETY: valid handles, released once.
     unsafe {
         check(clReleaseProgram(p));
         check(clReleaseProgram(fp));
+        check(clReleaseProgram(vp));
         check(clReleaseCommandQueue(q));
         check(clReleaseContext(ctx));
     }

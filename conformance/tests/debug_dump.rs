@@ -333,6 +333,13 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 why.contains("a loop whose exit differs between work-items is estimated faster in a 4-lane body"),
                 "{level:?}: {why}"
             );
+            // A loop carrying a float8 and an int8: 16 registers a part.
+            let why = read(&dir.join("vector_chains.narrow.txt"));
+            assert!(
+                why.contains("would take more than 14 vector registers in an 8-lane body"),
+                "{level:?}: {why}"
+            );
+            assert_eq!(std::fs::read_to_string(dir.join("vector_chains.scalar.txt")).ok(), None);
             // At -O0 strided's second loop follows its first one's exit
             // block, whose phis do not count as the second loop's
             // counters (each lane's value comes from the iteration it left
@@ -515,6 +522,7 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 "tree_sums",
                 "strided",
                 "loops_in_a_row",
+                "vector_chains",
             ] {
                 let narrow = std::fs::read_to_string(dir.join(format!("{k}.narrow.txt"))).ok();
                 assert_eq!(narrow, None, "{k} runs 8 lanes at {level:?} with -cl-clift-min-lanes=8");

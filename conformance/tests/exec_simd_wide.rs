@@ -711,3 +711,50 @@ fn strided_loops_in_both_parts() {
         }
     }
 }
+
+#[test]
+fn vector_chains_in_four_and_eight_lanes() {
+    let global = 104usize;
+    let a: Vec<f32> = (0..8 * global).map(|j| ((j as f32) * 0.37).sin() * 50.0).collect();
+    for rounds in [0i32, 3, 17] {
+        let mut want = vec![0.0f32; 8 * global];
+        let mut want_h = vec![0i32; 4 * global];
+        for (j, w) in want.iter_mut().enumerate() {
+            let mut acc = a[j];
+            for r in 0..rounds {
+                acc = acc.mul_add(0.75, r as f32);
+            }
+            *w = acc;
+        }
+        // h: the low four components of each work-item's float8.
+        for (j, wh) in want_h.iter_mut().enumerate() {
+            let mut h = a[8 * (j / 4) + j % 4] as i32;
+            for r in 0..rounds {
+                h = h.wrapping_mul(3).wrapping_add(r);
+            }
+            *wh = h;
+        }
+        for opt in Opt::BOTH {
+            for l in LOCALS {
+                for kernel in builds(opt, "vector_chains") {
+                    let (mut o, mut oi) = (vec![0.0f32; 8 * global], vec![0i32; 4 * global]);
+                    let lo = local(l);
+                    kernel
+                        .arg(Arg::input(&a))
+                        .arg(Arg::output(&mut o))
+                        .arg(Arg::output(&mut oi))
+                        .arg(Arg::value(rounds))
+                        .run(&[global], lo.as_ref().map(|l| &l[..]));
+                    for j in 0..8 * global {
+                        assert_eq!(
+                            o[j].to_bits(),
+                            want[j].to_bits(),
+                            "rounds {rounds} {opt:?} local {l:?}: acc {j}"
+                        );
+                    }
+                    assert_eq!(oi, want_h, "rounds {rounds} {opt:?} local {l:?}: h");
+                }
+            }
+        }
+    }
+}

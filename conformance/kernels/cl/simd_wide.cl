@@ -266,3 +266,20 @@ kernel void tree_sums(global const uint *in, global uint *out, local uint *scrat
     }
     out[get_global_id(0)] = scratch[0] ^ (lid * 0x9e3779b9u);
 }
+
+// A loop carrying a float8 and an int4 per work-item: 12 vector registers
+// per 4-lane part, more than two parts fit in (x86-64 has 16) but not one:
+// clift estimates a 4-lane body faster (tests/debug_dump.rs checks the
+// estimate, -cl-clift-min-lanes=8 makes the 8-lane body anyway).
+kernel void vector_chains(global const float8 *a, global float8 *o, global int4 *oi, int rounds)
+{
+    size_t i = get_global_id(0);
+    float8 acc = a[i];
+    int4 h = convert_int4(acc.lo);
+    for (int r = 0; r < rounds; r++) {
+        acc = fma(acc, (float8)(0.75f), (float8)((float)r));
+        h = h * 3 + (int4)(r);
+    }
+    o[i] = acc;
+    oi[i] = h;
+}

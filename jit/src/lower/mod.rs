@@ -179,6 +179,14 @@ pub fn ctx_flags() -> MemFlagsData {
 /// Bytes of stack a generated function's private variables may take.
 pub const MAX_STACK: u64 = 1 << 20;
 
+/// The vector registers the values carried around a loop may take in an
+/// 8-lane body (both parts) before the kernel gets a 4-lane body instead,
+/// if they fit in a 4-lane one (`simd::analysis::loop_registers`):
+/// x86-64's 16 less two for the constants and temporaries. Measured with
+/// vector types of 4, 8 and 16 components in a loop of multiply-adds
+/// (criterion `peak_vector`, README).
+pub const WIDE_LOOP_REGISTERS: usize = 14;
+
 /// What every body of a module is lowered with.
 #[derive(Debug, Clone, Copy)]
 pub struct Env<'a> {
@@ -477,11 +485,30 @@ impl Lowering<'_, '_, '_> {
             let spread = loops
                 .iter()
                 .any(|l| !simd::analysis::strided_exits(m, func, l, &may_vary));
+            // Loops carrying many vector values (a float8, an int8 ...):
+            // two parts' values do not fit in x86-64's 16 vector
+            // registers where one part's do, and the spills cost more than
+            // the second part's chains gain. (When one part's do not fit
+            // either, both bodies spill, and measured, neither is
+            // reliably faster: the 8-lane body stays.)
+            let carried = simd::analysis::loop_registers(m, func, &may_vary, &counters);
+            let crowded = carried * 2 > WIDE_LOOP_REGISTERS && carried <= WIDE_LOOP_REGISTERS;
             if let Some(s) = self.simd.as_deref_mut() {
                 s.counters = counters;
                 s.may_vary = may_vary;
                 s.dirty_in = dirty_in;
                 s.in_cycle = in_cycle;
+            }
+            if crowded && !self.env.keep_wide {
+                self.env.narrow_by_estimate.set(true);
+                if self.parts() > 1 {
+                    return Err(m.diag(
+                        func.inst,
+                        format!(
+                            "the values a loop carries would take more than {WIDE_LOOP_REGISTERS} vector registers in an 8-lane body: estimated faster in a 4-lane body (-cl-clift-min-lanes=8 makes the 8-lane body anyway)"
+                        ),
+                    ));
+                }
             }
             if spread && !self.env.keep_wide {
                 self.env.narrow_by_estimate.set(true);

@@ -813,6 +813,52 @@ pub fn counters(m: &Module, func: &Function, may_vary: &HashSet<Id>) -> HashSet<
     out
 }
 
+/// The most 128-bit registers the varying values carried around one loop
+/// take in a 4-lane body: per loop header (a block some of whose
+/// predecessors it dominates), its phis that may vary and are not
+/// `counters`, each 32-bit or boolean component one register, a 64-bit
+/// one two (a pair); 8- and 16-bit components are scalars per lane, in
+/// general-purpose registers, and count none. An 8-lane body holds two
+/// parts' worth.
+pub fn loop_registers(m: &Module, func: &Function, may_vary: &HashSet<Id>, counters: &HashSet<Id>) -> usize {
+    use crate::validate::cfg::dominates;
+    let mut most = 0;
+    for (h, blk) in func.blocks.iter().enumerate() {
+        let h = h as u32;
+        if !func.cfg.preds[h as usize].iter().any(|&p| dominates(func, h, p)) {
+            continue;
+        }
+        let mut regs = 0;
+        for i in blk.body() {
+            let inst = &m.insts[i as usize];
+            if inst.op != Op::Phi {
+                break;
+            }
+            let (Some(r), Some(ty)) = (inst.result_id, inst.result_type) else {
+                continue;
+            };
+            if !may_vary.contains(&r) || counters.contains(&r) {
+                continue;
+            }
+            let comps = crate::lower::types::components(m, ty).unwrap_or_default();
+            let bools = super::bool_components(m, ty).unwrap_or_default();
+            regs += comps
+                .iter()
+                .zip(bools.iter().chain(std::iter::repeat(&false)))
+                .map(|(t, &boolean)| match t.bits() {
+                    // A boolean is a lane mask.
+                    _ if boolean => 1,
+                    32 => 1,
+                    64 => 2,
+                    _ => 0,
+                })
+                .sum::<usize>();
+        }
+        most = most.max(regs);
+    }
+    most
+}
+
 /// Whether value `v` is phi `r` plus or minus a value the same in every
 /// lane (an integer add or subtract, or a pointer stepped by an index):
 /// one step of a counter.

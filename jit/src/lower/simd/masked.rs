@@ -435,8 +435,10 @@ impl Lowering<'_, '_, '_> {
                 self.b.ins().select(l, new, old)
             }
             Kind::Pair(vt) => {
-                let m = self.half_mask(mask, j);
-                let m = self.b.ins().bitcast(vt, MemFlagsData::new(), m);
+                let mut m = self.half_mask(mask, j);
+                if vt != cl::I64X2 {
+                    m = self.b.ins().bitcast(vt, MemFlagsData::new(), m);
+                }
                 self.b.ins().bitselect(m, new, old)
             }
         }

@@ -12,11 +12,12 @@
 //! The 4-lane body is the same SPIR-V lowered with every value given a
 //! [`Shape`]: the same in every lane (a plain scalar, kept in
 //! `Lowering::values`, so all of the scalar lowering applies to it), a
-//! 4-lane SIMD vector (32-bit values and booleans as lane masks), an
-//! affine sequence `base + lane * stride` (integers and pointers computed
-//! from the work-item id: loads and stores through such a pointer with a
-//! stride of the accessed size are single vector accesses), or four
-//! scalars. Which values may vary is known beforehand ([`analysis`]), so
+//! 4-lane SIMD vector (32-bit values and booleans as lane masks), a pair
+//! of 2-lane vectors (doubles and 64-bit integers), an affine sequence
+//! `base + lane * stride` (integers and pointers computed from the
+//! work-item id: loads and stores through such a pointer with a stride of
+//! the accessed size are single vector accesses, two for 64-bit values),
+//! or four scalars. Which values may vary is known beforehand ([`analysis`]), so
 //! that phis get parameters of the right kind.
 //!
 //! Instructions without a 4-lane form here run once per lane through the
@@ -220,8 +221,8 @@ impl Chunk {
     /// Whether the body should be lowered again with every value as
     /// scalars per lane: its loops move values between vectors and
     /// scalars per lane (clbench's hash: a 32-bit hash in vectors feeding
-    /// a 64-bit one whose `mul_hi` and rotate run per lane, every round). Taking lanes apart and
-    /// putting them together is slow, and the 32-bit vector forms of such
+    /// a 64-bit one whose `mul_hi` and rotate run per lane, every round).
+    /// Taking lanes apart and putting them together is slow, and the 32-bit vector forms of such
     /// integer mixing (multiplies, `popcount`, `clz`, `mul_hi`) have long
     /// latencies, which a loop-carried chain pays every iteration; as
     /// scalars the four lanes are four independent chains, which the core
@@ -1579,7 +1580,7 @@ impl Lowering<'_, '_, '_> {
                     std::array::from_fn(|k| results[k].get(c).copied().unwrap_or(results[0][c]));
                 let t = self.ty(lanes[0]);
                 let s = self.assemble(lanes, t, bools.get(c).copied().unwrap_or(false));
-                // A double's pair of vectors gives its lanes as cheaply.
+                // A pair of 2-lane vectors gives its lanes about as cheaply.
                 scalars &= matches!(s, Shape::Lanes(_) | Shape::Pair(_));
                 made_vectors |= matches!(s, Shape::V(_));
                 made_lanes |= matches!(s, Shape::Lanes(_));

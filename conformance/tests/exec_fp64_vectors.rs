@@ -372,7 +372,7 @@ fn under_masks_and_gathered() {
         for opt in Opt::BOTH {
             for l in LOCALS {
                 for kernel in builds(opt, "masked") {
-                    let mut o = vec![0.0f64; 2 * GLOBAL];
+                    let mut o = vec![0.0f64; 3 * GLOBAL];
                     let lo = l.map(|l| [l]);
                     kernel
                         .arg(Arg::input(&a))
@@ -390,6 +390,11 @@ fn under_masks_and_gathered() {
                         assert!(
                             same(g, ky),
                             "lim {lim} {opt:?} local {l:?}: k + y of {i}: {g} want {ky}"
+                        );
+                        let (g, w) = (o[2 * GLOBAL + i], a[i] * 2.0);
+                        assert!(
+                            same(g, w),
+                            "lim {lim} {opt:?} local {l:?}: a[(int)i] * 2 of {i}: {g} want {w}"
                         );
                     }
                 }

@@ -205,7 +205,7 @@ fn under_masks_and_gathered() {
         for opt in Opt::BOTH {
             for l in LOCALS {
                 for kernel in builds(opt, "masked") {
-                    let mut o = vec![0i64; 2 * GLOBAL];
+                    let mut o = vec![0i64; 3 * GLOBAL];
                     let lo = l.map(|l| [l]);
                     kernel
                         .arg(Arg::input(&a))
@@ -216,6 +216,11 @@ fn under_masks_and_gathered() {
                     for (i, &(h, y)) in want.iter().enumerate() {
                         assert_eq!(o[i], h, "rounds {rounds} {opt:?} local {l:?}: hash of {i}");
                         assert_eq!(o[GLOBAL + i], y, "rounds {rounds} {opt:?} local {l:?}: y of {i}");
+                        assert_eq!(
+                            o[2 * GLOBAL + i],
+                            a[i] ^ 0x55,
+                            "rounds {rounds} {opt:?} local {l:?}: a[(int)i] of {i}"
+                        );
                     }
                 }
             }

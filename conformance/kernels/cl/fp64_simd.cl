@@ -107,6 +107,10 @@ kernel void masked(global const double *a, global const int *idx, global double 
     }
     o[i] = t;
     o[n + i] = (double)k + y;
+    // A 32-bit index: the pointer's lanes could wrap when widened, so
+    // the two vector accesses check first.
+    int j = (int)i, m = (int)n;
+    o[2 * m + j] = a[j] * 2.0;
 }
 
 // Doubles kept across barriers, changed under a mask between them, and a

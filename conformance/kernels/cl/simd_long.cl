@@ -79,6 +79,10 @@ kernel void masked(global const long *a, global const int *idx, global long *o, 
     }
     o[i] = (long)h;
     o[n + i] = y;
+    // A 32-bit index: the pointer's lanes could wrap when widened, so
+    // the two vector accesses check first.
+    int j = (int)i, m = (int)n;
+    o[2 * m + j] = a[j] ^ 0x55;
 }
 
 // 64-bit values kept across barriers, changed under a mask between them,

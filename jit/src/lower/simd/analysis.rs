@@ -761,6 +761,32 @@ pub fn masked_loops(
     Ok(out)
 }
 
+/// The loop headers of `func` (blocks some of whose predecessors they
+/// dominate), each with those predecessors (the back edges' sources).
+fn loop_headers(func: &Function) -> Vec<(u32, Vec<u32>)> {
+    use crate::validate::cfg::dominates;
+    (0..func.blocks.len() as u32)
+        .filter_map(|h| {
+            let back: Vec<u32> = func.cfg.preds[h as usize]
+                .iter()
+                .copied()
+                .filter(|&p| dominates(func, h, p))
+                .collect();
+            (!back.is_empty()).then_some((h, back))
+        })
+        .collect()
+}
+
+/// The phis that begin block `b` of `func`, each with its result and
+/// result type.
+fn phis<'a>(m: &'a Module, func: &'a Function, b: u32) -> impl Iterator<Item = (&'a crate::spirv::Inst, Id, Id)> + 'a {
+    func.blocks[b as usize]
+        .body()
+        .map(|i| &m.insts[i as usize])
+        .take_while(|inst| inst.op == Op::Phi)
+        .filter_map(|inst| Some((inst, inst.result_id?, inst.result_type?)))
+}
+
 /// The varying phis of `func` that are loop counters moving by the same
 /// amount in every lane: a phi of an integer or pointer in a loop header
 /// entered by one edge, whose every value from a back edge is the phi
@@ -769,23 +795,12 @@ pub fn masked_loops(
 /// enters with is: the lowering decides at the entering edge
 /// (`Lowering::target`).
 pub fn counters(m: &Module, func: &Function, may_vary: &HashSet<Id>) -> HashSet<Id> {
-    use crate::validate::cfg::dominates;
     let mut out = HashSet::new();
-    for (h, blk) in func.blocks.iter().enumerate() {
-        let h = h as u32;
-        let preds = &func.cfg.preds[h as usize];
-        let back: Vec<u32> = preds.iter().copied().filter(|&p| dominates(func, h, p)).collect();
-        if back.is_empty() || preds.len() - back.len() != 1 {
+    for (h, back) in loop_headers(func) {
+        if func.cfg.preds[h as usize].len() - back.len() != 1 {
             continue;
         }
-        for i in blk.body() {
-            let inst = &m.insts[i as usize];
-            if inst.op != Op::Phi {
-                break;
-            }
-            let (Some(r), Some(ty)) = (inst.result_id, inst.result_type) else {
-                continue;
-            };
+        for (inst, r, ty) in phis(m, func, h) {
             let scalar = matches!(
                 m.ty(ty),
                 Some(crate::spirv::Type::Int { .. } | crate::spirv::Type::Pointer { .. })
@@ -821,22 +836,10 @@ pub fn counters(m: &Module, func: &Function, may_vary: &HashSet<Id>) -> HashSet<
 /// general-purpose registers, and count none. An 8-lane body holds two
 /// parts' worth.
 pub fn loop_registers(m: &Module, func: &Function, may_vary: &HashSet<Id>, counters: &HashSet<Id>) -> usize {
-    use crate::validate::cfg::dominates;
     let mut most = 0;
-    for (h, blk) in func.blocks.iter().enumerate() {
-        let h = h as u32;
-        if !func.cfg.preds[h as usize].iter().any(|&p| dominates(func, h, p)) {
-            continue;
-        }
+    for (h, _) in loop_headers(func) {
         let mut regs = 0;
-        for i in blk.body() {
-            let inst = &m.insts[i as usize];
-            if inst.op != Op::Phi {
-                break;
-            }
-            let (Some(r), Some(ty)) = (inst.result_id, inst.result_type) else {
-                continue;
-            };
+        for (_, r, ty) in phis(m, func, h) {
             if !may_vary.contains(&r) || counters.contains(&r) {
                 continue;
             }

@@ -36,6 +36,13 @@ fn longs(count: usize, seed: u64) -> Vec<i64> {
         0x7fff_ffff,
         -0x8000_0000,
         42,
+        // Halfway between two doubles: 2^53 + 1, 2^63 + 1024 and
+        // 2^64 - 1024 as unsigned, and just above.
+        (1 << 53) + 1,
+        0x8000_0000_0000_0400u64 as i64,
+        0x8000_0000_0000_0401u64 as i64,
+        0xffff_ffff_ffff_fc00u64 as i64,
+        0x7fff_ffff_ffff_fe00,
     ];
     (0..count)
         .map(|i| {
@@ -97,13 +104,16 @@ fn arithmetic_shifts_and_selects() {
                             .wrapping_add((x as i32).max(-100).min(y as i32)),
                     ),
                     ((x as f64) + ((y >> 11) as f64)).to_bits() as i64,
+                    // Rust's `as` rounds to nearest even.
+                    ((x as u64) as f64).to_bits() as i64,
+                    (i as f64 * 0.5).to_bits() as i64,
                 ]
             })
             .collect();
         for opt in Opt::BOTH {
             for l in LOCALS {
                 for kernel in builds(opt, "arith") {
-                    let mut o = vec![0i64; 26 * GLOBAL];
+                    let mut o = vec![0i64; 28 * GLOBAL];
                     let lo = l.map(|l| [l]);
                     kernel
                         .arg(Arg::input(&a))

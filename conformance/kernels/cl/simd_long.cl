@@ -36,6 +36,8 @@ kernel void arith(global const long *a, global const long *b, global const int *
     o[23 * n + i] = (long)abs(x);
     o[24 * n + i] = (long)(max((int)x, (int)y) + clamp((int)x, -100, (int)y));
     o[25 * n + i] = as_long((double)x + (double)(y >> 11));
+    o[26 * n + i] = as_long((double)(ulong)x);
+    o[27 * n + i] = as_long((double)i * 0.5);
 }
 
 // Comparisons as bits of m[i], truncations to int.

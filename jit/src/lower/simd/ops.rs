@@ -946,6 +946,13 @@ impl Lowering<'_, '_, '_> {
                 let p = self.as_pair(x, cl::I64X2);
                 Shape::Pair(p.map(|h| self.b.ins().fcvt_from_sint(cl::F64X2, h)))
             }
+            // Correctly rounded (to nearest even) both ways, so the same
+            // bits: Cranelift's sequence on `u64x2` (the halves as two
+            // exact doubles, one rounding when added) and its scalar one.
+            (Op::ConvertUToF, cl::I64, cl::F64) if self.pair_of(xt).is_some() && self.pair_of(t).is_some() => {
+                let p = self.as_pair(x, cl::I64X2);
+                Shape::Pair(p.map(|h| self.b.ins().fcvt_from_uint(cl::F64X2, h)))
+            }
             // Exact: every 32-bit integer is a double.
             (Op::ConvertSToF | Op::ConvertUToF, cl::I32, cl::F64) => {
                 let mut v = self.as_vec(x, cl::I32X4);

@@ -7,7 +7,7 @@ use crate::helpers::Helpers;
 use crate::lit;
 use crate::rng::Rng;
 use crate::types::{Scalar, Ty, INTS, WIDTHS};
-use crate::{Unit, COUNTERS, HALVES_PER_ITEM, IN_WORDS, LOCAL_COUNTERS, RES_PER_ITEM};
+use crate::{Unit, COUNTERS, HALVES_PER_ITEM, IN_WORDS, LOCAL_COUNTERS, OUT_PER_ITEM, RES_PER_ITEM};
 
 /// The operation every atomic on global counter `i` uses: each counter sees
 /// one commutative operation only, so its final value does not depend on
@@ -332,6 +332,7 @@ impl Gen {
             let _ = writeln!(k, "    barrier(CLK_LOCAL_MEM_FENCE);");
         }
         let _ = writeln!(k, "    ulong h = 0xcbf29ce484222325UL;");
+        let _ = writeln!(k, "    ulong hr = 0x84222325cbf29ce4UL;");
         k.push_str(&body);
         if self.barriers {
             let _ = writeln!(k, "    barrier(CLK_LOCAL_MEM_FENCE);");
@@ -341,14 +342,30 @@ impl Gen {
             );
         }
         let vars: Vec<Var> = self.vars.iter().filter(|v| v.mutable).cloned().collect();
+        // Floating-point values also go into `hr` with their bits as they
+        // are (NaNs as made): the harness compares it between clift's
+        // bodies of one module only.
+        let floating = |t: Ty| matches!(t.s, Scalar::Float | Scalar::Double | Scalar::Half);
         for v in vars {
             let hf = self.helpers.hash(v.ty);
             let _ = writeln!(k, "    h = {hf}(h, {});", v.name);
+            if floating(v.ty) {
+                let hr = self.helpers.hash_raw(v.ty);
+                let _ = writeln!(k, "    hr = {hr}(hr, {});", v.name);
+            }
         }
         let arrays = self.arrays.clone();
         for a in arrays {
             let hf = self.helpers.hash(a.ty);
             let _ = writeln!(k, "    for (int i = 0; i < {ARR_LEN}; i++) h = {hf}(h, {}[i]);", a.name);
+            if floating(a.ty) {
+                let hr = self.helpers.hash_raw(a.ty);
+                let _ = writeln!(
+                    k,
+                    "    for (int i = 0; i < {ARR_LEN}; i++) hr = {hr}(hr, {}[i]);",
+                    a.name
+                );
+            }
         }
         let svars = self.svars.clone();
         for s in svars {
@@ -356,9 +373,14 @@ impl Gen {
             for (i, f) in fields.iter().enumerate() {
                 let hf = self.helpers.hash(*f);
                 let _ = writeln!(k, "    h = {hf}(h, {}.f{i});", s.name);
+                if floating(*f) {
+                    let hr = self.helpers.hash_raw(*f);
+                    let _ = writeln!(k, "    hr = {hr}(hr, {}.f{i});", s.name);
+                }
             }
         }
-        let _ = writeln!(k, "    out[gid] = h;");
+        let _ = writeln!(k, "    out[{OUT_PER_ITEM}u * gid] = h;");
+        let _ = writeln!(k, "    out[{OUT_PER_ITEM}u * gid + 1u] = hr;");
         let _ = writeln!(k, "}}");
         k
     }

@@ -73,6 +73,31 @@ impl Helpers {
         })
     }
 
+    /// `ulong hashraw_<t>(ulong h, t v)`, for a floating-point type `t`:
+    /// `h` mixed with every component's bits as they are, NaNs included
+    /// (which the spec leaves open between implementations, but not
+    /// between clift's scalar and vector bodies of one module).
+    pub fn hash_raw(&mut self, t: Ty) -> String {
+        let name = format!("hashraw_{}", t.name());
+        let tn = t.name();
+        let bits = match t.s {
+            Scalar::Float => "(ulong)as_uint",
+            Scalar::Half => "(ulong)as_ushort",
+            _ => "as_ulong",
+        };
+        self.add(name.clone(), |_| {
+            if t.n == 1 {
+                format!("static ulong {name}(ulong h, {tn} v) {{ return hmix(h, {bits}(v)); }}\n")
+            } else {
+                let mut body = String::new();
+                for i in 0..t.n as usize {
+                    body.push_str(&format!("    h = hmix(h, {bits}(v.s{}));\n", Ty::lane(i)));
+                }
+                format!("static ulong {name}(ulong h, {tn} v) {{\n{body}    return h;\n}}\n")
+            }
+        })
+    }
+
     /// `t nonan_<t>(t x)`: `x` with NaNs replaced by 1.
     pub fn nonan(&mut self, t: Ty) -> String {
         let name = format!("nonan_{}", t.name());

@@ -52,13 +52,18 @@
 //!   of ints or longs no operands of unlike sign, and vector division fixes
 //!   its divisor with masks, not `select` (see the helpers); each keeps the
 //!   result the same, only computed another way;
-//! - every work-item writes a hash of its variables to `out[gid]`, and may
-//!   store values into its own slots of `res` and `hs`; the harness
-//!   compares `out`, `res`, `hs` and `cnt` bit for bit.
+//! - every work-item writes a hash of its variables to `out[2 * gid]`
+//!   (NaNs as one canonical NaN: which NaN an operation makes is left
+//!   open between implementations) and a hash of its floating-point
+//!   variables' bits as they are to `out[2 * gid + 1]`, and may store
+//!   values into its own slots of `res` and `hs`; the harness compares
+//!   `out`, `res`, `hs` and `cnt` bit for bit, the second hash only
+//!   between clift's scalar and vector bodies of one module (a NaN's bits
+//!   must not depend on the body that made it).
 //!
 //! Kernel signature: `(__global ulong *out, __global ulong *res, __global
 //! uint *cnt, __global const uint *in, __global half *hs)` with `out`
-//! holding one ulong per work-item, `res` [`RES_PER_ITEM`] ulongs per
+//! holding [`OUT_PER_ITEM`] ulongs per work-item, `res` [`RES_PER_ITEM`] ulongs per
 //! work-item, `cnt` [`COUNTERS`] uints, `in` [`IN_WORDS`] uints and `hs`
 //! [`HALVES_PER_ITEM`] halves per work-item.
 
@@ -74,6 +79,8 @@ pub use types::{Scalar, Ty};
 
 /// Words of the input buffer.
 pub const IN_WORDS: usize = 1024;
+/// ulongs of `out` per work-item: the hash, then the raw hash.
+pub const OUT_PER_ITEM: usize = 2;
 /// ulongs of `res` per work-item.
 pub const RES_PER_ITEM: usize = 8;
 /// halves of `hs` per work-item.

@@ -36,7 +36,7 @@ use std::ffi::{c_void, CString};
 use std::fmt::Write as _;
 use std::ptr;
 
-use clift_clgen::{Unit, COUNTERS, HALVES_PER_ITEM, IN_WORDS, RES_PER_ITEM};
+use clift_clgen::{Unit, COUNTERS, HALVES_PER_ITEM, IN_WORDS, OUT_PER_ITEM, RES_PER_ITEM};
 
 use crate::exec::{as_bytes, Pod};
 use crate::*;
@@ -115,6 +115,18 @@ struct Mode {
     label: &'static str,
     device: usize,
     options: &'static str,
+}
+
+impl Mode {
+    /// The optimisation level of a clift mode's module (its scalar and
+    /// SIMD modes run the same module's two kinds of body), None for the
+    /// peer.
+    fn level(&self) -> Option<&'static str> {
+        if self.device != 0 {
+            return None;
+        }
+        self.options.split_whitespace().next()
+    }
 }
 
 const MODES: [Mode; 5] = [
@@ -206,6 +218,21 @@ pub struct Output {
     res: Vec<u64>,
     cnt: Vec<u32>,
     hs: Vec<u16>,
+}
+
+impl Output {
+    /// The output with the raw hashes (each work-item's second `out`
+    /// entry: its floating-point variables' bits, NaNs as made) zeroed:
+    /// what every implementation must agree on.
+    fn canonical(&self) -> Output {
+        let mut c = self.clone();
+        for (i, o) in c.out.iter_mut().enumerate() {
+            if i % OUT_PER_ITEM != 0 {
+                *o = 0;
+            }
+        }
+        c
+    }
 }
 
 /// How one unit went in one mode.
@@ -631,10 +658,25 @@ pub(crate) fn judge(
         .iter()
         .map(|&i| take(i).unwrap_or_else(|| Outcome::Error("no outcome reported".into())))
         .collect();
+    // Every mode's results alike, the raw hashes of floating-point bits
+    // aside (`Output::canonical`); those alike between clift's bodies of
+    // one module (its scalar and SIMD modes at one level).
     let agree = |keep: &dyn Fn(usize) -> bool| {
-        let kept: Vec<&Outcome> = ms.iter().zip(&outs).filter(|(&i, _)| keep(i)).map(|(_, o)| o).collect();
-        kept.iter()
-            .all(|o| o.output().is_some() && o.output() == kept[0].output())
+        let kept: Vec<(usize, &Outcome)> = ms
+            .iter()
+            .zip(&outs)
+            .filter(|(&i, _)| keep(i))
+            .map(|(&i, o)| (i, o))
+            .collect();
+        let canonical = kept.iter().all(|(_, o)| {
+            o.output().is_some() && o.output().map(Output::canonical) == kept[0].1.output().map(Output::canonical)
+        });
+        let same_module = kept.iter().all(|&(i, o)| {
+            kept.iter()
+                .filter(|&&(j, _)| MODES[j].level() == MODES[i].level() && MODES[i].level().is_some())
+                .all(|(_, p)| p.output() == o.output())
+        });
+        canonical && same_module
     };
     if agree(&|_| true) {
         *tally.clean.entry(modes).or_default() += 1;
@@ -814,7 +856,7 @@ fn inputs(u: &Unit) -> Inputs {
     let mut r = clift_clgen::Rng::new(u.seed ^ 0xd1ff);
     let g = u.global_size;
     Inputs {
-        out: vec![0; g],
+        out: vec![0; g * OUT_PER_ITEM],
         res: (0..g * RES_PER_ITEM).map(|_| r.next_u64()).collect(),
         cnt: (0..COUNTERS).map(|_| r.next_u64() as u32).collect(),
         in_words: (0..IN_WORDS).map(|_| r.next_u64() as u32).collect(),
@@ -859,7 +901,7 @@ fn describe_difference(a: &Output, b: &Output, bi: usize) -> String {
             }
         }
     };
-    diff("out", a.out.clone(), b.out.clone(), 1);
+    diff("out", a.out.clone(), b.out.clone(), OUT_PER_ITEM);
     diff("res", a.res.clone(), b.res.clone(), RES_PER_ITEM);
     diff(
         "cnt (counters, not per work-item)",

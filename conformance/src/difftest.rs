@@ -917,3 +917,39 @@ fn describe_difference(a: &Output, b: &Output, bi: usize) -> String {
     );
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An outcome whose `out` buffer holds `out` (the other buffers empty).
+    fn ran(out: &[u64]) -> Outcome {
+        Outcome::Ran(Output {
+            out: out.to_vec(),
+            res: Vec::new(),
+            cnt: Vec::new(),
+            hs: Vec::new(),
+        })
+    }
+
+    /// The failures of judging clift's four modes (-O0 scalar, -O0 SIMD,
+    /// -O2 scalar, -O2 SIMD) on these `out` buffers.
+    fn failures(outs: [&[u64]; 4]) -> usize {
+        let u = clift_clgen::generate(0, false);
+        let mut t = Tally::default();
+        judge(&u, CLIFT_MODES, None, |i| Some(ran(outs[i])), &mut t);
+        t.failures.len()
+    }
+
+    /// The raw hash (each work-item's second `out` entry) must agree
+    /// between one level's scalar and SIMD modes, and may differ between
+    /// levels (clang -O0 and -O2 make different modules); the canonical
+    /// hash must agree everywhere.
+    #[test]
+    fn raw_hashes_are_compared_within_a_level() {
+        assert_eq!(failures([&[1, 10], &[1, 10], &[1, 20], &[1, 20]]), 0);
+        assert_eq!(failures([&[1, 10], &[1, 10], &[1, 20], &[1, 21]]), 1);
+        assert_eq!(failures([&[1, 10], &[1, 11], &[1, 20], &[1, 20]]), 1);
+        assert_eq!(failures([&[1, 10], &[1, 10], &[2, 20], &[2, 20]]), 1);
+    }
+}

@@ -57,20 +57,7 @@ impl Helpers {
 
     /// `ulong hash_<t>(ulong h, t v)`: `h` mixed with every component.
     pub fn hash(&mut self, t: Ty) -> String {
-        let name = format!("hash_{}", t.name());
-        let tn = t.name();
-        self.add(name.clone(), |hp| {
-            let bits = hp.bits(t.s);
-            if t.n == 1 {
-                format!("static ulong {name}(ulong h, {tn} v) {{ return hmix(h, {bits}(v)); }}\n")
-            } else {
-                let mut body = String::new();
-                for i in 0..t.n as usize {
-                    body.push_str(&format!("    h = hmix(h, {bits}(v.s{}));\n", Ty::lane(i)));
-                }
-                format!("static ulong {name}(ulong h, {tn} v) {{\n{body}    return h;\n}}\n")
-            }
-        })
+        self.mixer(format!("hash_{}", t.name()), t, |hp| hp.bits(t.s))
     }
 
     /// `ulong hashraw_<t>(ulong h, t v)`, for a floating-point type `t`:
@@ -78,14 +65,21 @@ impl Helpers {
     /// (which the spec leaves open between implementations, but not
     /// between clift's scalar and vector bodies of one module).
     pub fn hash_raw(&mut self, t: Ty) -> String {
-        let name = format!("hashraw_{}", t.name());
-        let tn = t.name();
         let bits = match t.s {
             Scalar::Float => "(ulong)as_uint",
             Scalar::Half => "(ulong)as_ushort",
             _ => "as_ulong",
         };
-        self.add(name.clone(), |_| {
+        self.mixer(format!("hashraw_{}", t.name()), t, |_| bits.to_string())
+    }
+
+    /// `ulong <name>(ulong h, t v)`: `h` mixed with `bits(v)` of every
+    /// component, `bits` the function `bits_of` names (adding the helpers
+    /// it needs first).
+    fn mixer(&mut self, name: String, t: Ty, bits_of: impl FnOnce(&mut Helpers) -> String) -> String {
+        let tn = t.name();
+        self.add(name.clone(), |hp| {
+            let bits = bits_of(hp);
             if t.n == 1 {
                 format!("static ulong {name}(ulong h, {tn} v) {{ return hmix(h, {bits}(v)); }}\n")
             } else {

@@ -385,20 +385,13 @@ impl Lowering<'_, '_, '_> {
                 return None;
             }
             let (xp, yp) = (self.as_pair(x, pt), self.as_pair(y, pt));
-            let mask = match c {
-                Shape::U(_) => None,
-                _ => Some(self.as_mask(c)),
-            };
-            return Some(Shape::Pair([0, 1].map(|h| match (c, mask) {
-                (Shape::U(c), _) => self.b.ins().select(c, xp[h], yp[h]),
-                (_, m) => {
-                    let mut m = m.map_or(xp[h], |m| self.half_mask(m, h));
-                    if pt != cl::I64X2 {
-                        m = self.b.ins().bitcast(pt, MemFlagsData::new(), m);
-                    }
-                    self.b.ins().bitselect(m, xp[h], yp[h])
+            return Some(Shape::Pair(match c {
+                Shape::U(c) => [0, 1].map(|h| self.b.ins().select(c, xp[h], yp[h])),
+                _ => {
+                    let mask = self.as_mask(c);
+                    [0, 1].map(|h| self.select_lanes(mask, xp[h], yp[h], super::Kind::Pair(pt), h))
                 }
-            })));
+            }));
         }
         let vt = if boolean { cl::I32X4 } else { vec_of(t)? };
         if !boolean && (self.lane_type(x) != t || self.lane_type(y) != t) {

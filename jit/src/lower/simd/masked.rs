@@ -423,11 +423,7 @@ impl Lowering<'_, '_, '_> {
         match k {
             Kind::Mask => self.b.ins().bitselect(mask, new, old),
             Kind::Vec(vt) => {
-                let m = if vt == cl::I32X4 {
-                    mask
-                } else {
-                    self.b.ins().bitcast(vt, MemFlagsData::new(), mask)
-                };
+                let m = self.mask_as(mask, vt);
                 self.b.ins().bitselect(m, new, old)
             }
             Kind::Lanes(_) => {
@@ -441,6 +437,18 @@ impl Lowering<'_, '_, '_> {
                 }
                 self.b.ins().bitselect(m, new, old)
             }
+        }
+    }
+
+    /// `i32x4` lane mask `mask` as a mask for the 4-lane vectors of type
+    /// `vt`: the same bits for `f32x4`; lanes 0-3 of an `i16x8` or
+    /// `i8x16` (each lane's low bytes, all ones or all zeros), for the
+    /// 8- and 16-bit integers of [`super::Shape::V`].
+    pub(super) fn mask_as(&mut self, mask: Value, vt: cl::Type) -> Value {
+        match vt {
+            cl::I32X4 => mask,
+            cl::I16X8 | cl::I8X16 => self.narrow4(mask, vt),
+            _ => self.b.ins().bitcast(vt, MemFlagsData::new(), mask),
         }
     }
 

@@ -138,13 +138,16 @@ impl Lowering<'_, '_, '_> {
         // through a pointer moving by its size.
         if let Some((base, t, vt, check)) = self.contiguous(p, &comps) {
             self.count_access(ptr);
-            let vectors = LANES / vt.lane_count() as usize;
+            let vectors = (LANES / vt.lane_count() as usize).max(1);
             let shape = |vals: &[Value]| match *vals {
                 [v] => Ok(Shape::V(v)),
                 [lo, hi] => Ok(Shape::Pair([lo, hi])),
                 _ => Err("a contiguous access of an unexpected width".to_string()),
             };
             let load = |l: &mut Self| -> Vec<Value> {
+                if vt.lane_count() as usize > LANES {
+                    return vec![l.load_low(vt, base)];
+                }
                 (0..vectors)
                     .map(|k| l.b.ins().load(vt, MemFlagsData::new(), base, 16 * k as i32))
                     .collect()
@@ -248,10 +251,11 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// For a value of components `comps` through pointer `p`: when it is a
-    /// single 32- or 64-bit scalar and `p` moves by its size, the base
-    /// address, the scalar and vector types (`f64x2` or `i64x2` for 64
-    /// bits, held as a [`Shape::Pair`]), and the wrap check to make first (an `i8`,
-    /// if `p` carries a [`Wrap`]).
+    /// single 8-, 16-, 32- or 64-bit scalar and `p` moves by its size, the
+    /// base address, the scalar and vector types (`f64x2` or `i64x2` for
+    /// 64 bits, held as a [`Shape::Pair`]; `i8x16` or `i16x8` for 8 and 16,
+    /// of which 4 or 8 bytes are accessed), and the wrap check to make
+    /// first (an `i8`, if `p` carries a [`Wrap`]).
     fn contiguous(
         &mut self,
         p: Shape,
@@ -264,6 +268,8 @@ impl Lowering<'_, '_, '_> {
             return None;
         }
         let vt = match *t {
+            cl::I8 => cl::I8X16,
+            cl::I16 => cl::I16X8,
             cl::I32 => cl::I32X4,
             cl::F32 => cl::F32X4,
             cl::F64 => cl::F64X2,
@@ -275,6 +281,36 @@ impl Lowering<'_, '_, '_> {
             Some(w) => Some(self.wraps(w.narrow, w.nstride, w.signed)?),
         };
         Some((base, *t, vt, check))
+    }
+
+    /// Four 8- or 16-bit integers at `base` (4 or 8 bytes) as lanes 0-3
+    /// of a vector of type `vt` (`i8x16` or `i16x8`).
+    fn load_low(&mut self, vt: cl::Type, base: Value) -> Value {
+        let (w, wv) = Self::low_words(vt);
+        let x = self.b.ins().load(w, MemFlagsData::new(), base, 0);
+        let v = self.b.ins().scalar_to_vector(wv, x);
+        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        self.b.ins().bitcast(vt, le, v)
+    }
+
+    /// Stores lanes 0-3 of `v` (`i8x16` or `i16x8`) at `base`: 4 or 8
+    /// bytes.
+    fn store_low(&mut self, v: Value, base: Value) {
+        let (_, wv) = Self::low_words(self.ty(v));
+        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let w = self.b.ins().bitcast(wv, le, v);
+        let x = self.b.ins().extractlane(w, 0);
+        self.b.ins().store(MemFlagsData::new(), x, base, 0);
+    }
+
+    /// The scalar holding four lanes of narrow vector type `vt`, and the
+    /// vector of such scalars.
+    fn low_words(vt: cl::Type) -> (cl::Type, cl::Type) {
+        if vt == cl::I8X16 {
+            (cl::I32, cl::I32X4)
+        } else {
+            (cl::I64, cl::I64X2)
+        }
     }
 
     /// Counts a vector access through pointer `ptr` as work done in 4
@@ -340,6 +376,9 @@ impl Lowering<'_, '_, '_> {
                 vec![self.as_vec(*s, vt)]
             };
             let store = |l: &mut Self| {
+                if vt.lane_count() as usize > LANES {
+                    return l.store_low(vals[0], base);
+                }
                 for (k, &v) in vals.iter().enumerate() {
                     l.b.ins().store(MemFlagsData::new(), v, base, 16 * k as i32);
                 }
@@ -356,7 +395,7 @@ impl Lowering<'_, '_, '_> {
             self.b.ins().jump(join, &[]);
             self.b.switch_to_block(slow);
             let addrs = self.lanes(p);
-            let per = vt.lane_count() as usize;
+            let per = (vt.lane_count() as usize).min(LANES);
             for (k, a) in addrs.into_iter().enumerate() {
                 let x = self.b.ins().extractlane(vals[k / per], (k % per) as u8);
                 self.b.ins().store(MemFlagsData::new(), x, a, 0);

@@ -12,7 +12,8 @@
 //! The 4-lane body is the same SPIR-V lowered with every value given a
 //! [`Shape`]: the same in every lane (a plain scalar, kept in
 //! `Lowering::values`, so all of the scalar lowering applies to it), a
-//! 4-lane SIMD vector (32-bit values and booleans as lane masks), a pair
+//! 4-lane SIMD vector (32-bit values, booleans as lane masks, and 8- and
+//! 16-bit integers in the low lanes of an `i8x16` or `i16x8`), a pair
 //! of 2-lane vectors (doubles and 64-bit integers), an affine sequence
 //! `base + lane * stride` (integers and pointers computed from the
 //! work-item id: loads and stores through such a pointer with a stride of
@@ -69,7 +70,9 @@ pub const LANES: usize = 4;
 pub enum Shape {
     /// The same value in every lane.
     U(Value),
-    /// A 32-bit value as an `i32x4` or `f32x4`.
+    /// A 32-bit value as an `i32x4` or `f32x4`; an 8- or 16-bit integer
+    /// in lanes 0-3 of an `i8x16` or `i16x8` (the other lanes unused:
+    /// nothing reads them).
     V(Value),
     /// A boolean as an `i32x4` lane mask (all ones for true).
     Mask(Value),
@@ -126,6 +129,10 @@ impl Kind {
             Kind::Vec(cl::I32X4)
         } else if t == cl::F32 {
             Kind::Vec(cl::F32X4)
+        } else if t == cl::I8 {
+            Kind::Vec(cl::I8X16)
+        } else if t == cl::I16 {
+            Kind::Vec(cl::I16X8)
         } else if t == cl::F64 {
             Kind::Pair(cl::F64X2)
         } else if t == cl::I64 {
@@ -787,7 +794,17 @@ impl Lowering<'_, '_, '_> {
 
     /// A vector of type `vt` from its lanes.
     pub(super) fn build(&mut self, vt: Clif, lanes: [Value; LANES]) -> Value {
-        let mut v = self.b.ins().scalar_to_vector(vt, lanes[0]);
+        let mut v = if vt.lane_bits() < 32 {
+            // (x86-64 moves 32 or 64 bits into a vector register: an 8-
+            // or 16-bit lane 0 goes in extended.)
+            let x = self.b.ins().uextend(cl::I32, lanes[0]);
+            let w = self.b.ins().scalar_to_vector(cl::I32X4, x);
+            let le =
+                cranelift_codegen::ir::MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+            self.b.ins().bitcast(vt, le, w)
+        } else {
+            self.b.ins().scalar_to_vector(vt, lanes[0])
+        };
         for (k, &l) in lanes.iter().enumerate().skip(1) {
             v = self.b.ins().insertlane(v, l, k as u8);
         }

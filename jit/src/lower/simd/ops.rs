@@ -1,7 +1,9 @@
 //! The 4-lane forms of value instructions: integer arithmetic that keeps
 //! affine sequences affine, and 32-bit arithmetic, comparisons, selects,
 //! conversions and the simple OpenCL.std instructions as SIMD operations
-//! with the same semantics as the scalar lowering. Whatever has no form
+//! with the same semantics as the scalar lowering (8- and 16-bit integers
+//! in the low lanes of `i8x16` and `i16x8` vectors, where wrapping around
+//! their width is the lanes' own; the 64-bit values as pairs). Whatever has no form
 //! here returns `false` and runs lane by lane (`Lowering::per_lane`).
 
 use cranelift_codegen::ir::{
@@ -59,7 +61,7 @@ fn float_cc(op: Op) -> Option<FloatCC> {
 /// (a 32-bit one has its own form).
 fn min_max_arity(op: Cl, t: Clif) -> Option<usize> {
     let float = matches!(t, cl::F32 | cl::F64);
-    let int = matches!(t, cl::I32 | cl::I64);
+    let int = matches!(t, cl::I8 | cl::I16 | cl::I32 | cl::I64);
     match op {
         Cl::fmax | Cl::fmax_common | Cl::fmin | Cl::fmin_common if float => Some(2),
         Cl::fclamp if float => Some(3),
@@ -70,13 +72,21 @@ fn min_max_arity(op: Cl, t: Clif) -> Option<usize> {
     }
 }
 
-/// The 4-lane vector type of 32-bit scalar type `t`.
+/// The 4-lane vector type of scalar type `t` ([`Shape::V`]): 32-bit
+/// values fill it, 8- and 16-bit integers its lanes 0-3.
 fn vec_of(t: Clif) -> Option<Clif> {
     match t {
         cl::I32 => Some(cl::I32X4),
         cl::F32 => Some(cl::F32X4),
+        cl::I16 => Some(cl::I16X8),
+        cl::I8 => Some(cl::I8X16),
         _ => None,
     }
+}
+
+/// Whether `t` is an 8- or 16-bit integer.
+fn narrow(t: Clif) -> bool {
+    matches!(t, cl::I8 | cl::I16)
 }
 
 impl Lowering<'_, '_, '_> {
@@ -357,17 +367,16 @@ impl Lowering<'_, '_, '_> {
                 }
             }
             op if inst.operands.len() == 1 => {
-                let rounding = m.decoration(id, Decoration::FPRoundingMode).is_some()
-                    || m.decoration(id, Decoration::SaturatedConversion).is_some();
-                if rounding {
+                if m.decoration(id, Decoration::FPRoundingMode).is_some() {
                     return Ok(None);
                 }
+                let sat = m.decoration(id, Decoration::SaturatedConversion).is_some();
                 let x = self.shapes(a(0))?;
                 for (k, &t) in out.iter().enumerate() {
                     let Some(&xk) = x.get(k) else {
                         return Ok(None);
                     };
-                    match self.unary4(op, xk, t)? {
+                    match self.unary4(op, xk, t, sat)? {
                         Some(s) => shapes.push(s),
                         None => return Ok(None),
                     }
@@ -406,10 +415,8 @@ impl Lowering<'_, '_, '_> {
         Some(wrap(match c {
             Shape::U(c) => self.b.ins().select(c, xv, yv),
             _ => {
-                let mut mask = self.as_mask(c);
-                if vt != cl::I32X4 {
-                    mask = self.b.ins().bitcast(vt, MemFlagsData::new(), mask);
-                }
+                let mask = self.as_mask(c);
+                let mask = self.mask_as(mask, vt);
                 self.b.ins().bitselect(mask, xv, yv)
             }
         }))
@@ -430,7 +437,9 @@ impl Lowering<'_, '_, '_> {
             }
             let vt = vec_of(xt)?;
             let (xv, yv) = (self.as_vec(x, vt), self.as_vec(y, vt));
-            return Some(Shape::Mask(self.b.ins().icmp(cc, xv, yv)));
+            let r = self.b.ins().icmp(cc, xv, yv);
+            // A narrow mask's lanes 0-3, each sign-extended to 32 bits.
+            return Some(Shape::Mask(self.widen4(r, true)));
         }
         if let Some(cc) = float_cc(op) {
             if let Some(pt) = self.pair_of(xt) {
@@ -474,10 +483,10 @@ impl Lowering<'_, '_, '_> {
                         }
                     })));
                 }
-                if xt != cl::I32 {
+                if !matches!(xt, cl::I8 | cl::I16 | cl::I32) {
                     return None;
                 }
-                let xv = self.as_vec(x, cl::I32X4);
+                let xv = self.as_vec(x, vec_of(xt)?);
                 let ins = self.b.ins();
                 return Some(Shape::V(match op {
                     Op::ShiftLeftLogical => ins.ishl(xv, n),
@@ -521,7 +530,7 @@ impl Lowering<'_, '_, '_> {
             (Op::FAdd | Op::FSub | Op::FMul | Op::FDiv, cl::F32)
                 | (
                     Op::IAdd | Op::ISub | Op::IMul | Op::BitwiseAnd | Op::BitwiseOr | Op::BitwiseXor,
-                    cl::I32
+                    cl::I8 | cl::I16 | cl::I32
                 )
         );
         if !known || xt != t || self.lane_type(y) != t {
@@ -529,6 +538,25 @@ impl Lowering<'_, '_, '_> {
         }
         let vt = vec_of(t)?;
         let (xv, yv) = (self.as_vec(x, vt), self.as_vec(y, vt));
+        if narrow(t) {
+            let ins = self.b.ins();
+            return Some(Shape::V(match op {
+                Op::IAdd => ins.iadd(xv, yv),
+                Op::ISub => ins.isub(xv, yv),
+                Op::BitwiseAnd => ins.band(xv, yv),
+                Op::BitwiseOr => ins.bor(xv, yv),
+                Op::BitwiseXor => ins.bxor(xv, yv),
+                Op::IMul if t == cl::I16 => ins.imul(xv, yv),
+                // x86 has no byte multiply: the bytes as 16-bit lanes,
+                // multiplied, each product's low byte.
+                Op::IMul => {
+                    let (a, b) = (ins.uwiden_low(xv), self.b.ins().uwiden_low(yv));
+                    let p = self.b.ins().imul(a, b);
+                    self.narrow4(p, cl::I8X16)
+                }
+                _ => return None,
+            }));
+        }
         let ins = self.b.ins();
         Some(Shape::V(match (op, t) {
             (Op::FAdd, cl::F32) => ins.fadd(xv, yv),
@@ -774,11 +802,125 @@ impl Lowering<'_, '_, '_> {
         self.b.ins().bitcast(vt, le, r)
     }
 
+    /// Lanes 0-3 of an `i8x16` or `i16x8` (an `i32x4` as it is) as an
+    /// `i32x4`, sign-extended (`signed`) or zero-extended.
+    pub(super) fn widen4(&mut self, v: Value, signed: bool) -> Value {
+        let mut v = v;
+        while self.ty(v).lane_bits() < 32 {
+            v = if signed {
+                self.b.ins().swiden_low(v)
+            } else {
+                self.b.ins().uwiden_low(v)
+            };
+        }
+        v
+    }
+
+    /// Lanes 0-3 of `v` (`i32x4` or `i16x8`), each truncated, as lanes
+    /// 0-3 of a vector of type `vt` (`i16x8` or `i8x16`; the other lanes
+    /// repeat them): one byte shuffle.
+    pub(super) fn narrow4(&mut self, v: Value, vt: Clif) -> Value {
+        let le = MemFlagsData::new().with_endianness(Endianness::Little);
+        let from = (self.ty(v).lane_bits() / 8) as u8;
+        let to = (vt.lane_bits() / 8) as u8;
+        let bytes = self.b.ins().bitcast(cl::I8X16, le, v);
+        let pick: Vec<u8> = (0..16u8).map(|b| (b / to % 4) * from + b % to).collect();
+        let imm = self.b.func.dfg.immediates.push(ConstantData::from(pick));
+        let r = self.b.ins().shuffle(bytes, bytes, imm);
+        self.b.ins().bitcast(vt, le, r)
+    }
+
+    /// A one-operand instruction with an 8- or 16-bit integer operand or
+    /// result (`xt`, `t`): the bit operations on the narrow lanes, the
+    /// conversions through the 32-bit lanes (sign- or zero-extended as the
+    /// operation says, truncated after) and their 32- and 64-bit forms.
+    fn narrow_unary(&mut self, op: Op, x: Shape, xt: Clif, t: Clif, sat: bool) -> Option<Shape> {
+        match op {
+            Op::Not | Op::SNegate | Op::Bitcast if xt == t => {
+                let v = self.as_vec(x, vec_of(t)?);
+                Some(Shape::V(match op {
+                    Op::Not => self.b.ins().bnot(v),
+                    Op::SNegate => self.b.ins().ineg(v),
+                    _ => v,
+                }))
+            }
+            Op::UConvert | Op::SConvert => {
+                let signed = op == Op::SConvert;
+                let w = match xt {
+                    cl::I64 => {
+                        let pt = self.pair_of(xt)?;
+                        let [lo, hi] = self.as_pair(x, pt);
+                        self.pack_masks(lo, hi)
+                    }
+                    cl::I32 => self.as_vec(x, cl::I32X4),
+                    _ => {
+                        let v = self.as_vec(x, vec_of(xt)?);
+                        self.widen4(v, signed)
+                    }
+                };
+                match t {
+                    cl::I64 => self.unary4(op, Shape::V(w), t, false).ok()?,
+                    cl::I32 => Some(Shape::V(w)),
+                    _ => {
+                        // Saturating (from 32 bits or fewer, `unary4`): the
+                        // scalar lowering's clamp on the extended lanes.
+                        let w = if sat && t.bits() < xt.bits() {
+                            self.clamp_to(w, t, signed)
+                        } else {
+                            w
+                        };
+                        Some(Shape::V(self.narrow4(w, vec_of(t)?)))
+                    }
+                }
+            }
+            // Every 8- or 16-bit integer, extended, is also a signed 32-bit
+            // one: its signed conversion is exact, as the scalar lowering's.
+            Op::ConvertSToF | Op::ConvertUToF if narrow(xt) => {
+                let v = self.as_vec(x, vec_of(xt)?);
+                let w = self.widen4(v, op == Op::ConvertSToF);
+                self.unary4(Op::ConvertSToF, Shape::V(w), t, false).ok()?
+            }
+            // The scalar lowering's: the saturating conversion to 32 bits,
+            // clamped to the narrow type's range.
+            Op::ConvertFToS | Op::ConvertFToU if narrow(t) => {
+                let Some(Shape::V(w)) = self.unary4(op, x, cl::I32, false).ok()? else {
+                    return None;
+                };
+                let w = self.clamp_to(w, t, op == Op::ConvertFToS);
+                Some(Shape::V(self.narrow4(w, vec_of(t)?)))
+            }
+            _ => None,
+        }
+    }
+
+    /// `i32x4` lanes `w` clamped to the range of narrow integer type `t`,
+    /// signed (`signed`: both ends) or unsigned (its maximum, `w` read as
+    /// unsigned).
+    fn clamp_to(&mut self, w: Value, t: Clif, signed: bool) -> Value {
+        let bits = t.bits();
+        if signed {
+            let hi = self.vconst(cl::I32X4, &[(1u64 << (bits - 1)) - 1; super::LANES]);
+            let lo = self.vconst(cl::I32X4, &[(-(1i64 << (bits - 1))) as u64; super::LANES]);
+            let w = self.b.ins().smin(w, hi);
+            self.b.ins().smax(w, lo)
+        } else {
+            let hi = self.vconst(cl::I32X4, &[(1u64 << bits) - 1; super::LANES]);
+            self.b.ins().umin(w, hi)
+        }
+    }
+
     /// A one-operand instruction (negations, conversions, casts) on one
-    /// component producing type `t`.
-    fn unary4(&mut self, op: Op, x: Shape, t: Clif) -> R<Option<Shape>> {
+    /// component producing type `t`; `sat` for a conversion decorated
+    /// SaturatedConversion (only those with a form that saturates: every
+    /// float-to-integer one, as the scalar lowering's always do, and the
+    /// narrowing of integers of 32 bits or fewer to 8 or 16).
+    fn unary4(&mut self, op: Op, x: Shape, t: Clif, sat: bool) -> R<Option<Shape>> {
         let xt = self.lane_type(x);
-        if let Shape::Affine { base, stride, wrap } = x {
+        let narrowing = matches!(op, Op::UConvert | Op::SConvert) && t.bits() < xt.bits();
+        if sat && !(matches!(op, Op::ConvertFToS | Op::ConvertFToU) || (narrowing && narrow(t) && xt.bits() <= 32)) {
+            return Ok(None);
+        }
+        if let (Shape::Affine { base, stride, wrap }, false) = (x, sat) {
             match op {
                 Op::SNegate => {
                     let base = self.b.ins().ineg(base);
@@ -845,6 +987,9 @@ impl Lowering<'_, '_, '_> {
         ) && t == xt
         {
             return Ok(Some(x));
+        }
+        if narrow(xt) || narrow(t) {
+            return Ok(self.narrow_unary(op, x, xt, t, sat));
         }
         // Holding values per lane: no pair for a 64-bit result (a 32-bit
         // one gets no vector form at all, `simd_op`).
@@ -1269,6 +1414,20 @@ impl Lowering<'_, '_, '_> {
             return self.ext_pair(op, args, t, pt);
         }
         let vt = vec_of(t)?;
+        if narrow(t) {
+            if args.iter().any(|&s| self.lane_type(s) != t) {
+                return None;
+            }
+            let v: Vec<Value> = args.iter().map(|&s| self.as_vec(s, vt)).collect();
+            // As the scalar lowering: the negation wraps (`abs(-128)` is
+            // 0x80).
+            return match (op, v.as_slice()) {
+                (Cl::s_abs, &[x]) => Some(Shape::V(self.b.ins().iabs(x))),
+                (Cl::u_abs, &[x]) => Some(Shape::V(x)),
+                _ if min_max_arity(op, t) == Some(v.len()) => self.min_max(op, &v).map(Shape::V),
+                _ => None,
+            };
+        }
         let float = t == cl::F32;
         // pow: both arguments in vector registers, the result in one.
         if let (true, [x, y]) = (float, args) {

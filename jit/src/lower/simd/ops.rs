@@ -893,6 +893,31 @@ impl Lowering<'_, '_, '_> {
         }
     }
 
+    /// OpSatConvertSToU or OpSatConvertUToS between integers of 32 bits or
+    /// fewer: the operand extended to 32 bits (as its signedness says),
+    /// clamped as the scalar lowering clamps at the wider of the two widths
+    /// (the same bounds hold at 32: the extended lanes keep their values),
+    /// truncated.
+    fn sat_convert4(&mut self, op: Op, x: Shape, xt: Clif, t: Clif) -> Option<Shape> {
+        if xt.bits() > 32 || t.bits() > 32 || !xt.is_int() || !t.is_int() {
+            return None;
+        }
+        let signed = op == Op::SatConvertSToU;
+        let v = self.as_vec(x, vec_of(xt)?);
+        let mut w = self.widen4(v, signed);
+        if signed {
+            let zero = self.vconst(cl::I32X4, &[0; super::LANES]);
+            w = self.b.ins().smax(w, zero);
+            if t.bits() < 32 {
+                w = self.clamp_to(w, t, false);
+            }
+        } else {
+            let hi = self.vconst(cl::I32X4, &[(1u64 << (t.bits() - 1)) - 1; super::LANES]);
+            w = self.b.ins().umin(w, hi);
+        }
+        Some(Shape::V(if t == cl::I32 { w } else { self.narrow4(w, vec_of(t)?) }))
+    }
+
     /// `i32x4` lanes `w` clamped to the range of narrow integer type `t`,
     /// signed (`signed`: both ends) or unsigned (its maximum, `w` read as
     /// unsigned).
@@ -987,6 +1012,9 @@ impl Lowering<'_, '_, '_> {
         ) && t == xt
         {
             return Ok(Some(x));
+        }
+        if matches!(op, Op::SatConvertSToU | Op::SatConvertUToS) {
+            return Ok(self.sat_convert4(op, x, xt, t));
         }
         if narrow(xt) || narrow(t) {
             return Ok(self.narrow_unary(op, x, xt, t, sat));

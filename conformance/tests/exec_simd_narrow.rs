@@ -1,0 +1,417 @@
+//! 8- and 16-bit integers in 4- and 8-lane bodies (jit/src/lower/simd,
+//! `Shape::V` of `i8x16` and `i16x8`): four work-items' chars or shorts
+//! in the low lanes of one vector. Each kernel of
+//! `kernels/cl/simd_narrow.cl` runs at -O0 and -O2, built the three ways
+//! of `exec::lane_builds`, over local sizes that reach 8-lane, 4-lane and
+//! one-work-item chunks; the harness compares every output with the
+//! scalar build bit for bit, and the tests here with host references.
+//! tests/exec_simd_narrow_forms.rs checks that the kernels get the vector
+//! forms.
+
+use clift_conformance::exec::{self, Arg, Kernel, Opt};
+
+const GLOBAL: usize = 104;
+
+/// Local sizes: none given, 8-lane chunks (8, 52), 8-lane chunks and a
+/// 4-lane one with a work-item left (13), a 4-lane chunk and scalar
+/// work-items (7), scalar work-items only (2).
+const LOCALS: [Option<usize>; 6] = [None, Some(8), Some(52), Some(13), Some(7), Some(2)];
+
+fn builds<'a>(opt: Opt, name: &str) -> [Kernel<'a>; 3] {
+    exec::lane_builds("simd_narrow", opt, name)
+}
+
+/// `count` 16-bit values mixing the extremes, values around the 8-bit
+/// ones and scrambled bits.
+fn shorts(count: usize, seed: u64) -> Vec<u16> {
+    let specials = [
+        0u16, 1, 0xffff, 0x8000, 0x7fff, 0x8001, 0xff, 0x100, 0x80, 0x7f, 0xff80, 0xff7f, 2, 3, 0xfffe,
+    ];
+    (0..count)
+        .map(|i| {
+            let h = (i as u64 ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(23);
+            if i % 3 == 0 {
+                specials[(h % specials.len() as u64) as usize]
+            } else {
+                (h >> 7) as u16
+            }
+        })
+        .collect()
+}
+
+/// `count` bytes: the low bytes of [`shorts`] and the 8-bit extremes.
+fn bytes(count: usize, seed: u64) -> Vec<u8> {
+    let specials = [0u8, 1, 0xff, 0x80, 0x7f, 0x81, 0xfe, 2];
+    shorts(count, seed)
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            if i % 4 == 1 {
+                specials[(v % 8) as usize]
+            } else {
+                v as u8
+            }
+        })
+        .collect()
+}
+
+/// Runs `kernel` (arith8 or arith16) over every local size and level and
+/// checks result k of work-item i against `want(x, y, sh)[k]`.
+fn arith<T>(name: &str, a: &[T], b: &[T], want: impl Fn(T, T, i32) -> Vec<T>)
+where
+    T: exec::Pod + PartialEq + std::fmt::Debug + Copy,
+{
+    for sh in [0i32, 3, 7, 9, 15] {
+        let want: Vec<Vec<T>> = (0..GLOBAL).map(|i| want(a[i], b[i], sh)).collect();
+        let results = want[0].len();
+        for opt in Opt::BOTH {
+            for l in LOCALS {
+                for kernel in builds(opt, name) {
+                    let mut o = vec![a[0]; results * GLOBAL];
+                    let lo = l.map(|l| [l]);
+                    kernel
+                        .arg(Arg::input(a))
+                        .arg(Arg::input(b))
+                        .arg(Arg::output(&mut o))
+                        .arg(Arg::value(sh))
+                        .run(&[GLOBAL], lo.as_ref().map(|l| &l[..]));
+                    for (i, w) in want.iter().enumerate() {
+                        for (k, w) in w.iter().enumerate() {
+                            assert_eq!(
+                                o[k * GLOBAL + i],
+                                *w,
+                                "{name} sh {sh} {opt:?} local {l:?}: result {k} of {i} ({:?} {:?})",
+                                a[i],
+                                b[i]
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn byte_arithmetic() {
+    let (a, b) = (bytes(GLOBAL, 1), bytes(GLOBAL, 2));
+    // Equal values where i % 5 == 1.
+    let b: Vec<u8> = b
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| if i % 5 == 1 { a[i] } else { v })
+        .collect();
+    arith("arith8", &a, &b, |x, y, sh| {
+        let (sx, sy) = (x as i8, y as i8);
+        let ix = i32::from(x);
+        let sh = (sh & 31) as u32;
+        vec![
+            x.wrapping_add(y),
+            x.wrapping_sub(y),
+            x.wrapping_mul(y),
+            x & y,
+            x | y,
+            x ^ y,
+            !x,
+            x.wrapping_neg(),
+            (ix << sh) as u8,
+            (ix >> sh) as u8,
+            (i32::from(sx) >> sh) as u8,
+            x.min(y),
+            x.max(y),
+            sx.min(sy) as u8,
+            sx.max(sy) as u8,
+            x.max(20).min(y | 0x80),
+            sx.max(-50).min(sy & 0x7f) as u8,
+            sx.unsigned_abs(),
+            if x < y { x } else { y.wrapping_add(1) },
+            if sx > sy { x.wrapping_mul(3) } else { y },
+            (i32::from(sx) * i32::from(sy) + i32::from(sx)) as u8,
+        ]
+    });
+}
+
+#[test]
+fn short_arithmetic() {
+    let (a, b) = (shorts(GLOBAL, 3), shorts(GLOBAL, 4));
+    let b: Vec<u16> = b
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| if i % 5 == 1 { a[i] } else { v })
+        .collect();
+    arith("arith16", &a, &b, |x, y, sh| {
+        let (sx, sy) = (x as i16, y as i16);
+        let ix = i32::from(x);
+        let sh = (sh & 31) as u32;
+        vec![
+            x.wrapping_add(y),
+            x.wrapping_sub(y),
+            x.wrapping_mul(y),
+            x & y,
+            x | y,
+            x ^ y,
+            !x,
+            x.wrapping_neg(),
+            (ix << sh) as u16,
+            (ix >> sh) as u16,
+            (i32::from(sx) >> sh) as u16,
+            x.min(y),
+            x.max(y),
+            sx.min(sy) as u16,
+            sx.max(sy) as u16,
+            x.max(2000).min(y | 0x8000),
+            sx.max(-5000).min(sy & 0x7fff) as u16,
+            sx.unsigned_abs(),
+            if x < y { x } else { y.wrapping_add(1) },
+            if sx > sy { x.wrapping_mul(3) } else { y },
+            (i32::from(sx) * i32::from(sy) + i32::from(sx)) as u16,
+        ]
+    });
+}
+
+#[test]
+fn comparisons() {
+    let a = bytes(GLOBAL, 5);
+    let b: Vec<u8> = bytes(GLOBAL, 6)
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| if i % 4 == 1 { a[i] } else { v })
+        .collect();
+    let c = shorts(GLOBAL, 7);
+    let d: Vec<u16> = shorts(GLOBAL, 8)
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| if i % 4 == 2 { c[i] } else { v })
+        .collect();
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "compare") {
+                let mut m = vec![-1i32; GLOBAL];
+                let lo = l.map(|l| [l]);
+                kernel
+                    .arg(Arg::input(&a))
+                    .arg(Arg::input(&b))
+                    .arg(Arg::input(&c))
+                    .arg(Arg::input(&d))
+                    .arg(Arg::output(&mut m))
+                    .run(&[GLOBAL], lo.as_ref().map(|l| &l[..]));
+                for i in 0..GLOBAL {
+                    let (x, y, u, v) = (a[i], b[i], c[i], d[i]);
+                    let (sx, sy, su, sv) = (x as i8, y as i8, u as i16, v as i16);
+                    let bits = [
+                        x == y,
+                        x != y,
+                        x < y,
+                        x >= y,
+                        sx < sy,
+                        sx <= sy,
+                        sx > sy,
+                        u == v,
+                        u > v,
+                        u <= v,
+                        su < sv,
+                        su >= sv,
+                    ];
+                    let want: i32 = bits.iter().enumerate().map(|(k, &b)| (b as i32) << k).sum();
+                    assert_eq!(m[i], want, "{opt:?} local {l:?}: comparisons of {i} ({x} {y} {u} {v})");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn conversions() {
+    let a = bytes(GLOBAL, 9);
+    let c = shorts(GLOBAL, 10);
+    let specials = [
+        0, -1, 1, 127, 128, -128, -129, 255, 256, 32767, 32768, -32768, -32769, 65535, 65536,
+    ];
+    let s: Vec<i32> = (0..GLOBAL)
+        .map(|i| {
+            let h = (i as u32).wrapping_mul(0x9e37_79b9).rotate_left(11) as i32;
+            if i % 2 == 0 {
+                specials[i / 2 % specials.len()]
+            } else {
+                h >> (i % 24)
+            }
+        })
+        .collect();
+    let fspecials = [
+        0.0f32,
+        -0.0,
+        0.5,
+        -0.5,
+        -0.99,
+        1.5,
+        127.5,
+        128.0,
+        -128.5,
+        -129.0,
+        255.9,
+        256.0,
+        32767.5,
+        -32768.9,
+        65535.0,
+        70000.0,
+        -1e9,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -f32::NAN,
+    ];
+    let f: Vec<f32> = (0..GLOBAL)
+        .map(|i| {
+            if i % 2 == 0 {
+                fspecials[i / 2 % fspecials.len()]
+            } else {
+                (s[i] as f32) * 0.37
+            }
+        })
+        .collect();
+    let q: Vec<i64> = (0..GLOBAL)
+        .map(|i| (i as i64 ^ 0x5a5a).wrapping_mul(0x9e37_79b9_7f4a_7c15u64 as i64) >> (i % 60))
+        .collect();
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "convert") {
+                let mut o = vec![0i32; 20 * GLOBAL];
+                let mut fo = vec![0f32; 4 * GLOBAL];
+                let mut lo = vec![0i64; 3 * GLOBAL];
+                let mut dob = vec![0f64; 2 * GLOBAL];
+                let loc = l.map(|l| [l]);
+                kernel
+                    .arg(Arg::input(&a))
+                    .arg(Arg::input(&c))
+                    .arg(Arg::input(&s))
+                    .arg(Arg::input(&f))
+                    .arg(Arg::input(&q))
+                    .arg(Arg::output(&mut o))
+                    .arg(Arg::output(&mut fo))
+                    .arg(Arg::output(&mut lo))
+                    .arg(Arg::output(&mut dob))
+                    .run(&[GLOBAL], loc.as_ref().map(|l| &l[..]));
+                for i in 0..GLOBAL {
+                    let (x, u, w, g, q) = (a[i], c[i], s[i], f[i], q[i]);
+                    let (sx, su) = (x as i8, u as i16);
+                    // Rust's float-to-integer `as` saturates and takes NaN
+                    // to 0, as clift's conversions do (saturating ones by
+                    // the spec, the others by clift's choice for values
+                    // out of range).
+                    let want = [
+                        i32::from(x),
+                        i32::from(sx),
+                        i32::from(u),
+                        i32::from(su),
+                        i32::from(i16::from(sx) as u16),
+                        i32::from(u as u8),
+                        w.clamp(0, 255),
+                        w.clamp(-128, 127),
+                        w.clamp(0, 65535),
+                        w.clamp(-32768, 32767),
+                        i32::from(g as u8),
+                        i32::from(g as i8),
+                        i32::from(g as u16),
+                        i32::from(g as i16),
+                        i32::from(g as u8),
+                        i32::from(g as i16),
+                        i32::from(su.clamp(-128, 127)),
+                        i32::from(su.clamp(0, 255)),
+                        i32::from(q as u8),
+                        i32::from(q as i16),
+                    ];
+                    for (k, &w) in want.iter().enumerate() {
+                        assert_eq!(
+                            o[k * GLOBAL + i],
+                            w,
+                            "{opt:?} local {l:?}: int result {k} of {i} ({x} {u} {w} {g} {q})"
+                        );
+                    }
+                    let fw = [f32::from(x), f32::from(sx), f32::from(u), f32::from(su) * 0.5];
+                    for (k, &w) in fw.iter().enumerate() {
+                        assert_eq!(
+                            fo[k * GLOBAL + i].to_bits(),
+                            w.to_bits(),
+                            "{opt:?} local {l:?}: float result {k} of {i}"
+                        );
+                    }
+                    let lw = [i64::from(sx), i64::from(u), i64::from(su).wrapping_add(q)];
+                    for (k, &w) in lw.iter().enumerate() {
+                        assert_eq!(lo[k * GLOBAL + i], w, "{opt:?} local {l:?}: long result {k} of {i}");
+                    }
+                    let dw = [f64::from(sx), f64::from(u) / 3.0];
+                    for (k, &w) in dw.iter().enumerate() {
+                        assert_eq!(
+                            dob[k * GLOBAL + i].to_bits(),
+                            w.to_bits(),
+                            "{opt:?} local {l:?}: double result {k} of {i}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One work-item of `masked` before the barrier: its x, v, c, acc and
+/// sacc.
+fn masked_item(a: &[u8], s: &[i16], i: usize) -> (u8, i16, i8, u8, i16) {
+    let (mut x, mut v, c) = (a[i], s[i], a[i + 1] as i8);
+    if x & 1 != 0 {
+        x = (i32::from(x) * 3 + 1) as u8;
+        v = (i32::from(v) - i32::from(x)) as i16;
+    } else {
+        x >>= 1;
+        v = (i32::from(v) * 7) as i16;
+    }
+    let (mut acc, mut sacc) = (0u8, 1i16);
+    for k in 0..usize::from(a[i + 2] & 15) {
+        acc = (i32::from(acc) + i32::from(a[i + k] ^ k as u8)) as u8;
+        sacc = (i32::from(sacc) * 3 - i32::from(c)) as i16;
+        if acc > 200 {
+            break;
+        }
+    }
+    (x, v, c, acc, sacc)
+}
+
+#[test]
+fn under_masks_in_loops_and_across_barriers() {
+    let a = bytes(GLOBAL + 16, 11);
+    let s: Vec<i16> = shorts(GLOBAL, 12).iter().map(|&v| v as i16).collect();
+    let items: Vec<_> = (0..GLOBAL).map(|i| masked_item(&a, &s, i)).collect();
+    for opt in Opt::BOTH {
+        for local in [8usize, 52, 13, 7, 2, GLOBAL] {
+            for kernel in builds(opt, "masked") {
+                let mut r = vec![0u32; 4 * GLOBAL];
+                kernel
+                    .arg(Arg::input(&a))
+                    .arg(Arg::input(&s))
+                    .arg(Arg::output(&mut r))
+                    .arg(Arg::Local(local))
+                    .run(&[GLOBAL], Some(&[local]));
+                for i in 0..GLOBAL {
+                    let (x, v, mut c, acc, sacc) = items[i];
+                    // The next work-item's acc in the group (the last
+                    // group may be smaller).
+                    let base = i / local * local;
+                    let size = local.min(GLOBAL - base);
+                    let mut nb = items[base + (i - base + 1) % size].3;
+                    if c < 0 {
+                        c = c.wrapping_neg();
+                        nb ^= 0x5a;
+                    }
+                    let want = [
+                        u32::from(x) | u32::from(v as u16) << 8,
+                        u32::from(acc) | u32::from(sacc as u16) << 8,
+                        u32::from(nb) | u32::from(c as u8) << 8 | u32::from(x.wrapping_add(nb)) << 16,
+                        (i32::from(v) + i32::from(sacc)) as i16 as i32 as u32,
+                    ];
+                    for (k, &w) in want.iter().enumerate() {
+                        assert_eq!(r[4 * i + k], w, "{opt:?} local {local}: result {k} of {i}");
+                    }
+                }
+            }
+        }
+    }
+}

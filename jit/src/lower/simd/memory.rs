@@ -177,6 +177,24 @@ impl Lowering<'_, '_, '_> {
             let s = shape(&vals)?;
             return self.set_shapes(id, vec![s]);
         }
+        // A small vector per lane: the block of the four lanes' values
+        // (one access when side by side), taken apart by shuffles.
+        if let Some((t, size)) = self.small_vector(&comps, &bools) {
+            if Self::side_by_side(p, size).is_some() {
+                self.count_access(ptr);
+            }
+            let block = self.load_block(p, size)?;
+            let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+            let vt = super::ops::vec_of(t).ok_or("no vector of the type")?;
+            let parts = self
+                .unpack(&block, t, comps.len())
+                .ok_or("a block of an unexpected size")?;
+            let shapes = parts
+                .into_iter()
+                .map(|v| Shape::V(self.b.ins().bitcast(vt, le, v)))
+                .collect();
+            return self.set_shapes(id, shapes);
+        }
         // Gather, component by component.
         let addrs = self.addresses(p)?;
         let mut shapes = Vec::with_capacity(comps.len());
@@ -281,6 +299,122 @@ impl Lowering<'_, '_, '_> {
             Some(w) => Some(self.wraps(w.narrow, w.nstride, w.signed)?),
         };
         Some((base, *t, vt, check))
+    }
+
+    /// For a value of components `comps` (booleans where `bools` says):
+    /// when they are two or more 8-, 16- or 32-bit scalars of one type
+    /// side by side (no padding: nothing but the value is read or
+    /// written) making 2, 4 or 8 bytes, or 16 for four 32-bit components,
+    /// the component type and the value's size. Four such values side by
+    /// side make a block (`interleave`).
+    fn small_vector(&self, comps: &[(cl::Type, u64)], bools: &[bool]) -> Option<(cl::Type, u64)> {
+        let &(t, _) = comps.first()?;
+        let s = u64::from(t.bytes());
+        let size = s * comps.len() as u64;
+        let same = comps
+            .iter()
+            .enumerate()
+            .all(|(c, &(ct, off))| ct == t && off == c as u64 * s);
+        let fits = matches!(size, 2 | 4 | 8) || (size == 16 && s == 4);
+        let ok = !self.scalar_lanes()
+            && comps.len() >= 2
+            && same
+            && !bools.iter().any(|&b| b)
+            && matches!(t, cl::I8 | cl::I16 | cl::I32 | cl::F32)
+            && fits;
+        ok.then_some((t, size))
+    }
+
+    /// The base address of pointer `p` when it moves by `size` (the
+    /// lanes' values side by side).
+    fn side_by_side(p: Shape, size: u64) -> Option<Value> {
+        match p {
+            Shape::Affine {
+                base,
+                stride,
+                wrap: None,
+            } if stride == size as i64 => Some(base),
+            _ => None,
+        }
+    }
+
+    /// The block of four values of `size` bytes through pointer `p`: read
+    /// whole (8 to 64 bytes) when they are side by side, else each lane's
+    /// value as one scalar (one vector for 16 bytes), put together.
+    fn load_block(&mut self, p: Shape, size: u64) -> R<Vec<Value>> {
+        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let flags = MemFlagsData::new();
+        if let Some(base) = Self::side_by_side(p, size) {
+            if size == 2 {
+                let x = self.b.ins().load(cl::I64, flags, base, 0);
+                let v = self.b.ins().scalar_to_vector(cl::I64X2, x);
+                return Ok(vec![self.b.ins().bitcast(cl::I8X16, le, v)]);
+            }
+            return Ok((0..size * LANES as u64 / 16)
+                .map(|k| self.b.ins().load(cl::I8X16, flags, base, 16 * k as i32))
+                .collect());
+        }
+        let addrs = self.addresses(p)?;
+        let blocks = match size {
+            16 => addrs.map(|(a, o)| self.b.ins().load(cl::I8X16, flags, a, o)).to_vec(),
+            8 => {
+                let lanes = addrs.map(|(a, o)| self.b.ins().load(cl::I64, flags, a, o));
+                self.build_pair(cl::I64X2, lanes).to_vec()
+            }
+            _ => {
+                let (t, vt) = if size == 4 {
+                    (cl::I32, cl::I32X4)
+                } else {
+                    (cl::I16, cl::I16X8)
+                };
+                let lanes = addrs.map(|(a, o)| self.b.ins().load(t, flags, a, o));
+                vec![self.build(vt, lanes)]
+            }
+        };
+        Ok(blocks
+            .into_iter()
+            .map(|v| self.b.ins().bitcast(cl::I8X16, le, v))
+            .collect())
+    }
+
+    /// Writes block `block` of four values of `size` bytes through
+    /// pointer `p`: whole when they are side by side, else each lane's
+    /// value as one scalar (one vector for 16 bytes).
+    fn store_block(&mut self, p: Shape, size: u64, block: &[Value]) -> R {
+        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let flags = MemFlagsData::new();
+        if let Some(base) = Self::side_by_side(p, size) {
+            if size == 2 {
+                let w = self.b.ins().bitcast(cl::I64X2, le, block[0]);
+                let x = self.b.ins().extractlane(w, 0);
+                self.b.ins().store(flags, x, base, 0);
+                return Ok(());
+            }
+            for (k, &v) in block.iter().enumerate() {
+                self.b.ins().store(flags, v, base, 16 * k as i32);
+            }
+            return Ok(());
+        }
+        let addrs = self.addresses(p)?;
+        for (k, &(a, o)) in addrs.iter().enumerate() {
+            let x = match size {
+                16 => block[k],
+                8 => {
+                    let w = self.b.ins().bitcast(cl::I64X2, le, block[k / 2]);
+                    self.b.ins().extractlane(w, (k % 2) as u8)
+                }
+                4 => {
+                    let w = self.b.ins().bitcast(cl::I32X4, le, block[0]);
+                    self.b.ins().extractlane(w, k as u8)
+                }
+                _ => {
+                    let w = self.b.ins().bitcast(cl::I16X8, le, block[0]);
+                    self.b.ins().extractlane(w, k as u8)
+                }
+            };
+            self.b.ins().store(flags, x, a, o);
+        }
+        Ok(())
     }
 
     /// Four 8- or 16-bit integers at `base` (4 or 8 bytes) as lanes 0-3
@@ -403,6 +537,18 @@ impl Lowering<'_, '_, '_> {
             self.b.ins().jump(join, &[]);
             self.b.switch_to_block(join);
             return Ok(());
+        }
+        let bools = bool_components(m, ty)?;
+        if let (Some((t, size)), 2 | 4) = (self.small_vector(&comps, &bools), comps.len()) {
+            if Self::side_by_side(p, size).is_some() {
+                self.count_access(ptr);
+            }
+            let vt = super::ops::vec_of(t).ok_or("no vector of the type")?;
+            let parts: Vec<Value> = shapes.iter().map(|&s| self.as_vec(s, vt)).collect();
+            let block = self
+                .pack(&parts, size / parts.len() as u64)
+                .ok_or("a block of an unexpected size")?;
+            return self.store_block(p, size, &block);
         }
         // Scatter, lane by lane.
         let addrs = self.addresses(p)?;

@@ -46,6 +46,7 @@
 pub mod analysis;
 pub mod dag;
 mod image;
+mod interleave;
 mod masked;
 mod memory;
 mod ops;

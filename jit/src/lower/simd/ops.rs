@@ -74,7 +74,7 @@ fn min_max_arity(op: Cl, t: Clif) -> Option<usize> {
 
 /// The 4-lane vector type of scalar type `t` ([`Shape::V`]): 32-bit
 /// values fill it, 8- and 16-bit integers its lanes 0-3.
-fn vec_of(t: Clif) -> Option<Clif> {
+pub(super) fn vec_of(t: Clif) -> Option<Clif> {
     match t {
         cl::I32 => Some(cl::I32X4),
         cl::F32 => Some(cl::F32X4),
@@ -351,6 +351,10 @@ impl Lowering<'_, '_, '_> {
                     }
                 }
             }
+            Op::Bitcast if types::components(m, self.type_of(a(0)))?.len() != out.len() => {
+                let x = self.shapes(a(0))?;
+                return Ok(self.repack4(&x, out));
+            }
             // Two value operands (not OpGenericCastToPtrExplicit's storage
             // class).
             op if inst.operands.len() == 2 && inst.id(1).is_some() && !matches!(op, Op::VectorShuffle) => {
@@ -420,6 +424,48 @@ impl Lowering<'_, '_, '_> {
                 self.b.ins().bitselect(mask, xv, yv)
             }
         }))
+    }
+
+    /// OpBitcast between types of different component counts (`as_uint`
+    /// of a `uchar4`, `as_float2` of a `ulong`): components of 8, 16 or
+    /// 32 bits, or a single 64-bit one, on both sides, through the block
+    /// of the four lanes' values side by side (`interleave`), so every
+    /// bit is kept.
+    fn repack4(&mut self, x: &[Shape], out: &[Clif]) -> Option<Vec<Shape>> {
+        let (xt, t) = (self.lane_type(*x.first()?), *out.first()?);
+        if self.scalar_lanes()
+            || x.iter().any(|&s| self.lane_type(s) != xt)
+            || out.iter().any(|&o| o != t)
+            || x.len() as u32 * xt.bytes() != out.len() as u32 * t.bytes()
+        {
+            return None;
+        }
+        let le = MemFlagsData::new().with_endianness(Endianness::Little);
+        let block = if xt.bits() == 64 {
+            let (&[x], Some(pt)) = (x, self.pair_of(xt)) else {
+                return None;
+            };
+            let p = self.as_pair(x, pt);
+            self.pack(&p, 8)?
+        } else {
+            let vt = vec_of(xt)?;
+            let comps: Vec<Value> = x.iter().map(|&s| self.as_vec(s, vt)).collect();
+            self.pack(&comps, u64::from(xt.bytes()))?
+        };
+        if t.bits() == 64 {
+            let (&[lo, hi], 1, Some(pt)) = (&block[..], out.len(), self.pair_of(t)) else {
+                return None;
+            };
+            return Some(vec![Shape::Pair([lo, hi].map(|v| self.b.ins().bitcast(pt, le, v)))]);
+        }
+        let vt = vec_of(t)?;
+        let comps = self.unpack(&block, t, out.len())?;
+        Some(
+            comps
+                .into_iter()
+                .map(|v| Shape::V(self.b.ins().bitcast(vt, le, v)))
+                .collect(),
+        )
     }
 
     /// A two-operand instruction on one component.

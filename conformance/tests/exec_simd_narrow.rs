@@ -415,3 +415,28 @@ fn under_masks_in_loops_and_across_barriers() {
         }
     }
 }
+
+/// A boolean in a Function variable kept in memory
+/// (`-cl-clift-keep-variables`) is a byte per lane there, but no 8-bit
+/// integer: its four lanes' copies are not read as one `i8x16` (a mask
+/// is wanted).
+#[test]
+fn a_boolean_in_a_private_variable_stays_a_boolean() {
+    let il = exec::hand_spirv("simd_private_bool");
+    for options in [
+        "-cl-clift-keep-variables",
+        "-cl-clift-keep-variables -cl-clift-max-lanes=4",
+        "-cl-clift-keep-variables -cl-clift-min-lanes=8",
+    ] {
+        for local in [None, Some(8usize), Some(4), Some(3)] {
+            let mut out = vec![0u32; 16];
+            let lo = local.map(|l| [l]);
+            Kernel::with_il(&il, "k", options)
+                .unwrap_or_else(|e| panic!("{options}: {e}"))
+                .arg(Arg::output(&mut out))
+                .run(&[16], lo.as_ref().map(|l| &l[..]));
+            let want: Vec<u32> = (0..16).map(|i| if i < 5 { 1 } else { 7 }).collect();
+            assert_eq!(out, want, "{options:?} local {local:?}");
+        }
+    }
+}

@@ -136,7 +136,7 @@ impl Lowering<'_, '_, '_> {
         let bools = bool_components(m, ty)?;
         // One vector load (two for a double): a 32- or 64-bit scalar
         // through a pointer moving by its size.
-        if let Some((base, t, vt, check)) = self.contiguous(p, &comps) {
+        if let Some((base, t, vt, check)) = self.contiguous(p, &comps, &bools) {
             self.count_access(ptr);
             let vectors = (LANES / vt.lane_count() as usize).max(1);
             let shape = |vals: &[Value]| match *vals {
@@ -268,8 +268,9 @@ impl Lowering<'_, '_, '_> {
         Ok(())
     }
 
-    /// For a value of components `comps` through pointer `p`: when it is a
-    /// single 8-, 16-, 32- or 64-bit scalar and `p` moves by its size, the
+    /// For a value of components `comps` (booleans where `bools` says)
+    /// through pointer `p`: when it is a single 8-, 16-, 32- or 64-bit
+    /// scalar (not a boolean) and `p` moves by its size, the
     /// base address, the scalar and vector types (`f64x2` or `i64x2` for
     /// 64 bits, held as a [`Shape::Pair`]; `i8x16` or `i16x8` for 8 and 16,
     /// of which 4 or 8 bytes are accessed), and the wrap check to make
@@ -278,8 +279,9 @@ impl Lowering<'_, '_, '_> {
         &mut self,
         p: Shape,
         comps: &[(cl::Type, u64)],
+        bools: &[bool],
     ) -> Option<(Value, cl::Type, cl::Type, Option<Value>)> {
-        let (Shape::Affine { base, stride, wrap }, [(t, 0)]) = (p, comps) else {
+        let (Shape::Affine { base, stride, wrap }, [(t, 0)], [false]) = (p, comps, bools) else {
             return None;
         };
         if self.scalar_lanes() || stride != i64::from(t.bytes()) {
@@ -502,7 +504,8 @@ impl Lowering<'_, '_, '_> {
         if shapes.len() != comps.len() {
             return Err(format!("{} does not match its type", m.show(val)));
         }
-        if let (Some((base, _, vt, check)), [s]) = (self.contiguous(p, &comps), shapes.as_slice()) {
+        let bools = bool_components(m, ty)?;
+        if let (Some((base, _, vt, check)), [s]) = (self.contiguous(p, &comps, &bools), shapes.as_slice()) {
             self.count_access(ptr);
             let vals = if vt.lane_count() == 2 {
                 self.as_pair(*s, vt).to_vec()
@@ -538,7 +541,6 @@ impl Lowering<'_, '_, '_> {
             self.b.switch_to_block(join);
             return Ok(());
         }
-        let bools = bool_components(m, ty)?;
         if let (Some((t, size)), 2 | 4) = (self.small_vector(&comps, &bools), comps.len()) {
             if Self::side_by_side(p, size).is_some() {
                 self.count_access(ptr);

@@ -142,10 +142,14 @@ impl Lowering<'_, '_, '_> {
         if out.is_empty() || super::analysis::ext_through_pointer(m, i) {
             return Ok(false);
         }
-        // Holding values per lane: no vector forms for 32-bit results
-        // (checked before any is made: some call helpers).
-        if self.scalar_lanes() && out.iter().any(|&t| vec_of(t).is_some()) {
-            return Ok(false);
+        // Holding values per lane: no vector forms for 8- to 32-bit
+        // results but booleans (checked before any is made: some call
+        // helpers).
+        if self.scalar_lanes() {
+            let bools = bool_components(m, ty)?;
+            if out.iter().zip(bools).any(|(&t, b)| !b && vec_of(t).is_some()) {
+                return Ok(false);
+            }
         }
         // Half values: the vector forms of the four arithmetic operations
         // (rounded to half after, as `lower::half::round_rte` rounds each
@@ -1062,7 +1066,20 @@ impl Lowering<'_, '_, '_> {
         if matches!(op, Op::SatConvertSToU | Op::SatConvertUToS) {
             return Ok(self.sat_convert4(op, x, xt, t));
         }
-        if narrow(xt) || narrow(t) {
+        // (Booleans are `i8` too: only integer operations go there.)
+        let integer = matches!(
+            op,
+            Op::Not
+                | Op::SNegate
+                | Op::Bitcast
+                | Op::UConvert
+                | Op::SConvert
+                | Op::ConvertSToF
+                | Op::ConvertUToF
+                | Op::ConvertFToS
+                | Op::ConvertFToU
+        );
+        if integer && (narrow(xt) || narrow(t)) {
             return Ok(self.narrow_unary(op, x, xt, t, sat));
         }
         // Holding values per lane: no pair for a 64-bit result (a 32-bit

@@ -9,10 +9,12 @@
 //! and those of them that got an 8-lane body (no `<kernel>.narrow.txt`
 //! either), and those whose vector body holds doubles as `f64x2` vectors
 //! and 64-bit integers as `i64x2` ones (`Shape::Pair`: a value loaded as
-//! two vectors, put together from its lanes, or a block parameter). It
-//! fails when fewer than three in four get a vector body, when either
-//! kind of kernel (with barriers or without) gets none or no 8-lane body,
-//! or when no vector body holds doubles or 64-bit integers in vectors, so
+//! two vectors, put together from its lanes, or a block parameter), and
+//! 8- or 16-bit integers as `i8x16` or `i16x8` ones (a block parameter:
+//! the value held across branches or loops). It fails when fewer than
+//! three in four get a vector body, when either kind of kernel (with
+//! barriers or without) gets none or no 8-lane body, or when no vector
+//! body holds doubles, 64-bit or narrow integers in vectors, so
 //! a change to the
 //! generator or to the vectorizer that quietly takes the campaigns away
 //! from the vector paths is seen.
@@ -38,7 +40,7 @@ fn most_generated_kernels_get_four_lane_bodies() {
     // Per kind (without barriers, with them): builds with a 4-lane body,
     // and with an 8-lane one.
     let (mut by_kind, mut wide) = ([0usize; 2], [0usize; 2]);
-    let (mut doubles, mut longs) = (0usize, 0usize);
+    let (mut doubles, mut longs, mut narrow) = (0usize, 0usize, 0usize);
     for seed in 0..SEEDS {
         let barriers = clift_clgen::uses_barriers(seed);
         let unit = clift_clgen::generate(seed, false);
@@ -81,6 +83,9 @@ fn most_generated_kernels_get_four_lane_bodies() {
                     if clif.contains("load.i64x2") || clif.contains(": i64x2") {
                         longs += 1;
                     }
+                    if clif.contains(": i8x16") || clif.contains(": i16x8") {
+                        narrow += 1;
+                    }
                     match std::fs::read_to_string(dir.join(format!("{}.narrow.txt", unit.name))) {
                         Ok(why) => report.push(format!("seed {seed} {options}: 4 lanes: {}", why.trim())),
                         Err(_) => wide[usize::from(barriers)] += 1,
@@ -92,7 +97,7 @@ fn most_generated_kernels_get_four_lane_bodies() {
         }
     }
     eprintln!(
-        "{vector} of {built} builds of generated kernels got a vector body ({} without barriers, {} with), {} an 8-lane one ({} without barriers, {} with), {doubles} holding doubles in f64x2 vectors, {longs} 64-bit integers in i64x2 vectors",
+        "{vector} of {built} builds of generated kernels got a vector body ({} without barriers, {} with), {} an 8-lane one ({} without barriers, {} with), {doubles} holding doubles in f64x2 vectors, {longs} 64-bit integers in i64x2 vectors, {narrow} 8- or 16-bit integers in i8x16 or i16x8 vectors",
         by_kind[0],
         by_kind[1],
         wide[0] + wide[1],
@@ -121,6 +126,10 @@ fn most_generated_kernels_get_four_lane_bodies() {
     assert!(
         longs > 0,
         "no vector body of a generated kernel holds 64-bit integers in i64x2 vectors"
+    );
+    assert!(
+        narrow > 0,
+        "no vector body of a generated kernel holds 8- or 16-bit integers in i8x16 or i16x8 vectors"
     );
     // SAFETY: the context this test created, no longer used.
     check(unsafe { clReleaseContext(ctx) });

@@ -447,9 +447,30 @@ impl Lowering<'_, '_, '_> {
     pub(super) fn mask_as(&mut self, mask: Value, vt: cl::Type) -> Value {
         match vt {
             cl::I32X4 => mask,
-            cl::I16X8 | cl::I8X16 => self.narrow4(mask, vt),
+            cl::I16X8 | cl::I8X16 => self.narrowed_from(mask, vt).unwrap_or_else(|| self.narrow4(mask, vt)),
             _ => self.b.ins().bitcast(vt, MemFlagsData::new(), mask),
         }
+    }
+
+    /// The mask of type `vt` whose lanes 0-3 `mask` was sign-extended
+    /// from (a comparison of 8- or 16-bit integers), if it was: its
+    /// lanes 0-3 are `mask`'s lanes narrowed.
+    fn narrowed_from(&self, mask: Value, vt: cl::Type) -> Option<Value> {
+        use cranelift_codegen::ir::{InstructionData, Opcode};
+        let dfg = &self.b.func.dfg;
+        let mut v = dfg.resolve_aliases(mask);
+        while dfg.value_type(v) != vt {
+            let inst = dfg.value_def(v).inst()?;
+            let InstructionData::Unary {
+                opcode: Opcode::SwidenLow,
+                arg,
+            } = dfg.insts[inst]
+            else {
+                return None;
+            };
+            v = dfg.resolve_aliases(arg);
+        }
+        Some(v)
     }
 
     /// Lanes 0-1 (`half` 0) or 2-3 (`half` 1) of `i32x4` lane mask

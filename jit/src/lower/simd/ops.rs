@@ -931,12 +931,21 @@ impl Lowering<'_, '_, '_> {
                 self.unary4(Op::ConvertSToF, Shape::V(w), t, false).ok()?
             }
             // The scalar lowering's: the saturating conversion to 32 bits,
-            // clamped to the narrow type's range.
+            // clamped to the narrow type's range. For an unsigned result
+            // the signed conversion clamped at 0 gives the same lanes
+            // (NaN and anything below 1 to 0, 2^31 and above past the
+            // maximum either way) in a third of the instructions.
             Op::ConvertFToS | Op::ConvertFToU if narrow(t) => {
-                let Some(Shape::V(w)) = self.unary4(op, x, cl::I32, false).ok()? else {
+                let Some(Shape::V(w)) = self.unary4(Op::ConvertFToS, x, cl::I32, false).ok()? else {
                     return None;
                 };
-                let w = self.clamp_to(w, t, op == Op::ConvertFToS);
+                let w = if op == Op::ConvertFToU {
+                    let zero = self.vconst(cl::I32X4, &[0; super::LANES]);
+                    let w = self.b.ins().smax(w, zero);
+                    self.clamp_to(w, t, false)
+                } else {
+                    self.clamp_to(w, t, true)
+                };
                 Some(Shape::V(self.narrow4(w, vec_of(t)?)))
             }
             _ => None,

@@ -148,6 +148,10 @@ pub enum Arg<'a> {
     },
     /// A read-only buffer initialized from these bytes.
     Input(&'a [u8]),
+    /// A read-only buffer on these bytes themselves
+    /// (`CL_MEM_USE_HOST_PTR`: memory the caller placed, such as a
+    /// [`crate::fenced::Fenced`] one).
+    HostInput(&'a [u8]),
     /// A NULL buffer argument.
     NullBuffer,
     /// A `__local` pointer of this many bytes.
@@ -167,6 +171,11 @@ pub enum Arg<'a> {
 }
 
 impl<'a> Arg<'a> {
+    /// A read-only buffer on `v` itself ([`Arg::HostInput`]).
+    pub fn host_input<T: Pod>(v: &'a [T]) -> Arg<'a> {
+        Arg::HostInput(as_bytes(v))
+    }
+
     /// A buffer holding `v`, not read back.
     pub fn input<T: Pod>(v: &'a [T]) -> Arg<'a> {
         Arg::Input(as_bytes(v))
@@ -654,6 +663,24 @@ impl<'a> Kernel<'a> {
                 }
                 Arg::Input(bytes) => {
                     let m = buffer_from(ctx, queue, bytes);
+                    mems.push((m, i as usize));
+                    set_arg(kernel, i, &m)
+                }
+                Arg::HostInput(bytes) => {
+                    let mut err = 0;
+                    // SAFETY: the bytes outlive the launch (borrowed for
+                    // 'a); the buffer is read-only, so the pointer's
+                    // constness is kept.
+                    let m = unsafe {
+                        clCreateBuffer(
+                            ctx,
+                            CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR,
+                            bytes.len(),
+                            bytes.as_ptr() as *mut c_void,
+                            &mut err,
+                        )
+                    };
+                    check(err);
                     mems.push((m, i as usize));
                     set_arg(kernel, i, &m)
                 }

@@ -15,6 +15,7 @@ pub mod difftest;
 pub mod dump;
 pub use clift_env as env;
 pub mod exec;
+pub mod fenced;
 pub mod half;
 pub mod images;
 pub mod math;

@@ -9,6 +9,7 @@
 //! exec_local_barrier.rs and exec_atomics.rs.
 
 use clift_conformance::exec::{corpus_spirv, Arg, Kernel, Opt};
+use clift_conformance::fenced::Fenced;
 use clift_conformance::*;
 use std::ptr;
 
@@ -193,65 +194,10 @@ fn values_of_both_arms_kept_across_a_barrier() {
     }
 }
 
-/// `count` ints ending exactly where an inaccessible page starts.
-struct Fenced {
-    base: *mut libc::c_void,
-    len: usize,
-    count: usize,
-}
-
-impl Fenced {
-    fn new(count: usize) -> Fenced {
-        let page = 4096usize;
-        let data = count * 4;
-        let len = data.div_ceil(page) * page + page;
-        // SAFETY: an anonymous private mapping; the result is checked.
-        let base = unsafe {
-            libc::mmap(
-                ptr::null_mut(),
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        assert_ne!(base, libc::MAP_FAILED);
-        // SAFETY: the last page of the mapping made above.
-        let r = unsafe {
-            libc::mprotect(
-                (base as *mut u8).add(len - page) as *mut libc::c_void,
-                page,
-                libc::PROT_NONE,
-            )
-        };
-        assert_eq!(r, 0);
-        Fenced { base, len, count }
-    }
-
-    /// The ints: the `count` before the fence.
-    fn data(&self) -> *mut i32 {
-        // SAFETY: inside the mapping, `count` ints before its last page.
-        unsafe { (self.base as *mut u8).add(self.len - 4096 - self.count * 4) as *mut i32 }
-    }
-
-    fn slice(&mut self) -> &mut [i32] {
-        // SAFETY: `count` ints of this mapping, borrowed mutably from self.
-        unsafe { std::slice::from_raw_parts_mut(self.data(), self.count) }
-    }
-}
-
-impl Drop for Fenced {
-    fn drop(&mut self) {
-        // SAFETY: the mapping made in `new`, unmapped once.
-        unsafe { libc::munmap(self.base, self.len) };
-    }
-}
-
 /// Runs kernel `name` of simd_masked at `opt`, arguments `in`, `out`
 /// (both CL_MEM_USE_HOST_PTR on fenced memory) and `n`, over `global`
 /// work-items in groups of `local`.
-fn run_fenced(opt: Opt, name: &str, input: &mut Fenced, out: &mut Fenced, global: usize, local: usize) {
+fn run_fenced(opt: Opt, name: &str, input: &mut Fenced<i32>, out: &mut Fenced<i32>, global: usize, local: usize) {
     let ctx = context();
     let q = queue(ctx, 0);
     let il = corpus_spirv("simd_masked", opt);
@@ -267,10 +213,10 @@ fn run_fenced(opt: Opt, name: &str, input: &mut Fenced, out: &mut Fenced, global
     let flags = CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR;
     // SAFETY: the host memory stays mapped until after the buffers are
     // released (the Fenced values outlive this function's use of them).
-    let bin = unsafe { clCreateBuffer(ctx, flags, input.count * 4, input.data().cast(), &mut err) };
+    let bin = unsafe { clCreateBuffer(ctx, flags, input.bytes(), input.data().cast(), &mut err) };
     check(err);
     // SAFETY: as above.
-    let bout = unsafe { clCreateBuffer(ctx, flags, out.count * 4, out.data().cast(), &mut err) };
+    let bout = unsafe { clCreateBuffer(ctx, flags, out.bytes(), out.data().cast(), &mut err) };
     check(err);
     let n = input.count as u32;
     // SAFETY: valid kernel and argument sizes and values.

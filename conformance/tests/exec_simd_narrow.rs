@@ -9,6 +9,7 @@
 //! forms.
 
 use clift_conformance::exec::{self, Arg, Kernel, Opt};
+use clift_conformance::fenced::Fenced;
 
 const GLOBAL: usize = 104;
 
@@ -437,6 +438,43 @@ fn a_boolean_in_a_private_variable_stays_a_boolean() {
                 .run(&[16], lo.as_ref().map(|l| &l[..]));
             let want: Vec<u32> = (0..16).map(|i| if i < 5 { 1 } else { 7 }).collect();
             assert_eq!(out, want, "{options:?} local {local:?}");
+        }
+    }
+}
+
+/// Components read one by one through pointers moving by 4 bytes
+/// (`components`): a 4-lane body reads the 16 bytes from lane 0's value
+/// when they lie in its page, else gathers. The buffers end where an
+/// inaccessible page starts, so a read past the end would fault: the last
+/// chunk's first byte is 16 bytes before the fence (the 16 bytes fit),
+/// its second and third are not (gathered).
+#[test]
+fn components_read_one_by_one_up_to_a_fence() {
+    for global in [64usize, 96, 104, 13] {
+        let mut p = Fenced::<u8>::new(4 * global);
+        let mut sh = Fenced::<u16>::new(2 * global);
+        p.slice().copy_from_slice(&bytes(4 * global, 13));
+        sh.slice().copy_from_slice(&shorts(2 * global, 14));
+        let want: Vec<u32> = (0..global)
+            .map(|i| {
+                let v = &p.slice()[4 * i..4 * i + 4];
+                let dot = 77 * u32::from(v[0]) + 150 * u32::from(v[1]) + 29 * u32::from(v[2]);
+                dot ^ u32::from(sh.slice()[2 * i + 1]) << 16
+            })
+            .collect();
+        for opt in Opt::BOTH {
+            for l in [None, Some(8usize), Some(4), Some(global)] {
+                for kernel in builds(opt, "components") {
+                    let mut out = vec![0u32; global];
+                    let lo = l.map(|l| [l]);
+                    kernel
+                        .arg(Arg::host_input(p.slice()))
+                        .arg(Arg::host_input(sh.slice()))
+                        .arg(Arg::output(&mut out))
+                        .run(&[global], lo.as_ref().map(|l| &l[..]));
+                    assert_eq!(out, want, "{opt:?} global {global} local {l:?}");
+                }
+            }
         }
     }
 }

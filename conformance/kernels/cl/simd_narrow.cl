@@ -163,3 +163,14 @@ kernel void masked(global const uchar *a, global const short *s, global uint *r,
     r[4 * i + 2] = nb | ((uint)(uchar)c << 8) | ((uint)(uchar)(x + nb) << 16);
     r[4 * i + 3] = (uint)(short)(v + sacc);
 }
+
+// Components read one by one (clang loads only those a kernel uses):
+// three bytes of each uchar4 and the second short of each short2, through
+// pointers moving by 4 bytes (tests/exec_simd_narrow.rs runs it on
+// buffers that end where an inaccessible page starts).
+kernel void components(global const uchar4 *p, global const short2 *s, global uint *out) {
+    size_t i = get_global_id(0);
+    uchar4 v = p[i];
+    short2 w = s[i];
+    out[i] = (77 * v.x + 150 * v.y + 29 * v.z) ^ ((uint)(ushort)w.y << 16);
+}

@@ -195,6 +195,10 @@ impl Lowering<'_, '_, '_> {
                 .collect();
             return self.set_shapes(id, shapes);
         }
+        if let Some(s) = self.strided_narrow_load(p, &comps, &bools) {
+            self.count_access(ptr);
+            return self.set_shapes(id, vec![s]);
+        }
         // Gather, component by component.
         let addrs = self.addresses(p)?;
         let mut shapes = Vec::with_capacity(comps.len());
@@ -301,6 +305,66 @@ impl Lowering<'_, '_, '_> {
             Some(w) => Some(self.wraps(w.narrow, w.nstride, w.signed)?),
         };
         Some((base, *t, vt, check))
+    }
+
+    /// An 8- or 16-bit integer through a pointer moving by a few bytes
+    /// (one component of a `uchar4` read on its own, as clang reads the
+    /// components a kernel uses), when the four lanes' values lie within
+    /// 16 bytes of lane 0's: the 16 bytes from lane 0's value, picked
+    /// by one shuffle, when they lie in the 4 KiB page of lane 0's value
+    /// (which is readable, so the read cannot fault; the bytes between and
+    /// after the lanes' values are not used), else gathered lane by lane.
+    fn strided_narrow_load(&mut self, p: Shape, comps: &[(cl::Type, u64)], bools: &[bool]) -> Option<Shape> {
+        let (
+            Shape::Affine {
+                base,
+                stride,
+                wrap: None,
+            },
+            &[(t, 0)],
+            [false],
+        ) = (p, comps, bools)
+        else {
+            return None;
+        };
+        let size = i64::from(t.bytes());
+        if self.scalar_lanes() || !matches!(t, cl::I8 | cl::I16) || stride <= size || 3 * stride + size > 16 {
+            return None;
+        }
+        let vt = super::ops::vec_of(t)?;
+        let flags = MemFlagsData::new();
+        let page = self.b.ins().band_imm_u(base, 4095);
+        let inside = self.b.ins().icmp_imm_u(
+            cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThanOrEqual,
+            page,
+            4096 - 16,
+        );
+        let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let v = self.b.append_block_param(join, vt);
+        self.b.ins().brif(inside, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        let bytes = self.b.ins().load(cl::I8X16, flags, base, 0);
+        let s = size as u64;
+        let pick: Vec<u8> = (0..16u64)
+            .map(|b| ((b / s % LANES as u64) * stride as u64 + b % s) as u8)
+            .collect();
+        let imm = self
+            .b
+            .func
+            .dfg
+            .immediates
+            .push(cranelift_codegen::ir::ConstantData::from(pick));
+        let x = self.b.ins().shuffle(bytes, bytes, imm);
+        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let x = self.b.ins().bitcast(vt, le, x);
+        self.b.ins().jump(join, &[BlockArg::Value(x)]);
+        self.b.switch_to_block(slow);
+        let lanes: [Value; LANES] =
+            std::array::from_fn(|k| self.b.ins().load(t, flags, base, (stride * k as i64) as i32));
+        let x = self.build(vt, lanes);
+        self.b.ins().jump(join, &[BlockArg::Value(x)]);
+        self.b.switch_to_block(join);
+        Some(Shape::V(v))
     }
 
     /// For a value of components `comps` (booleans where `bools` says):

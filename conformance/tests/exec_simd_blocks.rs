@@ -202,3 +202,137 @@ fn casts_between_component_counts() {
         }
     }
 }
+
+/// The `count` 16-bit pieces of `bytes` (little-endian).
+fn pieces16(bytes: &[u8]) -> Vec<u64> {
+    bytes
+        .chunks(2)
+        .map(|p| u64::from(u16::from_le_bytes([p[0], p[1]])))
+        .collect()
+}
+
+#[test]
+fn casts_between_wide_and_narrow_components() {
+    let w = words(4 * GLOBAL, 5);
+    let a: Vec<u64> = w[..2 * GLOBAL]
+        .chunks(2)
+        .map(|p| u64::from(p[0]) | u64::from(p[1]) << 32)
+        .collect();
+    let b: Vec<u64> = w[2 * GLOBAL..]
+        .chunks(2)
+        .map(|p| u64::from(p[0]) | u64::from(p[1]) << 32)
+        .collect();
+    let le8 = |v: &[u8]| u64::from_le_bytes(v.try_into().expect("8 bytes"));
+    for opt in Opt::BOTH {
+        for lsz in LOCALS {
+            for kernel in builds(opt, "casts_wide") {
+                let mut o = vec![0u64; 8 * GLOBAL];
+                let lo = lsz.map(|l| [l]);
+                kernel
+                    .arg(Arg::input(&a))
+                    .arg(Arg::input(&b))
+                    .arg(Arg::output(&mut o))
+                    .run(&[GLOBAL], lo.as_ref().map(|l| &l[..]));
+                for i in 0..GLOBAL {
+                    let bytes: Vec<u8> = [a[i], b[i]].iter().flat_map(|v| v.to_le_bytes()).collect();
+                    let s = pieces16(&bytes);
+                    let f: Vec<u64> = bytes
+                        .chunks(4)
+                        .map(|p| u64::from(u32::from_le_bytes([p[0], p[1], p[2], p[3]])))
+                        .collect();
+                    let rev: Vec<u8> = bytes.iter().rev().copied().collect();
+                    let c = &bytes;
+                    let want = [
+                        le8(&[c[0], c[1], c[2], c[3], c[15], c[14], c[13], c[12]]),
+                        s[7] | s[5] << 16 | s[3] << 32 | s[1] << 48,
+                        le8(&rev[..8]),
+                        le8(&rev[8..]),
+                        f[1] | f[0] << 32,
+                        f[3] | f[2] << 32,
+                        s[1] | s[0] << 16 | s[3] << 32 | s[2] << 48,
+                        s[5] | s[4] << 16 | s[7] << 32 | s[6] << 48,
+                    ];
+                    for (k, &wk) in want.iter().enumerate() {
+                        assert_eq!(o[k * GLOBAL + i], wk, "{opt:?} local {lsz:?}: result {k} of {i}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn vload_and_vstore() {
+    let w = words(16 * GLOBAL + 64, 6);
+    let a: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let s: Vec<u16> = w.iter().map(|&x| x as u16).collect();
+    let f: Vec<u32> = w[..4 * GLOBAL + 8].to_vec();
+    for opt in Opt::BOTH {
+        for lsz in LOCALS {
+            for kernel in builds(opt, "builtins") {
+                let mut oa = vec![0xa5u8; 2560 + 16 * GLOBAL];
+                let mut os = vec![0xa5a5u16; 512 + 16 * GLOBAL + 16];
+                let mut of = vec![0xa5a5_a5a5u32; 4 * GLOBAL + 8];
+                let lo = lsz.map(|l| [l]);
+                kernel
+                    .arg(Arg::input(&a))
+                    .arg(Arg::input(&s))
+                    .arg(Arg::input(&f))
+                    .arg(Arg::output(&mut oa))
+                    .arg(Arg::output(&mut os))
+                    .arg(Arg::output(&mut of))
+                    .run(&[GLOBAL], lo.as_ref().map(|l| &l[..]));
+                let mut want_a = vec![0xa5u8; oa.len()];
+                let mut want_s = vec![0xa5a5u16; os.len()];
+                let mut want_f = vec![0xa5a5_a5a5u32; of.len()];
+                for i in 0..GLOBAL {
+                    for k in 0..4 {
+                        want_a[1 + 4 * i + k] = a[1 + 4 * i + 3 - k];
+                        want_f[3 + 4 * i + k] = f[2 + 4 * i + [1, 0, 3, 2][k]];
+                    }
+                    let j = 2 * i + 1;
+                    for k in 0..8 {
+                        want_a[512 + 8 * j + k] = a[8 * j + 7 - k];
+                        want_s[512 + 8 * j + k] = s[8 * j + (k ^ 1)];
+                    }
+                    for k in 0..16 {
+                        want_a[2560 + 16 * i + k] = a[3 + 16 * i + 15 - k];
+                    }
+                    for k in 0..2 {
+                        want_s[1 + 2 * i + k] = s[1 + 2 * i + 1 - k];
+                    }
+                }
+                let at = format!("{opt:?} local {lsz:?}");
+                assert_eq!(oa, want_a, "{at}: bytes");
+                assert_eq!(os, want_s, "{at}: shorts");
+                assert_eq!(of, want_f, "{at}: floats");
+            }
+        }
+    }
+}
+
+#[test]
+fn indices_made_with_a_bitwise_or() {
+    let input: Vec<i32> = (0..8 * GLOBAL as i32 + 8).map(|v| v * 7 - 300).collect();
+    for opt in Opt::BOTH {
+        for lsz in LOCALS {
+            for kernel in builds(opt, "or_indices") {
+                let mut o = vec![0i32; 4 * GLOBAL];
+                let lo = lsz.map(|l| [l]);
+                kernel
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut o))
+                    .run(&[GLOBAL], lo.as_ref().map(|l| &l[..]));
+                for i in 0..GLOBAL {
+                    let want = [
+                        input[(i << 1) | 1],
+                        input[(i << 2) | 5],
+                        input[i | 1],
+                        input[(i << 3) | 7],
+                    ];
+                    assert_eq!(o[4 * i..4 * i + 4], want, "{opt:?} local {lsz:?}: work-item {i}");
+                }
+            }
+        }
+    }
+}

@@ -9,7 +9,8 @@
 //! `kernels/cl/simd_blocks.cl` (tests/exec_simd_blocks.rs) must get
 //! 8-lane bodies at -O0 and -O2 whose values are in vectors, none put
 //! together from bytes or words lane by lane or taken apart into them
-//! (a gather or scatter moves each lane's whole value: `gathered`).
+//! (a gather or scatter moves each lane's whole value: `gathered`, and
+//! `builtins`' vloadn and vstoren at 2i + 1).
 //!
 //! The variable is set before the first OpenCL call, so this file is its
 //! own test process with a single test (as tests/debug_dump.rs).
@@ -44,6 +45,8 @@ fn narrow_integers_and_small_vectors_run_in_vectors() {
                     ("side_by_side", "shuffle"),
                     ("gathered", "shuffle"),
                     ("casts", "shuffle"),
+                    ("casts_wide", "shuffle"),
+                    ("builtins", "shuffle"),
                 ][..],
             ),
         ] {
@@ -67,7 +70,7 @@ fn narrow_integers_and_small_vectors_run_in_vectors() {
                     clif.contains(vector),
                     "{level:?}: {module} {k}'s values in vectors ({vector}):\n{clif}"
                 );
-                if k != "gathered" {
+                if !matches!(k, "gathered" | "builtins") {
                     assert!(
                         !clif.contains("insertlane"),
                         "{level:?}: {module} {k} builds vectors lane by lane:\n{clif}"

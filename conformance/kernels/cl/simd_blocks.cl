@@ -62,3 +62,55 @@ kernel void casts(global const uint *u, global const ulong *l, global uint *ou, 
     ol[1 * n + i] = as_ulong(q.wzyx);
     ol[2 * n + i] = as_ulong((int2)(as_int(s), as_int(f.x)));
 }
+
+// Bit casts between 16-byte types whose components are 64-bit (held as
+// pairs of 2-lane vectors) and narrower ones.
+kernel void casts_wide(global const ulong *a, global const ulong *b, global ulong *o) {
+    size_t i = get_global_id(0), n = get_global_size(0);
+    ulong2 x = (ulong2)(a[i], b[i]);
+    uchar16 c = as_uchar16(x);
+    short8 s = as_short8(x);
+    float4 f = as_float4(x);
+    o[0 * n + i] = as_ulong(c.s0123fedc);
+    o[1 * n + i] = as_ulong(s.s7531);
+    ulong2 r = as_ulong2(c.sfedcba9876543210);
+    o[2 * n + i] = r.x;
+    o[3 * n + i] = r.y;
+    double2 d = as_double2(f.yxwz);
+    o[4 * n + i] = as_ulong(d.x);
+    o[5 * n + i] = as_ulong(d.y);
+    long2 q = as_long2(s.s10325476);
+    o[6 * n + i] = q.x;
+    o[7 * n + i] = q.y;
+}
+
+// vloadn and vstoren of small vectors: at the work-item's id (side by
+// side) and at 2i + 1 (whole values lane by lane), from pointers past the
+// buffers' starts (no alignment beyond the component's).
+kernel void builtins(global const uchar *a, global const short *s, global const float *f, global uchar *oa,
+                     global short *os, global float *of) {
+    size_t i = get_global_id(0);
+    uchar4 x = vload4(i, a + 1);
+    uchar8 y = vload8(2 * i + 1, a);
+    uchar16 z = vload16(i, a + 3);
+    short2 u = vload2(i, s + 1);
+    short8 v = vload8(2 * i + 1, s);
+    float4 w = vload4(i, f + 2);
+    vstore4(x.wzyx, i, oa + 1);
+    vstore8(y.s76543210, 2 * i + 1, oa + 512);
+    vstore16(z.sfedcba9876543210, i, oa + 2560);
+    vstore2(u.yx, i, os + 1);
+    vstore8(v.s10325476, 2 * i + 1, os + 512);
+    vstore4(w.yxwz, i, of + 3);
+}
+
+// Indices made with a bitwise or (clang's 2i + 1 is (i << 1) | 1): an
+// affine sequence where the or only sets bits every lane has clear, and
+// lane by lane where it does not ((i << 2) | 5, i | 1).
+kernel void or_indices(global const int *in, global int *o) {
+    size_t i = get_global_id(0);
+    o[4 * i + 0] = in[(i << 1) | 1];
+    o[4 * i + 1] = in[(i << 2) | 5];
+    o[4 * i + 2] = in[i | 1];
+    o[4 * i + 3] = in[(i << 3) | 7];
+}

@@ -14,48 +14,61 @@ use super::LANES;
 use crate::lower::Lowering;
 
 impl Lowering<'_, '_, '_> {
-    /// The block of four values of one, two or four components of `s`
-    /// bytes each (`comps`: one 4-lane vector per component; a single
-    /// component of 8 bytes as its two 2-lane halves), or None for other
-    /// shapes: a component's vector is itself the block; two or four are
-    /// interleaved unit by unit.
+    /// The block of four values of 1, 2, 4, 8 or 16 components of `s`
+    /// bytes each, at most 16 bytes a value (`comps`: one 4-lane vector
+    /// per component; a component of 8 bytes as its two 2-lane halves,
+    /// one or two such), or None for other shapes: a component's vector is itself
+    /// the block; more are merged pairwise, unit by unit, until one holds
+    /// the values (`punpckl*`/`punpckh*`).
     pub(super) fn pack(&mut self, comps: &[Value], s: u64) -> Option<Vec<Value>> {
         let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
         let c: Vec<Value> = comps.iter().map(|&v| self.b.ins().bitcast(cl::I8X16, le, v)).collect();
-        Some(match (&c[..], s) {
-            (&[_], 1..=4) | (&[_, _], 8) => c,
-            (&[a, b], 1..=4) => {
-                let lo = self.interleave(a, b, s, false);
-                if s == 4 {
-                    vec![lo, self.interleave(a, b, s, true)]
-                } else {
-                    vec![lo]
-                }
+        match (&c[..], s) {
+            (&[_, _], 8) => return Some(c),
+            // Two 8-byte components: lane k's value is vector k.
+            (&[a_lo, a_hi, b_lo, b_hi], 8) => {
+                return Some(vec![
+                    self.interleave(a_lo, b_lo, 8, false),
+                    self.interleave(a_lo, b_lo, 8, true),
+                    self.interleave(a_hi, b_hi, 8, false),
+                    self.interleave(a_hi, b_hi, 8, true),
+                ])
             }
-            (&[a, b, x, y], 1..=4) => {
-                let (ab, xy) = (self.interleave(a, b, s, false), self.interleave(x, y, s, false));
-                match s {
-                    1 => vec![self.interleave(ab, xy, 2, false)],
-                    2 => vec![self.interleave(ab, xy, 4, false), self.interleave(ab, xy, 4, true)],
-                    4 => {
-                        let (abh, xyh) = (self.interleave(a, b, s, true), self.interleave(x, y, s, true));
-                        vec![
-                            self.interleave(ab, xy, 8, false),
-                            self.interleave(ab, xy, 8, true),
-                            self.interleave(abh, xyh, 8, false),
-                            self.interleave(abh, xyh, 8, true),
-                        ]
+            _ => {}
+        }
+        if !c.len().is_power_of_two() || !(1..=4).contains(&s) || s * c.len() as u64 > 16 {
+            return None;
+        }
+        // Groups of components merged so far, each the block of its
+        // units of `unit` bytes (4 * unit bytes, in 16-byte vectors).
+        let mut groups: Vec<Vec<Value>> = c.into_iter().map(|v| vec![v]).collect();
+        let mut unit = s;
+        while groups.len() > 1 {
+            let vectors = (8 * unit).div_ceil(16) as usize;
+            groups = groups
+                .chunks(2)
+                .map(|pair| {
+                    let (a, b) = (&pair[0], &pair[1]);
+                    let mut out = Vec::with_capacity(vectors);
+                    for (&x, &y) in a.iter().zip(b) {
+                        for high in [false, true] {
+                            if out.len() < vectors {
+                                out.push(self.interleave(x, y, unit, high));
+                            }
+                        }
                     }
-                    _ => return None,
-                }
-            }
-            _ => return None,
-        })
+                    out
+                })
+                .collect();
+            unit *= 2;
+        }
+        groups.pop()
     }
 
     /// The `count` components of type `t` of the values of block `block`,
     /// each as a byte vector (lanes 0-3 of the component's vector; the
-    /// halves of an 8-byte single component), or None for other shapes:
+    /// two halves of each of one or two 8-byte components), or None for
+    /// other shapes:
     /// one shuffle per component of a block of one or two vectors, a
     /// transposition of four 32-bit components in four.
     pub(super) fn unpack(&mut self, block: &[Value], t: Clif, count: usize) -> Option<Vec<Value>> {
@@ -63,6 +76,16 @@ impl Lowering<'_, '_, '_> {
         let size = s * count as u64;
         if count == 1 {
             return (block.len() as u64 == (s * LANES as u64).div_ceil(16)).then(|| block.to_vec());
+        }
+        if let ([v0, v1, v2, v3], 8, 2) = (block, s, count) {
+            // Lane k's value is vector k: each component's two halves.
+            let (v0, v1, v2, v3) = (*v0, *v1, *v2, *v3);
+            return Some(vec![
+                self.interleave(v0, v1, 8, false),
+                self.interleave(v2, v3, 8, false),
+                self.interleave(v0, v1, 8, true),
+                self.interleave(v2, v3, 8, true),
+            ]);
         }
         match *block {
             [v0, v1, v2, v3] if s == 4 && count == 4 => {
@@ -75,6 +98,35 @@ impl Lowering<'_, '_, '_> {
                     self.interleave(h01, h23, 8, true),
                 ])
             }
+            [v0, v1, v2, v3] if size == 16 => Some(
+                (0..count as u64)
+                    .map(|c| {
+                        // Lane k's bytes are in vector k: lanes 0-1 from
+                        // the first two, 2-3 from the last two, joined.
+                        let lanes = |l: &mut Self, x: Value, y: Value| {
+                            let pick: Vec<u8> = (0..16u64)
+                                .map(|b| {
+                                    let k = b / s % 2;
+                                    (k * 16 + c * s + b % s) as u8
+                                })
+                                .collect();
+                            let imm = l.b.func.dfg.immediates.push(ConstantData::from(pick));
+                            l.b.ins().shuffle(x, y, imm)
+                        };
+                        let (lo, hi) = (lanes(self, v0, v1), lanes(self, v2, v3));
+                        // Lanes 0-1 of `lo` then lanes 0-1 of `hi` (each lane
+                        // `s` bytes; the rest repeats them).
+                        let pick: Vec<u8> = (0..16u64)
+                            .map(|b| {
+                                let k = b / s % LANES as u64;
+                                ((k / 2) * 16 + (k % 2) * s + b % s) as u8
+                            })
+                            .collect();
+                        let imm = self.b.func.dfg.immediates.push(ConstantData::from(pick));
+                        self.b.ins().shuffle(lo, hi, imm)
+                    })
+                    .collect(),
+            ),
             [x] | [x, _] if size * LANES as u64 <= 16 * block.len() as u64 && size <= 8 => {
                 let y = *block.last().unwrap_or(&x);
                 Some(

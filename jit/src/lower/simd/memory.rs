@@ -307,6 +307,82 @@ impl Lowering<'_, '_, '_> {
         Some((base, *t, vt, check))
     }
 
+    /// OpenCL.std vloadn or vstoren of a small vector ([`Self::small_vector`]:
+    /// not of halves) through a pointer the same in every lane at an
+    /// offset that is an affine sequence: the block of the four lanes'
+    /// values, side by side when the offset moves by 1 (`vload4(i, p)`
+    /// with `i` the work-item id), else whole values lane by lane; false
+    /// if the instruction has no such form (it then runs lane by lane).
+    pub(super) fn simd_vector_access(&mut self, i: u32) -> R<bool> {
+        use spirv::OpenclStd100Op as Cl;
+        let m = self.m;
+        let inst = self.at(i);
+        let op = inst.lit(1).and_then(Cl::from_u32);
+        let (value, offset, ptr) = match op {
+            Some(Cl::vloadn) => (None, inst.operand(2), inst.operand(3)),
+            Some(Cl::vstoren) => (Some(inst.operand(2)), inst.operand(3), inst.operand(4)),
+            _ => return Ok(false),
+        };
+        if self.touches_half(i) || self.is_varying(ptr) {
+            return Ok(false);
+        }
+        let ty = match value {
+            None => inst.result_type(),
+            Some(v) => self.type_of(v),
+        };
+        let comps = types::flatten(m, ty)?;
+        let bools = bool_components(m, ty)?;
+        let (
+            Some((t, size)),
+            Some(&Shape::Affine {
+                base,
+                stride,
+                wrap: None,
+            }),
+        ) = (self.small_vector(&comps, &bools), self.shapes(offset)?.first())
+        else {
+            return Ok(false);
+        };
+        let count_ok = value.is_some() || inst.lit(4) == Some(comps.len() as u32);
+        if self.ty(base) != cl::I64 || !count_ok {
+            return Ok(false);
+        }
+        // Lane 0's address as the scalar lowering computes it.
+        let p = self.get1(ptr)?;
+        let off = self.b.ins().imul_imm_u(base, size as i64);
+        let addr = self.b.ins().iadd(p, off);
+        let at = Shape::Affine {
+            base: addr,
+            stride: stride.wrapping_mul(size as i64),
+            wrap: None,
+        };
+        self.count(true);
+        let vt = super::ops::vec_of(t).ok_or("no vector of the type")?;
+        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        match value {
+            None => {
+                let block = self.load_block(at, size)?;
+                let parts = self
+                    .unpack(&block, t, comps.len())
+                    .ok_or("a block of an unexpected size")?;
+                let shapes = parts
+                    .into_iter()
+                    .map(|v| Shape::V(self.b.ins().bitcast(vt, le, v)))
+                    .collect();
+                self.set_shapes(inst.result_id(), shapes)?;
+            }
+            Some(v) => {
+                let shapes = self.shapes(v)?;
+                let parts: Vec<Value> = shapes.iter().map(|&s| self.as_vec(s, vt)).collect();
+                let block = self
+                    .pack(&parts, size / parts.len() as u64)
+                    .ok_or("a block of an unexpected size")?;
+                self.store_block(at, size, &block)?;
+            }
+        }
+        Ok(true)
+    }
+
     /// An 8- or 16-bit integer through a pointer moving by a few bytes
     /// (one component of a `uchar4` read on its own, as clang reads the
     /// components a kernel uses), when the four lanes' values lie within
@@ -368,10 +444,10 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// For a value of components `comps` (booleans where `bools` says):
-    /// when they are two or more 8-, 16- or 32-bit scalars of one type
+    /// when they are 2, 4, 8 or 16 8-, 16- or 32-bit scalars of one type
     /// side by side (no padding: nothing but the value is read or
-    /// written) making 2, 4 or 8 bytes, or 16 for four 32-bit components,
-    /// the component type and the value's size. Four such values side by
+    /// written) making 2, 4, 8 or 16 bytes, the component type and the
+    /// value's size. Four such values side by
     /// side make a block (`interleave`).
     fn small_vector(&self, comps: &[(cl::Type, u64)], bools: &[bool]) -> Option<(cl::Type, u64)> {
         let &(t, _) = comps.first()?;
@@ -381,7 +457,7 @@ impl Lowering<'_, '_, '_> {
             .iter()
             .enumerate()
             .all(|(c, &(ct, off))| ct == t && off == c as u64 * s);
-        let fits = matches!(size, 2 | 4 | 8) || (size == 16 && s == 4);
+        let fits = matches!(size, 2 | 4 | 8 | 16) && comps.len().is_power_of_two();
         let ok = !self.scalar_lanes()
             && comps.len() >= 2
             && same
@@ -605,7 +681,7 @@ impl Lowering<'_, '_, '_> {
             self.b.switch_to_block(join);
             return Ok(());
         }
-        if let (Some((t, size)), 2 | 4) = (self.small_vector(&comps, &bools), comps.len()) {
+        if let Some((t, size)) = self.small_vector(&comps, &bools) {
             if Self::side_by_side(p, size).is_some() {
                 self.count_access(ptr);
             }

@@ -1117,6 +1117,7 @@ impl Lowering<'_, '_, '_> {
             // does all the instruction does, once per lane (once in all
             // when every operand is the same in every lane: the same
             // access four times). `simd_op`'s forms only compute values.
+            Op::ExtInst if analysis::ext_through_pointer(m, i) && self.simd_vector_access(i)? => Ok(()),
             Op::ExtInst if analysis::ext_through_pointer(m, i) => {
                 if self.varying_operands(i).is_empty() {
                     self.scalar_inst(i)

@@ -111,6 +111,36 @@ impl Lowering<'_, '_, '_> {
         }
     }
 
+    /// How many low bits of integer `v` are known to be zero, from the
+    /// instruction defining it (constants, multiplications and left
+    /// shifts by constants, masks, sums).
+    fn low_zeros(&self, v: Value) -> u32 {
+        let dfg = &self.b.func.dfg;
+        let bits = dfg.value_type(v).bits();
+        let Some(inst) = dfg.value_def(dfg.resolve_aliases(v)).inst() else {
+            return 0;
+        };
+        let tz = |c: i64| (c.trailing_zeros()).min(bits);
+        let z = match dfg.insts[inst] {
+            InstructionData::UnaryImm {
+                opcode: Opcode::Iconst,
+                imm,
+            } => tz(imm.bits()),
+            InstructionData::Binary { opcode, args: [a, b] } => match opcode {
+                Opcode::Imul => self.low_zeros(a).saturating_add(self.low_zeros(b)),
+                Opcode::Ishl => self.iconst_of(b).map_or(0, |k| {
+                    self.low_zeros(a)
+                        .saturating_add(k.rem_euclid(i64::from(bits.max(1))) as u32)
+                }),
+                Opcode::Iadd => self.low_zeros(a).min(self.low_zeros(b)),
+                Opcode::Band => self.low_zeros(a).max(self.low_zeros(b)),
+                _ => 0,
+            },
+            _ => 0,
+        };
+        z.min(bits)
+    }
+
     /// The value of `v` if an `iconst` defines it.
     fn iconst_of(&self, v: Value) -> Option<i64> {
         let inst = self.b.func.dfg.value_def(v).inst()?;
@@ -432,7 +462,7 @@ impl Lowering<'_, '_, '_> {
 
     /// OpBitcast between types of different component counts (`as_uint`
     /// of a `uchar4`, `as_float2` of a `ulong`): components of 8, 16 or
-    /// 32 bits, or a single 64-bit one, on both sides, through the block
+    /// 32 bits, or one or two 64-bit ones, on both sides, through the block
     /// of the four lanes' values side by side (`interleave`), so every
     /// bit is kept.
     fn repack4(&mut self, x: &[Shape], out: &[Clif]) -> Option<Vec<Shape>> {
@@ -446,21 +476,26 @@ impl Lowering<'_, '_, '_> {
         }
         let le = MemFlagsData::new().with_endianness(Endianness::Little);
         let block = if xt.bits() == 64 {
-            let (&[x], Some(pt)) = (x, self.pair_of(xt)) else {
+            let pt = self.pair_of(xt)?;
+            if x.len() > 2 {
                 return None;
-            };
-            let p = self.as_pair(x, pt);
-            self.pack(&p, 8)?
+            }
+            let halves: Vec<Value> = x.iter().flat_map(|&s| self.as_pair(s, pt)).collect();
+            self.pack(&halves, 8)?
         } else {
             let vt = vec_of(xt)?;
             let comps: Vec<Value> = x.iter().map(|&s| self.as_vec(s, vt)).collect();
             self.pack(&comps, u64::from(xt.bytes()))?
         };
         if t.bits() == 64 {
-            let (&[lo, hi], 1, Some(pt)) = (&block[..], out.len(), self.pair_of(t)) else {
-                return None;
-            };
-            return Some(vec![Shape::Pair([lo, hi].map(|v| self.b.ins().bitcast(pt, le, v)))]);
+            let pt = self.pair_of(t)?;
+            let halves = self.unpack(&block, t, out.len())?;
+            return Some(
+                halves
+                    .chunks(2)
+                    .map(|h| Shape::Pair([h[0], h[1]].map(|v| self.b.ins().bitcast(pt, le, v))))
+                    .collect(),
+            );
         }
         let vt = vec_of(t)?;
         let comps = self.unpack(&block, t, out.len())?;
@@ -687,6 +722,22 @@ impl Lowering<'_, '_, '_> {
                                 self.mark_small(base);
                             }
                             return Some(Shape::Affine { base, stride: xs, wrap });
+                        }
+                    }
+                    // x | c with c below 2^n where every lane of x has its
+                    // n low bits clear (`(i << 1) | 1`, clang's 2i + 1):
+                    // x + c.
+                    Op::BitwiseOr if (ys == 0 && xw.is_none()) || (xs == 0 && yw.is_none()) => {
+                        let (ab, as_, c) = if ys == 0 { (xb, xs, yb) } else { (yb, ys, xb) };
+                        let c = self.iconst_of(c).filter(|&c| c >= 0)?;
+                        let clear = self.low_zeros(ab).min(as_.trailing_zeros());
+                        if clear < 64 && (c >> clear) == 0 {
+                            let base = self.b.ins().iadd_imm_s(ab, c);
+                            return Some(Shape::Affine {
+                                base,
+                                stride: as_,
+                                wrap: None,
+                            });
                         }
                     }
                     Op::IMul if xs == 0 => {

@@ -93,81 +93,63 @@ where
     }
 }
 
-#[test]
-fn byte_arithmetic() {
-    let (a, b) = (bytes(GLOBAL, 1), bytes(GLOBAL, 2));
-    // Equal values where i % 5 == 1.
-    let b: Vec<u8> = b
-        .iter()
+/// The host reference of `arith8` / `arith16` (kernels/cl/simd_narrow.cl's
+/// `ARITH`) for unsigned type `$u`, its signed `$s`, the clamp bounds
+/// `$lo`, `$slo` and the top bit `$top`: C's integer promotions, then the
+/// truncation of each store.
+macro_rules! arith_reference {
+    ($u:ty, $s:ty, $lo:expr, $slo:expr, $top:expr) => {
+        |x: $u, y: $u, sh: i32| -> Vec<$u> {
+            let (sx, sy) = (x as $s, y as $s);
+            let ix = i32::from(x);
+            let sh = (sh & 31) as u32;
+            vec![
+                x.wrapping_add(y),
+                x.wrapping_sub(y),
+                x.wrapping_mul(y),
+                x & y,
+                x | y,
+                x ^ y,
+                !x,
+                x.wrapping_neg(),
+                (ix << sh) as $u,
+                (ix >> sh) as $u,
+                (i32::from(sx) >> sh) as $u,
+                x.min(y),
+                x.max(y),
+                sx.min(sy) as $u,
+                sx.max(sy) as $u,
+                x.max($lo).min(y | $top),
+                sx.max($slo).min(sy & ($top - 1) as $s) as $u,
+                sx.unsigned_abs(),
+                if x < y { x } else { y.wrapping_add(1) },
+                if sx > sy { x.wrapping_mul(3) } else { y },
+                (i32::from(sx) * i32::from(sy) + i32::from(sx)) as $u,
+            ]
+        }
+    };
+}
+
+/// `a` and `b` of a narrow arithmetic test: equal values where i % 5 == 1.
+fn with_equals<T: Copy>(a: &[T], b: &[T]) -> Vec<T> {
+    b.iter()
         .enumerate()
         .map(|(i, &v)| if i % 5 == 1 { a[i] } else { v })
-        .collect();
-    arith("arith8", &a, &b, |x, y, sh| {
-        let (sx, sy) = (x as i8, y as i8);
-        let ix = i32::from(x);
-        let sh = (sh & 31) as u32;
-        vec![
-            x.wrapping_add(y),
-            x.wrapping_sub(y),
-            x.wrapping_mul(y),
-            x & y,
-            x | y,
-            x ^ y,
-            !x,
-            x.wrapping_neg(),
-            (ix << sh) as u8,
-            (ix >> sh) as u8,
-            (i32::from(sx) >> sh) as u8,
-            x.min(y),
-            x.max(y),
-            sx.min(sy) as u8,
-            sx.max(sy) as u8,
-            x.max(20).min(y | 0x80),
-            sx.max(-50).min(sy & 0x7f) as u8,
-            sx.unsigned_abs(),
-            if x < y { x } else { y.wrapping_add(1) },
-            if sx > sy { x.wrapping_mul(3) } else { y },
-            (i32::from(sx) * i32::from(sy) + i32::from(sx)) as u8,
-        ]
-    });
+        .collect()
+}
+
+#[test]
+fn byte_arithmetic() {
+    let a = bytes(GLOBAL, 1);
+    let b = with_equals(&a, &bytes(GLOBAL, 2));
+    arith("arith8", &a, &b, arith_reference!(u8, i8, 20, -50, 0x80));
 }
 
 #[test]
 fn short_arithmetic() {
-    let (a, b) = (shorts(GLOBAL, 3), shorts(GLOBAL, 4));
-    let b: Vec<u16> = b
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| if i % 5 == 1 { a[i] } else { v })
-        .collect();
-    arith("arith16", &a, &b, |x, y, sh| {
-        let (sx, sy) = (x as i16, y as i16);
-        let ix = i32::from(x);
-        let sh = (sh & 31) as u32;
-        vec![
-            x.wrapping_add(y),
-            x.wrapping_sub(y),
-            x.wrapping_mul(y),
-            x & y,
-            x | y,
-            x ^ y,
-            !x,
-            x.wrapping_neg(),
-            (ix << sh) as u16,
-            (ix >> sh) as u16,
-            (i32::from(sx) >> sh) as u16,
-            x.min(y),
-            x.max(y),
-            sx.min(sy) as u16,
-            sx.max(sy) as u16,
-            x.max(2000).min(y | 0x8000),
-            sx.max(-5000).min(sy & 0x7fff) as u16,
-            sx.unsigned_abs(),
-            if x < y { x } else { y.wrapping_add(1) },
-            if sx > sy { x.wrapping_mul(3) } else { y },
-            (i32::from(sx) * i32::from(sy) + i32::from(sx)) as u16,
-        ]
-    });
+    let a = shorts(GLOBAL, 3);
+    let b = with_equals(&a, &shorts(GLOBAL, 4));
+    arith("arith16", &a, &b, arith_reference!(u16, i16, 2000, -5000, 0x8000));
 }
 
 #[test]

@@ -7,61 +7,39 @@
 // per-work-item trip counts and kept across barriers.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
-// Result k of work-item i at o[k * n + i]: contiguous narrow stores. (The
-// clamps' bounds are ordered: clamp is undefined otherwise.)
-kernel void arith8(global const uchar *a, global const uchar *b, global uchar *o, int sh) {
-    size_t i = get_global_id(0), n = get_global_size(0);
-    uchar x = a[i], y = b[i];
-    char sx = (char)x, sy = (char)y;
-    o[0 * n + i] = x + y;
-    o[1 * n + i] = x - y;
-    o[2 * n + i] = x * y;
-    o[3 * n + i] = x & y;
-    o[4 * n + i] = x | y;
-    o[5 * n + i] = x ^ y;
-    o[6 * n + i] = ~x;
-    o[7 * n + i] = -x;
-    o[8 * n + i] = x << sh;
-    o[9 * n + i] = x >> sh;
-    o[10 * n + i] = (uchar)(sx >> sh);
-    o[11 * n + i] = min(x, y);
-    o[12 * n + i] = max(x, y);
-    o[13 * n + i] = (uchar)min(sx, sy);
-    o[14 * n + i] = (uchar)max(sx, sy);
-    o[15 * n + i] = clamp(x, (uchar)20, (uchar)(y | 0x80));
-    o[16 * n + i] = (uchar)clamp(sx, (char)-50, (char)(sy & 0x7f));
-    o[17 * n + i] = abs(sx);
-    o[18 * n + i] = x < y ? x : (uchar)(y + 1);
-    o[19 * n + i] = sx > sy ? (uchar)(x * 3) : y;
-    o[20 * n + i] = (uchar)(sx * sy + sx);
-}
+// Result k of work-item i at o[k * n + i]: contiguous narrow stores, for
+// unsigned type U, its signed S, a clamp bound LO, the top bit TOP.
+// (The clamps' bounds are ordered: clamp is undefined otherwise.)
+#define ARITH(name, U, S, LO, SLO, TOP)                                                        \
+    kernel void name(global const U *a, global const U *b, global U *o, int sh) {             \
+        size_t i = get_global_id(0), n = get_global_size(0);                                  \
+        U x = a[i], y = b[i];                                                                  \
+        S sx = (S)x, sy = (S)y;                                                                \
+        o[0 * n + i] = x + y;                                                                  \
+        o[1 * n + i] = x - y;                                                                  \
+        o[2 * n + i] = x * y;                                                                  \
+        o[3 * n + i] = x & y;                                                                  \
+        o[4 * n + i] = x | y;                                                                  \
+        o[5 * n + i] = x ^ y;                                                                  \
+        o[6 * n + i] = ~x;                                                                     \
+        o[7 * n + i] = -x;                                                                     \
+        o[8 * n + i] = x << sh;                                                                \
+        o[9 * n + i] = x >> sh;                                                                \
+        o[10 * n + i] = (U)(sx >> sh);                                                         \
+        o[11 * n + i] = min(x, y);                                                             \
+        o[12 * n + i] = max(x, y);                                                             \
+        o[13 * n + i] = (U)min(sx, sy);                                                        \
+        o[14 * n + i] = (U)max(sx, sy);                                                        \
+        o[15 * n + i] = clamp(x, (U)LO, (U)(y | TOP));                                         \
+        o[16 * n + i] = (U)clamp(sx, (S)SLO, (S)(sy & (TOP - 1)));                              \
+        o[17 * n + i] = abs(sx);                                                               \
+        o[18 * n + i] = x < y ? x : (U)(y + 1);                                                \
+        o[19 * n + i] = sx > sy ? (U)(x * 3) : y;                                              \
+        o[20 * n + i] = (U)(sx * sy + sx);                                                     \
+    }
 
-kernel void arith16(global const ushort *a, global const ushort *b, global ushort *o, int sh) {
-    size_t i = get_global_id(0), n = get_global_size(0);
-    ushort x = a[i], y = b[i];
-    short sx = (short)x, sy = (short)y;
-    o[0 * n + i] = x + y;
-    o[1 * n + i] = x - y;
-    o[2 * n + i] = x * y;
-    o[3 * n + i] = x & y;
-    o[4 * n + i] = x | y;
-    o[5 * n + i] = x ^ y;
-    o[6 * n + i] = ~x;
-    o[7 * n + i] = -x;
-    o[8 * n + i] = x << sh;
-    o[9 * n + i] = x >> sh;
-    o[10 * n + i] = (ushort)(sx >> sh);
-    o[11 * n + i] = min(x, y);
-    o[12 * n + i] = max(x, y);
-    o[13 * n + i] = (ushort)min(sx, sy);
-    o[14 * n + i] = (ushort)max(sx, sy);
-    o[15 * n + i] = clamp(x, (ushort)2000, (ushort)(y | 0x8000));
-    o[16 * n + i] = (ushort)clamp(sx, (short)-5000, (short)(sy & 0x7fff));
-    o[17 * n + i] = abs(sx);
-    o[18 * n + i] = x < y ? x : (ushort)(y + 1);
-    o[19 * n + i] = sx > sy ? (ushort)(x * 3) : y;
-    o[20 * n + i] = (ushort)(sx * sy + sx);
-}
+ARITH(arith8, uchar, char, 20, -50, 0x80)
+ARITH(arith16, ushort, short, 2000, -5000, 0x8000)
 
 // Comparisons as bits of m[i]: bytes, then shorts.
 kernel void compare(global const uchar *a, global const uchar *b, global const ushort *c, global const ushort *d,

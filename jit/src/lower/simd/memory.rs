@@ -183,16 +183,7 @@ impl Lowering<'_, '_, '_> {
             if Self::side_by_side(p, size).is_some() {
                 self.count_access(ptr);
             }
-            let block = self.load_block(p, size)?;
-            let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
-            let vt = super::ops::vec_of(t).ok_or("no vector of the type")?;
-            let parts = self
-                .unpack(&block, t, comps.len())
-                .ok_or("a block of an unexpected size")?;
-            let shapes = parts
-                .into_iter()
-                .map(|v| Shape::V(self.b.ins().bitcast(vt, le, v)))
-                .collect();
+            let shapes = self.load_small_vectors(p, t, comps.len(), size)?;
             return self.set_shapes(id, shapes);
         }
         if let Some(s) = self.strided_narrow_load(p, &comps, &bools) {
@@ -357,27 +348,14 @@ impl Lowering<'_, '_, '_> {
             wrap: None,
         };
         self.count(true);
-        let vt = super::ops::vec_of(t).ok_or("no vector of the type")?;
-        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
         match value {
             None => {
-                let block = self.load_block(at, size)?;
-                let parts = self
-                    .unpack(&block, t, comps.len())
-                    .ok_or("a block of an unexpected size")?;
-                let shapes = parts
-                    .into_iter()
-                    .map(|v| Shape::V(self.b.ins().bitcast(vt, le, v)))
-                    .collect();
+                let shapes = self.load_small_vectors(at, t, comps.len(), size)?;
                 self.set_shapes(inst.result_id(), shapes)?;
             }
             Some(v) => {
                 let shapes = self.shapes(v)?;
-                let parts: Vec<Value> = shapes.iter().map(|&s| self.as_vec(s, vt)).collect();
-                let block = self
-                    .pack(&parts, size / parts.len() as u64)
-                    .ok_or("a block of an unexpected size")?;
-                self.store_block(at, size, &block)?;
+                self.store_small_vectors(at, t, size, &shapes)?;
             }
         }
         Ok(true)
@@ -478,6 +456,32 @@ impl Lowering<'_, '_, '_> {
             } if stride == size as i64 => Some(base),
             _ => None,
         }
+    }
+
+    /// The components (of type `t`, `count` of them) of four small vectors
+    /// of `size` bytes through pointer `p` ([`Self::load_block`], then
+    /// taken apart).
+    fn load_small_vectors(&mut self, p: Shape, t: cl::Type, count: usize, size: u64) -> R<Vec<Shape>> {
+        let block = self.load_block(p, size)?;
+        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let vt = super::ops::vec_of(t).ok_or("no vector of the type")?;
+        let parts = self.unpack(&block, t, count).ok_or("a block of an unexpected size")?;
+        Ok(parts
+            .into_iter()
+            .map(|v| Shape::V(self.b.ins().bitcast(vt, le, v)))
+            .collect())
+    }
+
+    /// Stores four small vectors of `size` bytes (`shapes`: their
+    /// components, of type `t`) through pointer `p` (put together, then
+    /// [`Self::store_block`]).
+    fn store_small_vectors(&mut self, p: Shape, t: cl::Type, size: u64, shapes: &[Shape]) -> R {
+        let vt = super::ops::vec_of(t).ok_or("no vector of the type")?;
+        let parts: Vec<Value> = shapes.iter().map(|&s| self.as_vec(s, vt)).collect();
+        let block = self
+            .pack(&parts, size / parts.len() as u64)
+            .ok_or("a block of an unexpected size")?;
+        self.store_block(p, size, &block)
     }
 
     /// The block of four values of `size` bytes through pointer `p`: read
@@ -685,12 +689,7 @@ impl Lowering<'_, '_, '_> {
             if Self::side_by_side(p, size).is_some() {
                 self.count_access(ptr);
             }
-            let vt = super::ops::vec_of(t).ok_or("no vector of the type")?;
-            let parts: Vec<Value> = shapes.iter().map(|&s| self.as_vec(s, vt)).collect();
-            let block = self
-                .pack(&parts, size / parts.len() as u64)
-                .ok_or("a block of an unexpected size")?;
-            return self.store_block(p, size, &block);
+            return self.store_small_vectors(p, t, size, &shapes);
         }
         // Scatter, lane by lane.
         let addrs = self.addresses(p)?;

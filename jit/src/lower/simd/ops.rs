@@ -945,6 +945,33 @@ impl Lowering<'_, '_, '_> {
                     _ => v,
                 }))
             }
+            // Between 8 and 16 bits: one widening, or one shuffle after
+            // the scalar lowering's clamp at 16 bits when saturating.
+            Op::UConvert | Op::SConvert if narrow(xt) && narrow(t) && xt != t => {
+                let signed = op == Op::SConvert;
+                let v = self.as_vec(x, vec_of(xt)?);
+                if t.bits() > xt.bits() {
+                    return Some(Shape::V(if signed {
+                        self.b.ins().swiden_low(v)
+                    } else {
+                        self.b.ins().uwiden_low(v)
+                    }));
+                }
+                let v = if sat {
+                    let lanes = |l: &mut Self, c: i64| l.vconst(cl::I16X8, &[c as u64; 8]);
+                    if signed {
+                        let (hi, lo) = (lanes(self, 127), lanes(self, -128));
+                        let v = self.b.ins().smin(v, hi);
+                        self.b.ins().smax(v, lo)
+                    } else {
+                        let hi = lanes(self, 255);
+                        self.b.ins().umin(v, hi)
+                    }
+                } else {
+                    v
+                };
+                Some(Shape::V(self.narrow4(v, cl::I8X16)))
+            }
             Op::UConvert | Op::SConvert => {
                 let signed = op == Op::SConvert;
                 let w = match xt {

@@ -460,3 +460,36 @@ fn components_read_one_by_one_up_to_a_fence() {
         }
     }
 }
+
+#[test]
+fn tables_indexed_by_narrow_loads() {
+    let n = 5 * GLOBAL as u32 + 3;
+    let a = bytes(n as usize + 2 * GLOBAL, 15);
+    let s = shorts(n as usize, 16);
+    let table: Vec<u32> = (0..1024u32)
+        .map(|k| k.wrapping_mul(0x9e37_79b9).rotate_left(7))
+        .collect();
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "lookups") {
+                let mut o = vec![7u32; 2 * GLOBAL];
+                let lo = l.map(|l| [l]);
+                kernel
+                    .arg(Arg::input(&a))
+                    .arg(Arg::input(&s))
+                    .arg(Arg::input(&table))
+                    .arg(Arg::output(&mut o))
+                    .arg(Arg::value(n))
+                    .run(&[GLOBAL], lo.as_ref().map(|l| &l[..]));
+                for i in 0..GLOBAL {
+                    let acc = (i..n as usize).step_by(GLOBAL).fold(0u32, |acc, j| {
+                        acc.wrapping_add(table[usize::from(a[j])] ^ table[usize::from(s[j] & 1023)])
+                    });
+                    assert_eq!(o[i], acc, "{opt:?} local {l:?}: sum of {i}");
+                    let odd = if i & 1 == 1 { table[usize::from(a[2 * i])] } else { 7 };
+                    assert_eq!(o[GLOBAL + i], odd, "{opt:?} local {l:?}: lookup of {i}");
+                }
+            }
+        }
+    }
+}

@@ -152,3 +152,17 @@ kernel void components(global const uchar4 *p, global const short2 *s, global ui
     short2 w = s[i];
     out[i] = (77 * v.x + 150 * v.y + 29 * v.z) ^ ((uint)(ushort)w.y << 16);
 }
+
+// Tables indexed by bytes and shorts (a histogram's `bins[data[i]]`): a
+// narrow load serving only as an index is read lane by lane
+// (`analysis::index_loads`), in a grid-stride loop and under a guard.
+kernel void lookups(global const uchar *a, global const ushort *s, global const uint *table, global uint *o,
+                    uint n) {
+    size_t i = get_global_id(0), gs = get_global_size(0);
+    uint acc = 0;
+    for (size_t j = i; j < n; j += gs)
+        acc += table[a[j]] ^ table[s[j] & 1023];
+    o[i] = acc;
+    if (i & 1)
+        o[gs + i] = table[a[2 * i]];
+}

@@ -495,6 +495,7 @@ impl Lowering<'_, '_, '_> {
             let crowded = carried * 2 > WIDE_LOOP_REGISTERS && carried <= WIDE_LOOP_REGISTERS;
             if let Some(s) = self.simd.as_deref_mut() {
                 s.counters = counters;
+                s.index_loads = simd::analysis::index_loads(m, func);
                 s.may_vary = may_vary;
                 s.dirty_in = dirty_in;
                 s.in_cycle = in_cycle;

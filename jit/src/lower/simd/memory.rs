@@ -136,6 +136,15 @@ impl Lowering<'_, '_, '_> {
         let bools = bool_components(m, ty)?;
         // One vector load (two for a double): a 32- or 64-bit scalar
         // through a pointer moving by its size.
+        // A narrow value serving only as an index: lane by lane.
+        let index = self.simd.as_ref().is_some_and(|s| s.index_loads.contains(&id));
+        if index {
+            let addrs = self.addresses(p)?;
+            if let [(t, 0)] = comps[..] {
+                let lanes = addrs.map(|(a, o)| self.b.ins().load(t, MemFlagsData::new(), a, o));
+                return self.set_shapes(id, vec![Shape::Lanes(lanes)]);
+            }
+        }
         if let Some((base, t, vt, check)) = self.contiguous(p, &comps, &bools) {
             self.count_access(ptr);
             let vectors = (LANES / vt.lane_count() as usize).max(1);

@@ -282,6 +282,8 @@ pub struct Body {
     pub dags: Vec<dag::DagState>,
     /// Loop counters that may stay affine ([`analysis::counters`]).
     pub counters: HashSet<Id>,
+    /// Narrow loads read lane by lane ([`analysis::index_loads`]).
+    pub index_loads: HashSet<Id>,
     /// Blocks with such a counter among their phis, whose parameters are
     /// made at the first branch to them (from outside the loop), once the
     /// shape of the value the counter starts with is known.
@@ -705,7 +707,10 @@ impl Lowering<'_, '_, '_> {
             Shape::Lanes(l) => l[k],
             Shape::Pair(p) => {
                 let (v, j) = (p[k / 2], k % 2);
-                match self.built_lane(v, j) {
+                if let Some(x) = self.built_lane(v, j) {
+                    return x;
+                }
+                match self.widened_lane(v, j) {
                     Some(x) => x,
                     None => self.b.ins().extractlane(v, j as u8),
                 }
@@ -772,6 +777,49 @@ impl Lowering<'_, '_, '_> {
             }
         }
         None
+    }
+
+    /// Lane `k` of vector `v` when `v` was widened from a narrower vector
+    /// (`uwiden_low`, `swiden_high` ...: a 64-bit index computed from an
+    /// 8-, 16- or 32-bit one): that vector's lane, taken out and extended
+    /// as the widenings extend it, so a lane read for a per-lane access
+    /// costs one extraction and the widenings may go unused.
+    fn widened_lane(&mut self, v: Value, k: usize) -> Option<Value> {
+        use cranelift_codegen::ir::{InstructionData, Opcode};
+        let dfg = &self.b.func.dfg;
+        let (mut cur, mut lane) = (dfg.resolve_aliases(v), k);
+        // Each step's signedness and the lane type it extends to,
+        // outermost first.
+        let mut steps: Vec<(bool, Clif)> = Vec::new();
+        while let Some(inst) = dfg.value_def(cur).inst() {
+            let InstructionData::Unary { opcode, arg } = dfg.insts[inst] else {
+                break;
+            };
+            let (signed, high) = match opcode {
+                Opcode::UwidenLow => (false, false),
+                Opcode::UwidenHigh => (false, true),
+                Opcode::SwidenLow => (true, false),
+                Opcode::SwidenHigh => (true, true),
+                _ => break,
+            };
+            if high {
+                lane += dfg.value_type(arg).lane_count() as usize / 2;
+            }
+            steps.push((signed, dfg.value_type(cur).lane_type()));
+            cur = dfg.resolve_aliases(arg);
+        }
+        if steps.is_empty() {
+            return None;
+        }
+        let mut x = self.b.ins().extractlane(cur, lane as u8);
+        for (signed, t) in steps.into_iter().rev() {
+            x = if signed {
+                self.b.ins().sextend(t, x)
+            } else {
+                self.b.ins().uextend(t, x)
+            };
+        }
+        Some(x)
     }
 
     /// `k * stride` at the width of `t`, sign-extended.
@@ -1495,6 +1543,22 @@ impl Lowering<'_, '_, '_> {
         }
         self.sb()?.varying.insert(id, shapes);
         Ok(())
+    }
+
+    /// [`Self::varying_params`] for the result `id` of an instruction
+    /// lowered under a guard: a narrow load read lane by lane
+    /// ([`analysis::index_loads`]) keeps its lanes.
+    pub(super) fn result_params(&mut self, cb: Block, id: Id, ty: Id) -> R<Vec<(Kind, Vec<Value>)>> {
+        if !self.simd.as_ref().is_some_and(|s| s.index_loads.contains(&id)) {
+            return self.varying_params(cb, ty);
+        }
+        Ok(types::components(self.m, ty)?
+            .into_iter()
+            .map(|t| {
+                let vals = (0..LANES).map(|_| self.b.append_block_param(cb, t)).collect();
+                (Kind::Lanes(t), vals)
+            })
+            .collect())
     }
 
     /// Appends to block `cb` the parameters of a value of type `ty` held

@@ -1166,7 +1166,12 @@ impl Lowering<'_, '_, '_> {
                 | Op::ConvertFToS
                 | Op::ConvertFToU
         );
+        // (A narrow value read lane by lane as an index,
+        // `analysis::index_loads`, is converted lane by lane too.)
         if integer && (narrow(xt) || narrow(t)) {
+            if let (Shape::Lanes(_), true) = (x, narrow(xt)) {
+                return Ok(None);
+            }
             return Ok(self.narrow_unary(op, x, xt, t, sat));
         }
         // Holding values per lane: no pair for a 64-bit result (a 32-bit

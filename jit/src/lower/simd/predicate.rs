@@ -249,7 +249,7 @@ impl Lowering<'_, '_, '_> {
         };
         let (all_block, some_block, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         let params = match result {
-            Some((_, ty)) => self.varying_params(join, ty)?,
+            Some((id, ty)) => self.result_params(join, id, ty)?,
             None => Vec::new(),
         };
         let all = self.b.ins().vall_true(g);
@@ -301,6 +301,10 @@ impl Lowering<'_, '_, '_> {
             let bools = bool_components(m, ty)?;
             for (c, (k, _)) in params.iter().enumerate() {
                 let l: [Value; LANES] = std::array::from_fn(|j| lanes[j][c]);
+                if let Kind::Lanes(_) = k {
+                    args.extend(l.map(BlockArg::Value));
+                    continue;
+                }
                 let t = self.ty(l[0]);
                 let s = self.assemble(l, t, bools.get(c).copied().unwrap_or(false));
                 args.extend(self.in_kind(s, *k).into_iter().map(BlockArg::Value));

@@ -233,6 +233,15 @@ pub const WIDE: &str = "-cl-clift-min-lanes=8";
 /// kernel runs until its 8-lane body is compiled after the build.
 pub const NARROW: &str = "-cl-clift-max-lanes=4";
 
+/// The global size of the tests of the lane builds ([`lane_builds`]).
+pub const LANE_GLOBAL: usize = 104;
+
+/// Their local sizes over [`LANE_GLOBAL`] work-items: none given, 8-lane
+/// chunks (8, 52), 8-lane chunks and a 4-lane one with a work-item left
+/// (13), a 4-lane chunk and scalar work-items (7), scalar work-items only
+/// (2).
+pub const LANE_LOCALS: [Option<usize>; 6] = [None, Some(8), Some(52), Some(13), Some(7), Some(2)];
+
 /// Kernel `name` of corpus module `module` at `opt`, built three ways: as
 /// clift chooses (8-lane bodies at the build, [`WIDE_AT_BUILD`]), with
 /// [`NARROW`], and with [`WIDE`]. Panics if a build fails.

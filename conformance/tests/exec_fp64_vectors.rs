@@ -12,12 +12,8 @@ use std::cmp::Ordering::{Equal, Greater, Less};
 
 use clift_conformance::exec::{self, Arg, Kernel, Opt};
 
-const GLOBAL: usize = 104;
-
-/// Local sizes: none given, 8-lane chunks (16, 8), 8-lane chunks and a
-/// 4-lane one with a work-item left (13), a 4-lane chunk and scalar
-/// work-items (7), scalar work-items only (2).
-const LOCALS: [Option<usize>; 6] = [None, Some(8), Some(52), Some(13), Some(7), Some(2)];
+const GLOBAL: usize = exec::LANE_GLOBAL;
+const LOCALS: [Option<usize>; 6] = exec::LANE_LOCALS;
 
 /// Kernel `name` of fp64_simd at `opt`, built the three ways of
 /// [`exec::lane_builds`].

@@ -1,5 +1,6 @@
 //! `CLIFT_DUMP` for the tests that read clift's debug dumps
-//! (`debug_dump.rs`, `exec_fp64_simd.rs`): each clBuildProgram writes one
+//! (`debug_dump.rs`, `exec_fp64_simd.rs`, `exec_simd_narrow_forms.rs`):
+//! each clBuildProgram writes one
 //! new folder under the dump root, which [`Dumps::build`] finds.
 //!
 //! The variable is read at each build, but set here before the first
@@ -60,6 +61,26 @@ impl Drop for Dumps {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.root);
     }
+}
+
+/// The dump file `name` in folder `dir`, or None.
+pub fn file(dir: &Path, name: &str) -> Option<String> {
+    std::fs::read_to_string(dir.join(name)).ok()
+}
+
+/// The optimized IR of kernel `kernel` in folder `dir`, after checking
+/// that it got an 8-lane body: no dump says why it kept the scalar body,
+/// scalars per lane or 4 lanes (panics naming `what` otherwise).
+pub fn eight_lane_ir(dir: &Path, kernel: &str, what: &str) -> String {
+    for (kept, name) in [
+        ("scalar", "scalar"),
+        ("scalars per lane", "lanes"),
+        ("4 lanes", "narrow"),
+    ] {
+        let why = file(dir, &format!("{kernel}.{name}.txt"));
+        assert_eq!(why, None, "{what}: {kernel} kept {kept}");
+    }
+    file(dir, &format!("{kernel}.opt.clif")).expect("the optimized IR")
 }
 
 /// The folders under `root`, sorted.

@@ -13,14 +13,9 @@
 //! The variable is set before the first OpenCL call, so this file is its
 //! own test process with a single test (as tests/debug_dump.rs).
 
-use clift_conformance::dump::Dumps;
+use clift_conformance::dump::{self, Dumps};
 use clift_conformance::exec::{self, Opt};
 use clift_conformance::*;
-
-/// The dump file `name` of a kernel, or None.
-fn dump(dir: &std::path::Path, name: &str) -> Option<String> {
-    std::fs::read_to_string(dir.join(name)).ok()
-}
 
 #[test]
 fn sixty_four_bit_work_runs_in_two_lane_vectors() {
@@ -39,15 +34,7 @@ fn sixty_four_bit_work_runs_in_two_lane_vectors() {
                 &format!("{module} {level:?}"),
             );
             for k in kernels {
-                for (what, file) in [
-                    ("scalar", "scalar"),
-                    ("scalars per lane", "lanes"),
-                    ("4 lanes", "narrow"),
-                ] {
-                    let why = dump(&dir, &format!("{k}.{file}.txt"));
-                    assert_eq!(why, None, "{level:?}: {module} {k} kept {what}");
-                }
-                let clif = dump(&dir, &format!("{k}.opt.clif")).expect("the optimized IR");
+                let clif = dump::eight_lane_ir(&dir, k, &format!("{level:?}: {module}"));
                 assert!(
                     clif.contains(vector),
                     "{level:?}: {module} {k}'s 64-bit values in {vector} vectors:\n{clif}"

@@ -17,14 +17,9 @@
 //! The variable is set before the first OpenCL call, so this file is its
 //! own test process with a single test (as tests/debug_dump.rs).
 
-use clift_conformance::dump::Dumps;
+use clift_conformance::dump::{self, Dumps};
 use clift_conformance::exec::{self, Opt};
 use clift_conformance::*;
-
-/// The dump file `name` of a kernel, or None.
-fn dump(dir: &std::path::Path, name: &str) -> Option<String> {
-    std::fs::read_to_string(dir.join(name)).ok()
-}
 
 #[test]
 fn narrow_integers_and_small_vectors_run_in_vectors() {
@@ -60,15 +55,7 @@ fn narrow_integers_and_small_vectors_run_in_vectors() {
                 &format!("{module} {level:?}"),
             );
             for &(k, vector) in kernels {
-                for (what, file) in [
-                    ("scalar", "scalar"),
-                    ("scalars per lane", "lanes"),
-                    ("4 lanes", "narrow"),
-                ] {
-                    let why = dump(&dir, &format!("{k}.{file}.txt"));
-                    assert_eq!(why, None, "{level:?}: {module} {k} kept {what}");
-                }
-                let clif = dump(&dir, &format!("{k}.opt.clif")).expect("the optimized IR");
+                let clif = dump::eight_lane_ir(&dir, k, &format!("{level:?}: {module}"));
                 assert!(
                     clif.contains(vector),
                     "{level:?}: {module} {k}'s values in vectors ({vector}):\n{clif}"
@@ -82,7 +69,7 @@ fn narrow_integers_and_small_vectors_run_in_vectors() {
                 // A contiguous store of four narrow lanes is the vector's
                 // low 32 or 64 bits (pextrd/pextrq to memory); byte and
                 // word lane moves would be lane-by-lane work.
-                let asm = dump(&dir, &format!("{k}.asm")).expect("the machine code");
+                let asm = dump::file(&dir, &format!("{k}.asm")).expect("the machine code");
                 // (`lookups`' shorts go through an `&` before they index:
                 // a vector, whose lanes under a partial mask are words.)
                 let moves: &[&str] = if k == "lookups" {

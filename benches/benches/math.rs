@@ -1,7 +1,8 @@
 //! Throughput of the common math built-ins in a kernel: one
-//! launch of `y[i] = f(x[i])` over [`N`] floats in (0.1, 10) and a clFinish,
-//! per function (`conformance/kernels/cl/bench_math.cl`, clang -O2).
-//! Criterion reports elements per second.
+//! launch of `y[i] = f(x[i])` over [`N`] floats (or doubles: the `_double`
+//! functions) in (0.1, 10) and a clFinish, per function
+//! (`conformance/kernels/cl/bench_math.cl`, clang -O2). Criterion reports
+//! elements per second.
 
 use std::ptr;
 
@@ -11,7 +12,18 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 8] = ["sin", "cos", "exp", "log", "pow", "sqrt", "erf", "rsqrt"];
+const FUNCTIONS: [&str; 10] = [
+    "sin",
+    "cos",
+    "exp",
+    "log",
+    "pow",
+    "sqrt",
+    "erf",
+    "rsqrt",
+    "exp_double",
+    "log_double",
+];
 
 fn math(c: &mut Criterion) {
     let ctx = context();
@@ -24,10 +36,21 @@ fn math(c: &mut Criterion) {
     let x = buffer(ctx, CL_MEM_READ_WRITE, 4 * N);
     let y = buffer(ctx, CL_MEM_READ_WRITE, 4 * N);
     write_bytes(q, x, 0, &xs);
+    let xd: Vec<u8> = (0..N)
+        .flat_map(|i| (0.1f64 + 9.9 * (i as f64 / N as f64)).to_ne_bytes())
+        .collect();
+    let x_double = buffer(ctx, CL_MEM_READ_WRITE, 8 * N);
+    let y_double = buffer(ctx, CL_MEM_READ_WRITE, 8 * N);
+    write_bytes(q, x_double, 0, &xd);
     let mut group = c.benchmark_group("math");
     group.throughput(Throughput::Elements(N as u64));
     for f in FUNCTIONS {
         let k = kernel(p, &format!("math_{f}"));
+        let (x, y) = if f.ends_with("_double") {
+            (x_double, y_double)
+        } else {
+            (x, y)
+        };
         check(set_arg(k, 0, &x));
         check(set_arg(k, 1, &y));
         group.bench_function(f, |b| {
@@ -45,8 +68,9 @@ fn math(c: &mut Criterion) {
         unsafe { check(clReleaseKernel(k)) };
     }
     group.finish();
-    release_mem(x);
-    release_mem(y);
+    for m in [x, y, x_double, y_double] {
+        release_mem(m);
+    }
     // SAFETY: valid handles, released once.
     unsafe {
         check(clReleaseProgram(p));

@@ -24,6 +24,7 @@ pub mod group_copy;
 pub mod half;
 pub mod image;
 pub mod integer;
+pub mod libm_lanes;
 pub mod math_f32;
 pub mod math_f64;
 mod math_shared;

@@ -166,13 +166,18 @@ fn arithmetic_and_selects() {
                 f64::from(fmax(x as f32, y as f32)),
                 f64::from(fmin(x as f32, y as f32)),
                 f64::from(fmin(fmax(x as f32, -1.0), y as f32)),
+                libm::exp(x),
+                libm::log(y),
+                libm::exp(y * 0.01) + libm::log(x.abs()),
+                libm::log2(y.abs()),
+                libm::log10(x),
             ]
         })
         .collect();
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "arith") {
-                let mut o = vec![0.0f64; 21 * GLOBAL];
+                let mut o = vec![0.0f64; 26 * GLOBAL];
                 let lo = l.map(|l| [l]);
                 kernel
                     .arg(Arg::input(&a))

@@ -1,6 +1,6 @@
 // Doubles in 4- and 8-lane bodies, held as two f64x2 vectors per four
 // work-items (tests/exec_fp64_vectors.rs): the arithmetic, comparisons,
-// selects and conversions with vector forms, contiguous and gathered
+// selects, conversions and math functions with vector forms, contiguous and gathered
 // accesses, doubles under masks (regions, loops whose trip counts differ
 // between work-items) and kept across barriers.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -32,6 +32,14 @@ kernel void arith(global const double *a, global const double *b, global double 
     o[18 * n + i] = (double)fmax(fx, fy);
     o[19 * n + i] = (double)fmin(fx, fy);
     o[20 * n + i] = (double)clamp(fx, -1.0f, fy);
+    // exp, log, log2, log10: the four-lane forms of libm's functions
+    // (lanes out of their ranges, as infinities, NaNs and negative
+    // numbers, next to lanes in them).
+    o[21 * n + i] = exp(x);
+    o[22 * n + i] = log(y);
+    o[23 * n + i] = exp(y * 0.01) + log(fabs(x));
+    o[24 * n + i] = log2(fabs(y));
+    o[25 * n + i] = log10(x);
 }
 
 // Every comparison of two doubles, their classifications and those of

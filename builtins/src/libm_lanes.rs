@@ -1,0 +1,590 @@
+//! `exp`, `log`, `log2` and `log10` of `double` on four lanes at once, bit
+//! for bit what `libm`'s functions of the same names (FreeBSD's
+//! algorithms, which the scalar lowering calls for one `double`:
+//! `math_f64::clift_exp_f64`, ...) give for each lane.
+//!
+//! The AVX2 form performs, for the lanes it handles, the same IEEE
+//! operations in the same order as the scalar function's path for that
+//! argument (each one rounded once, no fused multiply-add: `libm` has
+//! none there and Rust never contracts), with the scalar branches turned
+//! into selects; so each lane's result is the scalar function's. The
+//! lanes it does not handle (the scalar functions' special paths) are
+//! given to `libm` one by one:
+//!
+//! - `exp(x)` for 2^-28 < |x| < 708.39...: the reduction x = k ln2 + r
+//!   (k from `x / ln2 +- 1/2` truncated for |x| >= 1.5 ln2, +-1 above 0.5
+//!   ln2, 0 below), the rational approximation of e^r, then the result
+//!   times 2^k, which for these k (|k| <= 1022) is one multiplication in
+//!   `libm`'s `scalbn` too. Tiny, huge, infinite and NaN arguments go to
+//!   `libm`.
+//! - `log(x)` for positive normal finite x: the reduction to [sqrt(1/2),
+//!   sqrt(2)) on the high word, then the polynomial in s = f / (2 + f).
+//!   Zeros, negative numbers, subnormals, infinities and NaNs go to
+//!   `libm`.
+//! - `log2(x)`, `log10(x)`: the same reduction and polynomial, then
+//!   log(1 + f) split into a high part with 32 bits and the rest, each
+//!   scaled by 1/ln2 (1/ln10) in two parts, the exponent added with its
+//!   rounding error carried; the same lanes go to `libm`.
+//!
+//! Without AVX2 every lane is `libm`'s function, one after another.
+//! `tests` compares the AVX2 form with `libm` lane for lane on the
+//! boundaries of every branch and on random bit patterns.
+
+/// The four-lane entry points: `$f` on four doubles, lanes 0-1 in `lo`
+/// (`xmm0`), lanes 2-3 in `hi` (`xmm1`), the results stored to `out`
+/// (`rdi`). 4-lane kernel bodies call them for a `double` component (two
+/// 2-lane halves).
+macro_rules! entry_points {
+    ($($(#[$doc:meta])* $name:ident => $f:ident;)*) => {$(
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// `out` must be valid for writes of four `f64`s (any alignment).
+        // `__m128d` is an SSE vector, which the System V ABI passes in
+        // `xmm` registers (SSE is part of x86-64); the lint only says that
+        // Rust does not promise a C layout for SIMD types in general.
+        #[cfg(target_arch = "x86_64")]
+        #[allow(improper_ctypes_definitions)]
+        pub unsafe extern "C" fn $name(
+            lo: core::arch::x86_64::__m128d,
+            hi: core::arch::x86_64::__m128d,
+            out: *mut f64,
+        ) {
+            // SAFETY: the caller passes four writable doubles.
+            unsafe { four(Function::$f, lo, hi, out) }
+        }
+    )*};
+}
+
+entry_points! {
+    /// `exp` on four doubles.
+    clift_exp_f64x4 => Exp;
+    /// `log` on four doubles.
+    clift_log_f64x4 => Log;
+    /// `log2` on four doubles.
+    clift_log2_f64x4 => Log2;
+    /// `log10` on four doubles.
+    clift_log10_f64x4 => Log10;
+}
+
+/// Which function a four-lane entry point computes.
+#[derive(Clone, Copy)]
+enum Function {
+    Exp,
+    Log,
+    Log2,
+    Log10,
+}
+
+/// Function `f` on the four doubles of `lo` and `hi`, stored to `out`: the
+/// AVX2 form where the CPU has AVX2 (the halves joined in a register, no
+/// trip through memory), else `libm` on each.
+///
+/// # Safety
+/// `out` must be valid for writes of four `f64`s (any alignment).
+#[cfg(target_arch = "x86_64")]
+unsafe fn four(f: Function, lo: core::arch::x86_64::__m128d, hi: core::arch::x86_64::__m128d, out: *mut f64) {
+    use core::arch::x86_64::_mm_storeu_pd;
+    if is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked at run time); the caller
+        // passes four writable doubles.
+        unsafe { avx2::four(f, lo, hi, out) };
+        return;
+    }
+    let mut x = [0.0f64; 4];
+    // SAFETY: `x` holds four doubles: unaligned 16-byte stores (SSE2 is
+    // part of x86-64).
+    unsafe {
+        _mm_storeu_pd(x.as_mut_ptr(), lo);
+        _mm_storeu_pd(x.as_mut_ptr().add(2), hi);
+    }
+    let y = x.map(f.scalar());
+    // SAFETY: the caller passes four writable doubles.
+    unsafe { core::ptr::copy_nonoverlapping(y.as_ptr(), out, 4) };
+}
+
+impl Function {
+    /// `libm`'s function.
+    fn scalar(self) -> fn(f64) -> f64 {
+        match self {
+            Function::Exp => libm::exp,
+            Function::Log => libm::log,
+            Function::Log2 => libm::log2,
+            Function::Log10 => libm::log10,
+        }
+    }
+
+    /// The function of OpenCL.std name `name`, if it has a four-lane form.
+    fn named(name: &str) -> Option<Function> {
+        Some(match name {
+            "exp" => Function::Exp,
+            "log" => Function::Log,
+            "log2" => Function::Log2,
+            "log10" => Function::Log10,
+            _ => return None,
+        })
+    }
+}
+
+/// The address of the four-lane form of `name` (an OpenCL.std name:
+/// `exp`, `log`, `log2` or `log10`) of `double` for JIT code on x86-64
+/// System V: an `extern "C" fn(__m128d, __m128d, *mut f64)` (see
+/// `entry_points!`).
+#[cfg(all(target_arch = "x86_64", not(windows)))]
+pub fn four_lanes(name: &str) -> Option<usize> {
+    #[allow(improper_ctypes_definitions)] // see `entry_points!`
+    type Four = unsafe extern "C" fn(core::arch::x86_64::__m128d, core::arch::x86_64::__m128d, *mut f64);
+    let f: Four = match Function::named(name)? {
+        Function::Exp => clift_exp_f64x4,
+        Function::Log => clift_log_f64x4,
+        Function::Log2 => clift_log2_f64x4,
+        Function::Log10 => clift_log10_f64x4,
+    };
+    Some(f as usize)
+}
+
+/// Elsewhere no four-lane forms: these functions of `double` run lane by
+/// lane.
+#[cfg(not(all(target_arch = "x86_64", not(windows))))]
+pub fn four_lanes(_name: &str) -> Option<usize> {
+    None
+}
+
+/// `name` on four doubles by the AVX2 form, or None where the CPU has no
+/// AVX2 or `name` has no four-lane form: for tests, which compare it
+/// with `libm` lane for lane.
+#[cfg(target_arch = "x86_64")]
+pub fn avx2_form(name: &str, x: [f64; 4]) -> Option<[f64; 4]> {
+    use core::arch::x86_64::_mm_loadu_pd;
+    let f = Function::named(name)?;
+    if !is_x86_feature_detected!("avx2") {
+        return None;
+    }
+    let mut y = [0.0f64; 4];
+    // SAFETY: the CPU has AVX2 (checked above); `x` and `y` hold four
+    // doubles (unaligned loads, SSE2 is part of x86-64).
+    unsafe {
+        avx2::four(
+            f,
+            _mm_loadu_pd(x.as_ptr()),
+            _mm_loadu_pd(x.as_ptr().add(2)),
+            y.as_mut_ptr(),
+        )
+    };
+    Some(y)
+}
+
+/// `libm`'s function `name` (`exp`, `log`, `log2` or `log10`) of `x`: what every lane of
+/// the four-lane forms must give.
+pub fn reference(name: &str, x: f64) -> Option<f64> {
+    Function::named(name).map(|f| f.scalar()(x))
+}
+
+/// The AVX2 forms: four `f64` lanes in one `__m256d`.
+#[cfg(target_arch = "x86_64")]
+// The constants are written as `libm` writes them (FreeBSD's digits, which
+// round to the same doubles).
+// (INVLN2 is not `LOG2_E` in every digit, but the same double.)
+#[allow(clippy::excessive_precision, clippy::approx_constant)]
+mod avx2 {
+    use core::arch::x86_64::*;
+
+    use super::Function;
+
+    // `libm`'s constants (exp.rs, log.rs, log2.rs and log10.rs, from
+    // FreeBSD's e_exp.c, e_log.c, e_log2.c and e_log10.c), bit for bit.
+    const LN2HI: f64 = 6.93147180369123816490e-01;
+    const LN2LO: f64 = 1.90821492927058770002e-10;
+    const INVLN2: f64 = 1.44269504088896338700e+00;
+    const P1: f64 = 1.66666666666666019037e-01;
+    const P2: f64 = -2.77777777770155933842e-03;
+    const P3: f64 = 6.61375632143793436117e-05;
+    const P4: f64 = -1.65339022054652515390e-06;
+    const P5: f64 = 4.13813679705723846039e-08;
+    const LG1: f64 = 6.666666666666735130e-01;
+    const LG2: f64 = 3.999999999940941908e-01;
+    const LG3: f64 = 2.857142874366239149e-01;
+    const LG4: f64 = 2.222219843214978396e-01;
+    const LG5: f64 = 1.818357216161805012e-01;
+    const LG6: f64 = 1.531383769920937332e-01;
+    const LG7: f64 = 1.479819860511658591e-01;
+    const IVLN2HI: f64 = 1.44269504072144627571e+00;
+    const IVLN2LO: f64 = 1.67517131648865118353e-10;
+    const IVLN10HI: f64 = 4.34294481878168880939e-01;
+    const IVLN10LO: f64 = 2.50829467116452752298e-11;
+    const LOG10_2HI: f64 = 3.01029995663611771306e-01;
+    const LOG10_2LO: f64 = 3.69423907715893078616e-13;
+    /// 1.5 * 2^52: an integer below 2^51 in magnitude added to it lands in
+    /// the low bits.
+    const SHIFT: f64 = 6_755_399_441_055_744.0;
+
+    /// Function `f` on the four doubles of `lo` and `hi`, stored to `out`:
+    /// the vector form for the lanes it handles, `libm` for the others.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2; `out` must be valid for writes of four
+    /// `f64`s (any alignment).
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn four(f: Function, lo: __m128d, hi: __m128d, out: *mut f64) {
+        let v = _mm256_set_m128d(hi, lo);
+        let (y, handled) = match f {
+            Function::Exp => exp(v),
+            Function::Log => log(v),
+            Function::Log2 => log2(v),
+            Function::Log10 => log10(v),
+        };
+        // SAFETY: the caller passes four writable doubles.
+        unsafe { _mm256_storeu_pd(out, y) };
+        let handled = _mm256_movemask_pd(_mm256_castsi256_pd(handled));
+        if handled != 0b1111 {
+            let mut x = [0.0f64; 4];
+            // SAFETY: `x` holds four doubles (unaligned store); `out`
+            // four writable ones.
+            unsafe {
+                _mm256_storeu_pd(x.as_mut_ptr(), v);
+                for (lane, &a) in x.iter().enumerate() {
+                    if handled & (1 << lane) == 0 {
+                        *out.add(lane) = f.scalar()(a);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every 64-bit lane `c`.
+    #[target_feature(enable = "avx2")]
+    fn int(c: i64) -> __m256i {
+        _mm256_set1_epi64x(c)
+    }
+
+    /// Every lane `c`.
+    #[target_feature(enable = "avx2")]
+    fn splat(c: f64) -> __m256d {
+        _mm256_set1_pd(c)
+    }
+
+    /// The high 32 bits of each lane's bits, zero-extended to 64.
+    #[target_feature(enable = "avx2")]
+    fn high_words(v: __m256d) -> __m256i {
+        _mm256_srli_epi64::<32>(_mm256_castpd_si256(v))
+    }
+
+    /// Lanes (integers below 2^31 in magnitude in 64-bit lanes) as doubles.
+    #[target_feature(enable = "avx2")]
+    fn to_double(k: __m256i) -> __m256d {
+        // The low halves of the four 64-bit lanes, as four i32s.
+        let low = _mm256_permutevar8x32_epi32(k, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+        _mm256_cvtepi32_pd(_mm256_castsi256_si128(low))
+    }
+
+    /// `exp` of the lanes of `x` with 2^-28 < |x| < 708.39... (the lanes
+    /// set in the mask); other lanes get arbitrary values.
+    #[target_feature(enable = "avx2")]
+    fn exp(x: __m256d) -> (__m256d, __m256i) {
+        let ahx = _mm256_and_si256(high_words(x), int(0x7fff_ffff));
+        // 2^-28 < |x| < 708.39...: the general path (k may be 0).
+        let handled = _mm256_andnot_si256(
+            _mm256_cmpgt_epi64(ahx, int(0x4086_232a)),
+            _mm256_cmpgt_epi64(ahx, int(0x3e30_0000)),
+        );
+        // k: (x / ln2 + (x < 0 ? -1/2 : 1/2)) truncated for |x| >= 1.5 ln2,
+        // 1 - 2 sign for |x| > 0.5 ln2, else 0 (blendv picks on x's sign
+        // bit).
+        let half = _mm256_blendv_pd(splat(0.5), splat(-0.5), x);
+        let t = _mm256_add_pd(_mm256_mul_pd(splat(INVLN2), x), half);
+        let k_far = _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(t);
+        let k_near = _mm256_blendv_pd(splat(1.0), splat(-1.0), x);
+        let far = _mm256_castsi256_pd(_mm256_cmpgt_epi64(ahx, int(0x3ff0_a2b1)));
+        let near = _mm256_castsi256_pd(_mm256_cmpgt_epi64(ahx, int(0x3fd6_2e42)));
+        let kd = _mm256_blendv_pd(_mm256_and_pd(near, k_near), k_far, far);
+        // hi = x - k ln2hi, lo = k ln2lo, r = hi - lo (k = 0: hi = r = x,
+        // lo = +0, as the scalar path's).
+        let hi = _mm256_sub_pd(x, _mm256_mul_pd(kd, splat(LN2HI)));
+        let lo = _mm256_mul_pd(kd, splat(LN2LO));
+        let r = _mm256_sub_pd(hi, lo);
+        let xx = _mm256_mul_pd(r, r);
+        let mut p = _mm256_mul_pd(xx, splat(P5));
+        p = _mm256_mul_pd(xx, _mm256_add_pd(splat(P4), p));
+        p = _mm256_mul_pd(xx, _mm256_add_pd(splat(P3), p));
+        p = _mm256_mul_pd(xx, _mm256_add_pd(splat(P2), p));
+        p = _mm256_mul_pd(xx, _mm256_add_pd(splat(P1), p));
+        let c = _mm256_sub_pd(r, p);
+        // 1 + (r c / (2 - c) - lo + hi)
+        let q = _mm256_div_pd(_mm256_mul_pd(r, c), _mm256_sub_pd(splat(2.0), c));
+        let y = _mm256_add_pd(splat(1.0), _mm256_add_pd(_mm256_sub_pd(q, lo), hi));
+        // times 2^k (|k| <= 1022: one multiplication, as in `scalbn`; 1
+        // for k = 0, where the scalar path returns y itself).
+        // (k + 1.5 2^52 has k in its low bits, two's complement; the
+        // shift drops the bits above.)
+        let shifted = _mm256_castpd_si256(_mm256_add_pd(kd, splat(SHIFT)));
+        let scale = _mm256_slli_epi64::<52>(_mm256_add_epi64(shifted, int(1023)));
+        (_mm256_mul_pd(y, _mm256_castsi256_pd(scale)), handled)
+    }
+
+    /// The reduction `log`, `log2` and `log10` share, for the lanes of `x`
+    /// that are positive, normal and finite (the mask; other lanes get
+    /// arbitrary values): x = 2^k (1 + f) with 1 + f in [sqrt(1/2),
+    /// sqrt(2)), hfsq = f^2 / 2, s = f / (2 + f) and the polynomial part
+    /// r, as the scalar functions compute them.
+    #[target_feature(enable = "avx2")]
+    fn log_parts(x: __m256d) -> LogParts {
+        let bits = _mm256_castpd_si256(x);
+        let hx = high_words(x);
+        // 0x00100000 <= hx < 0x7ff00000 (a set sign bit makes hx larger).
+        let handled = _mm256_andnot_si256(
+            _mm256_cmpgt_epi64(hx, int(0x7fef_ffff)),
+            _mm256_cmpgt_epi64(hx, int(0x000f_ffff)),
+        );
+        // x into [sqrt(2)/2, sqrt(2)) on the high word: k is the exponent.
+        let h = _mm256_add_epi64(hx, int(0x3ff0_0000 - 0x3fe6_a09e));
+        let k = _mm256_sub_epi64(_mm256_srli_epi64::<20>(h), int(0x3ff));
+        let h = _mm256_add_epi64(_mm256_and_si256(h, int(0x000f_ffff)), int(0x3fe6_a09e));
+        let m = _mm256_or_si256(_mm256_slli_epi64::<32>(h), _mm256_and_si256(bits, int(0xffff_ffff)));
+        let m = _mm256_castsi256_pd(m);
+        let f = _mm256_sub_pd(m, splat(1.0));
+        let hfsq = _mm256_mul_pd(_mm256_mul_pd(splat(0.5), f), f);
+        let s = _mm256_div_pd(f, _mm256_add_pd(splat(2.0), f));
+        let z = _mm256_mul_pd(s, s);
+        let w = _mm256_mul_pd(z, z);
+        // t1 = w (LG2 + w (LG4 + w LG6)), t2 = z (LG1 + w (LG3 + w (LG5 + w LG7)))
+        let mut t1 = _mm256_mul_pd(w, splat(LG6));
+        t1 = _mm256_mul_pd(w, _mm256_add_pd(splat(LG4), t1));
+        t1 = _mm256_mul_pd(w, _mm256_add_pd(splat(LG2), t1));
+        let mut t2 = _mm256_mul_pd(w, splat(LG7));
+        t2 = _mm256_mul_pd(w, _mm256_add_pd(splat(LG5), t2));
+        t2 = _mm256_mul_pd(w, _mm256_add_pd(splat(LG3), t2));
+        t2 = _mm256_mul_pd(z, _mm256_add_pd(splat(LG1), t2));
+        LogParts {
+            f,
+            hfsq,
+            s,
+            r: _mm256_add_pd(t2, t1),
+            dk: to_double(k),
+            handled,
+        }
+    }
+
+    /// What [`log_parts`] computes.
+    struct LogParts {
+        f: __m256d,
+        hfsq: __m256d,
+        s: __m256d,
+        r: __m256d,
+        dk: __m256d,
+        handled: __m256i,
+    }
+
+    /// `log` of the lanes of `x` that are positive, normal and finite
+    /// (the lanes set in the mask); other lanes get arbitrary values.
+    #[target_feature(enable = "avx2")]
+    fn log(x: __m256d) -> (__m256d, __m256i) {
+        let LogParts {
+            f,
+            hfsq,
+            s,
+            r,
+            dk,
+            handled,
+        } = log_parts(x);
+        // s (hfsq + r) + dk ln2lo - hfsq + f + dk ln2hi, left to right
+        // (log.rs's LN2_HI and LN2_LO are exp.rs's LN2HI and LN2LO).
+        let mut y = _mm256_mul_pd(s, _mm256_add_pd(hfsq, r));
+        y = _mm256_add_pd(y, _mm256_mul_pd(dk, splat(LN2LO)));
+        y = _mm256_sub_pd(y, hfsq);
+        y = _mm256_add_pd(y, f);
+        y = _mm256_add_pd(y, _mm256_mul_pd(dk, splat(LN2HI)));
+        (y, handled)
+    }
+
+    /// log(1 + f) as hi + lo, hi with its low 32 bits cleared (log2.rs and
+    /// log10.rs): hi = f - hfsq truncated, lo = f - hi - hfsq + s (hfsq +
+    /// r).
+    #[target_feature(enable = "avx2")]
+    fn log1p_hi_lo(p: &LogParts) -> (__m256d, __m256d) {
+        let hi = _mm256_sub_pd(p.f, p.hfsq);
+        let hi = _mm256_castsi256_pd(_mm256_and_si256(_mm256_castpd_si256(hi), int(-1i64 << 32)));
+        let lo = _mm256_sub_pd(_mm256_sub_pd(p.f, hi), p.hfsq);
+        let lo = _mm256_add_pd(lo, _mm256_mul_pd(p.s, _mm256_add_pd(p.hfsq, p.r)));
+        (hi, lo)
+    }
+
+    /// The end both log2 and log10 share: y + val_hi + val_lo with the
+    /// rounding error of the first sum carried into the second.
+    #[target_feature(enable = "avx2")]
+    fn sum_carried(y: __m256d, val_hi: __m256d, val_lo: __m256d) -> __m256d {
+        let w = _mm256_add_pd(y, val_hi);
+        let val_lo = _mm256_add_pd(val_lo, _mm256_add_pd(_mm256_sub_pd(y, w), val_hi));
+        _mm256_add_pd(val_lo, w)
+    }
+
+    /// `log2` of the lanes of `x` that are positive, normal and finite
+    /// (the lanes set in the mask); other lanes get arbitrary values.
+    #[target_feature(enable = "avx2")]
+    fn log2(x: __m256d) -> (__m256d, __m256i) {
+        let p = log_parts(x);
+        let (hi, lo) = log1p_hi_lo(&p);
+        let val_hi = _mm256_mul_pd(hi, splat(IVLN2HI));
+        let val_lo = _mm256_add_pd(
+            _mm256_mul_pd(_mm256_add_pd(lo, hi), splat(IVLN2LO)),
+            _mm256_mul_pd(lo, splat(IVLN2HI)),
+        );
+        (sum_carried(p.dk, val_hi, val_lo), p.handled)
+    }
+
+    /// `log10` of the lanes of `x` that are positive, normal and finite
+    /// (the lanes set in the mask); other lanes get arbitrary values.
+    #[target_feature(enable = "avx2")]
+    fn log10(x: __m256d) -> (__m256d, __m256i) {
+        let p = log_parts(x);
+        let (hi, lo) = log1p_hi_lo(&p);
+        let val_hi = _mm256_mul_pd(hi, splat(IVLN10HI));
+        let y = _mm256_mul_pd(p.dk, splat(LOG10_2HI));
+        // dk log10_2lo + (lo + hi) ivln10lo + lo ivln10hi, left to right
+        let val_lo = _mm256_add_pd(
+            _mm256_mul_pd(p.dk, splat(LOG10_2LO)),
+            _mm256_mul_pd(_mm256_add_pd(lo, hi), splat(IVLN10LO)),
+        );
+        let val_lo = _mm256_add_pd(val_lo, _mm256_mul_pd(lo, splat(IVLN10HI)));
+        (sum_carried(y, val_hi, val_lo), p.handled)
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+
+    /// The functions with a four-lane form here, by OpenCL.std name.
+    const NAMES: [&str; 4] = ["exp", "log", "log2", "log10"];
+
+    /// Lane-for-lane comparison of the AVX2 form with `libm` (bits; NaNs
+    /// as NaNs: `libm` returns the argument or a computed NaN, and so do
+    /// the lanes it is given).
+    fn check(name: &str, x: [f64; 4]) {
+        let Some(y) = avx2_form(name, x) else { return };
+        for (lane, (&a, &v)) in x.iter().zip(&y).enumerate() {
+            let want = reference(name, a).unwrap();
+            assert!(
+                want.to_bits() == v.to_bits(),
+                "{name}({a:e}) [{:#018x}] lane {lane}: {v:e} [{:#018x}] against libm's {want:e} [{:#018x}]",
+                a.to_bits(),
+                v.to_bits(),
+                want.to_bits()
+            );
+        }
+    }
+
+    /// The high words where a branch of either function changes, and the
+    /// doubles around them.
+    fn boundaries() -> Vec<f64> {
+        let words: [u64; 10] = [
+            0x3e30_0000,
+            0x3fd6_2e42,
+            0x3ff0_a2b2,
+            0x4086_232b,
+            0x0010_0000,
+            0x7ff0_0000,
+            0x3ff0_0000,
+            0x3fe6_a09e,
+            0x4086_2e42,
+            0x4087_4910,
+        ];
+        let mut out = Vec::new();
+        for w in words {
+            for low in [0u64, 1, 0x7fff_ffff, 0xffff_ffff] {
+                for d in [-1i64, 0, 1] {
+                    let bits = ((w as i64 + d) as u64) << 32 | low;
+                    out.push(f64::from_bits(bits));
+                    out.push(-f64::from_bits(bits));
+                }
+            }
+        }
+        out.extend([
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            f64::from_bits(0x7ff0_0000_0000_0001),
+            f64::from_bits(0xfff8_0000_dead_beef),
+            f64::MIN_POSITIVE,
+            f64::from_bits(1),
+            f64::MAX,
+            708.396_418_532_264_1,
+            709.782_712_893_384,
+            -745.133_219_101_941_1,
+            0.5 * core::f64::consts::LN_2,
+            1.5 * core::f64::consts::LN_2,
+            core::f64::consts::SQRT_2,
+            core::f64::consts::FRAC_1_SQRT_2,
+        ]);
+        out
+    }
+
+    /// A small deterministic generator (xorshift64*).
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state >> 12;
+        *state ^= *state << 25;
+        *state ^= *state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    #[test]
+    fn boundaries_match_libm() {
+        let b = boundaries();
+        for name in NAMES {
+            // Every value in every lane, next to the others (handled and
+            // not handled lanes mixed).
+            for (i, &a) in b.iter().enumerate() {
+                let n = b.len();
+                check(name, [a, b[(i + 1) % n], b[(i + 7) % n], b[(i + 13) % n]]);
+                check(name, [b[(i + 3) % n], a, 1.0, 2.5]);
+            }
+        }
+    }
+
+    #[test]
+    fn random_arguments_match_libm() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        for name in NAMES {
+            for round in 0..400_000 {
+                let x = [0; 4].map(|_| {
+                    let r = next(&mut s);
+                    match round % 4 {
+                        // Any bits.
+                        0 => f64::from_bits(r),
+                        // exp's interesting range, log's positive doubles.
+                        1 => (r as i64 as f64) * (800.0 / 9.3e18),
+                        2 => f64::from_bits(r >> 1),
+                        // Near 1 (log's cancellation, exp's small r).
+                        _ => 1.0 + (r as i64 as f64) * 1e-19,
+                    }
+                });
+                check(name, x);
+            }
+        }
+    }
+
+    #[test]
+    fn entry_points_store_libm_lanes() {
+        use core::arch::x86_64::_mm_setr_pd;
+        for name in NAMES {
+            let addr = four_lanes(name).unwrap();
+            // SAFETY: `four_lanes` returns an `extern "C" fn(__m128d,
+            // __m128d, *mut f64)`; `out` holds four doubles.
+            unsafe {
+                #[allow(improper_ctypes_definitions)] // see `entry_points!`
+                type Four = unsafe extern "C" fn(core::arch::x86_64::__m128d, core::arch::x86_64::__m128d, *mut f64);
+                let f: Four = core::mem::transmute::<usize, Four>(addr);
+                let x = [0.25, -3.0, 700.0, 1e-300];
+                let mut out = [0.0; 4];
+                f(_mm_setr_pd(x[0], x[1]), _mm_setr_pd(x[2], x[3]), out.as_mut_ptr());
+                for (a, v) in x.iter().zip(out) {
+                    assert_eq!(v.to_bits(), reference(name, *a).unwrap().to_bits(), "{name}({a})");
+                }
+            }
+        }
+        assert!(four_lanes("sin").is_none());
+    }
+}

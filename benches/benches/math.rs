@@ -30,18 +30,16 @@ fn math(c: &mut Criterion) {
     let q = queue(ctx, 0);
     let p = il_program(ctx, &corpus_spirv("bench_math", Opt::O2));
     check(build(p, ""));
-    let xs: Vec<u8> = (0..N)
-        .flat_map(|i| (0.1f32 + 9.9 * (i as f32 / N as f32)).to_ne_bytes())
-        .collect();
-    let x = buffer(ctx, CL_MEM_READ_WRITE, 4 * N);
-    let y = buffer(ctx, CL_MEM_READ_WRITE, 4 * N);
-    write_bytes(q, x, 0, &xs);
-    let xd: Vec<u8> = (0..N)
-        .flat_map(|i| (0.1f64 + 9.9 * (i as f64 / N as f64)).to_ne_bytes())
-        .collect();
-    let x_double = buffer(ctx, CL_MEM_READ_WRITE, 8 * N);
-    let y_double = buffer(ctx, CL_MEM_READ_WRITE, 8 * N);
-    write_bytes(q, x_double, 0, &xd);
+    // The arguments' bytes in one buffer, room for the results in another.
+    let buffers = |xs: Vec<u8>| {
+        let x = buffer(ctx, CL_MEM_READ_WRITE, xs.len());
+        let y = buffer(ctx, CL_MEM_READ_WRITE, xs.len());
+        write_bytes(q, x, 0, &xs);
+        (x, y)
+    };
+    let at = |i: usize| 0.1 + 9.9 * (i as f64 / N as f64);
+    let (x, y) = buffers((0..N).flat_map(|i| (at(i) as f32).to_ne_bytes()).collect());
+    let (x_double, y_double) = buffers((0..N).flat_map(|i| at(i).to_ne_bytes()).collect());
     let mut group = c.benchmark_group("math");
     group.throughput(Throughput::Elements(N as u64));
     for f in FUNCTIONS {

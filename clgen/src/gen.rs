@@ -1035,7 +1035,11 @@ impl Gen {
             } else {
                 0
             }, // 15 vload_half
-            if s == Scalar::Float && self.fp16 { 8 } else { 0 }, // 16 math rounded within its bound
+            match s {
+                Scalar::Float if self.fp16 => 8,
+                Scalar::Double if self.fp16 => 4,
+                _ => 0,
+            }, // 16 math rounded within its bound
         ];
         let d1 = d - 1;
         match self.r.weighted(&w) {
@@ -1109,21 +1113,26 @@ impl Gen {
                 // must agree bit for bit.
                 self.math = true;
                 let a = self.expr(t, d1);
-                let f = self.r.pick(&[
-                    "exp",
-                    "log",
-                    "erf",
-                    "sin",
-                    "cos",
-                    "tan",
-                    "exp2",
-                    "exp10",
-                    "log2",
-                    "log10",
-                    "native_exp",
-                    "half_sin",
-                    "pow",
-                ]);
+                let f = if s == Scalar::Double {
+                    // (No half_ or native_ forms of double.)
+                    self.r.pick(&["exp", "log", "log2", "log10", "sin", "erf", "pow"])
+                } else {
+                    self.r.pick(&[
+                        "exp",
+                        "log",
+                        "erf",
+                        "sin",
+                        "cos",
+                        "tan",
+                        "exp2",
+                        "exp10",
+                        "log2",
+                        "log10",
+                        "native_exp",
+                        "half_sin",
+                        "pow",
+                    ])
+                };
                 if f == "pow" {
                     let b = self.expr(t, d1);
                     format!("pow({a}, {b})")

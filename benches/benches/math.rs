@@ -12,7 +12,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 10] = [
+const FUNCTIONS: [&str; 11] = [
     "sin",
     "cos",
     "exp",
@@ -23,6 +23,7 @@ const FUNCTIONS: [&str; 10] = [
     "rsqrt",
     "exp_double",
     "log_double",
+    "sin_double",
 ];
 
 fn math(c: &mut Criterion) {

@@ -1,7 +1,7 @@
-//! `exp`, `log`, `log2` and `log10` of `double` on four lanes at once, bit
-//! for bit what `libm`'s functions of the same names (FreeBSD's
-//! algorithms, which the scalar lowering calls for one `double`:
-//! `math_f64::clift_exp_f64`, ...) give for each lane.
+//! `exp`, `log`, `log2`, `log10`, `sin` and `cos` of `double` on four
+//! lanes at once, bit for bit what `libm`'s functions of the same names
+//! (FreeBSD's algorithms, which the scalar lowering calls for one
+//! `double`: `math_f64::clift_exp_f64`, ...) give for each lane.
 //!
 //! The AVX2 form performs, for the lanes it handles, the same IEEE
 //! operations in the same order as the scalar function's path for that
@@ -25,6 +25,15 @@
 //!   log(1 + f) split into a high part with 32 bits and the rest, each
 //!   scaled by 1/ln2 (1/ln10) in two parts, the exponent added with its
 //!   rounding error carried; the same lanes go to `libm`.
+//! - `sin(x)`, `cos(x)` for |x| < 2^20 pi/2: below pi/4 the argument
+//!   itself (sin below 2^-26), 1 (cos below 2^-27 sqrt(2)) or the kernel
+//!   polynomials on (x, 0); beyond, `rem_pio2`'s reduction x = n pi/2 +
+//!   y0 + y1 (up to 9pi/4 by n = +-1 .. +-4 in one step, but near pi/2,
+//!   pi, 3pi/2 and 2pi; else n = rint(x 2/pi) and one to three rounds
+//!   with pi/2 in more parts, as the scalar function decides per lane),
+//!   then the sine or cosine kernel by the quadrant n mod 4, negated in
+//!   two quadrants. Larger arguments (the Payne-Hanek reduction),
+//!   infinities and NaNs go to `libm`.
 //!
 //! Without AVX2 every lane is `libm`'s function, one after another.
 //! `tests` compares the AVX2 form with `libm` lane for lane on the
@@ -65,6 +74,10 @@ entry_points! {
     clift_log2_f64x4 => Log2;
     /// `log10` on four doubles.
     clift_log10_f64x4 => Log10;
+    /// `sin` on four doubles.
+    clift_sin_f64x4 => Sin;
+    /// `cos` on four doubles.
+    clift_cos_f64x4 => Cos;
 }
 
 /// Which function a four-lane entry point computes.
@@ -74,6 +87,8 @@ enum Function {
     Log,
     Log2,
     Log10,
+    Sin,
+    Cos,
 }
 
 /// Function `f` on the four doubles of `lo` and `hi`, stored to `out`: the
@@ -111,6 +126,8 @@ impl Function {
             Function::Log => libm::log,
             Function::Log2 => libm::log2,
             Function::Log10 => libm::log10,
+            Function::Sin => libm::sin,
+            Function::Cos => libm::cos,
         }
     }
 
@@ -121,6 +138,8 @@ impl Function {
             "log" => Function::Log,
             "log2" => Function::Log2,
             "log10" => Function::Log10,
+            "sin" => Function::Sin,
+            "cos" => Function::Cos,
             _ => return None,
         })
     }
@@ -139,6 +158,8 @@ pub fn four_lanes(name: &str) -> Option<usize> {
         Function::Log => clift_log_f64x4,
         Function::Log2 => clift_log2_f64x4,
         Function::Log10 => clift_log10_f64x4,
+        Function::Sin => clift_sin_f64x4,
+        Function::Cos => clift_cos_f64x4,
     };
     Some(f as usize)
 }
@@ -214,6 +235,27 @@ mod avx2 {
     const IVLN10LO: f64 = 2.50829467116452752298e-11;
     const LOG10_2HI: f64 = 3.01029995663611771306e-01;
     const LOG10_2LO: f64 = 3.69423907715893078616e-13;
+    // rem_pio2.rs, k_sin.rs, k_cos.rs.
+    const TO_INT: f64 = 1.5 / f64::EPSILON;
+    const INV_PIO2: f64 = 6.36619772367581382433e-01;
+    const PIO2_1: f64 = 1.57079632673412561417e+00;
+    const PIO2_1T: f64 = 6.07710050650619224932e-11;
+    const PIO2_2: f64 = 6.07710050630396597660e-11;
+    const PIO2_2T: f64 = 2.02226624879595063154e-21;
+    const PIO2_3: f64 = 2.02226624871116645580e-21;
+    const PIO2_3T: f64 = 8.47842766036889956997e-32;
+    const S1: f64 = -1.66666666666666324348e-01;
+    const S2: f64 = 8.33333333332248946124e-03;
+    const S3: f64 = -1.98412698298579493134e-04;
+    const S4: f64 = 2.75573137070700676789e-06;
+    const S5: f64 = -2.50507602534068634195e-08;
+    const S6: f64 = 1.58969099521155010221e-10;
+    const C1: f64 = 4.16666666666666019037e-02;
+    const C2: f64 = -1.38888888888741095749e-03;
+    const C3: f64 = 2.48015872894767294178e-05;
+    const C4: f64 = -2.75573143513906633035e-07;
+    const C5: f64 = 2.08757232129817482790e-09;
+    const C6: f64 = -1.13596475577881948265e-11;
     /// 1.5 * 2^52: an integer below 2^51 in magnitude added to it lands in
     /// the low bits.
     const SHIFT: f64 = 6_755_399_441_055_744.0;
@@ -232,6 +274,8 @@ mod avx2 {
             Function::Log => log(v),
             Function::Log2 => log2(v),
             Function::Log10 => log10(v),
+            Function::Sin => sin_cos(v, false),
+            Function::Cos => sin_cos(v, true),
         };
         // SAFETY: the caller passes four writable doubles.
         unsafe { _mm256_storeu_pd(out, y) };
@@ -447,6 +491,211 @@ mod avx2 {
         let val_lo = _mm256_add_pd(val_lo, _mm256_mul_pd(lo, splat(IVLN10HI)));
         (sum_carried(y, val_hi, val_lo), p.handled)
     }
+
+    /// `m ? a : b` per lane, on a 64-bit lane mask.
+    #[target_feature(enable = "avx2")]
+    fn pick(m: __m256i, a: __m256d, b: __m256d) -> __m256d {
+        _mm256_blendv_pd(b, a, _mm256_castsi256_pd(m))
+    }
+
+    /// Each lane of `a` below `c` (both non-negative 64-bit integers).
+    #[target_feature(enable = "avx2")]
+    fn below(a: __m256i, c: i64) -> __m256i {
+        _mm256_cmpgt_epi64(int(c), a)
+    }
+
+    /// Each lane of `a` equal to `c`.
+    #[target_feature(enable = "avx2")]
+    fn equal(a: __m256i, c: i64) -> __m256i {
+        _mm256_cmpeq_epi64(a, int(c))
+    }
+
+    /// The biased exponent field of each lane.
+    #[target_feature(enable = "avx2")]
+    fn exponent(v: __m256d) -> __m256i {
+        _mm256_and_si256(_mm256_srli_epi64::<52>(_mm256_castpd_si256(v)), int(0x7ff))
+    }
+
+    /// `-v`.
+    #[target_feature(enable = "avx2")]
+    fn negate(v: __m256d) -> __m256d {
+        _mm256_xor_pd(v, splat(-0.0))
+    }
+
+    /// `libm`'s `rem_pio2` for lanes with pi/4 < |x| < 2^20 pi/2 (`ix` the
+    /// high word of |x|; other lanes get arbitrary values): x = n pi/2 +
+    /// y0 + y1, n as an integral double. Up to 9pi/4 x - n pi/2 in one
+    /// step (pi/2 in two parts), but near pi/2, pi, 3pi/2 and 2pi (whose
+    /// cancellation the scalar function sends to its medium path); beyond,
+    /// the medium path: n = rint(x 2/pi), then one, two or three rounds
+    /// with pi/2 in more parts as the exponent of y0 drops (a lane takes
+    /// the scalar function's rounds; a path or round no lane takes is
+    /// skipped).
+    #[target_feature(enable = "avx2")]
+    fn rem_pio2(x: __m256d, ix: __m256i) -> (__m256d, __m256d, __m256d) {
+        // Up to 9pi/4: n = +-1 .. +-4 by the bounds on ix, x - n pi/2 with
+        // n PIO2_1 exact and n PIO2_1T rounded once (the scalar
+        // function's constants).
+        let k = _mm256_blendv_pd(
+            _mm256_blendv_pd(splat(4.0), splat(3.0), _mm256_castsi256_pd(below(ix, 0x4015_fdbd))),
+            _mm256_blendv_pd(splat(2.0), splat(1.0), _mm256_castsi256_pd(below(ix, 0x4002_d97d))),
+            _mm256_castsi256_pd(below(ix, 0x400f_6a7b)),
+        );
+        let n_near = _mm256_or_pd(k, _mm256_and_pd(x, splat(-0.0)));
+        let z = _mm256_sub_pd(x, _mm256_mul_pd(n_near, splat(PIO2_1)));
+        let c = _mm256_mul_pd(n_near, splat(PIO2_1T));
+        let y0_near = _mm256_sub_pd(z, c);
+        let y1_near = _mm256_sub_pd(_mm256_sub_pd(z, y0_near), c);
+        let cancels = _mm256_or_si256(
+            _mm256_and_si256(
+                below(ix, 0x400f_6a7b),
+                equal(_mm256_and_si256(ix, int(0xfffff)), 0x921fb),
+            ),
+            _mm256_or_si256(equal(ix, 0x4012_d97c), equal(ix, 0x4019_21fb)),
+        );
+        let near = _mm256_andnot_si256(cancels, below(ix, 0x401c_463c));
+        if all(near) {
+            return (n_near, y0_near, y1_near);
+        }
+        // Medium: n = rint(x 2/pi), then the rounds (the second and third
+        // only where a lane takes them).
+        let f_n = _mm256_sub_pd(
+            _mm256_add_pd(_mm256_mul_pd(x, splat(INV_PIO2)), splat(TO_INT)),
+            splat(TO_INT),
+        );
+        let mut r = _mm256_sub_pd(x, _mm256_mul_pd(f_n, splat(PIO2_1)));
+        let mut w = _mm256_mul_pd(f_n, splat(PIO2_1T));
+        let mut y0 = _mm256_sub_pd(r, w);
+        let ex = _mm256_srli_epi64::<20>(ix);
+        let second = _mm256_cmpgt_epi64(_mm256_sub_epi64(ex, exponent(y0)), int(16));
+        if !none(second) {
+            (r, w, y0) = round(f_n, (r, w, y0), second, PIO2_2, PIO2_2T);
+            let third = _mm256_and_si256(second, _mm256_cmpgt_epi64(_mm256_sub_epi64(ex, exponent(y0)), int(49)));
+            if !none(third) {
+                (r, w, y0) = round(f_n, (r, w, y0), third, PIO2_3, PIO2_3T);
+            }
+        }
+        let y1 = _mm256_sub_pd(_mm256_sub_pd(r, y0), w);
+        (
+            pick(near, n_near, f_n),
+            pick(near, y0_near, y0),
+            pick(near, y1_near, y1),
+        )
+    }
+
+    /// One more round of `rem_pio2`'s medium path from (r, w, y0) in the
+    /// lanes of `take`, with pi/2's next parts `p` and `pt` (the other
+    /// lanes keep theirs).
+    #[target_feature(enable = "avx2")]
+    fn round(
+        f_n: __m256d,
+        (r, w, y0): (__m256d, __m256d, __m256d),
+        take: __m256i,
+        p: f64,
+        pt: f64,
+    ) -> (__m256d, __m256d, __m256d) {
+        let wn = _mm256_mul_pd(f_n, splat(p));
+        let rn = _mm256_sub_pd(r, wn);
+        let wn = _mm256_sub_pd(_mm256_mul_pd(f_n, splat(pt)), _mm256_sub_pd(_mm256_sub_pd(r, rn), wn));
+        (
+            pick(take, rn, r),
+            pick(take, wn, w),
+            pick(take, _mm256_sub_pd(rn, wn), y0),
+        )
+    }
+
+    /// Whether every lane of mask `m` is set.
+    #[target_feature(enable = "avx2")]
+    fn all(m: __m256i) -> bool {
+        _mm256_movemask_pd(_mm256_castsi256_pd(m)) == 0b1111
+    }
+
+    /// Whether no lane of mask `m` is set.
+    #[target_feature(enable = "avx2")]
+    fn none(m: __m256i) -> bool {
+        _mm256_movemask_pd(_mm256_castsi256_pd(m)) == 0
+    }
+
+    /// `sin` (or with `cos`, `cos`) of the lanes of `x` with |x| < 2^20
+    /// pi/2 (the lanes set in the mask; others get arbitrary values):
+    /// `libm`'s paths. |x| ~<= pi/4: x itself below 2^-26 (sin), 1 below
+    /// 2^-27 sqrt(2) (cos), else the kernel on (x, 0) (sin's first form);
+    /// beyond, `rem_pio2` and the kernel of the quadrant n mod 4, negated
+    /// in two of them.
+    #[target_feature(enable = "avx2")]
+    fn sin_cos(x: __m256d, cos: bool) -> (__m256d, __m256i) {
+        let ix = _mm256_and_si256(high_words(x), int(0x7fff_ffff));
+        let handled = below(ix, 0x4139_21fb);
+        let small = below(ix, 0x3fe9_21fc);
+        let (n, y0, y1) = rem_pio2(x, ix);
+        let y0 = pick(small, x, y0);
+        let y1 = pick(small, splat(0.0), y1);
+        let n = pick(small, splat(0.0), n);
+        // k_sin(y0, y1, iy) for iy = 0 and 1, k_cos(y0, y1).
+        let z = _mm256_mul_pd(y0, y0);
+        let w = _mm256_mul_pd(z, z);
+        let r = _mm256_add_pd(
+            _mm256_add_pd(
+                splat(S2),
+                _mm256_mul_pd(z, _mm256_add_pd(splat(S3), _mm256_mul_pd(z, splat(S4)))),
+            ),
+            _mm256_mul_pd(
+                _mm256_mul_pd(z, w),
+                _mm256_add_pd(splat(S5), _mm256_mul_pd(z, splat(S6))),
+            ),
+        );
+        let v = _mm256_mul_pd(z, y0);
+        let sin0 = _mm256_add_pd(y0, _mm256_mul_pd(v, _mm256_add_pd(splat(S1), _mm256_mul_pd(z, r))));
+        let inner = _mm256_sub_pd(_mm256_mul_pd(splat(0.5), y1), _mm256_mul_pd(v, r));
+        let sin1 = _mm256_sub_pd(
+            y0,
+            _mm256_sub_pd(_mm256_sub_pd(_mm256_mul_pd(z, inner), y1), _mm256_mul_pd(v, splat(S1))),
+        );
+        let rc = _mm256_add_pd(
+            _mm256_mul_pd(
+                z,
+                _mm256_add_pd(
+                    splat(C1),
+                    _mm256_mul_pd(z, _mm256_add_pd(splat(C2), _mm256_mul_pd(z, splat(C3)))),
+                ),
+            ),
+            _mm256_mul_pd(
+                _mm256_mul_pd(w, w),
+                _mm256_add_pd(
+                    splat(C4),
+                    _mm256_mul_pd(z, _mm256_add_pd(splat(C5), _mm256_mul_pd(z, splat(C6)))),
+                ),
+            ),
+        );
+        let hz = _mm256_mul_pd(splat(0.5), z);
+        let wc = _mm256_sub_pd(splat(1.0), hz);
+        let kc = _mm256_add_pd(
+            wc,
+            _mm256_add_pd(
+                _mm256_sub_pd(_mm256_sub_pd(splat(1.0), wc), hz),
+                _mm256_sub_pd(_mm256_mul_pd(z, rc), _mm256_mul_pd(y0, y1)),
+            ),
+        );
+        // The quadrant: n's low bits (two's complement) through n + 1.5 2^52.
+        let q = _mm256_and_si256(_mm256_castpd_si256(_mm256_add_pd(n, splat(SHIFT))), int(3));
+        let odd = equal(_mm256_and_si256(q, int(1)), 1);
+        let high = equal(_mm256_and_si256(q, int(2)), 2);
+        let y = if cos {
+            // 0: k_cos, 1: -k_sin, 2: -k_cos, 3: k_sin.
+            let base = pick(odd, sin1, kc);
+            let neg = _mm256_xor_si256(high, odd);
+            let far = pick(neg, negate(base), base);
+            let near = pick(below(ix, 0x3e46_a09e), splat(1.0), kc);
+            pick(small, near, far)
+        } else {
+            // 0: k_sin, 1: k_cos, 2: -k_sin, 3: -k_cos.
+            let base = pick(odd, kc, sin1);
+            let far = pick(high, negate(base), base);
+            let near = pick(below(ix, 0x3e50_0000), x, sin0);
+            pick(small, near, far)
+        };
+        (y, handled)
+    }
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]
@@ -454,7 +703,7 @@ mod tests {
     use super::*;
 
     /// The functions with a four-lane form here, by OpenCL.std name.
-    const NAMES: [&str; 4] = ["exp", "log", "log2", "log10"];
+    const NAMES: [&str; 6] = ["exp", "log", "log2", "log10", "sin", "cos"];
 
     /// Lane-for-lane comparison of the AVX2 form with `libm` (bits; NaNs
     /// as NaNs: `libm` returns the argument or a computed NaN, and so do
@@ -476,17 +725,33 @@ mod tests {
     /// The high words where a branch of either function changes, and the
     /// doubles around them.
     fn boundaries() -> Vec<f64> {
-        let words: [u64; 10] = [
+        let words: [u64; 22] = [
+            // exp
             0x3e30_0000,
             0x3fd6_2e42,
             0x3ff0_a2b2,
             0x4086_232b,
+            0x4086_2e42,
+            0x4087_4910,
+            // the logarithms
             0x0010_0000,
             0x7ff0_0000,
             0x3ff0_0000,
             0x3fe6_a09e,
-            0x4086_2e42,
-            0x4087_4910,
+            // sin and cos: tiny, pi/4, the bounds of n = 1 .. 4, pi/2,
+            // pi, 3pi/2, 2pi (cancellation), 2^20 pi/2
+            0x3e50_0000,
+            0x3e46_a09e,
+            0x3fe9_21fb,
+            0x4002_d97c,
+            0x400f_6a7a,
+            0x4015_fdbc,
+            0x401c_463b,
+            0x3ff9_21fb,
+            0x4009_21fb,
+            0x4012_d97c,
+            0x4019_21fb,
+            0x4139_21fb,
         ];
         let mut out = Vec::new();
         for w in words {
@@ -496,6 +761,15 @@ mod tests {
                     out.push(f64::from_bits(bits));
                     out.push(-f64::from_bits(bits));
                 }
+            }
+        }
+        // The doubles around multiples of pi/2 (sin's and cos's
+        // cancellation, their medium path's later rounds).
+        for k in 1..=12 {
+            let m = (k as f64 * core::f64::consts::FRAC_PI_2).to_bits();
+            for d in -4i64..=4 {
+                let v = f64::from_bits(m.wrapping_add(d as u64));
+                out.extend([v, -v]);
             }
         }
         out.extend([
@@ -551,14 +825,24 @@ mod tests {
             for round in 0..400_000 {
                 let x = [0; 4].map(|_| {
                     let r = next(&mut s);
-                    match round % 4 {
+                    let signed = r as i64 as f64 / 9.3e18;
+                    match round % 6 {
                         // Any bits.
                         0 => f64::from_bits(r),
                         // exp's interesting range, log's positive doubles.
-                        1 => (r as i64 as f64) * (800.0 / 9.3e18),
+                        1 => signed * 800.0,
                         2 => f64::from_bits(r >> 1),
                         // Near 1 (log's cancellation, exp's small r).
-                        _ => 1.0 + (r as i64 as f64) * 1e-19,
+                        3 => 1.0 + signed * 1e-19,
+                        // sin and cos: up to 9pi/4, and near multiples of
+                        // pi/2 up to 2^21 pi/2 (their medium path's
+                        // second and third rounds).
+                        4 => signed * 8.0,
+                        _ => {
+                            let k = (r >> 40) as f64;
+                            let m = k * core::f64::consts::FRAC_PI_2;
+                            f64::from_bits(m.to_bits().wrapping_add((r & 7).wrapping_sub(3)))
+                        }
                     }
                 });
                 check(name, x);
@@ -585,6 +869,6 @@ mod tests {
                 }
             }
         }
-        assert!(four_lanes("sin").is_none());
+        assert!(four_lanes("tan").is_none());
     }
 }

@@ -12,7 +12,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 11] = [
+const FUNCTIONS: [&str; 12] = [
     "sin",
     "cos",
     "exp",
@@ -24,6 +24,7 @@ const FUNCTIONS: [&str; 11] = [
     "exp_double",
     "log_double",
     "sin_double",
+    "pow_double",
 ];
 
 fn math(c: &mut Criterion) {

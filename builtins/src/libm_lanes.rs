@@ -1,6 +1,6 @@
-//! `exp`, `log`, `log2`, `log10`, `sin` and `cos` of `double` on four
-//! lanes at once, bit for bit what `libm`'s functions of the same names
-//! (FreeBSD's algorithms, which the scalar lowering calls for one
+//! `exp`, `log`, `log2`, `log10`, `sin`, `cos` and `pow` of `double` on
+//! four lanes at once, bit for bit what `libm`'s functions of the same
+//! names (FreeBSD's algorithms, which the scalar lowering calls for one
 //! `double`: `math_f64::clift_exp_f64`, ...) give for each lane.
 //!
 //! The AVX2 form performs, for the lanes it handles, the same IEEE
@@ -34,6 +34,11 @@
 //!   then the sine or cosine kernel by the quadrant n mod 4, negated in
 //!   two quadrants. Larger arguments (the Payne-Hanek reduction),
 //!   infinities and NaNs go to `libm`.
+//! - `pow(x, y)` for x positive, normal and finite, y finite with |y| <=
+//!   2^31: the exponents `libm` answers first (0, +-1, 2 and 0.5), base 1,
+//!   then its main path (log2 x in two parts, times y in two parts, two to
+//!   that power); lanes whose result overflows, underflows or would be
+//!   subnormal, and every other argument, go to `libm`.
 //!
 //! Without AVX2 every lane is `libm`'s function, one after another.
 //! `tests` compares the AVX2 form with `libm` lane for lane on the
@@ -78,6 +83,88 @@ entry_points! {
     clift_sin_f64x4 => Sin;
     /// `cos` on four doubles.
     clift_cos_f64x4 => Cos;
+}
+
+/// `pow` on four pairs of doubles: x's lanes 0-1 in `x_lo` (`xmm0`), 2-3
+/// in `x_hi` (`xmm1`), y's in `y_lo` (`xmm2`) and `y_hi` (`xmm3`), the
+/// results stored to `out` (`rdi`).
+///
+/// # Safety
+/// `out` must be valid for writes of four `f64`s (any alignment).
+#[cfg(target_arch = "x86_64")]
+#[allow(improper_ctypes_definitions)] // see `entry_points!`
+pub unsafe extern "C" fn clift_pow_f64x4(
+    x_lo: core::arch::x86_64::__m128d,
+    x_hi: core::arch::x86_64::__m128d,
+    y_lo: core::arch::x86_64::__m128d,
+    y_hi: core::arch::x86_64::__m128d,
+    out: *mut f64,
+) {
+    use core::arch::x86_64::_mm_storeu_pd;
+    if is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked at run time); the caller
+        // passes four writable doubles.
+        unsafe { avx2::four_pow(x_lo, x_hi, y_lo, y_hi, out) };
+        return;
+    }
+    let (mut x, mut y) = ([0.0f64; 4], [0.0f64; 4]);
+    // SAFETY: `x` and `y` hold four doubles each: unaligned 16-byte
+    // stores (SSE2 is part of x86-64); the caller passes four writable
+    // doubles at `out`.
+    unsafe {
+        _mm_storeu_pd(x.as_mut_ptr(), x_lo);
+        _mm_storeu_pd(x.as_mut_ptr().add(2), x_hi);
+        _mm_storeu_pd(y.as_mut_ptr(), y_lo);
+        _mm_storeu_pd(y.as_mut_ptr().add(2), y_hi);
+        for lane in 0..4 {
+            *out.add(lane) = libm::pow(x[lane], y[lane]);
+        }
+    }
+}
+
+/// The address of the four-lane form of two-argument `name` (`pow`) of
+/// `double` for JIT code on x86-64 System V: an `extern "C"
+/// fn(__m128d, __m128d, __m128d, __m128d, *mut f64)` (see
+/// [`clift_pow_f64x4`]).
+#[cfg(all(target_arch = "x86_64", not(windows)))]
+pub fn four_lanes_binary(name: &str) -> Option<usize> {
+    use core::arch::x86_64::__m128d;
+    #[allow(improper_ctypes_definitions)] // see `entry_points!`
+    type Four = unsafe extern "C" fn(__m128d, __m128d, __m128d, __m128d, *mut f64);
+    let f: Four = match name {
+        "pow" => clift_pow_f64x4,
+        _ => return None,
+    };
+    Some(f as usize)
+}
+
+/// Elsewhere no four-lane forms.
+#[cfg(not(all(target_arch = "x86_64", not(windows))))]
+pub fn four_lanes_binary(_name: &str) -> Option<usize> {
+    None
+}
+
+/// `pow` on four pairs by the AVX2 form, or None where the CPU has no
+/// AVX2: for tests, which compare it with `libm::pow` lane for lane.
+#[cfg(target_arch = "x86_64")]
+pub fn avx2_pow(x: [f64; 4], y: [f64; 4]) -> Option<[f64; 4]> {
+    use core::arch::x86_64::_mm_loadu_pd;
+    if !is_x86_feature_detected!("avx2") {
+        return None;
+    }
+    let mut out = [0.0f64; 4];
+    // SAFETY: the CPU has AVX2 (checked above); `x`, `y` and `out` hold
+    // four doubles (unaligned loads, SSE2 is part of x86-64).
+    unsafe {
+        avx2::four_pow(
+            _mm_loadu_pd(x.as_ptr()),
+            _mm_loadu_pd(x.as_ptr().add(2)),
+            _mm_loadu_pd(y.as_ptr()),
+            _mm_loadu_pd(y.as_ptr().add(2)),
+            out.as_mut_ptr(),
+        )
+    };
+    Some(out)
 }
 
 /// Which function a four-lane entry point computes.
@@ -289,6 +376,37 @@ mod avx2 {
                 for (lane, &a) in x.iter().enumerate() {
                     if handled & (1 << lane) == 0 {
                         *out.add(lane) = f.scalar()(a);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `pow` on the four pairs of `x_lo`/`x_hi` and `y_lo`/`y_hi`, stored
+    /// to `out`: the vector form for the lanes it handles, `libm` for the
+    /// others.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2; `out` must be valid for writes of four
+    /// `f64`s (any alignment).
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn four_pow(x_lo: __m128d, x_hi: __m128d, y_lo: __m128d, y_hi: __m128d, out: *mut f64) {
+        let x = _mm256_set_m128d(x_hi, x_lo);
+        let y = _mm256_set_m128d(y_hi, y_lo);
+        let (r, handled) = pow(x, y);
+        // SAFETY: the caller passes four writable doubles.
+        unsafe { _mm256_storeu_pd(out, r) };
+        let handled = _mm256_movemask_pd(_mm256_castsi256_pd(handled));
+        if handled != 0b1111 {
+            let (mut xs, mut ys) = ([0.0f64; 4], [0.0f64; 4]);
+            // SAFETY: `xs` and `ys` hold four doubles (unaligned stores);
+            // `out` four writable ones.
+            unsafe {
+                _mm256_storeu_pd(xs.as_mut_ptr(), x);
+                _mm256_storeu_pd(ys.as_mut_ptr(), y);
+                for lane in 0..4 {
+                    if handled & (1 << lane) == 0 {
+                        *out.add(lane) = libm::pow(xs[lane], ys[lane]);
                     }
                 }
             }
@@ -696,6 +814,209 @@ mod avx2 {
         };
         (y, handled)
     }
+
+    /// Each lane's bits with the low 32 cleared (`with_set_low_word(v, 0)`).
+    #[target_feature(enable = "avx2")]
+    fn clear_low(v: __m256d) -> __m256d {
+        _mm256_castsi256_pd(_mm256_and_si256(_mm256_castpd_si256(v), int(-1i64 << 32)))
+    }
+
+    /// Each lane's high word as a signed 32-bit integer in 64 bits.
+    #[target_feature(enable = "avx2")]
+    fn signed_high(v: __m256d) -> __m256i {
+        let h = high_words(v);
+        _mm256_sub_epi64(_mm256_xor_si256(h, int(0x8000_0000)), int(0x8000_0000))
+    }
+
+    /// `v` with its high word replaced by the low 32 bits of `h`.
+    #[target_feature(enable = "avx2")]
+    fn set_high(v: __m256d, h: __m256i) -> __m256d {
+        let low = _mm256_and_si256(_mm256_castpd_si256(v), int(0xffff_ffff));
+        _mm256_castsi256_pd(_mm256_or_si256(_mm256_slli_epi64::<32>(h), low))
+    }
+
+    /// `pow(x, y)` for the lanes with x positive, normal, finite and y
+    /// finite with |y| <= 2^31 (and a result that is normal: the lanes
+    /// set in the mask; others get arbitrary values): `libm`'s special
+    /// exponents (0, +-1, 2, 0.5 when its low word is 0), base 1, then its
+    /// main path: log2(x) to about 64 bits as t1 + t2 (x scaled to [1,
+    /// sqrt(3/2)) or [sqrt(3/2), sqrt(3)) around 1 or 1.5, the series in
+    /// s = (x - b) / (x + b)), times y split in two, 2^(p_h + p_l) with the
+    /// integer part n of the exponent (lanes that overflow, underflow or
+    /// come out subnormal are left to `libm`).
+    #[target_feature(enable = "avx2")]
+    fn pow(x: __m256d, y: __m256d) -> (__m256d, __m256i) {
+        const BP1: f64 = 1.5;
+        const DP_H1: f64 = 5.84962487220764160156e-01;
+        const DP_L1: f64 = 1.35003920212974897128e-08;
+        const L1: f64 = 5.99999999999994648725e-01;
+        const L2: f64 = 4.28571428578550184252e-01;
+        const L3: f64 = 3.33333329818377432918e-01;
+        const L4: f64 = 2.72728123808534006489e-01;
+        const L5: f64 = 2.30660745775561754067e-01;
+        const L6: f64 = 2.06975017800338417784e-01;
+        const LG2: f64 = 6.93147180559945286227e-01;
+        const LG2_H: f64 = 6.93147182464599609375e-01;
+        const LG2_L: f64 = -1.90465429995776804525e-09;
+        const CP: f64 = 9.61796693925975554329e-01;
+        const CP_H: f64 = 9.61796700954437255859e-01;
+        const CP_L: f64 = -7.02846165095275826516e-09;
+        let ybits = _mm256_castpd_si256(y);
+        let hx = high_words(x);
+        let iy = _mm256_and_si256(high_words(y), int(0x7fff_ffff));
+        let hy = high_words(y);
+        let y_low_zero = equal(_mm256_and_si256(ybits, int(0xffff_ffff)), 0);
+        // x positive, normal, finite; y finite, |y| <= 2^31 (iy <=
+        // 0x41e00000).
+        let mut handled = _mm256_and_si256(
+            _mm256_andnot_si256(
+                _mm256_cmpgt_epi64(hx, int(0x7fef_ffff)),
+                _mm256_cmpgt_epi64(hx, int(0x000f_ffff)),
+            ),
+            below(iy, 0x41e0_0001),
+        );
+        // log2(x) = t1 + t2.
+        let ix = hx;
+        let n0 = _mm256_sub_epi64(_mm256_srli_epi64::<20>(ix), int(0x3ff));
+        let j = _mm256_and_si256(ix, int(0x000f_ffff));
+        // k = 1 for 0x3988e < j < 0xbb67a; j >= 0xbb67a: k = 0, n + 1,
+        // the exponent one lower.
+        let upper = _mm256_cmpgt_epi64(j, int(0xbb679));
+        let k1 = _mm256_andnot_si256(upper, _mm256_cmpgt_epi64(j, int(0x3988e)));
+        let n = _mm256_sub_epi64(n0, upper);
+        let ixn = _mm256_add_epi64(
+            _mm256_or_si256(j, int(0x3ff0_0000)),
+            _mm256_and_si256(upper, int(-0x0010_0000)),
+        );
+        let ax = set_high(x, ixn);
+        let k1d = _mm256_castsi256_pd(k1);
+        let bp = _mm256_blendv_pd(splat(1.0), splat(BP1), k1d);
+        let dp_h = _mm256_and_pd(k1d, splat(DP_H1));
+        let dp_l = _mm256_and_pd(k1d, splat(DP_L1));
+        let u = _mm256_sub_pd(ax, bp);
+        let v = _mm256_div_pd(splat(1.0), _mm256_add_pd(ax, bp));
+        let ss = _mm256_mul_pd(u, v);
+        let s_h = clear_low(ss);
+        let th_word = _mm256_add_epi64(
+            _mm256_add_epi64(
+                _mm256_or_si256(_mm256_srli_epi64::<1>(ixn), int(0x2000_0000)),
+                int(0x0008_0000),
+            ),
+            _mm256_and_si256(k1, int(1 << 18)),
+        );
+        let t_h = _mm256_castsi256_pd(_mm256_slli_epi64::<32>(th_word));
+        let t_l = _mm256_sub_pd(ax, _mm256_sub_pd(t_h, bp));
+        let s_l = _mm256_mul_pd(
+            v,
+            _mm256_sub_pd(_mm256_sub_pd(u, _mm256_mul_pd(s_h, t_h)), _mm256_mul_pd(s_h, t_l)),
+        );
+        let s2 = _mm256_mul_pd(ss, ss);
+        let mut poly = _mm256_mul_pd(s2, splat(L6));
+        for c in [L5, L4, L3, L2] {
+            poly = _mm256_mul_pd(s2, _mm256_add_pd(splat(c), poly));
+        }
+        poly = _mm256_add_pd(splat(L1), poly);
+        let mut r = _mm256_mul_pd(_mm256_mul_pd(s2, s2), poly);
+        r = _mm256_add_pd(r, _mm256_mul_pd(s_l, _mm256_add_pd(s_h, ss)));
+        let s2 = _mm256_mul_pd(s_h, s_h);
+        let t_h = clear_low(_mm256_add_pd(_mm256_add_pd(splat(3.0), s2), r));
+        let t_l = _mm256_sub_pd(r, _mm256_sub_pd(_mm256_sub_pd(t_h, splat(3.0)), s2));
+        let u = _mm256_mul_pd(s_h, t_h);
+        let v = _mm256_add_pd(_mm256_mul_pd(s_l, t_h), _mm256_mul_pd(t_l, ss));
+        let p_h = clear_low(_mm256_add_pd(u, v));
+        let p_l = _mm256_sub_pd(v, _mm256_sub_pd(p_h, u));
+        let z_h = _mm256_mul_pd(splat(CP_H), p_h);
+        let z_l = _mm256_add_pd(
+            _mm256_add_pd(_mm256_mul_pd(splat(CP_L), p_h), _mm256_mul_pd(p_l, splat(CP))),
+            dp_l,
+        );
+        let t = to_double(n);
+        let t1 = clear_low(_mm256_add_pd(_mm256_add_pd(_mm256_add_pd(z_h, z_l), dp_h), t));
+        let t2 = _mm256_sub_pd(z_l, _mm256_sub_pd(_mm256_sub_pd(_mm256_sub_pd(t1, t), dp_h), z_h));
+        // (y1 + y2) (t1 + t2), y1 = y with its low word cleared.
+        let y1 = clear_low(y);
+        let p_l = _mm256_add_pd(_mm256_mul_pd(_mm256_sub_pd(y, y1), t1), _mm256_mul_pd(y, t2));
+        let mut p_h = _mm256_mul_pd(y1, t1);
+        let z = _mm256_add_pd(p_l, p_h);
+        let jz = signed_high(z);
+        // z >= 1024 or z <= -1075: libm's overflow and underflow tests.
+        let ajz = _mm256_and_si256(jz, int(0x7fff_ffff));
+        handled = _mm256_andnot_si256(_mm256_cmpgt_epi64(ajz, int(0x4090_cbff)), handled);
+        handled = _mm256_andnot_si256(_mm256_cmpgt_epi64(jz, int(0x408f_ffff)), handled);
+        // n = [z + 0.5] where |z| > 0.5, p_h reduced by it.
+        let kz = _mm256_sub_epi64(_mm256_srli_epi64::<20>(ajz), int(0x3ff));
+        let big = _mm256_cmpgt_epi64(ajz, int(0x3fe0_0000));
+        // (For lanes not `big` the shift counts are out of range, which
+        // gives 0 in AVX2's variable shifts; those lanes use n = 0.)
+        let nn = _mm256_add_epi64(jz, _mm256_srlv_epi64(int(0x0010_0000), _mm256_add_epi64(kz, int(1))));
+        let kn = _mm256_sub_epi64(
+            _mm256_srli_epi64::<20>(_mm256_and_si256(nn, int(0x7fff_ffff))),
+            int(0x3ff),
+        );
+        let tword = _mm256_andnot_si256(_mm256_srlv_epi64(int(0x000f_ffff), kn), nn);
+        let tn = _mm256_castsi256_pd(_mm256_slli_epi64::<32>(_mm256_and_si256(tword, int(0xffff_ffff))));
+        let mag = _mm256_srlv_epi64(
+            _mm256_or_si256(_mm256_and_si256(nn, int(0x000f_ffff)), int(0x0010_0000)),
+            _mm256_sub_epi64(int(20), kn),
+        );
+        let negative = _mm256_cmpgt_epi64(int(0), jz);
+        let signed_n = _mm256_sub_epi64(_mm256_xor_si256(mag, negative), negative);
+        let n = _mm256_and_si256(big, signed_n);
+        p_h = pick(big, _mm256_sub_pd(p_h, tn), p_h);
+        // 2^(p_h + p_l): exp's rational form on z = (p_h + p_l) ln2.
+        let t = clear_low(_mm256_add_pd(p_l, p_h));
+        let u = _mm256_mul_pd(t, splat(LG2_H));
+        let v = _mm256_add_pd(
+            _mm256_mul_pd(_mm256_sub_pd(p_l, _mm256_sub_pd(t, p_h)), splat(LG2)),
+            _mm256_mul_pd(t, splat(LG2_L)),
+        );
+        let z = _mm256_add_pd(u, v);
+        let w = _mm256_sub_pd(v, _mm256_sub_pd(z, u));
+        let t = _mm256_mul_pd(z, z);
+        let mut q = _mm256_mul_pd(t, splat(P5));
+        for c in [P4, P3, P2] {
+            q = _mm256_mul_pd(t, _mm256_add_pd(splat(c), q));
+        }
+        q = _mm256_mul_pd(t, _mm256_add_pd(splat(P1), q));
+        let t1 = _mm256_sub_pd(z, q);
+        let r = _mm256_sub_pd(
+            _mm256_div_pd(_mm256_mul_pd(z, t1), _mm256_sub_pd(t1, splat(2.0))),
+            _mm256_add_pd(w, _mm256_mul_pd(z, w)),
+        );
+        let z = _mm256_sub_pd(splat(1.0), _mm256_sub_pd(r, z));
+        // The exponent n added to z's high word; a result that would be
+        // subnormal ((j >> 20) <= 0) is libm's.
+        let jr = _mm256_add_epi64(signed_high(z), _mm256_slli_epi64::<20>(n));
+        handled = _mm256_and_si256(handled, _mm256_cmpgt_epi64(jr, int(0x000f_ffff)));
+        let main = set_high(z, jr);
+        // The special exponents (low word 0) and base 1, which libm
+        // returns before its main path.
+        let y_zero = equal(_mm256_slli_epi64::<1>(ybits), 0);
+        let y_one = _mm256_and_si256(y_low_zero, equal(iy, 0x3ff0_0000));
+        let y_two = _mm256_and_si256(y_low_zero, equal(hy, 0x4000_0000));
+        let y_half = _mm256_and_si256(y_low_zero, equal(hy, 0x3fe0_0000));
+        let x_one = equal(_mm256_castpd_si256(x), 0x3ff0_0000_0000_0000);
+        let one_over = pick(equal(hy, 0x3ff0_0000), x, _mm256_div_pd(splat(1.0), x));
+        let mut out = main;
+        out = pick(y_half, _mm256_sqrt_pd(x), out);
+        out = pick(y_two, _mm256_mul_pd(x, x), out);
+        out = pick(y_one, one_over, out);
+        out = pick(_mm256_or_si256(y_zero, x_one), splat(1.0), out);
+        // A special lane is handled whatever the main path gave it.
+        let special = _mm256_or_si256(
+            _mm256_or_si256(y_zero, x_one),
+            _mm256_or_si256(y_one, _mm256_or_si256(y_two, y_half)),
+        );
+        let valid_input = _mm256_and_si256(
+            _mm256_andnot_si256(
+                _mm256_cmpgt_epi64(hx, int(0x7fef_ffff)),
+                _mm256_cmpgt_epi64(hx, int(0x000f_ffff)),
+            ),
+            below(iy, 0x7ff0_0000),
+        );
+        handled = _mm256_or_si256(handled, _mm256_and_si256(special, valid_input));
+        (out, handled)
+    }
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]
@@ -847,6 +1168,114 @@ mod tests {
                 });
                 check(name, x);
             }
+        }
+    }
+
+    /// Lane-for-lane comparison of the AVX2 `pow` with `libm::pow`.
+    fn check_pow(x: [f64; 4], y: [f64; 4]) {
+        let Some(r) = avx2_pow(x, y) else { return };
+        for lane in 0..4 {
+            let want = libm::pow(x[lane], y[lane]);
+            assert!(
+                want.to_bits() == r[lane].to_bits(),
+                "pow({:e}, {:e}) [{:#018x}, {:#018x}] lane {lane}: {:e} [{:#018x}] against libm's {want:e} [{:#018x}]",
+                x[lane],
+                y[lane],
+                x[lane].to_bits(),
+                y[lane].to_bits(),
+                r[lane],
+                r[lane].to_bits(),
+                want.to_bits()
+            );
+        }
+    }
+
+    #[test]
+    fn pow_matches_libm() {
+        // Bases around the interval bounds of its log2 (the mantissa's
+        // high bits 0x3988e and 0xbb67a), 1, 2, and the others above;
+        // exponents with the special values, integers, halves, and the
+        // sizes where the result leaves the normal range.
+        let mut xs = boundaries();
+        for w in [
+            0x3ff3_988e_u64,
+            0x3ff3_988f,
+            0x3ffb_b679,
+            0x3ffb_b67a,
+            0x3ff0_0000,
+            0x4000_0000,
+            0x3fef_ffff,
+        ] {
+            for low in [0u64, 1, 0xffff_ffff] {
+                let v = f64::from_bits(w << 32 | low);
+                xs.extend([v, -v, v * 1e10, v * 1e-10]);
+            }
+        }
+        let ys: Vec<f64> = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            2.0,
+            -2.0,
+            0.5,
+            -0.5,
+            3.0,
+            1.5,
+            1e-3,
+            7.25,
+            -7.25,
+            100.0,
+            -100.0,
+            1023.5,
+            -1074.5,
+            1075.0,
+            2147483648.0,
+            2147483649.0,
+            1e10,
+            f64::INFINITY,
+            f64::NAN,
+            1.0000000000000002,
+            0.49999999999999994,
+        ]
+        .into_iter()
+        .flat_map(|v| [v, -v])
+        .collect();
+        for (i, &x) in xs.iter().enumerate() {
+            for (j, &y) in ys.iter().enumerate() {
+                let x2 = xs[(i + 5) % xs.len()];
+                let y2 = ys[(j + 3) % ys.len()];
+                check_pow([x, x2, 1.7, x], [y, y2, y, 2.5]);
+            }
+        }
+        let mut s = 0x1234_5678_9abc_def1u64;
+        for round in 0..400_000 {
+            let mut pair = || {
+                let (a, b) = (next(&mut s), next(&mut s));
+                let u = a as i64 as f64 / 9.3e18;
+                let v = b as i64 as f64 / 9.3e18;
+                match round % 5 {
+                    // Any bits.
+                    0 => (f64::from_bits(a), f64::from_bits(b)),
+                    // Bases on the bounds of log2's intervals.
+                    4 => {
+                        let high = [0x3ffb_b67a_u64, 0x3ffb_b679, 0x3ff3_988e, 0x3ff3_988f][(a >> 62) as usize];
+                        let scale = ((a >> 32) % 64) as i32 - 32;
+                        (
+                            f64::from_bits(high << 32 | (a & 0xffff_ffff)) * 2f64.powi(scale),
+                            v * 30.0,
+                        )
+                    }
+                    // Positive bases of every size, moderate exponents.
+                    1 => (f64::from_bits(a >> 1), v * 4.0),
+                    // Bases near 1, large exponents.
+                    2 => (1.0 + u * 1e-6, v * 1e8),
+                    // The usual: bases up to 1000, exponents up to 50.
+                    _ => (u.abs() * 1000.0, v * 50.0),
+                }
+            };
+            let (p, q, r, t) = (pair(), pair(), pair(), pair());
+            check_pow([p.0, q.0, r.0, t.0], [p.1, q.1, r.1, t.1]);
         }
     }
 

@@ -12,3 +12,4 @@ kernel void math_rsqrt(global const float *x, global float *y) { size_t i = get_
 kernel void math_exp_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = exp(x[i]); }
 kernel void math_log_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = log(x[i]); }
 kernel void math_sin_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = sin(x[i]); }
+kernel void math_pow_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = pow(x[i], 1.37); }

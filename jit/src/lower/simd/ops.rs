@@ -1553,8 +1553,9 @@ impl Lowering<'_, '_, '_> {
     /// The OpenCL.std instructions with a form on pairs of 2-lane vectors
     /// of type `pt`, on one component of type `t` (double), as the scalar
     /// lowering computes them: each an instruction of IEEE 754's, exact
-    /// or correctly rounded in both, or (exp, log) a call of the four-lane
-    /// form of the scalar lowering's function.
+    /// or correctly rounded in both, or (exp, log, log2, log10, sin, cos,
+    /// pow) a call of the four-lane form of the scalar lowering's
+    /// function.
     fn ext_pair(&mut self, op: Cl, args: &[Shape], t: Clif, pt: Clif) -> Option<Shape> {
         if min_max_arity(op, t) == Some(args.len()) && args.iter().all(|&s| self.lane_type(s) == t) {
             let p: Vec<[Value; 2]> = args.iter().map(|&s| self.as_pair(s, pt)).collect();
@@ -1568,20 +1569,28 @@ impl Lowering<'_, '_, '_> {
         if t != cl::F64 {
             return None;
         }
-        // exp and log: one call of the four-lane form (bitwise `libm`'s
-        // function on each lane, as the scalar lowering calls it), both
-        // halves in `xmm` registers, the four results through a stack
-        // slot.
-        if let ([x], Some(addr)) = (args, clift_builtins::libm_lanes::four_lanes(&format!("{op:?}"))) {
-            if self.lane_type(*x) != t {
+        // exp, log, log2, log10, sin, cos, pow: one call of the four-lane
+        // form (bitwise `libm`'s function on each lane, as the scalar
+        // lowering calls it), each argument's halves in `xmm` registers,
+        // the four results through a stack slot.
+        let name = format!("{op:?}");
+        let addr = match args.len() {
+            1 => clift_builtins::libm_lanes::four_lanes(&name),
+            2 => clift_builtins::libm_lanes::four_lanes_binary(&name),
+            _ => None,
+        };
+        if let Some(addr) = addr {
+            if args.iter().any(|&x| self.lane_type(x) != t) {
                 return None;
             }
-            let [lo, hi] = self.as_pair(*x, pt);
+            let mut operands: Vec<Value> = args.iter().flat_map(|&x| self.as_pair(x, pt)).collect();
             let slot = self
                 .b
                 .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 32, 4));
-            let out = self.b.ins().stack_addr(cl::I64, slot, 0);
-            self.call_host(addr, &[pt, pt, cl::I64], &[], &[lo, hi, out]);
+            operands.push(self.b.ins().stack_addr(cl::I64, slot, 0));
+            let mut params = vec![pt; operands.len() - 1];
+            params.push(cl::I64);
+            self.call_host(addr, &params, &[], &operands);
             return Some(Shape::Pair(
                 [0, 16].map(|at| self.b.ins().stack_load(cl::I64, pt, slot, at)),
             ));

@@ -1,7 +1,7 @@
-//! `exp`, `log`, `log2`, `log10`, `sin`, `cos` and `pow` of `double` on
-//! four lanes at once, bit for bit what `libm`'s functions of the same
-//! names (FreeBSD's algorithms, which the scalar lowering calls for one
-//! `double`: `math_f64::clift_exp_f64`, ...) give for each lane.
+//! `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan` and `pow` of
+//! `double` on four lanes at once, bit for bit what `libm`'s functions of
+//! the same names (FreeBSD's algorithms, which the scalar lowering calls
+//! for one `double`: `math_f64::clift_exp_f64`, ...) give for each lane.
 //!
 //! The AVX2 form performs, for the lanes it handles, the same IEEE
 //! operations in the same order as the scalar function's path for that
@@ -34,6 +34,10 @@
 //!   then the sine or cosine kernel by the quadrant n mod 4, negated in
 //!   two quadrants. Larger arguments (the Payne-Hanek reduction),
 //!   infinities and NaNs go to `libm`.
+//! - `tan(x)` for |x| < 2^20 pi/2: x itself below 2^-27, else the same
+//!   reduction and the tangent kernel with n's parity (on pi/4 - y where
+//!   |y| >= 0.6744; -1/(y + r) in two parts for odd n); the same lanes go
+//!   to `libm`.
 //! - `pow(x, y)` for x positive, normal and finite, y finite with |y| <=
 //!   2^31: the exponents `libm` answers first (0, +-1, 2 and 0.5), base 1,
 //!   then its main path (log2 x in two parts, times y in two parts, two to
@@ -83,6 +87,8 @@ entry_points! {
     clift_sin_f64x4 => Sin;
     /// `cos` on four doubles.
     clift_cos_f64x4 => Cos;
+    /// `tan` on four doubles.
+    clift_tan_f64x4 => Tan;
 }
 
 /// `pow` on four pairs of doubles: x's lanes 0-1 in `x_lo` (`xmm0`), 2-3
@@ -176,6 +182,7 @@ enum Function {
     Log10,
     Sin,
     Cos,
+    Tan,
 }
 
 /// Function `f` on the four doubles of `lo` and `hi`, stored to `out`: the
@@ -215,6 +222,7 @@ impl Function {
             Function::Log10 => libm::log10,
             Function::Sin => libm::sin,
             Function::Cos => libm::cos,
+            Function::Tan => libm::tan,
         }
     }
 
@@ -227,6 +235,7 @@ impl Function {
             "log10" => Function::Log10,
             "sin" => Function::Sin,
             "cos" => Function::Cos,
+            "tan" => Function::Tan,
             _ => return None,
         })
     }
@@ -247,6 +256,7 @@ pub fn four_lanes(name: &str) -> Option<usize> {
         Function::Log10 => clift_log10_f64x4,
         Function::Sin => clift_sin_f64x4,
         Function::Cos => clift_cos_f64x4,
+        Function::Tan => clift_tan_f64x4,
     };
     Some(f as usize)
 }
@@ -363,6 +373,7 @@ mod avx2 {
             Function::Log10 => log10(v),
             Function::Sin => sin_cos(v, false),
             Function::Cos => sin_cos(v, true),
+            Function::Tan => tan(v),
         };
         // SAFETY: the caller passes four writable doubles.
         unsafe { _mm256_storeu_pd(out, y) };
@@ -734,6 +745,147 @@ mod avx2 {
         _mm256_movemask_pd(_mm256_castsi256_pd(m)) == 0
     }
 
+    /// What [`reduce`] gives.
+    struct Reduced {
+        /// The high word of |x|.
+        ix: __m256i,
+        /// |x| < 2^20 pi/2: the lanes sin, cos and tan compute here.
+        handled: __m256i,
+        /// |x| ~<= pi/4 (no reduction: y0 = x, y1 = 0, n = 0).
+        small: __m256i,
+        n: __m256d,
+        y0: __m256d,
+        y1: __m256d,
+    }
+
+    /// The argument reduction of sin, cos and tan: x = n pi/2 + y0 + y1
+    /// (`rem_pio2`, skipped when every lane is small).
+    #[target_feature(enable = "avx2")]
+    fn reduce(x: __m256d) -> Reduced {
+        let ix = _mm256_and_si256(high_words(x), int(0x7fff_ffff));
+        let handled = below(ix, 0x4139_21fb);
+        let small = below(ix, 0x3fe9_21fc);
+        let (n, y0, y1) = if all(small) {
+            (splat(0.0), x, splat(0.0))
+        } else {
+            let (n, y0, y1) = rem_pio2(x, ix);
+            (
+                pick(small, splat(0.0), n),
+                pick(small, x, y0),
+                pick(small, splat(0.0), y1),
+            )
+        };
+        Reduced {
+            ix,
+            handled,
+            small,
+            n,
+            y0,
+            y1,
+        }
+    }
+
+    /// `tan` of the lanes of `x` with |x| < 2^20 pi/2 (the lanes set in
+    /// the mask; others get arbitrary values): x itself below 2^-27, else
+    /// `libm`'s kernel on the reduced argument (x, 0 up to pi/4) with n's
+    /// parity: near pi/4 (|y0| >= 0.6744) on pi/4 - y instead, the result
+    /// from that; for odd n -1/(y0 + r) computed in two parts.
+    #[target_feature(enable = "avx2")]
+    fn tan(x: __m256d) -> (__m256d, __m256i) {
+        const T: [f64; 13] = [
+            3.33333333333334091986e-01,
+            1.33333333333201242699e-01,
+            5.39682539762260521377e-02,
+            2.18694882948595424599e-02,
+            8.86323982359930005737e-03,
+            3.59207910759131235356e-03,
+            1.45620945432529025516e-03,
+            5.88041240820264096874e-04,
+            2.46463134818469906812e-04,
+            7.81794442939557092300e-05,
+            7.14072491382608190305e-05,
+            -1.85586374855275456654e-05,
+            2.59073051863633712884e-05,
+        ];
+        const PIO4: f64 = 7.85398163397448278999e-01;
+        const PIO4_LO: f64 = 3.06161699786838301793e-17;
+        let Reduced {
+            ix,
+            handled,
+            small,
+            n,
+            y0,
+            y1,
+        } = reduce(x);
+        let odd = equal(
+            _mm256_and_si256(_mm256_castpd_si256(_mm256_add_pd(n, splat(SHIFT))), int(1)),
+            1,
+        );
+        // k_tan(y0, y1, odd).
+        let hx = high_words(y0);
+        let big = _mm256_cmpgt_epi64(_mm256_and_si256(hx, int(0x7fff_ffff)), int(0x3fe5_9427));
+        let negative = _mm256_castpd_si256(_mm256_and_pd(y0, splat(-0.0)));
+        let negative = _mm256_cmpeq_epi64(negative, int(i64::MIN));
+        let ax = pick(negative, negate(y0), y0);
+        let ay = pick(negative, negate(y1), y1);
+        let xb = _mm256_add_pd(_mm256_sub_pd(splat(PIO4), ax), _mm256_sub_pd(splat(PIO4_LO), ay));
+        let xk = pick(big, xb, y0);
+        let yk = pick(big, splat(0.0), y1);
+        let z = _mm256_mul_pd(xk, xk);
+        let w = _mm256_mul_pd(z, z);
+        // r = T1 + w (T3 + w (T5 + w (T7 + w (T9 + w T11)))),
+        // v = z (T2 + w (T4 + w (T6 + w (T8 + w (T10 + w T12))))).
+        let mut r = _mm256_mul_pd(w, splat(T[11]));
+        for c in [T[9], T[7], T[5], T[3]] {
+            r = _mm256_mul_pd(w, _mm256_add_pd(splat(c), r));
+        }
+        r = _mm256_add_pd(splat(T[1]), r);
+        let mut v = _mm256_mul_pd(w, splat(T[12]));
+        for c in [T[10], T[8], T[6], T[4]] {
+            v = _mm256_mul_pd(w, _mm256_add_pd(splat(c), v));
+        }
+        v = _mm256_mul_pd(z, _mm256_add_pd(splat(T[2]), v));
+        let s = _mm256_mul_pd(z, xk);
+        // r = y + z (s (r + v) + y) + s T0
+        let r = _mm256_add_pd(
+            _mm256_add_pd(
+                yk,
+                _mm256_mul_pd(z, _mm256_add_pd(_mm256_mul_pd(s, _mm256_add_pd(r, v)), yk)),
+            ),
+            _mm256_mul_pd(s, splat(T[0])),
+        );
+        let w = _mm256_add_pd(xk, r);
+        // Near pi/4: s = 1 - 2 odd, v = s - 2 (x + (r - w^2 / (w + s))),
+        // negated for a negative y0.
+        let sgn = pick(odd, splat(-1.0), splat(1.0));
+        let vb = _mm256_sub_pd(
+            sgn,
+            _mm256_mul_pd(
+                splat(2.0),
+                _mm256_add_pd(
+                    xk,
+                    _mm256_sub_pd(r, _mm256_div_pd(_mm256_mul_pd(w, w), _mm256_add_pd(w, sgn))),
+                ),
+            ),
+        );
+        let near_quarter = pick(negative, negate(vb), vb);
+        // Odd n: -1 / w in two parts.
+        let w0 = clear_low(w);
+        let vo = _mm256_sub_pd(r, _mm256_sub_pd(w0, xk));
+        let a = _mm256_div_pd(splat(-1.0), w);
+        let a0 = clear_low(a);
+        let inverse = _mm256_add_pd(
+            a0,
+            _mm256_mul_pd(
+                a,
+                _mm256_add_pd(_mm256_add_pd(splat(1.0), _mm256_mul_pd(a0, w0)), _mm256_mul_pd(a0, vo)),
+            ),
+        );
+        let k = pick(big, near_quarter, pick(odd, inverse, w));
+        let y = pick(small, pick(below(ix, 0x3e40_0000), x, k), k);
+        (y, handled)
+    }
+
     /// `sin` (or with `cos`, `cos`) of the lanes of `x` with |x| < 2^20
     /// pi/2 (the lanes set in the mask; others get arbitrary values):
     /// `libm`'s paths. |x| ~<= pi/4: x itself below 2^-26 (sin), 1 below
@@ -742,13 +894,14 @@ mod avx2 {
     /// in two of them.
     #[target_feature(enable = "avx2")]
     fn sin_cos(x: __m256d, cos: bool) -> (__m256d, __m256i) {
-        let ix = _mm256_and_si256(high_words(x), int(0x7fff_ffff));
-        let handled = below(ix, 0x4139_21fb);
-        let small = below(ix, 0x3fe9_21fc);
-        let (n, y0, y1) = rem_pio2(x, ix);
-        let y0 = pick(small, x, y0);
-        let y1 = pick(small, splat(0.0), y1);
-        let n = pick(small, splat(0.0), n);
+        let Reduced {
+            ix,
+            handled,
+            small,
+            n,
+            y0,
+            y1,
+        } = reduce(x);
         // k_sin(y0, y1, iy) for iy = 0 and 1, k_cos(y0, y1).
         let z = _mm256_mul_pd(y0, y0);
         let w = _mm256_mul_pd(z, z);
@@ -1024,7 +1177,7 @@ mod tests {
     use super::*;
 
     /// The functions with a four-lane form here, by OpenCL.std name.
-    const NAMES: [&str; 6] = ["exp", "log", "log2", "log10", "sin", "cos"];
+    const NAMES: [&str; 7] = ["exp", "log", "log2", "log10", "sin", "cos", "tan"];
 
     /// Lane-for-lane comparison of the AVX2 form with `libm` (bits; NaNs
     /// as NaNs: `libm` returns the argument or a computed NaN, and so do
@@ -1046,7 +1199,7 @@ mod tests {
     /// The high words where a branch of either function changes, and the
     /// doubles around them.
     fn boundaries() -> Vec<f64> {
-        let words: [u64; 22] = [
+        let words: [u64; 24] = [
             // exp
             0x3e30_0000,
             0x3fd6_2e42,
@@ -1063,6 +1216,9 @@ mod tests {
             // pi, 3pi/2, 2pi (cancellation), 2^20 pi/2
             0x3e50_0000,
             0x3e46_a09e,
+            // tan: tiny, and the reduced argument's 0.6744
+            0x3e40_0000,
+            0x3fe5_9428,
             0x3fe9_21fb,
             0x4002_d97c,
             0x400f_6a7a,
@@ -1147,7 +1303,7 @@ mod tests {
                 let x = [0; 4].map(|_| {
                     let r = next(&mut s);
                     let signed = r as i64 as f64 / 9.3e18;
-                    match round % 6 {
+                    match round % 7 {
                         // Any bits.
                         0 => f64::from_bits(r),
                         // exp's interesting range, log's positive doubles.
@@ -1159,6 +1315,9 @@ mod tests {
                         // pi/2 up to 2^21 pi/2 (their medium path's
                         // second and third rounds).
                         4 => signed * 8.0,
+                        // tan's 0.6744 (the high word where its kernel
+                        // changes form), either sign.
+                        6 => f64::from_bits(0x3fe5_9428_u64 << 32 | (r & 0x8000_0000_ffff_ffff)),
                         _ => {
                             let k = (r >> 40) as f64;
                             let m = k * core::f64::consts::FRAC_PI_2;
@@ -1298,6 +1457,6 @@ mod tests {
                 }
             }
         }
-        assert!(four_lanes("tan").is_none());
+        assert!(four_lanes("atan").is_none());
     }
 }

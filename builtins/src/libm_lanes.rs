@@ -1,4 +1,4 @@
-//! `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan` and `pow` of
+//! `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`, `erf` and `pow` of
 //! `double` on four lanes at once, bit for bit what `libm`'s functions of
 //! the same names (FreeBSD's algorithms, which the scalar lowering calls
 //! for one `double`: `math_f64::clift_exp_f64`, ...) give for each lane.
@@ -38,6 +38,10 @@
 //!   reduction and the tangent kernel with n's parity (on pi/4 - y where
 //!   |y| >= 0.6744; -1/(y + r) in two parts for odd n); the same lanes go
 //!   to `libm`.
+//! - `erf(x)` for finite x: its four ranges (split at 0.84375, 1.25 and
+//!   6), each a rational approximation (the third through two `exp`s,
+//!   this module's: a lane whose exponent `exp` leaves to `libm` is left
+//!   to `libm` whole). Infinities and NaNs go to `libm`.
 //! - `pow(x, y)` for x positive, normal and finite, y finite with |y| <=
 //!   2^31: the exponents `libm` answers first (0, +-1, 2 and 0.5), base 1,
 //!   then its main path (log2 x in two parts, times y in two parts, two to
@@ -89,6 +93,8 @@ entry_points! {
     clift_cos_f64x4 => Cos;
     /// `tan` on four doubles.
     clift_tan_f64x4 => Tan;
+    /// `erf` on four doubles.
+    clift_erf_f64x4 => Erf;
 }
 
 /// `pow` on four pairs of doubles: x's lanes 0-1 in `x_lo` (`xmm0`), 2-3
@@ -183,6 +189,7 @@ enum Function {
     Sin,
     Cos,
     Tan,
+    Erf,
 }
 
 /// Function `f` on the four doubles of `lo` and `hi`, stored to `out`: the
@@ -223,6 +230,7 @@ impl Function {
             Function::Sin => libm::sin,
             Function::Cos => libm::cos,
             Function::Tan => libm::tan,
+            Function::Erf => libm::erf,
         }
     }
 
@@ -236,6 +244,7 @@ impl Function {
             "sin" => Function::Sin,
             "cos" => Function::Cos,
             "tan" => Function::Tan,
+            "erf" => Function::Erf,
             _ => return None,
         })
     }
@@ -257,6 +266,7 @@ pub fn four_lanes(name: &str) -> Option<usize> {
         Function::Sin => clift_sin_f64x4,
         Function::Cos => clift_cos_f64x4,
         Function::Tan => clift_tan_f64x4,
+        Function::Erf => clift_erf_f64x4,
     };
     Some(f as usize)
 }
@@ -374,6 +384,7 @@ mod avx2 {
             Function::Sin => sin_cos(v, false),
             Function::Cos => sin_cos(v, true),
             Function::Tan => tan(v),
+            Function::Erf => erf(v),
         };
         // SAFETY: the caller passes four writable doubles.
         unsafe { _mm256_storeu_pd(out, y) };
@@ -1170,6 +1181,156 @@ mod avx2 {
         handled = _mm256_or_si256(handled, _mm256_and_si256(special, valid_input));
         (out, handled)
     }
+
+    /// c[0] + s (c[1] + s (c[2] + ... + s c[n])), innermost first (as
+    /// `libm` writes its polynomials).
+    #[target_feature(enable = "avx2")]
+    fn horner(s: __m256d, c: &[f64]) -> __m256d {
+        let (last, rest) = c.split_last().expect("a polynomial has coefficients");
+        let mut acc = _mm256_mul_pd(s, splat(*last));
+        for &k in rest[1..].iter().rev() {
+            acc = _mm256_mul_pd(s, _mm256_add_pd(splat(k), acc));
+        }
+        _mm256_add_pd(splat(rest[0]), acc)
+    }
+
+    /// `erf` of the lanes of finite `x` (the lanes set in the mask; others
+    /// get arbitrary values): `libm`'s four ranges, each computed where a
+    /// lane falls in it. |x| < 0.84375: x + x P(x^2)/Q(x^2) (x (1 + 8
+    /// efx / 8) below 2^-28); below 1.25: 1 - (1 - erx - P(|x| - 1)/Q(|x|
+    /// - 1)); below 6: 1 - e^(-z^2 - 0.5625) e^((z - |x|)(z + |x|) + R/S)
+    /// / |x| with z = |x| to 20 bits and R/S in 1/x^2 (two sets of
+    /// coefficients, below and above 1/0.35), by this module's `exp` (a
+    /// lane whose exponent that leaves to `libm` is left to `libm` whole);
+    /// beyond, 1 - 2^-1022; the sign of x on the last three.
+    #[target_feature(enable = "avx2")]
+    fn erf(x: __m256d) -> (__m256d, __m256i) {
+        const ERX: f64 = 8.45062911510467529297e-01;
+        const EFX8: f64 = 1.02703333676410069053e+00;
+        const PP: [f64; 5] = [
+            1.28379167095512558561e-01,
+            -3.25042107247001499370e-01,
+            -2.84817495755985104766e-02,
+            -5.77027029648944159157e-03,
+            -2.37630166566501626084e-05,
+        ];
+        const QQ: [f64; 6] = [
+            1.0,
+            3.97917223959155352819e-01,
+            6.50222499887672944485e-02,
+            5.08130628187576562776e-03,
+            1.32494738004321644526e-04,
+            -3.96022827877536812320e-06,
+        ];
+        const PA: [f64; 7] = [
+            -2.36211856075265944077e-03,
+            4.14856118683748331666e-01,
+            -3.72207876035701323847e-01,
+            3.18346619901161753674e-01,
+            -1.10894694282396677476e-01,
+            3.54783043256182359371e-02,
+            -2.16637559486879084300e-03,
+        ];
+        const QA: [f64; 7] = [
+            1.0,
+            1.06420880400844228286e-01,
+            5.40397917702171048937e-01,
+            7.18286544141962662868e-02,
+            1.26171219808761642112e-01,
+            1.36370839120290507362e-02,
+            1.19844998467991074170e-02,
+        ];
+        const RA: [f64; 8] = [
+            -9.86494403484714822705e-03,
+            -6.93858572707181764372e-01,
+            -1.05586262253232909814e+01,
+            -6.23753324503260060396e+01,
+            -1.62396669462573470355e+02,
+            -1.84605092906711035994e+02,
+            -8.12874355063065934246e+01,
+            -9.81432934416914548592e+00,
+        ];
+        const SA: [f64; 9] = [
+            1.0,
+            1.96512716674392571292e+01,
+            1.37657754143519042600e+02,
+            4.34565877475229228821e+02,
+            6.45387271733267880336e+02,
+            4.29008140027567833386e+02,
+            1.08635005541779435134e+02,
+            6.57024977031928170135e+00,
+            -6.04244152148580987438e-02,
+        ];
+        const RB: [f64; 7] = [
+            -9.86494292470009928597e-03,
+            -7.99283237680523006574e-01,
+            -1.77579549177547519889e+01,
+            -1.60636384855821916062e+02,
+            -6.37566443368389627722e+02,
+            -1.02509513161107724954e+03,
+            -4.83519191608651397019e+02,
+        ];
+        const SB: [f64; 8] = [
+            1.0,
+            3.03380607434824582924e+01,
+            3.25792512996573918826e+02,
+            1.53672958608443695994e+03,
+            3.19985821950859553908e+03,
+            2.55305040643316442583e+03,
+            4.74528541206955367215e+02,
+            -2.24409524465858183362e+01,
+        ];
+        let ix = _mm256_and_si256(high_words(x), int(0x7fff_ffff));
+        let mut handled = below(ix, 0x7ff0_0000);
+        let ax = _mm256_andnot_pd(splat(-0.0), x);
+        let small = below(ix, 0x3feb_0000);
+        let middle = _mm256_andnot_si256(small, below(ix, 0x3ff4_0000));
+        let far = _mm256_andnot_si256(_mm256_or_si256(small, middle), below(ix, 0x4018_0000));
+        let zero = splat(0.0);
+        // |x| < 0.84375
+        let y_small = if none(small) {
+            zero
+        } else {
+            let y_tiny = _mm256_mul_pd(
+                splat(0.125),
+                _mm256_add_pd(_mm256_mul_pd(splat(8.0), x), _mm256_mul_pd(splat(EFX8), x)),
+            );
+            let z = _mm256_mul_pd(x, x);
+            let y = _mm256_div_pd(horner(z, &PP), horner(z, &QQ));
+            pick(below(ix, 0x3e30_0000), y_tiny, _mm256_add_pd(x, _mm256_mul_pd(x, y)))
+        };
+        // 0.84375 <= |x| < 1.25: 1 - erfc1(x)
+        let y_middle = if none(middle) {
+            zero
+        } else {
+            let s = _mm256_sub_pd(ax, splat(1.0));
+            let erfc1 = _mm256_sub_pd(splat(1.0 - ERX), _mm256_div_pd(horner(s, &PA), horner(s, &QA)));
+            _mm256_sub_pd(splat(1.0), erfc1)
+        };
+        // 1.25 <= |x| < 6: 1 - erfc2(x)
+        let y_far = if none(far) {
+            zero
+        } else {
+            let s = _mm256_div_pd(splat(1.0), _mm256_mul_pd(ax, ax));
+            let below_035 = below(ix, 0x4006_db6d);
+            let r = pick(below_035, horner(s, &RA), horner(s, &RB));
+            let big_s = pick(below_035, horner(s, &SA), horner(s, &SB));
+            let z = clear_low(ax);
+            let (e1, h1) = exp(_mm256_sub_pd(_mm256_mul_pd(negate(z), z), splat(0.5625)));
+            let arg = _mm256_add_pd(
+                _mm256_mul_pd(_mm256_sub_pd(z, ax), _mm256_add_pd(z, ax)),
+                _mm256_div_pd(r, big_s),
+            );
+            let (e2, h2) = exp(arg);
+            handled = _mm256_andnot_si256(_mm256_andnot_si256(_mm256_and_si256(h1, h2), far), handled);
+            let erfc2 = _mm256_div_pd(_mm256_mul_pd(e1, e2), ax);
+            _mm256_sub_pd(splat(1.0), erfc2)
+        };
+        let y_huge = splat(1.0 - f64::from_bits(0x0010_0000_0000_0000));
+        let unsigned = pick(middle, y_middle, pick(far, y_far, y_huge));
+        let signed = _mm256_or_pd(unsigned, _mm256_and_pd(x, splat(-0.0)));
+        (pick(small, y_small, signed), handled)
+    }
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]
@@ -1177,7 +1338,7 @@ mod tests {
     use super::*;
 
     /// The functions with a four-lane form here, by OpenCL.std name.
-    const NAMES: [&str; 7] = ["exp", "log", "log2", "log10", "sin", "cos", "tan"];
+    const NAMES: [&str; 8] = ["exp", "log", "log2", "log10", "sin", "cos", "tan", "erf"];
 
     /// Lane-for-lane comparison of the AVX2 form with `libm` (bits; NaNs
     /// as NaNs: `libm` returns the argument or a computed NaN, and so do
@@ -1199,7 +1360,7 @@ mod tests {
     /// The high words where a branch of either function changes, and the
     /// doubles around them.
     fn boundaries() -> Vec<f64> {
-        let words: [u64; 24] = [
+        let words: [u64; 28] = [
             // exp
             0x3e30_0000,
             0x3fd6_2e42,
@@ -1219,6 +1380,11 @@ mod tests {
             // tan: tiny, and the reduced argument's 0.6744
             0x3e40_0000,
             0x3fe5_9428,
+            // erf: 0.84375, 1.25, 1/0.35, 6
+            0x3feb_0000,
+            0x3ff4_0000,
+            0x4006_db6d,
+            0x4018_0000,
             0x3fe9_21fb,
             0x4002_d97c,
             0x400f_6a7a,
@@ -1315,9 +1481,14 @@ mod tests {
                         // pi/2 up to 2^21 pi/2 (their medium path's
                         // second and third rounds).
                         4 => signed * 8.0,
-                        // tan's 0.6744 (the high word where its kernel
-                        // changes form), either sign.
-                        6 => f64::from_bits(0x3fe5_9428_u64 << 32 | (r & 0x8000_0000_ffff_ffff)),
+                        // High words where a kernel changes form (tan's
+                        // 0.6744; erf's 0.84375, 1.25, 1/0.35 and 6), any
+                        // low word, either sign.
+                        6 => {
+                            let high = [0x3fe5_9428_u64, 0x3feb_0000, 0x3ff4_0000, 0x4006_db6d, 0x4018_0000]
+                                [(r >> 32) as usize % 5];
+                            f64::from_bits(high << 32 | (r & 0x8000_0000_ffff_ffff))
+                        }
                         _ => {
                             let k = (r >> 40) as f64;
                             let m = k * core::f64::consts::FRAC_PI_2;

@@ -176,13 +176,14 @@ fn arithmetic_and_selects() {
                 libm::pow(x.abs(), y * 0.01),
                 libm::pow(y, 3.0),
                 libm::tan(y),
+                libm::erf(x),
             ]
         })
         .collect();
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "arith") {
-                let mut o = vec![0.0f64; 31 * GLOBAL];
+                let mut o = vec![0.0f64; 32 * GLOBAL];
                 let lo = l.map(|l| [l]);
                 kernel
                     .arg(Arg::input(&a))

@@ -1197,9 +1197,9 @@ mod avx2 {
     /// `erf` of the lanes of finite `x` (the lanes set in the mask; others
     /// get arbitrary values): `libm`'s four ranges, each computed where a
     /// lane falls in it. |x| < 0.84375: x + x P(x^2)/Q(x^2) (x (1 + 8
-    /// efx / 8) below 2^-28); below 1.25: 1 - (1 - erx - P(|x| - 1)/Q(|x|
-    /// - 1)); below 6: 1 - e^(-z^2 - 0.5625) e^((z - |x|)(z + |x|) + R/S)
-    /// / |x| with z = |x| to 20 bits and R/S in 1/x^2 (two sets of
+    /// efx / 8) below 2^-28); below 1.25: 1 - (1 - erx - P(s)/Q(s)) with
+    /// s = |x| - 1; below 6: 1 - e^(-z^2 - 0.5625) e^((z - |x|)(z + |x|) +
+    /// R/S) over |x|, with z = |x| to 20 bits and R/S in 1/x^2 (two sets of
     /// coefficients, below and above 1/0.35), by this module's `exp` (a
     /// lane whose exponent that leaves to `libm` is left to `libm` whole);
     /// beyond, 1 - 2^-1022; the sign of x on the last three.

@@ -12,7 +12,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 12] = [
+const FUNCTIONS: [&str; 14] = [
     "sin",
     "cos",
     "exp",
@@ -25,6 +25,8 @@ const FUNCTIONS: [&str; 12] = [
     "log_double",
     "sin_double",
     "pow_double",
+    "tan_double",
+    "erf_double",
 ];
 
 fn math(c: &mut Criterion) {

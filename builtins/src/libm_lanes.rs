@@ -250,9 +250,9 @@ impl Function {
     }
 }
 
-/// The address of the four-lane form of `name` (an OpenCL.std name:
-/// `exp`, `log`, `log2` or `log10`) of `double` for JIT code on x86-64
-/// System V: an `extern "C" fn(__m128d, __m128d, *mut f64)` (see
+/// The address of the four-lane form of one-argument `name` (an
+/// OpenCL.std name: `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan` or
+/// `erf`) of `double` for JIT code on x86-64 System V: an `extern "C" fn(__m128d, __m128d, *mut f64)` (see
 /// `entry_points!`).
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 pub fn four_lanes(name: &str) -> Option<usize> {
@@ -302,8 +302,8 @@ pub fn avx2_form(name: &str, x: [f64; 4]) -> Option<[f64; 4]> {
     Some(y)
 }
 
-/// `libm`'s function `name` (`exp`, `log`, `log2` or `log10`) of `x`: what every lane of
-/// the four-lane forms must give.
+/// `libm`'s one-argument function `name` (as [`four_lanes`]) of `x`: what
+/// every lane of the four-lane forms must give.
 pub fn reference(name: &str, x: f64) -> Option<f64> {
     Function::named(name).map(|f| f.scalar()(x))
 }
@@ -319,8 +319,9 @@ mod avx2 {
 
     use super::Function;
 
-    // `libm`'s constants (exp.rs, log.rs, log2.rs and log10.rs, from
-    // FreeBSD's e_exp.c, e_log.c, e_log2.c and e_log10.c), bit for bit.
+    // `libm`'s constants (exp.rs, log.rs, log2.rs and log10.rs here;
+    // rem_pio2.rs, k_sin.rs and k_cos.rs below; those of tan, erf and pow
+    // in their functions), bit for bit.
     const LN2HI: f64 = 6.93147180369123816490e-01;
     const LN2LO: f64 = 1.90821492927058770002e-10;
     const INVLN2: f64 = 1.44269504088896338700e+00;

@@ -1569,10 +1569,10 @@ impl Lowering<'_, '_, '_> {
         if t != cl::F64 {
             return None;
         }
-        // exp, log, log2, log10, sin, cos, tan, erf, pow: one call of the four-lane
-        // form (bitwise `libm`'s function on each lane, as the scalar
-        // lowering calls it), each argument's halves in `xmm` registers,
-        // the four results through a stack slot.
+        // exp, log, log2, log10, sin, cos, tan, erf, pow: one call of the
+        // four-lane form (bitwise `libm`'s function on each lane, as the
+        // scalar lowering calls it), each argument's halves in `xmm`
+        // registers, the four results through a stack slot.
         let name = format!("{op:?}");
         let addr = match args.len() {
             1 => clift_builtins::libm_lanes::four_lanes(&name),

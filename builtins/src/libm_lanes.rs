@@ -1,7 +1,8 @@
-//! `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`, `erf` and `pow` of
-//! `double` on four lanes at once, bit for bit what `libm`'s functions of
-//! the same names (FreeBSD's algorithms, which the scalar lowering calls
-//! for one `double`: `math_f64::clift_exp_f64`, ...) give for each lane.
+//! `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`, `erf`, `atan`,
+//! `asin`, `acos` and `pow` of `double` on four lanes at once, bit for bit
+//! what `libm`'s functions of the same names (FreeBSD's algorithms, which
+//! the scalar lowering calls for one `double`: `math_f64::clift_exp_f64`,
+//! ...) give for each lane.
 //!
 //! The AVX2 form performs, for the lanes it handles, the same IEEE
 //! operations in the same order as the scalar function's path for that
@@ -42,6 +43,12 @@
 //!   6), each a rational approximation (the third through two `exp`s,
 //!   this module's: a lane whose exponent `exp` leaves to `libm` is left
 //!   to `libm` whole). Infinities and NaNs go to `libm`.
+//! - `atan(x)`: its five ranges by |x| (the argument itself, the series,
+//!   the series on a reduced argument added to atan(0.5), atan(1),
+//!   atan(1.5) or pi/2, pi/2); NaNs go to `libm`.
+//! - `asin(x)`, `acos(x)` for |x| < 1: the rational R(z) on x^2 below
+//!   0.5, on (1 -+ x)/2 with its square root (in two parts where `libm`
+//!   splits it) above; |x| >= 1 and NaNs go to `libm`.
 //! - `pow(x, y)` for x positive, normal and finite, y finite with |y| <=
 //!   2^31: the exponents `libm` answers first (0, +-1, 2 and 0.5), base 1,
 //!   then its main path (log2 x in two parts, times y in two parts, two to
@@ -95,6 +102,12 @@ entry_points! {
     clift_tan_f64x4 => Tan;
     /// `erf` on four doubles.
     clift_erf_f64x4 => Erf;
+    /// `atan` on four doubles.
+    clift_atan_f64x4 => Atan;
+    /// `asin` on four doubles.
+    clift_asin_f64x4 => Asin;
+    /// `acos` on four doubles.
+    clift_acos_f64x4 => Acos;
 }
 
 /// `pow` on four pairs of doubles: x's lanes 0-1 in `x_lo` (`xmm0`), 2-3
@@ -190,6 +203,9 @@ enum Function {
     Cos,
     Tan,
     Erf,
+    Atan,
+    Asin,
+    Acos,
 }
 
 /// Function `f` on the four doubles of `lo` and `hi`, stored to `out`: the
@@ -231,6 +247,9 @@ impl Function {
             Function::Cos => libm::cos,
             Function::Tan => libm::tan,
             Function::Erf => libm::erf,
+            Function::Atan => libm::atan,
+            Function::Asin => libm::asin,
+            Function::Acos => libm::acos,
         }
     }
 
@@ -245,14 +264,18 @@ impl Function {
             "cos" => Function::Cos,
             "tan" => Function::Tan,
             "erf" => Function::Erf,
+            "atan" => Function::Atan,
+            "asin" => Function::Asin,
+            "acos" => Function::Acos,
             _ => return None,
         })
     }
 }
 
 /// The address of the four-lane form of one-argument `name` (an
-/// OpenCL.std name: `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan` or
-/// `erf`) of `double` for JIT code on x86-64 System V: an `extern "C" fn(__m128d, __m128d, *mut f64)` (see
+/// OpenCL.std name: `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`,
+/// `erf`, `atan`, `asin` or `acos`) of `double` for JIT code on x86-64
+/// System V: an `extern "C" fn(__m128d, __m128d, *mut f64)` (see
 /// `entry_points!`).
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 pub fn four_lanes(name: &str) -> Option<usize> {
@@ -267,6 +290,9 @@ pub fn four_lanes(name: &str) -> Option<usize> {
         Function::Cos => clift_cos_f64x4,
         Function::Tan => clift_tan_f64x4,
         Function::Erf => clift_erf_f64x4,
+        Function::Atan => clift_atan_f64x4,
+        Function::Asin => clift_asin_f64x4,
+        Function::Acos => clift_acos_f64x4,
     };
     Some(f as usize)
 }
@@ -386,6 +412,9 @@ mod avx2 {
             Function::Cos => sin_cos(v, true),
             Function::Tan => tan(v),
             Function::Erf => erf(v),
+            Function::Atan => atan(v),
+            Function::Asin => asin(v),
+            Function::Acos => acos(v),
         };
         // SAFETY: the caller passes four writable doubles.
         unsafe { _mm256_storeu_pd(out, y) };
@@ -1332,6 +1361,198 @@ mod avx2 {
         let signed = _mm256_or_pd(unsigned, _mm256_and_pd(x, splat(-0.0)));
         (pick(small, y_small, signed), handled)
     }
+
+    /// `atan` of the lanes of `x` that are not NaN (the mask; others get
+    /// arbitrary values): `libm`'s five ranges by |x| (x itself below
+    /// 2^-27; below 0.4375 the series on x; up to 2^66 the series on x
+    /// moved by one of atan(0.5), atan(1), atan(1.5), atan(inf) = pi/2 in
+    /// two parts; beyond, pi/2), signed as x.
+    #[target_feature(enable = "avx2")]
+    fn atan(x: __m256d) -> (__m256d, __m256i) {
+        const ATANHI: [f64; 4] = [
+            4.63647609000806093515e-01,
+            7.85398163397448278999e-01,
+            9.82793723247329054082e-01,
+            1.57079632679489655800e+00,
+        ];
+        const ATANLO: [f64; 4] = [
+            2.26987774529616870924e-17,
+            3.06161699786838301793e-17,
+            1.39033110312309984516e-17,
+            6.12323399573676603587e-17,
+        ];
+        const AT_ODD: [f64; 6] = [
+            3.33333333333329318027e-01,
+            1.42857142725034663711e-01,
+            9.09088713343650656196e-02,
+            6.66107313738753120669e-02,
+            4.97687799461593236017e-02,
+            1.62858201153657823623e-02,
+        ];
+        const AT_EVEN: [f64; 5] = [
+            -1.99999999998764832476e-01,
+            -1.11111104054623557880e-01,
+            -7.69187620504482999495e-02,
+            -5.83357013379057348645e-02,
+            -3.65315727442169155270e-02,
+        ];
+        // libm's answer beyond 2^66 (pi/2 plus its tiny term, as written).
+        const HUGE_ATAN: f64 = ATANHI[3] + f64::from_bits(0x0380_0000);
+        let ix = _mm256_and_si256(high_words(x), int(0x7fff_ffff));
+        let nan = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_UNORD_Q>(x, x));
+        let ax = _mm256_andnot_pd(splat(-0.0), x);
+        let sign = _mm256_and_pd(x, splat(-0.0));
+        let near = below(ix, 0x3fdc_0000);
+        // The reduced argument: (2|x| - 1)/(2 + |x|), (|x| - 1)/(|x| + 1),
+        // (|x| - 1.5)/(1 + 1.5|x|) or -1/|x| by range (x itself near 0).
+        let id0 = below(ix, 0x3fe6_0000);
+        let id1 = below(ix, 0x3ff3_0000);
+        let id2 = below(ix, 0x4003_8000);
+        let num = pick(
+            id0,
+            _mm256_sub_pd(_mm256_mul_pd(splat(2.0), ax), splat(1.0)),
+            pick(
+                id1,
+                _mm256_sub_pd(ax, splat(1.0)),
+                pick(id2, _mm256_sub_pd(ax, splat(1.5)), splat(-1.0)),
+            ),
+        );
+        let den = pick(
+            id0,
+            _mm256_add_pd(splat(2.0), ax),
+            pick(
+                id1,
+                _mm256_add_pd(ax, splat(1.0)),
+                pick(id2, _mm256_add_pd(splat(1.0), _mm256_mul_pd(splat(1.5), ax)), ax),
+            ),
+        );
+        let t = pick(near, x, _mm256_div_pd(num, den));
+        let z = _mm256_mul_pd(t, t);
+        let w = _mm256_mul_pd(z, z);
+        let s1 = _mm256_mul_pd(z, horner(w, &AT_ODD));
+        let s2 = _mm256_mul_pd(w, horner(w, &AT_EVEN));
+        let sum = _mm256_add_pd(s1, s2);
+        let y_near = pick(below(ix, 0x3e40_0000), x, _mm256_sub_pd(t, _mm256_mul_pd(t, sum)));
+        let pick4 = |c: [f64; 4]| {
+            pick(
+                id0,
+                splat(c[0]),
+                pick(id1, splat(c[1]), pick(id2, splat(c[2]), splat(c[3]))),
+            )
+        };
+        let hi = pick4(ATANHI);
+        let lo = pick4(ATANLO);
+        let y_far = _mm256_sub_pd(hi, _mm256_sub_pd(_mm256_sub_pd(_mm256_mul_pd(t, sum), lo), t));
+        let y_far = pick(below(ix, 0x4410_0000), y_far, splat(HUGE_ATAN));
+        let y = pick(near, y_near, _mm256_or_pd(y_far, sign));
+        (y, _mm256_xor_si256(nan, int(-1)))
+    }
+
+    /// R(z) = P(z) / Q(z) of `asin` and `acos`.
+    #[target_feature(enable = "avx2")]
+    fn asin_r(z: __m256d) -> __m256d {
+        const P: [f64; 6] = [
+            1.66666666666666657415e-01,
+            -3.25565818622400915405e-01,
+            2.01212532134862925881e-01,
+            -4.00555345006794114027e-02,
+            7.91534994289814532176e-04,
+            3.47933107596021167570e-05,
+        ];
+        const Q: [f64; 5] = [
+            1.0,
+            -2.40339491173441421878e+00,
+            2.02094576023350569471e+00,
+            -6.88283971605453293030e-01,
+            7.70381505559019352791e-02,
+        ];
+        _mm256_div_pd(_mm256_mul_pd(z, horner(z, &P)), horner(z, &Q))
+    }
+
+    /// pi/2 in two parts (`asin` and `acos`).
+    const PIO2_HI: f64 = 1.57079632679489655800e+00;
+    const PIO2_LO: f64 = 6.12323399573676603587e-17;
+
+    /// `asin` of the lanes of `x` with |x| < 1 (the mask; others get
+    /// arbitrary values): below 0.5 x + x R(x^2) (x itself from 2^-1022 to
+    /// 2^-26); above, from s = sqrt((1 - |x|)/2): pi/2 - 2(s + s R) above
+    /// 0.975, else with s split in two parts; signed as x.
+    #[target_feature(enable = "avx2")]
+    fn asin(x: __m256d) -> (__m256d, __m256i) {
+        let ix = _mm256_and_si256(high_words(x), int(0x7fff_ffff));
+        let handled = below(ix, 0x3ff0_0000);
+        let ax = _mm256_andnot_pd(splat(-0.0), x);
+        let small = below(ix, 0x3fe0_0000);
+        let as_is = _mm256_andnot_si256(below(ix, 0x0010_0000), below(ix, 0x3e50_0000));
+        let y_small = pick(
+            as_is,
+            x,
+            _mm256_add_pd(x, _mm256_mul_pd(x, asin_r(_mm256_mul_pd(x, x)))),
+        );
+        let z = _mm256_mul_pd(_mm256_sub_pd(splat(1.0), ax), splat(0.5));
+        let s = _mm256_sqrt_pd(z);
+        let r = asin_r(z);
+        // |x| > 0.975: pi/2 - (2 (s + s r) - pio2_lo)
+        let y_top = _mm256_sub_pd(
+            splat(PIO2_HI),
+            _mm256_sub_pd(
+                _mm256_mul_pd(splat(2.0), _mm256_add_pd(s, _mm256_mul_pd(s, r))),
+                splat(PIO2_LO),
+            ),
+        );
+        // f + c = sqrt(z): pi/4 - (2 s r - (pio2_lo - 2 c) - (pi/4 - 2 f))
+        let f = clear_low(s);
+        let c = _mm256_div_pd(_mm256_sub_pd(z, _mm256_mul_pd(f, f)), _mm256_add_pd(s, f));
+        let y_mid = _mm256_sub_pd(
+            splat(0.5 * PIO2_HI),
+            _mm256_sub_pd(
+                _mm256_sub_pd(
+                    _mm256_mul_pd(_mm256_mul_pd(splat(2.0), s), r),
+                    _mm256_sub_pd(splat(PIO2_LO), _mm256_mul_pd(splat(2.0), c)),
+                ),
+                _mm256_sub_pd(splat(0.5 * PIO2_HI), _mm256_mul_pd(splat(2.0), f)),
+            ),
+        );
+        let y_big = pick(below(ix, 0x3fef_3333), y_mid, y_top);
+        let y_big = _mm256_or_pd(y_big, _mm256_and_pd(x, splat(-0.0)));
+        (pick(small, y_small, y_big), handled)
+    }
+
+    /// `acos` of the lanes of `x` with |x| < 1 (the mask; others get
+    /// arbitrary values): below 0.5 pi/2 - (x - (pio2_lo - x R(x^2)))
+    /// (pi/2 below 2^-57); below -0.5 from s = sqrt((1 + x)/2), above 0.5
+    /// from s = sqrt((1 - x)/2) split in two parts.
+    #[target_feature(enable = "avx2")]
+    fn acos(x: __m256d) -> (__m256d, __m256i) {
+        // libm's answer below 2^-57 (pi/2 plus its tiny term, as written).
+        const TINY_ACOS: f64 = PIO2_HI + f64::from_bits(0x3870_0000_0000_0000);
+        let ix = _mm256_and_si256(high_words(x), int(0x7fff_ffff));
+        let handled = below(ix, 0x3ff0_0000);
+        let small = below(ix, 0x3fe0_0000);
+        let y_small = _mm256_sub_pd(
+            splat(PIO2_HI),
+            _mm256_sub_pd(
+                x,
+                _mm256_sub_pd(splat(PIO2_LO), _mm256_mul_pd(x, asin_r(_mm256_mul_pd(x, x)))),
+            ),
+        );
+        let y_small = pick(below(ix, 0x3c60_0001), splat(TINY_ACOS), y_small);
+        let negative = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(x, splat(0.0)));
+        // z = (1 + x)/2 below -0.5, (1 - x)/2 above 0.5.
+        let z = _mm256_mul_pd(
+            pick(negative, _mm256_add_pd(splat(1.0), x), _mm256_sub_pd(splat(1.0), x)),
+            splat(0.5),
+        );
+        let s = _mm256_sqrt_pd(z);
+        let r = asin_r(z);
+        let w = _mm256_sub_pd(_mm256_mul_pd(r, s), splat(PIO2_LO));
+        let y_neg = _mm256_mul_pd(splat(2.0), _mm256_sub_pd(splat(PIO2_HI), _mm256_add_pd(s, w)));
+        let df = clear_low(s);
+        let c = _mm256_div_pd(_mm256_sub_pd(z, _mm256_mul_pd(df, df)), _mm256_add_pd(s, df));
+        let w = _mm256_add_pd(_mm256_mul_pd(r, s), c);
+        let y_pos = _mm256_mul_pd(splat(2.0), _mm256_add_pd(df, w));
+        (pick(small, y_small, pick(negative, y_neg, y_pos)), handled)
+    }
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]
@@ -1339,7 +1560,9 @@ mod tests {
     use super::*;
 
     /// The functions with a four-lane form here, by OpenCL.std name.
-    const NAMES: [&str; 8] = ["exp", "log", "log2", "log10", "sin", "cos", "tan", "erf"];
+    const NAMES: [&str; 11] = [
+        "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "atan", "asin", "acos",
+    ];
 
     /// Lane-for-lane comparison of the AVX2 form with `libm` (bits; NaNs
     /// as NaNs: `libm` returns the argument or a computed NaN, and so do
@@ -1361,7 +1584,7 @@ mod tests {
     /// The high words where a branch of either function changes, and the
     /// doubles around them.
     fn boundaries() -> Vec<f64> {
-        let words: [u64; 28] = [
+        let words: [u64; 37] = [
             // exp
             0x3e30_0000,
             0x3fd6_2e42,
@@ -1386,6 +1609,17 @@ mod tests {
             0x3ff4_0000,
             0x4006_db6d,
             0x4018_0000,
+            // atan: 0.4375, 11/16, 19/16, 2.4375, 2^66
+            0x3fdc_0000,
+            0x3fe6_0000,
+            0x3ff3_0000,
+            0x4003_8000,
+            0x4410_0000,
+            // asin, acos: 2^-57, 2^-26, 0.5, 0.975
+            0x3c60_0000,
+            0x3e50_0000,
+            0x3fe0_0000,
+            0x3fef_3333,
             0x3fe9_21fb,
             0x4002_d97c,
             0x400f_6a7a,
@@ -1470,7 +1704,7 @@ mod tests {
                 let x = [0; 4].map(|_| {
                     let r = next(&mut s);
                     let signed = r as i64 as f64 / 9.3e18;
-                    match round % 7 {
+                    match round % 8 {
                         // Any bits.
                         0 => f64::from_bits(r),
                         // exp's interesting range, log's positive doubles.
@@ -1478,16 +1712,30 @@ mod tests {
                         2 => f64::from_bits(r >> 1),
                         // Near 1 (log's cancellation, exp's small r).
                         3 => 1.0 + signed * 1e-19,
+                        // (-1, 1): asin's and acos's whole domain.
+                        7 => signed,
                         // sin and cos: up to 9pi/4, and near multiples of
                         // pi/2 up to 2^21 pi/2 (their medium path's
                         // second and third rounds).
                         4 => signed * 8.0,
                         // High words where a kernel changes form (tan's
-                        // 0.6744; erf's 0.84375, 1.25, 1/0.35 and 6), any
+                        // 0.6744; erf's 0.84375, 1.25, 1/0.35 and 6;
+                        // asin's 0.975, 0.5; atan's range bounds), any
                         // low word, either sign.
                         6 => {
-                            let high = [0x3fe5_9428_u64, 0x3feb_0000, 0x3ff4_0000, 0x4006_db6d, 0x4018_0000]
-                                [(r >> 32) as usize % 5];
+                            let high = [
+                                0x3fe5_9428_u64,
+                                0x3feb_0000,
+                                0x3ff4_0000,
+                                0x4006_db6d,
+                                0x4018_0000,
+                                0x3fef_3333,
+                                0x3fe0_0000,
+                                0x3fdc_0000,
+                                0x3fe6_0000,
+                                0x3ff3_0000,
+                                0x4003_8000,
+                            ][(r >> 32) as usize % 11];
                             f64::from_bits(high << 32 | (r & 0x8000_0000_ffff_ffff))
                         }
                         _ => {
@@ -1629,6 +1877,6 @@ mod tests {
                 }
             }
         }
-        assert!(four_lanes("atan").is_none());
+        assert!(four_lanes("atan2").is_none());
     }
 }

@@ -177,13 +177,16 @@ fn arithmetic_and_selects() {
                 libm::pow(y, 3.0),
                 libm::tan(y),
                 libm::erf(x),
+                libm::atan(x),
+                libm::asin(x * 0.01),
+                libm::acos(y * 0.1),
             ]
         })
         .collect();
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "arith") {
-                let mut o = vec![0.0f64; 32 * GLOBAL];
+                let mut o = vec![0.0f64; 35 * GLOBAL];
                 let lo = l.map(|l| [l]);
                 kernel
                     .arg(Arg::input(&a))

@@ -32,9 +32,9 @@ kernel void arith(global const double *a, global const double *b, global double 
     o[18 * n + i] = (double)fmax(fx, fy);
     o[19 * n + i] = (double)fmin(fx, fy);
     o[20 * n + i] = (double)clamp(fx, -1.0f, fy);
-    // exp, log, log2, log10, sin, cos, pow, tan, erf: the four-lane forms
-    // of libm's functions (lanes out of their ranges, as infinities, NaNs,
-    // negative and huge numbers, next to lanes in them).
+    // exp, log, log2, log10, sin, cos, pow, tan, erf, atan, asin, acos: the
+    // four-lane forms of libm's functions (lanes out of their ranges, as
+    // infinities, NaNs, negative and huge numbers, next to lanes in them).
     o[21 * n + i] = exp(x);
     o[22 * n + i] = log(y);
     o[23 * n + i] = exp(y * 0.01) + log(fabs(x));
@@ -46,6 +46,9 @@ kernel void arith(global const double *a, global const double *b, global double 
     o[29 * n + i] = pow(y, 3.0);
     o[30 * n + i] = tan(y);
     o[31 * n + i] = erf(x);
+    o[32 * n + i] = atan(x);
+    o[33 * n + i] = asin(x * 0.01);
+    o[34 * n + i] = acos(y * 0.1);
 }
 
 // Every comparison of two doubles, their classifications and those of

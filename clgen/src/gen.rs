@@ -1115,8 +1115,9 @@ impl Gen {
                 let a = self.expr(t, d1);
                 let f = if s == Scalar::Double {
                     // (No half_ or native_ forms of double.)
-                    self.r
-                        .pick(&["exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "pow"])
+                    self.r.pick(&[
+                        "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "atan", "asin", "acos", "pow",
+                    ])
                 } else {
                     self.r.pick(&[
                         "exp",

@@ -142,7 +142,7 @@ pub unsafe extern "C" fn clift_pow_f64x4(
         _mm_storeu_pd(y.as_mut_ptr(), y_lo);
         _mm_storeu_pd(y.as_mut_ptr().add(2), y_hi);
         for lane in 0..4 {
-            *out.add(lane) = libm::pow(x[lane], y[lane]);
+            *out.add(lane) = crate::math_f64::clift_pow_f64(x[lane], y[lane]);
         }
     }
 }
@@ -170,7 +170,7 @@ pub fn four_lanes_binary(_name: &str) -> Option<usize> {
 }
 
 /// `pow` on four pairs by the AVX2 form, or None where the CPU has no
-/// AVX2: for tests, which compare it with `libm::pow` lane for lane.
+/// AVX2: for tests, which compare it with the scalar `pow` lane for lane.
 #[cfg(target_arch = "x86_64")]
 pub fn avx2_pow(x: [f64; 4], y: [f64; 4]) -> Option<[f64; 4]> {
     use core::arch::x86_64::_mm_loadu_pd;
@@ -230,26 +230,29 @@ unsafe fn four(f: Function, lo: core::arch::x86_64::__m128d, hi: core::arch::x86
         _mm_storeu_pd(x.as_mut_ptr(), lo);
         _mm_storeu_pd(x.as_mut_ptr().add(2), hi);
     }
-    let y = x.map(f.scalar());
+    let g = f.scalar();
+    let y = x.map(|a| g(a));
     // SAFETY: the caller passes four writable doubles.
     unsafe { core::ptr::copy_nonoverlapping(y.as_ptr(), out, 4) };
 }
 
 impl Function {
-    /// `libm`'s function.
-    fn scalar(self) -> fn(f64) -> f64 {
+    /// The scalar function, as the scalar lowering calls it (each is
+    /// `libm`'s function of the same name).
+    fn scalar(self) -> extern "C" fn(f64) -> f64 {
+        use crate::math_f64::*;
         match self {
-            Function::Exp => libm::exp,
-            Function::Log => libm::log,
-            Function::Log2 => libm::log2,
-            Function::Log10 => libm::log10,
-            Function::Sin => libm::sin,
-            Function::Cos => libm::cos,
-            Function::Tan => libm::tan,
-            Function::Erf => libm::erf,
-            Function::Atan => libm::atan,
-            Function::Asin => libm::asin,
-            Function::Acos => libm::acos,
+            Function::Exp => clift_exp_f64,
+            Function::Log => clift_log_f64,
+            Function::Log2 => clift_log2_f64,
+            Function::Log10 => clift_log10_f64,
+            Function::Sin => clift_sin_f64,
+            Function::Cos => clift_cos_f64,
+            Function::Tan => clift_tan_f64,
+            Function::Erf => clift_erf_f64,
+            Function::Atan => clift_atan_f64,
+            Function::Asin => clift_asin_f64,
+            Function::Acos => clift_acos_f64,
         }
     }
 
@@ -328,8 +331,8 @@ pub fn avx2_form(name: &str, x: [f64; 4]) -> Option<[f64; 4]> {
     Some(y)
 }
 
-/// `libm`'s one-argument function `name` (as [`four_lanes`]) of `x`: what
-/// every lane of the four-lane forms must give.
+/// The scalar code's one-argument function `name` (as [`four_lanes`]) of
+/// `x`: what every lane of the four-lane forms must give.
 pub fn reference(name: &str, x: f64) -> Option<f64> {
     Function::named(name).map(|f| f.scalar()(x))
 }
@@ -458,7 +461,7 @@ mod avx2 {
                 _mm256_storeu_pd(ys.as_mut_ptr(), y);
                 for lane in 0..4 {
                     if handled & (1 << lane) == 0 {
-                        *out.add(lane) = libm::pow(xs[lane], ys[lane]);
+                        *out.add(lane) = crate::math_f64::clift_pow_f64(xs[lane], ys[lane]);
                     }
                 }
             }
@@ -1750,11 +1753,11 @@ mod tests {
         }
     }
 
-    /// Lane-for-lane comparison of the AVX2 `pow` with `libm::pow`.
+    /// Lane-for-lane comparison of the AVX2 `pow` with the scalar one.
     fn check_pow(x: [f64; 4], y: [f64; 4]) {
         let Some(r) = avx2_pow(x, y) else { return };
         for lane in 0..4 {
-            let want = libm::pow(x[lane], y[lane]);
+            let want = crate::math_f64::clift_pow_f64(x[lane], y[lane]);
             assert!(
                 want.to_bits() == r[lane].to_bits(),
                 "pow({:e}, {:e}) [{:#018x}, {:#018x}] lane {lane}: {:e} [{:#018x}] against libm's {want:e} [{:#018x}]",

@@ -80,7 +80,7 @@ macro_rules! entry_points {
             out: *mut f64,
         ) {
             // SAFETY: the caller passes four writable doubles.
-            unsafe { four(Function::$f, [lo, hi, lo, hi], out) }
+            unsafe { four(Function::$f, [lo, hi], [lo, hi], out) }
         }
     )*};
 }
@@ -126,7 +126,7 @@ pub unsafe extern "C" fn clift_pow_f64x4(
     out: *mut f64,
 ) {
     // SAFETY: the caller passes four writable doubles.
-    unsafe { four(Function::Pow, [x_lo, x_hi, y_lo, y_hi], out) }
+    unsafe { four(Function::Pow, [x_lo, x_hi], [y_lo, y_hi], out) }
 }
 
 /// The address of the four-lane form of two-argument `name` (`pow`) of
@@ -168,21 +168,29 @@ enum Function {
     Pow,
 }
 
-/// Function `f` on the four lanes of its arguments (`halves`: the first
-/// argument's two halves, then the second's; a one-argument function
-/// reads the first two), stored to `out`: the AVX2 form where the CPU has
+/// Function `f` on the four lanes of its arguments (each as two halves;
+/// `y` only for `pow`), stored to `out`: the AVX2 form where the CPU has
 /// AVX2 (the halves joined in registers, no trip through memory), else
 /// the scalar function on each lane.
 ///
 /// # Safety
 /// `out` must be valid for writes of four `f64`s (any alignment).
 #[cfg(target_arch = "x86_64")]
-unsafe fn four(f: Function, halves: [core::arch::x86_64::__m128d; 4], out: *mut f64) {
+unsafe fn four(f: Function, x: [core::arch::x86_64::__m128d; 2], y: [core::arch::x86_64::__m128d; 2], out: *mut f64) {
     use core::arch::x86_64::_mm_storeu_pd;
     if is_x86_feature_detected!("avx2") {
+        // The halves go one by one: a 32-byte load of two halves stored
+        // one by one would wait for both stores, which costs more than the
+        // function.
+        let ([x_lo, x_hi], [y_lo, y_hi]) = (x, y);
         // SAFETY: the CPU has AVX2 (checked at run time); the caller
         // passes four writable doubles.
-        unsafe { avx2::four(f, halves, out) };
+        unsafe {
+            match f {
+                Function::Pow => avx2::binary(f, x_lo, x_hi, y_lo, y_hi, out),
+                _ => avx2::unary(f, x_lo, x_hi, out),
+            }
+        }
         return;
     }
     let mut args = [0.0f64; 8];
@@ -190,7 +198,7 @@ unsafe fn four(f: Function, halves: [core::arch::x86_64::__m128d; 4], out: *mut 
     // is part of x86-64); the caller passes four writable doubles at
     // `out`.
     unsafe {
-        for (k, &h) in halves.iter().enumerate() {
+        for (k, &h) in x.iter().chain(&y).enumerate() {
             _mm_storeu_pd(args.as_mut_ptr().add(2 * k), h);
         }
         for lane in 0..4 {
@@ -296,13 +304,12 @@ pub fn avx2_form(name: &str, args: &[[f64; 4]]) -> Option<[f64; 4]> {
     // SAFETY: the CPU has AVX2 (checked above); `x`, `y` and `out` hold
     // four doubles (unaligned loads, SSE2 is part of x86-64).
     unsafe {
-        let halves = [
-            _mm_loadu_pd(x.as_ptr()),
-            _mm_loadu_pd(x.as_ptr().add(2)),
-            _mm_loadu_pd(y.as_ptr()),
-            _mm_loadu_pd(y.as_ptr().add(2)),
-        ];
-        avx2::four(f, halves, out.as_mut_ptr())
+        four(
+            f,
+            [_mm_loadu_pd(x.as_ptr()), _mm_loadu_pd(x.as_ptr().add(2))],
+            [_mm_loadu_pd(y.as_ptr()), _mm_loadu_pd(y.as_ptr().add(2))],
+            out.as_mut_ptr(),
+        )
     };
     Some(out)
 }
@@ -373,45 +380,91 @@ mod avx2 {
     /// the low bits.
     const SHIFT: f64 = 6_755_399_441_055_744.0;
 
-    /// Function `f` on the four lanes of its arguments (`halves` as the
-    /// outer `four` takes them), stored to `out`: the vector form for the
-    /// lanes it handles, the scalar function for the others.
+    /// One-argument function `f` on the four lanes of `lo` and `hi`, stored
+    /// to `out`: the vector form for the lanes it handles, the scalar
+    /// function for the others.
     ///
     /// # Safety
     /// The CPU must have AVX2; `out` must be valid for writes of four
     /// `f64`s (any alignment).
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn four(f: Function, halves: [__m128d; 4], out: *mut f64) {
-        let v = _mm256_set_m128d(halves[1], halves[0]);
-        let w = _mm256_set_m128d(halves[3], halves[2]);
-        let (y, handled) = match f {
-            Function::Exp => exp(v),
-            Function::Log => log(v),
-            Function::Log2 => log2(v),
-            Function::Log10 => log10(v),
-            Function::Sin => sin_cos(v, false),
-            Function::Cos => sin_cos(v, true),
-            Function::Tan => tan(v),
-            Function::Erf => erf(v),
-            Function::Atan => atan(v),
-            Function::Asin => asin(v),
-            Function::Acos => acos(v),
-            Function::Pow => pow(v, w),
-        };
+    pub(super) unsafe fn unary(f: Function, lo: __m128d, hi: __m128d, out: *mut f64) {
+        let v = _mm256_set_m128d(hi, lo);
+        // Each arm stores its own results (a `match` that gave the pair of
+        // vectors back merged them through the stack).
+        // SAFETY: the caller passes four writable doubles (each arm's
+        // `store`).
+        unsafe {
+            match f {
+                Function::Exp => store(f, exp(v), v, v, out),
+                Function::Log => store(f, log(v), v, v, out),
+                Function::Log2 => store(f, log2(v), v, v, out),
+                Function::Log10 => store(f, log10(v), v, v, out),
+                Function::Sin => store(f, sin_cos(v, false), v, v, out),
+                Function::Cos => store(f, sin_cos(v, true), v, v, out),
+                Function::Tan => store(f, tan(v), v, v, out),
+                Function::Erf => store(f, erf(v), v, v, out),
+                Function::Atan => store(f, atan(v), v, v, out),
+                Function::Asin => store(f, asin(v), v, v, out),
+                Function::Acos => store(f, acos(v), v, v, out),
+                Function::Pow => unreachable!("pow takes two arguments: `binary`"),
+            }
+        }
+    }
+
+    /// Two-argument function `f` (`pow`) on the four lanes of `x_lo`/`x_hi`
+    /// and `y_lo`/`y_hi`, stored to `out`, as [`unary`].
+    ///
+    /// # Safety
+    /// As [`unary`].
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn binary(
+        f: Function,
+        x_lo: __m128d,
+        x_hi: __m128d,
+        y_lo: __m128d,
+        y_hi: __m128d,
+        out: *mut f64,
+    ) {
+        let (v, w) = (_mm256_set_m128d(x_hi, x_lo), _mm256_set_m128d(y_hi, y_lo));
         // SAFETY: the caller passes four writable doubles.
-        unsafe { _mm256_storeu_pd(out, y) };
+        unsafe { store(f, pow(v, w), v, w, out) };
+    }
+
+    /// Stores the results `y` of `f` on `x` (and `y` for `pow`) to `out`,
+    /// then the scalar function's for the lanes not set in `handled`.
+    ///
+    /// # Safety
+    /// `out` must be valid for writes of four `f64`s (any alignment).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn store(f: Function, (r, handled): (__m256d, __m256i), x: __m256d, y: __m256d, out: *mut f64) {
+        // SAFETY: the caller passes four writable doubles.
+        unsafe { _mm256_storeu_pd(out, r) };
         let handled = _mm256_movemask_pd(_mm256_castsi256_pd(handled));
         if handled != 0b1111 {
-            let (mut xs, mut ys) = ([0.0f64; 4], [0.0f64; 4]);
-            // SAFETY: `xs` and `ys` hold four doubles (unaligned stores);
-            // `out` four writable ones.
-            unsafe {
-                _mm256_storeu_pd(xs.as_mut_ptr(), v);
-                _mm256_storeu_pd(ys.as_mut_ptr(), w);
-                for lane in 0..4 {
-                    if handled & (1 << lane) == 0 {
-                        *out.add(lane) = f.call(xs[lane], ys[lane]);
-                    }
+            // SAFETY: as above.
+            unsafe { others(f, x, y, handled, out) };
+        }
+    }
+
+    /// The scalar function `f` on the lanes of `x` (and `y`) whose bit in
+    /// `handled` is clear, stored to their places in `out`.
+    ///
+    /// # Safety
+    /// `out` must be valid for writes of four `f64`s (any alignment).
+    #[cold]
+    #[target_feature(enable = "avx2")]
+    unsafe fn others(f: Function, x: __m256d, y: __m256d, handled: i32, out: *mut f64) {
+        let (mut xs, mut ys) = ([0.0f64; 4], [0.0f64; 4]);
+        // SAFETY: `xs` and `ys` hold four doubles (unaligned stores); the
+        // caller passes four writable ones at `out`.
+        unsafe {
+            _mm256_storeu_pd(xs.as_mut_ptr(), x);
+            _mm256_storeu_pd(ys.as_mut_ptr(), y);
+            for lane in 0..4 {
+                if handled & (1 << lane) == 0 {
+                    *out.add(lane) = f.call(xs[lane], ys[lane]);
                 }
             }
         }

@@ -15,3 +15,5 @@ kernel void math_sin_double(global const double *x, global double *y) { size_t i
 kernel void math_pow_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = pow(x[i], 1.37); }
 kernel void math_erf_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = erf(x[i]); }
 kernel void math_tan_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = tan(x[i]); }
+kernel void math_atan_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = atan(x[i]); }
+kernel void math_asin_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = asin(x[i] * 0.1); }

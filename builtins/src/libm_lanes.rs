@@ -208,31 +208,24 @@ unsafe fn four(f: Function, x: [core::arch::x86_64::__m128d; 2], y: [core::arch:
 }
 
 impl Function {
-    /// The scalar function, as the scalar lowering calls it (each is
-    /// `libm`'s function of the same name).
-    fn scalar(self) -> extern "C" fn(f64) -> f64 {
+    /// The scalar function on one lane's arguments (`y` only for `pow`),
+    /// as the scalar lowering calls it (each is `libm`'s function of the
+    /// same name).
+    fn call(self, x: f64, y: f64) -> f64 {
         use crate::math_f64::*;
         match self {
-            Function::Exp => clift_exp_f64,
-            Function::Log => clift_log_f64,
-            Function::Log2 => clift_log2_f64,
-            Function::Log10 => clift_log10_f64,
-            Function::Sin => clift_sin_f64,
-            Function::Cos => clift_cos_f64,
-            Function::Tan => clift_tan_f64,
-            Function::Erf => clift_erf_f64,
-            Function::Atan => clift_atan_f64,
-            Function::Asin => clift_asin_f64,
-            Function::Acos => clift_acos_f64,
-            Function::Pow => unreachable!("pow takes two arguments: `Function::call`"),
-        }
-    }
-
-    /// The scalar function on one lane's arguments (`y` only for `pow`).
-    fn call(self, x: f64, y: f64) -> f64 {
-        match self {
-            Function::Pow => crate::math_f64::clift_pow_f64(x, y),
-            _ => self.scalar()(x),
+            Function::Exp => clift_exp_f64(x),
+            Function::Log => clift_log_f64(x),
+            Function::Log2 => clift_log2_f64(x),
+            Function::Log10 => clift_log10_f64(x),
+            Function::Sin => clift_sin_f64(x),
+            Function::Cos => clift_cos_f64(x),
+            Function::Tan => clift_tan_f64(x),
+            Function::Erf => clift_erf_f64(x),
+            Function::Atan => clift_atan_f64(x),
+            Function::Asin => clift_asin_f64(x),
+            Function::Acos => clift_acos_f64(x),
+            Function::Pow => clift_pow_f64(x, y),
         }
     }
 
@@ -407,6 +400,7 @@ mod avx2 {
                 Function::Atan => store(f, atan(v), v, v, out),
                 Function::Asin => store(f, asin(v), v, v, out),
                 Function::Acos => store(f, acos(v), v, v, out),
+                // (`four` gives pow to `binary`: not reached.)
                 Function::Pow => unreachable!("pow takes two arguments: `binary`"),
             }
         }

@@ -284,7 +284,7 @@ pub fn four_lanes(_name: &str) -> Option<usize> {
 
 /// `name` (`pow` with two arguments) on four lanes of `args` by the AVX2
 /// form, or None where the CPU has no AVX2 or `name` has no four-lane
-/// form: for tests, which compare it with [`reference`] lane for lane.
+/// form: for tests, which compare it with [`reference()`] lane for lane.
 #[cfg(target_arch = "x86_64")]
 pub fn avx2_form(name: &str, args: &[[f64; 4]]) -> Option<[f64; 4]> {
     use core::arch::x86_64::_mm_loadu_pd;

@@ -72,11 +72,36 @@ pub fn file(dir: &Path, name: &str) -> Option<String> {
 /// that it got an 8-lane body: no dump says why it kept the scalar body,
 /// scalars per lane or 4 lanes (panics naming `what` otherwise).
 pub fn eight_lane_ir(dir: &Path, kernel: &str, what: &str) -> String {
-    for (kept, name) in [
-        ("scalar", "scalar"),
-        ("scalars per lane", "lanes"),
-        ("4 lanes", "narrow"),
-    ] {
+    checked_ir(
+        dir,
+        kernel,
+        what,
+        &[
+            ("scalar", "scalar"),
+            ("scalars per lane", "lanes"),
+            ("4 lanes", "narrow"),
+        ],
+    )
+}
+
+/// The optimized IR of kernel `kernel` in folder `dir`, after checking
+/// that it got a 4- or 8-lane body holding its values as vectors: no dump
+/// says why it kept the scalar body or scalars per lane (panics naming
+/// `what` otherwise).
+pub fn vector_ir(dir: &Path, kernel: &str, what: &str) -> String {
+    checked_ir(
+        dir,
+        kernel,
+        what,
+        &[("scalar", "scalar"), ("scalars per lane", "lanes")],
+    )
+}
+
+/// The optimized IR of kernel `kernel` in `dir`, after checking that none
+/// of the dumps `<kernel>.<name>.txt` that say why it `kept` a narrower
+/// body exists.
+fn checked_ir(dir: &Path, kernel: &str, what: &str, not_kept: &[(&str, &str)]) -> String {
+    for (kept, name) in not_kept {
         let why = file(dir, &format!("{kernel}.{name}.txt"));
         assert_eq!(why, None, "{what}: {kernel} kept {kept}");
     }

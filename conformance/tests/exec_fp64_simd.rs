@@ -8,7 +8,8 @@
 //! `simd_mostly_float` of `kernels/cl/fp64_memory.cl`
 //! (tests/exec_fp64_memory.rs) must get 8-lane bodies at -O0 and -O2
 //! whose 64-bit work is in 2-lane vectors, none of it taken apart lane by
-//! lane.
+//! lane; fp64_simd's `math_masked` a vector body whose math built-ins
+//! take no double apart.
 //!
 //! The variable is set before the first OpenCL call, so this file is its
 //! own test process with a single test (as tests/debug_dump.rs).
@@ -45,6 +46,16 @@ fn sixty_four_bit_work_runs_in_two_lane_vectors() {
                         "{level:?}: {module} {k} takes vectors apart ({taken_apart}):\n{clif}"
                     );
                 }
+            }
+            // The math built-ins with four-lane forms, under masks (a
+            // 4-lane body: its loop's exit differs between work-items):
+            // their arguments are not taken apart lane by lane.
+            if module == "fp64_simd" {
+                let clif = dump::vector_ir(&dir, "math_masked", &format!("{level:?}: {module}"));
+                assert!(
+                    !clif.contains("extractlane"),
+                    "{level:?}: {module} math_masked takes its doubles apart:\n{clif}"
+                );
             }
             // SAFETY: a valid program, released once.
             unsafe { check(clReleaseProgram(p)) };

@@ -414,6 +414,48 @@ fn under_masks_and_gathered() {
 }
 
 #[test]
+fn math_under_masks() {
+    let a = doubles(17);
+    let want: Vec<(f64, f64)> = (0..GLOBAL)
+        .map(|i| {
+            let x = a[i];
+            let y = if x > 0.5 {
+                libm::log(x) + libm::pow(x, 0.75)
+            } else {
+                libm::exp(x * 0.125) - libm::sin(x)
+            };
+            let mut t = 0.0;
+            for _ in 0..i % 7 {
+                t += libm::atan(t + x) * libm::cos(y);
+            }
+            (y, t)
+        })
+        .collect();
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "math_masked") {
+                let mut o = vec![0.0f64; 2 * GLOBAL];
+                let lo = l.map(|l| [l]);
+                kernel
+                    .arg(Arg::input(&a))
+                    .arg(Arg::output(&mut o))
+                    .run(&[GLOBAL], lo.as_ref().map(|l| &l[..]));
+                for (i, &(y, t)) in want.iter().enumerate() {
+                    assert!(
+                        same(o[i], y),
+                        "{opt:?} local {l:?}: y of {i} ({}): {} want {y}",
+                        a[i],
+                        o[i]
+                    );
+                    let g = o[GLOBAL + i];
+                    assert!(same(g, t), "{opt:?} local {l:?}: t of {i} ({}): {g} want {t}", a[i]);
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn kept_across_barriers() {
     let global = 128usize;
     let a: Vec<f64> = (0..global).map(|i| (i as f64 * 0.77).cos() * 1e3 + 0.125).collect();

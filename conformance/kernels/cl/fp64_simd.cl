@@ -130,6 +130,25 @@ kernel void masked(global const double *a, global const int *idx, global double 
     o[2 * m + j] = a[j] * 2.0;
 }
 
+// Math built-ins with four-lane forms under masks: a branch whose sides
+// call different ones, and a loop whose trip count differs between
+// work-items calling them on every trip (the inactive lanes' arguments
+// are whatever the lanes hold).
+kernel void math_masked(global const double *a, global double *o) {
+    size_t i = get_global_id(0), n = get_global_size(0);
+    double x = a[i];
+    double y;
+    if (x > 0.5)
+        y = log(x) + pow(x, 0.75);
+    else
+        y = exp(x * 0.125) - sin(x);
+    double t = 0.0;
+    for (int k = 0; k < (int)(i % 7); k++)
+        t += atan(t + x) * cos(y);
+    o[i] = y;
+    o[n + i] = t;
+}
+
 // Doubles kept across barriers, changed under a mask between them, and a
 // double tree in local memory (the local size a power of two).
 kernel void kept(global const double *a, global double *o, local double *tmp) {

@@ -55,17 +55,25 @@
 //!   that power); lanes whose result overflows, underflows or would be
 //!   subnormal, and every other argument, go to `libm`.
 //!
+//! The one-argument functions have an eight-lane form too, for 8-lane
+//! kernel bodies: both parts' four lanes in one call, their computations
+//! side by side (two independent dependency chains), each lane's bits as
+//! the four-lane form gives them.
+//!
 //! Without AVX2 every lane is `libm`'s function, one after another.
 //! `tests` compares the AVX2 form with `libm` lane for lane on the
-//! boundaries of every branch and on random bit patterns.
+//! boundaries of every branch and on random bit patterns, and the
+//! eight-lane forms with the four-lane ones.
 
-/// The four-lane entry points: `$f` on four doubles, lanes 0-1 in `lo`
+/// The entry points: `$four` is `$f` on four doubles, lanes 0-1 in `lo`
 /// (`xmm0`), lanes 2-3 in `hi` (`xmm1`), the results stored to `out`
-/// (`rdi`). 4-lane kernel bodies call them for a `double` component (two
-/// 2-lane halves).
+/// (`rdi`): 4-lane kernel bodies call it for a `double` component (two
+/// 2-lane halves). `$eight` is `$f` on both 4-lane parts of an 8-lane body
+/// in one call (part 0's halves in `xmm0` and `xmm1`, part 1's in `xmm2`
+/// and `xmm3`, eight results to `out`), each lane's bits the same.
 macro_rules! entry_points {
-    ($($(#[$doc:meta])* $name:ident => $f:ident;)*) => {$(
-        $(#[$doc])*
+    ($($name:literal: $four:ident, $eight:ident => $f:ident;)*) => {$(
+        #[doc = concat!("`", $name, "` on four doubles.")]
         ///
         /// # Safety
         /// `out` must be valid for writes of four `f64`s (any alignment).
@@ -74,7 +82,7 @@ macro_rules! entry_points {
         // Rust does not promise a C layout for SIMD types in general.
         #[cfg(target_arch = "x86_64")]
         #[allow(improper_ctypes_definitions)]
-        pub unsafe extern "C" fn $name(
+        pub unsafe extern "C" fn $four(
             lo: core::arch::x86_64::__m128d,
             hi: core::arch::x86_64::__m128d,
             out: *mut f64,
@@ -82,32 +90,66 @@ macro_rules! entry_points {
             // SAFETY: the caller passes four writable doubles.
             unsafe { four(Function::$f, [lo, hi], [lo, hi], out) }
         }
+
+        #[doc = concat!("`", $name, "` on eight doubles: two 4-lane parts.")]
+        ///
+        /// # Safety
+        /// `out` must be valid for writes of eight `f64`s (any alignment).
+        #[cfg(target_arch = "x86_64")]
+        #[allow(improper_ctypes_definitions)] // as the four-lane form
+        pub unsafe extern "C" fn $eight(
+            p0_lo: core::arch::x86_64::__m128d,
+            p0_hi: core::arch::x86_64::__m128d,
+            p1_lo: core::arch::x86_64::__m128d,
+            p1_hi: core::arch::x86_64::__m128d,
+            out: *mut f64,
+        ) {
+            // SAFETY: the caller passes eight writable doubles.
+            unsafe { eight(Function::$f, [p0_lo, p0_hi], [p1_lo, p1_hi], out) }
+        }
     )*};
 }
 
 entry_points! {
-    /// `exp` on four doubles.
-    clift_exp_f64x4 => Exp;
-    /// `log` on four doubles.
-    clift_log_f64x4 => Log;
-    /// `log2` on four doubles.
-    clift_log2_f64x4 => Log2;
-    /// `log10` on four doubles.
-    clift_log10_f64x4 => Log10;
-    /// `sin` on four doubles.
-    clift_sin_f64x4 => Sin;
-    /// `cos` on four doubles.
-    clift_cos_f64x4 => Cos;
-    /// `tan` on four doubles.
-    clift_tan_f64x4 => Tan;
-    /// `erf` on four doubles.
-    clift_erf_f64x4 => Erf;
-    /// `atan` on four doubles.
-    clift_atan_f64x4 => Atan;
-    /// `asin` on four doubles.
-    clift_asin_f64x4 => Asin;
-    /// `acos` on four doubles.
-    clift_acos_f64x4 => Acos;
+    "exp": clift_exp_f64x4, clift_exp_f64x8 => Exp;
+    "log": clift_log_f64x4, clift_log_f64x8 => Log;
+    "log2": clift_log2_f64x4, clift_log2_f64x8 => Log2;
+    "log10": clift_log10_f64x4, clift_log10_f64x8 => Log10;
+    "sin": clift_sin_f64x4, clift_sin_f64x8 => Sin;
+    "cos": clift_cos_f64x4, clift_cos_f64x8 => Cos;
+    "tan": clift_tan_f64x4, clift_tan_f64x8 => Tan;
+    "erf": clift_erf_f64x4, clift_erf_f64x8 => Erf;
+    "atan": clift_atan_f64x4, clift_atan_f64x8 => Atan;
+    "asin": clift_asin_f64x4, clift_asin_f64x8 => Asin;
+    "acos": clift_acos_f64x4, clift_acos_f64x8 => Acos;
+}
+
+/// One-argument function `f` on the eight doubles of two 4-lane parts'
+/// halves, stored to `out`: both parts in one AVX2 function (their
+/// computations side by side, where the compiler can interleave them)
+/// where the CPU has AVX2, else the four-lane form on each part.
+///
+/// # Safety
+/// `out` must be valid for writes of eight `f64`s (any alignment).
+#[cfg(target_arch = "x86_64")]
+unsafe fn eight(
+    f: Function,
+    p0: [core::arch::x86_64::__m128d; 2],
+    p1: [core::arch::x86_64::__m128d; 2],
+    out: *mut f64,
+) {
+    if is_x86_feature_detected!("avx2") {
+        let ([p0_lo, p0_hi], [p1_lo, p1_hi]) = (p0, p1);
+        // SAFETY: the CPU has AVX2 (checked at run time); the caller
+        // passes eight writable doubles.
+        unsafe { avx2::unary_both(f, p0_lo, p0_hi, p1_lo, p1_hi, out) };
+        return;
+    }
+    // SAFETY: the caller passes eight writable doubles, four per part.
+    unsafe {
+        four(f, p0, p0, out);
+        four(f, p1, p1, out.add(4));
+    }
 }
 
 /// `pow` on four pairs of doubles: x's lanes 0-1 in `x_lo` (`xmm0`), 2-3
@@ -275,6 +317,38 @@ pub fn four_lanes(name: &str) -> Option<usize> {
     Some(f as usize)
 }
 
+/// The address of the eight-lane form of one-argument `name` (as
+/// [`four_lanes`]) for 8-lane bodies on x86-64 System V: an `extern "C"
+/// fn(__m128d, __m128d, __m128d, __m128d, *mut f64)` (see
+/// `entry_points!`).
+#[cfg(all(target_arch = "x86_64", not(windows)))]
+pub fn eight_lanes(name: &str) -> Option<usize> {
+    use core::arch::x86_64::__m128d;
+    #[allow(improper_ctypes_definitions)] // see `entry_points!`
+    type Eight = unsafe extern "C" fn(__m128d, __m128d, __m128d, __m128d, *mut f64);
+    let f: Eight = match Function::named(name)? {
+        Function::Exp => clift_exp_f64x8,
+        Function::Log => clift_log_f64x8,
+        Function::Log2 => clift_log2_f64x8,
+        Function::Log10 => clift_log10_f64x8,
+        Function::Sin => clift_sin_f64x8,
+        Function::Cos => clift_cos_f64x8,
+        Function::Tan => clift_tan_f64x8,
+        Function::Erf => clift_erf_f64x8,
+        Function::Atan => clift_atan_f64x8,
+        Function::Asin => clift_asin_f64x8,
+        Function::Acos => clift_acos_f64x8,
+        Function::Pow => return None,
+    };
+    Some(f as usize)
+}
+
+/// Elsewhere no eight-lane forms.
+#[cfg(not(all(target_arch = "x86_64", not(windows))))]
+pub fn eight_lanes(_name: &str) -> Option<usize> {
+    None
+}
+
 /// Elsewhere no four-lane forms: these functions of `double` run lane by
 /// lane.
 #[cfg(not(all(target_arch = "x86_64", not(windows))))]
@@ -403,6 +477,51 @@ mod avx2 {
                 // (`four` gives pow to `binary`: not reached.)
                 Function::Pow => unreachable!("pow takes two arguments: `binary`"),
             }
+        }
+    }
+
+    /// One-argument function `f` on two sets of four lanes (part 0's
+    /// halves `p0_lo`, `p0_hi`, part 1's `p1_lo`, `p1_hi`), stored to
+    /// `out` and `out + 4`, each as [`unary`] stores it.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2; `out` must be valid for writes of eight
+    /// `f64`s (any alignment).
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn unary_both(
+        f: Function,
+        p0_lo: __m128d,
+        p0_hi: __m128d,
+        p1_lo: __m128d,
+        p1_hi: __m128d,
+        out: *mut f64,
+    ) {
+        let (v0, v1) = (_mm256_set_m128d(p0_hi, p0_lo), _mm256_set_m128d(p1_hi, p1_lo));
+        // Both parts' results first (independent chains), then the stores.
+        macro_rules! both {
+            ($g:expr) => {{
+                let (r0, r1) = ($g(v0), $g(v1));
+                // SAFETY: the caller passes eight writable doubles.
+                unsafe {
+                    store(f, r0, v0, v0, out);
+                    store(f, r1, v1, v1, out.add(4));
+                }
+            }};
+        }
+        match f {
+            Function::Exp => both!(exp),
+            Function::Log => both!(log),
+            Function::Log2 => both!(log2),
+            Function::Log10 => both!(log10),
+            Function::Sin => both!(|v| sin_cos(v, false)),
+            Function::Cos => both!(|v| sin_cos(v, true)),
+            Function::Tan => both!(tan),
+            Function::Erf => both!(erf),
+            Function::Atan => both!(atan),
+            Function::Asin => both!(asin),
+            Function::Acos => both!(acos),
+            // (`eight` serves one-argument functions only: not reached.)
+            Function::Pow => unreachable!("pow has no eight-lane form"),
         }
     }
 
@@ -1840,6 +1959,50 @@ mod tests {
             let (p, q, r, t) = (pair(), pair(), pair(), pair());
             check("pow", &[[p.0, q.0, r.0, t.0], [p.1, q.1, r.1, t.1]]);
         }
+    }
+
+    #[test]
+    fn eight_lane_forms_match_the_four_lane_ones() {
+        use core::arch::x86_64::{__m128d, _mm_loadu_pd};
+        #[allow(improper_ctypes_definitions)] // see `entry_points!`
+        type Four = unsafe extern "C" fn(__m128d, __m128d, *mut f64);
+        #[allow(improper_ctypes_definitions)] // see `entry_points!`
+        type Eight = unsafe extern "C" fn(__m128d, __m128d, __m128d, __m128d, *mut f64);
+        let b = boundaries();
+        let mut s = 0x0123_4567_89ab_cdefu64;
+        for name in NAMES {
+            // SAFETY: the addresses are of functions of these types.
+            let (f, g) = unsafe {
+                (
+                    core::mem::transmute::<usize, Four>(four_lanes(name).unwrap()),
+                    core::mem::transmute::<usize, Eight>(eight_lanes(name).unwrap()),
+                )
+            };
+            for round in 0..b.len() + 20_000 {
+                let x: [f64; 8] = core::array::from_fn(|k| match b.get(round) {
+                    Some(_) => b[(round + 5 * k) % b.len()],
+                    None => f64::from_bits(next(&mut s)) * if k % 2 == 0 { 1.0 } else { 1e-300 },
+                });
+                let (mut four, mut eight) = ([0.0f64; 8], [0.0f64; 8]);
+                // SAFETY: `x` holds eight doubles (unaligned loads, SSE2 is
+                // part of x86-64); `four` and `eight` eight writable ones.
+                unsafe {
+                    let h: [__m128d; 4] = core::array::from_fn(|k| _mm_loadu_pd(x.as_ptr().add(2 * k)));
+                    f(h[0], h[1], four.as_mut_ptr());
+                    f(h[2], h[3], four.as_mut_ptr().add(4));
+                    g(h[0], h[1], h[2], h[3], eight.as_mut_ptr());
+                }
+                for k in 0..8 {
+                    assert_eq!(
+                        four[k].to_bits(),
+                        eight[k].to_bits(),
+                        "{name}({:e}) lane {k}: eight-lane form against the four-lane one",
+                        x[k]
+                    );
+                }
+            }
+        }
+        assert!(eight_lanes("pow").is_none());
     }
 
     #[test]

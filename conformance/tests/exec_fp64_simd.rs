@@ -47,6 +47,14 @@ fn sixty_four_bit_work_runs_in_two_lane_vectors() {
                     );
                 }
             }
+            // One double `exp`: the scalar tail, the 4-lane body and the
+            // 8-lane body call it once each (the 8-lane body for both parts
+            // at once; two calls there before its eight-lane form).
+            if module == "fp64_simd" {
+                let clif = dump::eight_lane_ir(&dir, "exp_alone", &format!("{level:?}: {module}"));
+                let calls = clif.matches("call_indirect").count();
+                assert!(calls <= 3, "{level:?}: exp_alone makes {calls} calls:\n{clif}");
+            }
             // The math built-ins with four-lane forms, under masks (a
             // 4-lane body: its loop's exit differs between work-items):
             // their arguments are not taken apart lane by lane.

@@ -414,6 +414,27 @@ fn under_masks_and_gathered() {
 }
 
 #[test]
+fn exp_alone() {
+    let a = doubles(19);
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "exp_alone") {
+                let mut o = vec![0.0f64; GLOBAL];
+                let lo = l.map(|l| [l]);
+                kernel
+                    .arg(Arg::input(&a))
+                    .arg(Arg::output(&mut o))
+                    .run(&[GLOBAL], lo.as_ref().map(|l| &l[..]));
+                for (i, (&x, &g)) in a.iter().zip(&o).enumerate() {
+                    let w = libm::exp(x);
+                    assert!(same(g, w), "{opt:?} local {l:?}: exp({x:e}) of {i}: {g:e} want {w:e}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn math_under_masks() {
     let a = doubles(17);
     let want: Vec<(f64, f64)> = (0..GLOBAL)

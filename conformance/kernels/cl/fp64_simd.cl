@@ -130,6 +130,13 @@ kernel void masked(global const double *a, global const int *idx, global double 
     o[2 * m + j] = a[j] * 2.0;
 }
 
+// One math built-in: an 8-lane body calls its eight-lane form once for
+// both parts (tests/exec_fp64_simd.rs counts the calls).
+kernel void exp_alone(global const double *a, global double *o) {
+    size_t i = get_global_id(0);
+    o[i] = exp(a[i]);
+}
+
 // Math built-ins with four-lane forms under masks: a branch whose sides
 // call different ones, and a loop whose trip count differs between
 // work-items calling them on every trip (the inactive lanes' arguments

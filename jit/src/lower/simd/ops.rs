@@ -1435,12 +1435,14 @@ impl Lowering<'_, '_, '_> {
     /// In an 8-lane body: a math function with an 8-lane form (`exp`,
     /// `log`, `erf`, `sin`, `cos`, `tan`, `exp2`, `exp10`, `log2`,
     /// `log10`, `pow`, and the `half_` and `native_` forms the OpenCL.std
-    /// table implements with them) of `float` lanes for both 4-lane parts
-    /// at once, one call of the 8-lane form per component
-    /// (`math_f32::eight_lanes` and `eight_lanes_binary`: each argument as
-    /// part 0's vector and part 1's in `xmm` registers, the results through
-    /// a 32-byte stack slot), bitwise what each part's own 4-lane call
-    /// gives. True when done (each part has its result); false leaves the
+    /// table implements with them) of `float` lanes, or one of
+    /// `libm_lanes`' one-argument functions of `double` lanes, for both
+    /// 4-lane parts at once, one call of the 8-lane form per component
+    /// (`math_f32::eight_lanes` and `eight_lanes_binary`,
+    /// `libm_lanes::eight_lanes`: each argument as part 0's vector, or
+    /// two halves, and part 1's in `xmm` registers, the results through a
+    /// 32- or 64-byte stack slot), bitwise what each part's own 4-lane
+    /// call gives. True when done (each part has its result); false leaves the
     /// instruction to each part's lowering, nothing emitted.
     pub(in crate::lower) fn both_parts_at_once(&mut self, i: u32) -> R<bool> {
         if self.parts() != 2 || self.scalar_lanes() {
@@ -1457,10 +1459,15 @@ impl Lowering<'_, '_, '_> {
         let Some(name) = inst.lit(1).and_then(Cl::from_u32).map(|op| format!("{op:?}")) else {
             return Ok(false);
         };
+        let out = types::components(m, ty)?;
+        // `double` components: the one-argument functions of
+        // `libm_lanes` (each part as its two f64x2 halves).
+        let double = out.iter().all(|&t| t == cl::F64);
         // One argument (exp ... tan) or two (pow).
-        let (addr, operands) = match inst.operands.len() {
-            3 => (clift_builtins::math_f32::eight_lanes(&name), vec![inst.id(2)]),
-            4 => (
+        let (addr, operands) = match (inst.operands.len(), double) {
+            (3, false) => (clift_builtins::math_f32::eight_lanes(&name), vec![inst.id(2)]),
+            (3, true) => (clift_builtins::libm_lanes::eight_lanes(&name), vec![inst.id(2)]),
+            (4, false) => (
                 clift_builtins::math_f32::eight_lanes_binary(&name),
                 vec![inst.id(2), inst.id(3)],
             ),
@@ -1470,39 +1477,51 @@ impl Lowering<'_, '_, '_> {
         else {
             return Ok(false);
         };
-        let out = types::components(m, ty)?;
-        if out.iter().any(|&t| t != cl::F32) || self.varying_operands(i).is_empty() {
+        let lane = if double { cl::F64 } else { cl::F32 };
+        if out.iter().any(|&t| t != lane) || self.varying_operands(i).is_empty() {
             return Ok(false);
         }
-        // Each part's shapes of each argument: float lanes, as many as the
-        // result has components.
+        // Each part's shapes of each argument: lanes of the result's type,
+        // as many as the result has components.
         let shapes = self.each_part(|l| operands.iter().map(|&x| l.shapes(x)).collect::<R<Vec<_>>>())?;
         if shapes
             .iter()
             .flatten()
-            .any(|s| s.len() != out.len() || s.iter().any(|&c| self.lane_type(c) != cl::F32))
+            .any(|s| s.len() != out.len() || s.iter().any(|&c| self.lane_type(c) != lane))
         {
             return Ok(false);
         }
+        // Eight lanes: 32 bytes of floats, 64 of doubles.
+        let size = if double { 64 } else { 32 };
         let slot = self
             .b
-            .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 32, 4));
+            .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, size, 4));
         let mut results: Vec<Vec<Shape>> = vec![Vec::new(); 2];
         for k in 0..out.len() {
-            // Per argument, part 0's vector then part 1's; then the slot.
+            // Per argument, part 0's vector (or two halves) then part 1's;
+            // then the slot.
             let mut args = Vec::new();
             for a in 0..operands.len() {
                 for part in &shapes {
-                    args.push(self.as_vec(part[a][k], cl::F32X4));
+                    if double {
+                        args.extend(self.as_pair(part[a][k], cl::F64X2));
+                    } else {
+                        args.push(self.as_vec(part[a][k], cl::F32X4));
+                    }
                 }
             }
             args.push(self.b.ins().stack_addr(cl::I64, slot, 0));
-            let mut params = vec![cl::F32X4; args.len() - 1];
+            let vt = if double { cl::F64X2 } else { cl::F32X4 };
+            let mut params = vec![vt; args.len() - 1];
             params.push(cl::I64);
             self.call_host(addr, &params, &[], &args);
             for (part, r) in results.iter_mut().enumerate() {
-                let v = self.b.ins().stack_load(cl::I64, cl::F32X4, slot, 16 * part as i32);
-                r.push(Shape::V(v));
+                let at = (size / 2 * part as u32) as i32;
+                r.push(if double {
+                    Shape::Pair([at, at + 16].map(|o| self.b.ins().stack_load(cl::I64, vt, slot, o)))
+                } else {
+                    Shape::V(self.b.ins().stack_load(cl::I64, vt, slot, at))
+                });
             }
         }
         let mut results = results.into_iter();

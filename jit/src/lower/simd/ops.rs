@@ -1442,8 +1442,8 @@ impl Lowering<'_, '_, '_> {
     /// `libm_lanes::eight_lanes`: each argument as part 0's vector, or
     /// two halves, and part 1's in `xmm` registers, the results through a
     /// 32- or 64-byte stack slot), bitwise what each part's own 4-lane
-    /// call gives. True when done (each part has its result); false leaves the
-    /// instruction to each part's lowering, nothing emitted.
+    /// call gives. True when done (each part has its result); false leaves
+    /// the instruction to each part's lowering, nothing emitted.
     pub(in crate::lower) fn both_parts_at_once(&mut self, i: u32) -> R<bool> {
         if self.parts() != 2 || self.scalar_lanes() {
             return Ok(false);
@@ -1573,8 +1573,8 @@ impl Lowering<'_, '_, '_> {
     /// of type `pt`, on one component of type `t` (double), as the scalar
     /// lowering computes them: each an instruction of IEEE 754's, exact
     /// or correctly rounded in both, or (exp, log, log2, log10, sin, cos,
-    /// tan, erf, atan, asin, acos, pow) a call of the four-lane form of the scalar lowering's
-    /// function.
+    /// tan, erf, atan, asin, acos, pow) a call of the four-lane form of
+    /// the scalar lowering's function.
     fn ext_pair(&mut self, op: Cl, args: &[Shape], t: Clif, pt: Clif) -> Option<Shape> {
         if min_max_arity(op, t) == Some(args.len()) && args.iter().all(|&s| self.lane_type(s) == t) {
             let p: Vec<[Value; 2]> = args.iter().map(|&s| self.as_pair(s, pt)).collect();
@@ -1589,9 +1589,9 @@ impl Lowering<'_, '_, '_> {
             return None;
         }
         // exp, log, log2, log10, sin, cos, tan, erf, atan, asin, acos, pow:
-        // one call of the four-lane form (bitwise `libm`'s function on each lane, as the
-        // scalar lowering calls it), each argument's halves in `xmm`
-        // registers, the four results through a stack slot.
+        // one call of the four-lane form (bitwise `libm`'s function on each
+        // lane, as the scalar lowering calls it), each argument's halves in
+        // `xmm` registers, the four results through a stack slot.
         let name = format!("{op:?}");
         let addr = match args.len() {
             1 => clift_builtins::libm_lanes::four_lanes(&name),

@@ -107,7 +107,18 @@ macro_rules! entry_points {
             // SAFETY: the caller passes eight writable doubles.
             unsafe { eight(Function::$f, [p0_lo, p0_hi], [p1_lo, p1_hi], out) }
         }
-    )*};
+    )*
+
+        /// The addresses of one-argument function `f`'s four- and
+        /// eight-lane entry points (None for `pow`).
+        #[cfg(target_arch = "x86_64")]
+        fn entry_points_of(f: Function) -> Option<(usize, usize)> {
+            match f {
+                $(Function::$f => Some(($four as *const () as usize, $eight as *const () as usize)),)*
+                Function::Pow => None,
+            }
+        }
+    };
 }
 
 entry_points! {
@@ -298,23 +309,7 @@ impl Function {
 /// `entry_points!`).
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 pub fn four_lanes(name: &str) -> Option<usize> {
-    #[allow(improper_ctypes_definitions)] // see `entry_points!`
-    type Four = unsafe extern "C" fn(core::arch::x86_64::__m128d, core::arch::x86_64::__m128d, *mut f64);
-    let f: Four = match Function::named(name)? {
-        Function::Exp => clift_exp_f64x4,
-        Function::Log => clift_log_f64x4,
-        Function::Log2 => clift_log2_f64x4,
-        Function::Log10 => clift_log10_f64x4,
-        Function::Sin => clift_sin_f64x4,
-        Function::Cos => clift_cos_f64x4,
-        Function::Tan => clift_tan_f64x4,
-        Function::Erf => clift_erf_f64x4,
-        Function::Atan => clift_atan_f64x4,
-        Function::Asin => clift_asin_f64x4,
-        Function::Acos => clift_acos_f64x4,
-        Function::Pow => return None,
-    };
-    Some(f as usize)
+    entry_points_of(Function::named(name)?).map(|(four, _)| four)
 }
 
 /// The address of the eight-lane form of one-argument `name` (as
@@ -323,24 +318,7 @@ pub fn four_lanes(name: &str) -> Option<usize> {
 /// `entry_points!`).
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 pub fn eight_lanes(name: &str) -> Option<usize> {
-    use core::arch::x86_64::__m128d;
-    #[allow(improper_ctypes_definitions)] // see `entry_points!`
-    type Eight = unsafe extern "C" fn(__m128d, __m128d, __m128d, __m128d, *mut f64);
-    let f: Eight = match Function::named(name)? {
-        Function::Exp => clift_exp_f64x8,
-        Function::Log => clift_log_f64x8,
-        Function::Log2 => clift_log2_f64x8,
-        Function::Log10 => clift_log10_f64x8,
-        Function::Sin => clift_sin_f64x8,
-        Function::Cos => clift_cos_f64x8,
-        Function::Tan => clift_tan_f64x8,
-        Function::Erf => clift_erf_f64x8,
-        Function::Atan => clift_atan_f64x8,
-        Function::Asin => clift_asin_f64x8,
-        Function::Acos => clift_acos_f64x8,
-        Function::Pow => return None,
-    };
-    Some(f as usize)
+    entry_points_of(Function::named(name)?).map(|(_, eight)| eight)
 }
 
 /// Elsewhere no eight-lane forms.
@@ -366,7 +344,7 @@ pub fn avx2_form(name: &str, args: &[[f64; 4]]) -> Option<[f64; 4]> {
     if !is_x86_feature_detected!("avx2") {
         return None;
     }
-    let (x, y) = (args[0], *args.last()?);
+    let (x, y) = (*args.first()?, *args.last()?);
     let mut out = [0.0f64; 4];
     // SAFETY: the CPU has AVX2 (checked above); `x`, `y` and `out` hold
     // four doubles (unaligned loads, SSE2 is part of x86-64).

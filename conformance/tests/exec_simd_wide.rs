@@ -758,3 +758,62 @@ fn vector_chains_in_four_and_eight_lanes() {
         }
     }
 }
+
+/// `crowded_escape`: its masked loop reads more invariants than the vector
+/// registers hold beside what it carries (jit/src/invariant_loads.rs reads
+/// them from memory in the loop). Points on a grid crossing the
+/// Mandelbrot set's boundary, so neighbours leave after different counts,
+/// against the host, bit for bit.
+#[test]
+fn a_loop_crowded_with_invariants() {
+    let global = 203usize;
+    let c: Vec<f32> = (0..global)
+        .flat_map(|i| [-2.0 + (i % 29) as f32 * 0.09, -1.2 + (i / 29) as f32 * 0.35])
+        .collect();
+    for (scale, maxit) in [(0.5f32, 0u32), (0.5, 7), (1.25, 200)] {
+        let mut want = vec![0u32; global];
+        let mut want_last = vec![0f32; global];
+        for i in 0..global {
+            let (cx, cy) = (c[2 * i], c[2 * i + 1]);
+            let ox = (cx * scale - (cx + 0.5)) * 0.001;
+            let oy = (cy - scale - cy * 0.25) * 0.001;
+            let dx = cx as f64 * 1.5;
+            let (mut zx, mut zy, mut acc, mut it) = (0f32, 0f32, 0f64, 0u32);
+            while it < maxit {
+                let (zx2, zy2) = (zx * zx, zy * zy);
+                if zx2 + zy2 > 4.0 {
+                    break;
+                }
+                zy = 2.0 * zx * zy + cy + oy;
+                zx = zx2 - zy2 + cx + ox;
+                acc += dx * zx as f64;
+                it += 1;
+            }
+            want[i] = it;
+            want_last[i] = zx + zy + acc as f32;
+        }
+        for opt in Opt::BOTH {
+            for l in LOCALS {
+                for kernel in builds(opt, "crowded_escape") {
+                    let (mut out, mut last) = (vec![u32::MAX; global], vec![f32::NAN; global]);
+                    let lo = local(l);
+                    kernel
+                        .arg(Arg::input(&c))
+                        .arg(Arg::output(&mut out))
+                        .arg(Arg::output(&mut last))
+                        .arg(Arg::value(scale))
+                        .arg(Arg::value(maxit))
+                        .run(&[global], lo.as_ref().map(|l| &l[..]));
+                    assert_eq!(out, want, "scale {scale} maxit {maxit} {opt:?} local {l:?}: counts");
+                    for i in 0..global {
+                        assert_eq!(
+                            last[i].to_bits(),
+                            want_last[i].to_bits(),
+                            "scale {scale} maxit {maxit} {opt:?} local {l:?}: last[{i}]"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

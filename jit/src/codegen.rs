@@ -160,14 +160,14 @@ fn header_diag(rule: String) -> BuildError {
     }
 }
 
-/// A JIT module for the host CPU.
-fn new_module() -> Result<JITModule, BuildError> {
+/// The host CPU's code generator, optimising at `opt_level`.
+pub(crate) fn host_isa(opt_level: &str) -> Result<cranelift_codegen::isa::OwnedTargetIsa, BuildError> {
     let mut flags = settings::builder();
     let set = |f: &mut settings::Builder, k: &str, v: &str| {
         f.set(k, v)
             .map_err(|e| header_diag(format!("code generator setting {k}: {e}")))
     };
-    set(&mut flags, "opt_level", "speed")?;
+    set(&mut flags, "opt_level", opt_level)?;
     set(&mut flags, "use_colocated_libcalls", "false")?;
     set(&mut flags, "is_pic", "false")?;
     // Function variables are stack slots of up to 16 MiB: a frame larger
@@ -185,11 +185,21 @@ fn new_module() -> Result<JITModule, BuildError> {
         "enable_verifier",
         if cfg!(debug_assertions) { "true" } else { "false" },
     )?;
-    let isa = cranelift_native::builder()
+    cranelift_native::builder()
         .map_err(|e| header_diag(format!("code generation for this CPU is not supported: {e}")))?
         .finish(settings::Flags::new(flags))
-        .map_err(|e| header_diag(format!("code generator: {e}")))?;
-    Ok(JITModule::new(JITBuilder::with_isa(isa, default_libcall_names())))
+        .map_err(|e| header_diag(format!("code generator: {e}")))
+}
+
+/// A JIT module for the host CPU, whose own compilation does not optimise:
+/// [`define_needed`] optimises each function with [`Building::optimizer`]
+/// first, then rewrites it ([`crate::invariant_loads`]), and the module's
+/// second optimisation would undo that.
+fn new_module() -> Result<JITModule, BuildError> {
+    Ok(JITModule::new(JITBuilder::with_isa(
+        host_isa("none")?,
+        default_libcall_names(),
+    )))
 }
 
 /// Compiles every kernel of `front` to a work-group function.
@@ -406,6 +416,8 @@ fn without_lanes_note(why: &str) -> String {
 /// error or a panic part-way), unless [`Building::finish`] hands it over.
 struct Building {
     module: std::mem::ManuallyDrop<JITModule>,
+    /// The same code generator as the module's, optimising for speed.
+    optimizer: cranelift_codegen::isa::OwnedTargetIsa,
     finished: bool,
 }
 
@@ -413,6 +425,7 @@ impl Building {
     fn new() -> Result<Building, BuildError> {
         Ok(Building {
             module: std::mem::ManuallyDrop::new(new_module()?),
+            optimizer: host_isa("speed")?,
             finished: false,
         })
     }
@@ -777,6 +790,7 @@ impl Lowerer<'_> {
 /// the build time.
 fn define_needed(
     module: &mut JITModule,
+    optimizer: &dyn cranelift_codegen::isa::TargetIsa,
     m: &crate::spirv::Module,
     declared: &Declared,
     lowered_fns: Vec<Lowered>,
@@ -793,7 +807,14 @@ fn define_needed(
         ctx.set_disasm(dump.is_some());
         ctx.func = func;
         loop_bodies_first(&mut ctx.func);
-        if let Err(e) = module.define_function(id, &mut ctx) {
+        let defined = match ctx.optimize(optimizer, &mut Default::default()) {
+            Ok(()) => {
+                crate::invariant_loads::read_invariants_from_memory(&mut ctx.func);
+                module.define_function(id, &mut ctx)
+            }
+            Err(e) => Err(cranelift_module::ModuleError::Compilation(e)),
+        };
+        if let Err(e) = defined {
             diags.push(m.diag(inst, format!("code generator: {e:?}")));
         } else if let Some(d) = dump {
             // `compile` rewrote `ctx.func` in place: it is the optimised IR.
@@ -858,7 +879,16 @@ fn compile_selected(
         dump: dump_dir.map(|root| crate::debug_dump::Dumper::new(root, m)),
     };
     let (lowered_fns, frames) = lowerer.lower_all(&mut module).map_err(fail)?;
-    define_needed(&mut module, m, &declared, lowered_fns, lowerer.dump.as_ref()).map_err(fail)?;
+    let optimizer = module.optimizer.clone();
+    define_needed(
+        &mut module,
+        &*optimizer,
+        m,
+        &declared,
+        lowered_fns,
+        lowerer.dump.as_ref(),
+    )
+    .map_err(fail)?;
     module
         .finalize_definitions()
         .map_err(|e| header_diag(format!("code generator: {e}")))?;

@@ -66,6 +66,7 @@ pub mod debug_dump;
 pub mod error;
 pub mod globals;
 pub mod interface;
+pub(crate) mod invariant_loads;
 pub mod kernels;
 pub mod launch_abi;
 pub mod layout;

@@ -3,7 +3,7 @@
 // side. tests/exec_simd_wide.rs runs these with local sizes whose rows hold
 // 8-lane chunks, a 4-lane chunk and work-items run one at a time, against
 // the host and against the scalar build; tests/debug_dump.rs checks that
-// they get 8-lane bodies (and that `narrowed` does not).
+// they get 8-lane bodies.
 
 // A loop-carried multiply-add chain per work-item (clbench's sgemm_naive):
 // the guard differs between the parts of a chunk when n is not a multiple
@@ -71,9 +71,9 @@ kernel void moves(global const uint *in, global uint *out)
     vstore4(as_uint4(select(v, w, c)), i, out);
 }
 
-// A loop whose exit differs between work-items: a 4-lane body (its dump
-// says why in narrowed.narrow.txt), unless the build asks for at least 8
-// lanes (-cl-clift-min-lanes=8): then each part has its own active lanes.
+// A loop whose exit differs between work-items: each part of an 8-lane
+// body has its own active lanes, and a chunk runs the loop until the last
+// of its eight lanes leaves.
 kernel void narrowed(global const uint *in, global uint *out)
 {
     size_t i = get_global_id(0);
@@ -282,4 +282,34 @@ kernel void vector_chains(global const float8 *a, global float8 *o, global int4 
     }
     o[i] = acc;
     oi[i] = h;
+}
+
+// A loop whose exit differs between work-items (clbench's mandelbrot) and
+// which reads more per-work-item invariants (cx, cy, the offsets, the
+// double dx) and constants than the 16 vector registers hold with the
+// values it carries: jit/src/invariant_loads.rs then stores each
+// invariant once and reads it from memory inside the loop. Checked
+// against the host, bit for bit (no contraction), in every build.
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+kernel void crowded_escape(global const float *c, global uint *out, global float *last, float scale, uint maxit)
+{
+#pragma OPENCL FP_CONTRACT OFF
+    size_t i = get_global_id(0);
+    float cx = c[2 * i], cy = c[2 * i + 1];
+    float ox = (cx * scale - (cx + 0.5f)) * 0.001f, oy = (cy - scale - cy * 0.25f) * 0.001f;
+    double dx = (double)cx * 1.5;
+    float zx = 0.0f, zy = 0.0f;
+    double acc = 0.0;
+    uint it = 0;
+    while (it < maxit) {
+        float zx2 = zx * zx, zy2 = zy * zy;
+        if (zx2 + zy2 > 4.0f)
+            break;
+        zy = 2.0f * zx * zy + cy + oy;
+        zx = zx2 - zy2 + cx + ox;
+        acc += dx * (double)zx;
+        it++;
+    }
+    out[i] = it;
+    last[i] = zx + zy + (float)acc;
 }

@@ -480,11 +480,6 @@ impl Lowering<'_, '_, '_> {
                     counters.remove(&p);
                 }
             }
-            // Loops whose lanes may leave far apart (their exits depend on
-            // data) run in 4-lane bodies unless asked otherwise.
-            let spread = loops
-                .iter()
-                .any(|l| !simd::analysis::strided_exits(m, func, l, &may_vary));
             // Loops carrying many vector values (a float8, an int8 ...):
             // two parts' values do not fit in x86-64's 16 vector
             // registers where one part's do, and the spills cost more than
@@ -508,15 +503,6 @@ impl Lowering<'_, '_, '_> {
                         format!(
                             "the values a loop carries would take more than {WIDE_LOOP_REGISTERS} vector registers in an 8-lane body: estimated faster in a 4-lane body (-cl-clift-min-lanes=8 makes the 8-lane body anyway)"
                         ),
-                    ));
-                }
-            }
-            if spread && !self.env.keep_wide {
-                self.env.narrow_by_estimate.set(true);
-                if self.parts() > 1 {
-                    return Err(m.diag(
-                        func.inst,
-                        "a loop whose exit differs between work-items is estimated faster in a 4-lane body: a chunk runs it until its last lane leaves, and two parts take twice the registers (-cl-clift-min-lanes=8 makes the 8-lane body anyway)",
                     ));
                 }
             }

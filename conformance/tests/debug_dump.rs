@@ -332,6 +332,23 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 assert_eq!(narrow, None, "{k} runs 8 lanes at {level:?}");
                 assert_eq!(std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok(), None);
             }
+            // crowded_escape's loop reads its invariants from memory
+            // (jit/src/invariant_loads.rs: each use a load of the
+            // invariant slot, which the optimiser's own loads never are).
+            let crowded = read(&dir.join("crowded_escape.opt.clif"));
+            let slot_loads = crowded.matches("load.f32x4 notrap aligned v").count()
+                + crowded.matches("load.f64x2 notrap aligned v").count();
+            assert!(
+                slot_loads >= 6,
+                "{level:?}: crowded_escape reads {slot_loads} invariants from memory: {crowded}"
+            );
+            // Its exit values are merged under the lanes' masks with one
+            // blend each (jit/src/lower/simd/masked.rs, `blend`).
+            let asm = read(&dir.join("crowded_escape.asm"));
+            assert!(
+                asm.contains("blendvps"),
+                "{level:?}: crowded_escape merges without blendv: {asm}"
+            );
             // A loop carrying a float8 and an int8: 16 registers a part.
             let why = read(&dir.join("vector_chains.narrow.txt"));
             assert!(

@@ -1,6 +1,7 @@
 //! Throughput of the common math built-ins in a kernel: one
 //! launch of `y[i] = f(x[i])` over [`N`] floats (or doubles: the `_double`
-//! functions) in (0.1, 10) (asin's argument a tenth of that) and a
+//! functions) in (0.1, 10) (asin's argument a tenth of that, tanh's a
+//! fifth) and a
 //! clFinish, per function
 //! (`conformance/kernels/cl/bench_math.cl`, clang -O2). Criterion reports
 //! elements per second.
@@ -13,7 +14,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 16] = [
+const FUNCTIONS: [&str; 18] = [
     "sin",
     "cos",
     "exp",
@@ -30,6 +31,8 @@ const FUNCTIONS: [&str; 16] = [
     "erf_double",
     "atan_double",
     "asin_double",
+    "expm1_double",
+    "tanh_double",
 ];
 
 fn math(c: &mut Criterion) {

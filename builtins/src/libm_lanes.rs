@@ -1,5 +1,6 @@
 //! `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`, `erf`, `atan`,
-//! `asin`, `acos` and `pow` of `double` on four lanes at once, bit for bit
+//! `asin`, `acos`, `expm1`, `tanh` and `pow` of `double` on four lanes at
+//! once, bit for bit
 //! what `libm`'s functions of the same names (FreeBSD's algorithms, which
 //! the scalar lowering calls for one `double`: `math_f64::clift_exp_f64`,
 //! ...) give for each lane.
@@ -49,6 +50,17 @@
 //! - `asin(x)`, `acos(x)` for |x| < 1: the rational R(z) on x^2 below
 //!   0.5, on (1 -+ x)/2 with its square root (in two parts where `libm`
 //!   splits it) above; |x| >= 1 and NaNs go to `libm`.
+//! - `expm1(x)` for |x| < 56 ln2: x itself below 2^-54, else the reduction
+//!   x = k ln2 + r as `exp`'s with its correction term, the rational
+//!   approximation in the scaled Q's, and the assembly the scalar function
+//!   picks by k (0, -1, 1, other negative k, 2 to 19, 20 and up). Larger
+//!   arguments (the scalar function's filter: -1, overflow) and NaNs go to
+//!   `libm`.
+//! - `tanh(x)` for |x| < 19.4: on |x|, 1 - 2/(expm1(2|x|) + 2) above
+//!   log(3)/2, t/(t + 2) with t = expm1(2|x|) above log(5/3)/2, -t/(t + 2)
+//!   with t = expm1(-2|x|) down to 2^-1022, |x| below, x's sign on the
+//!   result (this module's `expm1`, whose lanes cover 2|x| < 56 ln2);
+//!   larger arguments and NaNs go to `libm`.
 //! - `pow(x, y)` for x positive, normal and finite, y finite with |y| <=
 //!   2^31: the exponents `libm` answers first (0, +-1, 2 and 0.5), base 1,
 //!   then its main path (log2 x in two parts, times y in two parts, two to
@@ -133,6 +145,8 @@ entry_points! {
     "atan": clift_atan_f64x4, clift_atan_f64x8 => Atan;
     "asin": clift_asin_f64x4, clift_asin_f64x8 => Asin;
     "acos": clift_acos_f64x4, clift_acos_f64x8 => Acos;
+    "expm1": clift_expm1_f64x4, clift_expm1_f64x8 => Expm1;
+    "tanh": clift_tanh_f64x4, clift_tanh_f64x8 => Tanh;
 }
 
 /// One-argument function `f` on the eight doubles of two 4-lane parts'
@@ -218,6 +232,8 @@ enum Function {
     Atan,
     Asin,
     Acos,
+    Expm1,
+    Tanh,
     Pow,
 }
 
@@ -278,6 +294,8 @@ impl Function {
             Function::Atan => clift_atan_f64(x),
             Function::Asin => clift_asin_f64(x),
             Function::Acos => clift_acos_f64(x),
+            Function::Expm1 => clift_expm1_f64(x),
+            Function::Tanh => clift_tanh_f64(x),
             Function::Pow => clift_pow_f64(x, y),
         }
     }
@@ -296,6 +314,8 @@ impl Function {
             "atan" => Function::Atan,
             "asin" => Function::Asin,
             "acos" => Function::Acos,
+            "expm1" => Function::Expm1,
+            "tanh" => Function::Tanh,
             "pow" => Function::Pow,
             _ => return None,
         })
@@ -304,7 +324,7 @@ impl Function {
 
 /// The address of the four-lane form of one-argument `name` (an
 /// OpenCL.std name: `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`,
-/// `erf`, `atan`, `asin` or `acos`) of `double` for JIT code on x86-64
+/// `erf`, `atan`, `asin`, `acos`, `expm1` or `tanh`) of `double` for JIT code on x86-64
 /// System V: an `extern "C" fn(__m128d, __m128d, *mut f64)` (see
 /// `entry_points!`).
 #[cfg(all(target_arch = "x86_64", not(windows)))]
@@ -452,6 +472,8 @@ mod avx2 {
                 Function::Atan => store(f, atan(v), v, v, out),
                 Function::Asin => store(f, asin(v), v, v, out),
                 Function::Acos => store(f, acos(v), v, v, out),
+                Function::Expm1 => store(f, expm1(v), v, v, out),
+                Function::Tanh => store(f, tanh(v), v, v, out),
                 // (`four` gives pow to `binary`: not reached.)
                 Function::Pow => unreachable!("pow takes two arguments: `binary`"),
             }
@@ -498,6 +520,8 @@ mod avx2 {
             Function::Atan => both!(atan),
             Function::Asin => both!(asin),
             Function::Acos => both!(acos),
+            Function::Expm1 => both!(expm1),
+            Function::Tanh => both!(tanh),
             // (`eight` serves one-argument functions only: not reached.)
             Function::Pow => unreachable!("pow has no eight-lane form"),
         }
@@ -756,6 +780,110 @@ mod avx2 {
         );
         let val_lo = _mm256_add_pd(val_lo, _mm256_mul_pd(lo, splat(IVLN10HI)));
         (sum_carried(y, val_hi, val_lo), p.handled)
+    }
+
+    /// `expm1` of the lanes of `x` with |x| < 56 ln2 (high word of |x|
+    /// below 0x4043687a; the lanes set in the mask; others, NaNs among
+    /// them, get arbitrary values): x itself below 2^-54; else the
+    /// reduction x = k ln2 + r (k = 0 up to 0.5 ln2, +-1 up to 1.5 ln2,
+    /// else `x / ln2 +- 1/2` truncated) with its correction c, the
+    /// rational approximation of e^r - 1 in the scaled Q's, then each of
+    /// the scalar function's assemblies by k (0, -1, 1 split at x = -0.25,
+    /// other negative k, 2 to 19, 20 and up), as it picks them.
+    #[target_feature(enable = "avx2")]
+    fn expm1(x: __m256d) -> (__m256d, __m256i) {
+        const Q1: f64 = -3.33333333333331316428e-02;
+        const Q2: f64 = 1.58730158725481460165e-03;
+        const Q3: f64 = -7.93650757867487942473e-05;
+        const Q4: f64 = 4.00821782732936239552e-06;
+        const Q5: f64 = -2.01099218183624371326e-07;
+        let hx = _mm256_and_si256(high_words(x), int(0x7fff_ffff));
+        let handled = below(hx, 0x4043_687a);
+        let tiny = below(hx, 0x3c90_0000);
+        // k as in `exp` (the same thresholds and rounding), and the
+        // reduced x with its correction c (k = 0: x itself, c = +0, as
+        // the scalar path has them).
+        let half = _mm256_blendv_pd(splat(0.5), splat(-0.5), x);
+        let t = _mm256_add_pd(_mm256_mul_pd(splat(INVLN2), x), half);
+        let k_far = _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(t);
+        let k_near = _mm256_blendv_pd(splat(1.0), splat(-1.0), x);
+        let far = _mm256_castsi256_pd(_mm256_cmpgt_epi64(hx, int(0x3ff0_a2b1)));
+        let near = _mm256_castsi256_pd(_mm256_cmpgt_epi64(hx, int(0x3fd6_2e42)));
+        let kd = _mm256_blendv_pd(_mm256_and_pd(near, k_near), k_far, far);
+        let hi = _mm256_sub_pd(x, _mm256_mul_pd(kd, splat(LN2HI)));
+        let lo = _mm256_mul_pd(kd, splat(LN2LO));
+        let r = _mm256_sub_pd(hi, lo);
+        let c = _mm256_sub_pd(_mm256_sub_pd(hi, r), lo);
+        // k as a 64-bit integer (|k| <= 56 here).
+        let k = _mm256_sub_epi64(
+            _mm256_castpd_si256(_mm256_add_pd(kd, splat(SHIFT))),
+            _mm256_castpd_si256(splat(SHIFT)),
+        );
+        let hfx = _mm256_mul_pd(splat(0.5), r);
+        let hxs = _mm256_mul_pd(r, hfx);
+        let mut p = _mm256_add_pd(splat(Q4), _mm256_mul_pd(hxs, splat(Q5)));
+        p = _mm256_add_pd(splat(Q3), _mm256_mul_pd(hxs, p));
+        p = _mm256_add_pd(splat(Q2), _mm256_mul_pd(hxs, p));
+        p = _mm256_add_pd(splat(Q1), _mm256_mul_pd(hxs, p));
+        let r1 = _mm256_add_pd(splat(1.0), _mm256_mul_pd(hxs, p));
+        let t = _mm256_sub_pd(splat(3.0), _mm256_mul_pd(r1, hfx));
+        let e = _mm256_mul_pd(
+            hxs,
+            _mm256_div_pd(_mm256_sub_pd(r1, t), _mm256_sub_pd(splat(6.0), _mm256_mul_pd(r, t))),
+        );
+        // k = 0: x - (x e - hxs).
+        let k0 = _mm256_sub_pd(r, _mm256_sub_pd(_mm256_mul_pd(r, e), hxs));
+        // The others: e = x (e - c) - c - hxs.
+        let e = _mm256_sub_pd(_mm256_sub_pd(_mm256_mul_pd(r, _mm256_sub_pd(e, c)), c), hxs);
+        let x_e = _mm256_sub_pd(r, e);
+        // k = -1: 0.5 (x - e) - 0.5.
+        let km1 = _mm256_sub_pd(_mm256_mul_pd(splat(0.5), x_e), splat(0.5));
+        // k = 1: -2 (e - (x + 0.5)) for x < -0.25, else 1 + 2 (x - e).
+        let k1 = pick(
+            _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(r, splat(-0.25))),
+            _mm256_mul_pd(splat(-2.0), _mm256_sub_pd(e, _mm256_add_pd(r, splat(0.5)))),
+            _mm256_add_pd(splat(1.0), _mm256_mul_pd(splat(2.0), x_e)),
+        );
+        let twopk = _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_add_epi64(k, int(0x3ff))));
+        // Other negative k: (x - e + 1) 2^k - 1.
+        let kneg = _mm256_sub_pd(_mm256_mul_pd(_mm256_add_pd(x_e, splat(1.0)), twopk), splat(1.0));
+        // k = 2 .. 19: (x - e + (1 - 2^-k)) 2^k; 20 and up: (x - (e +
+        // 2^-k) + 1) 2^k.
+        let uf = _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_sub_epi64(int(0x3ff), k)));
+        let klow = _mm256_mul_pd(_mm256_add_pd(x_e, _mm256_sub_pd(splat(1.0), uf)), twopk);
+        let khigh = _mm256_mul_pd(_mm256_add_pd(_mm256_sub_pd(r, _mm256_add_pd(e, uf)), splat(1.0)), twopk);
+        let mut y = pick(_mm256_cmpgt_epi64(int(20), k), klow, khigh);
+        y = pick(_mm256_cmpgt_epi64(int(0), k), kneg, y);
+        y = pick(equal(k, 1), k1, y);
+        y = pick(equal(k, -1), km1, y);
+        y = pick(equal(k, 0), k0, y);
+        (pick(tiny, x, y), handled)
+    }
+
+    /// `tanh` of the lanes of `x` with |x| < 19.4 (2|x| within
+    /// [`expm1`]'s lanes; the mask; others, NaNs among them, get
+    /// arbitrary values), as the scalar function computes it on |x|:
+    /// above log(3)/2 1 - 2/(expm1(2|x|) + 2), above log(5/3)/2 t/(t + 2)
+    /// with t = expm1(2|x|), down to 2^-1022 -t/(t + 2) with t =
+    /// expm1(-2|x|), below |x| itself; x's sign on the result.
+    #[target_feature(enable = "avx2")]
+    fn tanh(x: __m256d) -> (__m256d, __m256i) {
+        let sign = _mm256_and_pd(x, splat(-0.0));
+        let ax = _mm256_andnot_pd(splat(-0.0), x);
+        let w = high_words(ax);
+        let big = _mm256_cmpgt_epi64(w, int(0x3fe1_93ea));
+        let mid = _mm256_cmpgt_epi64(w, int(0x3fd0_58ae));
+        let sub = below(w, 0x0010_0000);
+        let two = _mm256_mul_pd(splat(2.0), ax);
+        let minus_two = _mm256_mul_pd(splat(-2.0), ax);
+        let (t, handled) = expm1(pick(mid, two, minus_two));
+        let t2 = _mm256_add_pd(t, splat(2.0));
+        let mut r = _mm256_div_pd(negate(t), t2);
+        r = pick(mid, _mm256_div_pd(t, t2), r);
+        r = pick(big, _mm256_sub_pd(splat(1.0), _mm256_div_pd(splat(2.0), t2)), r);
+        r = pick(sub, ax, r);
+        // (x's sign flips the result's, as the scalar `-t` does.)
+        (_mm256_xor_pd(r, sign), _mm256_or_si256(handled, sub))
     }
 
     /// `m ? a : b` per lane, on a 64-bit lane mask.
@@ -1655,8 +1783,8 @@ mod tests {
     use super::*;
 
     /// The functions with a four-lane form here, by OpenCL.std name.
-    const NAMES: [&str; 11] = [
-        "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "atan", "asin", "acos",
+    const NAMES: [&str; 13] = [
+        "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "atan", "asin", "acos", "expm1", "tanh",
     ];
 
     /// Lane-for-lane comparison of the AVX2 form of `name` on `args` (one
@@ -1684,7 +1812,7 @@ mod tests {
     /// The high words where a branch of either function changes, and the
     /// doubles around them.
     fn boundaries() -> Vec<f64> {
-        let words: [u64; 37] = [
+        let words: [u64; 44] = [
             // exp
             0x3e30_0000,
             0x3fd6_2e42,
@@ -1730,6 +1858,16 @@ mod tests {
             0x4012_d97c,
             0x4019_21fb,
             0x4139_21fb,
+            // expm1: 2^-54, 56 ln2 (and exp's 0.5 ln2, 1.5 ln2); tanh:
+            // log(5/3)/2, log(3)/2, 20 (and 2^-1022, 19.4: expm1's bound
+            // for 2|x|)
+            0x3c90_0000,
+            0x4043_687a,
+            0x3fd0_58ae,
+            0x3fe1_93ea,
+            0x4034_0000,
+            0x4033_687a,
+            0x4043_0000,
         ];
         let mut out = Vec::new();
         for w in words {
@@ -1804,7 +1942,7 @@ mod tests {
                 let x = [0; 4].map(|_| {
                     let r = next(&mut s);
                     let signed = r as i64 as f64 / 9.3e18;
-                    match round % 8 {
+                    match round % 10 {
                         // Any bits.
                         0 => f64::from_bits(r),
                         // exp's interesting range, log's positive doubles.
@@ -1814,6 +1952,12 @@ mod tests {
                         3 => 1.0 + signed * 1e-19,
                         // (-1, 1): asin's and acos's whole domain.
                         7 => signed,
+                        // expm1's k from -57 to 57 (its assemblies by k,
+                        // 20 at 13.86), tanh's range up to 40.
+                        8 => signed * 40.0,
+                        // expm1's k = 19, 20 and 21 (where its last
+                        // assembly changes form), either sign.
+                        9 => signed.signum() * (13.0 + signed.abs() * 1.5),
                         // sin and cos: up to 9pi/4, and near multiples of
                         // pi/2 up to 2^21 pi/2 (their medium path's
                         // second and third rounds).
@@ -1835,7 +1979,11 @@ mod tests {
                                 0x3fe6_0000,
                                 0x3ff3_0000,
                                 0x4003_8000,
-                            ][(r >> 32) as usize % 11];
+                                0x3fd0_58ae,
+                                0x3fe1_93ea,
+                                0x3fd6_2e42,
+                                0x3ff0_a2b2,
+                            ][(r >> 32) as usize % 15];
                             f64::from_bits(high << 32 | (r & 0x8000_0000_ffff_ffff))
                         }
                         _ => {

@@ -180,13 +180,16 @@ fn arithmetic_and_selects() {
                 libm::atan(x),
                 libm::asin(x * 0.01),
                 libm::acos(y * 0.1),
+                libm::expm1(x * 0.1),
+                libm::tanh(y * 0.05),
+                libm::expm1(y) - libm::tanh(x),
             ]
         })
         .collect();
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "arith") {
-                let mut o = vec![0.0f64; 35 * GLOBAL];
+                let mut o = vec![0.0f64; 38 * GLOBAL];
                 let lo = l.map(|l| [l]);
                 kernel
                     .arg(Arg::input(&a))

@@ -34,7 +34,9 @@
 //!   [`launch_abi`] signature, in a JIT module owned by [`CompiledProgram`];
 //!   [`compile_wide`] compiles the 8-lane bodies a build left for
 //!   later ([`CodegenConfig::wide_later`]), into a second module sharing the
-//!   first one's program-scope variables.
+//!   first one's program-scope variables. Each function is optimised by
+//!   Cranelift, then `invariant_loads` reads the invariants of loops
+//!   crowded with vector values from memory, then it is compiled.
 //!
 //! What a module that [`front_end`] accepts guarantees the lowering:
 //! - every id is below the bound and defined exactly once; every id operand

@@ -17,3 +17,5 @@ kernel void math_erf_double(global const double *x, global double *y) { size_t i
 kernel void math_tan_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = tan(x[i]); }
 kernel void math_atan_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = atan(x[i]); }
 kernel void math_asin_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = asin(x[i] * 0.1); }
+kernel void math_expm1_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = expm1(x[i]); }
+kernel void math_tanh_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = tanh(x[i] * 0.2); }

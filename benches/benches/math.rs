@@ -14,7 +14,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 18] = [
+const FUNCTIONS: [&str; 19] = [
     "sin",
     "cos",
     "exp",
@@ -33,6 +33,7 @@ const FUNCTIONS: [&str; 18] = [
     "asin_double",
     "expm1_double",
     "tanh_double",
+    "cosh_double",
 ];
 
 fn math(c: &mut Criterion) {

@@ -1,6 +1,6 @@
 //! `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`, `erf`, `atan`,
-//! `asin`, `acos`, `expm1`, `tanh` and `pow` of `double` on four lanes at
-//! once, bit for bit
+//! `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh` and `pow` of `double`
+//! on four lanes at once, bit for bit
 //! what `libm`'s functions of the same names (FreeBSD's algorithms, which
 //! the scalar lowering calls for one `double`: `math_f64::clift_exp_f64`,
 //! ...) give for each lane.
@@ -61,6 +61,12 @@
 //!   with t = expm1(-2|x|) down to 2^-1022, |x| below, x's sign on the
 //!   result (this module's `expm1`, whose lanes cover 2|x| < 56 ln2);
 //!   larger arguments and NaNs go to `libm`.
+//! - `sinh(x)` for |x| < 56 ln2: t = expm1(|x|), h = +-0.5 by x's sign; x
+//!   itself below 2^-26, h (2t - t^2/(t + 1)) below 1, h (t + t/(t + 1))
+//!   above. Larger arguments and NaNs go to `libm`.
+//! - `cosh(x)`: 1 below 2^-26, 1 + t^2/(2 (1 + t)) with t = expm1(|x|)
+//!   below log(2), 0.5 (t + 1/t) with t = exp(|x|) up to 708.39 (`exp`'s
+//!   lanes); larger arguments and NaNs go to `libm`.
 //! - `pow(x, y)` for x positive, normal and finite, y finite with |y| <=
 //!   2^31: the exponents `libm` answers first (0, +-1, 2 and 0.5), base 1,
 //!   then its main path (log2 x in two parts, times y in two parts, two to
@@ -147,6 +153,8 @@ entry_points! {
     "acos": clift_acos_f64x4, clift_acos_f64x8 => Acos;
     "expm1": clift_expm1_f64x4, clift_expm1_f64x8 => Expm1;
     "tanh": clift_tanh_f64x4, clift_tanh_f64x8 => Tanh;
+    "sinh": clift_sinh_f64x4, clift_sinh_f64x8 => Sinh;
+    "cosh": clift_cosh_f64x4, clift_cosh_f64x8 => Cosh;
 }
 
 /// One-argument function `f` on the eight doubles of two 4-lane parts'
@@ -234,6 +242,8 @@ enum Function {
     Acos,
     Expm1,
     Tanh,
+    Sinh,
+    Cosh,
     Pow,
 }
 
@@ -296,6 +306,8 @@ impl Function {
             Function::Acos => clift_acos_f64(x),
             Function::Expm1 => clift_expm1_f64(x),
             Function::Tanh => clift_tanh_f64(x),
+            Function::Sinh => clift_sinh_f64(x),
+            Function::Cosh => clift_cosh_f64(x),
             Function::Pow => clift_pow_f64(x, y),
         }
     }
@@ -316,6 +328,8 @@ impl Function {
             "acos" => Function::Acos,
             "expm1" => Function::Expm1,
             "tanh" => Function::Tanh,
+            "sinh" => Function::Sinh,
+            "cosh" => Function::Cosh,
             "pow" => Function::Pow,
             _ => return None,
         })
@@ -324,7 +338,7 @@ impl Function {
 
 /// The address of the four-lane form of one-argument `name` (an
 /// OpenCL.std name: `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`,
-/// `erf`, `atan`, `asin`, `acos`, `expm1` or `tanh`) of `double` for JIT code on x86-64
+/// `erf`, `atan`, `asin`, `acos`, `expm1`, `tanh`, `sinh` or `cosh`) of `double` for JIT code on x86-64
 /// System V: an `extern "C" fn(__m128d, __m128d, *mut f64)` (see
 /// `entry_points!`).
 #[cfg(all(target_arch = "x86_64", not(windows)))]
@@ -474,6 +488,8 @@ mod avx2 {
                 Function::Acos => store(f, acos(v), v, v, out),
                 Function::Expm1 => store(f, expm1(v), v, v, out),
                 Function::Tanh => store(f, tanh(v), v, v, out),
+                Function::Sinh => store(f, sinh(v), v, v, out),
+                Function::Cosh => store(f, cosh(v), v, v, out),
                 // (`four` gives pow to `binary`: not reached.)
                 Function::Pow => unreachable!("pow takes two arguments: `binary`"),
             }
@@ -522,6 +538,8 @@ mod avx2 {
             Function::Acos => both!(acos),
             Function::Expm1 => both!(expm1),
             Function::Tanh => both!(tanh),
+            Function::Sinh => both!(sinh),
+            Function::Cosh => both!(cosh),
             // (`eight` serves one-argument functions only: not reached.)
             Function::Pow => unreachable!("pow has no eight-lane form"),
         }
@@ -884,6 +902,60 @@ mod avx2 {
         r = pick(sub, ax, r);
         // (x's sign flips the result's, as the scalar `-t` does.)
         (_mm256_xor_pd(r, sign), _mm256_or_si256(handled, sub))
+    }
+
+    /// `sinh` of the lanes of `x` with |x| < 56 ln2 ([`expm1`]'s lanes;
+    /// the mask; others, NaNs among them, get arbitrary values), as the
+    /// scalar function computes it from t = expm1(|x|) and h = +-0.5 by
+    /// x's sign: x itself below 2^-26, h (2t - t^2/(t + 1)) below 1, h (t
+    /// + t/(t + 1)) above.
+    #[target_feature(enable = "avx2")]
+    fn sinh(x: __m256d) -> (__m256d, __m256i) {
+        let ax = _mm256_andnot_pd(splat(-0.0), x);
+        let h = _mm256_or_pd(splat(0.5), _mm256_and_pd(x, splat(-0.0)));
+        let w = high_words(ax);
+        let (t, handled) = expm1(ax);
+        let t1 = _mm256_add_pd(t, splat(1.0));
+        let small = _mm256_sub_pd(_mm256_mul_pd(splat(2.0), t), _mm256_div_pd(_mm256_mul_pd(t, t), t1));
+        let large = _mm256_add_pd(t, _mm256_div_pd(t, t1));
+        let r = _mm256_mul_pd(h, pick(below(w, 0x3ff0_0000), small, large));
+        (pick(below(w, 0x3e50_0000), x, r), handled)
+    }
+
+    /// `cosh` of the lanes of `x` the scalar function computes by
+    /// [`expm1`] or [`exp`] where those handle |x| (the mask; others,
+    /// NaNs among them, get arbitrary values): 1 below 2^-26, 1 + t^2/(2
+    /// (1 + t)) with t = expm1(|x|) below log(2), 0.5 (t + 1/t) with t =
+    /// exp(|x|) below log(DBL_MAX) (a function no lane needs is not
+    /// computed).
+    #[target_feature(enable = "avx2")]
+    fn cosh(x: __m256d) -> (__m256d, __m256i) {
+        let ax = _mm256_andnot_pd(splat(-0.0), x);
+        let w = high_words(ax);
+        let one = below(w, 0x3e50_0000);
+        let near = _mm256_andnot_si256(one, below(w, 0x3fe6_2e42));
+        let far = _mm256_andnot_si256(below(w, 0x3fe6_2e42), below(w, 0x4086_2e42));
+        let mut r = splat(1.0);
+        let mut handled = one;
+        if !none(near) {
+            let (t, h) = expm1(ax);
+            let v = _mm256_add_pd(
+                splat(1.0),
+                _mm256_div_pd(
+                    _mm256_mul_pd(t, t),
+                    _mm256_mul_pd(splat(2.0), _mm256_add_pd(splat(1.0), t)),
+                ),
+            );
+            r = pick(near, v, r);
+            handled = _mm256_or_si256(handled, _mm256_and_si256(near, h));
+        }
+        if !none(far) {
+            let (t, h) = exp(ax);
+            let v = _mm256_mul_pd(splat(0.5), _mm256_add_pd(t, _mm256_div_pd(splat(1.0), t)));
+            r = pick(far, v, r);
+            handled = _mm256_or_si256(handled, _mm256_and_si256(far, h));
+        }
+        (r, handled)
     }
 
     /// `m ? a : b` per lane, on a 64-bit lane mask.
@@ -1783,8 +1855,9 @@ mod tests {
     use super::*;
 
     /// The functions with a four-lane form here, by OpenCL.std name.
-    const NAMES: [&str; 13] = [
-        "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "atan", "asin", "acos", "expm1", "tanh",
+    const NAMES: [&str; 15] = [
+        "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "atan", "asin", "acos", "expm1", "tanh", "sinh",
+        "cosh",
     ];
 
     /// Lane-for-lane comparison of the AVX2 form of `name` on `args` (one
@@ -1812,7 +1885,7 @@ mod tests {
     /// The high words where a branch of either function changes, and the
     /// doubles around them.
     fn boundaries() -> Vec<f64> {
-        let words: [u64; 44] = [
+        let words: [u64; 48] = [
             // exp
             0x3e30_0000,
             0x3fd6_2e42,
@@ -1868,6 +1941,11 @@ mod tests {
             0x4034_0000,
             0x4033_687a,
             0x4043_0000,
+            // sinh and cosh: 2^-26, log(2), 1, log(DBL_MAX)
+            0x3e50_0000,
+            0x3fe6_2e42,
+            0x3ff0_0000,
+            0x4086_2e42,
         ];
         let mut out = Vec::new();
         for w in words {
@@ -1983,7 +2061,11 @@ mod tests {
                                 0x3fe1_93ea,
                                 0x3fd6_2e42,
                                 0x3ff0_a2b2,
-                            ][(r >> 32) as usize % 15];
+                                0x3ff0_0000,
+                                0x3fef_ffff,
+                                0x3fe6_2e42,
+                                0x3fe6_2e41,
+                            ][(r >> 32) as usize % 19];
                             f64::from_bits(high << 32 | (r & 0x8000_0000_ffff_ffff))
                         }
                         _ => {

@@ -183,13 +183,15 @@ fn arithmetic_and_selects() {
                 libm::expm1(x * 0.1),
                 libm::tanh(y * 0.05),
                 libm::expm1(y) - libm::tanh(x),
+                libm::sinh(x * 0.1),
+                libm::cosh(y * 0.02) + libm::sinh(y),
             ]
         })
         .collect();
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "arith") {
-                let mut o = vec![0.0f64; 38 * GLOBAL];
+                let mut o = vec![0.0f64; 40 * GLOBAL];
                 let lo = l.map(|l| [l]);
                 kernel
                     .arg(Arg::input(&a))

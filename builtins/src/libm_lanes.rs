@@ -629,6 +629,26 @@ mod avx2 {
         _mm256_cvtepi32_pd(_mm256_castsi256_si128(low))
     }
 
+    /// The reduction `exp` and [`expm1`] share, x = k ln2 + (hi - lo), for
+    /// `ahx` the high words of |x|: k = (x / ln2 + (x < 0 ? -1/2 : 1/2))
+    /// truncated for |x| >= 1.5 ln2, 1 - 2 sign for |x| > 0.5 ln2, else 0
+    /// (blendv picks on x's sign bit); hi = x - k ln2hi, lo = k ln2lo, r =
+    /// hi - lo (k = 0: hi = r = x, lo = +0, as the scalar paths have them).
+    /// Returns k (an integral double), hi, lo and r.
+    #[target_feature(enable = "avx2")]
+    fn reduce_ln2(x: __m256d, ahx: __m256i) -> (__m256d, __m256d, __m256d, __m256d) {
+        let half = _mm256_blendv_pd(splat(0.5), splat(-0.5), x);
+        let t = _mm256_add_pd(_mm256_mul_pd(splat(INVLN2), x), half);
+        let k_far = _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(t);
+        let k_near = _mm256_blendv_pd(splat(1.0), splat(-1.0), x);
+        let far = _mm256_castsi256_pd(_mm256_cmpgt_epi64(ahx, int(0x3ff0_a2b1)));
+        let near = _mm256_castsi256_pd(_mm256_cmpgt_epi64(ahx, int(0x3fd6_2e42)));
+        let kd = _mm256_blendv_pd(_mm256_and_pd(near, k_near), k_far, far);
+        let hi = _mm256_sub_pd(x, _mm256_mul_pd(kd, splat(LN2HI)));
+        let lo = _mm256_mul_pd(kd, splat(LN2LO));
+        (kd, hi, lo, _mm256_sub_pd(hi, lo))
+    }
+
     /// `exp` of the lanes of `x` with 2^-28 < |x| < 708.39... (the lanes
     /// set in the mask); other lanes get arbitrary values.
     #[target_feature(enable = "avx2")]
@@ -639,21 +659,7 @@ mod avx2 {
             _mm256_cmpgt_epi64(ahx, int(0x4086_232a)),
             _mm256_cmpgt_epi64(ahx, int(0x3e30_0000)),
         );
-        // k: (x / ln2 + (x < 0 ? -1/2 : 1/2)) truncated for |x| >= 1.5 ln2,
-        // 1 - 2 sign for |x| > 0.5 ln2, else 0 (blendv picks on x's sign
-        // bit).
-        let half = _mm256_blendv_pd(splat(0.5), splat(-0.5), x);
-        let t = _mm256_add_pd(_mm256_mul_pd(splat(INVLN2), x), half);
-        let k_far = _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(t);
-        let k_near = _mm256_blendv_pd(splat(1.0), splat(-1.0), x);
-        let far = _mm256_castsi256_pd(_mm256_cmpgt_epi64(ahx, int(0x3ff0_a2b1)));
-        let near = _mm256_castsi256_pd(_mm256_cmpgt_epi64(ahx, int(0x3fd6_2e42)));
-        let kd = _mm256_blendv_pd(_mm256_and_pd(near, k_near), k_far, far);
-        // hi = x - k ln2hi, lo = k ln2lo, r = hi - lo (k = 0: hi = r = x,
-        // lo = +0, as the scalar path's).
-        let hi = _mm256_sub_pd(x, _mm256_mul_pd(kd, splat(LN2HI)));
-        let lo = _mm256_mul_pd(kd, splat(LN2LO));
-        let r = _mm256_sub_pd(hi, lo);
+        let (kd, hi, lo, r) = reduce_ln2(x, ahx);
         let xx = _mm256_mul_pd(r, r);
         let mut p = _mm256_mul_pd(xx, splat(P5));
         p = _mm256_mul_pd(xx, _mm256_add_pd(splat(P4), p));
@@ -821,16 +827,7 @@ mod avx2 {
         // k as in `exp` (the same thresholds and rounding), and the
         // reduced x with its correction c (k = 0: x itself, c = +0, as
         // the scalar path has them).
-        let half = _mm256_blendv_pd(splat(0.5), splat(-0.5), x);
-        let t = _mm256_add_pd(_mm256_mul_pd(splat(INVLN2), x), half);
-        let k_far = _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(t);
-        let k_near = _mm256_blendv_pd(splat(1.0), splat(-1.0), x);
-        let far = _mm256_castsi256_pd(_mm256_cmpgt_epi64(hx, int(0x3ff0_a2b1)));
-        let near = _mm256_castsi256_pd(_mm256_cmpgt_epi64(hx, int(0x3fd6_2e42)));
-        let kd = _mm256_blendv_pd(_mm256_and_pd(near, k_near), k_far, far);
-        let hi = _mm256_sub_pd(x, _mm256_mul_pd(kd, splat(LN2HI)));
-        let lo = _mm256_mul_pd(kd, splat(LN2LO));
-        let r = _mm256_sub_pd(hi, lo);
+        let (kd, hi, lo, r) = reduce_ln2(x, hx);
         let c = _mm256_sub_pd(_mm256_sub_pd(hi, r), lo);
         // k as a 64-bit integer (|k| <= 56 here).
         let k = _mm256_sub_epi64(

@@ -14,7 +14,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 19] = [
+const FUNCTIONS: [&str; 20] = [
     "sin",
     "cos",
     "exp",
@@ -34,6 +34,7 @@ const FUNCTIONS: [&str; 19] = [
     "expm1_double",
     "tanh_double",
     "cosh_double",
+    "log1p_double",
 ];
 
 fn math(c: &mut Criterion) {

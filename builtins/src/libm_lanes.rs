@@ -1,6 +1,6 @@
 //! `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`, `erf`, `atan`,
-//! `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh` and `pow` of `double`
-//! on four lanes at once, bit for bit
+//! `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh`, `log1p` and `pow` of
+//! `double` on four lanes at once, bit for bit
 //! what `libm`'s functions of the same names (FreeBSD's algorithms, which
 //! the scalar lowering calls for one `double`: `math_f64::clift_exp_f64`,
 //! ...) give for each lane.
@@ -67,6 +67,11 @@
 //! - `cosh(x)`: 1 below 2^-26, 1 + t^2/(2 (1 + t)) with t = expm1(|x|)
 //!   below log(2), 0.5 (t + 1/t) with t = exp(|x|) up to 708.39 (`exp`'s
 //!   lanes); larger arguments and NaNs go to `libm`.
+//! - `log1p(x)` for finite x > -1: x itself below 2^-53; f = x on
+//!   [-0.2929, 0.4142), else 1 + x reduced to [sqrt(2)/2, sqrt(2)) on its
+//!   high word with the correction term for the rounding of 1 + x; then
+//!   `log`'s polynomial in s = f / (2 + f) and k ln2 in two parts.
+//!   Arguments at most -1, infinities and NaNs go to `libm`.
 //! - `pow(x, y)` for x positive, normal and finite, y finite with |y| <=
 //!   2^31: the exponents `libm` answers first (0, +-1, 2 and 0.5), base 1,
 //!   then its main path (log2 x in two parts, times y in two parts, two to
@@ -155,6 +160,7 @@ entry_points! {
     "tanh": clift_tanh_f64x4, clift_tanh_f64x8 => Tanh;
     "sinh": clift_sinh_f64x4, clift_sinh_f64x8 => Sinh;
     "cosh": clift_cosh_f64x4, clift_cosh_f64x8 => Cosh;
+    "log1p": clift_log1p_f64x4, clift_log1p_f64x8 => Log1p;
 }
 
 /// One-argument function `f` on the eight doubles of two 4-lane parts'
@@ -244,6 +250,7 @@ enum Function {
     Tanh,
     Sinh,
     Cosh,
+    Log1p,
     Pow,
 }
 
@@ -308,6 +315,7 @@ impl Function {
             Function::Tanh => clift_tanh_f64(x),
             Function::Sinh => clift_sinh_f64(x),
             Function::Cosh => clift_cosh_f64(x),
+            Function::Log1p => clift_log1p_f64(x),
             Function::Pow => clift_pow_f64(x, y),
         }
     }
@@ -330,6 +338,7 @@ impl Function {
             "tanh" => Function::Tanh,
             "sinh" => Function::Sinh,
             "cosh" => Function::Cosh,
+            "log1p" => Function::Log1p,
             "pow" => Function::Pow,
             _ => return None,
         })
@@ -338,7 +347,8 @@ impl Function {
 
 /// The address of the four-lane form of one-argument `name` (an
 /// OpenCL.std name: `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`,
-/// `erf`, `atan`, `asin`, `acos`, `expm1`, `tanh`, `sinh` or `cosh`) of `double` for JIT code on x86-64
+/// `erf`, `atan`, `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh` or
+/// `log1p`) of `double` for JIT code on x86-64
 /// System V: an `extern "C" fn(__m128d, __m128d, *mut f64)` (see
 /// `entry_points!`).
 #[cfg(all(target_arch = "x86_64", not(windows)))]
@@ -490,6 +500,7 @@ mod avx2 {
                 Function::Tanh => store(f, tanh(v), v, v, out),
                 Function::Sinh => store(f, sinh(v), v, v, out),
                 Function::Cosh => store(f, cosh(v), v, v, out),
+                Function::Log1p => store(f, log1p(v), v, v, out),
                 // (`four` gives pow to `binary`: not reached.)
                 Function::Pow => unreachable!("pow takes two arguments: `binary`"),
             }
@@ -540,6 +551,7 @@ mod avx2 {
             Function::Tanh => both!(tanh),
             Function::Sinh => both!(sinh),
             Function::Cosh => both!(cosh),
+            Function::Log1p => both!(log1p),
             // (`eight` serves one-argument functions only: not reached.)
             Function::Pow => unreachable!("pow has no eight-lane form"),
         }
@@ -953,6 +965,75 @@ mod avx2 {
             handled = _mm256_or_si256(handled, _mm256_and_si256(far, h));
         }
         (r, handled)
+    }
+
+    /// `log1p` of the lanes of `x` above -1 and finite (the mask; others
+    /// get arbitrary values), as the scalar function computes it: x itself
+    /// for |x| < 2^-53; f = x, c = 0, k = 0 for -0.2929 <= x < 0.4142;
+    /// else u = 1 + x reduced to [sqrt(2)/2, sqrt(2)) on its high word (k
+    /// its exponent, f = u' - 1) with the correction c = (1 - (u - x)) / u
+    /// for k >= 2, (x - (u - 1)) / u below, 0 from 54 on; then the
+    /// polynomial in s = f / (2 + f) and k ln2 in two parts, the same
+    /// expression for every lane (k = 0 and c = 0 add exact zeros where the
+    /// scalar function has them too).
+    #[target_feature(enable = "avx2")]
+    fn log1p(x: __m256d) -> (__m256d, __m256i) {
+        let hx = high_words(x);
+        let small = _mm256_or_si256(below(hx, 0x3fda_827a), _mm256_cmpgt_epi64(hx, int(0x7fff_ffff)));
+        let tiny = below(_mm256_and_si256(hx, int(0x7fff_ffff)), 0x3ca0_0000);
+        let at_most_minus_one = _mm256_cmpgt_epi64(hx, int(0xbfef_ffff));
+        let non_finite = _mm256_andnot_si256(small, _mm256_cmpgt_epi64(hx, int(0x7fef_ffff)));
+        let handled = _mm256_xor_si256(_mm256_or_si256(at_most_minus_one, non_finite), int(-1));
+        let k0 = _mm256_and_si256(small, below(hx, 0xbfd2_bec5));
+        // The reduction of u = 1 + x.
+        let u = _mm256_add_pd(splat(1.0), x);
+        let hu = _mm256_add_epi64(high_words(u), int(0x3ff0_0000 - 0x3fe6_a09e));
+        let k = _mm256_sub_epi64(_mm256_srli_epi64::<20>(hu), int(0x3ff));
+        let c_big = _mm256_sub_pd(splat(1.0), _mm256_sub_pd(u, x));
+        let c_small = _mm256_sub_pd(x, _mm256_sub_pd(u, splat(1.0)));
+        let c = _mm256_div_pd(pick(_mm256_cmpgt_epi64(k, int(1)), c_big, c_small), u);
+        let c = _mm256_and_pd(c, _mm256_castsi256_pd(below(k, 54)));
+        let reduced = _mm256_or_si256(
+            _mm256_slli_epi64::<32>(_mm256_add_epi64(
+                _mm256_and_si256(hu, int(0x000f_ffff)),
+                int(0x3fe6_a09e),
+            )),
+            _mm256_and_si256(_mm256_castpd_si256(u), int(0xffff_ffff)),
+        );
+        let f_u = _mm256_sub_pd(_mm256_castsi256_pd(reduced), splat(1.0));
+        let f = pick(k0, x, f_u);
+        let c = _mm256_andnot_pd(_mm256_castsi256_pd(k0), c);
+        let dk = _mm256_andnot_pd(_mm256_castsi256_pd(k0), to_double(k));
+        let hfsq = _mm256_mul_pd(_mm256_mul_pd(splat(0.5), f), f);
+        let s = _mm256_div_pd(f, _mm256_add_pd(splat(2.0), f));
+        let z = _mm256_mul_pd(s, s);
+        let w = _mm256_mul_pd(z, z);
+        let t1 = _mm256_mul_pd(
+            w,
+            _mm256_add_pd(
+                splat(LG2),
+                _mm256_mul_pd(w, _mm256_add_pd(splat(LG4), _mm256_mul_pd(w, splat(LG6)))),
+            ),
+        );
+        let t2 = _mm256_mul_pd(
+            z,
+            _mm256_add_pd(
+                splat(LG1),
+                _mm256_mul_pd(
+                    w,
+                    _mm256_add_pd(
+                        splat(LG3),
+                        _mm256_mul_pd(w, _mm256_add_pd(splat(LG5), _mm256_mul_pd(w, splat(LG7)))),
+                    ),
+                ),
+            ),
+        );
+        let r = _mm256_add_pd(t2, t1);
+        let mut y = _mm256_mul_pd(s, _mm256_add_pd(hfsq, r));
+        y = _mm256_add_pd(y, _mm256_add_pd(_mm256_mul_pd(dk, splat(LN2LO)), c));
+        y = _mm256_add_pd(_mm256_sub_pd(y, hfsq), f);
+        y = _mm256_add_pd(y, _mm256_mul_pd(dk, splat(LN2HI)));
+        (pick(tiny, x, y), handled)
     }
 
     /// `m ? a : b` per lane, on a 64-bit lane mask.
@@ -1852,9 +1933,9 @@ mod tests {
     use super::*;
 
     /// The functions with a four-lane form here, by OpenCL.std name.
-    const NAMES: [&str; 15] = [
+    const NAMES: [&str; 16] = [
         "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "atan", "asin", "acos", "expm1", "tanh", "sinh",
-        "cosh",
+        "cosh", "log1p",
     ];
 
     /// Lane-for-lane comparison of the AVX2 form of `name` on `args` (one
@@ -1882,7 +1963,7 @@ mod tests {
     /// The high words where a branch of either function changes, and the
     /// doubles around them.
     fn boundaries() -> Vec<f64> {
-        let words: [u64; 48] = [
+        let words: [u64; 52] = [
             // exp
             0x3e30_0000,
             0x3fd6_2e42,
@@ -1943,6 +2024,11 @@ mod tests {
             0x3fe6_2e42,
             0x3ff0_0000,
             0x4086_2e42,
+            // log1p: 0.4142 (sqrt(2) - 1), -0.2929, -1, 2^-53
+            0x3fda_827a,
+            0xbfd2_bec4,
+            0xbff0_0000,
+            0x3ca0_0000,
         ];
         let mut out = Vec::new();
         for w in words {
@@ -2062,7 +2148,11 @@ mod tests {
                                 0x3fef_ffff,
                                 0x3fe6_2e42,
                                 0x3fe6_2e41,
-                            ][(r >> 32) as usize % 19];
+                                0xbfd2_bec4,
+                                0xbfd2_bec5,
+                                0x4340_0000,
+                                0x433f_ffff,
+                            ][(r >> 32) as usize % 23];
                             f64::from_bits(high << 32 | (r & 0x8000_0000_ffff_ffff))
                         }
                         _ => {

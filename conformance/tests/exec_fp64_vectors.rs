@@ -185,13 +185,14 @@ fn arithmetic_and_selects() {
                 libm::expm1(y) - libm::tanh(x),
                 libm::sinh(x * 0.1),
                 libm::cosh(y * 0.02) + libm::sinh(y),
+                libm::log1p(x),
             ]
         })
         .collect();
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "arith") {
-                let mut o = vec![0.0f64; 40 * GLOBAL];
+                let mut o = vec![0.0f64; 41 * GLOBAL];
                 let lo = l.map(|l| [l]);
                 kernel
                     .arg(Arg::input(&a))

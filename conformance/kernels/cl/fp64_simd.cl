@@ -49,13 +49,14 @@ kernel void arith(global const double *a, global const double *b, global double 
     o[32 * n + i] = atan(x);
     o[33 * n + i] = asin(x * 0.01);
     o[34 * n + i] = acos(y * 0.1);
-    // expm1, tanh, sinh and cosh (libm's too; tanh and sinh through
-    // expm1, cosh through expm1 or exp).
+    // expm1, tanh, sinh, cosh and log1p (libm's too; tanh and sinh
+    // through expm1, cosh through expm1 or exp).
     o[35 * n + i] = expm1(x * 0.1);
     o[36 * n + i] = tanh(y * 0.05);
     o[37 * n + i] = expm1(y) - tanh(x);
     o[38 * n + i] = sinh(x * 0.1);
     o[39 * n + i] = cosh(y * 0.02) + sinh(y);
+    o[40 * n + i] = log1p(x);
 }
 
 // Every comparison of two doubles, their classifications and those of

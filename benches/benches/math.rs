@@ -14,7 +14,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 20] = [
+const FUNCTIONS: [&str; 21] = [
     "sin",
     "cos",
     "exp",
@@ -35,6 +35,7 @@ const FUNCTIONS: [&str; 20] = [
     "tanh_double",
     "cosh_double",
     "log1p_double",
+    "atan2_double",
 ];
 
 fn math(c: &mut Criterion) {

@@ -1,6 +1,6 @@
 //! `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`, `erf`, `atan`,
-//! `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh`, `log1p` and `pow` of
-//! `double` on four lanes at once, bit for bit
+//! `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh`, `log1p`, `pow` and
+//! `atan2` of `double` on four lanes at once, bit for bit
 //! what `libm`'s functions of the same names (FreeBSD's algorithms, which
 //! the scalar lowering calls for one `double`: `math_f64::clift_exp_f64`,
 //! ...) give for each lane.
@@ -77,6 +77,11 @@
 //!   then its main path (log2 x in two parts, times y in two parts, two to
 //!   that power); lanes whose result overflows, underflows or would be
 //!   subnormal, and every other argument, go to `libm`.
+//! - `atan2(y, x)` for finite non-zero y and x, x not 1: +-pi/2 where
+//!   |y/x| > 2^64 by the high words, else z = atan(|y/x|) by this module's
+//!   `atan` (0 for x < 0 and |y/x| < 2^-64), then z, -z, pi - (z - pi_lo)
+//!   or (z - pi_lo) - pi by the signs. Zeros, infinities, NaNs and x = 1
+//!   (the scalar function's special cases) go to `libm`.
 //!
 //! The one-argument functions have an eight-lane form too, for 8-lane
 //! kernel bodies: both parts' four lanes in one call, their computations
@@ -133,12 +138,12 @@ macro_rules! entry_points {
     )*
 
         /// The addresses of one-argument function `f`'s four- and
-        /// eight-lane entry points (None for `pow`).
+        /// eight-lane entry points (None for `pow` and `atan2`).
         #[cfg(target_arch = "x86_64")]
         fn entry_points_of(f: Function) -> Option<(usize, usize)> {
             match f {
                 $(Function::$f => Some(($four as *const () as usize, $eight as *const () as usize)),)*
-                Function::Pow => None,
+                Function::Pow | Function::Atan2 => None,
             }
         }
     };
@@ -210,7 +215,26 @@ pub unsafe extern "C" fn clift_pow_f64x4(
     unsafe { four(Function::Pow, [x_lo, x_hi], [y_lo, y_hi], out) }
 }
 
-/// The address of the four-lane form of two-argument `name` (`pow`) of
+/// `atan2(y, x)` on four pairs of doubles, as [`clift_pow_f64x4`] takes
+/// them (y's lanes first, then x's).
+///
+/// # Safety
+/// `out` must be valid for writes of four `f64`s (any alignment).
+#[cfg(target_arch = "x86_64")]
+#[allow(improper_ctypes_definitions)] // see `entry_points!`
+pub unsafe extern "C" fn clift_atan2_f64x4(
+    y_lo: core::arch::x86_64::__m128d,
+    y_hi: core::arch::x86_64::__m128d,
+    x_lo: core::arch::x86_64::__m128d,
+    x_hi: core::arch::x86_64::__m128d,
+    out: *mut f64,
+) {
+    // SAFETY: the caller passes four writable doubles.
+    unsafe { four(Function::Atan2, [y_lo, y_hi], [x_lo, x_hi], out) }
+}
+
+/// The address of the four-lane form of two-argument `name` (`pow`,
+/// `atan2`) of
 /// `double` for JIT code on x86-64 System V: an `extern "C"
 /// fn(__m128d, __m128d, __m128d, __m128d, *mut f64)` (see
 /// [`clift_pow_f64x4`]).
@@ -221,6 +245,7 @@ pub fn four_lanes_binary(name: &str) -> Option<usize> {
     type Four = unsafe extern "C" fn(__m128d, __m128d, __m128d, __m128d, *mut f64);
     let f: Four = match name {
         "pow" => clift_pow_f64x4,
+        "atan2" => clift_atan2_f64x4,
         _ => return None,
     };
     Some(f as usize)
@@ -252,6 +277,7 @@ enum Function {
     Cosh,
     Log1p,
     Pow,
+    Atan2,
 }
 
 /// Function `f` on the four lanes of its arguments (each as two halves;
@@ -273,7 +299,7 @@ unsafe fn four(f: Function, x: [core::arch::x86_64::__m128d; 2], y: [core::arch:
         // passes four writable doubles.
         unsafe {
             match f {
-                Function::Pow => avx2::binary(f, x_lo, x_hi, y_lo, y_hi, out),
+                Function::Pow | Function::Atan2 => avx2::binary(f, x_lo, x_hi, y_lo, y_hi, out),
                 _ => avx2::unary(f, x_lo, x_hi, out),
             }
         }
@@ -317,6 +343,7 @@ impl Function {
             Function::Cosh => clift_cosh_f64(x),
             Function::Log1p => clift_log1p_f64(x),
             Function::Pow => clift_pow_f64(x, y),
+            Function::Atan2 => clift_atan2_f64(x, y),
         }
     }
 
@@ -340,6 +367,7 @@ impl Function {
             "cosh" => Function::Cosh,
             "log1p" => Function::Log1p,
             "pow" => Function::Pow,
+            "atan2" => Function::Atan2,
             _ => return None,
         })
     }
@@ -502,7 +530,7 @@ mod avx2 {
                 Function::Cosh => store(f, cosh(v), v, v, out),
                 Function::Log1p => store(f, log1p(v), v, v, out),
                 // (`four` gives pow to `binary`: not reached.)
-                Function::Pow => unreachable!("pow takes two arguments: `binary`"),
+                Function::Pow | Function::Atan2 => unreachable!("pow and atan2 take two arguments: `binary`"),
             }
         }
     }
@@ -553,11 +581,11 @@ mod avx2 {
             Function::Cosh => both!(cosh),
             Function::Log1p => both!(log1p),
             // (`eight` serves one-argument functions only: not reached.)
-            Function::Pow => unreachable!("pow has no eight-lane form"),
+            Function::Pow | Function::Atan2 => unreachable!("pow and atan2 have no eight-lane form"),
         }
     }
 
-    /// Two-argument function `f` (`pow`) on the four lanes of `x_lo`/`x_hi`
+    /// Two-argument function `f` (`pow`, `atan2`) on the four lanes of `x_lo`/`x_hi`
     /// and `y_lo`/`y_hi`, stored to `out`, as [`unary`].
     ///
     /// # Safety
@@ -572,8 +600,14 @@ mod avx2 {
         out: *mut f64,
     ) {
         let (v, w) = (_mm256_set_m128d(x_hi, x_lo), _mm256_set_m128d(y_hi, y_lo));
-        // SAFETY: the caller passes four writable doubles.
-        unsafe { store(f, pow(v, w), v, w, out) };
+        // SAFETY: the caller passes four writable doubles (each arm's
+        // `store`).
+        unsafe {
+            match f {
+                Function::Atan2 => store(f, atan2(v, w), v, w, out),
+                _ => store(f, pow(v, w), v, w, out),
+            }
+        }
     }
 
     /// Stores the results `y` of `f` on `x` (and `y` for `pow`) to `out`,
@@ -1034,6 +1068,44 @@ mod avx2 {
         y = _mm256_add_pd(_mm256_sub_pd(y, hfsq), f);
         y = _mm256_add_pd(y, _mm256_mul_pd(dk, splat(LN2HI)));
         (pick(tiny, x, y), handled)
+    }
+
+    /// `atan2(y, x)` of the lanes where both are finite and non-zero and
+    /// x is not 1 (the mask; the others, which the scalar function answers
+    /// by its special cases, get arbitrary values): +-pi/2 where |y/x| >
+    /// 2^64 (by the high words), else z = atan(|y/x|) (0 where x < 0 and
+    /// |y/x| < 2^-64), then z, -z, pi - (z - pi_lo) or (z - pi_lo) - pi by
+    /// the signs of y and x, as the scalar function picks them.
+    #[target_feature(enable = "avx2")]
+    fn atan2(y: __m256d, x: __m256d) -> (__m256d, __m256i) {
+        const PI: f64 = 3.1415926535897931160E+00;
+        const PI_LO: f64 = 1.2246467991473531772E-16;
+        let (iy, ix) = (high_words(y), high_words(x));
+        let (ay, ax) = (
+            _mm256_and_si256(iy, int(0x7fff_ffff)),
+            _mm256_and_si256(ix, int(0x7fff_ffff)),
+        );
+        let finite_non_zero = |v: __m256d, a: __m256i| {
+            let zero = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_EQ_OQ>(v, splat(0.0)));
+            _mm256_andnot_si256(zero, below(a, 0x7ff0_0000))
+        };
+        let x_is_one = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_EQ_OQ>(x, splat(1.0)));
+        let handled = _mm256_andnot_si256(
+            x_is_one,
+            _mm256_and_si256(finite_non_zero(y, ay), finite_non_zero(x, ax)),
+        );
+        let y_neg = _mm256_cmpgt_epi64(iy, int(0x7fff_ffff));
+        let x_neg = _mm256_cmpgt_epi64(ix, int(0x7fff_ffff));
+        let steep = _mm256_cmpgt_epi64(ay, _mm256_add_epi64(ax, int(64 << 20)));
+        let flat = _mm256_and_si256(x_neg, _mm256_cmpgt_epi64(ax, _mm256_add_epi64(ay, int(64 << 20))));
+        let (z, _) = atan(_mm256_andnot_pd(splat(-0.0), _mm256_div_pd(y, x)));
+        let z = _mm256_andnot_pd(_mm256_castsi256_pd(flat), z);
+        let left_up = _mm256_sub_pd(splat(PI), _mm256_sub_pd(z, splat(PI_LO)));
+        let left_down = _mm256_sub_pd(_mm256_sub_pd(z, splat(PI_LO)), splat(PI));
+        let right = pick(y_neg, negate(z), z);
+        let mut r = pick(x_neg, pick(y_neg, left_down, left_up), right);
+        r = pick(steep, pick(y_neg, splat(-PI / 2.0), splat(PI / 2.0)), r);
+        (r, handled)
     }
 
     /// `m ? a : b` per lane, on a 64-bit lane mask.
@@ -2253,6 +2325,43 @@ mod tests {
             };
             let (p, q, r, t) = (pair(), pair(), pair(), pair());
             check("pow", &[[p.0, q.0, r.0, t.0], [p.1, q.1, r.1, t.1]]);
+        }
+    }
+
+    #[test]
+    fn atan2_matches_libm() {
+        // Every pair of the special values and boundaries (zeros,
+        // infinities, NaNs, 1, the high words where atan's ranges change),
+        // then random pairs: any bits, ratios around 2^+-64 (the steep and
+        // flat cases), both signs, the usual sizes.
+        let b = boundaries();
+        let specials: Vec<f64> = b.iter().copied().step_by(7).collect();
+        for (i, &y) in specials.iter().enumerate() {
+            for (j, &x) in specials.iter().enumerate() {
+                let y2 = specials[(i + 5) % specials.len()];
+                let x2 = specials[(j + 3) % specials.len()];
+                check("atan2", &[[y, y2, 1.5, y], [x, x2, x, -2.5]]);
+            }
+        }
+        let mut s = 0x5555_1234_abcd_0987u64;
+        for round in 0..400_000 {
+            let mut pair = || {
+                let (a, b) = (next(&mut s), next(&mut s));
+                let u = a as i64 as f64 / 9.3e18;
+                let v = b as i64 as f64 / 9.3e18;
+                match round % 4 {
+                    0 => (f64::from_bits(a), f64::from_bits(b)),
+                    // |y/x| near 2^64 and 2^-64 (either way round).
+                    1 => {
+                        let e = if a & 1 == 0 { 64 } else { -64 };
+                        (u * 2f64.powi(e) * (1.0 + v.abs()), v)
+                    }
+                    2 => (u * 1e3, v * 1e-3),
+                    _ => (u * 10.0, v * 10.0),
+                }
+            };
+            let (p, q, r, t) = (pair(), pair(), pair(), pair());
+            check("atan2", &[[p.0, q.0, r.0, t.0], [p.1, q.1, r.1, t.1]]);
         }
     }
 

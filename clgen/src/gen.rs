@@ -1117,7 +1117,7 @@ impl Gen {
                     // (No half_ or native_ forms of double.)
                     self.r.pick(&[
                         "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "atan", "asin", "acos", "pow",
-                        "expm1", "tanh", "sinh", "cosh", "log1p",
+                        "expm1", "tanh", "sinh", "cosh", "log1p", "atan2",
                     ])
                 } else {
                     self.r.pick(&[
@@ -1136,9 +1136,9 @@ impl Gen {
                         "pow",
                     ])
                 };
-                if f == "pow" {
+                if f == "pow" || f == "atan2" {
                     let b = self.expr(t, d1);
-                    format!("pow({a}, {b})")
+                    format!("{f}({a}, {b})")
                 } else {
                     format!("{f}({a})")
                 }

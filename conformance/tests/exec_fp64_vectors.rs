@@ -186,13 +186,15 @@ fn arithmetic_and_selects() {
                 libm::sinh(x * 0.1),
                 libm::cosh(y * 0.02) + libm::sinh(y),
                 libm::log1p(x),
+                libm::atan2(x, y),
+                libm::atan2(y * 1e-20, x) + libm::atan2(-x, 1.0),
             ]
         })
         .collect();
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "arith") {
-                let mut o = vec![0.0f64; 41 * GLOBAL];
+                let mut o = vec![0.0f64; 43 * GLOBAL];
                 let lo = l.map(|l| [l]);
                 kernel
                     .arg(Arg::input(&a))

@@ -57,6 +57,9 @@ kernel void arith(global const double *a, global const double *b, global double 
     o[38 * n + i] = sinh(x * 0.1);
     o[39 * n + i] = cosh(y * 0.02) + sinh(y);
     o[40 * n + i] = log1p(x);
+    // atan2 (libm's; through the four-lane atan).
+    o[41 * n + i] = atan2(x, y);
+    o[42 * n + i] = atan2(y * 1e-20, x) + atan2(-x, 1.0);
 }
 
 // Every comparison of two doubles, their classifications and those of

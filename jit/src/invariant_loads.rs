@@ -16,12 +16,14 @@
 //! instruction selection. In every innermost loop whose XMM values (the
 //! header's vector and float parameters and the vector and float values
 //! defined outside the loop and used in it) number more than
-//! [`CROWDED`], while its parameters alone do not, each such invariant is stored once, where it is defined,
-//! into a stack slot of its own, and every instruction of the loop that
-//! uses it loads it from there just before. The x86-64 back end folds such
-//! a load into its user as a memory operand where the instruction has one,
-//! so the invariant takes no register in the loop and the loop-carried
-//! values keep theirs. The values are the same bits, only moved.
+//! [`CROWDED`], while its parameters alone do not, each such invariant is
+//! stored once, where it is defined, into its own 16 bytes of one stack
+//! slot of the function, and every instruction of the loop that uses it
+//! (of those that compile for any operand) loads it from there just
+//! before. The x86-64 back end folds such a load into its user as a memory
+//! operand where the instruction has one, so the invariant takes no
+//! register in the loop and the loop-carried values keep theirs. The
+//! values are the same bits, only moved.
 
 use std::collections::{HashMap, HashSet};
 
@@ -74,7 +76,10 @@ pub(crate) fn read_invariants_from_memory(func: &mut ir::Function) -> usize {
                     if !in_xmm(func.dfg.value_type(v)) || invariants.contains(&v) {
                         continue;
                     }
+                    // (A value a terminator defines would have no place
+                    // for its store after it: none of this IR's do.)
                     let def_block = match func.dfg.value_def(v) {
+                        ValueDef::Result(i, _) if func.dfg.insts[i].opcode().is_terminator() => None,
                         ValueDef::Result(i, _) => func.layout.inst_block(i),
                         ValueDef::Param(b, _) => Some(b),
                         _ => None,

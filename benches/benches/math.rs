@@ -13,7 +13,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 21] = [
+const FUNCTIONS: [&str; 22] = [
     "sin",
     "cos",
     "exp",
@@ -35,6 +35,7 @@ const FUNCTIONS: [&str; 21] = [
     "cosh_double",
     "log1p_double",
     "atan2_double",
+    "asinh_double",
 ];
 
 fn math(c: &mut Criterion) {

@@ -1,6 +1,6 @@
 //! `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`, `erf`, `atan`,
-//! `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh`, `log1p`, `pow` and
-//! `atan2` of `double` on four lanes at once, bit for bit
+//! `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh`, `log1p`, `asinh`,
+//! `acosh`, `atanh`, `pow` and `atan2` of `double` on four lanes at once, bit for bit
 //! what `libm`'s functions of the same names (FreeBSD's algorithms, which
 //! the scalar lowering calls for one `double`: `math_f64::clift_exp_f64`,
 //! ...) give for each lane.
@@ -72,6 +72,13 @@
 //!   high word with the correction term for the rounding of 1 + x; then
 //!   `log`'s polynomial in s = f / (2 + f) and k ln2 in two parts.
 //!   Arguments at most -1, infinities and NaNs go to `libm`.
+//! - `asinh(x)`, `acosh(x)`, `atanh(x)`: the scalar functions' forms by
+//!   the exponent of |x| (asinh: |x| below 2^-26, then log1p, log, log +
+//!   ln2; acosh: log1p below 2, log, log + ln2 from 2^26; atanh: |x| below
+//!   2^-32, then two log1p forms split at 0.5), with square roots
+//!   (correctly rounded, as `libm`'s) and this module's `log` and `log1p`;
+//!   lanes those leave to `libm` (infinities, NaNs), acosh's below 1
+//!   (NaN) and atanh's at |x| >= 1 go to the scalar function.
 //! - `pow(x, y)` for x positive, normal and finite, y finite with |y| <=
 //!   2^31: the exponents `libm` answers first (0, +-1, 2 and 0.5), base 1,
 //!   then its main path (log2 x in two parts, times y in two parts, two to
@@ -166,6 +173,9 @@ entry_points! {
     "sinh": clift_sinh_f64x4, clift_sinh_f64x8 => Sinh;
     "cosh": clift_cosh_f64x4, clift_cosh_f64x8 => Cosh;
     "log1p": clift_log1p_f64x4, clift_log1p_f64x8 => Log1p;
+    "asinh": clift_asinh_f64x4, clift_asinh_f64x8 => Asinh;
+    "acosh": clift_acosh_f64x4, clift_acosh_f64x8 => Acosh;
+    "atanh": clift_atanh_f64x4, clift_atanh_f64x8 => Atanh;
 }
 
 /// One-argument function `f` on the eight doubles of two 4-lane parts'
@@ -276,6 +286,9 @@ enum Function {
     Sinh,
     Cosh,
     Log1p,
+    Asinh,
+    Acosh,
+    Atanh,
     Pow,
     Atan2,
 }
@@ -342,6 +355,9 @@ impl Function {
             Function::Sinh => clift_sinh_f64(x),
             Function::Cosh => clift_cosh_f64(x),
             Function::Log1p => clift_log1p_f64(x),
+            Function::Asinh => clift_asinh_f64(x),
+            Function::Acosh => clift_acosh_f64(x),
+            Function::Atanh => clift_atanh_f64(x),
             Function::Pow => clift_pow_f64(x, y),
             Function::Atan2 => clift_atan2_f64(x, y),
         }
@@ -366,6 +382,9 @@ impl Function {
             "sinh" => Function::Sinh,
             "cosh" => Function::Cosh,
             "log1p" => Function::Log1p,
+            "asinh" => Function::Asinh,
+            "acosh" => Function::Acosh,
+            "atanh" => Function::Atanh,
             "pow" => Function::Pow,
             "atan2" => Function::Atan2,
             _ => return None,
@@ -375,8 +394,8 @@ impl Function {
 
 /// The address of the four-lane form of one-argument `name` (an
 /// OpenCL.std name: `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`,
-/// `erf`, `atan`, `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh` or
-/// `log1p`) of `double` for JIT code on x86-64
+/// `erf`, `atan`, `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh`,
+/// `log1p`, `asinh`, `acosh` or `atanh`) of `double` for JIT code on x86-64
 /// System V: an `extern "C" fn(__m128d, __m128d, *mut f64)` (see
 /// `entry_points!`).
 #[cfg(all(target_arch = "x86_64", not(windows)))]
@@ -529,6 +548,9 @@ mod avx2 {
                 Function::Sinh => store(f, sinh(v), v, v, out),
                 Function::Cosh => store(f, cosh(v), v, v, out),
                 Function::Log1p => store(f, log1p(v), v, v, out),
+                Function::Asinh => store(f, asinh(v), v, v, out),
+                Function::Acosh => store(f, acosh(v), v, v, out),
+                Function::Atanh => store(f, atanh(v), v, v, out),
                 // (`four` gives pow to `binary`: not reached.)
                 Function::Pow | Function::Atan2 => unreachable!("pow and atan2 take two arguments: `binary`"),
             }
@@ -580,9 +602,49 @@ mod avx2 {
             Function::Sinh => both!(sinh),
             Function::Cosh => both!(cosh),
             Function::Log1p => both!(log1p),
+            Function::Asinh => both!(asinh),
+            Function::Acosh => both!(acosh),
+            Function::Atanh => both!(atanh),
             // (`eight` serves one-argument functions only: not reached.)
             Function::Pow | Function::Atan2 => unreachable!("pow and atan2 have no eight-lane form"),
         }
+    }
+
+    /// Which lanes of `x` (and `y`) the AVX2 form of `f` computes itself
+    /// (bit k for lane k), for the tests: a form whose mask never held a
+    /// lane would still give the scalar bits, by the scalar function.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[cfg(test)]
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn handled_lanes(f: Function, x: [f64; 4], y: [f64; 4]) -> i32 {
+        // SAFETY: `x` and `y` hold four doubles (unaligned loads).
+        let (v, w) = unsafe { (_mm256_loadu_pd(x.as_ptr()), _mm256_loadu_pd(y.as_ptr())) };
+        let (_, handled) = match f {
+            Function::Exp => exp(v),
+            Function::Log => log(v),
+            Function::Log2 => log2(v),
+            Function::Log10 => log10(v),
+            Function::Sin => sin_cos(v, false),
+            Function::Cos => sin_cos(v, true),
+            Function::Tan => tan(v),
+            Function::Erf => erf(v),
+            Function::Atan => atan(v),
+            Function::Asin => asin(v),
+            Function::Acos => acos(v),
+            Function::Expm1 => expm1(v),
+            Function::Tanh => tanh(v),
+            Function::Sinh => sinh(v),
+            Function::Cosh => cosh(v),
+            Function::Log1p => log1p(v),
+            Function::Asinh => asinh(v),
+            Function::Acosh => acosh(v),
+            Function::Atanh => atanh(v),
+            Function::Pow => pow(v, w),
+            Function::Atan2 => atan2(v, w),
+        };
+        _mm256_movemask_pd(_mm256_castsi256_pd(handled))
     }
 
     /// Two-argument function `f` (`pow`, `atan2`) on the four lanes of `x_lo`/`x_hi`
@@ -1106,6 +1168,100 @@ mod avx2 {
         let mut r = pick(x_neg, pick(y_neg, left_down, left_up), right);
         r = pick(steep, pick(y_neg, splat(-PI / 2.0), splat(PI / 2.0)), r);
         (r, handled)
+    }
+
+    /// `asinh` of the lanes of `x` whose path through [`log`] or
+    /// [`log1p`] those handle (the mask; others, NaNs and infinities among
+    /// them, get arbitrary values), as the scalar function computes it on
+    /// |x| by its exponent e: log(|x|) + ln2 from 2^26, log(2|x| +
+    /// 1/(sqrt(x^2 + 1) + |x|)) from 2, log1p(|x| + x^2/(sqrt(x^2 + 1) +
+    /// 1)) from 2^-26, |x| below; x's sign on the result.
+    #[target_feature(enable = "avx2")]
+    fn asinh(x: __m256d) -> (__m256d, __m256i) {
+        const LN2: f64 = 0.693147180559945309417232121458176568;
+        let sign = _mm256_and_pd(x, splat(-0.0));
+        let ax = _mm256_andnot_pd(splat(-0.0), x);
+        let e = exponent(ax);
+        let huge = _mm256_cmpgt_epi64(e, int(0x3ff + 25));
+        let big = _mm256_andnot_si256(huge, _mm256_cmpgt_epi64(e, int(0x3ff)));
+        let mid = _mm256_andnot_si256(_mm256_or_si256(huge, big), _mm256_cmpgt_epi64(e, int(0x3ff - 27)));
+        let tiny = below(e, 0x3ff - 26);
+        let xx = _mm256_mul_pd(ax, ax);
+        let root = _mm256_sqrt_pd(_mm256_add_pd(xx, splat(1.0)));
+        let mut r = ax;
+        let mut handled = tiny;
+        if !none(_mm256_or_si256(huge, big)) {
+            let big_arg = _mm256_add_pd(
+                _mm256_mul_pd(splat(2.0), ax),
+                _mm256_div_pd(splat(1.0), _mm256_add_pd(root, ax)),
+            );
+            let (l, h) = log(pick(huge, ax, big_arg));
+            r = pick(huge, _mm256_add_pd(l, splat(LN2)), pick(big, l, r));
+            handled = _mm256_or_si256(handled, _mm256_and_si256(_mm256_or_si256(huge, big), h));
+        }
+        if !none(mid) {
+            let arg = _mm256_add_pd(ax, _mm256_div_pd(xx, _mm256_add_pd(root, splat(1.0))));
+            let (l, h) = log1p(arg);
+            r = pick(mid, l, r);
+            handled = _mm256_or_si256(handled, _mm256_and_si256(mid, h));
+        }
+        (_mm256_xor_pd(r, sign), handled)
+    }
+
+    /// `acosh` of the lanes of `x` at least 1 whose path through [`log`]
+    /// or [`log1p`] those handle (the mask; others, below 1 and NaNs among
+    /// them, get arbitrary values): log1p(x - 1 + sqrt((x - 1)^2 + 2 (x -
+    /// 1))) below 2, log(2x - 1/(x + sqrt(x^2 - 1))) below 2^26, log(x) +
+    /// ln2 above, as the scalar function computes them.
+    #[target_feature(enable = "avx2")]
+    fn acosh(x: __m256d) -> (__m256d, __m256i) {
+        const LN2: f64 = 0.693147180559945309417232121458176568;
+        let at_least_one = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_GE_OQ>(x, splat(1.0)));
+        let e = exponent(x);
+        let near = below(e, 0x3ff + 1);
+        let huge = _mm256_cmpgt_epi64(e, int(0x3ff + 25));
+        let mid = _mm256_andnot_si256(_mm256_or_si256(near, huge), int(-1));
+        let mut r = splat(0.0);
+        let mut handled = _mm256_setzero_si256();
+        if !none(_mm256_or_si256(mid, huge)) {
+            let root = _mm256_sqrt_pd(_mm256_sub_pd(_mm256_mul_pd(x, x), splat(1.0)));
+            let mid_arg = _mm256_sub_pd(
+                _mm256_mul_pd(splat(2.0), x),
+                _mm256_div_pd(splat(1.0), _mm256_add_pd(x, root)),
+            );
+            let (l, h) = log(pick(huge, x, mid_arg));
+            r = pick(huge, _mm256_add_pd(l, splat(LN2)), l);
+            handled = _mm256_andnot_si256(near, h);
+        }
+        if !none(near) {
+            let t = _mm256_sub_pd(x, splat(1.0));
+            let root = _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(t, t), _mm256_mul_pd(splat(2.0), t)));
+            let (l, h) = log1p(_mm256_add_pd(t, root));
+            r = pick(near, l, r);
+            handled = _mm256_or_si256(handled, _mm256_and_si256(near, h));
+        }
+        (r, _mm256_and_si256(handled, at_least_one))
+    }
+
+    /// `atanh` of the lanes of `x` whose path through [`log1p`] that
+    /// handles (the mask; others, |x| >= 1 and NaNs among them, get
+    /// arbitrary values), as the scalar function computes it on |x| = y:
+    /// y itself below 2^-32, 0.5 log1p(2y + 2y^2/(1 - y)) below 0.5, 0.5
+    /// log1p(2 (y/(1 - y))) above; x's sign on the result.
+    #[target_feature(enable = "avx2")]
+    fn atanh(x: __m256d) -> (__m256d, __m256i) {
+        let sign = _mm256_and_pd(x, splat(-0.0));
+        let y = _mm256_andnot_pd(splat(-0.0), x);
+        let e = exponent(y);
+        let tiny = below(e, 0x3ff - 32);
+        let small = below(e, 0x3ff - 1);
+        let one_minus = _mm256_sub_pd(splat(1.0), y);
+        let two_y = _mm256_mul_pd(splat(2.0), y);
+        let small_arg = _mm256_add_pd(two_y, _mm256_div_pd(_mm256_mul_pd(two_y, y), one_minus));
+        let large_arg = _mm256_mul_pd(splat(2.0), _mm256_div_pd(y, one_minus));
+        let (l, h) = log1p(pick(small, small_arg, large_arg));
+        let r = pick(tiny, y, _mm256_mul_pd(splat(0.5), l));
+        (_mm256_xor_pd(r, sign), _mm256_or_si256(h, tiny))
     }
 
     /// `m ? a : b` per lane, on a 64-bit lane mask.
@@ -2005,9 +2161,9 @@ mod tests {
     use super::*;
 
     /// The functions with a four-lane form here, by OpenCL.std name.
-    const NAMES: [&str; 16] = [
+    const NAMES: [&str; 19] = [
         "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "atan", "asin", "acos", "expm1", "tanh", "sinh",
-        "cosh", "log1p",
+        "cosh", "log1p", "asinh", "acosh", "atanh",
     ];
 
     /// Lane-for-lane comparison of the AVX2 form of `name` on `args` (one
@@ -2035,7 +2191,7 @@ mod tests {
     /// The high words where a branch of either function changes, and the
     /// doubles around them.
     fn boundaries() -> Vec<f64> {
-        let words: [u64; 52] = [
+        let words: [u64; 56] = [
             // exp
             0x3e30_0000,
             0x3fd6_2e42,
@@ -2101,6 +2257,11 @@ mod tests {
             0xbfd2_bec4,
             0xbff0_0000,
             0x3ca0_0000,
+            // asinh, acosh, atanh: 2^26, 2, 2^-26, 0.5, 2^-32
+            0x4190_0000,
+            0x4000_0000,
+            0x3e50_0000,
+            0x3df0_0000,
         ];
         let mut out = Vec::new();
         for w in words {
@@ -2325,6 +2486,45 @@ mod tests {
             };
             let (p, q, r, t) = (pair(), pair(), pair(), pair());
             check("pow", &[[p.0, q.0, r.0, t.0], [p.1, q.1, r.1, t.1]]);
+        }
+    }
+
+    #[test]
+    fn the_vector_forms_compute_their_main_paths() {
+        if !is_x86_feature_detected!("avx2") {
+            return;
+        }
+        // Per function, four arguments on its main paths (one per range or
+        // branch where it has several): the AVX2 form must compute every
+        // lane itself.
+        let cases: [(&str, [f64; 4], [f64; 4]); 21] = [
+            ("exp", [0.5, -3.0, 10.0, 1e-5], [0.0; 4]),
+            ("log", [0.5, 3.0, 1e10, 1.5], [0.0; 4]),
+            ("log2", [0.5, 3.0, 1e10, 1.5], [0.0; 4]),
+            ("log10", [0.5, 3.0, 1e10, 1.5], [0.0; 4]),
+            ("sin", [0.3, 2.0, -100.0, 1e5], [0.0; 4]),
+            ("cos", [0.3, 2.0, -100.0, 1e5], [0.0; 4]),
+            ("tan", [0.3, 2.0, -100.0, 1e5], [0.0; 4]),
+            ("erf", [0.3, 1.0, 3.0, -7.0], [0.0; 4]),
+            ("atan", [0.3, 1.0, 3.0, -1e30], [0.0; 4]),
+            ("asin", [0.3, -0.6, 0.99, 1e-10], [0.0; 4]),
+            ("acos", [0.3, -0.6, 0.99, 1e-10], [0.0; 4]),
+            ("expm1", [1e-3, 0.5, -3.0, 20.0], [0.0; 4]),
+            ("tanh", [0.1, 0.4, 1.0, -5.0], [0.0; 4]),
+            ("sinh", [1e-9, 0.5, 3.0, -20.0], [0.0; 4]),
+            ("cosh", [1e-9, 0.5, 3.0, -100.0], [0.0; 4]),
+            ("log1p", [1e-3, 0.3, -0.5, 100.0], [0.0; 4]),
+            ("asinh", [1e-9, 0.5, 3.0, -1e9], [0.0; 4]),
+            ("acosh", [1.0001, 1.5, 3.0, 1e9], [0.0; 4]),
+            ("atanh", [1e-11, 0.3, -0.7, 0.99], [0.0; 4]),
+            ("pow", [1.5, 10.0, 0.3, 7.0], [2.3, -1.7, 3.3, 0.1]),
+            ("atan2", [1.0, -3.0, 2.0, -1.0], [2.0, 0.5, -5.0, -1.0]),
+        ];
+        for (name, x, y) in cases {
+            let f = Function::named(name).unwrap();
+            // SAFETY: the CPU has AVX2 (checked above).
+            let handled = unsafe { avx2::handled_lanes(f, x, y) };
+            assert_eq!(handled, 0b1111, "{name}({x:?}, {y:?}): lanes computed {handled:#06b}");
         }
     }
 

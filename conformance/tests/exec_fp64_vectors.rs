@@ -134,6 +134,15 @@ mod num_like {
     }
 }
 
+/// OpenCL's acosh as clift computes it: NaN below 1, else `libm`'s.
+fn acosh(x: f64) -> f64 {
+    if x < 1.0 {
+        f64::NAN
+    } else {
+        libm::acosh(x)
+    }
+}
+
 fn same(got: f64, want: f64) -> bool {
     got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan())
 }
@@ -188,13 +197,16 @@ fn arithmetic_and_selects() {
                 libm::log1p(x),
                 libm::atan2(x, y),
                 libm::atan2(y * 1e-20, x) + libm::atan2(-x, 1.0),
+                libm::asinh(x),
+                acosh(y.abs() + 0.5),
+                libm::atanh(y * 0.001),
             ]
         })
         .collect();
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "arith") {
-                let mut o = vec![0.0f64; 43 * GLOBAL];
+                let mut o = vec![0.0f64; 46 * GLOBAL];
                 let lo = l.map(|l| [l]);
                 kernel
                     .arg(Arg::input(&a))

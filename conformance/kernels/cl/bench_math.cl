@@ -22,3 +22,4 @@ kernel void math_tanh_double(global const double *x, global double *y) { size_t 
 kernel void math_cosh_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = cosh(x[i]); }
 kernel void math_log1p_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = log1p(x[i]); }
 kernel void math_atan2_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = atan2(x[i], 5.0 - x[i]); }
+kernel void math_asinh_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = asinh(x[i]); }

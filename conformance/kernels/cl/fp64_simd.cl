@@ -60,6 +60,10 @@ kernel void arith(global const double *a, global const double *b, global double 
     // atan2 (libm's; through the four-lane atan).
     o[41 * n + i] = atan2(x, y);
     o[42 * n + i] = atan2(y * 1e-20, x) + atan2(-x, 1.0);
+    // asinh, acosh, atanh (libm's; through the four-lane log and log1p).
+    o[43 * n + i] = asinh(x);
+    o[44 * n + i] = acosh(fabs(y) + 0.5);
+    o[45 * n + i] = atanh(y * 0.001);
 }
 
 // Every comparison of two doubles, their classifications and those of

@@ -516,6 +516,37 @@ mod avx2 {
     /// the low bits.
     const SHIFT: f64 = 6_755_399_441_055_744.0;
 
+    /// `$apply!(g)` for one-argument function `$f`'s AVX2 form `g` (a
+    /// function or closure of one `__m256d` giving the results and the
+    /// mask of the lanes it computed), `$two` for `pow` and `atan2`: the
+    /// one list of the forms every dispatch below uses.
+    macro_rules! one_argument {
+        ($f:expr, $apply:ident, $two:expr) => {
+            match $f {
+                Function::Exp => $apply!(exp),
+                Function::Log => $apply!(log),
+                Function::Log2 => $apply!(log2),
+                Function::Log10 => $apply!(log10),
+                Function::Sin => $apply!(|v| sin_cos(v, false)),
+                Function::Cos => $apply!(|v| sin_cos(v, true)),
+                Function::Tan => $apply!(tan),
+                Function::Erf => $apply!(erf),
+                Function::Atan => $apply!(atan),
+                Function::Asin => $apply!(asin),
+                Function::Acos => $apply!(acos),
+                Function::Expm1 => $apply!(expm1),
+                Function::Tanh => $apply!(tanh),
+                Function::Sinh => $apply!(sinh),
+                Function::Cosh => $apply!(cosh),
+                Function::Log1p => $apply!(log1p),
+                Function::Asinh => $apply!(asinh),
+                Function::Acosh => $apply!(acosh),
+                Function::Atanh => $apply!(atanh),
+                Function::Pow | Function::Atan2 => $two,
+            }
+        };
+    }
+
     /// One-argument function `f` on the four lanes of `lo` and `hi`, stored
     /// to `out`: the vector form for the lanes it handles, the scalar
     /// function for the others.
@@ -528,33 +559,14 @@ mod avx2 {
         let v = _mm256_set_m128d(hi, lo);
         // Each arm stores its own results (a `match` that gave the pair of
         // vectors back merged them through the stack).
-        // SAFETY: the caller passes four writable doubles (each arm's
-        // `store`).
-        unsafe {
-            match f {
-                Function::Exp => store(f, exp(v), v, v, out),
-                Function::Log => store(f, log(v), v, v, out),
-                Function::Log2 => store(f, log2(v), v, v, out),
-                Function::Log10 => store(f, log10(v), v, v, out),
-                Function::Sin => store(f, sin_cos(v, false), v, v, out),
-                Function::Cos => store(f, sin_cos(v, true), v, v, out),
-                Function::Tan => store(f, tan(v), v, v, out),
-                Function::Erf => store(f, erf(v), v, v, out),
-                Function::Atan => store(f, atan(v), v, v, out),
-                Function::Asin => store(f, asin(v), v, v, out),
-                Function::Acos => store(f, acos(v), v, v, out),
-                Function::Expm1 => store(f, expm1(v), v, v, out),
-                Function::Tanh => store(f, tanh(v), v, v, out),
-                Function::Sinh => store(f, sinh(v), v, v, out),
-                Function::Cosh => store(f, cosh(v), v, v, out),
-                Function::Log1p => store(f, log1p(v), v, v, out),
-                Function::Asinh => store(f, asinh(v), v, v, out),
-                Function::Acosh => store(f, acosh(v), v, v, out),
-                Function::Atanh => store(f, atanh(v), v, v, out),
-                // (`four` gives pow to `binary`: not reached.)
-                Function::Pow | Function::Atan2 => unreachable!("pow and atan2 take two arguments: `binary`"),
-            }
+        macro_rules! one {
+            ($g:expr) => {
+                // SAFETY: the caller passes four writable doubles.
+                unsafe { store(f, $g(v), v, v, out) }
+            };
         }
+        // (`four` gives pow and atan2 to `binary`: not reached.)
+        one_argument!(f, one, unreachable!("pow and atan2 take two arguments: `binary`"))
     }
 
     /// One-argument function `f` on two sets of four lanes (part 0's
@@ -585,29 +597,8 @@ mod avx2 {
                 }
             }};
         }
-        match f {
-            Function::Exp => both!(exp),
-            Function::Log => both!(log),
-            Function::Log2 => both!(log2),
-            Function::Log10 => both!(log10),
-            Function::Sin => both!(|v| sin_cos(v, false)),
-            Function::Cos => both!(|v| sin_cos(v, true)),
-            Function::Tan => both!(tan),
-            Function::Erf => both!(erf),
-            Function::Atan => both!(atan),
-            Function::Asin => both!(asin),
-            Function::Acos => both!(acos),
-            Function::Expm1 => both!(expm1),
-            Function::Tanh => both!(tanh),
-            Function::Sinh => both!(sinh),
-            Function::Cosh => both!(cosh),
-            Function::Log1p => both!(log1p),
-            Function::Asinh => both!(asinh),
-            Function::Acosh => both!(acosh),
-            Function::Atanh => both!(atanh),
-            // (`eight` serves one-argument functions only: not reached.)
-            Function::Pow | Function::Atan2 => unreachable!("pow and atan2 have no eight-lane form"),
-        }
+        // (`eight` serves one-argument functions only: not reached.)
+        one_argument!(f, both, unreachable!("pow and atan2 have no eight-lane form"))
     }
 
     /// Which lanes of `x` (and `y`) the AVX2 form of `f` computes itself
@@ -621,29 +612,19 @@ mod avx2 {
     pub(super) unsafe fn handled_lanes(f: Function, x: [f64; 4], y: [f64; 4]) -> i32 {
         // SAFETY: `x` and `y` hold four doubles (unaligned loads).
         let (v, w) = unsafe { (_mm256_loadu_pd(x.as_ptr()), _mm256_loadu_pd(y.as_ptr())) };
-        let (_, handled) = match f {
-            Function::Exp => exp(v),
-            Function::Log => log(v),
-            Function::Log2 => log2(v),
-            Function::Log10 => log10(v),
-            Function::Sin => sin_cos(v, false),
-            Function::Cos => sin_cos(v, true),
-            Function::Tan => tan(v),
-            Function::Erf => erf(v),
-            Function::Atan => atan(v),
-            Function::Asin => asin(v),
-            Function::Acos => acos(v),
-            Function::Expm1 => expm1(v),
-            Function::Tanh => tanh(v),
-            Function::Sinh => sinh(v),
-            Function::Cosh => cosh(v),
-            Function::Log1p => log1p(v),
-            Function::Asinh => asinh(v),
-            Function::Acosh => acosh(v),
-            Function::Atanh => atanh(v),
-            Function::Pow => pow(v, w),
-            Function::Atan2 => atan2(v, w),
-        };
+        macro_rules! mask {
+            ($g:expr) => {
+                $g(v).1
+            };
+        }
+        let handled = one_argument!(
+            f,
+            mask,
+            match f {
+                Function::Pow => pow(v, w).1,
+                _ => atan2(v, w).1,
+            }
+        );
         _mm256_movemask_pd(_mm256_castsi256_pd(handled))
     }
 
@@ -2451,41 +2432,58 @@ mod tests {
         .into_iter()
         .flat_map(|v| [v, -v])
         .collect();
+        check_pairs("pow", &xs, &ys, (1.7, 2.5), 0x1234_5678_9abc_def1, |round, a, b| {
+            let u = a as i64 as f64 / 9.3e18;
+            let v = b as i64 as f64 / 9.3e18;
+            match round % 5 {
+                // Any bits.
+                0 => (f64::from_bits(a), f64::from_bits(b)),
+                // Bases on the bounds of log2's intervals.
+                4 => {
+                    let high = [0x3ffb_b67a_u64, 0x3ffb_b679, 0x3ff3_988e, 0x3ff3_988f][(a >> 62) as usize];
+                    let scale = ((a >> 32) % 64) as i32 - 32;
+                    (
+                        f64::from_bits(high << 32 | (a & 0xffff_ffff)) * 2f64.powi(scale),
+                        v * 30.0,
+                    )
+                }
+                // Positive bases of every size, moderate exponents.
+                1 => (f64::from_bits(a >> 1), v * 4.0),
+                // Bases near 1, large exponents.
+                2 => (1.0 + u * 1e-6, v * 1e8),
+                // The usual: bases up to 1000, exponents up to 50.
+                _ => (u.abs() * 1000.0, v * 50.0),
+            }
+        });
+    }
+
+    /// Two-argument `name` on every pair of `xs` and `ys` (other pairs
+    /// and `fill`'s values in the other lanes), then on 400,000 sets of
+    /// four random pairs: `pair(round, a, b)` of two random words, the
+    /// generator seeded with `seed`.
+    fn check_pairs(
+        name: &str,
+        xs: &[f64],
+        ys: &[f64],
+        fill: (f64, f64),
+        seed: u64,
+        pair: impl Fn(usize, u64, u64) -> (f64, f64),
+    ) {
         for (i, &x) in xs.iter().enumerate() {
             for (j, &y) in ys.iter().enumerate() {
                 let x2 = xs[(i + 5) % xs.len()];
                 let y2 = ys[(j + 3) % ys.len()];
-                check("pow", &[[x, x2, 1.7, x], [y, y2, y, 2.5]]);
+                check(name, &[[x, x2, fill.0, x], [y, y2, y, fill.1]]);
             }
         }
-        let mut s = 0x1234_5678_9abc_def1u64;
+        let mut s = seed;
         for round in 0..400_000 {
-            let mut pair = || {
+            let mut one = || {
                 let (a, b) = (next(&mut s), next(&mut s));
-                let u = a as i64 as f64 / 9.3e18;
-                let v = b as i64 as f64 / 9.3e18;
-                match round % 5 {
-                    // Any bits.
-                    0 => (f64::from_bits(a), f64::from_bits(b)),
-                    // Bases on the bounds of log2's intervals.
-                    4 => {
-                        let high = [0x3ffb_b67a_u64, 0x3ffb_b679, 0x3ff3_988e, 0x3ff3_988f][(a >> 62) as usize];
-                        let scale = ((a >> 32) % 64) as i32 - 32;
-                        (
-                            f64::from_bits(high << 32 | (a & 0xffff_ffff)) * 2f64.powi(scale),
-                            v * 30.0,
-                        )
-                    }
-                    // Positive bases of every size, moderate exponents.
-                    1 => (f64::from_bits(a >> 1), v * 4.0),
-                    // Bases near 1, large exponents.
-                    2 => (1.0 + u * 1e-6, v * 1e8),
-                    // The usual: bases up to 1000, exponents up to 50.
-                    _ => (u.abs() * 1000.0, v * 50.0),
-                }
+                pair(round, a, b)
             };
-            let (p, q, r, t) = (pair(), pair(), pair(), pair());
-            check("pow", &[[p.0, q.0, r.0, t.0], [p.1, q.1, r.1, t.1]]);
+            let (p, q, r, t) = (one(), one(), one(), one());
+            check(name, &[[p.0, q.0, r.0, t.0], [p.1, q.1, r.1, t.1]]);
         }
     }
 
@@ -2534,19 +2532,14 @@ mod tests {
         // infinities, NaNs, 1, the high words where atan's ranges change),
         // then random pairs: any bits, ratios around 2^+-64 (the steep and
         // flat cases), both signs, the usual sizes.
-        let b = boundaries();
-        let specials: Vec<f64> = b.iter().copied().step_by(7).collect();
-        for (i, &y) in specials.iter().enumerate() {
-            for (j, &x) in specials.iter().enumerate() {
-                let y2 = specials[(i + 5) % specials.len()];
-                let x2 = specials[(j + 3) % specials.len()];
-                check("atan2", &[[y, y2, 1.5, y], [x, x2, x, -2.5]]);
-            }
-        }
-        let mut s = 0x5555_1234_abcd_0987u64;
-        for round in 0..400_000 {
-            let mut pair = || {
-                let (a, b) = (next(&mut s), next(&mut s));
+        let specials: Vec<f64> = boundaries().into_iter().step_by(7).collect();
+        check_pairs(
+            "atan2",
+            &specials,
+            &specials,
+            (1.5, -2.5),
+            0x5555_1234_abcd_0987,
+            |round, a, b| {
                 let u = a as i64 as f64 / 9.3e18;
                 let v = b as i64 as f64 / 9.3e18;
                 match round % 4 {
@@ -2559,10 +2552,8 @@ mod tests {
                     2 => (u * 1e3, v * 1e-3),
                     _ => (u * 10.0, v * 10.0),
                 }
-            };
-            let (p, q, r, t) = (pair(), pair(), pair(), pair());
-            check("atan2", &[[p.0, q.0, r.0, t.0], [p.1, q.1, r.1, t.1]]);
-        }
+            },
+        );
     }
 
     #[test]

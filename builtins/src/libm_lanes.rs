@@ -1,9 +1,9 @@
 //! `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`, `erf`, `atan`,
 //! `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh`, `log1p`, `asinh`,
-//! `acosh`, `atanh`, `pow` and `atan2` of `double` on four lanes at once, bit for bit
-//! what `libm`'s functions of the same names (FreeBSD's algorithms, which
-//! the scalar lowering calls for one `double`: `math_f64::clift_exp_f64`,
-//! ...) give for each lane.
+//! `acosh`, `atanh`, `pow` and `atan2` of `double` on four lanes at once,
+//! bit for bit what `libm`'s functions of the same names (FreeBSD's
+//! algorithms, which the scalar lowering calls for one `double`:
+//! `math_f64::clift_exp_f64`, ...) give for each lane.
 //!
 //! The AVX2 form performs, for the lanes it handles, the same IEEE
 //! operations in the same order as the scalar function's path for that

@@ -14,7 +14,10 @@
 //! printf's formatter and output buffer (`printf`), `exp`, `log` and
 //! `erf` of `float` in `float` arithmetic written once for one lane and
 //! for eight SIMD lanes (`float_lanes`), `sin`, `cos`, `tan` and `pow` of
-//! `float` in `double` arithmetic likewise (`double_lanes`); and the floating-point environment kernels and constant folding run in
+//! `float` in `double` arithmetic likewise (`double_lanes`), `libm`'s
+//! `double` functions on four AVX2 lanes bit for bit (`libm_lanes`) and
+//! the `float` functions computed with them (`libm_float_lanes`); and the
+//! floating-point environment kernels and constant folding run in
 //! (`fp_env`).
 pub mod double_lanes;
 pub mod float_lanes;
@@ -24,6 +27,7 @@ pub mod group_copy;
 pub mod half;
 pub mod image;
 pub mod integer;
+pub mod libm_float_lanes;
 pub mod libm_lanes;
 pub mod math_f32;
 pub mod math_f64;

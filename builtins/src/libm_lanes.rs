@@ -268,8 +268,8 @@ pub fn four_lanes_binary(_name: &str) -> Option<usize> {
 }
 
 /// Which function a four-lane entry point computes.
-#[derive(Clone, Copy)]
-enum Function {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Function {
     Exp,
     Log,
     Log2,
@@ -336,7 +336,7 @@ impl Function {
     /// The scalar function on one lane's arguments (`y` only for `pow`),
     /// as the scalar lowering calls it (each is `libm`'s function of the
     /// same name).
-    fn call(self, x: f64, y: f64) -> f64 {
+    pub(crate) fn call(self, x: f64, y: f64) -> f64 {
         use crate::math_f64::*;
         match self {
             Function::Exp => clift_exp_f64(x),
@@ -364,7 +364,7 @@ impl Function {
     }
 
     /// The function of OpenCL.std name `name`, if it has a four-lane form.
-    fn named(name: &str) -> Option<Function> {
+    pub(crate) fn named(name: &str) -> Option<Function> {
         Some(match name {
             "exp" => Function::Exp,
             "log" => Function::Log,
@@ -462,7 +462,7 @@ pub fn reference(name: &str, x: f64, y: f64) -> Option<f64> {
 // round to the same doubles).
 // (INVLN2 is not `LOG2_E` in every digit, but the same double.)
 #[allow(clippy::excessive_precision, clippy::approx_constant)]
-mod avx2 {
+pub(crate) mod avx2 {
     use core::arch::x86_64::*;
 
     use super::Function;
@@ -650,6 +650,83 @@ mod avx2 {
                 Function::Atan2 => store(f, atan2(v, w), v, w, out),
                 _ => store(f, pow(v, w), v, w, out),
             }
+        }
+    }
+
+    /// `f` on the four lanes of `x` (and `y` for `pow` and `atan2`): the
+    /// AVX2 form's results, the scalar function's on the lanes the form
+    /// leaves to it (each lane bitwise the scalar function's). For the
+    /// `float` forms of `crate::libm_float_lanes`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn lanes(f: Function, x: __m256d, y: __m256d) -> __m256d {
+        // Each arm finishes its own lanes (see `unary`).
+        macro_rules! value {
+            ($g:expr) => {
+                merged(f, $g(x), x, y)
+            };
+        }
+        one_argument!(
+            f,
+            value,
+            match f {
+                Function::Pow => merged(f, pow(x, y), x, y),
+                _ => merged(f, atan2(x, y), x, y),
+            }
+        )
+    }
+
+    /// [`lanes`] on two sets of four lanes (`x0`, `y0` and `x1`, `y1`), the
+    /// two computations side by side (independent dependency chains, as
+    /// [`unary_both`]'s).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn lanes_both(
+        f: Function,
+        (x0, y0): (__m256d, __m256d),
+        (x1, y1): (__m256d, __m256d),
+    ) -> (__m256d, __m256d) {
+        macro_rules! both {
+            ($g:expr) => {{
+                let (r0, r1) = ($g(x0), $g(x1));
+                (merged(f, r0, x0, y0), merged(f, r1, x1, y1))
+            }};
+        }
+        one_argument!(
+            f,
+            both,
+            match f {
+                Function::Pow => {
+                    let (r0, r1) = (pow(x0, y0), pow(x1, y1));
+                    (merged(f, r0, x0, y0), merged(f, r1, x1, y1))
+                }
+                _ => {
+                    let (r0, r1) = (atan2(x0, y0), atan2(x1, y1));
+                    (merged(f, r0, x0, y0), merged(f, r1, x1, y1))
+                }
+            }
+        )
+    }
+
+    /// The results `r` of `f` on `x` (and `y`), but the scalar function's
+    /// on the lanes not set in `handled`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn merged(f: Function, (r, handled): (__m256d, __m256i), x: __m256d, y: __m256d) -> __m256d {
+        let handled = _mm256_movemask_pd(_mm256_castsi256_pd(handled));
+        if handled == 0b1111 {
+            return r;
+        }
+        let mut out = [0.0f64; 4];
+        // SAFETY: `out` holds four doubles (unaligned accesses).
+        unsafe {
+            _mm256_storeu_pd(out.as_mut_ptr(), r);
+            others(f, x, y, handled, out.as_mut_ptr());
+            _mm256_loadu_pd(out.as_ptr())
         }
     }
 

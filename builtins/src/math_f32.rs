@@ -156,17 +156,21 @@ pub fn four_lanes(name: &str) -> Option<usize> {
 }
 
 /// The 8-lane form of one-argument `float` function `name`, where it has
-/// one (exp, log, erf, sin, cos, tan, exp2, exp10, log2 and log10 on
-/// x86-64 System V): the address of an
+/// one (exp, log, erf, sin, cos, tan, exp2, exp10, log2 and log10; acos,
+/// asin, atan, expm1, tanh, sinh, cosh, log1p, asinh, acosh, atanh,
+/// acospi, asinpi and atanpi; on x86-64 System V): the address of an
 /// `extern "C" fn(__m128, __m128, *mut f32)` that 8-lane kernel code calls
 /// with its two 4-lane parts in `xmm0` and `xmm1` and eight floats' room
 /// in `rdi`, and reloads from there, bitwise the scalar function on each
-/// lane (see `crate::float_lanes` and `crate::double_lanes`).
+/// lane (see `crate::float_lanes`, `crate::double_lanes` and
+/// `crate::libm_float_lanes`).
 pub fn eight_lanes(name: &str) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(windows)))]
     return {
         let name = vector_name(name);
-        crate::float_lanes::eight_lanes(name).or_else(|| crate::double_lanes::eight_lanes(name))
+        crate::float_lanes::eight_lanes(name)
+            .or_else(|| crate::double_lanes::eight_lanes(name))
+            .or_else(|| crate::libm_float_lanes::eight_lanes(name))
     };
     #[cfg(not(all(target_arch = "x86_64", not(windows))))]
     {
@@ -176,13 +180,16 @@ pub fn eight_lanes(name: &str) -> Option<usize> {
 }
 
 /// The 8-lane form of two-argument `float` function `name`, where it has
-/// one (pow on x86-64 System V): the address of an `extern "C"
+/// one (pow, atan2 and atan2pi on x86-64 System V): the address of an `extern "C"
 /// fn(__m128, __m128, __m128, __m128, *mut f32)`, the first argument's two
 /// parts in `xmm0` and `xmm1`, the second's in `xmm2` and `xmm3` (see
-/// `crate::double_lanes`).
+/// `crate::double_lanes`, `crate::libm_float_lanes`).
 pub fn eight_lanes_binary(name: &str) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(windows)))]
-    return (vector_name(name) == "pow").then(crate::double_lanes::pow_eight_lanes);
+    return match vector_name(name) {
+        "pow" => Some(crate::double_lanes::pow_eight_lanes()),
+        other => crate::libm_float_lanes::eight_lanes_binary(other),
+    };
     #[cfg(not(all(target_arch = "x86_64", not(windows))))]
     {
         let _ = name;
@@ -191,11 +198,14 @@ pub fn eight_lanes_binary(name: &str) -> Option<usize> {
 }
 
 /// The register form of two-argument `float` function `name`, where it
-/// has one (pow on x86-64 System V): the address of an `extern "C"
+/// has one (pow, atan2 and atan2pi on x86-64 System V): the address of an `extern "C"
 /// fn(__m128, __m128) -> __m128`, the arguments in `xmm0` and `xmm1`.
 pub fn four_lanes_in_register_binary(name: &str) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(windows)))]
-    return (vector_name(name) == "pow").then(crate::double_lanes::pow_four_lanes_in_register);
+    return match vector_name(name) {
+        "pow" => Some(crate::double_lanes::pow_four_lanes_in_register()),
+        other => crate::libm_float_lanes::four_lanes_in_register_binary(other),
+    };
     #[cfg(not(all(target_arch = "x86_64", not(windows))))]
     {
         let _ = name;
@@ -204,17 +214,17 @@ pub fn four_lanes_in_register_binary(name: &str) -> Option<usize> {
 }
 
 /// The register form of one-argument `float` function `name`, where it has
-/// one (exp, log, erf, sin, cos, tan, exp2, exp10, log2 and log10 on
-/// x86-64 System V): the address of an
+/// one (those of [`eight_lanes`]): the address of an
 /// `extern "C" fn(__m128) -> __m128` that 4-lane kernel code calls with
 /// the four lanes in `xmm0` and gets them back there, bitwise the scalar
-/// function on each lane (see `crate::float_lanes` and
-/// `crate::double_lanes`).
+/// function on each lane.
 pub fn four_lanes_in_register(name: &str) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(windows)))]
     return {
         let name = vector_name(name);
-        crate::float_lanes::four_lanes_in_register(name).or_else(|| crate::double_lanes::four_lanes_in_register(name))
+        crate::float_lanes::four_lanes_in_register(name)
+            .or_else(|| crate::double_lanes::four_lanes_in_register(name))
+            .or_else(|| crate::libm_float_lanes::four_lanes_in_register(name))
     };
     #[cfg(not(all(target_arch = "x86_64", not(windows))))]
     {

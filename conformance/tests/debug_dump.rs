@@ -326,8 +326,23 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                     9,
                     "{level:?}: math8_native calls the 8-lane forms: {native}"
                 );
+                // math8_libm: 14 one-argument functions and atan2,
+                // atan2pi of a float and of a float2's two components
+                // (builtins/src/libm_float_lanes.rs), one call of the
+                // 8-lane form each.
+                let libm = read(&dir.join("math8_libm.opt.clif"));
+                assert_eq!(
+                    libm.matches("(f32x4, f32x4, i64) system_v").count(),
+                    42,
+                    "{level:?}: math8_libm calls the 8-lane forms: {libm}"
+                );
+                assert_eq!(
+                    libm.matches("(f32x4, f32x4, f32x4, f32x4, i64) system_v").count(),
+                    6,
+                    "{level:?}: math8_libm calls atan2's and atan2pi's 8-lane forms: {libm}"
+                );
             }
-            for k in wide.iter().chain(&["math8"]) {
+            for k in wide.iter().chain(&["math8", "math8_libm"]) {
                 let narrow = std::fs::read_to_string(dir.join(format!("{k}.narrow.txt"))).ok();
                 assert_eq!(narrow, None, "{k} runs 8 lanes at {level:?}");
                 assert_eq!(std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok(), None);

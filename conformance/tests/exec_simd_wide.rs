@@ -461,6 +461,79 @@ fn math_of_both_parts_in_one_call() {
     }
 }
 
+/// acos, asin, atan, expm1, tanh, sinh, cosh, log1p, asinh, acosh,
+/// atanh, atan2 and the pi forms of a float and of each component of a
+/// float2 (builtins/src/libm_float_lanes.rs: libm's double functions on
+/// four AVX2 lanes, rounded to float). The harness compares every output
+/// with the scalar build bit for bit; here each is also within an ulp of
+/// the host's double function (libm's are within one double ulp, so the
+/// rounded float within half a float ulp and a little).
+#[test]
+fn libm_math_of_both_parts_in_one_call() {
+    use clift_conformance::math::{ref1, ref2, special, ulps};
+    let mut x: Vec<f32> = special::<f32>();
+    // The bounds of the double forms' branches (libm_lanes), as floats,
+    // with their neighbours; times 8 where the kernel divides by 8.
+    for b in [0.84375f32, 0.975, 19.4, 22.0, 38.8, 88.7, 89.5, 0.2929, 0.4142, 2.4375, 4.0, 6.0, 8.0] {
+        for d in -1i32..=1 {
+            x.push(f32::from_bits(b.to_bits().wrapping_add(d as u32)));
+            x.push(-f32::from_bits(b.to_bits().wrapping_add(d as u32)));
+        }
+    }
+    // asinpi(u) for u = x / 8 = 1.6206961e-4, where dividing by pi and
+    // multiplying by 1 / pi round to different floats.
+    x.push(f32::from_bits(0x3929_f13b) * 8.0);
+    while x.len() < 203 {
+        x.push((x.len() as f32 - 130.0) * 0.113);
+    }
+    let global = x.len();
+    let names = [
+        "acos", "asin", "atan", "expm1", "tanh", "sinh", "cosh", "log1p", "asinh", "acosh", "atanh", "atan2", "acospi",
+        "asinpi", "atanpi", "atan2pi",
+    ];
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "math8_libm") {
+                let mut out = vec![0f32; 48 * global];
+                let lo = local(l);
+                kernel
+                    .arg(Arg::input(&x))
+                    .arg(Arg::output(&mut out))
+                    .run(&[global], lo.as_ref().map(|l| &l[..]));
+                for (i, &v) in x.iter().enumerate() {
+                    // The arguments as the kernel computes them (each
+                    // product exact or rounded once, as on the host).
+                    let (u, w) = (v * 0.125, [v, v * -0.75]);
+                    let s = w.map(|c| c * 0.125);
+                    let of = |k: usize, a: f32, b: f32, c: f32| -> f64 {
+                        let f = names[k];
+                        match f {
+                            "atan2" => ref2(f, a, b).unwrap(),
+                            "atan2pi" => ref2(f, b, a).unwrap(),
+                            "acos" | "asin" | "atanh" | "acospi" | "asinpi" => ref1(f, c as f64),
+                            _ => ref1(f, a as f64),
+                        }
+                    };
+                    let mut want: Vec<(usize, f64)> = (0..16).map(|k| (k, of(k, v, v - 1.5, u))).collect();
+                    for k in 0..16 {
+                        want.push((k, of(k, w[0], w[1], s[0])));
+                        want.push((k, of(k, w[1], w[0], s[1])));
+                    }
+                    for (j, (k, want)) in want.into_iter().enumerate() {
+                        let got = out[48 * i + j];
+                        let nan = got.is_nan() && want.is_nan();
+                        assert!(
+                            nan || ulps(got, want) <= 1.0,
+                            "{opt:?} local {l:?}: result {j} ({}) of x[{i}] = {v:e}: {got:e} against {want:e}",
+                            names[k]
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The 8-lane math calls in the arms of a branch whose lanes differ and in
 /// a loop whose exit differs (it stores each step, so no value leaves the
 /// loop: with one store after it, clang's -O2 module got no 8-lane body,

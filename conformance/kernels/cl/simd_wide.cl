@@ -174,6 +174,30 @@ kernel void math8(global const float *x, global float *out)
     }
 }
 
+// The float functions that are libm's double functions rounded (and the
+// pi forms, divided by pi first) of a float and of each component of a
+// float2: one call of their 8-lane form for both parts
+// (builtins/src/libm_float_lanes.rs), the scalar body's bits.
+kernel void math8_libm(global const float *x, global float *out)
+{
+    size_t i = get_global_id(0);
+    float v = x[i];
+    float2 w = (float2)(v, v * -0.75f);
+    float2 s = w * 0.125f;
+    float2 r[16] = { acos(s), asin(s), atan(w), expm1(w), tanh(w), sinh(w), cosh(w), log1p(w),
+                     asinh(w), acosh(w), atanh(s), atan2(w, w.yx), acospi(s), asinpi(s), atanpi(w),
+                     atan2pi(w.yx, w) };
+    float u = v * 0.125f;
+    float one[16] = { acos(u), asin(u), atan(v), expm1(v), tanh(v), sinh(v), cosh(v), log1p(v),
+                      asinh(v), acosh(v), atanh(u), atan2(v, v - 1.5f), acospi(u), asinpi(u), atanpi(v),
+                      atan2pi(v - 1.5f, v) };
+    for (int k = 0; k < 16; k++) {
+        out[48 * i + k] = one[k];
+        out[48 * i + 16 + 2 * k] = r[k].x;
+        out[48 * i + 17 + 2 * k] = r[k].y;
+    }
+}
+
 // The same calls where lanes differ: in the arms of a branch (each part's
 // lanes under its own mask) and in a loop whose exit differs between
 // work-items (a masked loop with -cl-clift-min-lanes=8).

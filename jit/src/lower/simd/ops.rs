@@ -1435,7 +1435,9 @@ impl Lowering<'_, '_, '_> {
     /// In an 8-lane body: a math function with an 8-lane form (`exp`,
     /// `log`, `erf`, `sin`, `cos`, `tan`, `exp2`, `exp10`, `log2`,
     /// `log10`, `pow`, and the `half_` and `native_` forms the OpenCL.std
-    /// table implements with them) of `float` lanes, or one of
+    /// table implements with them; `acos`, `asin`, `atan`, `expm1`,
+    /// `tanh`, `sinh`, `cosh`, `log1p`, `asinh`, `acosh`, `atanh`,
+    /// `atan2` and the pi forms) of `float` lanes, or one of
     /// `libm_lanes`' one-argument functions of `double` lanes, for both
     /// 4-lane parts at once, one call of the 8-lane form per component
     /// (`math_f32::eight_lanes` and `eight_lanes_binary`,
@@ -1463,7 +1465,7 @@ impl Lowering<'_, '_, '_> {
         // `double` components: the one-argument functions of
         // `libm_lanes` (each part as its two f64x2 halves).
         let double = out.iter().all(|&t| t == cl::F64);
-        // One argument (exp ... tan) or two (pow).
+        // One argument (exp ... tan) or two (pow, atan2, atan2pi).
         let (addr, operands) = match (inst.operands.len(), double) {
             (3, false) => (clift_builtins::math_f32::eight_lanes(&name), vec![inst.id(2)]),
             (3, true) => (clift_builtins::libm_lanes::eight_lanes(&name), vec![inst.id(2)]),
@@ -1663,7 +1665,8 @@ impl Lowering<'_, '_, '_> {
             };
         }
         let float = t == cl::F32;
-        // pow: both arguments in vector registers, the result in one.
+        // pow, atan2, atan2pi: both arguments in vector registers, the
+        // result in one.
         if let (true, [x, y]) = (float, args) {
             let name = format!("{op:?}");
             if let Some(addr) = clift_builtins::math_f32::four_lanes_in_register_binary(&name) {

@@ -13,7 +13,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 22] = [
+const FUNCTIONS: [&str; 26] = [
     "sin",
     "cos",
     "exp",
@@ -22,6 +22,10 @@ const FUNCTIONS: [&str; 22] = [
     "sqrt",
     "erf",
     "rsqrt",
+    "atan",
+    "tanh",
+    "asinh",
+    "atan2",
     "exp_double",
     "log_double",
     "sin_double",

@@ -8,6 +8,10 @@ kernel void math_pow(global const float *x, global float *y) { size_t i = get_gl
 kernel void math_sqrt(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = sqrt(x[i]); }
 kernel void math_erf(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = erf(x[i]); }
 kernel void math_rsqrt(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = rsqrt(x[i]); }
+kernel void math_atan(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = atan(x[i]); }
+kernel void math_tanh(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = tanh(x[i] * 0.2f); }
+kernel void math_asinh(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = asinh(x[i]); }
+kernel void math_atan2(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = atan2(x[i], 5.0f - x[i]); }
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 kernel void math_exp_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = exp(x[i]); }
 kernel void math_log_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = log(x[i]); }

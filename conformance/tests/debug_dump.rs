@@ -10,7 +10,7 @@
 use std::path::Path;
 use std::ptr;
 
-use clift_conformance::dump::Dumps;
+use clift_conformance::dump::{self, Dumps};
 use clift_conformance::exec::{self, Opt};
 use clift_conformance::*;
 
@@ -190,6 +190,13 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             "{level:?}: int_bits multiplies as vectors: {bits}"
         );
         assert_eq!(scalar("int_bits"), None, "{level:?}");
+        // Shifts of int lanes left by a count per lane: multiplied by
+        // powers of two made from float exponents (`x << n`, `1 << i`,
+        // `x << (n & 7)`, in each part of the 8-lane body; lane by lane,
+        // none).
+        let shifts = dump::vector_ir(&dir, "shifts_by_lanes", &format!("{level:?}: simd"));
+        let powers = shifts.matches("x86_cvtt2dq").count();
+        assert!(powers >= 2 * 3, "{level:?}: shifts_by_lanes makes {powers} powers of two: {shifts}");
         // exp, log, erf, sin and cos: in the 4-lane body one call each,
         // the four lanes in a vector register both ways (no stack slot);
         // in the 8-lane body one call each for both parts (the 8-lane

@@ -510,6 +510,82 @@ fn integer_builtins_four_lanes() {
     }
 }
 
+/// Shifts and rotates by a count per work-item of 8-, 16-, 32- and
+/// 64-bit integers, signed and unsigned (shifts_by_lanes): every count
+/// from 0 to 255 in every lane position (the counts modulo the width, as
+/// OpenCL C takes them), beside words with every bit pattern edge.
+#[test]
+fn shifts_by_a_count_per_lane() {
+    let mut a: Vec<u32> = Vec::new();
+    for s in 0..32 {
+        a.extend([1u32 << s, (1u32 << s) - 1, !(1u32 << s), 0x8000_0001 | (1u32 << s)]);
+    }
+    a.extend([0, u32::MAX, 0x8000_0000, 0x7fff_ffff, 0x8080_8080, 0x7f7f_7f7f, 0x8000_8000]);
+    while a.len() < 4 * 256 + 3 {
+        let i = a.len() as u32;
+        a.push(i.wrapping_mul(2_654_435_761) ^ (i << 7));
+    }
+    let n = a.len();
+    // Every count 0..256 in each byte, the bytes differing (so the 8- and
+    // 16-bit lanes see them too), in every lane position of a chunk.
+    let b: Vec<u32> = (0..n as u32)
+        .map(|i| {
+            let c = (i * 5 + i / 256) % 256;
+            c | (((c * 7 + 3) % 256) << 8) | (((c + 91) % 256) << 16) | (((c * 13) % 256) << 24)
+        })
+        .collect();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let l = local.map(|l| [l]);
+            let mut out = vec![0u32; 16 * n];
+            let mut out64 = vec![0u64; 5 * n];
+            Kernel::new("simd", opt, "shifts_by_lanes")
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::output(&mut out64))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let (x, c) = (a[i], b[i]);
+                let (xb, cb) = (x.to_le_bytes(), c.to_le_bytes());
+                let bytes = |f: &dyn Fn(u8, u8) -> u8| u32::from(u16::from_le_bytes([f(xb[0], cb[0]), f(xb[1], cb[1])]));
+                let halves = |f: &dyn Fn(u16, u16) -> u16| {
+                    u32::from(f(x as u16, c as u16)) | u32::from(f((x >> 16) as u16, (c >> 16) as u16)) << 16
+                };
+                let want = [
+                    x << (c % 32),
+                    x >> (c % 32),
+                    ((x as i32) >> (c % 32)) as u32,
+                    x.rotate_left(c % 32),
+                    x.rotate_left(c % 32),
+                    (1u32 << (i % 32)) | (x >> ((i * 3) % 32)),
+                    bytes(&|v, k| v << (k % 8)),
+                    bytes(&|v, k| v >> (k % 8)),
+                    bytes(&|v, k| ((v as i8) >> (k % 8)) as u8),
+                    bytes(&|v, k| v.rotate_left(u32::from(k % 8))),
+                    halves(&|v, k| v << (k % 16)),
+                    halves(&|v, k| v >> (k % 16)),
+                    halves(&|v, k| ((v as i16) >> (k % 16)) as u16),
+                    halves(&|v, k| v.rotate_left(u32::from(k % 16))),
+                    halves(&|v, k| v.rotate_left(u32::from(k % 16))),
+                    x << (c & 7) >> (c >> 29),
+                ];
+                assert_eq!(&out[16 * i..16 * i + 16], &want[..], "{opt:?} {local:?}: {x:#x} by {c:#x} ({i})");
+                let (wx, wn) = ((u64::from(x) << 32) | u64::from(x ^ c), (u64::from(c) << 32) | u64::from(c));
+                let k = (wn % 64) as u32;
+                let want64 = [
+                    wx << k,
+                    wx >> k,
+                    ((wx as i64) >> k) as u64,
+                    wx.rotate_left(k),
+                    wx.rotate_left(((wn >> 3) % 64) as u32),
+                ];
+                assert_eq!(&out64[5 * i..5 * i + 5], &want64[..], "{opt:?} {local:?}: {wx:#x} by {wn:#x} ({i})");
+            }
+        }
+    }
+}
+
 #[test]
 fn integer_bit_builtins_four_lanes() {
     // rotate by a count the same in every lane, popcount, clz and mul_hi

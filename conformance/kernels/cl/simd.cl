@@ -227,6 +227,46 @@ kernel void int_bits(global const uint *a, global const uint *b, global uint *ou
     out[8 * i + 7] = (uint)clz(sy) + popcount(y);
 }
 
+// Shifts and rotates by a count per work-item, of every integer width
+// (the 4-lane body shifts int lanes left by multiplying with powers of
+// two, jit/src/lower/simd/ops.rs, shift_left_by_lanes; the others run
+// lane by lane); OpenCL C takes a count modulo the width of the shifted
+// value's type.
+kernel void shifts_by_lanes(global const uint *a, global const uint *b, global uint *out, global ulong *out64)
+{
+    size_t i = get_global_id(0);
+    uint x = a[i], n = b[i];
+    int sx = (int)x;
+    out[16 * i] = x << n;
+    out[16 * i + 1] = x >> n;
+    out[16 * i + 2] = (uint)(sx >> (int)n);
+    out[16 * i + 3] = rotate(x, n);
+    out[16 * i + 4] = (uint)rotate(sx, (int)n);
+    // The count an affine sequence (`1 << id`).
+    out[16 * i + 5] = (1u << (uint)i) | (x >> (uint)(i * 3));
+    uchar2 c = as_uchar2((ushort)x), cn = as_uchar2((ushort)n);
+    char2 sc = as_char2((ushort)x), scn = as_char2((ushort)n);
+    out[16 * i + 6] = as_ushort(c << cn);
+    out[16 * i + 7] = as_ushort(c >> cn);
+    out[16 * i + 8] = as_ushort(sc >> scn);
+    out[16 * i + 9] = as_ushort(rotate(c, cn));
+    ushort2 h = as_ushort2(x), hn = as_ushort2(n);
+    short2 sh = as_short2(x), shn = as_short2(n);
+    out[16 * i + 10] = as_uint(h << hn);
+    out[16 * i + 11] = as_uint(h >> hn);
+    out[16 * i + 12] = as_uint(sh >> shn);
+    out[16 * i + 13] = as_uint(rotate(h, hn));
+    out[16 * i + 14] = as_uint(rotate(sh, shn));
+    out[16 * i + 15] = x << (n & 7u) >> (n >> 29);
+    ulong X = ((ulong)x << 32) | (x ^ n), N = ((ulong)n << 32) | n;
+    long SX = (long)X;
+    out64[5 * i] = X << N;
+    out64[5 * i + 1] = X >> N;
+    out64[5 * i + 2] = (ulong)(SX >> (long)N);
+    out64[5 * i + 3] = rotate(X, N);
+    out64[5 * i + 4] = (ulong)rotate(SX, (long)(N >> 3));
+}
+
 // clbench's hash loop: a 32-bit hash feeding a 64-bit one every round, so
 // the 4-lane body holds every value as scalars per lane
 // (Chunk::scalar_lanes).

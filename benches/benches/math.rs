@@ -13,7 +13,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 26] = [
+const FUNCTIONS: [&str; 28] = [
     "sin",
     "cos",
     "exp",
@@ -26,6 +26,7 @@ const FUNCTIONS: [&str; 26] = [
     "tanh",
     "asinh",
     "atan2",
+    "erfc",
     "exp_double",
     "log_double",
     "sin_double",
@@ -40,6 +41,7 @@ const FUNCTIONS: [&str; 26] = [
     "log1p_double",
     "atan2_double",
     "asinh_double",
+    "erfc_double",
 ];
 
 fn math(c: &mut Criterion) {

@@ -1,4 +1,4 @@
-//! `acos`, `asin`, `atan`, `expm1`, `tanh`, `sinh`, `cosh`, `log1p`,
+//! `acos`, `asin`, `atan`, `erfc`, `expm1`, `tanh`, `sinh`, `cosh`, `log1p`,
 //! `asinh`, `acosh`, `atanh`, `atan2` and the pi forms `acospi`, `asinpi`,
 //! `atanpi`, `atan2pi` of `float` on four and eight lanes, bit for bit
 //! the scalar functions (`math_shared`'s `clift_atan_f32`, ...,
@@ -43,8 +43,8 @@ impl Form {
             _ => (name, false),
         };
         match base {
-            "acos" | "asin" | "atan" | "expm1" | "tanh" | "sinh" | "cosh" | "log1p" | "asinh" | "acosh" | "atanh"
-            | "atan2" => Some(Form {
+            "acos" | "asin" | "atan" | "erfc" | "expm1" | "tanh" | "sinh" | "cosh" | "log1p" | "asinh" | "acosh"
+            | "atanh" | "atan2" => Some(Form {
                 f: Function::named(base)?,
                 over_pi,
             }),
@@ -249,6 +249,7 @@ entry_points! {
     "acos": acos, acos_v4, acos_v8 => Acos, false;
     "asin": asin, asin_v4, asin_v8 => Asin, false;
     "atan": atan, atan_v4, atan_v8 => Atan, false;
+    "erfc": erfc, erfc_v4, erfc_v8 => Erfc, false;
     "expm1": expm1, expm1_v4, expm1_v8 => Expm1, false;
     "tanh": tanh, tanh_v4, tanh_v8 => Tanh, false;
     "sinh": sinh, sinh_v4, sinh_v8 => Sinh, false;
@@ -334,9 +335,9 @@ mod tests {
     use crate::opencl_std::{FnPtr, Scalar, OPENCL_STD};
 
     /// The functions here, by OpenCL.std name.
-    const NAMES: [&str; 16] = [
-        "acos", "asin", "atan", "expm1", "tanh", "sinh", "cosh", "log1p", "asinh", "acosh", "atanh", "atan2", "acospi",
-        "asinpi", "atanpi", "atan2pi",
+    const NAMES: [&str; 17] = [
+        "acos", "asin", "atan", "erfc", "expm1", "tanh", "sinh", "cosh", "log1p", "asinh", "acosh", "atanh", "atan2",
+        "acospi", "asinpi", "atanpi", "atan2pi",
     ];
 
     /// The scalar function the OpenCL.std table gives the scalar lowering
@@ -418,6 +419,8 @@ mod tests {
             2.0,
             19.4,
             22.0,
+            26.5,
+            28.0,
             38.8,
             88.7,
             89.5,
@@ -513,10 +516,14 @@ mod tests {
             assert_eq!(got, (Some(last.0), Some(last.1)), "{name}");
             assert_eq!(forms.len(), if is_x86_feature_detected!("avx2") { 2 } else { 1 });
             let (one, other) = (four_lanes_in_register(name), four_lanes_in_register_binary(name));
-            assert_eq!((one.is_some(), other.is_some()), (!two, two), "{name}: one form by arity");
+            assert_eq!(
+                (one.is_some(), other.is_some()),
+                (!two, two),
+                "{name}: one form by arity"
+            );
         }
         // The float functions of other modules are not these.
-        for name in ["exp", "log", "erf", "sin", "pow", "cbrt", "erfc", "sinpi", "exp2"] {
+        for name in ["exp", "log", "erf", "sin", "pow", "cbrt", "sinpi", "exp2"] {
             assert!(Form::named(name).is_none(), "{name}");
         }
     }

@@ -1,4 +1,4 @@
-//! `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`, `erf`, `atan`,
+//! `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`, `erf`, `erfc`, `atan`,
 //! `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh`, `log1p`, `asinh`,
 //! `acosh`, `atanh`, `pow` and `atan2` of `double` on four lanes at once,
 //! bit for bit what `libm`'s functions of the same names (FreeBSD's
@@ -44,6 +44,12 @@
 //!   6), each a rational approximation (the third through two `exp`s,
 //!   this module's: a lane whose exponent `exp` leaves to `libm` is left
 //!   to `libm` whole). Infinities and NaNs go to `libm`.
+//! - `erfc(x)` for finite x: the same ranges (1 - x below 2^-56, 1 - (x +
+//!   x y) or 0.5 - (x - 0.5 + x y) split at 1/4 below 0.84375, then
+//!   `erf`'s `erfc1` and `erfc2` up to 28, each taken from 2 for negative
+//!   x, and 2^-1022 squared or 2 - 2^-1022 beyond); lanes whose exponents
+//!   `exp` leaves to `libm` (from |x| of about 26.6), infinities and NaNs
+//!   go to `libm`.
 //! - `atan(x)`: its five ranges by |x| (the argument itself, the series,
 //!   the series on a reduced argument added to atan(0.5), atan(1),
 //!   atan(1.5) or pi/2, pi/2); NaNs go to `libm`.
@@ -165,6 +171,7 @@ entry_points! {
     "cos": clift_cos_f64x4, clift_cos_f64x8 => Cos;
     "tan": clift_tan_f64x4, clift_tan_f64x8 => Tan;
     "erf": clift_erf_f64x4, clift_erf_f64x8 => Erf;
+    "erfc": clift_erfc_f64x4, clift_erfc_f64x8 => Erfc;
     "atan": clift_atan_f64x4, clift_atan_f64x8 => Atan;
     "asin": clift_asin_f64x4, clift_asin_f64x8 => Asin;
     "acos": clift_acos_f64x4, clift_acos_f64x8 => Acos;
@@ -278,6 +285,7 @@ pub(crate) enum Function {
     Cos,
     Tan,
     Erf,
+    Erfc,
     Atan,
     Asin,
     Acos,
@@ -347,6 +355,7 @@ impl Function {
             Function::Cos => clift_cos_f64(x),
             Function::Tan => clift_tan_f64(x),
             Function::Erf => clift_erf_f64(x),
+            Function::Erfc => clift_erfc_f64(x),
             Function::Atan => clift_atan_f64(x),
             Function::Asin => clift_asin_f64(x),
             Function::Acos => clift_acos_f64(x),
@@ -374,6 +383,7 @@ impl Function {
             "cos" => Function::Cos,
             "tan" => Function::Tan,
             "erf" => Function::Erf,
+            "erfc" => Function::Erfc,
             "atan" => Function::Atan,
             "asin" => Function::Asin,
             "acos" => Function::Acos,
@@ -394,7 +404,7 @@ impl Function {
 
 /// The address of the four-lane form of one-argument `name` (an
 /// OpenCL.std name: `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`,
-/// `erf`, `atan`, `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh`,
+/// `erf`, `erfc`, `atan`, `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh`,
 /// `log1p`, `asinh`, `acosh` or `atanh`) of `double` for JIT code on x86-64
 /// System V: an `extern "C" fn(__m128d, __m128d, *mut f64)` (see
 /// `entry_points!`).
@@ -531,6 +541,7 @@ pub(crate) mod avx2 {
                 Function::Cos => $apply!(|v| sin_cos(v, true)),
                 Function::Tan => $apply!(tan),
                 Function::Erf => $apply!(erf),
+                Function::Erfc => $apply!(erfc),
                 Function::Atan => $apply!(atan),
                 Function::Asin => $apply!(asin),
                 Function::Acos => $apply!(acos),
@@ -1883,6 +1894,83 @@ pub(crate) mod avx2 {
         _mm256_add_pd(splat(rest[0]), acc)
     }
 
+    // erf.rs's constants (erf and erfc share them).
+    const ERX: f64 = 8.45062911510467529297e-01;
+    const EFX8: f64 = 1.02703333676410069053e+00;
+    const PP: [f64; 5] = [
+        1.28379167095512558561e-01,
+        -3.25042107247001499370e-01,
+        -2.84817495755985104766e-02,
+        -5.77027029648944159157e-03,
+        -2.37630166566501626084e-05,
+    ];
+    const QQ: [f64; 6] = [
+        1.0,
+        3.97917223959155352819e-01,
+        6.50222499887672944485e-02,
+        5.08130628187576562776e-03,
+        1.32494738004321644526e-04,
+        -3.96022827877536812320e-06,
+    ];
+    const PA: [f64; 7] = [
+        -2.36211856075265944077e-03,
+        4.14856118683748331666e-01,
+        -3.72207876035701323847e-01,
+        3.18346619901161753674e-01,
+        -1.10894694282396677476e-01,
+        3.54783043256182359371e-02,
+        -2.16637559486879084300e-03,
+    ];
+    const QA: [f64; 7] = [
+        1.0,
+        1.06420880400844228286e-01,
+        5.40397917702171048937e-01,
+        7.18286544141962662868e-02,
+        1.26171219808761642112e-01,
+        1.36370839120290507362e-02,
+        1.19844998467991074170e-02,
+    ];
+    const RA: [f64; 8] = [
+        -9.86494403484714822705e-03,
+        -6.93858572707181764372e-01,
+        -1.05586262253232909814e+01,
+        -6.23753324503260060396e+01,
+        -1.62396669462573470355e+02,
+        -1.84605092906711035994e+02,
+        -8.12874355063065934246e+01,
+        -9.81432934416914548592e+00,
+    ];
+    const SA: [f64; 9] = [
+        1.0,
+        1.96512716674392571292e+01,
+        1.37657754143519042600e+02,
+        4.34565877475229228821e+02,
+        6.45387271733267880336e+02,
+        4.29008140027567833386e+02,
+        1.08635005541779435134e+02,
+        6.57024977031928170135e+00,
+        -6.04244152148580987438e-02,
+    ];
+    const RB: [f64; 7] = [
+        -9.86494292470009928597e-03,
+        -7.99283237680523006574e-01,
+        -1.77579549177547519889e+01,
+        -1.60636384855821916062e+02,
+        -6.37566443368389627722e+02,
+        -1.02509513161107724954e+03,
+        -4.83519191608651397019e+02,
+    ];
+    const SB: [f64; 8] = [
+        1.0,
+        3.03380607434824582924e+01,
+        3.25792512996573918826e+02,
+        1.53672958608443695994e+03,
+        3.19985821950859553908e+03,
+        2.55305040643316442583e+03,
+        4.74528541206955367215e+02,
+        -2.24409524465858183362e+01,
+    ];
+
     /// `erf` of the lanes of finite `x` (the lanes set in the mask; others
     /// get arbitrary values): `libm`'s four ranges, each computed where a
     /// lane falls in it. |x| < 0.84375: x + x P(x^2)/Q(x^2) (x (1 + 8
@@ -1894,81 +1982,6 @@ pub(crate) mod avx2 {
     /// beyond, 1 - 2^-1022; the sign of x on the last three.
     #[target_feature(enable = "avx2")]
     fn erf(x: __m256d) -> (__m256d, __m256i) {
-        const ERX: f64 = 8.45062911510467529297e-01;
-        const EFX8: f64 = 1.02703333676410069053e+00;
-        const PP: [f64; 5] = [
-            1.28379167095512558561e-01,
-            -3.25042107247001499370e-01,
-            -2.84817495755985104766e-02,
-            -5.77027029648944159157e-03,
-            -2.37630166566501626084e-05,
-        ];
-        const QQ: [f64; 6] = [
-            1.0,
-            3.97917223959155352819e-01,
-            6.50222499887672944485e-02,
-            5.08130628187576562776e-03,
-            1.32494738004321644526e-04,
-            -3.96022827877536812320e-06,
-        ];
-        const PA: [f64; 7] = [
-            -2.36211856075265944077e-03,
-            4.14856118683748331666e-01,
-            -3.72207876035701323847e-01,
-            3.18346619901161753674e-01,
-            -1.10894694282396677476e-01,
-            3.54783043256182359371e-02,
-            -2.16637559486879084300e-03,
-        ];
-        const QA: [f64; 7] = [
-            1.0,
-            1.06420880400844228286e-01,
-            5.40397917702171048937e-01,
-            7.18286544141962662868e-02,
-            1.26171219808761642112e-01,
-            1.36370839120290507362e-02,
-            1.19844998467991074170e-02,
-        ];
-        const RA: [f64; 8] = [
-            -9.86494403484714822705e-03,
-            -6.93858572707181764372e-01,
-            -1.05586262253232909814e+01,
-            -6.23753324503260060396e+01,
-            -1.62396669462573470355e+02,
-            -1.84605092906711035994e+02,
-            -8.12874355063065934246e+01,
-            -9.81432934416914548592e+00,
-        ];
-        const SA: [f64; 9] = [
-            1.0,
-            1.96512716674392571292e+01,
-            1.37657754143519042600e+02,
-            4.34565877475229228821e+02,
-            6.45387271733267880336e+02,
-            4.29008140027567833386e+02,
-            1.08635005541779435134e+02,
-            6.57024977031928170135e+00,
-            -6.04244152148580987438e-02,
-        ];
-        const RB: [f64; 7] = [
-            -9.86494292470009928597e-03,
-            -7.99283237680523006574e-01,
-            -1.77579549177547519889e+01,
-            -1.60636384855821916062e+02,
-            -6.37566443368389627722e+02,
-            -1.02509513161107724954e+03,
-            -4.83519191608651397019e+02,
-        ];
-        const SB: [f64; 8] = [
-            1.0,
-            3.03380607434824582924e+01,
-            3.25792512996573918826e+02,
-            1.53672958608443695994e+03,
-            3.19985821950859553908e+03,
-            2.55305040643316442583e+03,
-            4.74528541206955367215e+02,
-            -2.24409524465858183362e+01,
-        ];
         let ix = _mm256_and_si256(high_words(x), int(0x7fff_ffff));
         let mut handled = below(ix, 0x7ff0_0000);
         let ax = _mm256_andnot_pd(splat(-0.0), x);
@@ -1992,33 +2005,105 @@ pub(crate) mod avx2 {
         let y_middle = if none(middle) {
             zero
         } else {
-            let s = _mm256_sub_pd(ax, splat(1.0));
-            let erfc1 = _mm256_sub_pd(splat(1.0 - ERX), _mm256_div_pd(horner(s, &PA), horner(s, &QA)));
-            _mm256_sub_pd(splat(1.0), erfc1)
+            _mm256_sub_pd(splat(1.0), erfc_middle(ax))
         };
         // 1.25 <= |x| < 6: 1 - erfc2(x)
         let y_far = if none(far) {
             zero
         } else {
-            let s = _mm256_div_pd(splat(1.0), _mm256_mul_pd(ax, ax));
-            let below_035 = below(ix, 0x4006_db6d);
-            let r = pick(below_035, horner(s, &RA), horner(s, &RB));
-            let big_s = pick(below_035, horner(s, &SA), horner(s, &SB));
-            let z = clear_low(ax);
-            let (e1, h1) = exp(_mm256_sub_pd(_mm256_mul_pd(negate(z), z), splat(0.5625)));
-            let arg = _mm256_add_pd(
-                _mm256_mul_pd(_mm256_sub_pd(z, ax), _mm256_add_pd(z, ax)),
-                _mm256_div_pd(r, big_s),
-            );
-            let (e2, h2) = exp(arg);
-            handled = _mm256_andnot_si256(_mm256_andnot_si256(_mm256_and_si256(h1, h2), far), handled);
-            let erfc2 = _mm256_div_pd(_mm256_mul_pd(e1, e2), ax);
+            let (erfc2, computed) = erfc_far(ax, ix);
+            handled = _mm256_andnot_si256(_mm256_andnot_si256(computed, far), handled);
             _mm256_sub_pd(splat(1.0), erfc2)
         };
         let y_huge = splat(1.0 - f64::from_bits(0x0010_0000_0000_0000));
         let unsigned = pick(middle, y_middle, pick(far, y_far, y_huge));
         let signed = _mm256_or_pd(unsigned, _mm256_and_pd(x, splat(-0.0)));
         (pick(small, y_small, signed), handled)
+    }
+
+    /// `libm`'s `erfc1` for 0.84375 <= |x| < 1.25 (`ax` = |x|): 1 - erx -
+    /// P(s)/Q(s) with s = |x| - 1.
+    #[target_feature(enable = "avx2")]
+    fn erfc_middle(ax: __m256d) -> __m256d {
+        let s = _mm256_sub_pd(ax, splat(1.0));
+        _mm256_sub_pd(splat(1.0 - ERX), _mm256_div_pd(horner(s, &PA), horner(s, &QA)))
+    }
+
+    /// `libm`'s `erfc2` for |x| >= 1.25 (`ax` = |x|, `ix` its high word):
+    /// e^(-z^2 - 0.5625) e^((z - |x|)(z + |x|) + R/S) / |x| with z = |x|
+    /// to 20 bits and R/S in 1/x^2 (two sets of coefficients, below and
+    /// above 1/0.35), by this module's `exp`; and the lanes whose two
+    /// exponents that `exp` computes (the others get arbitrary values).
+    #[target_feature(enable = "avx2")]
+    fn erfc_far(ax: __m256d, ix: __m256i) -> (__m256d, __m256i) {
+        let s = _mm256_div_pd(splat(1.0), _mm256_mul_pd(ax, ax));
+        let below_035 = below(ix, 0x4006_db6d);
+        let r = pick(below_035, horner(s, &RA), horner(s, &RB));
+        let big_s = pick(below_035, horner(s, &SA), horner(s, &SB));
+        let z = clear_low(ax);
+        let (e1, h1) = exp(_mm256_sub_pd(_mm256_mul_pd(negate(z), z), splat(0.5625)));
+        let arg = _mm256_add_pd(
+            _mm256_mul_pd(_mm256_sub_pd(z, ax), _mm256_add_pd(z, ax)),
+            _mm256_div_pd(r, big_s),
+        );
+        let (e2, h2) = exp(arg);
+        (_mm256_div_pd(_mm256_mul_pd(e1, e2), ax), _mm256_and_si256(h1, h2))
+    }
+
+    /// `erfc` of the lanes of finite `x` (the mask; others, and lanes whose
+    /// exponents this module's `exp` leaves to `libm`, get arbitrary
+    /// values): `libm`'s ranges by |x|. Below 0.84375: 1 - x below 2^-56,
+    /// else with y = P(x^2)/Q(x^2) 1 - (x + x y) for x < 1/4 (negative x
+    /// included), 0.5 - (x - 0.5 + x y) above; below 1.25 `erfc1`, below 28
+    /// `erfc2` ([`erfc_middle`], [`erfc_far`]), each taken from 2 for
+    /// negative x; beyond, 2 - 2^-1022 for negative x, 2^-1022 squared
+    /// (+0) for positive.
+    #[target_feature(enable = "avx2")]
+    fn erfc(x: __m256d) -> (__m256d, __m256i) {
+        let ix = _mm256_and_si256(high_words(x), int(0x7fff_ffff));
+        let mut handled = below(ix, 0x7ff0_0000);
+        let ax = _mm256_andnot_pd(splat(-0.0), x);
+        let negative = _mm256_cmpgt_epi64(int(0), _mm256_castpd_si256(x));
+        let small = below(ix, 0x3feb_0000);
+        let middle = _mm256_andnot_si256(small, below(ix, 0x3ff4_0000));
+        let far = _mm256_andnot_si256(_mm256_or_si256(small, middle), below(ix, 0x403c_0000));
+        let zero = splat(0.0);
+        // |x| < 0.84375
+        let y_small = if none(small) {
+            zero
+        } else {
+            let z = _mm256_mul_pd(x, x);
+            let y = _mm256_div_pd(horner(z, &PP), horner(z, &QQ));
+            let xy = _mm256_mul_pd(x, y);
+            let quarter = _mm256_or_si256(negative, below(ix, 0x3fd0_0000));
+            let near = _mm256_sub_pd(splat(1.0), _mm256_add_pd(x, xy));
+            let beyond = _mm256_sub_pd(splat(0.5), _mm256_add_pd(_mm256_sub_pd(x, splat(0.5)), xy));
+            let tiny = _mm256_sub_pd(splat(1.0), x);
+            pick(below(ix, 0x3c70_0000), tiny, pick(quarter, near, beyond))
+        };
+        // 0.84375 <= |x| < 1.25: erfc1(x)
+        let y_middle = if none(middle) { zero } else { erfc_middle(ax) };
+        // 1.25 <= |x| < 28: erfc2(x)
+        let y_far = if none(far) {
+            zero
+        } else {
+            let (erfc2, computed) = erfc_far(ax, ix);
+            handled = _mm256_andnot_si256(_mm256_andnot_si256(computed, far), handled);
+            erfc2
+        };
+        let tiny = f64::from_bits(0x0010_0000_0000_0000);
+        let positive = pick(
+            middle,
+            y_middle,
+            pick(far, y_far, _mm256_mul_pd(splat(tiny), splat(tiny))),
+        );
+        let from_two = pick(
+            _mm256_or_si256(middle, far),
+            _mm256_sub_pd(splat(2.0), positive),
+            splat(2.0 - tiny),
+        );
+        let y = pick(negative, from_two, positive);
+        (pick(small, y_small, y), handled)
     }
 
     /// `atan` of the lanes of `x` that are not NaN (the mask; others get
@@ -2219,9 +2304,9 @@ mod tests {
     use super::*;
 
     /// The functions with a four-lane form here, by OpenCL.std name.
-    const NAMES: [&str; 19] = [
-        "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "atan", "asin", "acos", "expm1", "tanh", "sinh",
-        "cosh", "log1p", "asinh", "acosh", "atanh",
+    const NAMES: [&str; 20] = [
+        "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "erfc", "atan", "asin", "acos", "expm1", "tanh",
+        "sinh", "cosh", "log1p", "asinh", "acosh", "atanh",
     ];
 
     /// Lane-for-lane comparison of the AVX2 form of `name` on `args` (one
@@ -2249,7 +2334,7 @@ mod tests {
     /// The high words where a branch of either function changes, and the
     /// doubles around them.
     fn boundaries() -> Vec<f64> {
-        let words: [u64; 56] = [
+        let words: [u64; 60] = [
             // exp
             0x3e30_0000,
             0x3fd6_2e42,
@@ -2274,6 +2359,11 @@ mod tests {
             0x3ff4_0000,
             0x4006_db6d,
             0x4018_0000,
+            // erfc: 2^-56, 1/4, 28, where its exps leave the lanes to libm
+            0x3c70_0000,
+            0x3fd0_0000,
+            0x403c_0000,
+            0x403a_8000,
             // atan: 0.4375, 11/16, 19/16, 2.4375, 2^66
             0x3fdc_0000,
             0x3fe6_0000,
@@ -2572,7 +2662,7 @@ mod tests {
         // Per function, four arguments on its main paths (one per range or
         // branch where it has several): the AVX2 form must compute every
         // lane itself.
-        let cases: [(&str, [f64; 4], [f64; 4]); 21] = [
+        let cases: [(&str, [f64; 4], [f64; 4]); 23] = [
             ("exp", [0.5, -3.0, 10.0, 1e-5], [0.0; 4]),
             ("log", [0.5, 3.0, 1e10, 1.5], [0.0; 4]),
             ("log2", [0.5, 3.0, 1e10, 1.5], [0.0; 4]),
@@ -2581,6 +2671,8 @@ mod tests {
             ("cos", [0.3, 2.0, -100.0, 1e5], [0.0; 4]),
             ("tan", [0.3, 2.0, -100.0, 1e5], [0.0; 4]),
             ("erf", [0.3, 1.0, 3.0, -7.0], [0.0; 4]),
+            ("erfc", [0.1, -0.5, 1.0, -3.0], [0.0; 4]),
+            ("erfc", [0.5, 1e-20, 20.0, 30.0], [0.0; 4]),
             ("atan", [0.3, 1.0, 3.0, -1e30], [0.0; 4]),
             ("asin", [0.3, -0.6, 0.99, 1e-10], [0.0; 4]),
             ("acos", [0.3, -0.6, 0.99, 1e-10], [0.0; 4]),

@@ -1117,7 +1117,7 @@ impl Gen {
                     // (No half_ or native_ forms of double.)
                     self.r.pick(&[
                         "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "atan", "asin", "acos", "pow",
-                        "expm1", "tanh", "sinh", "cosh", "log1p", "atan2", "asinh", "acosh", "atanh",
+                        "expm1", "tanh", "sinh", "cosh", "log1p", "atan2", "asinh", "acosh", "atanh", "erfc",
                     ])
                 } else {
                     self.r.pick(&[
@@ -1134,9 +1134,26 @@ impl Gen {
                         "native_exp",
                         "half_sin",
                         "pow",
+                        "atan",
+                        "asin",
+                        "acos",
+                        "expm1",
+                        "tanh",
+                        "sinh",
+                        "cosh",
+                        "log1p",
+                        "asinh",
+                        "acosh",
+                        "atanh",
+                        "atan2",
+                        "atanpi",
+                        "asinpi",
+                        "acospi",
+                        "atan2pi",
+                        "erfc",
                     ])
                 };
-                if f == "pow" || f == "atan2" {
+                if matches!(f, "pow" | "atan2" | "atan2pi") {
                     let b = self.expr(t, d1);
                     format!("{f}({a}, {b})")
                 } else {

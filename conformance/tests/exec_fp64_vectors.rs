@@ -200,13 +200,15 @@ fn arithmetic_and_selects() {
                 libm::asinh(x),
                 acosh(y.abs() + 0.5),
                 libm::atanh(y * 0.001),
+                libm::erfc(x) + libm::erfc(y * 0.25),
+                libm::erfc(x * 0.001 + 27.0),
             ]
         })
         .collect();
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "arith") {
-                let mut o = vec![0.0f64; 46 * GLOBAL];
+                let mut o = vec![0.0f64; 48 * GLOBAL];
                 let lo = l.map(|l| [l]);
                 kernel
                     .arg(Arg::input(&a))

@@ -520,7 +520,15 @@ fn shifts_by_a_count_per_lane() {
     for s in 0..32 {
         a.extend([1u32 << s, (1u32 << s) - 1, !(1u32 << s), 0x8000_0001 | (1u32 << s)]);
     }
-    a.extend([0, u32::MAX, 0x8000_0000, 0x7fff_ffff, 0x8080_8080, 0x7f7f_7f7f, 0x8000_8000]);
+    a.extend([
+        0,
+        u32::MAX,
+        0x8000_0000,
+        0x7fff_ffff,
+        0x8080_8080,
+        0x7f7f_7f7f,
+        0x8000_8000,
+    ]);
     while a.len() < 4 * 256 + 3 {
         let i = a.len() as u32;
         a.push(i.wrapping_mul(2_654_435_761) ^ (i << 7));
@@ -548,7 +556,8 @@ fn shifts_by_a_count_per_lane() {
             for i in 0..n {
                 let (x, c) = (a[i], b[i]);
                 let (xb, cb) = (x.to_le_bytes(), c.to_le_bytes());
-                let bytes = |f: &dyn Fn(u8, u8) -> u8| u32::from(u16::from_le_bytes([f(xb[0], cb[0]), f(xb[1], cb[1])]));
+                let bytes =
+                    |f: &dyn Fn(u8, u8) -> u8| u32::from(u16::from_le_bytes([f(xb[0], cb[0]), f(xb[1], cb[1])]));
                 let halves = |f: &dyn Fn(u16, u16) -> u16| {
                     u32::from(f(x as u16, c as u16)) | u32::from(f((x >> 16) as u16, (c >> 16) as u16)) << 16
                 };
@@ -570,8 +579,15 @@ fn shifts_by_a_count_per_lane() {
                     halves(&|v, k| v.rotate_left(u32::from(k % 16))),
                     x << (c & 7) >> (c >> 29),
                 ];
-                assert_eq!(&out[16 * i..16 * i + 16], &want[..], "{opt:?} {local:?}: {x:#x} by {c:#x} ({i})");
-                let (wx, wn) = ((u64::from(x) << 32) | u64::from(x ^ c), (u64::from(c) << 32) | u64::from(c));
+                assert_eq!(
+                    &out[16 * i..16 * i + 16],
+                    &want[..],
+                    "{opt:?} {local:?}: {x:#x} by {c:#x} ({i})"
+                );
+                let (wx, wn) = (
+                    (u64::from(x) << 32) | u64::from(x ^ c),
+                    (u64::from(c) << 32) | u64::from(c),
+                );
                 let k = (wn % 64) as u32;
                 let want64 = [
                     wx << k,
@@ -580,7 +596,11 @@ fn shifts_by_a_count_per_lane() {
                     wx.rotate_left(k),
                     wx.rotate_left(((wn >> 3) % 64) as u32),
                 ];
-                assert_eq!(&out64[5 * i..5 * i + 5], &want64[..], "{opt:?} {local:?}: {wx:#x} by {wn:#x} ({i})");
+                assert_eq!(
+                    &out64[5 * i..5 * i + 5],
+                    &want64[..],
+                    "{opt:?} {local:?}: {wx:#x} by {wn:#x} ({i})"
+                );
             }
         }
     }

@@ -64,6 +64,10 @@ kernel void arith(global const double *a, global const double *b, global double 
     o[43 * n + i] = asinh(x);
     o[44 * n + i] = acosh(fabs(y) + 0.5);
     o[45 * n + i] = atanh(y * 0.001);
+    // erfc (libm's; erf's ranges, through the four-lane exp), over its
+    // whole range and beyond 26.6, where those exps leave lanes to libm.
+    o[46 * n + i] = erfc(x) + erfc(y * 0.25);
+    o[47 * n + i] = erfc(x * 0.001 + 27.0);
 }
 
 // Every comparison of two doubles, their classifications and those of

@@ -1619,7 +1619,7 @@ impl Lowering<'_, '_, '_> {
     /// of type `pt`, on one component of type `t` (double), as the scalar
     /// lowering computes them: each an instruction of IEEE 754's, exact
     /// or correctly rounded in both, or (exp, log, log2, log10, sin, cos,
-    /// tan, erf, atan, asin, acos, expm1, tanh, sinh, cosh, log1p, asinh,
+    /// tan, erf, erfc, atan, asin, acos, expm1, tanh, sinh, cosh, log1p, asinh,
     /// acosh, atanh, pow, atan2) a
     /// call of the
     /// four-lane form of
@@ -1637,7 +1637,7 @@ impl Lowering<'_, '_, '_> {
         if t != cl::F64 {
             return None;
         }
-        // exp, log, log2, log10, sin, cos, tan, erf, atan, asin, acos,
+        // exp, log, log2, log10, sin, cos, tan, erf, erfc, atan, asin, acos,
         // expm1, tanh, sinh, cosh, log1p, asinh, acosh, atanh, pow, atan2:
         // one call of the four-lane form (bitwise `libm`'s function on each
         // lane, as the scalar lowering calls it), each argument's halves in

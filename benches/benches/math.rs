@@ -13,7 +13,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 28] = [
+const FUNCTIONS: [&str; 30] = [
     "sin",
     "cos",
     "exp",
@@ -27,6 +27,7 @@ const FUNCTIONS: [&str; 28] = [
     "asinh",
     "atan2",
     "erfc",
+    "cbrt",
     "exp_double",
     "log_double",
     "sin_double",
@@ -42,6 +43,7 @@ const FUNCTIONS: [&str; 28] = [
     "atan2_double",
     "asinh_double",
     "erfc_double",
+    "cbrt_double",
 ];
 
 fn math(c: &mut Criterion) {

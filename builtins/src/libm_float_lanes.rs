@@ -1,4 +1,4 @@
-//! `acos`, `asin`, `atan`, `erfc`, `expm1`, `tanh`, `sinh`, `cosh`, `log1p`,
+//! `acos`, `asin`, `atan`, `erfc`, `cbrt`, `expm1`, `tanh`, `sinh`, `cosh`, `log1p`,
 //! `asinh`, `acosh`, `atanh`, `atan2` and the pi forms `acospi`, `asinpi`,
 //! `atanpi`, `atan2pi` of `float` on four and eight lanes, bit for bit
 //! the scalar functions (`math_shared`'s `clift_atan_f32`, ...,
@@ -43,8 +43,8 @@ impl Form {
             _ => (name, false),
         };
         match base {
-            "acos" | "asin" | "atan" | "erfc" | "expm1" | "tanh" | "sinh" | "cosh" | "log1p" | "asinh" | "acosh"
-            | "atanh" | "atan2" => Some(Form {
+            "acos" | "asin" | "atan" | "erfc" | "cbrt" | "expm1" | "tanh" | "sinh" | "cosh" | "log1p" | "asinh"
+            | "acosh" | "atanh" | "atan2" => Some(Form {
                 f: Function::named(base)?,
                 over_pi,
             }),
@@ -250,6 +250,7 @@ entry_points! {
     "asin": asin, asin_v4, asin_v8 => Asin, false;
     "atan": atan, atan_v4, atan_v8 => Atan, false;
     "erfc": erfc, erfc_v4, erfc_v8 => Erfc, false;
+    "cbrt": cbrt, cbrt_v4, cbrt_v8 => Cbrt, false;
     "expm1": expm1, expm1_v4, expm1_v8 => Expm1, false;
     "tanh": tanh, tanh_v4, tanh_v8 => Tanh, false;
     "sinh": sinh, sinh_v4, sinh_v8 => Sinh, false;
@@ -335,9 +336,9 @@ mod tests {
     use crate::opencl_std::{FnPtr, Scalar, OPENCL_STD};
 
     /// The functions here, by OpenCL.std name.
-    const NAMES: [&str; 17] = [
-        "acos", "asin", "atan", "erfc", "expm1", "tanh", "sinh", "cosh", "log1p", "asinh", "acosh", "atanh", "atan2",
-        "acospi", "asinpi", "atanpi", "atan2pi",
+    const NAMES: [&str; 18] = [
+        "acos", "asin", "atan", "erfc", "cbrt", "expm1", "tanh", "sinh", "cosh", "log1p", "asinh", "acosh", "atanh",
+        "atan2", "acospi", "asinpi", "atanpi", "atan2pi",
     ];
 
     /// The scalar function the OpenCL.std table gives the scalar lowering
@@ -439,6 +440,10 @@ mod tests {
             // Where asin(x) / pi and asin(x) * (1 / pi) round to different
             // floats (a search over every float): the pi forms divide.
             f32::from_bits(0x3929_f13b),
+            // Exact cubes.
+            8.0,
+            27.0,
+            0.125,
         ];
         let mut out = Vec::new();
         for v in b.drain(..) {
@@ -523,7 +528,7 @@ mod tests {
             );
         }
         // The float functions of other modules are not these.
-        for name in ["exp", "log", "erf", "sin", "pow", "cbrt", "sinpi", "exp2"] {
+        for name in ["exp", "log", "erf", "sin", "pow", "sinpi", "exp2", "hypot"] {
             assert!(Form::named(name).is_none(), "{name}");
         }
     }

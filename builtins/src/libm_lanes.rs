@@ -1,4 +1,4 @@
-//! `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`, `erf`, `erfc`, `atan`,
+//! `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`, `erf`, `erfc`, `cbrt`, `atan`,
 //! `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh`, `log1p`, `asinh`,
 //! `acosh`, `atanh`, `pow` and `atan2` of `double` on four lanes at once,
 //! bit for bit what `libm`'s functions of the same names (FreeBSD's
@@ -50,6 +50,11 @@
 //!   x, and 2^-1022 squared or 2 - 2^-1022 beyond); lanes whose exponents
 //!   `exp` leaves to `libm` (from |x| of about 26.6), infinities and NaNs
 //!   go to `libm`.
+//! - `cbrt(x)` for normal x, where the CPU has FMA: `libm`'s (CORE-MATH's
+//!   correctly rounded) main path, the exponent divided by 3 as a product,
+//!   the Newton steps with fused multiply-adds where `libm` has them;
+//!   lanes within `libm`'s 2^-75 of a rounding boundary or caught by its
+//!   exactness test, zeros, subnormals, infinities and NaNs go to `libm`.
 //! - `atan(x)`: its five ranges by |x| (the argument itself, the series,
 //!   the series on a reduced argument added to atan(0.5), atan(1),
 //!   atan(1.5) or pi/2, pi/2); NaNs go to `libm`.
@@ -172,6 +177,7 @@ entry_points! {
     "tan": clift_tan_f64x4, clift_tan_f64x8 => Tan;
     "erf": clift_erf_f64x4, clift_erf_f64x8 => Erf;
     "erfc": clift_erfc_f64x4, clift_erfc_f64x8 => Erfc;
+    "cbrt": clift_cbrt_f64x4, clift_cbrt_f64x8 => Cbrt;
     "atan": clift_atan_f64x4, clift_atan_f64x8 => Atan;
     "asin": clift_asin_f64x4, clift_asin_f64x8 => Asin;
     "acos": clift_acos_f64x4, clift_acos_f64x8 => Acos;
@@ -286,6 +292,7 @@ pub(crate) enum Function {
     Tan,
     Erf,
     Erfc,
+    Cbrt,
     Atan,
     Asin,
     Acos,
@@ -356,6 +363,7 @@ impl Function {
             Function::Tan => clift_tan_f64(x),
             Function::Erf => clift_erf_f64(x),
             Function::Erfc => clift_erfc_f64(x),
+            Function::Cbrt => clift_cbrt_f64(x),
             Function::Atan => clift_atan_f64(x),
             Function::Asin => clift_asin_f64(x),
             Function::Acos => clift_acos_f64(x),
@@ -384,6 +392,7 @@ impl Function {
             "tan" => Function::Tan,
             "erf" => Function::Erf,
             "erfc" => Function::Erfc,
+            "cbrt" => Function::Cbrt,
             "atan" => Function::Atan,
             "asin" => Function::Asin,
             "acos" => Function::Acos,
@@ -404,7 +413,7 @@ impl Function {
 
 /// The address of the four-lane form of one-argument `name` (an
 /// OpenCL.std name: `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`,
-/// `erf`, `erfc`, `atan`, `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh`,
+/// `erf`, `erfc`, `cbrt`, `atan`, `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh`,
 /// `log1p`, `asinh`, `acosh` or `atanh`) of `double` for JIT code on x86-64
 /// System V: an `extern "C" fn(__m128d, __m128d, *mut f64)` (see
 /// `entry_points!`).
@@ -542,6 +551,7 @@ pub(crate) mod avx2 {
                 Function::Tan => $apply!(tan),
                 Function::Erf => $apply!(erf),
                 Function::Erfc => $apply!(erfc),
+                Function::Cbrt => $apply!(cbrt),
                 Function::Atan => $apply!(atan),
                 Function::Asin => $apply!(asin),
                 Function::Acos => $apply!(acos),
@@ -2106,6 +2116,120 @@ pub(crate) mod avx2 {
         (pick(small, y_small, y), handled)
     }
 
+    /// `cbrt` of the lanes of normal `x` (the mask; others, and lanes on
+    /// `libm`'s cold paths, get arbitrary values), where the CPU has FMA
+    /// (without it no lane): `libm`'s (CORE-MATH's correctly rounded)
+    /// algorithm, see [`cbrt_fma`].
+    #[target_feature(enable = "avx2")]
+    fn cbrt(x: __m256d) -> (__m256d, __m256i) {
+        if !is_x86_feature_detected!("fma") {
+            return (x, int(0));
+        }
+        // SAFETY: the CPU has FMA (checked above) and AVX2 (this
+        // function's promise).
+        unsafe { cbrt_fma(x) }
+    }
+
+    /// `libm`'s `cbrt` for normal x: x = 2^(3 et + it - 3 * 1365) z (sign
+    /// and all) with z in [1, 2) from the bits (e + 3072 divided by 3 as a
+    /// product, exact below 2^16); y = z^(1/3) by a cubic in z and one
+    /// cubic Newton step, times 1, 2^(1/3) or 2^(2/3) by it; one more
+    /// linear step with y^3 in two parts (fused multiply-adds, as
+    /// `libm`'s); the exponent added to the bits. Lanes whose correction
+    /// is within 2^-75 of a rounding boundary (a second step in `libm`),
+    /// or whose result's bits end in `libm`'s exactness test (exact cubes
+    /// among them), are left to `libm`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn cbrt_fma(x: __m256d) -> (__m256d, __m256i) {
+        let float = |bits: u64| splat(f64::from_bits(bits));
+        let (c0, c1, c2, c3) = (
+            float(0x3fe1_b0ba_bccf_ef9c),
+            float(0x3fe2_c9a3_e94d_1da5),
+            float(0xbfc4_dc30_b1a1_ddba),
+            float(0x3f97_a8d3_e4ec_9b07),
+        );
+        let (u0, u1) = (float(0x3fd5_5555_5555_5555), float(0x3fcc_71c7_1c71_c71c));
+        let hx = _mm256_castpd_si256(x);
+        let sign = _mm256_and_si256(hx, int(i64::MIN));
+        let mant = _mm256_and_si256(hx, int((1 << 52) - 1));
+        let e = _mm256_and_si256(_mm256_srli_epi64::<52>(hx), int(0x7ff));
+        // Normal: e neither 0 nor 0x7ff.
+        let handled = _mm256_andnot_si256(equal(e, 0), below(e, 0x7ff));
+        let e = _mm256_add_epi64(e, int(3072));
+        // e / 3 and e % 3 for e < 2^16: (e * 0xaaab) >> 17.
+        let et = _mm256_srli_epi64::<17>(_mm256_mul_epu32(e, int(0xaaab)));
+        let it = _mm256_sub_epi64(e, _mm256_add_epi64(et, _mm256_add_epi64(et, et)));
+        let cvt1 = _mm256_or_si256(mant, int(0x3ff << 52));
+        let zz = _mm256_castsi256_pd(_mm256_or_si256(
+            _mm256_add_epi64(cvt1, _mm256_slli_epi64::<52>(it)),
+            sign,
+        ));
+        let (it1, it2) = (equal(it, 1), equal(it, 2));
+        let escale = pick(
+            it1,
+            float(0x3ff4_28a2_f98d_728b),
+            pick(it2, float(0x3ff9_65fe_a53d_6e3d), splat(1.0)),
+        );
+        let cvt2 = _mm256_or_pd(escale, _mm256_castsi256_pd(sign));
+        let z = _mm256_castsi256_pd(cvt1);
+        let r = _mm256_div_pd(splat(1.0), z);
+        // rsc[(it << 1) | sign]: +-2^-it.
+        let rsc = _mm256_or_si256(_mm256_slli_epi64::<52>(_mm256_sub_epi64(int(1023), it)), sign);
+        let rr = _mm256_mul_pd(r, _mm256_castsi256_pd(rsc));
+        let z2 = _mm256_mul_pd(z, z);
+        let p0 = _mm256_add_pd(c0, _mm256_mul_pd(z, c1));
+        let p2 = _mm256_add_pd(c2, _mm256_mul_pd(z, c3));
+        let mut y = _mm256_add_pd(p0, _mm256_mul_pd(z2, p2));
+        let mut y2 = _mm256_mul_pd(y, y);
+        let mut h = _mm256_sub_pd(_mm256_mul_pd(y2, _mm256_mul_pd(y, r)), splat(1.0));
+        y = _mm256_sub_pd(
+            y,
+            _mm256_mul_pd(_mm256_mul_pd(h, y), _mm256_sub_pd(u0, _mm256_mul_pd(u1, h))),
+        );
+        y = _mm256_mul_pd(y, cvt2);
+        y2 = _mm256_mul_pd(y, y);
+        let y2l = _mm256_fmadd_pd(y, y, negate(y2));
+        let y3 = _mm256_mul_pd(y2, y);
+        let y3l = _mm256_add_pd(_mm256_fmadd_pd(y, y2, negate(y3)), _mm256_mul_pd(y, y2l));
+        h = _mm256_mul_pd(_mm256_add_pd(_mm256_sub_pd(y3, zz), y3l), rr);
+        let mut dy = _mm256_mul_pd(h, _mm256_mul_pd(y, u0));
+        let y1 = _mm256_sub_pd(y, dy);
+        dy = _mm256_sub_pd(_mm256_sub_pd(y, y1), dy);
+        let ady = _mm256_andnot_pd(splat(-0.0), dy);
+        let near = |c: f64| {
+            let d = _mm256_andnot_pd(splat(-0.0), _mm256_sub_pd(ady, splat(c)));
+            _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(
+                d,
+                splat(f64::from_bits(0x3b40_0000_0000_0000)),
+            ))
+        };
+        // libm's second step: within 2^-75 of 1/2 or 3/2 ulp.
+        let cold = _mm256_or_si256(
+            near(f64::from_bits(0x3ca0_0000_0000_0000)),
+            near(f64::from_bits(0x3cb0_0000_0000_0000) + f64::from_bits(0x3ca0_0000_0000_0000)),
+        );
+        let cvt3 = _mm256_add_epi64(
+            _mm256_castpd_si256(y1),
+            _mm256_slli_epi64::<52>(_mm256_sub_epi64(et, int(342 + 1023))),
+        );
+        // libm's exactness test: (m0 ^ m1) <= 2^30 with m0 = cvt3 << 30,
+        // m1 its top bit.
+        let m0 = _mm256_slli_epi64::<30>(cvt3);
+        let m1 = _mm256_srli_epi64::<63>(m0);
+        let flipped = _mm256_xor_si256(m0, m1);
+        // Unsigned flipped <= 2^30: signed after flipping the top bits.
+        let top = int(i64::MIN);
+        let exact = _mm256_cmpgt_epi64(
+            _mm256_xor_si256(int((1 << 30) + 1), top),
+            _mm256_xor_si256(flipped, top),
+        );
+        let handled = _mm256_andnot_si256(_mm256_or_si256(cold, exact), handled);
+        (_mm256_castsi256_pd(cvt3), handled)
+    }
+
     /// `atan` of the lanes of `x` that are not NaN (the mask; others get
     /// arbitrary values): `libm`'s five ranges by |x| (x itself below
     /// 2^-27; below 0.4375 the series on x; up to 2^66 the series on x
@@ -2304,9 +2428,9 @@ mod tests {
     use super::*;
 
     /// The functions with a four-lane form here, by OpenCL.std name.
-    const NAMES: [&str; 20] = [
-        "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "erfc", "atan", "asin", "acos", "expm1", "tanh",
-        "sinh", "cosh", "log1p", "asinh", "acosh", "atanh",
+    const NAMES: [&str; 21] = [
+        "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "erfc", "cbrt", "atan", "asin", "acos", "expm1",
+        "tanh", "sinh", "cosh", "log1p", "asinh", "acosh", "atanh",
     ];
 
     /// Lane-for-lane comparison of the AVX2 form of `name` on `args` (one
@@ -2450,6 +2574,14 @@ mod tests {
             1.5 * core::f64::consts::LN_2,
             core::f64::consts::SQRT_2,
             core::f64::consts::FRAC_1_SQRT_2,
+            // Exact cubes (cbrt's exactness test), and the two arguments
+            // libm's cbrt corrects by name.
+            8.0,
+            -27.0,
+            0.125,
+            1e-300 * 1e-300 * 1e-3,
+            f64::from_bits(0x4009_b782_23aa_307c),
+            f64::from_bits(0x401a_202b_fc89_ddff),
         ]);
         out
     }
@@ -2662,7 +2794,7 @@ mod tests {
         // Per function, four arguments on its main paths (one per range or
         // branch where it has several): the AVX2 form must compute every
         // lane itself.
-        let cases: [(&str, [f64; 4], [f64; 4]); 23] = [
+        let cases: [(&str, [f64; 4], [f64; 4]); 25] = [
             ("exp", [0.5, -3.0, 10.0, 1e-5], [0.0; 4]),
             ("log", [0.5, 3.0, 1e10, 1.5], [0.0; 4]),
             ("log2", [0.5, 3.0, 1e10, 1.5], [0.0; 4]),
@@ -2673,6 +2805,8 @@ mod tests {
             ("erf", [0.3, 1.0, 3.0, -7.0], [0.0; 4]),
             ("erfc", [0.1, -0.5, 1.0, -3.0], [0.0; 4]),
             ("erfc", [0.5, 1e-20, 20.0, 30.0], [0.0; 4]),
+            ("cbrt", [2.0, -10.0, 0.3, 1e300], [0.0; 4]),
+            ("cbrt", [-1e-300, 3.5, 1e-5, -7.0], [0.0; 4]),
             ("atan", [0.3, 1.0, 3.0, -1e30], [0.0; 4]),
             ("asin", [0.3, -0.6, 0.99, 1e-10], [0.0; 4]),
             ("acos", [0.3, -0.6, 0.99, 1e-10], [0.0; 4]),
@@ -2692,6 +2826,19 @@ mod tests {
             // SAFETY: the CPU has AVX2 (checked above).
             let handled = unsafe { avx2::handled_lanes(f, x, y) };
             assert_eq!(handled, 0b1111, "{name}({x:?}, {y:?}): lanes computed {handled:#06b}");
+        }
+    }
+
+    #[test]
+    fn cbrt_of_cubes_matches_libm() {
+        // Exact cubes (libm's exactness test and its rounding of the
+        // result's last 16 bits) at several scales, and their neighbours.
+        for k in 1..60_000u64 {
+            let c = (k * k * k) as f64;
+            let scale = [1.0, 0.125, 2f64.powi(-600), 2f64.powi(900)][(k % 4) as usize];
+            let x = c * scale;
+            let n = [f64::from_bits(x.to_bits() - 1), x, -x, f64::from_bits(x.to_bits() + 1)];
+            check("cbrt", &[n]);
         }
     }
 

@@ -157,8 +157,8 @@ pub fn four_lanes(name: &str) -> Option<usize> {
 
 /// The 8-lane form of one-argument `float` function `name`, where it has
 /// one (exp, log, erf, sin, cos, tan, exp2, exp10, log2 and log10; acos,
-/// asin, atan, expm1, tanh, sinh, cosh, log1p, asinh, acosh, atanh,
-/// acospi, asinpi and atanpi; on x86-64 System V): the address of an
+/// asin, atan, erfc, cbrt, expm1, tanh, sinh, cosh, log1p, asinh, acosh,
+/// atanh, acospi, asinpi and atanpi; on x86-64 System V): the address of an
 /// `extern "C" fn(__m128, __m128, *mut f32)` that 8-lane kernel code calls
 /// with its two 4-lane parts in `xmm0` and `xmm1` and eight floats' room
 /// in `rdi`, and reloads from there, bitwise the scalar function on each

@@ -1117,7 +1117,7 @@ impl Gen {
                     // (No half_ or native_ forms of double.)
                     self.r.pick(&[
                         "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "atan", "asin", "acos", "pow",
-                        "expm1", "tanh", "sinh", "cosh", "log1p", "atan2", "asinh", "acosh", "atanh", "erfc",
+                        "expm1", "tanh", "sinh", "cosh", "log1p", "atan2", "asinh", "acosh", "atanh", "erfc", "cbrt",
                     ])
                 } else {
                     self.r.pick(&[
@@ -1151,6 +1151,7 @@ impl Gen {
                         "acospi",
                         "atan2pi",
                         "erfc",
+                        "cbrt",
                     ])
                 };
                 if matches!(f, "pow" | "atan2" | "atan2pi") {

@@ -202,13 +202,14 @@ fn arithmetic_and_selects() {
                 libm::atanh(y * 0.001),
                 libm::erfc(x) + libm::erfc(y * 0.25),
                 libm::erfc(x * 0.001 + 27.0),
+                libm::cbrt(x) + libm::cbrt(y.trunc() * y.trunc() * y.trunc()),
             ]
         })
         .collect();
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "arith") {
-                let mut o = vec![0.0f64; 48 * GLOBAL];
+                let mut o = vec![0.0f64; 49 * GLOBAL];
                 let lo = l.map(|l| [l]);
                 kernel
                     .arg(Arg::input(&a))

@@ -13,6 +13,7 @@ kernel void math_tanh(global const float *x, global float *y) { size_t i = get_g
 kernel void math_asinh(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = asinh(x[i]); }
 kernel void math_atan2(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = atan2(x[i], 5.0f - x[i]); }
 kernel void math_erfc(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = erfc(x[i]); }
+kernel void math_cbrt(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = cbrt(x[i]); }
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 kernel void math_exp_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = exp(x[i]); }
 kernel void math_log_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = log(x[i]); }
@@ -29,3 +30,4 @@ kernel void math_log1p_double(global const double *x, global double *y) { size_t
 kernel void math_atan2_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = atan2(x[i], 5.0 - x[i]); }
 kernel void math_asinh_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = asinh(x[i]); }
 kernel void math_erfc_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = erfc(x[i]); }
+kernel void math_cbrt_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = cbrt(x[i]); }

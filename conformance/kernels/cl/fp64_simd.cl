@@ -68,6 +68,8 @@ kernel void arith(global const double *a, global const double *b, global double 
     // whole range and beyond 26.6, where those exps leave lanes to libm.
     o[46 * n + i] = erfc(x) + erfc(y * 0.25);
     o[47 * n + i] = erfc(x * 0.001 + 27.0);
+    // cbrt (libm's, correctly rounded), of exact cubes too.
+    o[48 * n + i] = cbrt(x) + cbrt(trunc(y) * trunc(y) * trunc(y));
 }
 
 // Every comparison of two doubles, their classifications and those of

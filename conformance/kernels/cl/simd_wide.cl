@@ -184,17 +184,17 @@ kernel void math8_libm(global const float *x, global float *out)
     float v = x[i];
     float2 w = (float2)(v, v * -0.75f);
     float2 s = w * 0.125f;
-    float2 r[17] = { acos(s), asin(s), atan(w), expm1(w), tanh(w), sinh(w), cosh(w), log1p(w),
+    float2 r[18] = { acos(s), asin(s), atan(w), expm1(w), tanh(w), sinh(w), cosh(w), log1p(w),
                      asinh(w), acosh(w), atanh(s), atan2(w, w.yx), acospi(s), asinpi(s), atanpi(w),
-                     atan2pi(w.yx, w), erfc(w) };
+                     atan2pi(w.yx, w), erfc(w), cbrt(w) };
     float u = v * 0.125f;
-    float one[17] = { acos(u), asin(u), atan(v), expm1(v), tanh(v), sinh(v), cosh(v), log1p(v),
+    float one[18] = { acos(u), asin(u), atan(v), expm1(v), tanh(v), sinh(v), cosh(v), log1p(v),
                       asinh(v), acosh(v), atanh(u), atan2(v, v - 1.5f), acospi(u), asinpi(u), atanpi(v),
-                      atan2pi(v - 1.5f, v), erfc(v) };
-    for (int k = 0; k < 17; k++) {
-        out[51 * i + k] = one[k];
-        out[51 * i + 17 + 2 * k] = r[k].x;
-        out[51 * i + 18 + 2 * k] = r[k].y;
+                      atan2pi(v - 1.5f, v), erfc(v), cbrt(v) };
+    for (int k = 0; k < 18; k++) {
+        out[54 * i + k] = one[k];
+        out[54 * i + 18 + 2 * k] = r[k].x;
+        out[54 * i + 19 + 2 * k] = r[k].y;
     }
 }
 

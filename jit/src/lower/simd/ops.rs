@@ -1481,7 +1481,7 @@ impl Lowering<'_, '_, '_> {
     /// `log10`, `pow`, and the `half_` and `native_` forms the OpenCL.std
     /// table implements with them; `acos`, `asin`, `atan`, `expm1`,
     /// `tanh`, `sinh`, `cosh`, `log1p`, `asinh`, `acosh`, `atanh`,
-    /// `atan2` and the pi forms) of `float` lanes, or one of
+    /// `atan2`, `erfc`, `cbrt` and the pi forms) of `float` lanes, or one of
     /// `libm_lanes`' one-argument functions of `double` lanes, for both
     /// 4-lane parts at once, one call of the 8-lane form per component
     /// (`math_f32::eight_lanes` and `eight_lanes_binary`,

@@ -340,7 +340,7 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 // atan2pi of a float and of a float2's two components
                 // (builtins/src/libm_float_lanes.rs), one call of the
                 // 8-lane form each.
-                let libm = read(&dir.join("math8_libm.opt.clif"));
+                let libm = dump::eight_lane_ir(&dir, "math8_libm", &format!("{level:?}"));
                 assert_eq!(
                     libm.matches("(f32x4, f32x4, i64) system_v").count(),
                     48,
@@ -350,6 +350,18 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                     libm.matches("(f32x4, f32x4, f32x4, f32x4, i64) system_v").count(),
                     6,
                     "{level:?}: math8_libm calls atan2's and atan2pi's 8-lane forms: {libm}"
+                );
+                // The scalar functions are called by the scalar body only
+                // (the same function: 16 one-argument ones and atan2,
+                // atan2pi and hypot, of a float and two components); the
+                // vector bodies compute hypot inline.
+                assert_eq!(
+                    (
+                        libm.matches(") -> f32 system_v").count(),
+                        libm.matches("(f32, f32) -> f32 system_v").count()
+                    ),
+                    (57, 9),
+                    "{level:?}: math8_libm calls scalar functions lane by lane: {libm}"
                 );
             }
             for k in wide.iter().chain(&["math8", "math8_libm"]) {

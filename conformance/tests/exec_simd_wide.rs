@@ -462,7 +462,7 @@ fn math_of_both_parts_in_one_call() {
 }
 
 /// acos, asin, atan, expm1, tanh, sinh, cosh, log1p, asinh, acosh,
-/// atanh, atan2, the pi forms, erfc and cbrt of a float and of each component of a
+/// atanh, atan2, the pi forms, erfc, cbrt and hypot of a float and of each component of a
 /// float2 (builtins/src/libm_float_lanes.rs: libm's double functions on
 /// four AVX2 lanes, rounded to float). The harness compares every output
 /// with the scalar build bit for bit; here each is also within an ulp of
@@ -491,12 +491,12 @@ fn libm_math_of_both_parts_in_one_call() {
     let global = x.len();
     let names = [
         "acos", "asin", "atan", "expm1", "tanh", "sinh", "cosh", "log1p", "asinh", "acosh", "atanh", "atan2", "acospi",
-        "asinpi", "atanpi", "atan2pi", "erfc", "cbrt",
+        "asinpi", "atanpi", "atan2pi", "erfc", "cbrt", "hypot",
     ];
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "math8_libm") {
-                let mut out = vec![0f32; 54 * global];
+                let mut out = vec![0f32; 57 * global];
                 let lo = local(l);
                 kernel
                     .arg(Arg::input(&x))
@@ -510,19 +510,19 @@ fn libm_math_of_both_parts_in_one_call() {
                     let of = |k: usize, a: f32, b: f32, c: f32| -> f64 {
                         let f = names[k];
                         match f {
-                            "atan2" => ref2(f, a, b).unwrap(),
+                            "atan2" | "hypot" => ref2(f, a, b).unwrap(),
                             "atan2pi" => ref2(f, b, a).unwrap(),
                             "acos" | "asin" | "atanh" | "acospi" | "asinpi" => ref1(f, c as f64),
                             _ => ref1(f, a as f64),
                         }
                     };
-                    let mut want: Vec<(usize, f64)> = (0..18).map(|k| (k, of(k, v, v - 1.5, u))).collect();
-                    for k in 0..18 {
+                    let mut want: Vec<(usize, f64)> = (0..19).map(|k| (k, of(k, v, v - 1.5, u))).collect();
+                    for k in 0..19 {
                         want.push((k, of(k, w[0], w[1], s[0])));
                         want.push((k, of(k, w[1], w[0], s[1])));
                     }
                     for (j, (k, want)) in want.into_iter().enumerate() {
-                        let got = out[54 * i + j];
+                        let got = out[57 * i + j];
                         let nan = got.is_nan() && want.is_nan();
                         assert!(
                             nan || ulps(got, want) <= 1.0,

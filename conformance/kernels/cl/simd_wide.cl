@@ -177,24 +177,25 @@ kernel void math8(global const float *x, global float *out)
 // The float functions that are libm's double functions rounded (and the
 // pi forms, divided by pi first) of a float and of each component of a
 // float2: one call of their 8-lane form for both parts
-// (builtins/src/libm_float_lanes.rs), the scalar body's bits.
+// (builtins/src/libm_float_lanes.rs), the scalar body's bits; and hypot,
+// computed inline in double (jit/src/lower/simd/ops.rs).
 kernel void math8_libm(global const float *x, global float *out)
 {
     size_t i = get_global_id(0);
     float v = x[i];
     float2 w = (float2)(v, v * -0.75f);
     float2 s = w * 0.125f;
-    float2 r[18] = { acos(s), asin(s), atan(w), expm1(w), tanh(w), sinh(w), cosh(w), log1p(w),
+    float2 r[19] = { acos(s), asin(s), atan(w), expm1(w), tanh(w), sinh(w), cosh(w), log1p(w),
                      asinh(w), acosh(w), atanh(s), atan2(w, w.yx), acospi(s), asinpi(s), atanpi(w),
-                     atan2pi(w.yx, w), erfc(w), cbrt(w) };
+                     atan2pi(w.yx, w), erfc(w), cbrt(w), hypot(w, w.yx) };
     float u = v * 0.125f;
-    float one[18] = { acos(u), asin(u), atan(v), expm1(v), tanh(v), sinh(v), cosh(v), log1p(v),
+    float one[19] = { acos(u), asin(u), atan(v), expm1(v), tanh(v), sinh(v), cosh(v), log1p(v),
                       asinh(v), acosh(v), atanh(u), atan2(v, v - 1.5f), acospi(u), asinpi(u), atanpi(v),
-                      atan2pi(v - 1.5f, v), erfc(v), cbrt(v) };
-    for (int k = 0; k < 18; k++) {
-        out[54 * i + k] = one[k];
-        out[54 * i + 18 + 2 * k] = r[k].x;
-        out[54 * i + 19 + 2 * k] = r[k].y;
+                      atan2pi(v - 1.5f, v), erfc(v), cbrt(v), hypot(v, v - 1.5f) };
+    for (int k = 0; k < 19; k++) {
+        out[57 * i + k] = one[k];
+        out[57 * i + 19 + 2 * k] = r[k].x;
+        out[57 * i + 20 + 2 * k] = r[k].y;
     }
 }
 

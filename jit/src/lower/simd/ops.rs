@@ -1470,6 +1470,33 @@ impl Lowering<'_, '_, '_> {
         self.join_lows(lo, hi)
     }
 
+    /// `hypot` of the lanes of `f32x4` `x` and `y` as `clift_hypot_f32`
+    /// computes it: +inf where either is infinite (NaN or not), else
+    /// sqrt(x^2 + y^2) in double (the squares and their sum exact or
+    /// rounded once, as there, in the same order: a NaN keeps the same
+    /// payload), rounded once to float.
+    fn hypot_in_double(&mut self, x: Value, y: Value) -> Value {
+        let (xp, yp) = (self.promote_pair(x), self.promote_pair(y));
+        let [lo, hi] = [0, 1].map(|h| {
+            let (a, b) = (xp[h], yp[h]);
+            let a2 = self.b.ins().fmul(a, a);
+            let b2 = self.b.ins().fmul(b, b);
+            let sum = self.b.ins().fadd(a2, b2);
+            let r = self.b.ins().sqrt(sum);
+            self.b.ins().fvdemote(r)
+        });
+        let r = self.join_lows(lo, hi);
+        let inf = self.b.ins().f32const(f32::INFINITY);
+        let inf = self.b.ins().splat(cl::F32X4, inf);
+        let [x_inf, y_inf] = [x, y].map(|v| {
+            let a = self.b.ins().fabs(v);
+            self.b.ins().fcmp(FloatCC::Equal, a, inf)
+        });
+        let either = self.b.ins().bor(x_inf, y_inf);
+        let either = self.b.ins().bitcast(cl::F32X4, MemFlagsData::new(), either);
+        self.b.ins().bitselect(either, inf, r)
+    }
+
     /// The lanes of `f32x4` `x` as doubles (exactly), lanes 0-1 and 2-3.
     fn promote_pair(&mut self, x: Value) -> [Value; 2] {
         let high = self.high_down(x);
@@ -1784,7 +1811,16 @@ impl Lowering<'_, '_, '_> {
         let known = if float {
             matches!(
                 op,
-                Cl::mad | Cl::fma | Cl::fabs | Cl::sqrt | Cl::floor | Cl::ceil | Cl::trunc | Cl::rint | Cl::rsqrt
+                Cl::mad
+                    | Cl::fma
+                    | Cl::fabs
+                    | Cl::sqrt
+                    | Cl::floor
+                    | Cl::ceil
+                    | Cl::trunc
+                    | Cl::rint
+                    | Cl::rsqrt
+                    | Cl::hypot
             )
         } else {
             matches!(
@@ -1809,6 +1845,8 @@ impl Lowering<'_, '_, '_> {
             // double, rounded once, so that a work-item's result does not
             // depend on whether it ran in a chunk.
             (Cl::rsqrt, &[x]) if float => self.rsqrt_in_double(x),
+            // As the scalar lowering's `clift_hypot_f32`.
+            (Cl::hypot, &[x, y]) if float => self.hypot_in_double(x, y),
             (Cl::s_abs, &[x]) if !float => ins.iabs(x),
             (Cl::u_abs, &[x]) if !float => x,
             // As the scalar lowering: a plain (wrapping) multiply, the

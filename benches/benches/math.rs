@@ -1,7 +1,7 @@
 //! Throughput of the common math built-ins in a kernel: one
 //! launch of `y[i] = f(x[i])` over [`N`] floats (or doubles: the `_double`
 //! functions) in (0.1, 10) (asin's argument a tenth of that, tanh's a
-//! fifth; atan2 of x and 5 - x) and a clFinish, per function
+//! fifth; atan2 and hypot of x and 5 - x) and a clFinish, per function
 //! (`conformance/kernels/cl/bench_math.cl`, clang -O2). Criterion reports
 //! elements per second.
 
@@ -13,7 +13,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 30] = [
+const FUNCTIONS: [&str; 31] = [
     "sin",
     "cos",
     "exp",
@@ -28,6 +28,7 @@ const FUNCTIONS: [&str; 30] = [
     "atan2",
     "erfc",
     "cbrt",
+    "hypot",
     "exp_double",
     "log_double",
     "sin_double",

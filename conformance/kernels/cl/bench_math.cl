@@ -14,6 +14,7 @@ kernel void math_asinh(global const float *x, global float *y) { size_t i = get_
 kernel void math_atan2(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = atan2(x[i], 5.0f - x[i]); }
 kernel void math_erfc(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = erfc(x[i]); }
 kernel void math_cbrt(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = cbrt(x[i]); }
+kernel void math_hypot(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = hypot(x[i], 5.0f - x[i]); }
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 kernel void math_exp_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = exp(x[i]); }
 kernel void math_log_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = log(x[i]); }

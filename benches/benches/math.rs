@@ -13,7 +13,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 31] = [
+const FUNCTIONS: [&str; 32] = [
     "sin",
     "cos",
     "exp",
@@ -45,6 +45,7 @@ const FUNCTIONS: [&str; 31] = [
     "asinh_double",
     "erfc_double",
     "cbrt_double",
+    "hypot_double",
 ];
 
 fn math(c: &mut Criterion) {

@@ -1,6 +1,6 @@
 //! `exp`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`, `erf`, `erfc`, `cbrt`, `atan`,
 //! `asin`, `acos`, `expm1`, `tanh`, `sinh`, `cosh`, `log1p`, `asinh`,
-//! `acosh`, `atanh`, `pow` and `atan2` of `double` on four lanes at once,
+//! `acosh`, `atanh`, `pow`, `atan2` and `hypot` of `double` on four lanes at once,
 //! bit for bit what `libm`'s functions of the same names (FreeBSD's
 //! algorithms, which the scalar lowering calls for one `double`:
 //! `math_f64::clift_exp_f64`, ...) give for each lane.
@@ -100,6 +100,12 @@
 //!   `atan` (0 for x < 0 and |y/x| < 2^-64), then z, -z, pi - (z - pi_lo)
 //!   or (z - pi_lo) - pi by the signs. Zeros, infinities, NaNs and x = 1
 //!   (the scalar function's special cases) go to `libm`.
+//! - `hypot(x, y)` for every argument (no lane goes to `libm`): +inf where
+//!   either is infinite (clift's rule, which `libm`'s gives too), else
+//!   `libm`'s special cases by the ordered bits of |x| and |y| (NaNs,
+//!   zero, exponents more than 64 apart) and its main path: the scaling
+//!   by 2^-+700 beyond 2^511 and below 2^-450, both squares in two parts
+//!   (Dekker's split), their sum from the lowest part, the square root.
 //!
 //! The one-argument functions have an eight-lane form too, for 8-lane
 //! kernel bodies: both parts' four lanes in one call, their computations
@@ -156,12 +162,12 @@ macro_rules! entry_points {
     )*
 
         /// The addresses of one-argument function `f`'s four- and
-        /// eight-lane entry points (None for `pow` and `atan2`).
+        /// eight-lane entry points (None for `pow`, `atan2` and `hypot`).
         #[cfg(target_arch = "x86_64")]
         fn entry_points_of(f: Function) -> Option<(usize, usize)> {
             match f {
                 $(Function::$f => Some(($four as *const () as usize, $eight as *const () as usize)),)*
-                Function::Pow | Function::Atan2 => None,
+                Function::Pow | Function::Atan2 | Function::Hypot => None,
             }
         }
     };
@@ -256,8 +262,26 @@ pub unsafe extern "C" fn clift_atan2_f64x4(
     unsafe { four(Function::Atan2, [y_lo, y_hi], [x_lo, x_hi], out) }
 }
 
+/// `hypot(x, y)` on four pairs of doubles, as [`clift_pow_f64x4`] takes
+/// them.
+///
+/// # Safety
+/// `out` must be valid for writes of four `f64`s (any alignment).
+#[cfg(target_arch = "x86_64")]
+#[allow(improper_ctypes_definitions)] // see `entry_points!`
+pub unsafe extern "C" fn clift_hypot_f64x4(
+    x_lo: core::arch::x86_64::__m128d,
+    x_hi: core::arch::x86_64::__m128d,
+    y_lo: core::arch::x86_64::__m128d,
+    y_hi: core::arch::x86_64::__m128d,
+    out: *mut f64,
+) {
+    // SAFETY: the caller passes four writable doubles.
+    unsafe { four(Function::Hypot, [x_lo, x_hi], [y_lo, y_hi], out) }
+}
+
 /// The address of the four-lane form of two-argument `name` (`pow`,
-/// `atan2`) of
+/// `atan2`, `hypot`) of
 /// `double` for JIT code on x86-64 System V: an `extern "C"
 /// fn(__m128d, __m128d, __m128d, __m128d, *mut f64)` (see
 /// [`clift_pow_f64x4`]).
@@ -269,6 +293,7 @@ pub fn four_lanes_binary(name: &str) -> Option<usize> {
     let f: Four = match name {
         "pow" => clift_pow_f64x4,
         "atan2" => clift_atan2_f64x4,
+        "hypot" => clift_hypot_f64x4,
         _ => return None,
     };
     Some(f as usize)
@@ -306,6 +331,7 @@ pub(crate) enum Function {
     Atanh,
     Pow,
     Atan2,
+    Hypot,
 }
 
 /// Function `f` on the four lanes of its arguments (each as two halves;
@@ -327,7 +353,7 @@ unsafe fn four(f: Function, x: [core::arch::x86_64::__m128d; 2], y: [core::arch:
         // passes four writable doubles.
         unsafe {
             match f {
-                Function::Pow | Function::Atan2 => avx2::binary(f, x_lo, x_hi, y_lo, y_hi, out),
+                Function::Pow | Function::Atan2 | Function::Hypot => avx2::binary(f, x_lo, x_hi, y_lo, y_hi, out),
                 _ => avx2::unary(f, x_lo, x_hi, out),
             }
         }
@@ -377,6 +403,7 @@ impl Function {
             Function::Atanh => clift_atanh_f64(x),
             Function::Pow => clift_pow_f64(x, y),
             Function::Atan2 => clift_atan2_f64(x, y),
+            Function::Hypot => clift_hypot_f64(x, y),
         }
     }
 
@@ -406,6 +433,7 @@ impl Function {
             "atanh" => Function::Atanh,
             "pow" => Function::Pow,
             "atan2" => Function::Atan2,
+            "hypot" => Function::Hypot,
             _ => return None,
         })
     }
@@ -537,7 +565,7 @@ pub(crate) mod avx2 {
 
     /// `$apply!(g)` for one-argument function `$f`'s AVX2 form `g` (a
     /// function or closure of one `__m256d` giving the results and the
-    /// mask of the lanes it computed), `$two` for `pow` and `atan2`: the
+    /// mask of the lanes it computed), `$two` for `pow`, `atan2` and `hypot`: the
     /// one list of the forms every dispatch below uses.
     macro_rules! one_argument {
         ($f:expr, $apply:ident, $two:expr) => {
@@ -563,7 +591,21 @@ pub(crate) mod avx2 {
                 Function::Asinh => $apply!(asinh),
                 Function::Acosh => $apply!(acosh),
                 Function::Atanh => $apply!(atanh),
-                Function::Pow | Function::Atan2 => $two,
+                Function::Pow | Function::Atan2 | Function::Hypot => $two,
+            }
+        };
+    }
+
+    /// `$apply!(g)` for two-argument function `$f`'s AVX2 form `g` (of two
+    /// `__m256d`, giving the results and the mask of the lanes it
+    /// computed): the one list of them.
+    macro_rules! two_arguments {
+        ($f:expr, $apply:ident) => {
+            match $f {
+                Function::Pow => $apply!(pow),
+                Function::Atan2 => $apply!(atan2),
+                Function::Hypot => $apply!(hypot),
+                _ => unreachable!("one-argument functions: `one_argument!`"),
             }
         };
     }
@@ -586,8 +628,8 @@ pub(crate) mod avx2 {
                 unsafe { store(f, $g(v), v, v, out) }
             };
         }
-        // (`four` gives pow and atan2 to `binary`: not reached.)
-        one_argument!(f, one, unreachable!("pow and atan2 take two arguments: `binary`"))
+        // (`four` gives the two-argument functions to `binary`: not reached.)
+        one_argument!(f, one, unreachable!("two-argument functions: `binary`"))
     }
 
     /// One-argument function `f` on two sets of four lanes (part 0's
@@ -619,7 +661,11 @@ pub(crate) mod avx2 {
             }};
         }
         // (`eight` serves one-argument functions only: not reached.)
-        one_argument!(f, both, unreachable!("pow and atan2 have no eight-lane form"))
+        one_argument!(
+            f,
+            both,
+            unreachable!("the two-argument functions have no eight-lane form")
+        )
     }
 
     /// Which lanes of `x` (and `y`) the AVX2 form of `f` computes itself
@@ -638,18 +684,16 @@ pub(crate) mod avx2 {
                 $g(v).1
             };
         }
-        let handled = one_argument!(
-            f,
-            mask,
-            match f {
-                Function::Pow => pow(v, w).1,
-                _ => atan2(v, w).1,
-            }
-        );
+        macro_rules! mask2 {
+            ($g:expr) => {
+                $g(v, w).1
+            };
+        }
+        let handled = one_argument!(f, mask, two_arguments!(f, mask2));
         _mm256_movemask_pd(_mm256_castsi256_pd(handled))
     }
 
-    /// Two-argument function `f` (`pow`, `atan2`) on the four lanes of `x_lo`/`x_hi`
+    /// Two-argument function `f` (`pow`, `atan2`, `hypot`) on the four lanes of `x_lo`/`x_hi`
     /// and `y_lo`/`y_hi`, stored to `out`, as [`unary`].
     ///
     /// # Safety
@@ -664,17 +708,16 @@ pub(crate) mod avx2 {
         out: *mut f64,
     ) {
         let (v, w) = (_mm256_set_m128d(x_hi, x_lo), _mm256_set_m128d(y_hi, y_lo));
-        // SAFETY: the caller passes four writable doubles (each arm's
-        // `store`).
-        unsafe {
-            match f {
-                Function::Atan2 => store(f, atan2(v, w), v, w, out),
-                _ => store(f, pow(v, w), v, w, out),
-            }
+        macro_rules! two {
+            ($g:expr) => {
+                // SAFETY: the caller passes four writable doubles.
+                unsafe { store(f, $g(v, w), v, w, out) }
+            };
         }
+        two_arguments!(f, two)
     }
 
-    /// `f` on the four lanes of `x` (and `y` for `pow` and `atan2`): the
+    /// `f` on the four lanes of `x` (and `y` for the two-argument functions): the
     /// AVX2 form's results, the scalar function's on the lanes the form
     /// leaves to it (each lane bitwise the scalar function's). For the
     /// `float` forms of `crate::libm_float_lanes`.
@@ -689,14 +732,12 @@ pub(crate) mod avx2 {
                 merged(f, $g(x), x, y)
             };
         }
-        one_argument!(
-            f,
-            value,
-            match f {
-                Function::Pow => merged(f, pow(x, y), x, y),
-                _ => merged(f, atan2(x, y), x, y),
-            }
-        )
+        macro_rules! value2 {
+            ($g:expr) => {
+                merged(f, $g(x, y), x, y)
+            };
+        }
+        one_argument!(f, value, two_arguments!(f, value2))
     }
 
     /// [`lanes`] on two sets of four lanes (`x0`, `y0` and `x1`, `y1`), the
@@ -717,20 +758,13 @@ pub(crate) mod avx2 {
                 (merged(f, r0, x0, y0), merged(f, r1, x1, y1))
             }};
         }
-        one_argument!(
-            f,
-            both,
-            match f {
-                Function::Pow => {
-                    let (r0, r1) = (pow(x0, y0), pow(x1, y1));
-                    (merged(f, r0, x0, y0), merged(f, r1, x1, y1))
-                }
-                _ => {
-                    let (r0, r1) = (atan2(x0, y0), atan2(x1, y1));
-                    (merged(f, r0, x0, y0), merged(f, r1, x1, y1))
-                }
-            }
-        )
+        macro_rules! both2 {
+            ($g:expr) => {{
+                let (r0, r1) = ($g(x0, y0), $g(x1, y1));
+                (merged(f, r0, x0, y0), merged(f, r1, x1, y1))
+            }};
+        }
+        one_argument!(f, both, two_arguments!(f, both2))
     }
 
     /// The results `r` of `f` on `x` (and `y`), but the scalar function's
@@ -2031,6 +2065,71 @@ pub(crate) mod avx2 {
         (pick(small, y_small, signed), handled)
     }
 
+    /// `hypot(x, y)` of every lane, as `clift_hypot_f64` computes it: +inf
+    /// where either is infinite (NaN or not), else `libm`'s: |x| and |y|
+    /// ordered by their bits, |y| where it is NaN (its bits), |x| where it
+    /// is NaN or |y| is 0, |x| + |y| where their exponents differ by more
+    /// than 64, else both scaled by 2^-700 or 2^700 where |x| is beyond
+    /// 2^511 or |y| below 2^-450, each squared in two parts (Dekker's
+    /// split by 2^27 + 1), the parts summed from the lowest, the square
+    /// root, scaled back.
+    #[target_feature(enable = "avx2")]
+    fn hypot(x: __m256d, y: __m256d) -> (__m256d, __m256i) {
+        let abs = int(i64::MAX);
+        let (ux, uy) = (
+            _mm256_and_si256(_mm256_castpd_si256(x), abs),
+            _mm256_and_si256(_mm256_castpd_si256(y), abs),
+        );
+        // |x| >= |y| by the bits (both below 2^63: signed compares).
+        let swap = _mm256_cmpgt_epi64(uy, ux);
+        let (big, small) = (_mm256_blendv_epi8(ux, uy, swap), _mm256_blendv_epi8(uy, ux, swap));
+        let (ex, ey) = (_mm256_srli_epi64::<52>(big), _mm256_srli_epi64::<52>(small));
+        let (a, b) = (_mm256_castsi256_pd(big), _mm256_castsi256_pd(small));
+        // Scaling: 2^-700 for ex > 0x3ff + 510, 2^700 for ey < 0x3ff - 450.
+        let large = _mm256_cmpgt_epi64(ex, int(0x3ff + 510));
+        let little = _mm256_andnot_si256(large, below(ey, 0x3ff - 450));
+        let (p700, m700) = (
+            f64::from_bits(0x6bb0_0000_0000_0000),
+            f64::from_bits(0x1430_0000_0000_0000),
+        );
+        let z = pick(large, splat(p700), pick(little, splat(m700), splat(1.0)));
+        let k = pick(large, splat(m700), pick(little, splat(p700), splat(1.0)));
+        let (xs, ys) = (_mm256_mul_pd(a, k), _mm256_mul_pd(b, k));
+        let scaled = _mm256_or_si256(large, little);
+        let (xs, ys) = (pick(scaled, xs, a), pick(scaled, ys, b));
+        let (hx, lx) = square(xs);
+        let (hy, ly) = square(ys);
+        let sum = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(ly, lx), hy), hx);
+        let main = _mm256_mul_pd(z, _mm256_sqrt_pd(sum));
+        // libm's special cases, in its order (the last applies first).
+        let far = _mm256_cmpgt_epi64(_mm256_sub_epi64(ex, ey), int(64));
+        let r = pick(far, _mm256_add_pd(a, b), main);
+        let r = pick(_mm256_or_si256(equal(ex, 0x7ff), equal(small, 0)), a, r);
+        let r = pick(equal(ey, 0x7ff), b, r);
+        // clift's: +inf where either is infinite.
+        let inf = 0x7ff0_0000_0000_0000;
+        let infinite = _mm256_or_si256(equal(ux, inf), equal(uy, inf));
+        (pick(infinite, splat(f64::INFINITY), r), int(-1))
+    }
+
+    /// `libm`'s `sq` of hypot: x^2 as hi + lo (hi = x x, lo its rounding
+    /// error from the halves of Dekker's split), in its order.
+    #[target_feature(enable = "avx2")]
+    fn square(x: __m256d) -> (__m256d, __m256d) {
+        let xc = _mm256_mul_pd(x, splat(134_217_728.0 + 1.0));
+        let xh = _mm256_add_pd(_mm256_sub_pd(x, xc), xc);
+        let xl = _mm256_sub_pd(x, xh);
+        let hi = _mm256_mul_pd(x, x);
+        let lo = _mm256_add_pd(
+            _mm256_add_pd(
+                _mm256_sub_pd(_mm256_mul_pd(xh, xh), hi),
+                _mm256_mul_pd(_mm256_mul_pd(splat(2.0), xh), xl),
+            ),
+            _mm256_mul_pd(xl, xl),
+        );
+        (hi, lo)
+    }
+
     /// `libm`'s `erfc1` for 0.84375 <= |x| < 1.25 (`ax` = |x|): 1 - erx -
     /// P(s)/Q(s) with s = |x| - 1.
     #[target_feature(enable = "avx2")]
@@ -2794,7 +2893,7 @@ mod tests {
         // Per function, four arguments on its main paths (one per range or
         // branch where it has several): the AVX2 form must compute every
         // lane itself.
-        let cases: [(&str, [f64; 4], [f64; 4]); 25] = [
+        let cases: [(&str, [f64; 4], [f64; 4]); 26] = [
             ("exp", [0.5, -3.0, 10.0, 1e-5], [0.0; 4]),
             ("log", [0.5, 3.0, 1e10, 1.5], [0.0; 4]),
             ("log2", [0.5, 3.0, 1e10, 1.5], [0.0; 4]),
@@ -2820,6 +2919,11 @@ mod tests {
             ("atanh", [1e-11, 0.3, -0.7, 0.99], [0.0; 4]),
             ("pow", [1.5, 10.0, 0.3, 7.0], [2.3, -1.7, 3.3, 0.1]),
             ("atan2", [1.0, -3.0, 2.0, -1.0], [2.0, 0.5, -5.0, -1.0]),
+            (
+                "hypot",
+                [3.0, -1e300, 1e-300, f64::INFINITY],
+                [4.0, 2.0, -5e-310, f64::NAN],
+            ),
         ];
         for (name, x, y) in cases {
             let f = Function::named(name).unwrap();
@@ -2866,6 +2970,42 @@ mod tests {
                         (u * 2f64.powi(e) * (1.0 + v.abs()), v)
                     }
                     2 => (u * 1e3, v * 1e-3),
+                    _ => (u * 10.0, v * 10.0),
+                }
+            },
+        );
+    }
+
+    #[test]
+    fn hypot_matches_libm() {
+        // Every pair of a fifth of the special values and boundaries
+        // (zeros, infinities, NaNs with payloads), with the exponents where
+        // libm's hypot scales (2^511, 2^-450) and its far case (exponents
+        // 64 apart) around them; then random pairs: any bits, exponents
+        // near those bounds and 64 apart, the usual sizes, subnormals.
+        let mut specials: Vec<f64> = boundaries().into_iter().step_by(5).collect();
+        for e in [511, 512, -449, -450, -451, 0, 64, 65, -64, -1074, 1023] {
+            let p = 2f64.powi(e);
+            specials.extend([p, -p * 1.5, f64::from_bits(p.to_bits() - 1)]);
+        }
+        specials.push(f64::from_bits(0x7ff8_0000_0000_1234));
+        specials.push(f64::from_bits(0xfff0_0000_0000_0001));
+        check_pairs(
+            "hypot",
+            &specials,
+            &specials,
+            (3.0, -4.0),
+            0x7777_0123_4567_abcd,
+            |round, a, b| {
+                let u = a as i64 as f64 / 9.3e18;
+                let v = b as i64 as f64 / 9.3e18;
+                let near = |e: i32, w: f64| w * 2f64.powi(e);
+                match round % 6 {
+                    0 => (f64::from_bits(a), f64::from_bits(b)),
+                    1 => (near(511 + (a % 3) as i32 - 1, 1.0 + u.abs()), v * 1e100),
+                    2 => (near(-450 + (a % 3) as i32 - 1, 1.0 + u.abs()), near(-460, v)),
+                    3 => (u, near(-64 + (b % 3) as i32 - 1, 1.0 + v.abs())),
+                    4 => (f64::from_bits(a >> 12), f64::from_bits(b >> 12)),
                     _ => (u * 10.0, v * 10.0),
                 }
             },

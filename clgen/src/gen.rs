@@ -1118,6 +1118,7 @@ impl Gen {
                     self.r.pick(&[
                         "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "atan", "asin", "acos", "pow",
                         "expm1", "tanh", "sinh", "cosh", "log1p", "atan2", "asinh", "acosh", "atanh", "erfc", "cbrt",
+                        "hypot",
                     ])
                 } else {
                     self.r.pick(&[
@@ -1152,9 +1153,10 @@ impl Gen {
                         "atan2pi",
                         "erfc",
                         "cbrt",
+                        "hypot",
                     ])
                 };
-                if matches!(f, "pow" | "atan2" | "atan2pi") {
+                if matches!(f, "pow" | "atan2" | "atan2pi" | "hypot") {
                     let b = self.expr(t, d1);
                     format!("{f}({a}, {b})")
                 } else {

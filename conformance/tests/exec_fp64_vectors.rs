@@ -134,6 +134,16 @@ mod num_like {
     }
 }
 
+/// OpenCL's hypot as clift computes it: +inf where either is infinite,
+/// else `libm`'s.
+fn hypot(x: f64, y: f64) -> f64 {
+    if x.is_infinite() || y.is_infinite() {
+        f64::INFINITY
+    } else {
+        libm::hypot(x, y)
+    }
+}
+
 /// OpenCL's acosh as clift computes it: NaN below 1, else `libm`'s.
 fn acosh(x: f64) -> f64 {
     if x < 1.0 {
@@ -203,13 +213,14 @@ fn arithmetic_and_selects() {
                 libm::erfc(x) + libm::erfc(y * 0.25),
                 libm::erfc(x * 0.001 + 27.0),
                 libm::cbrt(x) + libm::cbrt(y.trunc() * y.trunc() * y.trunc()),
+                hypot(x, y) + hypot(x * 2f64.powi(600), y * 2f64.powi(-500)),
             ]
         })
         .collect();
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "arith") {
-                let mut o = vec![0.0f64; 49 * GLOBAL];
+                let mut o = vec![0.0f64; 50 * GLOBAL];
                 let lo = l.map(|l| [l]);
                 kernel
                     .arg(Arg::input(&a))

@@ -32,3 +32,4 @@ kernel void math_atan2_double(global const double *x, global double *y) { size_t
 kernel void math_asinh_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = asinh(x[i]); }
 kernel void math_erfc_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = erfc(x[i]); }
 kernel void math_cbrt_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = cbrt(x[i]); }
+kernel void math_hypot_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = hypot(x[i], 5.0 - x[i]); }

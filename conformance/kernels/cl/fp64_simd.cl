@@ -70,6 +70,8 @@ kernel void arith(global const double *a, global const double *b, global double 
     o[47 * n + i] = erfc(x * 0.001 + 27.0);
     // cbrt (libm's, correctly rounded), of exact cubes too.
     o[48 * n + i] = cbrt(x) + cbrt(trunc(y) * trunc(y) * trunc(y));
+    // hypot (libm's, every lane in the four-lane form).
+    o[49 * n + i] = hypot(x, y) + hypot(x * 0x1p600, y * 0x1p-500);
 }
 
 // Every comparison of two doubles, their classifications and those of

@@ -1647,7 +1647,7 @@ impl Lowering<'_, '_, '_> {
     /// lowering computes them: each an instruction of IEEE 754's, exact
     /// or correctly rounded in both, or (exp, log, log2, log10, sin, cos,
     /// tan, erf, erfc, atan, asin, acos, expm1, tanh, sinh, cosh, log1p, asinh,
-    /// acosh, atanh, pow, atan2) a
+    /// acosh, atanh, pow, atan2, hypot) a
     /// call of the
     /// four-lane form of
     /// the scalar lowering's function.
@@ -1665,7 +1665,7 @@ impl Lowering<'_, '_, '_> {
             return None;
         }
         // exp, log, log2, log10, sin, cos, tan, erf, erfc, atan, asin, acos,
-        // expm1, tanh, sinh, cosh, log1p, asinh, acosh, atanh, pow, atan2:
+        // expm1, tanh, sinh, cosh, log1p, asinh, acosh, atanh, pow, atan2, hypot:
         // one call of the four-lane form (bitwise `libm`'s function on each
         // lane, as the scalar lowering calls it), each argument's halves in
         // `xmm` registers, the four results through a stack slot.
@@ -1737,7 +1737,7 @@ impl Lowering<'_, '_, '_> {
         }
         let float = t == cl::F32;
         // pow, atan2, atan2pi: both arguments in vector registers, the
-        // result in one.
+        // result in one. (hypot is computed inline below.)
         if let (true, [x, y]) = (float, args) {
             let name = format!("{op:?}");
             if let Some(addr) = clift_builtins::math_f32::four_lanes_in_register_binary(&name) {

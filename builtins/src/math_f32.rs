@@ -48,8 +48,18 @@ fn f(x: f64) -> f32 {
 /// The `float` side of the functions `math_shared` writes once: the
 /// double-precision evaluations, rounded once.
 impl MathFloat for f32 {
-    /// In double the squares are exact and cannot overflow.
+    /// In double the squares are exact and cannot overflow. A NaN operand
+    /// is the result, x's where both are (quieted): the sum of the squares
+    /// would pass on either of two NaNs, as the compiler ordered it (this
+    /// crate's release build adds them the other way round from its debug
+    /// build), and the 4-lane bodies compute this function inline.
     fn hypot_kernel(self, y: f32) -> f32 {
+        if self.is_nan() {
+            return self + self;
+        }
+        if y.is_nan() {
+            return y + y;
+        }
         let (a, b) = (self as f64, y as f64);
         f((a * a + b * b).sqrt())
     }
@@ -301,6 +311,17 @@ mod tests {
         assert_eq!(eight_lanes("native_log"), eight_lanes("log"));
         assert!(four_lanes("native_powr").is_none());
         assert_eq!(four_lanes("native_exp2"), four_lanes("exp2"));
+    }
+
+    #[test]
+    fn hypot_passes_on_the_first_nan() {
+        let (a, b) = (f32::from_bits(0x7f80_0001), f32::from_bits(0xffc0_1234));
+        // Quieted, x's where both are NaNs; infinities first.
+        assert_eq!(clift_hypot_f32(a, b).to_bits(), 0x7fc0_0001);
+        assert_eq!(clift_hypot_f32(b, a).to_bits(), 0xffc0_1234);
+        assert_eq!(clift_hypot_f32(3.0, a).to_bits(), 0x7fc0_0001);
+        assert_eq!(clift_hypot_f32(b, f32::NEG_INFINITY), f32::INFINITY);
+        assert_eq!(clift_hypot_f32(3.0, -4.0), 5.0);
     }
 
     #[test]

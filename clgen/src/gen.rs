@@ -1051,8 +1051,14 @@ impl Gen {
                 } else {
                     &["+", "-", "*"]
                 };
-                let op = self.r.pick(ops);
-                format!("({a} {op} {b})")
+                let op = match self.r.pick(ops) {
+                    "+" => "add",
+                    "-" => "sub",
+                    "*" => "mul",
+                    _ => "div",
+                };
+                let f = self.helpers.float_op(op, t);
+                format!("{f}({a}, {b})")
             }
             1 => {
                 let a = self.expr(t, d1);
@@ -1088,7 +1094,8 @@ impl Gen {
                 let a = self.expr(t, d1);
                 let b = self.expr(t, d1);
                 let c = self.expr(t, d1);
-                format!("fma({a}, {b}, {c})")
+                let f = self.helpers.fma(t);
+                format!("{f}({a}, {b}, {c})")
             }
             6 => {
                 let a = self.expr(t, d1);

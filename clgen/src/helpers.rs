@@ -105,6 +105,53 @@ impl Helpers {
         })
     }
 
+    /// `t fop_<op>_<t>(t a, t b)` for a floating-point type `t`: `a op b`
+    /// (`op` one of `add`, `sub`, `mul`, `div`), but the NaN literal where
+    /// both operands are NaNs. Which of two NaNs an operation passes on is
+    /// left open (IEEE 754, 6.2.3); x86 passes its first operand's, and
+    /// compilers commute sums and products (Cranelift to fold a load into
+    /// the instruction, LLVM at will), so two bodies of one kernel may
+    /// differ there. A single NaN operand's bits pass through unchanged.
+    pub fn float_op(&mut self, op: &str, t: Ty) -> String {
+        let name = format!("fop_{op}_{}", t.name());
+        let tn = t.name();
+        let sym = match op {
+            "add" => "+",
+            "sub" => "-",
+            "mul" => "*",
+            _ => "/",
+        };
+        self.add(name.clone(), |_| {
+            if t.n == 1 {
+                format!("static {tn} {name}({tn} a, {tn} b) {{ return (isnan(a) && isnan(b)) ? ({tn})NAN : a {sym} b; }}\n")
+            } else {
+                format!(
+                    "static {tn} {name}({tn} a, {tn} b) {{ return select(a {sym} b, ({tn})(NAN), isnan(a) & isnan(b)); }}\n"
+                )
+            }
+        })
+    }
+
+    /// `t fma3_<t>(t a, t b, t c)`: `fma(a, b, c)`, but the NaN literal
+    /// where two or three operands are NaNs (see [`Helpers::float_op`]:
+    /// x86's fused multiply-adds pass on the first NaN in the order their
+    /// form takes the operands, which the register allocation picks).
+    pub fn fma(&mut self, t: Ty) -> String {
+        let name = format!("fma3_{}", t.name());
+        let tn = t.name();
+        self.add(name.clone(), |_| {
+            if t.n == 1 {
+                format!(
+                    "static {tn} {name}({tn} a, {tn} b, {tn} c) {{ return ((isnan(a) && isnan(b)) || (isnan(c) && (isnan(a) || isnan(b)))) ? ({tn})NAN : fma(a, b, c); }}\n"
+                )
+            } else {
+                format!(
+                    "static {tn} {name}({tn} a, {tn} b, {tn} c) {{ return select(fma(a, b, c), ({tn})(NAN), (isnan(a) & isnan(b)) | (isnan(c) & (isnan(a) | isnan(b)))); }}\n"
+                )
+            }
+        })
+    }
+
     /// `t clampx_<t>(t x, t a, t b)`: clamp between the smaller and the
     /// larger of `a` and `b` (clamp with min > max is undefined).
     pub fn clamp(&mut self, t: Ty) -> String {

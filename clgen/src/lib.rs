@@ -22,7 +22,10 @@
 //!   (`+ - *`, `/` and `sqrt` on doubles, `fma`, `fabs`, `floor`, `ceil`,
 //!   `trunc`, `rint`, `round`, `fmin`/`fmax` with the zero's sign made
 //!   positive, `copysign` and `nextafter`); `FP_CONTRACT` is off so no
-//!   compiler may fuse a multiply and an add; float to integer conversions
+//!   compiler may fuse a multiply and an add; a sum, difference,
+//!   product, quotient or `fma` of two NaNs is the NaN literal (which of
+//!   two NaNs an operation passes on is left open, and compilers commute
+//!   sums and products: `Helpers::float_op`); float to integer conversions
 //!   saturate; the bits of a NaN (sign, payload) are never observed: the
 //!   hashes map every NaN to one value, and `as_type`, `copysign` and
 //!   `vstore_half` see NaNs replaced by 1; inputs read as floats have an

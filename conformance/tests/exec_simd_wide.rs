@@ -536,6 +536,81 @@ fn libm_math_of_both_parts_in_one_call() {
     }
 }
 
+/// hypot of floats in every build, bit for bit clift's rule: +inf where
+/// either operand is infinite, else a NaN operand quieted (x's where both
+/// are NaNs: two NaNs of different payloads in every lane position), else
+/// the square root of the sum of the squares in double, rounded once.
+#[test]
+fn hypot_of_nans_and_the_rest() {
+    let specials: Vec<u32> = vec![
+        0x7fc0_0000,
+        0xffc0_1234,
+        0x7f80_0001,
+        0xff80_4321,
+        0x7f80_0000,
+        0xff80_0000,
+        0,
+        0x8000_0000,
+        0x3f80_0000,
+        0x7f7f_ffff,
+        1,
+        0x4049_0fdb,
+    ];
+    let mut x = Vec::new();
+    let mut y = Vec::new();
+    for &a in &specials {
+        for &b in &specials {
+            x.push(f32::from_bits(a));
+            y.push(f32::from_bits(b));
+        }
+    }
+    while x.len() % 8 != 5 {
+        x.push(x.len() as f32 * 0.37);
+        y.push(-(y.len() as f32) * 1.3);
+    }
+    let quiet = |v: f32| f32::from_bits(v.to_bits() | 0x0040_0000);
+    let want: Vec<u32> = x
+        .iter()
+        .zip(&y)
+        .map(|(&a, &b)| {
+            if a.is_infinite() || b.is_infinite() {
+                f32::INFINITY
+            } else if a.is_nan() {
+                quiet(a)
+            } else if b.is_nan() {
+                quiet(b)
+            } else {
+                let (a, b) = (a as f64, b as f64);
+                (a * a + b * b).sqrt() as f32
+            }
+        })
+        .map(f32::to_bits)
+        .collect();
+    let global = x.len();
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "hypot_lanes") {
+                let mut out = vec![0f32; global];
+                let lo = local(l);
+                kernel
+                    .arg(Arg::input(&x))
+                    .arg(Arg::input(&y))
+                    .arg(Arg::output(&mut out))
+                    .run(&[global], lo.as_ref().map(|l| &l[..]));
+                for i in 0..global {
+                    assert_eq!(
+                        out[i].to_bits(),
+                        want[i],
+                        "{opt:?} local {l:?}: hypot({:#010x}, {:#010x})",
+                        x[i].to_bits(),
+                        y[i].to_bits()
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// The 8-lane math calls in the arms of a branch whose lanes differ and in
 /// a loop whose exit differs (it stores each step, so no value leaves the
 /// loop: with one store after it, clang's -O2 module got no 8-lane body,

@@ -199,6 +199,15 @@ kernel void math8_libm(global const float *x, global float *out)
     }
 }
 
+// hypot of two floats, NaNs with payloads among them: the 4- and 8-lane
+// bodies compute it inline as the scalar function does, a NaN operand
+// the result (x's where both are).
+kernel void hypot_lanes(global const float *x, global const float *y, global float *out)
+{
+    size_t i = get_global_id(0);
+    out[i] = hypot(x[i], y[i]);
+}
+
 // The same calls where lanes differ: in the arms of a branch (each part's
 // lanes under its own mask) and in a loop whose exit differs between
 // work-items (a masked loop with -cl-clift-min-lanes=8).

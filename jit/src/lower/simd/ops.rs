@@ -1472,9 +1472,11 @@ impl Lowering<'_, '_, '_> {
 
     /// `hypot` of the lanes of `f32x4` `x` and `y` as `clift_hypot_f32`
     /// computes it: +inf where either is infinite (NaN or not), else
-    /// sqrt(x^2 + y^2) in double (the squares and their sum exact or
-    /// rounded once, as there, in the same order: a NaN keeps the same
-    /// payload), rounded once to float.
+    /// sqrt(x^2 + y^2) in double (the squares exact, their sum rounded
+    /// once), rounded once to float. A NaN operand passes on its bits
+    /// (quieted), x's where both are, as the scalar function's rule: the
+    /// sum's first operand is x's square, which Cranelift keeps first (it
+    /// commutes a sum only to fold a load, and these are computed).
     fn hypot_in_double(&mut self, x: Value, y: Value) -> Value {
         let (xp, yp) = (self.promote_pair(x), self.promote_pair(y));
         let [lo, hi] = [0, 1].map(|h| {

@@ -351,6 +351,14 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                     6,
                     "{level:?}: math8_libm calls atan2's and atan2pi's 8-lane forms: {libm}"
                 );
+                // The lane-wise recipes of floats and doubles as vectors
+                // (common_lanes: no lane taken out, no call).
+                let common = dump::eight_lane_ir(&dir, "common_lanes", &format!("{level:?}"));
+                let calls = common.matches("call_indirect").count();
+                assert!(
+                    !common.contains("extractlane") && calls == 0,
+                    "{level:?}: common_lanes computes lane by lane ({calls} calls): {common}"
+                );
                 // The scalar functions are called by the scalar body only
                 // (the same function: 16 one-argument ones and atan2,
                 // atan2pi and hypot, of a float and two components); the

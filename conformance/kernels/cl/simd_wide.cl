@@ -199,6 +199,47 @@ kernel void math8_libm(global const float *x, global float *out)
     }
 }
 
+// The common and math built-ins the scalar lowering writes once for
+// scalars and vectors (jit/src/lower/ext_inst.rs, lanewise): copysign,
+// the half_ and native_ square roots, divisions and reciprocals,
+// maxmag/minmag, mix, step, smoothstep, sign, degrees/radians and select
+// (with a scalar and with a vector condition), of floats and doubles,
+// in 4- and 8-lane bodies as vectors. Result k of work-item i at
+// o[k * n + i].
+kernel void common_lanes(global const float *a, global const float *b, global const int *c,
+                         global const double *d, global float *o, global double *od)
+{
+    size_t i = get_global_id(0), n = get_global_size(0);
+    float x = a[i], y = b[i];
+    int k = c[i];
+    double p = d[i], q = d[i] * -0.5;
+    float2 v = (float2)(x, y), w = (float2)(y, 0.25f);
+    o[0 * n + i] = copysign(x, y);
+    o[1 * n + i] = native_sqrt(fabs(x)) + half_sqrt(fabs(y));
+    o[2 * n + i] = maxmag(x, y);
+    o[3 * n + i] = minmag(x, y);
+    o[4 * n + i] = native_divide(x, y);
+    o[5 * n + i] = native_recip(x) + half_recip(y);
+    o[6 * n + i] = mix(x, y, 0.3f);
+    o[7 * n + i] = step(y, x);
+    o[8 * n + i] = smoothstep(-1.0f, y, x);
+    o[9 * n + i] = sign(x);
+    o[10 * n + i] = degrees(x);
+    o[11 * n + i] = radians(y);
+    o[12 * n + i] = select(x, y, k);
+    o[13 * n + i] = select(v, w, (int2)(k, -k)).y;
+    o[14 * n + i] = select(v, w, (int2)(k, -k)).x;
+    o[15 * n + i] = sign(v * -2.0f).y;
+    od[0 * n + i] = copysign(p, q);
+    od[1 * n + i] = maxmag(p, q);
+    od[2 * n + i] = mix(p, q, 0.25);
+    od[3 * n + i] = step(q, p);
+    od[4 * n + i] = smoothstep(-2.0, q, p);
+    od[5 * n + i] = sign(p);
+    od[6 * n + i] = degrees(p) + radians(q);
+    od[7 * n + i] = select(p, q, (long)k);
+}
+
 // hypot of two floats, NaNs with payloads among them: the 4- and 8-lane
 // bodies compute it inline as the scalar function does, a NaN operand
 // the result (x's where both are).

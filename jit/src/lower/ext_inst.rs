@@ -353,26 +353,28 @@ impl Lowering<'_, '_, '_> {
         Ok(v)
     }
 
-    /// Component `k` (of type `t`) of an inline (or mixed) instruction.
-    fn ext_lane(&mut self, info: &OpInfo, ops: &Ops, k: usize, t: Clif) -> R<Value> {
-        let a = |j: usize| ops.lane(j, k);
-        let x = a(0)?;
-        Ok(match info.op {
-            // Math.
-            Cl::ceil => self.b.ins().ceil(x),
-            Cl::floor => self.b.ins().floor(x),
-            Cl::trunc => self.b.ins().trunc(x),
-            Cl::rint => self.b.ins().nearest(x),
-            Cl::fabs => self.b.ins().fabs(x),
-            Cl::copysign => self.b.ins().fcopysign(x, a(1)?),
-            Cl::sqrt | Cl::half_sqrt | Cl::native_sqrt => self.b.ins().sqrt(x),
-            Cl::fma | Cl::mad => self.b.ins().fma(x, a(1)?, a(2)?),
-            Cl::fmax | Cl::fmax_common => self.fmaxmin(x, a(1)?, true),
-            Cl::fmin | Cl::fmin_common => self.fmaxmin(x, a(1)?, false),
-            Cl::maxmag | Cl::minmag => {
-                let y = a(1)?;
+    /// The inline recipes that act lane by lane on floats, written once for
+    /// scalars and for vectors of them (the 4-lane bodies call this with
+    /// `f32x4` and `f64x2` operands: every lane computes what the scalar
+    /// body computes, operation for operation): `copysign`, the square
+    /// roots, `maxmag`/`minmag`, the divisions and reciprocals of the
+    /// `half_` and `native_` forms, `mix`, `step`, `smoothstep`, `sign`,
+    /// and `degrees`/`radians` of doubles (those of floats compute in
+    /// double: the 4-lane bodies widen each half themselves). `select`
+    /// is here too for any type (`scalar_select`: whether the instruction
+    /// is of scalars, whose condition is nonzero, not negative). None for
+    /// other instructions or arities.
+    pub(super) fn lanewise(&mut self, op: Cl, a: &[Value], scalar_select: bool) -> Option<Value> {
+        let x = *a.first()?;
+        let t = self.b.func.dfg.value_type(x);
+        let lane = t.lane_type();
+        Some(match (op, a.len()) {
+            (Cl::copysign, 2) => self.copysign_any(x, a[1]),
+            (Cl::sqrt | Cl::half_sqrt | Cl::native_sqrt, 1) => self.b.ins().sqrt(x),
+            (Cl::maxmag | Cl::minmag, 2) => {
+                let y = a[1];
                 let (ax, ay) = (self.b.ins().fabs(x), self.b.ins().fabs(y));
-                let max = info.op == Cl::maxmag;
+                let max = op == Cl::maxmag;
                 let (px, py) = if max {
                     (FloatCC::GreaterThan, FloatCC::LessThan)
                 } else {
@@ -381,9 +383,150 @@ impl Lowering<'_, '_, '_> {
                 let pick_x = self.b.ins().fcmp(px, ax, ay);
                 let pick_y = self.b.ins().fcmp(py, ax, ay);
                 let r = self.fmaxmin(x, y, max);
-                let r = self.b.ins().select(pick_y, y, r);
-                self.b.ins().select(pick_x, x, r)
+                let r = self.select_either(pick_y, y, r);
+                self.select_either(pick_x, x, r)
             }
+            (Cl::half_divide | Cl::native_divide, 2) => self.b.ins().fdiv(x, a[1]),
+            (Cl::half_recip | Cl::native_recip, 1) => {
+                let one = self.fconst_like(t, 1.0);
+                self.b.ins().fdiv(one, x)
+            }
+            (Cl::degrees | Cl::radians, 1) if lane == cl::F64 => {
+                let c = if op == Cl::degrees {
+                    180.0 / std::f64::consts::PI
+                } else {
+                    std::f64::consts::PI / 180.0
+                };
+                let c = self.fconst_like(t, c);
+                self.b.ins().fmul(x, c)
+            }
+            (Cl::mix, 3) => {
+                let (y, s) = (a[1], a[2]);
+                let d = self.b.ins().fsub(y, x);
+                let p = self.b.ins().fmul(d, s);
+                self.b.ins().fadd(x, p)
+            }
+            (Cl::step, 2) => {
+                // step(edge, x): 0.0 if x < edge, else 1.0.
+                let v = a[1];
+                let lt = self.b.ins().fcmp(FloatCC::LessThan, v, x);
+                let (zero, one) = (self.fconst_like(t, 0.0), self.fconst_like(t, 1.0));
+                self.select_either(lt, zero, one)
+            }
+            (Cl::smoothstep, 3) => {
+                let (e1, v) = (a[1], a[2]);
+                let num = self.b.ins().fsub(v, x);
+                let den = self.b.ins().fsub(e1, x);
+                let q = self.b.ins().fdiv(num, den);
+                let (zero, one) = (self.fconst_like(t, 0.0), self.fconst_like(t, 1.0));
+                let q = self.fmaxmin(q, zero, true);
+                let q = self.fmaxmin(q, one, false);
+                let two = self.fconst_like(t, 2.0);
+                let three = self.fconst_like(t, 3.0);
+                let tq = self.b.ins().fmul(two, q);
+                let s = self.b.ins().fsub(three, tq);
+                let qq = self.b.ins().fmul(q, q);
+                self.b.ins().fmul(qq, s)
+            }
+            (Cl::sign, 1) => {
+                let one = self.fconst_like(t, 1.0);
+                let s = self.copysign_any(one, x);
+                let zero = self.fconst_like(t, 0.0);
+                let is_zero = self.b.ins().fcmp(FloatCC::Equal, x, zero);
+                let s = self.select_either(is_zero, x, s);
+                let nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
+                self.select_either(nan, zero, s)
+            }
+            (Cl::select, 3) => {
+                // select(a, b, c): b where c (a scalar) is nonzero or c's
+                // component has its most significant bit set (a vector).
+                let c = a[2];
+                let ct = self.b.func.dfg.value_type(c);
+                let zero = if ct.is_vector() {
+                    self.zero(ct)
+                } else {
+                    self.bits(ct, 0)
+                };
+                let cc = if scalar_select {
+                    IntCC::NotEqual
+                } else {
+                    IntCC::SignedLessThan
+                };
+                let cond = self.b.ins().icmp(cc, c, zero);
+                self.select_either(cond, a[1], x)
+            }
+            _ => return None,
+        })
+    }
+
+    /// `x` with the sign bit of `y`: Cranelift's `fcopysign` of scalars
+    /// (bit operations on x86-64), the same bit operations on vectors
+    /// (which Cranelift's x86-64 back end has no `fcopysign` for).
+    fn copysign_any(&mut self, x: Value, y: Value) -> Value {
+        let t = self.b.func.dfg.value_type(x);
+        if !t.is_vector() {
+            return self.b.ins().fcopysign(x, y);
+        }
+        let it = t.as_int();
+        let sign = self.bits(it.lane_type(), 1 << (it.lane_bits() - 1));
+        let sign = self.b.ins().splat(it, sign);
+        let flags = MemFlagsData::new();
+        let (xi, yi) = (self.b.ins().bitcast(it, flags, x), self.b.ins().bitcast(it, flags, y));
+        let magnitude = self.b.ins().band_not(xi, sign);
+        let signs = self.b.ins().band(yi, sign);
+        let r = self.b.ins().bor(magnitude, signs);
+        self.b.ins().bitcast(t, flags, r)
+    }
+
+    /// Float constant `v` of type `t`, or every lane of a vector of type
+    /// `t` (f32x4, f64x2).
+    fn fconst_like(&mut self, t: Clif, v: f64) -> Value {
+        let c = self.fconst(t.lane_type(), v);
+        if t.is_vector() {
+            self.b.ins().splat(t, c)
+        } else {
+            c
+        }
+    }
+
+    /// Component `k` (of type `t`) of an inline (or mixed) instruction.
+    fn ext_lane(&mut self, info: &OpInfo, ops: &Ops, k: usize, t: Clif) -> R<Value> {
+        let a = |j: usize| ops.lane(j, k);
+        let x = a(0)?;
+        let lanewise = matches!(
+            info.op,
+            Cl::copysign
+                | Cl::sqrt
+                | Cl::half_sqrt
+                | Cl::native_sqrt
+                | Cl::maxmag
+                | Cl::minmag
+                | Cl::half_divide
+                | Cl::native_divide
+                | Cl::half_recip
+                | Cl::native_recip
+                | Cl::mix
+                | Cl::step
+                | Cl::smoothstep
+                | Cl::sign
+                | Cl::select
+        ) || (matches!(info.op, Cl::degrees | Cl::radians) && t == cl::F64);
+        if lanewise {
+            let args = (0..ops.vals.len()).map(a).collect::<R<Vec<Value>>>()?;
+            return self
+                .lanewise(info.op, &args, ops.out.len() == 1)
+                .ok_or_else(|| format!("OpenCL.std {} with {} operands", info.name, args.len()));
+        }
+        Ok(match info.op {
+            // Math.
+            Cl::ceil => self.b.ins().ceil(x),
+            Cl::floor => self.b.ins().floor(x),
+            Cl::trunc => self.b.ins().trunc(x),
+            Cl::rint => self.b.ins().nearest(x),
+            Cl::fabs => self.b.ins().fabs(x),
+            Cl::fma | Cl::mad => self.b.ins().fma(x, a(1)?, a(2)?),
+            Cl::fmax | Cl::fmax_common => self.fmaxmin(x, a(1)?, true),
+            Cl::fmin | Cl::fmin_common => self.fmaxmin(x, a(1)?, false),
             Cl::nan if t == cl::F64 => {
                 let code = self.resize(x, cl::I64, false);
                 let payload = self.b.ins().band_imm_u(code, 0x7_ffff_ffff_ffff);
@@ -396,16 +539,12 @@ impl Lowering<'_, '_, '_> {
                 let bits = self.b.ins().bor_imm_u(payload, 0x7fc0_0000);
                 self.b.ins().bitcast(cl::F32, MemFlagsData::new(), bits)
             }
-            Cl::half_divide | Cl::native_divide => self.b.ins().fdiv(x, a(1)?),
-            Cl::half_recip | Cl::native_recip => {
-                let one = self.fconst(t, 1.0);
-                self.b.ins().fdiv(one, x)
-            }
             // Common.
             Cl::fclamp => {
                 let lo = self.fmaxmin(x, a(1)?, true);
                 self.fmaxmin(lo, a(2)?, false)
             }
+            // Of floats: in double, rounded once (of doubles: `lanewise`).
             Cl::degrees | Cl::radians => {
                 let c = if info.op == Cl::degrees {
                     180.0 / std::f64::consts::PI
@@ -413,50 +552,9 @@ impl Lowering<'_, '_, '_> {
                     std::f64::consts::PI / 180.0
                 };
                 let c = self.b.ins().f64const(c);
-                if t == cl::F64 {
-                    self.b.ins().fmul(x, c)
-                } else {
-                    let wide = self.b.ins().fpromote(cl::F64, x);
-                    let p = self.b.ins().fmul(wide, c);
-                    self.b.ins().fdemote(cl::F32, p)
-                }
-            }
-            Cl::mix => {
-                let (y, s) = (a(1)?, a(2)?);
-                let d = self.b.ins().fsub(y, x);
-                let p = self.b.ins().fmul(d, s);
-                self.b.ins().fadd(x, p)
-            }
-            Cl::step => {
-                // step(edge, x): 0.0 if x < edge, else 1.0.
-                let v = a(1)?;
-                let lt = self.b.ins().fcmp(FloatCC::LessThan, v, x);
-                let (zero, one) = (self.zero(t), self.fconst(t, 1.0));
-                self.b.ins().select(lt, zero, one)
-            }
-            Cl::smoothstep => {
-                let (e1, v) = (a(1)?, a(2)?);
-                let num = self.b.ins().fsub(v, x);
-                let den = self.b.ins().fsub(e1, x);
-                let q = self.b.ins().fdiv(num, den);
-                let (zero, one) = (self.zero(t), self.fconst(t, 1.0));
-                let q = self.fmaxmin(q, zero, true);
-                let q = self.fmaxmin(q, one, false);
-                let two = self.fconst(t, 2.0);
-                let three = self.fconst(t, 3.0);
-                let tq = self.b.ins().fmul(two, q);
-                let s = self.b.ins().fsub(three, tq);
-                let qq = self.b.ins().fmul(q, q);
-                self.b.ins().fmul(qq, s)
-            }
-            Cl::sign => {
-                let one = self.fconst(t, 1.0);
-                let s = self.b.ins().fcopysign(one, x);
-                let zero = self.bits(t, 0);
-                let is_zero = self.b.ins().fcmp(FloatCC::Equal, x, zero);
-                let s = self.b.ins().select(is_zero, x, s);
-                let nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
-                self.b.ins().select(nan, zero, s)
+                let wide = self.b.ins().fpromote(cl::F64, x);
+                let p = self.b.ins().fmul(wide, c);
+                self.b.ins().fdemote(cl::F32, p)
             }
             // Integer.
             Cl::s_abs => {
@@ -634,18 +732,6 @@ impl Lowering<'_, '_, '_> {
                 } else {
                     r
                 }
-            }
-            Cl::select => {
-                // select(a, b, c): b where c (a scalar) is nonzero or c's
-                // component has its most significant bit set (a vector).
-                let c = a(2)?;
-                let cond = if ops.out.len() == 1 {
-                    self.b.ins().icmp_imm_s(IntCC::NotEqual, c, 0)
-                } else {
-                    self.b.ins().icmp_imm_s(IntCC::SignedLessThan, c, 0)
-                };
-                let b = a(1)?;
-                self.b.ins().select(cond, b, x)
             }
             _ => {
                 return Err(format!(

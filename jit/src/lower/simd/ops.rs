@@ -379,7 +379,11 @@ impl Lowering<'_, '_, '_> {
                     if ops.len() != args.len() {
                         return Ok(None);
                     }
-                    match self.ext(op, &ops, t) {
+                    let s = match self.lanewise4(op, &ops, t, out.len() == 1) {
+                        Some(s) => Some(s),
+                        None => self.ext(op, &ops, t),
+                    };
+                    match s {
                         Some(s) => shapes.push(s),
                         None => return Ok(None),
                     }
@@ -1714,6 +1718,98 @@ impl Lowering<'_, '_, '_> {
                 _ => ins.nearest(p[0][h]),
             }
         })))
+    }
+
+    /// The inline recipes the scalar lowering writes once for scalars and
+    /// vectors (`Lowering::lanewise` in lower/ext_inst.rs: `copysign`, the
+    /// square roots, `maxmag`/`minmag`, the `half_` and `native_`
+    /// divisions and reciprocals, `mix`, `step`, `smoothstep`, `sign`,
+    /// `degrees`/`radians` of doubles, `select`) on one component of type
+    /// `t`, as 4-lane vectors (`f32x4`, integers of 8 to 32 bits) or pairs
+    /// of 2-lane ones (doubles, 64-bit integers): the same operations as
+    /// the scalar body's on each lane. `degrees`/`radians` of floats are
+    /// the scalar recipe's product in double on each half, rounded once.
+    /// `scalar`: the instruction's result is a scalar (`select`'s
+    /// condition is then nonzero, not negative).
+    fn lanewise4(&mut self, op: Cl, args: &[Shape], t: Clif, scalar: bool) -> Option<Shape> {
+        let recipe = matches!(
+            op,
+            Cl::copysign
+                | Cl::sqrt
+                | Cl::half_sqrt
+                | Cl::native_sqrt
+                | Cl::maxmag
+                | Cl::minmag
+                | Cl::half_divide
+                | Cl::native_divide
+                | Cl::half_recip
+                | Cl::native_recip
+                | Cl::mix
+                | Cl::step
+                | Cl::smoothstep
+                | Cl::sign
+                | Cl::select
+                | Cl::degrees
+                | Cl::radians
+        );
+        // (Instructions on halves never get here: they run lane by lane.)
+        if !recipe {
+            return None;
+        }
+        // Each operand's lane type: `t`, but select's condition, an
+        // integer as wide.
+        let ok = args.iter().enumerate().all(|(i, &s)| {
+            let lt = self.lane_type(s);
+            if op == Cl::select && i == 2 {
+                lt.is_int() && lt.bits() == t.bits()
+            } else {
+                lt == t
+            }
+        });
+        if !ok {
+            return None;
+        }
+        if matches!(op, Cl::degrees | Cl::radians) && t == cl::F32 {
+            let [x] = args else { return None };
+            let c = if op == Cl::degrees {
+                180.0 / std::f64::consts::PI
+            } else {
+                std::f64::consts::PI / 180.0
+            };
+            let c = self.b.ins().f64const(c);
+            let c = self.b.ins().splat(cl::F64X2, c);
+            let v = self.as_vec(*x, cl::F32X4);
+            let [lo, hi] = self.promote_pair(v).map(|d| {
+                let p = self.b.ins().fmul(d, c);
+                self.b.ins().fvdemote(p)
+            });
+            return Some(Shape::V(self.join_lows(lo, hi)));
+        }
+        if self.pair_of(t).is_some() {
+            let pairs: Vec<[Value; 2]> = args
+                .iter()
+                .map(|&s| {
+                    let st = self.lane_type(s);
+                    let spt = self.pair_of(st)?;
+                    Some(self.as_pair(s, spt))
+                })
+                .collect::<Option<_>>()?;
+            let mut halves = [None, None];
+            for (h, half) in halves.iter_mut().enumerate() {
+                let a: Vec<Value> = pairs.iter().map(|p| p[h]).collect();
+                *half = Some(self.lanewise(op, &a, scalar)?);
+            }
+            let [Some(lo), Some(hi)] = halves else { return None };
+            return Some(Shape::Pair([lo, hi]));
+        }
+        let v: Vec<Value> = args
+            .iter()
+            .map(|&s| {
+                let vt = vec_of(self.lane_type(s))?;
+                Some(self.as_vec(s, vt))
+            })
+            .collect::<Option<_>>()?;
+        self.lanewise(op, &v, scalar).map(Shape::V)
     }
 
     /// The OpenCL.std instructions with a 4-lane form, on one component

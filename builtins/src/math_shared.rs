@@ -284,8 +284,14 @@ pub(crate) fn tanpi<T: MathFloat>(x: T) -> T {
 }
 
 pub(crate) fn fdim<T: Format>(x: T, y: T) -> T {
-    if x.is_nan() || y.is_nan() {
-        return x + y; // one of the NaN operands
+    // A NaN operand, quieted: x's where both are (`x + y` would pass on
+    // either, as the compiler ordered it; the 4-lane bodies compute this
+    // function too).
+    if x.is_nan() {
+        return x + x;
+    }
+    if y.is_nan() {
+        return y + y;
     }
     if x > y {
         x - y
@@ -585,7 +591,8 @@ macro_rules! shared_entry_points {
             /// tanpi(n + 0.5) = +inf for even n and -inf for odd n. All of these
             /// follow from tanpi being odd and the rules for x >= 0.
             clift_tanpi_f32, clift_tanpi_f64: fn(x: T) -> T = tanpi;
-            /// `fdim(x, y)`: x - y when x > y, else +0; NaN when either is NaN.
+            /// `fdim(x, y)`: x - y when x > y, else +0; a NaN operand (quieted, x's
+            /// where both are).
             clift_fdim_f32, clift_fdim_f64: fn(x: T, y: T) -> T = fdim;
             /// `hypot(x, y)`: hypot(±inf, y) = +inf even when y is NaN.
             clift_hypot_f32, clift_hypot_f64: fn(x: T, y: T) -> T = hypot;

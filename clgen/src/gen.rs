@@ -1123,9 +1123,38 @@ impl Gen {
                 let f = if s == Scalar::Double {
                     // (No half_ or native_ forms of double.)
                     self.r.pick(&[
-                        "exp", "log", "log2", "log10", "sin", "cos", "tan", "erf", "atan", "asin", "acos", "pow",
-                        "expm1", "tanh", "sinh", "cosh", "log1p", "atan2", "asinh", "acosh", "atanh", "erfc", "cbrt",
+                        "exp",
+                        "log",
+                        "log2",
+                        "log10",
+                        "sin",
+                        "cos",
+                        "tan",
+                        "erf",
+                        "atan",
+                        "asin",
+                        "acos",
+                        "pow",
+                        "expm1",
+                        "tanh",
+                        "sinh",
+                        "cosh",
+                        "log1p",
+                        "atan2",
+                        "asinh",
+                        "acosh",
+                        "atanh",
+                        "erfc",
+                        "cbrt",
                         "hypot",
+                        "mix",
+                        "step",
+                        "smoothstep",
+                        "sign",
+                        "maxmag",
+                        "minmag",
+                        "degrees",
+                        "radians",
                     ])
                 } else {
                     self.r.pick(&[
@@ -1161,13 +1190,29 @@ impl Gen {
                         "erfc",
                         "cbrt",
                         "hypot",
+                        "mix",
+                        "step",
+                        "smoothstep",
+                        "sign",
+                        "maxmag",
+                        "minmag",
+                        "degrees",
+                        "radians",
+                        "native_recip",
+                        "native_divide",
+                        "half_sqrt",
                     ])
                 };
-                if matches!(f, "pow" | "atan2" | "atan2pi" | "hypot") {
-                    let b = self.expr(t, d1);
-                    format!("{f}({a}, {b})")
-                } else {
-                    format!("{f}({a})")
+                match f {
+                    "pow" | "atan2" | "atan2pi" | "hypot" | "step" | "maxmag" | "minmag" | "native_divide" => {
+                        let b = self.expr(t, d1);
+                        format!("{f}({a}, {b})")
+                    }
+                    "mix" | "smoothstep" => {
+                        let (b, c) = (self.expr(t, d1), self.expr(t, d1));
+                        format!("{f}({a}, {b}, {c})")
+                    }
+                    _ => format!("{f}({a})"),
                 }
             }
             _ => {

@@ -204,7 +204,9 @@ kernel void math8_libm(global const float *x, global float *out)
 // the half_ and native_ square roots, divisions and reciprocals,
 // maxmag/minmag, mix, step, smoothstep, sign, degrees/radians and select
 // (with a scalar and with a vector condition), of floats and doubles,
-// in 4- and 8-lane bodies as vectors. Result k of work-item i at
+// in 4- and 8-lane bodies as vectors; and round, fdim and ldexp, whose
+// host functions the vector bodies compute as vector code
+// (jit/src/lower/simd/ops.rs, rounding4). Result k of work-item i at
 // o[k * n + i].
 kernel void common_lanes(global const float *a, global const float *b, global const int *c,
                          global const double *d, global float *o, global double *od)
@@ -230,6 +232,10 @@ kernel void common_lanes(global const float *a, global const float *b, global co
     o[13 * n + i] = select(v, w, (int2)(k, -k)).y;
     o[14 * n + i] = select(v, w, (int2)(k, -k)).x;
     o[15 * n + i] = sign(v * -2.0f).y;
+    o[16 * n + i] = round(x);
+    o[17 * n + i] = fdim(x, y);
+    o[18 * n + i] = ldexp(x, k);
+    o[19 * n + i] = round(y * 0.5f);
     od[0 * n + i] = copysign(p, q);
     od[1 * n + i] = maxmag(p, q);
     od[2 * n + i] = mix(p, q, 0.25);
@@ -238,6 +244,8 @@ kernel void common_lanes(global const float *a, global const float *b, global co
     od[5 * n + i] = sign(p);
     od[6 * n + i] = degrees(p) + radians(q);
     od[7 * n + i] = select(p, q, (long)k);
+    od[8 * n + i] = round(p);
+    od[9 * n + i] = fdim(p, q);
 }
 
 // hypot of two floats, NaNs with payloads among them: the 4- and 8-lane

@@ -381,7 +381,10 @@ impl Lowering<'_, '_, '_> {
                     }
                     let s = match self.lanewise4(op, &ops, t, out.len() == 1) {
                         Some(s) => Some(s),
-                        None => self.ext(op, &ops, t),
+                        None => match self.rounding4(op, &ops, t) {
+                            Some(s) => Some(s),
+                            None => self.ext(op, &ops, t),
+                        },
                     };
                     match s {
                         Some(s) => shapes.push(s),
@@ -1810,6 +1813,124 @@ impl Lowering<'_, '_, '_> {
             })
             .collect::<Option<_>>()?;
         self.lanewise(op, &v, scalar).map(Shape::V)
+    }
+
+    /// `round`, `fdim` and `ldexp` of floats and doubles on one component
+    /// of type `t` (`f32x4` vectors, pairs of `f64x2`), as vector code
+    /// giving each lane the scalar lowering's host function's bits:
+    ///
+    /// - `round(x)` (`libm`'s, exact: halves away from zero): t = trunc(x),
+    ///   t + copysign(1, x) where |x - t| >= 0.5 (the difference exact),
+    ///   x quieted where x is NaN (`libm` adds to it before truncating);
+    /// - `fdim(x, y)` (`math_shared::fdim`): x - y where x > y, else +0;
+    ///   y + y where y is NaN, x + x where x is (each NaN quieted);
+    /// - `ldexp(x, n)` of floats (`clift_ldexp_f32`): n clamped to
+    ///   [-300, 300], x in double times 2^n made from its exponent bits,
+    ///   rounded once.
+    fn rounding4(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
+        if !matches!(op, Cl::round | Cl::fdim | Cl::ldexp) || !matches!(t, cl::F32 | cl::F64) {
+            return None;
+        }
+        let ok = args.iter().enumerate().all(|(i, &s)| {
+            let lt = self.lane_type(s);
+            if op == Cl::ldexp && i == 1 {
+                lt == cl::I32
+            } else {
+                lt == t
+            }
+        });
+        if !ok {
+            return None;
+        }
+        if op == Cl::ldexp {
+            // Doubles' ldexp is `libm`'s scalbn (its own steps for large
+            // n): lane by lane.
+            let (cl::F32, &[x, n]) = (t, args) else { return None };
+            let x = self.as_vec(x, cl::F32X4);
+            let n = self.as_vec(n, cl::I32X4);
+            let (lo, hi) = (self.b.ins().iconst(cl::I32, -300), self.b.ins().iconst(cl::I32, 300));
+            let (lo, hi) = (self.b.ins().splat(cl::I32X4, lo), self.b.ins().splat(cl::I32X4, hi));
+            let n = self.b.ins().smax(n, lo);
+            let n = self.b.ins().smin(n, hi);
+            let bias = self.b.ins().iconst(cl::I32, 1023);
+            let bias = self.b.ins().splat(cl::I32X4, bias);
+            let e = self.b.ins().iadd(n, bias);
+            let wide = [self.b.ins().swiden_low(e), self.b.ins().swiden_high(e)];
+            let xs = self.promote_pair(x);
+            let [lo, hi] = [0, 1].map(|h| {
+                let bits = self.b.ins().ishl_imm_u(wide[h], 52);
+                let scale = self.b.ins().bitcast(cl::F64X2, MemFlagsData::new(), bits);
+                let p = self.b.ins().fmul(xs[h], scale);
+                self.b.ins().fvdemote(p)
+            });
+            return Some(Shape::V(self.join_lows(lo, hi)));
+        }
+        let compute = |l: &mut Self, v: &[Value]| -> Value {
+            let x = v[0];
+            let vt = l.ty(x);
+            let it = vt.as_int();
+            let flags = MemFlagsData::new();
+            let splat = |l: &mut Self, c: f64| {
+                let c = if vt.lane_type() == cl::F64 {
+                    l.b.ins().f64const(c)
+                } else {
+                    l.b.ins().f32const(c as f32)
+                };
+                l.b.ins().splat(vt, c)
+            };
+            let pick = |l: &mut Self, m: Value, a: Value, b: Value| {
+                let m = l.b.ins().bitcast(vt, flags, m);
+                l.b.ins().bitselect(m, a, b)
+            };
+            let nan = |l: &mut Self, v: Value| l.b.ins().fcmp(FloatCC::Unordered, v, v);
+            if v.len() == 1 {
+                let t = l.b.ins().trunc(x);
+                let d = l.b.ins().fsub(x, t);
+                let d = l.b.ins().fabs(d);
+                let half = splat(l, 0.5);
+                let away = l.b.ins().fcmp(FloatCC::GreaterThanOrEqual, d, half);
+                // copysign(1, x): 1.0's bits with x's sign bit.
+                let one = splat(l, 1.0);
+                let sign_bit = if vt.lane_type() == cl::F64 {
+                    l.b.ins().iconst(cl::I64, i64::MIN)
+                } else {
+                    l.b.ins().iconst(cl::I32, i64::from(i32::MIN))
+                };
+                let sign_bit = l.b.ins().splat(it, sign_bit);
+                let xi = l.b.ins().bitcast(it, flags, x);
+                let sign = l.b.ins().band(xi, sign_bit);
+                let onei = l.b.ins().bitcast(it, flags, one);
+                let unit = l.b.ins().bor(onei, sign);
+                let unit = l.b.ins().bitcast(vt, flags, unit);
+                let up = l.b.ins().fadd(t, unit);
+                let r = pick(l, away, up, t);
+                let n = nan(l, x);
+                let quiet = l.b.ins().fadd(x, x);
+                pick(l, n, quiet, r)
+            } else {
+                let y = v[1];
+                let gt = l.b.ins().fcmp(FloatCC::GreaterThan, x, y);
+                let diff = l.b.ins().fsub(x, y);
+                let zero = splat(l, 0.0);
+                let r = pick(l, gt, diff, zero);
+                let (yq, xq) = (l.b.ins().fadd(y, y), l.b.ins().fadd(x, x));
+                let ny = nan(l, y);
+                let r = pick(l, ny, yq, r);
+                let nx = nan(l, x);
+                pick(l, nx, xq, r)
+            }
+        };
+        if t == cl::F64 {
+            let pt = self.pair_of(t)?;
+            let pairs: Vec<[Value; 2]> = args.iter().map(|&s| self.as_pair(s, pt)).collect();
+            let halves = [0, 1].map(|h| {
+                let v: Vec<Value> = pairs.iter().map(|p| p[h]).collect();
+                compute(self, &v)
+            });
+            return Some(Shape::Pair(halves));
+        }
+        let v: Vec<Value> = args.iter().map(|&s| self.as_vec(s, cl::F32X4)).collect();
+        Some(Shape::V(compute(self, &v)))
     }
 
     /// The OpenCL.std instructions with a 4-lane form, on one component

@@ -352,13 +352,22 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                     "{level:?}: math8_libm calls atan2's and atan2pi's 8-lane forms: {libm}"
                 );
                 // The lane-wise recipes of floats and doubles, round,
-                // fdim and ldexp as vectors (common_lanes: no lane taken
-                // out; the only calls the scalar body's round, fdim and
-                // ldexp of floats and doubles, six).
+                // fdim, ldexp and conversions with rounding modes as
+                // vectors (common_lanes: no lane taken out; the only
+                // calls the scalar body's: two rounds, fdim, ldexp,
+                // native_rsqrt and half_rsqrt of floats, round and fdim
+                // of doubles, eight); cross, length, distance and
+                // normalize (geometry_lanes: no call, and at -O2 no lane
+                // taken out; -O0 stores its double3 per lane, a copy each).
+                let geometry = dump::eight_lane_ir(&dir, "geometry_lanes", &format!("{level:?}"));
+                assert!(
+                    (level == Opt::O0 || !geometry.contains("extractlane")) && !geometry.contains("call_indirect"),
+                    "{level:?}: geometry_lanes computes lane by lane: {geometry}"
+                );
                 let common = dump::eight_lane_ir(&dir, "common_lanes", &format!("{level:?}"));
                 let calls = common.matches("call_indirect").count();
                 assert!(
-                    !common.contains("extractlane") && calls == 6,
+                    !common.contains("extractlane") && calls == 8,
                     "{level:?}: common_lanes computes lane by lane ({calls} calls): {common}"
                 );
                 // The scalar functions are called by the scalar body only

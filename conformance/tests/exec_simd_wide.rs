@@ -569,8 +569,9 @@ fn common_functions_as_vectors() {
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "common_lanes") {
-                let mut o = vec![0f32; 20 * global];
+                let mut o = vec![0f32; 22 * global];
                 let mut od = vec![0f64; 10 * global];
+                let mut oi = vec![0i32; 7 * global];
                 let lo = local(l);
                 kernel
                     .arg(Arg::input(&a))
@@ -579,9 +580,26 @@ fn common_functions_as_vectors() {
                     .arg(Arg::input(&d))
                     .arg(Arg::output(&mut o))
                     .arg(Arg::output(&mut od))
+                    .arg(Arg::output(&mut oi))
                     .run(&[global], lo.as_ref().map(|l| &l[..]));
                 for i in 0..global {
                     let (x, y, k, p) = (a[i], b[i], c[i], d[i]);
+                    // clift's conversions saturate (NaN to 0) with or
+                    // without _sat, as Rust's `as` does.
+                    let z = x * 3.75;
+                    let ints = [
+                        z.round_ties_even() as i32,
+                        z.ceil() as i32,
+                        z.floor() as i32,
+                        z.round_ties_even() as i32,
+                        z.ceil() as u32 as i32,
+                        (p * 2.5).round_ties_even() as i32,
+                        (p * -0.5).floor() as i32,
+                    ];
+                    for (j, &w) in ints.iter().enumerate() {
+                        let g = oi[j * global + i];
+                        assert_eq!(g, w, "{opt:?} local {l:?}: conversion {j} of {x:e} ({p:e})");
+                    }
                     let q = p * -0.5;
                     let sign = |v: f32| {
                         if v.is_nan() {
@@ -616,7 +634,8 @@ fn common_functions_as_vectors() {
                         }
                     };
                     let ldexp = |v: f32, n: i32| (v as f64 * 2f64.powi(n.clamp(-300, 300))) as f32;
-                    let want: [(usize, f32); 16] = [
+                    let rsqrt = |v: f32| (1.0 / (v as f64).sqrt()) as f32;
+                    let want: [(usize, f32); 18] = [
                         (0, x.copysign(y)),
                         (1, x.abs().sqrt() + y.abs().sqrt()),
                         (4, x / y),
@@ -633,6 +652,8 @@ fn common_functions_as_vectors() {
                         (17, fdim(x, y)),
                         (18, ldexp(x, k)),
                         (19, round(y * 0.5)),
+                        (20, rsqrt(x)),
+                        (21, rsqrt(y)),
                     ];
                     for (j, w) in want {
                         let g = o[j * global + i];
@@ -673,6 +694,165 @@ fn common_functions_as_vectors() {
                         assert!(
                             exact || (j < 8 && same64(g, w)),
                             "{opt:?} local {l:?}: double result {j} of {p:e}, {k}: {g:e} against {w:e}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// cross, length, distance and normalize of float vectors (and cross of
+/// doubles) in every build (the harness compares with the scalar build bit
+/// for bit); here against the host's same steps: products and
+/// differences for cross, squares summed in double in component order for
+/// length and distance, normalize's infinite and zero vectors. Inputs:
+/// zeros, infinities, NaNs, huge and tiny components, and a ramp.
+#[test]
+fn geometric_functions_as_vectors() {
+    let specials = [
+        0.0f32,
+        -0.0,
+        1.0,
+        -3.5,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        3e38,
+        1e-40,
+        -2.0,
+    ];
+    let mut a: Vec<[f32; 4]> = Vec::new();
+    let mut b: Vec<[f32; 4]> = Vec::new();
+    for i in 0..203usize {
+        let s = |k: usize| specials[(i * 3 + k * 7) % specials.len()];
+        let r = |k: usize| (i as f32 - 100.0) * 0.37 + k as f32;
+        if i % 3 == 0 {
+            a.push([s(0), s(1), s(2), s(3)]);
+            b.push([r(0), s(4), r(2), s(5)]);
+        } else if i % 7 == 1 {
+            a.push([0.0, -0.0, 0.0, 0.0]);
+            b.push([r(1), r(2), r(3), r(0)]);
+        } else {
+            a.push([r(0), r(1), -r(2), r(3)]);
+            b.push([r(3), -r(0), r(1), r(2) * 0.5]);
+        }
+    }
+    let global = a.len();
+    let flat = |v: &[[f32; 4]]| v.iter().flatten().copied().collect::<Vec<f32>>();
+    let (fa, fb) = (flat(&a), flat(&b));
+    let len = |v: &[f32]| {
+        let mut acc: Option<f64> = None;
+        for &c in v {
+            let c = c as f64;
+            acc = Some(match acc {
+                None => c * c,
+                Some(s) => s + c * c,
+            });
+        }
+        acc.unwrap().sqrt() as f32
+    };
+    let normalize = |v: &[f32]| -> Vec<f32> {
+        let any_inf = v.iter().any(|c| c.is_infinite());
+        let d: Vec<f32> = v
+            .iter()
+            .map(|&c| {
+                if !any_inf {
+                    c
+                } else if c.is_infinite() {
+                    1f32.copysign(c)
+                } else {
+                    (c * 0.0).copysign(c)
+                }
+            })
+            .collect();
+        let l = {
+            let mut acc: Option<f64> = None;
+            for &c in &d {
+                let c = c as f64;
+                acc = Some(match acc {
+                    None => c * c,
+                    Some(s) => s + c * c,
+                });
+            }
+            acc.unwrap().sqrt()
+        };
+        let zero = v.iter().all(|&c| c == 0.0);
+        v.iter()
+            .zip(&d)
+            .map(|(&c, &w)| if zero { c } else { (w as f64 / l) as f32 })
+            .collect()
+    };
+    let cross = |u: &[f32], v: &[f32]| {
+        [
+            u[1] * v[2] - u[2] * v[1],
+            u[2] * v[0] - u[0] * v[2],
+            u[0] * v[1] - u[1] * v[0],
+        ]
+    };
+    let same = |g: f32, w: f32| g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan());
+    for opt in Opt::BOTH {
+        for l in LOCALS {
+            for kernel in builds(opt, "geometry_lanes") {
+                let mut o = vec![0f32; 15 * global];
+                let mut od = vec![0f64; 2 * global];
+                let lo = local(l);
+                kernel
+                    .arg(Arg::input(&fa))
+                    .arg(Arg::input(&fb))
+                    .arg(Arg::output(&mut o))
+                    .arg(Arg::output(&mut od))
+                    .run(&[global], lo.as_ref().map(|l| &l[..]));
+                for i in 0..global {
+                    let (u, v) = (&a[i], &b[i]);
+                    let c3 = cross(u, v);
+                    let d3: Vec<f32> = (0..3).map(|k| u[k] - v[k]).collect();
+                    let d4: Vec<f32> = (0..4).map(|k| u[k] - v[k]).collect();
+                    let (n2, n3, n4) = (normalize(&u[..2]), normalize(&v[..3]), normalize(u));
+                    let _ = (d3, d4);
+                    let dist = |p: &[f32], q: &[f32]| {
+                        let mut acc: Option<f64> = None;
+                        for (&x, &y) in p.iter().zip(q) {
+                            let d = x as f64 - y as f64;
+                            acc = Some(match acc {
+                                None => d * d,
+                                Some(s) => s + d * d,
+                            });
+                        }
+                        acc.unwrap().sqrt() as f32
+                    };
+                    let want = [
+                        c3[0],
+                        c3[1],
+                        c3[2],
+                        c3[0] + c3[1] + c3[2],
+                        0.0,
+                        len(&u[..2]),
+                        len(&v[..3]),
+                        len(u),
+                        dist(&u[..3], &v[..3]),
+                        dist(u, v),
+                        n2[0],
+                        n2[1],
+                        n3[2],
+                        n4[0],
+                        n4[3],
+                    ];
+                    for (k, &w) in want.iter().enumerate() {
+                        let g = o[k * global + i];
+                        assert!(
+                            same(g, w),
+                            "{opt:?} local {l:?}: result {k} of {u:?}, {v:?}: {g:e} against {w:e}"
+                        );
+                    }
+                    let (ud, vd) = (u.map(f64::from), [v[2], v[1], v[0]].map(f64::from));
+                    let cx = ud[1] * vd[2] - ud[2] * vd[1];
+                    let cyz = (ud[2] * vd[0] - ud[0] * vd[2]) + (ud[0] * vd[1] - ud[1] * vd[0]);
+                    for (k, w) in [cx, cyz].into_iter().enumerate() {
+                        let g = od[k * global + i];
+                        assert!(
+                            g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()),
+                            "{opt:?} local {l:?}: double cross {k} of {u:?}, {v:?}: {g:e} against {w:e}"
                         );
                     }
                 }

@@ -209,7 +209,7 @@ kernel void math8_libm(global const float *x, global float *out)
 // (jit/src/lower/simd/ops.rs, rounding4). Result k of work-item i at
 // o[k * n + i].
 kernel void common_lanes(global const float *a, global const float *b, global const int *c,
-                         global const double *d, global float *o, global double *od)
+                         global const double *d, global float *o, global double *od, global int *oi)
 {
     size_t i = get_global_id(0), n = get_global_size(0);
     float x = a[i], y = b[i];
@@ -236,6 +236,8 @@ kernel void common_lanes(global const float *a, global const float *b, global co
     o[17 * n + i] = fdim(x, y);
     o[18 * n + i] = ldexp(x, k);
     o[19 * n + i] = round(y * 0.5f);
+    o[20 * n + i] = native_rsqrt(x);
+    o[21 * n + i] = half_rsqrt(y);
     od[0 * n + i] = copysign(p, q);
     od[1 * n + i] = maxmag(p, q);
     od[2 * n + i] = mix(p, q, 0.25);
@@ -246,6 +248,50 @@ kernel void common_lanes(global const float *a, global const float *b, global co
     od[7 * n + i] = select(p, q, (long)k);
     od[8 * n + i] = round(p);
     od[9 * n + i] = fdim(p, q);
+    // Conversions to integers with a rounding mode (rounded first, then
+    // converted as toward zero).
+    float z = x * 3.75f;
+    oi[0 * n + i] = convert_int_rte(z);
+    oi[1 * n + i] = convert_int_rtp(z);
+    oi[2 * n + i] = convert_int_rtn(z);
+    oi[3 * n + i] = convert_int_sat_rte(z);
+    oi[4 * n + i] = (int)convert_uint_sat_rtp(z);
+    oi[5 * n + i] = convert_int_rte(p * 2.5);
+    oi[6 * n + i] = convert_int_sat_rtn(q);
+}
+
+// The geometric functions whose recipes combine components, as vectors
+// in 4- and 8-lane bodies (jit/src/lower/simd/ops.rs, geometric4): cross
+// of float3, float4 and double3, length, distance and normalize (and
+// their fast_ forms) of float2 ... float4. Result k of work-item i at
+// o[k * n + i].
+kernel void geometry_lanes(global const float4 *a, global const float4 *b, global float *o, global double *od)
+{
+    size_t i = get_global_id(0), n = get_global_size(0);
+    float4 u = a[i], v = b[i];
+    float3 c3 = cross(u.xyz, v.xyz);
+    float4 c4 = cross(u, v);
+    double3 cd = cross(convert_double3(u.xyz), convert_double3(v.zyx));
+    float2 n2 = normalize(u.xy);
+    float3 n3 = fast_normalize(v.xyz);
+    float4 n4 = normalize(u);
+    o[0 * n + i] = c3.x;
+    o[1 * n + i] = c3.y;
+    o[2 * n + i] = c3.z;
+    o[3 * n + i] = c4.x + c4.y + c4.z;
+    o[4 * n + i] = c4.w;
+    o[5 * n + i] = length(u.xy);
+    o[6 * n + i] = length(v.xyz);
+    o[7 * n + i] = fast_length(u);
+    o[8 * n + i] = distance(u.xyz, v.xyz);
+    o[9 * n + i] = fast_distance(u, v);
+    o[10 * n + i] = n2.x;
+    o[11 * n + i] = n2.y;
+    o[12 * n + i] = n3.z;
+    o[13 * n + i] = n4.x;
+    o[14 * n + i] = n4.w;
+    od[0 * n + i] = cd.x;
+    od[1 * n + i] = cd.y + cd.z;
 }
 
 // hypot of two floats, NaNs with payloads among them: the 4- and 8-lane

@@ -462,7 +462,7 @@ impl Lowering<'_, '_, '_> {
     /// `x` with the sign bit of `y`: Cranelift's `fcopysign` of scalars
     /// (bit operations on x86-64), the same bit operations on vectors
     /// (which Cranelift's x86-64 back end has no `fcopysign` for).
-    fn copysign_any(&mut self, x: Value, y: Value) -> Value {
+    pub(super) fn copysign_any(&mut self, x: Value, y: Value) -> Value {
         let t = self.b.func.dfg.value_type(x);
         if !t.is_vector() {
             return self.b.ins().fcopysign(x, y);
@@ -864,7 +864,7 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// sqrt of the sum of the squares of f64 values.
-    fn sum_sq_sqrt(&mut self, d: &[Value]) -> Value {
+    pub(super) fn sum_sq_sqrt(&mut self, d: &[Value]) -> Value {
         let mut acc = None;
         for &x in d {
             let sq = self.b.ins().fmul(x, x);

@@ -374,6 +374,9 @@ impl Lowering<'_, '_, '_> {
                     };
                     args.push(self.shapes(x)?);
                 }
+                if let Some(g) = self.geometric4(op, &args, &out) {
+                    return Ok(Some(g));
+                }
                 for (k, &t) in out.iter().enumerate() {
                     let ops: Vec<Shape> = args.iter().filter_map(|s| s.get(k).copied()).collect();
                     if ops.len() != args.len() {
@@ -412,11 +415,45 @@ impl Lowering<'_, '_, '_> {
                 }
             }
             op if inst.operands.len() == 1 => {
-                if m.decoration(id, Decoration::FPRoundingMode).is_some() {
-                    return Ok(None);
-                }
                 let sat = m.decoration(id, Decoration::SaturatedConversion).is_some();
-                let x = self.shapes(a(0))?;
+                let mut x = self.shapes(a(0))?;
+                if m.decoration(id, Decoration::FPRoundingMode).is_some() {
+                    // A float-to-integer conversion with a rounding mode
+                    // (convert_int_rte, ...): the float rounded to an
+                    // integral value first (nearest, ceil or floor), then
+                    // converted as toward zero, as the scalar lowering's
+                    // `float_to_int`; other conversions with a rounding
+                    // mode run lane by lane.
+                    use crate::lower::convert::{rounding, Round};
+                    if !matches!(op, Op::ConvertFToS | Op::ConvertFToU) {
+                        return Ok(None);
+                    }
+                    let Some(mode) = rounding(m, id) else {
+                        return Ok(None);
+                    };
+                    for s in x.iter_mut() {
+                        let round = |l: &mut Self, v: Value| match mode {
+                            Round::Rtz => v,
+                            Round::Rte => l.b.ins().nearest(v),
+                            Round::Rtp => l.b.ins().ceil(v),
+                            Round::Rtn => l.b.ins().floor(v),
+                        };
+                        *s = match self.lane_type(*s) {
+                            cl::F32 => {
+                                let v = self.as_vec(*s, cl::F32X4);
+                                Shape::V(round(self, v))
+                            }
+                            cl::F64 => {
+                                let Some(pt) = self.pair_of(cl::F64) else {
+                                    return Ok(None);
+                                };
+                                let p = self.as_pair(*s, pt);
+                                Shape::Pair(p.map(|h| round(self, h)))
+                            }
+                            _ => return Ok(None),
+                        };
+                    }
+                }
                 for (k, &t) in out.iter().enumerate() {
                     let Some(&xk) = x.get(k) else {
                         return Ok(None);
@@ -1815,6 +1852,158 @@ impl Lowering<'_, '_, '_> {
         self.lanewise(op, &v, scalar).map(Shape::V)
     }
 
+    /// The geometric functions of float vectors whose scalar recipes
+    /// (lower/ext_inst.rs) combine components: `cross` (of floats or
+    /// doubles: products and differences), `length` and `distance`
+    /// (`fast_` forms too: the squares summed in double in component
+    /// order, the square root, rounded once), `normalize` (infinite
+    /// components to ±1 and the others to ±0 where any is infinite, each
+    /// component in double over the length, rounded once, zero vectors
+    /// unchanged), each lane as the scalar recipe computes it, the
+    /// double steps on the two `f64x2` halves of each `f32x4`. None for
+    /// other instructions and for the length, distance and normalize of
+    /// doubles (their scaling: lane by lane).
+    fn geometric4(&mut self, op: Cl, args: &[Vec<Shape>], out: &[Clif]) -> Option<Vec<Shape>> {
+        let first = args.first()?;
+        let t = self.lane_type(*first.first()?);
+        let all_t = args.iter().flatten().all(|&s| self.lane_type(s) == t);
+        if !all_t {
+            return None;
+        }
+        match (op, args) {
+            (Cl::cross, [a, b]) if (3..=4).contains(&a.len()) && a.len() == b.len() && out.len() == a.len() => {
+                if t == cl::F64 {
+                    let pt = self.pair_of(t)?;
+                    let (a, b): (Vec<[Value; 2]>, Vec<[Value; 2]>) = (
+                        a.iter().map(|&s| self.as_pair(s, pt)).collect(),
+                        b.iter().map(|&s| self.as_pair(s, pt)).collect(),
+                    );
+                    let mut r: Vec<Shape> = [(1, 2), (2, 0), (0, 1)]
+                        .iter()
+                        .map(|&(i, j)| {
+                            Shape::Pair([0, 1].map(|h| {
+                                let p = self.b.ins().fmul(a[i][h], b[j][h]);
+                                let q = self.b.ins().fmul(a[j][h], b[i][h]);
+                                self.b.ins().fsub(p, q)
+                            }))
+                        })
+                        .collect();
+                    if a.len() == 4 {
+                        let z = self.zero(pt);
+                        r.push(Shape::Pair([z, z]));
+                    }
+                    return Some(r);
+                }
+                if t != cl::F32 {
+                    return None;
+                }
+                let a: Vec<Value> = a.iter().map(|&s| self.as_vec(s, cl::F32X4)).collect();
+                let b: Vec<Value> = b.iter().map(|&s| self.as_vec(s, cl::F32X4)).collect();
+                let mut r: Vec<Shape> = [(1, 2), (2, 0), (0, 1)]
+                    .iter()
+                    .map(|&(i, j)| {
+                        let p = self.b.ins().fmul(a[i], b[j]);
+                        let q = self.b.ins().fmul(a[j], b[i]);
+                        Shape::V(self.b.ins().fsub(p, q))
+                    })
+                    .collect();
+                if a.len() == 4 {
+                    r.push(Shape::V(self.zero(cl::F32X4)));
+                }
+                Some(r)
+            }
+            (Cl::length | Cl::fast_length, [x]) if t == cl::F32 && out.len() == 1 => {
+                let x: Vec<Value> = x.iter().map(|&s| self.as_vec(s, cl::F32X4)).collect();
+                let halves: Vec<[Value; 2]> = x.iter().map(|&v| self.promote_pair(v)).collect();
+                let [lo, hi] = [0, 1].map(|h| {
+                    let d: Vec<Value> = halves.iter().map(|p| p[h]).collect();
+                    let l = self.sum_sq_sqrt(&d);
+                    self.b.ins().fvdemote(l)
+                });
+                Some(vec![Shape::V(self.join_lows(lo, hi))])
+            }
+            (Cl::distance | Cl::fast_distance, [a, b]) if t == cl::F32 && a.len() == b.len() && out.len() == 1 => {
+                let a: Vec<[Value; 2]> = a
+                    .iter()
+                    .map(|&s| {
+                        let v = self.as_vec(s, cl::F32X4);
+                        self.promote_pair(v)
+                    })
+                    .collect();
+                let b: Vec<[Value; 2]> = b
+                    .iter()
+                    .map(|&s| {
+                        let v = self.as_vec(s, cl::F32X4);
+                        self.promote_pair(v)
+                    })
+                    .collect();
+                let [lo, hi] = [0, 1].map(|h| {
+                    let d: Vec<Value> = a.iter().zip(&b).map(|(x, y)| self.b.ins().fsub(x[h], y[h])).collect();
+                    let l = self.sum_sq_sqrt(&d);
+                    self.b.ins().fvdemote(l)
+                });
+                Some(vec![Shape::V(self.join_lows(lo, hi))])
+            }
+            (Cl::normalize | Cl::fast_normalize, [x]) if t == cl::F32 && out.len() == x.len() => {
+                let x: Vec<Value> = x.iter().map(|&s| self.as_vec(s, cl::F32X4)).collect();
+                let splat = |l: &mut Self, c: f32| {
+                    let c = l.b.ins().f32const(c);
+                    l.b.ins().splat(cl::F32X4, c)
+                };
+                let (zero, one, inf) = (splat(self, 0.0), splat(self, 1.0), splat(self, f32::INFINITY));
+                let mut any_inf = None;
+                let mut all_zero = None;
+                let mut is_inf = Vec::with_capacity(x.len());
+                for &v in &x {
+                    let av = self.b.ins().fabs(v);
+                    let i = self.b.ins().fcmp(FloatCC::Equal, av, inf);
+                    let z = self.b.ins().fcmp(FloatCC::Equal, v, zero);
+                    is_inf.push(i);
+                    any_inf = Some(match any_inf {
+                        None => i,
+                        Some(a) => self.b.ins().bor(a, i),
+                    });
+                    all_zero = Some(match all_zero {
+                        None => z,
+                        Some(a) => self.b.ins().band(a, z),
+                    });
+                }
+                let (any_inf, all_zero) = (any_inf?, all_zero?);
+                let flags = MemFlagsData::new();
+                let mask = |l: &mut Self, m: Value| l.b.ins().bitcast(cl::F32X4, flags, m);
+                let (any_inf, all_zero) = (mask(self, any_inf), mask(self, all_zero));
+                let mut d = Vec::with_capacity(x.len());
+                for (&v, &i) in x.iter().zip(&is_inf) {
+                    let unit = self.copysign_any(one, v);
+                    let other = self.b.ins().fmul(v, zero);
+                    let other = self.copysign_any(other, v);
+                    let i = mask(self, i);
+                    let repl = self.b.ins().bitselect(i, unit, other);
+                    let v2 = self.b.ins().bitselect(any_inf, repl, v);
+                    d.push(self.promote_pair(v2));
+                }
+                let ls = [0, 1].map(|h| {
+                    let dh: Vec<Value> = d.iter().map(|p| p[h]).collect();
+                    self.sum_sq_sqrt(&dh)
+                });
+                Some(
+                    x.iter()
+                        .zip(&d)
+                        .map(|(&v, w)| {
+                            let [lo, hi] = [0, 1].map(|h| {
+                                let q = self.b.ins().fdiv(w[h], ls[h]);
+                                self.b.ins().fvdemote(q)
+                            });
+                            let q = self.join_lows(lo, hi);
+                            Shape::V(self.b.ins().bitselect(all_zero, v, q))
+                        })
+                        .collect(),
+                )
+            }
+            _ => None,
+        }
+    }
+
     /// `round`, `fdim` and `ldexp` of floats and doubles on one component
     /// of type `t` (`f32x4` vectors, pairs of `f64x2`), as vector code
     /// giving each lane the scalar lowering's host function's bits:
@@ -2039,6 +2228,8 @@ impl Lowering<'_, '_, '_> {
                     | Cl::trunc
                     | Cl::rint
                     | Cl::rsqrt
+                    | Cl::half_rsqrt
+                    | Cl::native_rsqrt
                     | Cl::hypot
             )
         } else {
@@ -2063,7 +2254,8 @@ impl Lowering<'_, '_, '_> {
             // As the scalar lowering's `clift_rsqrt_f32`: 1 / sqrt(x) in
             // double, rounded once, so that a work-item's result does not
             // depend on whether it ran in a chunk.
-            (Cl::rsqrt, &[x]) if float => self.rsqrt_in_double(x),
+            // (half_rsqrt and native_rsqrt: the same host function.)
+            (Cl::rsqrt | Cl::half_rsqrt | Cl::native_rsqrt, &[x]) if float => self.rsqrt_in_double(x),
             // As the scalar lowering's `clift_hypot_f32`.
             (Cl::hypot, &[x, y]) if float => self.hypot_in_double(x, y),
             (Cl::s_abs, &[x]) if !float => ins.iabs(x),

@@ -13,7 +13,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 32] = [
+const FUNCTIONS: [&str; 36] = [
     "sin",
     "cos",
     "exp",
@@ -29,6 +29,10 @@ const FUNCTIONS: [&str; 32] = [
     "erfc",
     "cbrt",
     "hypot",
+    "round",
+    "smoothstep",
+    "normalize",
+    "convert_rte",
     "exp_double",
     "log_double",
     "sin_double",

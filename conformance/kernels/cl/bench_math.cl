@@ -15,6 +15,10 @@ kernel void math_atan2(global const float *x, global float *y) { size_t i = get_
 kernel void math_erfc(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = erfc(x[i]); }
 kernel void math_cbrt(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = cbrt(x[i]); }
 kernel void math_hypot(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = hypot(x[i], 5.0f - x[i]); }
+kernel void math_round(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = round(x[i] * 3.3f); }
+kernel void math_smoothstep(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = smoothstep(0.5f, 9.0f, x[i]); }
+kernel void math_normalize(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = normalize((float2)(x[i], 1.0f)).x; }
+kernel void math_convert_rte(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = (float)convert_int_rte(x[i] * 1000.0f); }
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 kernel void math_exp_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = exp(x[i]); }
 kernel void math_log_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = log(x[i]); }

@@ -354,9 +354,12 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 // The lane-wise recipes of floats and doubles, round,
                 // fdim, ldexp and conversions with rounding modes as
                 // vectors (common_lanes: no lane taken out; the only
-                // calls the scalar body's: two rounds, fdim, ldexp,
-                // native_rsqrt and half_rsqrt of floats, round and fdim
-                // of doubles, eight); cross, length, distance and
+                // calls the scalar body's eleven, two rounds, fdim,
+                // ldexp, native_rsqrt, half_rsqrt and two powns of
+                // floats, round, fdim and pown of doubles, and the
+                // four-lane pow of the three powns in each 4-lane part:
+                // the 8-lane body's two and the 4-lane body's, nine);
+                // cross, length, distance and
                 // normalize (geometry_lanes: no call, and at -O2 no lane
                 // taken out; -O0 stores its double3 per lane, a copy each).
                 let geometry = dump::eight_lane_ir(&dir, "geometry_lanes", &format!("{level:?}"));
@@ -367,7 +370,9 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 let common = dump::eight_lane_ir(&dir, "common_lanes", &format!("{level:?}"));
                 let calls = common.matches("call_indirect").count();
                 assert!(
-                    !common.contains("extractlane") && calls == 8,
+                    !common.contains("extractlane")
+                        && calls == 20
+                        && common.matches("= (f64x2, f64x2, f64x2, f64x2, i64) system_v").count() == 9,
                     "{level:?}: common_lanes computes lane by lane ({calls} calls): {common}"
                 );
                 // The scalar functions are called by the scalar body only

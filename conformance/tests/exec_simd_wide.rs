@@ -540,7 +540,8 @@ fn libm_math_of_both_parts_in_one_call() {
 /// compares each with the scalar build bit for bit); here the results
 /// that the spec fixes exactly are checked against the host too: copysign,
 /// the square roots, divisions, reciprocals, step, sign, select, degrees
-/// and radians (in double, rounded once), of floats and doubles, over
+/// and radians (in double, rounded once), round, fdim, ldexp, pown
+/// (libm's pow of the widened operands), of floats and doubles, over
 /// the special values (NaNs with payloads, infinities, zeros of both
 /// signs, denormals) and a ramp.
 #[test]
@@ -569,8 +570,8 @@ fn common_functions_as_vectors() {
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "common_lanes") {
-                let mut o = vec![0f32; 22 * global];
-                let mut od = vec![0f64; 10 * global];
+                let mut o = vec![0f32; 24 * global];
+                let mut od = vec![0f64; 11 * global];
                 let mut oi = vec![0i32; 7 * global];
                 let lo = local(l);
                 kernel
@@ -635,7 +636,8 @@ fn common_functions_as_vectors() {
                     };
                     let ldexp = |v: f32, n: i32| (v as f64 * 2f64.powi(n.clamp(-300, 300))) as f32;
                     let rsqrt = |v: f32| (1.0 / (v as f64).sqrt()) as f32;
-                    let want: [(usize, f32); 18] = [
+                    let pown = |v: f32, n: i32| libm::pow(v as f64, n as f64) as f32;
+                    let want: [(usize, f32); 20] = [
                         (0, x.copysign(y)),
                         (1, x.abs().sqrt() + y.abs().sqrt()),
                         (4, x / y),
@@ -654,6 +656,8 @@ fn common_functions_as_vectors() {
                         (19, round(y * 0.5)),
                         (20, rsqrt(x)),
                         (21, rsqrt(y)),
+                        (22, pown(x, k)),
+                        (23, pown(y, 3)),
                     ];
                     for (j, w) in want {
                         let g = o[j * global + i];
@@ -676,7 +680,7 @@ fn common_functions_as_vectors() {
                         }
                     };
                     let round64 = |v: f64| if v.is_nan() { quiet64(v) } else { v.round() };
-                    let want64: [(usize, f64); 7] = [
+                    let want64: [(usize, f64); 8] = [
                         (0, p.copysign(q)),
                         (3, if p < q { 0.0 } else { 1.0 }),
                         (5, sign64(p)),
@@ -687,6 +691,7 @@ fn common_functions_as_vectors() {
                         (7, if k != 0 { q } else { p }),
                         (8, round64(p)),
                         (9, fdim64(p, q)),
+                        (10, libm::pow(p, k as f64)),
                     ];
                     for (j, w) in want64 {
                         let g = od[j * global + i];

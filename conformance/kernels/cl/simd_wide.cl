@@ -238,6 +238,8 @@ kernel void common_lanes(global const float *a, global const float *b, global co
     o[19 * n + i] = round(y * 0.5f);
     o[20 * n + i] = native_rsqrt(x);
     o[21 * n + i] = half_rsqrt(y);
+    o[22 * n + i] = pown(x, k);
+    o[23 * n + i] = pown(y, 3);
     od[0 * n + i] = copysign(p, q);
     od[1 * n + i] = maxmag(p, q);
     od[2 * n + i] = mix(p, q, 0.25);
@@ -248,6 +250,7 @@ kernel void common_lanes(global const float *a, global const float *b, global co
     od[7 * n + i] = select(p, q, (long)k);
     od[8 * n + i] = round(p);
     od[9 * n + i] = fdim(p, q);
+    od[10 * n + i] = pown(p, k);
     // Conversions to integers with a rounding mode (rounded first, then
     // converted as toward zero).
     float z = x * 3.75f;

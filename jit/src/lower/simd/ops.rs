@@ -386,7 +386,10 @@ impl Lowering<'_, '_, '_> {
                         Some(s) => Some(s),
                         None => match self.rounding4(op, &ops, t) {
                             Some(s) => Some(s),
-                            None => self.ext(op, &ops, t),
+                            None => match self.pown4(op, &ops, t) {
+                                Some(s) => Some(s),
+                                None => self.ext(op, &ops, t),
+                            },
                         },
                     };
                     match s {
@@ -2002,6 +2005,51 @@ impl Lowering<'_, '_, '_> {
             }
             _ => None,
         }
+    }
+
+    /// `pown(x, n)` of floats and doubles on one component of type `t`, as
+    /// the scalar lowering's host functions compute it (`libm`'s double
+    /// `pow` of x, widened, and n, converted exactly; rounded once to
+    /// float): one call of `libm_lanes`' four-lane `pow` (bitwise `libm`'s
+    /// on each lane) with the four lanes' x and n as doubles, two halves
+    /// each. None where there is no such form.
+    fn pown4(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
+        let (Cl::pown, &[x, n]) = (op, args) else { return None };
+        if !matches!(t, cl::F32 | cl::F64) || self.lane_type(x) != t || self.lane_type(n) != cl::I32 {
+            return None;
+        }
+        let addr = clift_builtins::libm_lanes::four_lanes_binary("pow")?;
+        let xs = if t == cl::F32 {
+            let v = self.as_vec(x, cl::F32X4);
+            self.promote_pair(v)
+        } else {
+            let pt = self.pair_of(t)?;
+            self.as_pair(x, pt)
+        };
+        // n's lanes 0-1 and 2-3 as doubles (`cvtdq2pd`, exact).
+        let nv = self.as_vec(n, cl::I32X4);
+        let high = self.high_down(nv);
+        let ns = [nv, high].map(|v| {
+            let w = self.b.ins().swiden_low(v);
+            self.b.ins().fcvt_from_sint(cl::F64X2, w)
+        });
+        let slot = self
+            .b
+            .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 32, 4));
+        let at = self.b.ins().stack_addr(cl::I64, slot, 0);
+        let f64x2 = cl::F64X2;
+        self.call_host(
+            addr,
+            &[f64x2, f64x2, f64x2, f64x2, cl::I64],
+            &[],
+            &[xs[0], xs[1], ns[0], ns[1], at],
+        );
+        let [lo, hi] = [0, 16].map(|o| self.b.ins().stack_load(cl::I64, f64x2, slot, o));
+        if t == cl::F64 {
+            return Some(Shape::Pair([lo, hi]));
+        }
+        let [lo, hi] = [lo, hi].map(|d| self.b.ins().fvdemote(d));
+        Some(Shape::V(self.join_lows(lo, hi)))
     }
 
     /// `round`, `fdim` and `ldexp` of floats and doubles on one component

@@ -368,7 +368,10 @@ mod tests {
             // AVX2); every load and store is of eight floats in arrays of
             // eight.
             let got: [[f32; 8]; 2] = unsafe {
-                let (four, eight): (Four, Eight) = (core::mem::transmute(four), core::mem::transmute(eight));
+                let (four, eight) = (
+                    core::mem::transmute::<usize, Four>(four),
+                    core::mem::transmute::<usize, Eight>(eight),
+                );
                 let v = |a: &[f32; 8], k: usize| _mm_loadu_ps(a.as_ptr().add(4 * k));
                 let mut by_four = [0f32; 8];
                 _mm_storeu_ps(by_four.as_mut_ptr(), four(v(&x, 0), v(&y, 0)));

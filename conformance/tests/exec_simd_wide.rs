@@ -536,6 +536,76 @@ fn libm_math_of_both_parts_in_one_call() {
     }
 }
 
+/// sinpi of a float as clift computes it (builtins' `math_shared::sinpi`
+/// with `math_f32`'s kernel): |x| mod 2 reflected into [0, 1/2], then
+/// libm's sin or cos of pi times it in double, rounded once.
+fn sinpi(x: f32) -> f32 {
+    use std::f64::consts::PI;
+    if x.is_nan() {
+        return x;
+    }
+    if x.is_infinite() {
+        return f32::NAN;
+    }
+    let mut r = x.abs() % 2.0;
+    let mut neg = x.is_sign_negative();
+    if r >= 1.0 {
+        r -= 1.0;
+        neg = !neg;
+    }
+    if r > 0.5 {
+        r = 1.0 - r;
+    }
+    if r == 0.0 {
+        return 0f32.copysign(x);
+    }
+    let r = r as f64;
+    let v = (if r <= 0.25 {
+        libm::sin(PI * r)
+    } else {
+        libm::cos(PI * (0.5 - r))
+    }) as f32;
+    if neg {
+        -v
+    } else {
+        v
+    }
+}
+
+/// cospi of a float as clift computes it (see [`sinpi`]).
+fn cospi(x: f32) -> f32 {
+    use std::f64::consts::PI;
+    if x.is_nan() {
+        return x;
+    }
+    if x.is_infinite() {
+        return f32::NAN;
+    }
+    let mut r = x.abs() % 2.0;
+    if r > 1.0 {
+        r = 2.0 - r;
+    }
+    let mut neg = false;
+    if r > 0.5 {
+        r = 1.0 - r;
+        neg = true;
+    }
+    if r == 0.5 {
+        return 0.0;
+    }
+    let r = r as f64;
+    let v = (if r <= 0.25 {
+        libm::cos(PI * r)
+    } else {
+        libm::sin(PI * (0.5 - r))
+    }) as f32;
+    if neg {
+        -v
+    } else {
+        v
+    }
+}
+
 /// The lane-wise recipes of common_lanes in every build (the harness
 /// compares each with the scalar build bit for bit); here the results
 /// that the spec fixes exactly are checked against the host too: copysign,
@@ -570,7 +640,7 @@ fn common_functions_as_vectors() {
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "common_lanes") {
-                let mut o = vec![0f32; 24 * global];
+                let mut o = vec![0f32; 28 * global];
                 let mut od = vec![0f64; 11 * global];
                 let mut oi = vec![0i32; 7 * global];
                 let lo = local(l);
@@ -637,7 +707,7 @@ fn common_functions_as_vectors() {
                     let ldexp = |v: f32, n: i32| (v as f64 * 2f64.powi(n.clamp(-300, 300))) as f32;
                     let rsqrt = |v: f32| (1.0 / (v as f64).sqrt()) as f32;
                     let pown = |v: f32, n: i32| libm::pow(v as f64, n as f64) as f32;
-                    let want: [(usize, f32); 20] = [
+                    let want: [(usize, f32); 24] = [
                         (0, x.copysign(y)),
                         (1, x.abs().sqrt() + y.abs().sqrt()),
                         (4, x / y),
@@ -658,6 +728,10 @@ fn common_functions_as_vectors() {
                         (21, rsqrt(y)),
                         (22, pown(x, k)),
                         (23, pown(y, 3)),
+                        (24, sinpi(x)),
+                        (25, cospi(y)),
+                        (26, sinpi(y * 0.25)),
+                        (27, cospi(x * 4.0)),
                     ];
                     for (j, w) in want {
                         let g = o[j * global + i];

@@ -240,6 +240,10 @@ kernel void common_lanes(global const float *a, global const float *b, global co
     o[21 * n + i] = half_rsqrt(y);
     o[22 * n + i] = pown(x, k);
     o[23 * n + i] = pown(y, 3);
+    o[24 * n + i] = sinpi(x);
+    o[25 * n + i] = cospi(y);
+    o[26 * n + i] = sinpi(y * 0.25f);
+    o[27 * n + i] = cospi(x * 4.0f);
     od[0 * n + i] = copysign(p, q);
     od[1 * n + i] = maxmag(p, q);
     od[2 * n + i] = mix(p, q, 0.25);

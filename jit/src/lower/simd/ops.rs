@@ -374,7 +374,7 @@ impl Lowering<'_, '_, '_> {
                     };
                     args.push(self.shapes(x)?);
                 }
-                if let Some(g) = self.geometric4(op, &args, &out) {
+                if let Some(g) = self.geometric4(op, &args, out) {
                     return Ok(Some(g));
                 }
                 for (k, &t) in out.iter().enumerate() {
@@ -382,16 +382,13 @@ impl Lowering<'_, '_, '_> {
                     if ops.len() != args.len() {
                         return Ok(None);
                     }
-                    let s = match self.lanewise4(op, &ops, t, out.len() == 1) {
-                        Some(s) => Some(s),
-                        None => match self.rounding4(op, &ops, t) {
-                            Some(s) => Some(s),
-                            None => match self.pown4(op, &ops, t) {
-                                Some(s) => Some(s),
-                                None => self.ext(op, &ops, t),
-                            },
-                        },
-                    };
+                    // The first form that takes the instruction.
+                    let s = self
+                        .lanewise4(op, &ops, t, out.len() == 1)
+                        .or_else(|| self.rounding4(op, &ops, t))
+                        .or_else(|| self.pown4(op, &ops, t))
+                        .or_else(|| self.sinpi4(op, &ops, t))
+                        .or_else(|| self.ext(op, &ops, t));
                     match s {
                         Some(s) => shapes.push(s),
                         None => return Ok(None),
@@ -2005,6 +2002,143 @@ impl Lowering<'_, '_, '_> {
             }
             _ => None,
         }
+    }
+
+    /// `sinpi` and `cospi` of floats on one component, as the scalar
+    /// functions (`math_shared::sinpi`, `cospi` with `math_f32`'s kernels)
+    /// compute them, in double on the two `f64x2` halves (every step of
+    /// the reduction is exact in float, so in double too): r = |x| mod 2
+    /// (|x| - 2 floor(|x|/2), exact), reflected to [0, 1/2] (sinpi:
+    /// through r - 1, flipping the sign, and 1 - r; cospi: through 2 - r
+    /// and 1 - r, flipping the sign), then sin(pi r) or cos(pi (1/2 - r))
+    /// (sinpi; cospi the other way round) by r <= 1/4, both by one call
+    /// each of `libm_lanes`' four-lane forms (bitwise `libm`'s), the
+    /// sign flipped in double (exact, and rounding is symmetric), rounded
+    /// once; sinpi of an integer is ±0 by x's sign, cospi of an integer
+    /// plus 1/2 is +0; a NaN x is itself, an infinite one the NaN.
+    fn sinpi4(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
+        let (Cl::sinpi | Cl::cospi, &[x]) = (op, args) else {
+            return None;
+        };
+        if t != cl::F32 || self.lane_type(x) != t {
+            return None;
+        }
+        let sin = clift_builtins::libm_lanes::four_lanes("sin")?;
+        let cos = clift_builtins::libm_lanes::four_lanes("cos")?;
+        let xv = self.as_vec(x, cl::F32X4);
+        let xd = self.promote_pair(xv);
+        let flags = MemFlagsData::new();
+        let splat = |l: &mut Self, c: f64| {
+            let c = l.b.ins().f64const(c);
+            l.b.ins().splat(cl::F64X2, c)
+        };
+        let pick = |l: &mut Self, m: Value, a: Value, b: Value| {
+            let m = l.b.ins().bitcast(cl::F64X2, flags, m);
+            l.b.ins().bitselect(m, a, b)
+        };
+        let (half, one, two, quarter, pi) = (
+            splat(self, 0.5),
+            splat(self, 1.0),
+            splat(self, 2.0),
+            splat(self, 0.25),
+            splat(self, std::f64::consts::PI),
+        );
+        let sinpi = op == Cl::sinpi;
+        // Per half: the reduced r, whether the sign flips, the arguments
+        // of sin and of cos, whether r <= 1/4.
+        let mut reduced = Vec::new();
+        for &d in &xd {
+            let ax = self.b.ins().fabs(d);
+            let h = self.b.ins().fmul(ax, half);
+            let fl = self.b.ins().floor(h);
+            let twice = self.b.ins().fmul(fl, two);
+            let mut r = self.b.ins().fsub(ax, twice);
+            let flip = if sinpi {
+                let ge1 = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, r, one);
+                let r1 = self.b.ins().fsub(r, one);
+                r = pick(self, ge1, r1, r);
+                let gt = self.b.ins().fcmp(FloatCC::GreaterThan, r, half);
+                let r2 = self.b.ins().fsub(one, r);
+                r = pick(self, gt, r2, r);
+                // x's sign, flipped where r was at least 1.
+                let di = self.b.ins().bitcast(cl::I64X2, flags, d);
+                let zero = self.zero(cl::I64X2);
+                let negative = self.b.ins().icmp(IntCC::SignedLessThan, di, zero);
+                self.b.ins().bxor(negative, ge1)
+            } else {
+                let gt1 = self.b.ins().fcmp(FloatCC::GreaterThan, r, one);
+                let r1 = self.b.ins().fsub(two, r);
+                r = pick(self, gt1, r1, r);
+                let gt = self.b.ins().fcmp(FloatCC::GreaterThan, r, half);
+                let r2 = self.b.ins().fsub(one, r);
+                r = pick(self, gt, r2, r);
+                gt
+            };
+            let near = self.b.ins().fmul(pi, r);
+            let rest = self.b.ins().fsub(half, r);
+            let far = self.b.ins().fmul(pi, rest);
+            let small = self.b.ins().fcmp(FloatCC::LessThanOrEqual, r, quarter);
+            reduced.push((r, flip, near, far, small));
+        }
+        // sinpi: sin(pi r) for small r, cos(pi (1/2 - r)) for the others;
+        // cospi the other way round.
+        let (sin_args, cos_args): (Vec<Value>, Vec<Value>) = if sinpi {
+            reduced.iter().map(|q| (q.2, q.3)).unzip()
+        } else {
+            reduced.iter().map(|q| (q.3, q.2)).unzip()
+        };
+        let call = |l: &mut Self, addr: usize, a: &[Value]| {
+            let slot =
+                l.b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 32, 4));
+            let at = l.b.ins().stack_addr(cl::I64, slot, 0);
+            l.call_host(addr, &[cl::F64X2, cl::F64X2, cl::I64], &[], &[a[0], a[1], at]);
+            [0, 16].map(|o| l.b.ins().stack_load(cl::I64, cl::F64X2, slot, o))
+        };
+        let sines = call(self, sin, &sin_args);
+        let cosines = call(self, cos, &cos_args);
+        let sign_bit = self.b.ins().iconst(cl::I64, i64::MIN);
+        let sign_bit = self.b.ins().splat(cl::I64X2, sign_bit);
+        let demoted = [0, 1].map(|h| {
+            let (r, flip, _, _, small) = reduced[h];
+            let (first, second) = if sinpi {
+                (sines[h], cosines[h])
+            } else {
+                (cosines[h], sines[h])
+            };
+            let v = pick(self, small, first, second);
+            // The sign flipped (a bit operation, as the scalar `-v`).
+            let vi = self.b.ins().bitcast(cl::I64X2, flags, v);
+            let flipped = self.b.ins().bxor(vi, sign_bit);
+            let flipped = self.b.ins().bitcast(cl::F64X2, flags, flipped);
+            let v = pick(self, flip, flipped, v);
+            // sinpi: ±0 by x's sign where r = 0; cospi: +0 where r = 1/2.
+            let v = if sinpi {
+                let zero = splat(self, 0.0);
+                let at = self.b.ins().fcmp(FloatCC::Equal, r, zero);
+                let di = self.b.ins().bitcast(cl::I64X2, flags, xd[h]);
+                let sign = self.b.ins().band(di, sign_bit);
+                let signed_zero = self.b.ins().bitcast(cl::F64X2, flags, sign);
+                pick(self, at, signed_zero, v)
+            } else {
+                let zero = splat(self, 0.0);
+                let at = self.b.ins().fcmp(FloatCC::Equal, r, half);
+                pick(self, at, zero, v)
+            };
+            self.b.ins().fvdemote(v)
+        });
+        let v = self.join_lows(demoted[0], demoted[1]);
+        // A NaN is itself (its bits); infinities give the NaN.
+        let inf = self.b.ins().f32const(f32::INFINITY);
+        let inf = self.b.ins().splat(cl::F32X4, inf);
+        let ax = self.b.ins().fabs(xv);
+        let is_inf = self.b.ins().fcmp(FloatCC::Equal, ax, inf);
+        let is_inf = self.b.ins().bitcast(cl::F32X4, flags, is_inf);
+        let nan = self.b.ins().f32const(f32::NAN);
+        let nan = self.b.ins().splat(cl::F32X4, nan);
+        let v = self.b.ins().bitselect(is_inf, nan, v);
+        let is_nan = self.b.ins().fcmp(FloatCC::Unordered, xv, xv);
+        let is_nan = self.b.ins().bitcast(cl::F32X4, flags, is_nan);
+        Some(Shape::V(self.b.ins().bitselect(is_nan, xv, v)))
     }
 
     /// `pown(x, n)` of floats and doubles on one component of type `t`, as

@@ -1155,6 +1155,8 @@ impl Gen {
                         "minmag",
                         "degrees",
                         "radians",
+                        "fdim",
+                        "pown",
                     ])
                 } else {
                     self.r.pick(&[
@@ -1201,10 +1203,22 @@ impl Gen {
                         "native_recip",
                         "native_divide",
                         "half_sqrt",
+                        "sinpi",
+                        "cospi",
+                        "fdim",
+                        "pown",
+                        "ldexp",
+                        "native_rsqrt",
                     ])
                 };
                 match f {
-                    "pow" | "atan2" | "atan2pi" | "hypot" | "step" | "maxmag" | "minmag" | "native_divide" => {
+                    // An int of the same width: pown's and ldexp's n, kept
+                    // small (pown of a large n is mostly 0 or inf).
+                    "pown" | "ldexp" => {
+                        let n = self.expr(t.with(Scalar::Int), d1);
+                        format!("{f}({a}, ({n}) % 40)")
+                    }
+                    "pow" | "atan2" | "atan2pi" | "hypot" | "step" | "maxmag" | "minmag" | "native_divide" | "fdim" => {
                         let b = self.expr(t, d1);
                         format!("{f}({a}, {b})")
                     }

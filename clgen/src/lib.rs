@@ -35,8 +35,14 @@
 //!   modes alone, [`Unit::math`]): float math built-ins that
 //!   implementations round differently within their ulp bounds (`exp`,
 //!   `log`, `erf`, `sin`, `cos`, `tan`, `exp2`, `exp10`, `log2`, `log10`,
-//!   `native_exp`, `half_sin`, `pow`), so that clift's vector forms of them
-//!   are compared with its scalar ones on every kind of expression;
+//!   `native_exp`, `half_sin`, `pow`; the inverse trigonometric and
+//!   hyperbolic functions, `expm1`, `log1p`, `erfc`, `cbrt`, `hypot`,
+//!   `sinpi`, `cospi`, `pown`, `ldexp`; and the common built-ins whose
+//!   exact steps the spec leaves open: `mix`, `step`, `smoothstep`, `sign`,
+//!   `maxmag`, `minmag`, `degrees`, `radians`, `fdim`, `native_recip`,
+//!   `native_divide`, `native_rsqrt`, `half_sqrt`), so that clift's vector
+//!   forms of them are compared with its scalar ones on every kind of
+//!   expression;
 //! - comparisons: the operators, the relational built-ins of two floats
 //!   (`isequal` ... `islessgreater`, `isordered`, `isunordered`) and the
 //!   classifications (`isnan`, `isinf`, `isfinite`, `isnormal`);

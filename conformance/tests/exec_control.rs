@@ -417,3 +417,70 @@ fn loop_carried_phis() {
         .collect();
     check_unary("phis", &input, 0u32, &want, None);
 }
+
+/// f_n(x) = f_(n-1)(x / 2) + n of a double4 and g_n(x) = g_(n-1)(x + 1) ^
+/// n of a char4, n = 52 down to f_0(x) = x, a call chain deeper than the
+/// JIT inlines (lower/inline.rs, MAX_DEPTH): the innermost calls go to
+/// separately compiled helper functions returning four doubles or four
+/// chars, more values than the return registers hold, which Cranelift then
+/// returns through memory the caller provides. Before, the kernel could not
+/// run ("Too many return values to fit in registers"). Built from source at
+/// -O0 (every call kept) and -O2, scalar, 4-lane and 8-lane.
+#[test]
+fn call_chain_deeper_than_inlining_returns_vectors() {
+    use clift_conformance::exec::{NARROW, SCALAR_ONLY, WIDE};
+    let depth = 52;
+    let mut src = String::from(
+        "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
+         static double4 f0(double4 x) { return x; }\n\
+         static char4 g0(char4 x) { return x; }\n",
+    );
+    for n in 1..=depth {
+        src += &format!(
+            "static double4 f{n}(double4 x) {{ return f{}(x * 0.5) + (double4)({n}); }}\n\
+             static char4 g{n}(char4 x) {{ return g{}(x + (char4)(1)) ^ (char4)({n}); }}\n",
+            n - 1,
+            n - 1
+        );
+    }
+    src += &format!(
+        "kernel void deep(global double4 *o, global char4 *c) {{\n\
+         size_t i = get_global_id(0);\n\
+         o[i] = f{depth}(o[i]);\n\
+         c[i] = g{depth}(c[i]);\n\
+         }}\n"
+    );
+    fn f(n: u32, x: f64) -> f64 {
+        if n == 0 {
+            x
+        } else {
+            f(n - 1, x * 0.5) + f64::from(n)
+        }
+    }
+    fn g(n: u32, x: i8) -> i8 {
+        if n == 0 {
+            x
+        } else {
+            g(n - 1, x.wrapping_add(1)) ^ n as i8
+        }
+    }
+    let items = 37usize;
+    let doubles: Vec<f64> = (0..4 * items).map(|k| k as f64 * 1.25 - 40.0).collect();
+    let chars: Vec<i8> = (0..4 * items).map(|k| (k as i32 * 37 - 100) as i8).collect();
+    for opt in ["-cl-opt-disable", ""] {
+        for lanes in ["", SCALAR_ONLY, NARROW, WIDE] {
+            let options = format!("{opt} {lanes}");
+            let mut o = doubles.clone();
+            let mut c = chars.clone();
+            Kernel::with_source(&src, "deep", &options)
+                .unwrap_or_else(|e| panic!("{options}: {e}"))
+                .arg(Arg::output(&mut o))
+                .arg(Arg::output(&mut c))
+                .run(&[items], None);
+            for k in 0..4 * items {
+                assert_eq!(o[k], f(depth, doubles[k]), "{options}: double {k}");
+                assert_eq!(c[k], g(depth, chars[k]), "{options}: char {k}");
+            }
+        }
+    }
+}

@@ -178,6 +178,15 @@ pub(crate) fn host_isa(opt_level: &str) -> Result<cranelift_codegen::isa::OwnedT
     // (lower/memory.rs).
     set(&mut flags, "preserve_frame_pointers", "true")?;
     set(&mut flags, "probestack_strategy", "inline")?;
+    // A helper function (a call the inliner leaves: lower/inline.rs)
+    // returns each component of its result type: more than the return
+    // registers hold for a double4 or a char4, which Cranelift's calling
+    // convention then returns through memory the caller provides.
+    // Without it such a module's kernels could not run ("Too many return
+    // values to fit in registers"): a call chain deeper than the
+    // inliner's limit at -O0, or the 4-lane bodies of a module beyond its
+    // budget, which then ran scalar.
+    set(&mut flags, "enable_multi_ret_implicit_sret", "true")?;
     // The IR verifier costs about a tenth of a build; debug builds (and so
     // the test suite) keep it to catch lowering bugs early.
     set(

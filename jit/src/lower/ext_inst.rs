@@ -353,7 +353,8 @@ impl Lowering<'_, '_, '_> {
         Ok(v)
     }
 
-    /// The inline recipes that act lane by lane on floats, written once for
+    /// The inline recipes that act lane by lane on floats ([`lanewise_op`]
+    /// and `degrees`/`radians` of doubles), written once for
     /// scalars and for vectors of them (the 4-lane bodies call this with
     /// `f32x4` and `f64x2` operands: every lane computes what the scalar
     /// body computes, operation for operation): `copysign`, the square
@@ -493,24 +494,7 @@ impl Lowering<'_, '_, '_> {
     fn ext_lane(&mut self, info: &OpInfo, ops: &Ops, k: usize, t: Clif) -> R<Value> {
         let a = |j: usize| ops.lane(j, k);
         let x = a(0)?;
-        let lanewise = matches!(
-            info.op,
-            Cl::copysign
-                | Cl::sqrt
-                | Cl::half_sqrt
-                | Cl::native_sqrt
-                | Cl::maxmag
-                | Cl::minmag
-                | Cl::half_divide
-                | Cl::native_divide
-                | Cl::half_recip
-                | Cl::native_recip
-                | Cl::mix
-                | Cl::step
-                | Cl::smoothstep
-                | Cl::sign
-                | Cl::select
-        ) || (matches!(info.op, Cl::degrees | Cl::radians) && t == cl::F64);
+        let lanewise = lanewise_op(info.op) || (matches!(info.op, Cl::degrees | Cl::radians) && t == cl::F64);
         if lanewise {
             let args = (0..ops.vals.len()).map(a).collect::<R<Vec<Value>>>()?;
             return self
@@ -976,19 +960,20 @@ impl Lowering<'_, '_, '_> {
         }
     }
 
-    /// normalize: zero vectors unchanged, infinite components first become
-    /// ±1 and the others ±0 (a NaN stays NaN, which makes every component
-    /// NaN), then each component over the length, in f64.
-    fn ext_normalize(&mut self, ops: &Ops) -> R<Vec<Value>> {
-        let x = ops.all(0)?.to_vec();
-        let t = x.first().map_or(cl::F32, |&v| self.b.func.dfg.value_type(v));
-        let zero = self.fconst(t, 0.0);
-        let one = self.fconst(t, 1.0);
-        let inf = self.fconst(t, f64::INFINITY);
+    /// normalize's first steps on components `x` (scalars, or vectors of
+    /// one type): where any component is infinite, the infinite ones
+    /// become ±1 and the others ±0 (a NaN stays NaN), else each stays; and
+    /// whether every component is zero (a mask for vectors). None for no
+    /// components.
+    pub(super) fn normalize_inputs(&mut self, x: &[Value]) -> Option<(Vec<Value>, Value)> {
+        let t = self.b.func.dfg.value_type(*x.first()?);
+        let zero = self.fconst_like(t, 0.0);
+        let one = self.fconst_like(t, 1.0);
+        let inf = self.fconst_like(t, f64::INFINITY);
         let mut any_inf = None;
         let mut all_zero = None;
         let mut is_inf = Vec::with_capacity(x.len());
-        for &v in &x {
+        for &v in x {
             let av = self.b.ins().fabs(v);
             let i = self.b.ins().fcmp(FloatCC::Equal, av, inf);
             let z = self.b.ins().fcmp(FloatCC::Equal, v, zero);
@@ -1002,22 +987,38 @@ impl Lowering<'_, '_, '_> {
                 Some(a) => self.b.ins().band(a, z),
             });
         }
-        let (Some(any_inf), Some(all_zero)) = (any_inf, all_zero) else {
-            return Err("normalize of no components".into());
-        };
-        let mut d = Vec::with_capacity(x.len());
-        for (&v, &i) in x.iter().zip(&is_inf) {
-            let unit = self.b.ins().fcopysign(one, v);
-            let other = self.b.ins().fmul(v, zero);
-            let other = self.b.ins().fcopysign(other, v);
-            let repl = self.b.ins().select(i, unit, other);
-            let v2 = self.b.ins().select(any_inf, repl, v);
-            d.push(if t == cl::F64 {
-                v2
-            } else {
-                self.b.ins().fpromote(cl::F64, v2)
-            });
-        }
+        let (any_inf, all_zero) = (any_inf?, all_zero?);
+        let replaced = x
+            .iter()
+            .zip(&is_inf)
+            .map(|(&v, &i)| {
+                let unit = self.copysign_any(one, v);
+                let other = self.b.ins().fmul(v, zero);
+                let other = self.copysign_any(other, v);
+                let repl = self.select_either(i, unit, other);
+                self.select_either(any_inf, repl, v)
+            })
+            .collect();
+        Some((replaced, all_zero))
+    }
+
+    /// normalize: zero vectors unchanged, infinite components first become
+    /// ±1 and the others ±0 (a NaN stays NaN, which makes every component
+    /// NaN), then each component over the length, in f64.
+    fn ext_normalize(&mut self, ops: &Ops) -> R<Vec<Value>> {
+        let x = ops.all(0)?.to_vec();
+        let t = x.first().map_or(cl::F32, |&v| self.b.func.dfg.value_type(v));
+        let (replaced, all_zero) = self.normalize_inputs(&x).ok_or("normalize of no components")?;
+        let d: Vec<Value> = replaced
+            .into_iter()
+            .map(|v2| {
+                if t == cl::F64 {
+                    v2
+                } else {
+                    self.b.ins().fpromote(cl::F64, v2)
+                }
+            })
+            .collect();
         if t == cl::F64 {
             // The quotients of the scaled lanes by their length: the
             // scale cancels.
@@ -1362,4 +1363,28 @@ impl Lowering<'_, '_, '_> {
         }
         None
     }
+}
+
+/// Whether [`Lowering::lanewise`] computes OpenCL.std instruction `op`
+/// for every type it takes (`degrees` and `radians` only for doubles:
+/// those of floats compute in double).
+pub(super) fn lanewise_op(op: Cl) -> bool {
+    matches!(
+        op,
+        Cl::copysign
+            | Cl::sqrt
+            | Cl::half_sqrt
+            | Cl::native_sqrt
+            | Cl::maxmag
+            | Cl::minmag
+            | Cl::half_divide
+            | Cl::native_divide
+            | Cl::half_recip
+            | Cl::native_recip
+            | Cl::mix
+            | Cl::step
+            | Cl::smoothstep
+            | Cl::sign
+            | Cl::select
+    )
 }

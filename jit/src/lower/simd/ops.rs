@@ -1772,26 +1772,7 @@ impl Lowering<'_, '_, '_> {
     /// `scalar`: the instruction's result is a scalar (`select`'s
     /// condition is then nonzero, not negative).
     fn lanewise4(&mut self, op: Cl, args: &[Shape], t: Clif, scalar: bool) -> Option<Shape> {
-        let recipe = matches!(
-            op,
-            Cl::copysign
-                | Cl::sqrt
-                | Cl::half_sqrt
-                | Cl::native_sqrt
-                | Cl::maxmag
-                | Cl::minmag
-                | Cl::half_divide
-                | Cl::native_divide
-                | Cl::half_recip
-                | Cl::native_recip
-                | Cl::mix
-                | Cl::step
-                | Cl::smoothstep
-                | Cl::sign
-                | Cl::select
-                | Cl::degrees
-                | Cl::radians
-        );
+        let recipe = crate::lower::ext_inst::lanewise_op(op) || matches!(op, Cl::degrees | Cl::radians);
         // (Instructions on halves never get here: they run lane by lane.)
         if !recipe {
             return None;
@@ -1946,42 +1927,9 @@ impl Lowering<'_, '_, '_> {
             }
             (Cl::normalize | Cl::fast_normalize, [x]) if t == cl::F32 && out.len() == x.len() => {
                 let x: Vec<Value> = x.iter().map(|&s| self.as_vec(s, cl::F32X4)).collect();
-                let splat = |l: &mut Self, c: f32| {
-                    let c = l.b.ins().f32const(c);
-                    l.b.ins().splat(cl::F32X4, c)
-                };
-                let (zero, one, inf) = (splat(self, 0.0), splat(self, 1.0), splat(self, f32::INFINITY));
-                let mut any_inf = None;
-                let mut all_zero = None;
-                let mut is_inf = Vec::with_capacity(x.len());
-                for &v in &x {
-                    let av = self.b.ins().fabs(v);
-                    let i = self.b.ins().fcmp(FloatCC::Equal, av, inf);
-                    let z = self.b.ins().fcmp(FloatCC::Equal, v, zero);
-                    is_inf.push(i);
-                    any_inf = Some(match any_inf {
-                        None => i,
-                        Some(a) => self.b.ins().bor(a, i),
-                    });
-                    all_zero = Some(match all_zero {
-                        None => z,
-                        Some(a) => self.b.ins().band(a, z),
-                    });
-                }
-                let (any_inf, all_zero) = (any_inf?, all_zero?);
-                let flags = MemFlagsData::new();
-                let mask = |l: &mut Self, m: Value| l.b.ins().bitcast(cl::F32X4, flags, m);
-                let (any_inf, all_zero) = (mask(self, any_inf), mask(self, all_zero));
-                let mut d = Vec::with_capacity(x.len());
-                for (&v, &i) in x.iter().zip(&is_inf) {
-                    let unit = self.copysign_any(one, v);
-                    let other = self.b.ins().fmul(v, zero);
-                    let other = self.copysign_any(other, v);
-                    let i = mask(self, i);
-                    let repl = self.b.ins().bitselect(i, unit, other);
-                    let v2 = self.b.ins().bitselect(any_inf, repl, v);
-                    d.push(self.promote_pair(v2));
-                }
+                let (replaced, all_zero) = self.normalize_inputs(&x)?;
+                let all_zero = self.b.ins().bitcast(cl::F32X4, MemFlagsData::new(), all_zero);
+                let d: Vec<[Value; 2]> = replaced.iter().map(|&v| self.promote_pair(v)).collect();
                 let ls = [0, 1].map(|h| {
                     let dh: Vec<Value> = d.iter().map(|p| p[h]).collect();
                     self.sum_sq_sqrt(&dh)

@@ -425,40 +425,29 @@ fn math_of_both_parts_in_one_call() {
     while x.len() < 203 {
         x.push((x.len() as f32 - 100.0) * 0.173);
     }
-    let global = x.len();
     let names = ["exp", "log", "erf", "sin", "cos", "tan"];
-    for opt in Opt::BOTH {
-        for l in LOCALS {
-            for kernel in builds(opt, "math8") {
-                let mut out = vec![0f32; 21 * global];
-                let lo = local(l);
-                kernel
-                    .arg(Arg::input(&x))
-                    .arg(Arg::output(&mut out))
-                    .run(&[global], lo.as_ref().map(|l| &l[..]));
-                for (i, &v) in x.iter().enumerate() {
-                    let w = [v, v * -0.75];
-                    let pow = |a: f32, b: f32| ref2("pow", a.abs(), b).unwrap_or(f64::NAN);
-                    // The float's results, then each function of both
-                    // components.
-                    let want = names
-                        .iter()
-                        .map(|&f| (f, ref1(f, v as f64)))
-                        .chain([("pow", pow(v, v * 0.37))])
-                        .chain(names.iter().flat_map(|&f| w.map(|c| (f, ref1(f, c as f64)))))
-                        .chain([("pow", pow(w[0], w[1])), ("pow", pow(w[1], w[0]))]);
-                    for (k, (f, want)) in want.enumerate() {
-                        let got = out[21 * i + k];
-                        let nan = got.is_nan() && want.is_nan();
-                        assert!(
-                            nan || ulps(got, want) <= 1.0,
-                            "{opt:?} local {l:?}: result {k} ({f}) of x[{i}] = {v:e}: {got:e} against {want:e}"
-                        );
-                    }
-                }
+    each_launch_of_unary("math8", &x, 21, 0.0, |opt, l, out| {
+        for (i, &v) in x.iter().enumerate() {
+            let w = [v, v * -0.75];
+            let pow = |a: f32, b: f32| ref2("pow", a.abs(), b).unwrap_or(f64::NAN);
+            // The float's results, then each function of both
+            // components.
+            let want = names
+                .iter()
+                .map(|&f| (f, ref1(f, v as f64)))
+                .chain([("pow", pow(v, v * 0.37))])
+                .chain(names.iter().flat_map(|&f| w.map(|c| (f, ref1(f, c as f64)))))
+                .chain([("pow", pow(w[0], w[1])), ("pow", pow(w[1], w[0]))]);
+            for (k, (f, want)) in want.enumerate() {
+                let got = out[21 * i + k];
+                let nan = got.is_nan() && want.is_nan();
+                assert!(
+                    nan || ulps(got, want) <= 1.0,
+                    "{opt:?} local {l:?}: result {k} ({f}) of x[{i}] = {v:e}: {got:e} against {want:e}"
+                );
             }
         }
-    }
+    });
 }
 
 /// acos, asin, atan, expm1, tanh, sinh, cosh, log1p, asinh, acosh,
@@ -488,52 +477,41 @@ fn libm_math_of_both_parts_in_one_call() {
     while x.len() < 203 {
         x.push((x.len() as f32 - 130.0) * 0.113);
     }
-    let global = x.len();
     let names = [
         "acos", "asin", "atan", "expm1", "tanh", "sinh", "cosh", "log1p", "asinh", "acosh", "atanh", "atan2", "acospi",
         "asinpi", "atanpi", "atan2pi", "erfc", "cbrt", "hypot",
     ];
-    for opt in Opt::BOTH {
-        for l in LOCALS {
-            for kernel in builds(opt, "math8_libm") {
-                let mut out = vec![0f32; 57 * global];
-                let lo = local(l);
-                kernel
-                    .arg(Arg::input(&x))
-                    .arg(Arg::output(&mut out))
-                    .run(&[global], lo.as_ref().map(|l| &l[..]));
-                for (i, &v) in x.iter().enumerate() {
-                    // The arguments as the kernel computes them (each
-                    // product exact or rounded once, as on the host).
-                    let (u, w) = (v * 0.125, [v, v * -0.75]);
-                    let s = w.map(|c| c * 0.125);
-                    let of = |k: usize, a: f32, b: f32, c: f32| -> f64 {
-                        let f = names[k];
-                        match f {
-                            "atan2" | "hypot" => ref2(f, a, b).unwrap(),
-                            "atan2pi" => ref2(f, b, a).unwrap(),
-                            "acos" | "asin" | "atanh" | "acospi" | "asinpi" => ref1(f, c as f64),
-                            _ => ref1(f, a as f64),
-                        }
-                    };
-                    let mut want: Vec<(usize, f64)> = (0..19).map(|k| (k, of(k, v, v - 1.5, u))).collect();
-                    for k in 0..19 {
-                        want.push((k, of(k, w[0], w[1], s[0])));
-                        want.push((k, of(k, w[1], w[0], s[1])));
-                    }
-                    for (j, (k, want)) in want.into_iter().enumerate() {
-                        let got = out[57 * i + j];
-                        let nan = got.is_nan() && want.is_nan();
-                        assert!(
-                            nan || ulps(got, want) <= 1.0,
-                            "{opt:?} local {l:?}: result {j} ({}) of x[{i}] = {v:e}: {got:e} against {want:e}",
-                            names[k]
-                        );
-                    }
+    each_launch_of_unary("math8_libm", &x, 57, 0.0, |opt, l, out| {
+        for (i, &v) in x.iter().enumerate() {
+            // The arguments as the kernel computes them (each
+            // product exact or rounded once, as on the host).
+            let (u, w) = (v * 0.125, [v, v * -0.75]);
+            let s = w.map(|c| c * 0.125);
+            let of = |k: usize, a: f32, b: f32, c: f32| -> f64 {
+                let f = names[k];
+                match f {
+                    "atan2" | "hypot" => ref2(f, a, b).unwrap(),
+                    "atan2pi" => ref2(f, b, a).unwrap(),
+                    "acos" | "asin" | "atanh" | "acospi" | "asinpi" => ref1(f, c as f64),
+                    _ => ref1(f, a as f64),
                 }
+            };
+            let mut want: Vec<(usize, f64)> = (0..19).map(|k| (k, of(k, v, v - 1.5, u))).collect();
+            for k in 0..19 {
+                want.push((k, of(k, w[0], w[1], s[0])));
+                want.push((k, of(k, w[1], w[0], s[1])));
+            }
+            for (j, (k, want)) in want.into_iter().enumerate() {
+                let got = out[57 * i + j];
+                let nan = got.is_nan() && want.is_nan();
+                assert!(
+                    nan || ulps(got, want) <= 1.0,
+                    "{opt:?} local {l:?}: result {j} ({}) of x[{i}] = {v:e}: {got:e} against {want:e}",
+                    names[k]
+                );
             }
         }
-    }
+    });
 }
 
 /// sinpi of a float as clift computes it (builtins' `math_shared::sinpi`
@@ -1026,39 +1004,29 @@ fn hypot_of_nans_and_the_rest() {
 fn math_of_both_parts_under_masks() {
     let global = 203usize;
     let x: Vec<f32> = (0..global).map(|i| (i as f32 - 101.0) * 0.071).collect();
-    for opt in Opt::BOTH {
-        for l in LOCALS {
-            for kernel in builds(opt, "math8_masked") {
-                let mut out = vec![-1f32; 3 * global];
-                let lo = local(l);
-                kernel
-                    .arg(Arg::input(&x))
-                    .arg(Arg::output(&mut out))
-                    .run(&[global], lo.as_ref().map(|l| &l[..]));
-                for (i, &v) in x.iter().enumerate() {
-                    let v = v as f64;
-                    let mut acc = if v > 0.5 {
-                        (-v).exp() + v.sin()
-                    } else {
-                        (v.abs() + 1.0).ln() - v.cos()
-                    };
-                    for k in 0..3 {
-                        let got = out[3 * i + k] as f64;
-                        if k > i % 3 {
-                            assert_eq!(got, -1.0, "{opt:?} local {l:?}: out[{}] written", 3 * i + k);
-                            continue;
-                        }
-                        acc += clift_conformance::math::ref1("erf", acc * 0.5);
-                        assert!(
-                            (got - acc).abs() <= 1e-5 * acc.abs().max(1.0),
-                            "{opt:?} local {l:?}: out[{}] = {got} against {acc}",
-                            3 * i + k
-                        );
-                    }
+    each_launch_of_unary("math8_masked", &x, 3, -1.0, |opt, l, out| {
+        for (i, &v) in x.iter().enumerate() {
+            let v = v as f64;
+            let mut acc = if v > 0.5 {
+                (-v).exp() + v.sin()
+            } else {
+                (v.abs() + 1.0).ln() - v.cos()
+            };
+            for k in 0..3 {
+                let got = out[3 * i + k] as f64;
+                if k > i % 3 {
+                    assert_eq!(got, -1.0, "{opt:?} local {l:?}: out[{}] written", 3 * i + k);
+                    continue;
                 }
+                acc += clift_conformance::math::ref1("erf", acc * 0.5);
+                assert!(
+                    (got - acc).abs() <= 1e-5 * acc.abs().max(1.0),
+                    "{opt:?} local {l:?}: out[{}] = {got} against {acc}",
+                    3 * i + k
+                );
             }
         }
-    }
+    });
 }
 
 /// native_exp, half_log, native_sin, half_cos and native_tan: the
@@ -1072,35 +1040,51 @@ fn half_and_native_math_of_both_parts() {
     use clift_conformance::math::{ref1, ulps};
     let global = 203usize;
     let x: Vec<f32> = (0..global).map(|i| (i as f32 - 101.0) * 0.093).collect();
+    each_launch_of_unary("math8_native", &x, 9, 0.0, |opt, l, out| {
+        for (i, &v) in x.iter().enumerate() {
+            let want = [
+                ref1("exp", v as f64),
+                ref1("log", (v.abs() + 0.5) as f64),
+                ref1("sin", v as f64),
+                ref1("cos", v as f64),
+                ref1("tan", v as f64),
+                ref1("exp2", (v * 7.0) as f64),
+                ref1("exp10", (v * 2.5) as f64),
+                ref1("log2", (v.abs() + 0.5) as f64),
+                ref1("log10", (v.abs() * 1000.0) as f64),
+            ];
+            for (k, &w) in want.iter().enumerate() {
+                let got = out[9 * i + k];
+                assert!(
+                    ulps(got, w) <= 1.0 || (got.is_nan() && w.is_nan()),
+                    "{opt:?} local {l:?}: result {k} of x[{i}] = {v:e}: {got:e} against {w:e}"
+                );
+            }
+        }
+    });
+}
+
+/// Kernel `name` of simd_wide (arguments: `x`, then room for `per_item`
+/// floats per work-item, filled with `fill`) over `x` at both levels, in
+/// each of its three builds ([`builds`]) and with every local size of
+/// [`LOCALS`]; `check(opt, local, out)` after each launch.
+fn each_launch_of_unary(
+    name: &str,
+    x: &[f32],
+    per_item: usize,
+    fill: f32,
+    mut check: impl FnMut(Opt, Option<usize>, &[f32]),
+) {
     for opt in Opt::BOTH {
         for l in LOCALS {
-            for kernel in builds(opt, "math8_native") {
-                let mut out = vec![0f32; 9 * global];
+            for kernel in builds(opt, name) {
+                let mut out = vec![fill; per_item * x.len()];
                 let lo = local(l);
                 kernel
-                    .arg(Arg::input(&x))
+                    .arg(Arg::input(x))
                     .arg(Arg::output(&mut out))
-                    .run(&[global], lo.as_ref().map(|l| &l[..]));
-                for (i, &v) in x.iter().enumerate() {
-                    let want = [
-                        ref1("exp", v as f64),
-                        ref1("log", (v.abs() + 0.5) as f64),
-                        ref1("sin", v as f64),
-                        ref1("cos", v as f64),
-                        ref1("tan", v as f64),
-                        ref1("exp2", (v * 7.0) as f64),
-                        ref1("exp10", (v * 2.5) as f64),
-                        ref1("log2", (v.abs() + 0.5) as f64),
-                        ref1("log10", (v.abs() * 1000.0) as f64),
-                    ];
-                    for (k, &w) in want.iter().enumerate() {
-                        let got = out[9 * i + k];
-                        assert!(
-                            ulps(got, w) <= 1.0 || (got.is_nan() && w.is_nan()),
-                            "{opt:?} local {l:?}: result {k} of x[{i}] = {v:e}: {got:e} against {w:e}"
-                        );
-                    }
-                }
+                    .run(&[x.len()], lo.as_ref().map(|l| &l[..]));
+                check(opt, l, &out);
             }
         }
     }

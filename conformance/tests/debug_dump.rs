@@ -354,13 +354,14 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 // The lane-wise recipes of floats and doubles, round,
                 // fdim, ldexp and conversions with rounding modes as
                 // vectors (common_lanes: no lane taken out; the only
-                // calls the scalar body's fifteen, two rounds, fdim,
-                // ldexp, native_rsqrt, half_rsqrt, two powns, two sinpis
-                // and two cospis of floats, round, fdim and pown of
-                // doubles; and in each 4-lane part, the 8-lane body's two
-                // and the 4-lane body's, the four-lane pow of the three
-                // powns, nine in all, and the four-lane sin and cos of
-                // each sinpi and cospi, 24);
+                // calls the scalar body's seventeen, two rounds, fdim,
+                // ldexp, native_rsqrt, half_rsqrt, two powns, two
+                // sinpis, two cospis and two tanpis of floats, round,
+                // fdim and pown of doubles; and in each 4-lane part, the
+                // 8-lane body's two and the 4-lane body's, the four-lane
+                // pow of the three powns, nine in all, and the four-lane
+                // sin and cos of each sinpi and cospi and tan of each
+                // tanpi, 30);
                 // cross, length, distance and
                 // normalize (geometry_lanes: no call, and at -O2 no lane
                 // taken out; -O0 stores its double3 per lane, a copy each).
@@ -373,9 +374,9 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 let calls = common.matches("call_indirect").count();
                 assert!(
                     !common.contains("extractlane")
-                        && calls == 48
+                        && calls == 56
                         && common.matches("= (f64x2, f64x2, f64x2, f64x2, i64) system_v").count() == 9
-                        && common.matches("= (f64x2, f64x2, i64) system_v").count() == 24,
+                        && common.matches("= (f64x2, f64x2, i64) system_v").count() == 30,
                     "{level:?}: common_lanes computes lane by lane ({calls} calls): {common}"
                 );
                 // The scalar functions are called by the scalar body only

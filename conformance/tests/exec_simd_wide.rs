@@ -584,6 +584,51 @@ fn cospi(x: f32) -> f32 {
     }
 }
 
+/// tanpi of a float as clift computes it (see [`sinpi`]).
+fn tanpi(x: f32) -> f32 {
+    use std::f64::consts::PI;
+    if x.is_nan() {
+        return x;
+    }
+    if x.is_infinite() {
+        return f32::NAN;
+    }
+    let mut r = x.abs() % 2.0;
+    let odd = r >= 1.0;
+    if odd {
+        r -= 1.0;
+    }
+    let v = if r == 0.0 {
+        if odd {
+            -0.0
+        } else {
+            0.0
+        }
+    } else if r == 0.5 {
+        if odd {
+            f32::NEG_INFINITY
+        } else {
+            f32::INFINITY
+        }
+    } else {
+        let r = r as f64;
+        (if r <= 0.25 {
+            libm::tan(PI * r)
+        } else if r < 0.5 {
+            1.0 / libm::tan(PI * (0.5 - r))
+        } else if r <= 0.75 {
+            -1.0 / libm::tan(PI * (r - 0.5))
+        } else {
+            -libm::tan(PI * (1.0 - r))
+        }) as f32
+    };
+    if x.is_sign_negative() {
+        -v
+    } else {
+        v
+    }
+}
+
 /// The lane-wise recipes of common_lanes in every build (the harness
 /// compares each with the scalar build bit for bit); here the results
 /// that the spec fixes exactly are checked against the host too: copysign,
@@ -618,7 +663,7 @@ fn common_functions_as_vectors() {
     for opt in Opt::BOTH {
         for l in LOCALS {
             for kernel in builds(opt, "common_lanes") {
-                let mut o = vec![0f32; 28 * global];
+                let mut o = vec![0f32; 30 * global];
                 let mut od = vec![0f64; 11 * global];
                 let mut oi = vec![0i32; 7 * global];
                 let lo = local(l);
@@ -685,7 +730,7 @@ fn common_functions_as_vectors() {
                     let ldexp = |v: f32, n: i32| (v as f64 * 2f64.powi(n.clamp(-300, 300))) as f32;
                     let rsqrt = |v: f32| (1.0 / (v as f64).sqrt()) as f32;
                     let pown = |v: f32, n: i32| libm::pow(v as f64, n as f64) as f32;
-                    let want: [(usize, f32); 24] = [
+                    let want: [(usize, f32); 26] = [
                         (0, x.copysign(y)),
                         (1, x.abs().sqrt() + y.abs().sqrt()),
                         (4, x / y),
@@ -710,6 +755,8 @@ fn common_functions_as_vectors() {
                         (25, cospi(y)),
                         (26, sinpi(y * 0.25)),
                         (27, cospi(x * 4.0)),
+                        (28, tanpi(x)),
+                        (29, tanpi(y * 0.25)),
                     ];
                     for (j, w) in want {
                         let g = o[j * global + i];

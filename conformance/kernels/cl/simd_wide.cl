@@ -244,6 +244,8 @@ kernel void common_lanes(global const float *a, global const float *b, global co
     o[25 * n + i] = cospi(y);
     o[26 * n + i] = sinpi(y * 0.25f);
     o[27 * n + i] = cospi(x * 4.0f);
+    o[28 * n + i] = tanpi(x);
+    o[29 * n + i] = tanpi(y * 0.25f);
     od[0 * n + i] = copysign(p, q);
     od[1 * n + i] = maxmag(p, q);
     od[2 * n + i] = mix(p, q, 0.25);

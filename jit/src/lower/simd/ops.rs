@@ -388,6 +388,7 @@ impl Lowering<'_, '_, '_> {
                         .or_else(|| self.rounding4(op, &ops, t))
                         .or_else(|| self.pown4(op, &ops, t))
                         .or_else(|| self.sinpi4(op, &ops, t))
+                        .or_else(|| self.tanpi4(op, &ops, t))
                         .or_else(|| self.ext(op, &ops, t));
                     match s {
                         Some(s) => shapes.push(s),
@@ -2075,18 +2076,130 @@ impl Lowering<'_, '_, '_> {
             self.b.ins().fvdemote(v)
         });
         let v = self.join_lows(demoted[0], demoted[1]);
-        // A NaN is itself (its bits); infinities give the NaN.
+        Some(Shape::V(self.nan_of_nonfinite(xv, v)))
+    }
+
+    /// `v` but, where `x` is not finite, `math_shared::nan_of(x)`: a NaN x
+    /// itself (its bits), the NaN for infinities (the pi forms' rule).
+    fn nan_of_nonfinite(&mut self, x: Value, v: Value) -> Value {
+        let flags = MemFlagsData::new();
         let inf = self.b.ins().f32const(f32::INFINITY);
         let inf = self.b.ins().splat(cl::F32X4, inf);
-        let ax = self.b.ins().fabs(xv);
+        let ax = self.b.ins().fabs(x);
         let is_inf = self.b.ins().fcmp(FloatCC::Equal, ax, inf);
         let is_inf = self.b.ins().bitcast(cl::F32X4, flags, is_inf);
         let nan = self.b.ins().f32const(f32::NAN);
         let nan = self.b.ins().splat(cl::F32X4, nan);
         let v = self.b.ins().bitselect(is_inf, nan, v);
-        let is_nan = self.b.ins().fcmp(FloatCC::Unordered, xv, xv);
+        let is_nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
         let is_nan = self.b.ins().bitcast(cl::F32X4, flags, is_nan);
-        Some(Shape::V(self.b.ins().bitselect(is_nan, xv, v)))
+        self.b.ins().bitselect(is_nan, x, v)
+    }
+
+    /// `tanpi` of floats on one component, as the scalar function
+    /// (`math_shared::tanpi` with `math_f32`'s kernel) computes it, in
+    /// double on the two `f64x2` halves: r = |x| mod 2 (exact), less 1
+    /// where it is at least 1 (odd); the kernel's four pieces by r (tan of
+    /// pi r; 1 over, -1 over the tan of pi (1/2 - r) and of pi (r - 1/2);
+    /// minus the tan of pi (1 - r)), their arguments chosen per lane for
+    /// one call of `libm_lanes`' four-lane `tan`; ±0 where r = 0 and ±inf
+    /// where r = 1/2 (the sign by odd); the sign flipped for negative x;
+    /// rounded once; NaNs and infinities as [`Self::nan_of_nonfinite`].
+    fn tanpi4(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
+        let (Cl::tanpi, &[x]) = (op, args) else { return None };
+        if t != cl::F32 || self.lane_type(x) != t {
+            return None;
+        }
+        let tan = clift_builtins::libm_lanes::four_lanes("tan")?;
+        let xv = self.as_vec(x, cl::F32X4);
+        let xd = self.promote_pair(xv);
+        let flags = MemFlagsData::new();
+        let splat = |l: &mut Self, c: f64| {
+            let c = l.b.ins().f64const(c);
+            l.b.ins().splat(cl::F64X2, c)
+        };
+        let pick = |l: &mut Self, m: Value, a: Value, b: Value| {
+            let m = l.b.ins().bitcast(cl::F64X2, flags, m);
+            l.b.ins().bitselect(m, a, b)
+        };
+        let (half, one, two, quarter, three_quarters, pi) = (
+            splat(self, 0.5),
+            splat(self, 1.0),
+            splat(self, 2.0),
+            splat(self, 0.25),
+            splat(self, 0.75),
+            splat(self, std::f64::consts::PI),
+        );
+        let mut parts = Vec::new();
+        let mut args = Vec::new();
+        for &d in &xd {
+            let ax = self.b.ins().fabs(d);
+            let h = self.b.ins().fmul(ax, half);
+            let fl = self.b.ins().floor(h);
+            let twice = self.b.ins().fmul(fl, two);
+            let r = self.b.ins().fsub(ax, twice);
+            let odd = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, r, one);
+            let r1 = self.b.ins().fsub(r, one);
+            let r = pick(self, odd, r1, r);
+            let first = self.b.ins().fcmp(FloatCC::LessThanOrEqual, r, quarter);
+            let second = self.b.ins().fcmp(FloatCC::LessThan, r, half);
+            let third = self.b.ins().fcmp(FloatCC::LessThanOrEqual, r, three_quarters);
+            let a1 = self.b.ins().fmul(pi, r);
+            let d2 = self.b.ins().fsub(half, r);
+            let a2 = self.b.ins().fmul(pi, d2);
+            let d3 = self.b.ins().fsub(r, half);
+            let a3 = self.b.ins().fmul(pi, d3);
+            let d4 = self.b.ins().fsub(one, r);
+            let a4 = self.b.ins().fmul(pi, d4);
+            let a = pick(self, third, a3, a4);
+            let a = pick(self, second, a2, a);
+            args.push(pick(self, first, a1, a));
+            parts.push((d, r, odd, first, second, third));
+        }
+        let slot = self
+            .b
+            .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 32, 4));
+        let at = self.b.ins().stack_addr(cl::I64, slot, 0);
+        self.call_host(tan, &[cl::F64X2, cl::F64X2, cl::I64], &[], &[args[0], args[1], at]);
+        let tans = [0, 16].map(|o| self.b.ins().stack_load(cl::I64, cl::F64X2, slot, o));
+        let sign_bit = self.b.ins().iconst(cl::I64, i64::MIN);
+        let sign_bit = self.b.ins().splat(cl::I64X2, sign_bit);
+        let negate = |l: &mut Self, v: Value| {
+            let vi = l.b.ins().bitcast(cl::I64X2, flags, v);
+            let f = l.b.ins().bxor(vi, sign_bit);
+            l.b.ins().bitcast(cl::F64X2, flags, f)
+        };
+        let demoted = [0, 1].map(|h| {
+            let (d, r, odd, first, second, third) = parts[h];
+            let tv = tans[h];
+            let recip = self.b.ins().fdiv(one, tv);
+            let minus_one = splat(self, -1.0);
+            let neg_recip = self.b.ins().fdiv(minus_one, tv);
+            let neg = negate(self, tv);
+            let v = pick(self, third, neg_recip, neg);
+            let v = pick(self, second, recip, v);
+            let v = pick(self, first, tv, v);
+            // r = 0: a zero, r = 1/2: an infinity, negative for odd.
+            let zero = splat(self, 0.0);
+            let inf = splat(self, f64::INFINITY);
+            let at_zero = self.b.ins().fcmp(FloatCC::Equal, r, zero);
+            let at_half = self.b.ins().fcmp(FloatCC::Equal, r, half);
+            let v = pick(self, at_zero, zero, v);
+            let v = pick(self, at_half, inf, v);
+            let special = self.b.ins().bor(at_zero, at_half);
+            let odd_special = self.b.ins().band(special, odd);
+            let flipped = negate(self, v);
+            let v = pick(self, odd_special, flipped, v);
+            // Negative x: the sign flipped.
+            let di = self.b.ins().bitcast(cl::I64X2, flags, d);
+            let zero_i = self.zero(cl::I64X2);
+            let negative = self.b.ins().icmp(IntCC::SignedLessThan, di, zero_i);
+            let flipped = negate(self, v);
+            let v = pick(self, negative, flipped, v);
+            self.b.ins().fvdemote(v)
+        });
+        let v = self.join_lows(demoted[0], demoted[1]);
+        Some(Shape::V(self.nan_of_nonfinite(xv, v)))
     }
 
     /// `pown(x, n)` of floats and doubles on one component of type `t`, as

@@ -1205,6 +1205,7 @@ impl Gen {
                         "half_sqrt",
                         "sinpi",
                         "cospi",
+                        "tanpi",
                         "fdim",
                         "pown",
                         "ldexp",

@@ -37,7 +37,7 @@
 //!   `log`, `erf`, `sin`, `cos`, `tan`, `exp2`, `exp10`, `log2`, `log10`,
 //!   `native_exp`, `half_sin`, `pow`; the inverse trigonometric and
 //!   hyperbolic functions, `expm1`, `log1p`, `erfc`, `cbrt`, `hypot`,
-//!   `sinpi`, `cospi`, `pown`, `ldexp`; and the common built-ins whose
+//!   `sinpi`, `cospi`, `tanpi`, `pown`, `ldexp`; and the common built-ins whose
 //!   exact steps the spec leaves open: `mix`, `step`, `smoothstep`, `sign`,
 //!   `maxmag`, `minmag`, `degrees`, `radians`, `fdim`, `native_recip`,
 //!   `native_divide`, `native_rsqrt`, `half_sqrt`), so that clift's vector

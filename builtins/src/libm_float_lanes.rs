@@ -66,10 +66,10 @@ impl Form {
 }
 
 /// The entry points: `$name`'s 4-lane and 8-lane forms, portable (the
-/// scalar function per lane) and AVX2 (`avx2::$module`).
+/// scalar function per lane) and AVX2 (each in `portable` and `avx2`).
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 macro_rules! entry_points {
-    ($($name:literal: $module:ident, $four:ident, $eight:ident => $f:ident, $pi:literal;)*) => {
+    ($($name:literal: $four:ident, $eight:ident => $f:ident, $pi:literal;)*) => {
         /// The portable forms: the scalar function on each lane.
         mod portable {
             use core::arch::x86_64::*;
@@ -246,24 +246,24 @@ macro_rules! entry_points {
 
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 entry_points! {
-    "acos": acos, acos_v4, acos_v8 => Acos, false;
-    "asin": asin, asin_v4, asin_v8 => Asin, false;
-    "atan": atan, atan_v4, atan_v8 => Atan, false;
-    "erfc": erfc, erfc_v4, erfc_v8 => Erfc, false;
-    "cbrt": cbrt, cbrt_v4, cbrt_v8 => Cbrt, false;
-    "expm1": expm1, expm1_v4, expm1_v8 => Expm1, false;
-    "tanh": tanh, tanh_v4, tanh_v8 => Tanh, false;
-    "sinh": sinh, sinh_v4, sinh_v8 => Sinh, false;
-    "cosh": cosh, cosh_v4, cosh_v8 => Cosh, false;
-    "log1p": log1p, log1p_v4, log1p_v8 => Log1p, false;
-    "asinh": asinh, asinh_v4, asinh_v8 => Asinh, false;
-    "acosh": acosh, acosh_v4, acosh_v8 => Acosh, false;
-    "atanh": atanh, atanh_v4, atanh_v8 => Atanh, false;
-    "atan2": atan2, atan2_v4, atan2_v8 => Atan2, false;
-    "acospi": acospi, acospi_v4, acospi_v8 => Acos, true;
-    "asinpi": asinpi, asinpi_v4, asinpi_v8 => Asin, true;
-    "atanpi": atanpi, atanpi_v4, atanpi_v8 => Atan, true;
-    "atan2pi": atan2pi, atan2pi_v4, atan2pi_v8 => Atan2, true;
+    "acos": acos_v4, acos_v8 => Acos, false;
+    "asin": asin_v4, asin_v8 => Asin, false;
+    "atan": atan_v4, atan_v8 => Atan, false;
+    "erfc": erfc_v4, erfc_v8 => Erfc, false;
+    "cbrt": cbrt_v4, cbrt_v8 => Cbrt, false;
+    "expm1": expm1_v4, expm1_v8 => Expm1, false;
+    "tanh": tanh_v4, tanh_v8 => Tanh, false;
+    "sinh": sinh_v4, sinh_v8 => Sinh, false;
+    "cosh": cosh_v4, cosh_v8 => Cosh, false;
+    "log1p": log1p_v4, log1p_v8 => Log1p, false;
+    "asinh": asinh_v4, asinh_v8 => Asinh, false;
+    "acosh": acosh_v4, acosh_v8 => Acosh, false;
+    "atanh": atanh_v4, atanh_v8 => Atanh, false;
+    "atan2": atan2_v4, atan2_v8 => Atan2, false;
+    "acospi": acospi_v4, acospi_v8 => Acos, true;
+    "asinpi": asinpi_v4, asinpi_v8 => Asin, true;
+    "atanpi": atanpi_v4, atanpi_v8 => Atan, true;
+    "atan2pi": atan2pi_v4, atan2pi_v8 => Atan2, true;
 }
 
 /// The address of the 4-lane register form of one-argument `name` (an

@@ -1726,17 +1726,8 @@ impl Lowering<'_, '_, '_> {
             if args.iter().any(|&x| self.lane_type(x) != t) {
                 return None;
             }
-            let mut operands: Vec<Value> = args.iter().flat_map(|&x| self.as_pair(x, pt)).collect();
-            let slot = self
-                .b
-                .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 32, 4));
-            operands.push(self.b.ins().stack_addr(cl::I64, slot, 0));
-            let mut params = vec![pt; operands.len() - 1];
-            params.push(cl::I64);
-            self.call_host(addr, &params, &[], &operands);
-            return Some(Shape::Pair(
-                [0, 16].map(|at| self.b.ins().stack_load(cl::I64, pt, slot, at)),
-            ));
+            let halves: Vec<Value> = args.iter().flat_map(|&x| self.as_pair(x, pt)).collect();
+            return Some(Shape::Pair(self.call_four_lanes(addr, &halves)));
         }
         let arity = match op {
             Cl::mad | Cl::fma => 3,
@@ -1976,51 +1967,36 @@ impl Lowering<'_, '_, '_> {
         let cos = clift_builtins::libm_lanes::four_lanes("cos")?;
         let xv = self.as_vec(x, cl::F32X4);
         let xd = self.promote_pair(xv);
-        let flags = MemFlagsData::new();
-        let splat = |l: &mut Self, c: f64| {
-            let c = l.b.ins().f64const(c);
-            l.b.ins().splat(cl::F64X2, c)
-        };
-        let pick = |l: &mut Self, m: Value, a: Value, b: Value| {
-            let m = l.b.ins().bitcast(cl::F64X2, flags, m);
-            l.b.ins().bitselect(m, a, b)
-        };
         let (half, one, two, quarter, pi) = (
-            splat(self, 0.5),
-            splat(self, 1.0),
-            splat(self, 2.0),
-            splat(self, 0.25),
-            splat(self, std::f64::consts::PI),
+            self.splat64(0.5),
+            self.splat64(1.0),
+            self.splat64(2.0),
+            self.splat64(0.25),
+            self.splat64(std::f64::consts::PI),
         );
         let sinpi = op == Cl::sinpi;
         // Per half: the reduced r, whether the sign flips, the arguments
         // of sin and of cos, whether r <= 1/4.
         let mut reduced = Vec::new();
         for &d in &xd {
-            let ax = self.b.ins().fabs(d);
-            let h = self.b.ins().fmul(ax, half);
-            let fl = self.b.ins().floor(h);
-            let twice = self.b.ins().fmul(fl, two);
-            let mut r = self.b.ins().fsub(ax, twice);
+            let mut r = self.abs_mod_two(d);
             let flip = if sinpi {
                 let ge1 = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, r, one);
                 let r1 = self.b.ins().fsub(r, one);
-                r = pick(self, ge1, r1, r);
+                r = self.pick64(ge1, r1, r);
                 let gt = self.b.ins().fcmp(FloatCC::GreaterThan, r, half);
                 let r2 = self.b.ins().fsub(one, r);
-                r = pick(self, gt, r2, r);
+                r = self.pick64(gt, r2, r);
                 // x's sign, flipped where r was at least 1.
-                let di = self.b.ins().bitcast(cl::I64X2, flags, d);
-                let zero = self.zero(cl::I64X2);
-                let negative = self.b.ins().icmp(IntCC::SignedLessThan, di, zero);
+                let negative = self.sign_mask64(d);
                 self.b.ins().bxor(negative, ge1)
             } else {
                 let gt1 = self.b.ins().fcmp(FloatCC::GreaterThan, r, one);
                 let r1 = self.b.ins().fsub(two, r);
-                r = pick(self, gt1, r1, r);
+                r = self.pick64(gt1, r1, r);
                 let gt = self.b.ins().fcmp(FloatCC::GreaterThan, r, half);
                 let r2 = self.b.ins().fsub(one, r);
-                r = pick(self, gt, r2, r);
+                r = self.pick64(gt, r2, r);
                 gt
             };
             let near = self.b.ins().fmul(pi, r);
@@ -2036,17 +2012,8 @@ impl Lowering<'_, '_, '_> {
         } else {
             reduced.iter().map(|q| (q.3, q.2)).unzip()
         };
-        let call = |l: &mut Self, addr: usize, a: &[Value]| {
-            let slot =
-                l.b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 32, 4));
-            let at = l.b.ins().stack_addr(cl::I64, slot, 0);
-            l.call_host(addr, &[cl::F64X2, cl::F64X2, cl::I64], &[], &[a[0], a[1], at]);
-            [0, 16].map(|o| l.b.ins().stack_load(cl::I64, cl::F64X2, slot, o))
-        };
-        let sines = call(self, sin, &sin_args);
-        let cosines = call(self, cos, &cos_args);
-        let sign_bit = self.b.ins().iconst(cl::I64, i64::MIN);
-        let sign_bit = self.b.ins().splat(cl::I64X2, sign_bit);
+        let sines = self.call_four_lanes(sin, &sin_args);
+        let cosines = self.call_four_lanes(cos, &cos_args);
         let demoted = [0, 1].map(|h| {
             let (r, flip, _, _, small) = reduced[h];
             let (first, second) = if sinpi {
@@ -2054,24 +2021,18 @@ impl Lowering<'_, '_, '_> {
             } else {
                 (cosines[h], sines[h])
             };
-            let v = pick(self, small, first, second);
-            // The sign flipped (a bit operation, as the scalar `-v`).
-            let vi = self.b.ins().bitcast(cl::I64X2, flags, v);
-            let flipped = self.b.ins().bxor(vi, sign_bit);
-            let flipped = self.b.ins().bitcast(cl::F64X2, flags, flipped);
-            let v = pick(self, flip, flipped, v);
+            let v = self.pick64(small, first, second);
+            let flipped = self.negate64(v);
+            let v = self.pick64(flip, flipped, v);
             // sinpi: ±0 by x's sign where r = 0; cospi: +0 where r = 1/2.
+            let zero = self.splat64(0.0);
             let v = if sinpi {
-                let zero = splat(self, 0.0);
                 let at = self.b.ins().fcmp(FloatCC::Equal, r, zero);
-                let di = self.b.ins().bitcast(cl::I64X2, flags, xd[h]);
-                let sign = self.b.ins().band(di, sign_bit);
-                let signed_zero = self.b.ins().bitcast(cl::F64X2, flags, sign);
-                pick(self, at, signed_zero, v)
+                let signed_zero = self.copysign_any(zero, xd[h]);
+                self.pick64(at, signed_zero, v)
             } else {
-                let zero = splat(self, 0.0);
                 let at = self.b.ins().fcmp(FloatCC::Equal, r, half);
-                pick(self, at, zero, v)
+                self.pick64(at, zero, v)
             };
             self.b.ins().fvdemote(v)
         });
@@ -2113,34 +2074,20 @@ impl Lowering<'_, '_, '_> {
         let tan = clift_builtins::libm_lanes::four_lanes("tan")?;
         let xv = self.as_vec(x, cl::F32X4);
         let xd = self.promote_pair(xv);
-        let flags = MemFlagsData::new();
-        let splat = |l: &mut Self, c: f64| {
-            let c = l.b.ins().f64const(c);
-            l.b.ins().splat(cl::F64X2, c)
-        };
-        let pick = |l: &mut Self, m: Value, a: Value, b: Value| {
-            let m = l.b.ins().bitcast(cl::F64X2, flags, m);
-            l.b.ins().bitselect(m, a, b)
-        };
-        let (half, one, two, quarter, three_quarters, pi) = (
-            splat(self, 0.5),
-            splat(self, 1.0),
-            splat(self, 2.0),
-            splat(self, 0.25),
-            splat(self, 0.75),
-            splat(self, std::f64::consts::PI),
+        let (half, one, quarter, three_quarters, pi) = (
+            self.splat64(0.5),
+            self.splat64(1.0),
+            self.splat64(0.25),
+            self.splat64(0.75),
+            self.splat64(std::f64::consts::PI),
         );
         let mut parts = Vec::new();
         let mut args = Vec::new();
         for &d in &xd {
-            let ax = self.b.ins().fabs(d);
-            let h = self.b.ins().fmul(ax, half);
-            let fl = self.b.ins().floor(h);
-            let twice = self.b.ins().fmul(fl, two);
-            let r = self.b.ins().fsub(ax, twice);
+            let r = self.abs_mod_two(d);
             let odd = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, r, one);
             let r1 = self.b.ins().fsub(r, one);
-            let r = pick(self, odd, r1, r);
+            let r = self.pick64(odd, r1, r);
             let first = self.b.ins().fcmp(FloatCC::LessThanOrEqual, r, quarter);
             let second = self.b.ins().fcmp(FloatCC::LessThan, r, half);
             let third = self.b.ins().fcmp(FloatCC::LessThanOrEqual, r, three_quarters);
@@ -2151,55 +2098,100 @@ impl Lowering<'_, '_, '_> {
             let a3 = self.b.ins().fmul(pi, d3);
             let d4 = self.b.ins().fsub(one, r);
             let a4 = self.b.ins().fmul(pi, d4);
-            let a = pick(self, third, a3, a4);
-            let a = pick(self, second, a2, a);
-            args.push(pick(self, first, a1, a));
+            let a = self.pick64(third, a3, a4);
+            let a = self.pick64(second, a2, a);
+            args.push(self.pick64(first, a1, a));
             parts.push((d, r, odd, first, second, third));
         }
-        let slot = self
-            .b
-            .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 32, 4));
-        let at = self.b.ins().stack_addr(cl::I64, slot, 0);
-        self.call_host(tan, &[cl::F64X2, cl::F64X2, cl::I64], &[], &[args[0], args[1], at]);
-        let tans = [0, 16].map(|o| self.b.ins().stack_load(cl::I64, cl::F64X2, slot, o));
-        let sign_bit = self.b.ins().iconst(cl::I64, i64::MIN);
-        let sign_bit = self.b.ins().splat(cl::I64X2, sign_bit);
-        let negate = |l: &mut Self, v: Value| {
-            let vi = l.b.ins().bitcast(cl::I64X2, flags, v);
-            let f = l.b.ins().bxor(vi, sign_bit);
-            l.b.ins().bitcast(cl::F64X2, flags, f)
-        };
+        let tans = self.call_four_lanes(tan, &args);
         let demoted = [0, 1].map(|h| {
             let (d, r, odd, first, second, third) = parts[h];
             let tv = tans[h];
             let recip = self.b.ins().fdiv(one, tv);
-            let minus_one = splat(self, -1.0);
+            let minus_one = self.splat64(-1.0);
             let neg_recip = self.b.ins().fdiv(minus_one, tv);
-            let neg = negate(self, tv);
-            let v = pick(self, third, neg_recip, neg);
-            let v = pick(self, second, recip, v);
-            let v = pick(self, first, tv, v);
+            let neg = self.negate64(tv);
+            let v = self.pick64(third, neg_recip, neg);
+            let v = self.pick64(second, recip, v);
+            let v = self.pick64(first, tv, v);
             // r = 0: a zero, r = 1/2: an infinity, negative for odd.
-            let zero = splat(self, 0.0);
-            let inf = splat(self, f64::INFINITY);
+            let zero = self.splat64(0.0);
+            let inf = self.splat64(f64::INFINITY);
             let at_zero = self.b.ins().fcmp(FloatCC::Equal, r, zero);
             let at_half = self.b.ins().fcmp(FloatCC::Equal, r, half);
-            let v = pick(self, at_zero, zero, v);
-            let v = pick(self, at_half, inf, v);
+            let v = self.pick64(at_zero, zero, v);
+            let v = self.pick64(at_half, inf, v);
             let special = self.b.ins().bor(at_zero, at_half);
             let odd_special = self.b.ins().band(special, odd);
-            let flipped = negate(self, v);
-            let v = pick(self, odd_special, flipped, v);
+            let flipped = self.negate64(v);
+            let v = self.pick64(odd_special, flipped, v);
             // Negative x: the sign flipped.
-            let di = self.b.ins().bitcast(cl::I64X2, flags, d);
-            let zero_i = self.zero(cl::I64X2);
-            let negative = self.b.ins().icmp(IntCC::SignedLessThan, di, zero_i);
-            let flipped = negate(self, v);
-            let v = pick(self, negative, flipped, v);
+            let negative = self.sign_mask64(d);
+            let flipped = self.negate64(v);
+            let v = self.pick64(negative, flipped, v);
             self.b.ins().fvdemote(v)
         });
         let v = self.join_lows(demoted[0], demoted[1]);
         Some(Shape::V(self.nan_of_nonfinite(xv, v)))
+    }
+
+    /// Every lane of an `f64x2` `c`.
+    fn splat64(&mut self, c: f64) -> Value {
+        let c = self.b.ins().f64const(c);
+        self.b.ins().splat(cl::F64X2, c)
+    }
+
+    /// The lanes of `f64x2` `a` where lane mask `m` (of 64-bit lanes, any
+    /// type) is set, of `b` elsewhere.
+    fn pick64(&mut self, m: Value, a: Value, b: Value) -> Value {
+        let m = self.b.ins().bitcast(cl::F64X2, MemFlagsData::new(), m);
+        self.b.ins().bitselect(m, a, b)
+    }
+
+    /// `f64x2` `v` with each lane's sign bit flipped: a bit operation, as
+    /// the scalar functions' `-v`.
+    fn negate64(&mut self, v: Value) -> Value {
+        let flags = MemFlagsData::new();
+        let sign = self.b.ins().iconst(cl::I64, i64::MIN);
+        let sign = self.b.ins().splat(cl::I64X2, sign);
+        let vi = self.b.ins().bitcast(cl::I64X2, flags, v);
+        let f = self.b.ins().bxor(vi, sign);
+        self.b.ins().bitcast(cl::F64X2, flags, f)
+    }
+
+    /// The lanes of `f64x2` `v` whose sign bit is set (-0 and negative
+    /// NaNs among them), as an `i64x2` mask.
+    fn sign_mask64(&mut self, v: Value) -> Value {
+        let vi = self.b.ins().bitcast(cl::I64X2, MemFlagsData::new(), v);
+        let zero = self.zero(cl::I64X2);
+        self.b.ins().icmp(IntCC::SignedLessThan, vi, zero)
+    }
+
+    /// |d| mod 2 of the lanes of `f64x2` `d` holding floats: |d| - 2
+    /// floor(|d| / 2), every step exact (as the scalar `x.abs() % 2`).
+    fn abs_mod_two(&mut self, d: Value) -> Value {
+        let (half, two) = (self.splat64(0.5), self.splat64(2.0));
+        let ax = self.b.ins().fabs(d);
+        let h = self.b.ins().fmul(ax, half);
+        let fl = self.b.ins().floor(h);
+        let twice = self.b.ins().fmul(fl, two);
+        self.b.ins().fsub(ax, twice)
+    }
+
+    /// One call of the four-lane `double` form at `addr` (`libm_lanes`'
+    /// entry points: each argument's two `f64x2` halves in `xmm`
+    /// registers, then the address of four doubles' room), the results as
+    /// two `f64x2` halves read back from the stack slot given to it.
+    fn call_four_lanes(&mut self, addr: usize, halves: &[Value]) -> [Value; 2] {
+        let slot = self
+            .b
+            .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 32, 4));
+        let mut operands = halves.to_vec();
+        operands.push(self.b.ins().stack_addr(cl::I64, slot, 0));
+        let mut params = vec![cl::F64X2; halves.len()];
+        params.push(cl::I64);
+        self.call_host(addr, &params, &[], &operands);
+        [0, 16].map(|o| self.b.ins().stack_load(cl::I64, cl::F64X2, slot, o))
     }
 
     /// `pown(x, n)` of floats and doubles on one component of type `t`, as
@@ -2228,18 +2220,7 @@ impl Lowering<'_, '_, '_> {
             let w = self.b.ins().swiden_low(v);
             self.b.ins().fcvt_from_sint(cl::F64X2, w)
         });
-        let slot = self
-            .b
-            .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 32, 4));
-        let at = self.b.ins().stack_addr(cl::I64, slot, 0);
-        let f64x2 = cl::F64X2;
-        self.call_host(
-            addr,
-            &[f64x2, f64x2, f64x2, f64x2, cl::I64],
-            &[],
-            &[xs[0], xs[1], ns[0], ns[1], at],
-        );
-        let [lo, hi] = [0, 16].map(|o| self.b.ins().stack_load(cl::I64, f64x2, slot, o));
+        let [lo, hi] = self.call_four_lanes(addr, &[xs[0], xs[1], ns[0], ns[1]]);
         if t == cl::F64 {
             return Some(Shape::Pair([lo, hi]));
         }
@@ -2300,7 +2281,6 @@ impl Lowering<'_, '_, '_> {
         let compute = |l: &mut Self, v: &[Value]| -> Value {
             let x = v[0];
             let vt = l.ty(x);
-            let it = vt.as_int();
             let flags = MemFlagsData::new();
             let splat = |l: &mut Self, c: f64| {
                 let c = if vt.lane_type() == cl::F64 {
@@ -2321,19 +2301,8 @@ impl Lowering<'_, '_, '_> {
                 let d = l.b.ins().fabs(d);
                 let half = splat(l, 0.5);
                 let away = l.b.ins().fcmp(FloatCC::GreaterThanOrEqual, d, half);
-                // copysign(1, x): 1.0's bits with x's sign bit.
                 let one = splat(l, 1.0);
-                let sign_bit = if vt.lane_type() == cl::F64 {
-                    l.b.ins().iconst(cl::I64, i64::MIN)
-                } else {
-                    l.b.ins().iconst(cl::I32, i64::from(i32::MIN))
-                };
-                let sign_bit = l.b.ins().splat(it, sign_bit);
-                let xi = l.b.ins().bitcast(it, flags, x);
-                let sign = l.b.ins().band(xi, sign_bit);
-                let onei = l.b.ins().bitcast(it, flags, one);
-                let unit = l.b.ins().bor(onei, sign);
-                let unit = l.b.ins().bitcast(vt, flags, unit);
+                let unit = l.copysign_any(one, x);
                 let up = l.b.ins().fadd(t, unit);
                 let r = pick(l, away, up, t);
                 let n = nan(l, x);

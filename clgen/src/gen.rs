@@ -17,6 +17,67 @@ pub const COUNTER_OPS: [&str; COUNTERS] = ["add", "sub", "min", "max", "or", "an
 pub const LOCAL_COUNTER_OPS: [(&str, &str); LOCAL_COUNTERS] =
     [("add", "0u"), ("max", "0u"), ("or", "0u"), ("min", "0xffffffffu")];
 
+/// The math built-ins the generator writes on `double` and `float`
+/// operands (in programs compared across clift's modes alone: see
+/// `Gen::float_expr`), whose vector forms must give the scalar ones' bits.
+const MATH_BOTH: [&str; 34] = [
+    "exp",
+    "log",
+    "log2",
+    "log10",
+    "sin",
+    "cos",
+    "tan",
+    "erf",
+    "atan",
+    "asin",
+    "acos",
+    "pow",
+    "expm1",
+    "tanh",
+    "sinh",
+    "cosh",
+    "log1p",
+    "atan2",
+    "asinh",
+    "acosh",
+    "atanh",
+    "erfc",
+    "cbrt",
+    "hypot",
+    "mix",
+    "step",
+    "smoothstep",
+    "sign",
+    "maxmag",
+    "minmag",
+    "degrees",
+    "radians",
+    "fdim",
+    "pown",
+];
+
+/// Those it writes on `float` operands only, beside [`MATH_BOTH`] (the
+/// `half_` and `native_` forms, the pi forms, ldexp).
+const MATH_FLOAT_ONLY: [&str; 16] = [
+    "exp2",
+    "exp10",
+    "native_exp",
+    "half_sin",
+    "atanpi",
+    "asinpi",
+    "acospi",
+    "atan2pi",
+    "native_recip",
+    "native_divide",
+    "half_sqrt",
+    "sinpi",
+    "cospi",
+    "tanpi",
+    "ldexp",
+    "native_rsqrt",
+];
+
 #[derive(Clone)]
 struct Var {
     name: String,
@@ -1120,97 +1181,16 @@ impl Gen {
                 // must agree bit for bit.
                 self.math = true;
                 let a = self.expr(t, d1);
+                // (No half_ or native_ forms of double.)
                 let f = if s == Scalar::Double {
-                    // (No half_ or native_ forms of double.)
-                    self.r.pick(&[
-                        "exp",
-                        "log",
-                        "log2",
-                        "log10",
-                        "sin",
-                        "cos",
-                        "tan",
-                        "erf",
-                        "atan",
-                        "asin",
-                        "acos",
-                        "pow",
-                        "expm1",
-                        "tanh",
-                        "sinh",
-                        "cosh",
-                        "log1p",
-                        "atan2",
-                        "asinh",
-                        "acosh",
-                        "atanh",
-                        "erfc",
-                        "cbrt",
-                        "hypot",
-                        "mix",
-                        "step",
-                        "smoothstep",
-                        "sign",
-                        "maxmag",
-                        "minmag",
-                        "degrees",
-                        "radians",
-                        "fdim",
-                        "pown",
-                    ])
+                    self.r.pick(&MATH_BOTH)
                 } else {
-                    self.r.pick(&[
-                        "exp",
-                        "log",
-                        "erf",
-                        "sin",
-                        "cos",
-                        "tan",
-                        "exp2",
-                        "exp10",
-                        "log2",
-                        "log10",
-                        "native_exp",
-                        "half_sin",
-                        "pow",
-                        "atan",
-                        "asin",
-                        "acos",
-                        "expm1",
-                        "tanh",
-                        "sinh",
-                        "cosh",
-                        "log1p",
-                        "asinh",
-                        "acosh",
-                        "atanh",
-                        "atan2",
-                        "atanpi",
-                        "asinpi",
-                        "acospi",
-                        "atan2pi",
-                        "erfc",
-                        "cbrt",
-                        "hypot",
-                        "mix",
-                        "step",
-                        "smoothstep",
-                        "sign",
-                        "maxmag",
-                        "minmag",
-                        "degrees",
-                        "radians",
-                        "native_recip",
-                        "native_divide",
-                        "half_sqrt",
-                        "sinpi",
-                        "cospi",
-                        "tanpi",
-                        "fdim",
-                        "pown",
-                        "ldexp",
-                        "native_rsqrt",
-                    ])
+                    let k = self.r.below(MATH_BOTH.len() + MATH_FLOAT_ONLY.len());
+                    *MATH_BOTH
+                        .iter()
+                        .chain(&MATH_FLOAT_ONLY)
+                        .nth(k)
+                        .expect("k below the length")
                 };
                 match f {
                     // An int of the same width: pown's and ldexp's n, kept

@@ -1,7 +1,9 @@
 //! Peak throughput of a kernel: per work-item, four independent chains of
 //! 256 multiply-adds (`a = a * b + c`), with plain `int` arithmetic,
 //! `mad24`, `mul24` and `long` arithmetic (`peak_int`; and `shift_chain`,
-//! `a = (a << (a & b)) + c`: a shift by a count per work-item and an add),
+//! `a = (a << (a & b)) + c`: a shift by a count per work-item and an add;
+//! the `div_` chains, a division by a uniform divisor, a constant or one
+//! per work-item, and an add),
 //! and with `half`, `float` and
 //! `double` multiplies and adds, not contracted (`peak_fp`), over [`N`] work-items
 //! and a clFinish. Criterion reports operations (a multiply or an add) per
@@ -32,6 +34,12 @@ const SOURCE: &str = "#define CHAINS(step) \\\n\
     kernel void mul24_chain(global int *o, int b, int c) { CHAINS(MUL24) }\n\
     #define SHIFTS(x) (((x) << ((x) & b)) + c)\n\
     kernel void shift_chain(global int *o, int b, int c) { CHAINS(SHIFTS) }\n\
+    #define DIV_UNIFORM(x) ((x) / b + c)\n\
+    #define DIV_CONSTANT(x) ((x) / 7 + c)\n\
+    #define DIV_LANES(x) ((x) / (((x) & 255) | 1) + c)\n\
+    kernel void div_uniform_chain(global int *o, int b, int c) { CHAINS(DIV_UNIFORM) }\n\
+    kernel void div_constant_chain(global int *o, int b, int c) { CHAINS(DIV_CONSTANT) }\n\
+    kernel void div_lanes_chain(global int *o, int b, int c) { CHAINS(DIV_LANES) }\n\
     kernel void long_chain(global int *o, int b, int c) { \
     int i = (int)get_global_id(0); long lb = b, lc = c; long a0 = i, a1 = i + 1, a2 = i + 2, a3 = i + 3; \
     for (int k = 0; k < 256; k++) { a0 = a0 * lb + lc; a1 = a1 * lb + lc; a2 = a2 * lb + lc; a3 = a3 * lb + lc; } \
@@ -122,6 +130,9 @@ fn peak(c: &mut Criterion) {
             ("mul24_chain", FOUR_CHAINS),
             ("long_chain", FOUR_CHAINS),
             ("shift_chain", FOUR_CHAINS),
+            ("div_uniform_chain", FOUR_CHAINS),
+            ("div_constant_chain", FOUR_CHAINS),
+            ("div_lanes_chain", FOUR_CHAINS),
         ],
         out,
         (3i32, 7i32),

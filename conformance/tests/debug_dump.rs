@@ -200,6 +200,18 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             powers >= 2 * 3,
             "{level:?}: shifts_by_lanes makes {powers} powers of two: {shifts}"
         );
+        // Division and remainder of 8-, 16- and 32-bit lanes in double
+        // (the quotients truncated as `f64x2`), and abs_diff, add_sat,
+        // sub_sat, hadd, rhadd and mad_hi of every width as vector code:
+        // no result built lane by lane (the lanes are taken out only to
+        // be stored; lane by lane, 90 and 648 insertions).
+        for kernel in ["divide_by_lanes", "remainder_by_lanes", "int_builtins_lanes"] {
+            let ir = dump::vector_ir(&dir, kernel, &format!("{level:?}: simd"));
+            assert!(
+                !ir.contains("insertlane") && (kernel == "int_builtins_lanes" || ir.contains("= trunc")),
+                "{level:?}: {kernel} computes lane by lane: {ir}"
+            );
+        }
         // exp, log, erf, sin and cos: in the 4-lane body one call each,
         // the four lanes in a vector register both ways (no stack slot);
         // in the 8-lane body one call each for both parts (the 8-lane

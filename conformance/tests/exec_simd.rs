@@ -606,6 +606,240 @@ fn shifts_by_a_count_per_lane() {
     }
 }
 
+/// Edge words for the integer tests: the edges of each width (0, 1, the
+/// sign bits, all ones) in the low byte, the low half and the word.
+const INT_EDGES: [u32; 22] = [
+    0,
+    1,
+    2,
+    3,
+    7,
+    0x7f,
+    0x80,
+    0xff,
+    0x7fff,
+    0x8000,
+    0xffff,
+    0x7fff_ffff,
+    0x8000_0000,
+    0x8000_0001,
+    0xffff_fffe,
+    u32::MAX,
+    0x8080_8080,
+    0x7f7f_7f7f,
+    0x8000_8000,
+    0xffff_0001,
+    0x0001_ffff,
+    0xff01_80ff,
+];
+
+/// Every pair of [`INT_EDGES`] (so every lane position of a chunk sees
+/// each), then scrambled pairs.
+fn int_edge_pairs() -> (Vec<u32>, Vec<u32>) {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for &y in &INT_EDGES {
+        for &x in &INT_EDGES {
+            a.push(x);
+            b.push(y);
+        }
+    }
+    for i in 0..203u32 {
+        a.push(i.wrapping_mul(2_654_435_761) ^ (i << 7));
+        b.push(i.wrapping_mul(0x9e37_79b9).rotate_right(i % 31) >> (i % 29));
+    }
+    (a, b)
+}
+
+/// The quotient (or with `rem` the remainder) as clift's scalar code
+/// computes it, where OpenCL leaves it undefined too: by 0, `x` and 0; by
+/// -1 (signed), `-x` wrapping and 0.
+macro_rules! clift_division {
+    ($($udiv:ident, $sdiv:ident: $u:ty, $s:ty;)*) => {$(
+        fn $udiv(x: $u, y: $u, rem: bool) -> $u {
+            match (y, rem) {
+                (0, false) => x,
+                (0, true) => 0,
+                (_, false) => x / y,
+                (_, true) => x % y,
+            }
+        }
+        fn $sdiv(x: $s, y: $s, rem: bool) -> $s {
+            match (y, rem) {
+                (0, false) => x,
+                (-1, false) => x.wrapping_neg(),
+                (0 | -1, true) => 0,
+                (_, false) => x / y,
+                (_, true) => x % y,
+            }
+        }
+    )*};
+}
+clift_division! {
+    udiv32, sdiv32: u32, i32;
+    udiv16, sdiv16: u16, i16;
+    udiv8, sdiv8: u8, i8;
+}
+
+/// Integer division and remainder of 8-, 16- and 32-bit lanes, signed and
+/// unsigned, by a divisor per work-item, a uniform one (0, -1 and
+/// `INT_MIN` among them) and constants (divide_by_lanes,
+/// remainder_by_lanes: the 4-lane bodies divide in double), against
+/// clift's scalar results, the undefined cases included.
+#[test]
+fn division_by_lanes() {
+    let (a, b) = int_edge_pairs();
+    let n = a.len();
+    for u in [7u32, 0, u32::MAX, 0x8000_0000, 1000] {
+        for opt in Opt::BOTH {
+            for local in LOCALS {
+                let l = local.map(|l| [l]);
+                for (kernel, rem) in [("divide_by_lanes", false), ("remainder_by_lanes", true)] {
+                    let mut out = vec![0u32; 12 * n];
+                    Kernel::new("simd", opt, kernel)
+                        .arg(Arg::input(&a))
+                        .arg(Arg::input(&b))
+                        .arg(Arg::output(&mut out))
+                        .arg(Arg::value(u))
+                        .run(&[n], l.as_ref().map(|l| &l[..]));
+                    for i in 0..n {
+                        let (x, y) = (a[i], b[i]);
+                        let (sx, sy) = (x as i32, y as i32);
+                        let bytes = |f: &dyn Fn(u8, u8) -> u8| {
+                            u32::from(f(x as u8, y as u8)) | u32::from(f((x >> 8) as u8, (y >> 8) as u8)) << 8
+                        };
+                        let halves = |f: &dyn Fn(u16, u16) -> u16| {
+                            u32::from(f(x as u16, y as u16)) | u32::from(f((x >> 16) as u16, (y >> 16) as u16)) << 16
+                        };
+                        let want = [
+                            udiv32(x, y, rem),
+                            sdiv32(sx, sy, rem) as u32,
+                            udiv32(x, u, rem),
+                            sdiv32(sx, u as i32, rem) as u32,
+                            udiv32(x, 10, rem),
+                            sdiv32(sx, -7, rem) as u32,
+                            bytes(&|p, q| udiv8(p, q, rem)),
+                            bytes(&|p, q| sdiv8(p as i8, q as i8, rem) as u8),
+                            halves(&|p, q| udiv16(p, q, rem)),
+                            halves(&|p, q| sdiv16(p as i16, q as i16, rem) as u16),
+                            halves(&|p, _| sdiv16(p as i16, u as i16, rem) as u16),
+                            bytes(&|p, _| sdiv8(p as i8, -1, rem) as u8),
+                        ];
+                        assert_eq!(
+                            &out[12 * i..12 * i + 12],
+                            &want[..],
+                            "{kernel} u {u:#x} {opt:?} {local:?}: {x:#x}, {y:#x} ({i})"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// abs_diff, add_sat, sub_sat, hadd, rhadd and mad_hi of 8-, 16-, 32- and
+/// 64-bit integers, signed and unsigned (int_builtins_lanes), on the edge
+/// pairs, against host references.
+#[test]
+fn integer_builtins_by_lanes() {
+    macro_rules! reference {
+        ($($name:ident: $u:ty, $s:ty, $w:ty, $sw:ty;)*) => {$(
+            mod $name {
+                pub fn hadd(x: $u, y: $u) -> $u { ((<$w>::from(x) + <$w>::from(y)) >> 1) as $u }
+                pub fn rhadd(x: $u, y: $u) -> $u { ((<$w>::from(x) + <$w>::from(y) + 1) >> 1) as $u }
+                pub fn s_hadd(x: $s, y: $s) -> $s { ((<$sw>::from(x) + <$sw>::from(y)) >> 1) as $s }
+                pub fn s_rhadd(x: $s, y: $s) -> $s { ((<$sw>::from(x) + <$sw>::from(y) + 1) >> 1) as $s }
+            }
+        )*};
+    }
+    reference! {
+        r8: u8, i8, u16, i16;
+        r16: u16, i16, u32, i32;
+        r32: u32, i32, u64, i64;
+        r64: u64, i64, u128, i128;
+    }
+    let (a, b) = int_edge_pairs();
+    let n = a.len();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let l = local.map(|l| [l]);
+            let mut out = vec![0u32; 16 * n];
+            let mut out64 = vec![0u64; 8 * n];
+            Kernel::new("simd", opt, "int_builtins_lanes")
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::output(&mut out64))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let (x, y) = (a[i], b[i]);
+                let (sx, sy) = (x as i32, y as i32);
+                // Each byte (`f` of the bytes of x and y) or half in place.
+                let bytes = |f: &dyn Fn(u8, u8) -> u8| {
+                    u32::from_le_bytes([0, 1, 2, 3].map(|k| f((x >> (8 * k)) as u8, (y >> (8 * k)) as u8)))
+                };
+                let halves = |f: &dyn Fn(u16, u16) -> u16| {
+                    u32::from(f(x as u16, y as u16)) | u32::from(f((x >> 16) as u16, (y >> 16) as u16)) << 16
+                };
+                let mul_hi = |p: u32, q: u32| ((u64::from(p) * u64::from(q)) >> 32) as u32;
+                let smul_hi = |p: i32, q: i32| ((i64::from(p) * i64::from(q)) >> 32) as i32;
+                let sb = |f: fn(i8, i8) -> i8| move |p: u8, q: u8| f(p as i8, q as i8) as u8;
+                let sh = |f: fn(i16, i16) -> i16| move |p: u16, q: u16| f(p as i16, q as i16) as u16;
+                let want = [
+                    x.abs_diff(y),
+                    sx.abs_diff(sy),
+                    x.saturating_add(y) ^ x.saturating_sub(y),
+                    sx.saturating_add(sy) as u32,
+                    sx.saturating_sub(sy) as u32,
+                    r32::hadd(x, y).wrapping_add((r32::s_hadd(sx, sy) as u32).wrapping_mul(3)),
+                    r32::rhadd(x, y).wrapping_add((r32::s_rhadd(sx, sy) as u32).wrapping_mul(3)),
+                    mul_hi(x, y).wrapping_add(x ^ 0x9e37_79b9) ^ (smul_hi(sx, sy).wrapping_add(sx) as u32),
+                    bytes(&|p, q| p.saturating_add(q)) ^ bytes(&|p, q| (p as i8).abs_diff(q as i8)),
+                    bytes(&|p, q| p.saturating_sub(q)).wrapping_add(bytes(&|p, q| p.abs_diff(q))),
+                    bytes(&sb(i8::saturating_add)) ^ bytes(&sb(i8::saturating_sub)).wrapping_mul(5),
+                    bytes(&r8::hadd)
+                        ^ bytes(&r8::rhadd).wrapping_mul(3)
+                        ^ bytes(&sb(r8::s_hadd)).wrapping_mul(7)
+                        ^ bytes(&sb(r8::s_rhadd)).wrapping_mul(11),
+                    halves(&|p, q| p.saturating_add(q))
+                        ^ halves(&|p, q| p.saturating_sub(q)).wrapping_mul(3)
+                        ^ halves(&|p, q| (p as i16).abs_diff(q as i16)).wrapping_mul(5),
+                    halves(&sh(i16::saturating_add))
+                        ^ halves(&sh(i16::saturating_sub)).wrapping_mul(3)
+                        ^ halves(&|p, q| p.abs_diff(q)).wrapping_mul(5),
+                    halves(&r16::hadd)
+                        ^ halves(&r16::rhadd).wrapping_mul(3)
+                        ^ halves(&sh(r16::s_hadd)).wrapping_mul(7)
+                        ^ halves(&sh(r16::s_rhadd)).wrapping_mul(11),
+                    0,
+                ];
+                assert_eq!(
+                    &out[16 * i..16 * i + 16],
+                    &want[..],
+                    "{opt:?} {local:?}: {x:#x}, {y:#x} ({i})"
+                );
+                let wx = (u64::from(x) << 32) | u64::from(x ^ y);
+                let wy = (u64::from(y) << 32) | u64::from(y.wrapping_mul(0x9e37_79b9));
+                let (swx, swy) = (wx as i64, wy as i64);
+                let want64 = [
+                    wx.abs_diff(wy),
+                    swx.abs_diff(swy),
+                    wx.saturating_add(wy) ^ wx.saturating_sub(wy),
+                    swx.saturating_add(swy) as u64,
+                    swx.saturating_sub(swy) as u64,
+                    r64::hadd(wx, wy) ^ r64::s_hadd(swx, swy) as u64,
+                    r64::rhadd(wx, wy) ^ r64::s_rhadd(swx, swy) as u64,
+                    0,
+                ];
+                assert_eq!(
+                    &out64[8 * i..8 * i + 8],
+                    &want64[..],
+                    "{opt:?} {local:?}: 64-bit {wx:#x}, {wy:#x} ({i})"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn integer_bit_builtins_four_lanes() {
     // rotate by a count the same in every lane, popcount, clz and mul_hi

@@ -267,6 +267,82 @@ kernel void shifts_by_lanes(global const uint *a, global const uint *b, global u
     out64[5 * i + 4] = (ulong)rotate(SX, (long)(N >> 3));
 }
 
+// Division and remainder of 8-, 16- and 32-bit integers, signed and
+// unsigned, by a divisor per work-item, a uniform one and constants (the
+// 4-lane bodies divide in double: jit/src/lower/simd/integer.rs,
+// divide4). OpenCL C leaves x / 0 and INT_MIN / -1 undefined; clift's
+// scalar code gives x / 0 == x, x % 0 == 0, x / -1 == -x (wrapping) and
+// x % -1 == 0, and every body must give the same.
+// (Quotients and remainders in two kernels: llvm-spirv-15 cannot
+// translate the `freeze` LLVM's div-rem-pairs pass leaves when a kernel
+// has both of the same operands.)
+#define DIVIDE_BY_LANES(name, OP)                                                   \
+    kernel void name(global const uint *a, global const uint *b, global uint *out, uint u) \
+    {                                                                               \
+        size_t i = get_global_id(0);                                                \
+        uint x = a[i], y = b[i];                                                    \
+        int sx = (int)x, sy = (int)y, su = (int)u;                                  \
+        out[12 * i] = x OP y;                                                       \
+        out[12 * i + 1] = (uint)(sx OP sy);                                         \
+        out[12 * i + 2] = x OP u;                                                   \
+        out[12 * i + 3] = (uint)(sx OP su);                                         \
+        out[12 * i + 4] = x OP 10u;                                                 \
+        out[12 * i + 5] = (uint)(sx OP -7);                                         \
+        uchar2 c = as_uchar2((ushort)x), cn = as_uchar2((ushort)y);                 \
+        char2 sc = as_char2((ushort)x), scn = as_char2((ushort)y);                  \
+        out[12 * i + 6] = as_ushort(c OP cn);                                       \
+        out[12 * i + 7] = as_ushort(sc OP scn);                                     \
+        ushort2 h = as_ushort2(x), hn = as_ushort2(y);                              \
+        short2 sh = as_short2(x), shn = as_short2(y);                               \
+        out[12 * i + 8] = as_uint(h OP hn);                                         \
+        out[12 * i + 9] = as_uint(sh OP shn);                                       \
+        out[12 * i + 10] = as_uint(sh OP (short2)((short)su));                      \
+        out[12 * i + 11] = as_ushort(sc OP (char2)(-1));                            \
+    }
+DIVIDE_BY_LANES(divide_by_lanes, /)
+DIVIDE_BY_LANES(remainder_by_lanes, %)
+
+// The integer built-ins with a recipe shared by the scalar and vector
+// bodies (jit/src/lower/ext_inst.rs, Lowering::lanewise; the narrow
+// vectors' saturating and averaging instructions), and mad_hi, of 8-, 16-,
+// 32- and 64-bit integers.
+kernel void int_builtins_lanes(global const uint *a, global const uint *b, global uint *out, global ulong *out64)
+{
+    size_t i = get_global_id(0);
+    uint x = a[i], y = b[i];
+    int sx = (int)x, sy = (int)y;
+    out[16 * i] = abs_diff(x, y);
+    out[16 * i + 1] = abs_diff(sx, sy);
+    out[16 * i + 2] = add_sat(x, y) ^ sub_sat(x, y);
+    out[16 * i + 3] = (uint)add_sat(sx, sy);
+    out[16 * i + 4] = (uint)sub_sat(sx, sy);
+    out[16 * i + 5] = hadd(x, y) + (uint)hadd(sx, sy) * 3u;
+    out[16 * i + 6] = rhadd(x, y) + (uint)rhadd(sx, sy) * 3u;
+    out[16 * i + 7] = mad_hi(x, y, x ^ 0x9e3779b9u) ^ (uint)mad_hi(sx, sy, sx);
+    uchar4 c = as_uchar4(x), cn = as_uchar4(y);
+    char4 sc = as_char4(x), scn = as_char4(y);
+    out[16 * i + 8] = as_uint(add_sat(c, cn)) ^ as_uint(abs_diff(sc, scn));
+    out[16 * i + 9] = as_uint(sub_sat(c, cn)) + as_uint(abs_diff(c, cn));
+    out[16 * i + 10] = as_uint(add_sat(sc, scn)) ^ as_uint(sub_sat(sc, scn)) * 5u;
+    out[16 * i + 11] = as_uint(hadd(c, cn)) ^ as_uint(rhadd(c, cn)) * 3u ^ as_uint(hadd(sc, scn)) * 7u ^ as_uint(rhadd(sc, scn)) * 11u;
+    ushort2 h = as_ushort2(x), hn = as_ushort2(y);
+    short2 sh = as_short2(x), shn = as_short2(y);
+    out[16 * i + 12] = as_uint(add_sat(h, hn)) ^ as_uint(sub_sat(h, hn)) * 3u ^ as_uint(abs_diff(sh, shn)) * 5u;
+    out[16 * i + 13] = as_uint(add_sat(sh, shn)) ^ as_uint(sub_sat(sh, shn)) * 3u ^ as_uint(abs_diff(h, hn)) * 5u;
+    out[16 * i + 14] = as_uint(hadd(h, hn)) ^ as_uint(rhadd(h, hn)) * 3u ^ as_uint(hadd(sh, shn)) * 7u ^ as_uint(rhadd(sh, shn)) * 11u;
+    out[16 * i + 15] = 0;
+    ulong X = ((ulong)x << 32) | (x ^ y), Y = ((ulong)y << 32) | (y * 0x9e3779b9u);
+    long SX = (long)X, SY = (long)Y;
+    out64[8 * i] = abs_diff(X, Y);
+    out64[8 * i + 1] = abs_diff(SX, SY);
+    out64[8 * i + 2] = add_sat(X, Y) ^ sub_sat(X, Y);
+    out64[8 * i + 3] = (ulong)add_sat(SX, SY);
+    out64[8 * i + 4] = (ulong)sub_sat(SX, SY);
+    out64[8 * i + 5] = hadd(X, Y) ^ (ulong)hadd(SX, SY);
+    out64[8 * i + 6] = rhadd(X, Y) ^ (ulong)rhadd(SX, SY);
+    out64[8 * i + 7] = 0;
+}
+
 // clbench's hash loop: a 32-bit hash feeding a 64-bit one every round, so
 // the 4-lane body holds every value as scalars per lane
 // (Chunk::scalar_lanes).

@@ -363,8 +363,11 @@ impl Lowering<'_, '_, '_> {
     /// and `degrees`/`radians` of doubles (those of floats compute in
     /// double: the 4-lane bodies widen each half themselves). `select`
     /// is here too for any type (`scalar_select`: whether the instruction
-    /// is of scalars, whose condition is nonzero, not negative). None for
-    /// other instructions or arities.
+    /// is of scalars, whose condition is nonzero, not negative), and the
+    /// integer `abs_diff`, `add_sat`, `sub_sat`, `hadd` and `rhadd` of
+    /// every width (vectors of 8- and 16-bit lanes take x86's saturating
+    /// and averaging instructions, whose results are the only right
+    /// ones). None for other instructions or arities.
     pub(super) fn lanewise(&mut self, op: Cl, a: &[Value], scalar_select: bool) -> Option<Value> {
         let x = *a.first()?;
         let t = self.b.func.dfg.value_type(x);
@@ -456,6 +459,88 @@ impl Lowering<'_, '_, '_> {
                 let cond = self.b.ins().icmp(cc, c, zero);
                 self.select_either(cond, a[1], x)
             }
+            // Integer (any width; vectors of `i8`, `i16` and `i32` lanes
+            // and `i64x2`). Saturation and halving have one right answer,
+            // so the narrow vectors use x86's own instructions for them.
+            (Cl::s_abs_diff | Cl::u_abs_diff, 2) => {
+                let y = a[1];
+                let cc = if op == Cl::s_abs_diff {
+                    IntCC::SignedGreaterThan
+                } else {
+                    IntCC::UnsignedGreaterThan
+                };
+                let gt = self.b.ins().icmp(cc, x, y);
+                let d1 = self.b.ins().isub(x, y);
+                let d2 = self.b.ins().isub(y, x);
+                self.select_either(gt, d1, d2)
+            }
+            (Cl::u_add_sat | Cl::u_sub_sat | Cl::s_add_sat | Cl::s_sub_sat, 2) if narrow_vector(t) => {
+                let (ins, y) = (self.b.ins(), a[1]);
+                match op {
+                    Cl::u_add_sat => ins.uadd_sat(x, y),
+                    Cl::u_sub_sat => ins.usub_sat(x, y),
+                    Cl::s_add_sat => ins.sadd_sat(x, y),
+                    _ => ins.ssub_sat(x, y),
+                }
+            }
+            (Cl::u_add_sat, 2) => {
+                let s = self.b.ins().iadd(x, a[1]);
+                let ovf = self.b.ins().icmp(IntCC::UnsignedLessThan, s, x);
+                let ones = self.int_like(t, u64::MAX);
+                self.select_either(ovf, ones, s)
+            }
+            (Cl::u_sub_sat, 2) => {
+                let y = a[1];
+                let d = self.b.ins().isub(x, y);
+                let under = self.b.ins().icmp(IntCC::UnsignedLessThan, x, y);
+                let zero = self.int_like(t, 0);
+                self.select_either(under, zero, d)
+            }
+            (Cl::s_add_sat | Cl::s_sub_sat, 2) => {
+                let y = a[1];
+                let (r, ovf_bits) = if op == Cl::s_add_sat {
+                    // Overflow: the sum's sign differs from both operands'.
+                    let s = self.b.ins().iadd(x, y);
+                    let sx = self.b.ins().bxor(s, x);
+                    let sy = self.b.ins().bxor(s, y);
+                    (s, self.b.ins().band(sx, sy))
+                } else {
+                    // Overflow: the operands' signs differ and the
+                    // difference's sign differs from x's.
+                    let d = self.b.ins().isub(x, y);
+                    let xy = self.b.ins().bxor(x, y);
+                    let xd = self.b.ins().bxor(x, d);
+                    (d, self.b.ins().band(xy, xd))
+                };
+                let zero = self.int_like(t, 0);
+                let ovf = self.b.ins().icmp(IntCC::SignedLessThan, ovf_bits, zero);
+                // The bound on x's side: MAX ^ (x >> (w - 1)) is MAX for
+                // x >= 0 and MIN for x < 0.
+                let w = i64::from(lane.bits());
+                let sign = self.b.ins().sshr_imm_s(x, w - 1);
+                let max = self.int_like(t, (1u64 << (w - 1)) - 1);
+                let bound = self.b.ins().bxor(max, sign);
+                self.select_either(ovf, bound, r)
+            }
+            (Cl::u_rhadd, 2) if narrow_vector(t) => self.b.ins().avg_round(x, a[1]),
+            (Cl::s_hadd | Cl::u_hadd | Cl::s_rhadd | Cl::u_rhadd, 2) => {
+                let y = a[1];
+                let signed = matches!(op, Cl::s_hadd | Cl::s_rhadd);
+                let (hx, hy) = if signed {
+                    (self.b.ins().sshr_imm_s(x, 1), self.b.ins().sshr_imm_s(y, 1))
+                } else {
+                    (self.b.ins().ushr_imm_s(x, 1), self.b.ins().ushr_imm_s(y, 1))
+                };
+                let low = if matches!(op, Cl::s_hadd | Cl::u_hadd) {
+                    self.b.ins().band(x, y)
+                } else {
+                    self.b.ins().bor(x, y)
+                };
+                let one = self.int_like(t, 1);
+                let low = self.b.ins().band(low, one);
+                let s = self.b.ins().iadd(hx, hy);
+                self.b.ins().iadd(s, low)
+            }
             _ => return None,
         })
     }
@@ -483,6 +568,17 @@ impl Lowering<'_, '_, '_> {
     /// `t` (f32x4, f64x2).
     fn fconst_like(&mut self, t: Clif, v: f64) -> Value {
         let c = self.fconst(t.lane_type(), v);
+        if t.is_vector() {
+            self.b.ins().splat(t, c)
+        } else {
+            c
+        }
+    }
+
+    /// An integer constant (its low `t.lane_bits()` bits) of type `t`, a
+    /// scalar or a vector of it in every lane.
+    fn int_like(&mut self, t: Clif, v: u64) -> Value {
+        let c = self.bits(t.lane_type(), v);
         if t.is_vector() {
             self.b.ins().splat(t, c)
         } else {
@@ -547,73 +643,6 @@ impl Lowering<'_, '_, '_> {
                 self.b.ins().select(lt, neg, x)
             }
             Cl::u_abs => x,
-            Cl::s_abs_diff | Cl::u_abs_diff => {
-                let y = a(1)?;
-                let cc = if info.op == Cl::s_abs_diff {
-                    IntCC::SignedGreaterThan
-                } else {
-                    IntCC::UnsignedGreaterThan
-                };
-                let gt = self.b.ins().icmp(cc, x, y);
-                let d1 = self.b.ins().isub(x, y);
-                let d2 = self.b.ins().isub(y, x);
-                self.b.ins().select(gt, d1, d2)
-            }
-            Cl::u_add_sat => {
-                let s = self.b.ins().iadd(x, a(1)?);
-                let ovf = self.b.ins().icmp(IntCC::UnsignedLessThan, s, x);
-                let ones = self.bits(t, u64::MAX);
-                self.b.ins().select(ovf, ones, s)
-            }
-            Cl::u_sub_sat => {
-                let y = a(1)?;
-                let d = self.b.ins().isub(x, y);
-                let under = self.b.ins().icmp(IntCC::UnsignedLessThan, x, y);
-                let zero = self.bits(t, 0);
-                self.b.ins().select(under, zero, d)
-            }
-            Cl::s_add_sat | Cl::s_sub_sat => {
-                let y = a(1)?;
-                let (r, ovf_bits) = if info.op == Cl::s_add_sat {
-                    // Overflow: the sum's sign differs from both operands'.
-                    let s = self.b.ins().iadd(x, y);
-                    let sx = self.b.ins().bxor(s, x);
-                    let sy = self.b.ins().bxor(s, y);
-                    (s, self.b.ins().band(sx, sy))
-                } else {
-                    // Overflow: the operands' signs differ and the
-                    // difference's sign differs from x's.
-                    let d = self.b.ins().isub(x, y);
-                    let xy = self.b.ins().bxor(x, y);
-                    let xd = self.b.ins().bxor(x, d);
-                    (d, self.b.ins().band(xy, xd))
-                };
-                let ovf = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, ovf_bits, 0);
-                // The bound on x's side: MAX ^ (x >> (w - 1)) is MAX for
-                // x >= 0 and MIN for x < 0.
-                let w = i64::from(t.bits());
-                let sign = self.b.ins().sshr_imm_s(x, w - 1);
-                let max = self.bits(t, (1u64 << (w - 1)) - 1);
-                let bound = self.b.ins().bxor(max, sign);
-                self.b.ins().select(ovf, bound, r)
-            }
-            Cl::s_hadd | Cl::u_hadd | Cl::s_rhadd | Cl::u_rhadd => {
-                let y = a(1)?;
-                let signed = matches!(info.op, Cl::s_hadd | Cl::s_rhadd);
-                let (hx, hy) = if signed {
-                    (self.b.ins().sshr_imm_s(x, 1), self.b.ins().sshr_imm_s(y, 1))
-                } else {
-                    (self.b.ins().ushr_imm_s(x, 1), self.b.ins().ushr_imm_s(y, 1))
-                };
-                let low = if matches!(info.op, Cl::s_hadd | Cl::u_hadd) {
-                    self.b.ins().band(x, y)
-                } else {
-                    self.b.ins().bor(x, y)
-                };
-                let low = self.b.ins().band_imm_s(low, 1);
-                let s = self.b.ins().iadd(hx, hy);
-                self.b.ins().iadd(s, low)
-            }
             Cl::s_clamp => {
                 let lo = self.b.ins().smax(x, a(1)?);
                 self.b.ins().smin(lo, a(2)?)
@@ -1386,5 +1415,21 @@ pub(super) fn lanewise_op(op: Cl) -> bool {
             | Cl::smoothstep
             | Cl::sign
             | Cl::select
+            | Cl::s_abs_diff
+            | Cl::u_abs_diff
+            | Cl::u_add_sat
+            | Cl::u_sub_sat
+            | Cl::s_add_sat
+            | Cl::s_sub_sat
+            | Cl::s_hadd
+            | Cl::u_hadd
+            | Cl::s_rhadd
+            | Cl::u_rhadd
     )
+}
+
+/// A vector of 8- or 16-bit integer lanes: x86 has saturating adds and
+/// subtractions and a rounding average for them.
+fn narrow_vector(t: Clif) -> bool {
+    t.is_vector() && t.lane_type().is_int() && t.lane_bits() <= 16
 }

@@ -46,6 +46,7 @@
 pub mod analysis;
 pub mod dag;
 mod image;
+mod integer;
 mod interleave;
 mod masked;
 mod memory;

@@ -630,6 +630,12 @@ impl Lowering<'_, '_, '_> {
                     _ => ins.sshr(xv, n),
                 }));
             }
+            Op::SDiv | Op::UDiv | Op::SRem | Op::SMod | Op::UMod => {
+                if xt != t || self.lane_type(y) != t {
+                    return None;
+                }
+                return self.divide4(op, x, y, t);
+            }
             _ => {}
         }
         if let Some(pt) = self.pair_of(t) {
@@ -707,44 +713,6 @@ impl Lowering<'_, '_, '_> {
             (Op::BitwiseXor, cl::I32) => ins.bxor(xv, yv),
             _ => return None,
         }))
-    }
-
-    /// `x` shifted left by the count in the same lane of `n`, for `int`
-    /// lanes (both operands), the count taken modulo 32 as the scalar
-    /// lowering's shifts take it: x * 2^(n mod 32) ([`Self::powers_of_two`],
-    /// one `pmulld`), five instructions where lane by lane takes sixteen
-    /// (two extractions, the shift and an insertion per lane). Criterion
-    /// `peak_int/shift_chain` (four chains of `a = (a << (a & b)) + c`):
-    /// 8.7-9.0 -> 5.2 ms. Other shifts by a count per lane, of any width, run lane by
-    /// lane: the forms tried were slower (each bit of the counts in turn,
-    /// a `blendv` per bit: rotates 2x slower, right shifts 1.17x; rotates
-    /// and right shifts as the halves of 64-bit products of x and powers
-    /// of two, which Cranelift widens and multiplies with `vpmullq` where
-    /// the CPU has AVX-512: equal for rotates and logical right shifts,
-    /// 1.25x slower for arithmetic ones).
-    fn shift_left_by_lanes(&mut self, x: Shape, n: Shape, t: Clif) -> Option<Shape> {
-        if t != cl::I32 || self.lane_type(n) != t {
-            return None;
-        }
-        let (x, n) = (self.as_vec(x, cl::I32X4), self.as_vec(n, cl::I32X4));
-        let mask = self.b.ins().iconst(cl::I32, 31);
-        let mask = self.b.ins().splat(cl::I32X4, mask);
-        let k = self.b.ins().band(n, mask);
-        let power = self.powers_of_two(k);
-        Some(Shape::V(self.b.ins().imul(x, power)))
-    }
-
-    /// 2^k for the lanes of `i32x4` `k` (0 to 31): the float 2^k made from
-    /// its exponent bits (`(k + 127) << 23`, exact), converted by
-    /// `cvttps2dq`, which gives 2^0 ... 2^30 and, for 2^31, x86's
-    /// out-of-range value 0x80000000: 2^31's bits.
-    fn powers_of_two(&mut self, k: Value) -> Value {
-        let exponent = self.b.ins().ishl_imm_u(k, 23);
-        let one = self.b.ins().iconst(cl::I32, 0x3f80_0000);
-        let one = self.b.ins().splat(cl::I32X4, one);
-        let bits = self.b.ins().iadd(exponent, one);
-        let power = self.b.ins().bitcast(cl::F32X4, MemFlagsData::new(), bits);
-        self.b.ins().x86_cvtt2dq(cl::I32X4, power)
     }
 
     /// A two-operand instruction on an affine sequence (`x` or `y`, the
@@ -970,7 +938,7 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// Lanes 2 and 3 of 4-lane vector `v` moved to lanes 0 and 1.
-    fn high_down(&mut self, v: Value) -> Value {
+    pub(super) fn high_down(&mut self, v: Value) -> Value {
         let le = MemFlagsData::new().with_endianness(Endianness::Little);
         let vt = self.ty(v);
         let bytes = self.b.ins().bitcast(cl::I8X16, le, v);
@@ -1429,76 +1397,6 @@ impl Lowering<'_, '_, '_> {
             }
             _ => return Ok(None),
         }))
-    }
-
-    /// The number of set bits of each lane of `i32x4` `v`: the bytes'
-    /// counts, summed within each lane.
-    fn popcount4(&mut self, v: Value) -> Value {
-        let le = MemFlagsData::new().with_endianness(Endianness::Little);
-        let bytes = self.b.ins().bitcast(cl::I8X16, le, v);
-        let counts = self.b.ins().popcnt(bytes);
-        let c = self.b.ins().bitcast(cl::I32X4, le, counts);
-        // Each byte holds at most 8: the sums never carry out of a byte.
-        let s8 = self.b.ins().ushr_imm_u(c, 8);
-        let c = self.b.ins().iadd(c, s8);
-        let s16 = self.b.ins().ushr_imm_u(c, 16);
-        let c = self.b.ins().iadd(c, s16);
-        let low = self.vconst(cl::I32X4, &[0x3f; super::LANES]);
-        self.b.ins().band(c, low)
-    }
-
-    /// The leading zeros of each lane of `i32x4` `v` (32 for 0), from the
-    /// exponent of a float. Keeping only the set bits whose next higher
-    /// bit is clear leaves the top bit and makes the value less than 1.5
-    /// times it, so the rounding conversion keeps its exponent: 127 + the
-    /// top bit's position, and 31 - position = 158 - exponent. A lane
-    /// with bit 31 set converts negative: its sign bit makes the
-    /// difference negative, clamped to 0; a zero lane converts to 0.0,
-    /// whose 158 is clamped to 32.
-    fn clz4(&mut self, v: Value) -> Value {
-        let half = self.b.ins().ushr_imm_u(v, 1);
-        let tops = self.b.ins().band_not(v, half);
-        let f = self.b.ins().fcvt_from_sint(cl::F32X4, tops);
-        let bits = self.b.ins().bitcast(cl::I32X4, MemFlagsData::new(), f);
-        let e = self.b.ins().ushr_imm_u(bits, 23);
-        let k158 = self.vconst(cl::I32X4, &[158; super::LANES]);
-        let c = self.b.ins().isub(k158, e);
-        let zero = self.vconst(cl::I32X4, &[0; super::LANES]);
-        let c = self.b.ins().smax(c, zero);
-        let k32 = self.vconst(cl::I32X4, &[32; super::LANES]);
-        self.b.ins().umin(c, k32)
-    }
-
-    /// The high 32 bits of the 64-bit products of the lanes of `i32x4`
-    /// `x` and `y`: lanes 0-1 and 2-3 widened and multiplied as `i64x2`
-    /// (one `pmuludq`/`pmuldq` each), their high halves gathered.
-    fn mul_hi4(&mut self, x: Value, y: Value, signed: bool) -> Value {
-        let le = MemFlagsData::new().with_endianness(Endianness::Little);
-        let b = &mut self.b;
-        let (xl, yl, xh, yh) = if signed {
-            (
-                b.ins().swiden_low(x),
-                b.ins().swiden_low(y),
-                b.ins().swiden_high(x),
-                b.ins().swiden_high(y),
-            )
-        } else {
-            (
-                b.ins().uwiden_low(x),
-                b.ins().uwiden_low(y),
-                b.ins().uwiden_high(x),
-                b.ins().uwiden_high(y),
-            )
-        };
-        let lo = self.b.ins().imul(xl, yl);
-        let hi = self.b.ins().imul(xh, yh);
-        let lo = self.b.ins().bitcast(cl::I8X16, le, lo);
-        let hi = self.b.ins().bitcast(cl::I8X16, le, hi);
-        // Bytes 4-7 of each 64-bit product, lo's then hi's.
-        let sel: Vec<u8> = [4u8, 12, 20, 28].iter().flat_map(|&b| b..b + 4).collect();
-        let imm = self.b.func.dfg.immediates.push(ConstantData::from(sel));
-        let packed = self.b.ins().shuffle(lo, hi, imm);
-        self.b.ins().bitcast(cl::I32X4, le, packed)
     }
 
     /// `1 / sqrt(x)` of the lanes of `f32x4` `x` computed in double and
@@ -2420,6 +2318,12 @@ impl Lowering<'_, '_, '_> {
                 (Cl::u_mul_hi | Cl::s_mul_hi, &[x, y]) => {
                     let (x, y) = (self.as_vec(x, vt), self.as_vec(y, vt));
                     return Some(Shape::V(self.mul_hi4(x, y, op == Cl::s_mul_hi)));
+                }
+                // As the scalar lowering: mul_hi, then a wrapping add.
+                (Cl::u_mad_hi | Cl::s_mad_hi, &[x, y, z]) => {
+                    let (x, y, z) = (self.as_vec(x, vt), self.as_vec(y, vt), self.as_vec(z, vt));
+                    let h = self.mul_hi4(x, y, op == Cl::s_mad_hi);
+                    return Some(Shape::V(self.b.ins().iadd(h, z)));
                 }
                 _ => {}
             }

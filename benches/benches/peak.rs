@@ -3,7 +3,7 @@
 //! `mad24`, `mul24` and `long` arithmetic (`peak_int`; and `shift_chain`,
 //! `a = (a << (a & b)) + c`: a shift by a count per work-item and an add;
 //! the `div_` chains, a division by a uniform divisor, a constant or one
-//! per work-item, and an add),
+//! per work-item, and an add; `long_div_chain`, the same of `long`s),
 //! and with `half`, `float` and
 //! `double` multiplies and adds, not contracted (`peak_fp`), over [`N`] work-items
 //! and a clFinish. Criterion reports operations (a multiply or an add) per
@@ -43,6 +43,10 @@ const SOURCE: &str = "#define CHAINS(step) \\\n\
     kernel void long_chain(global int *o, int b, int c) { \
     int i = (int)get_global_id(0); long lb = b, lc = c; long a0 = i, a1 = i + 1, a2 = i + 2, a3 = i + 3; \
     for (int k = 0; k < 256; k++) { a0 = a0 * lb + lc; a1 = a1 * lb + lc; a2 = a2 * lb + lc; a3 = a3 * lb + lc; } \
+    o[i] = (int)(a0 ^ a1 ^ a2 ^ a3); }\n\
+    kernel void long_div_chain(global int *o, int b, int c) { \
+    int i = (int)get_global_id(0); long lb = b, lc = c; long a0 = i, a1 = i + 1, a2 = i + 2, a3 = i + 3; \
+    for (int k = 0; k < 256; k++) { a0 = a0 / lb + lc; a1 = a1 / lb + lc; a2 = a2 / lb + lc; a3 = a3 / lb + lc; } \
     o[i] = (int)(a0 ^ a1 ^ a2 ^ a3); }\n";
 
 const FP_SOURCE: &str = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
@@ -133,6 +137,7 @@ fn peak(c: &mut Criterion) {
             ("div_uniform_chain", FOUR_CHAINS),
             ("div_constant_chain", FOUR_CHAINS),
             ("div_lanes_chain", FOUR_CHAINS),
+            ("long_div_chain", FOUR_CHAINS),
         ],
         out,
         (3i32, 7i32),

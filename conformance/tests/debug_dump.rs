@@ -212,6 +212,16 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 "{level:?}: {kernel} computes lane by lane: {ir}"
             );
         }
+        // Of 64-bit lanes: in double where every lane is below 2^51 in
+        // magnitude (a test of the lanes, then the `f64x2` quotients),
+        // lane by lane on the other branch.
+        for kernel in ["divide_longs_by_lanes", "remainder_longs_by_lanes"] {
+            let ir = dump::vector_ir(&dir, kernel, &format!("{level:?}: simd"));
+            assert!(
+                ir.contains("vany_true") && ir.contains("= trunc"),
+                "{level:?}: {kernel} has no path in double: {ir}"
+            );
+        }
         // exp, log, erf, sin and cos: in the 4-lane body one call each,
         // the four lanes in a vector register both ways (no stack slot);
         // in the 8-lane body one call each for both parts (the 8-lane

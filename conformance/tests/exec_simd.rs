@@ -678,6 +678,7 @@ clift_division! {
     udiv32, sdiv32: u32, i32;
     udiv16, sdiv16: u16, i16;
     udiv8, sdiv8: u8, i8;
+    udiv64, sdiv64: u64, i64;
 }
 
 /// Integer division and remainder of 8-, 16- and 32-bit lanes, signed and
@@ -726,6 +727,91 @@ fn division_by_lanes() {
                         ];
                         assert_eq!(
                             &out[12 * i..12 * i + 12],
+                            &want[..],
+                            "{kernel} u {u:#x} {opt:?} {local:?}: {x:#x}, {y:#x} ({i})"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Division and remainder of 64-bit integers, signed and unsigned
+/// (divide_longs_by_lanes, remainder_longs_by_lanes): chunks whose lanes
+/// are all below 2^51 in magnitude (divided in double) and chunks with a
+/// lane or more beyond (lane by lane), by divisors per work-item (0, -1
+/// and `LONG_MIN` among them), uniform and constant, against clift's
+/// scalar results, the undefined cases included.
+#[test]
+fn long_division_by_lanes() {
+    let small: [u64; 13] = [
+        0,
+        1,
+        2,
+        7,
+        1000,
+        (1 << 51) - 1,
+        (-(1i64 << 51)) as u64,
+        u64::MAX,
+        (-7i64) as u64,
+        1 << 40,
+        (1 << 50) + 3,
+        (-(1i64 << 50) - 5) as u64,
+        123_456_789_012_345,
+    ];
+    let big: [u64; 8] = [
+        1 << 51,
+        (1 << 51) + 1,
+        1 << 63,
+        u64::MAX - (1 << 51),
+        i64::MAX as u64,
+        (1 << 53) | 1,
+        (-(1i64 << 51) - 1) as u64,
+        0xfedc_ba98_7654_3210,
+    ];
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    // Small by small (whole chunks divide in double), then each big value
+    // against small ones and each other, in every lane position.
+    for &y in &small {
+        for &x in &small {
+            a.push(x);
+            b.push(y);
+        }
+    }
+    for (k, &v) in big.iter().enumerate() {
+        for (j, &w) in small.iter().chain(&big).enumerate() {
+            let (x, y) = if (j + k) % 2 == 0 { (v, w) } else { (w, v) };
+            a.push(x);
+            b.push(y);
+        }
+    }
+    let n = a.len();
+    for u in [7u64, 0, u64::MAX, 1 << 60, (1 << 51) - 1] {
+        for opt in Opt::BOTH {
+            for local in LOCALS {
+                let l = local.map(|l| [l]);
+                for (kernel, rem) in [("divide_longs_by_lanes", false), ("remainder_longs_by_lanes", true)] {
+                    let mut out = vec![0u64; 6 * n];
+                    Kernel::new("simd", opt, kernel)
+                        .arg(Arg::input(&a))
+                        .arg(Arg::input(&b))
+                        .arg(Arg::output(&mut out))
+                        .arg(Arg::value(u))
+                        .run(&[n], l.as_ref().map(|l| &l[..]));
+                    for i in 0..n {
+                        let (x, y) = (a[i], b[i]);
+                        let (sx, sy) = (x as i64, y as i64);
+                        let want = [
+                            udiv64(x, y, rem),
+                            sdiv64(sx, sy, rem) as u64,
+                            udiv64(x, u, rem),
+                            sdiv64(sx, u as i64, rem) as u64,
+                            udiv64(i as u64, u, rem),
+                            sdiv64(sx, 1000, rem) as u64,
+                        ];
+                        assert_eq!(
+                            &out[6 * i..6 * i + 6],
                             &want[..],
                             "{kernel} u {u:#x} {opt:?} {local:?}: {x:#x}, {y:#x} ({i})"
                         );

@@ -302,6 +302,27 @@ kernel void shifts_by_lanes(global const uint *a, global const uint *b, global u
 DIVIDE_BY_LANES(divide_by_lanes, /)
 DIVIDE_BY_LANES(remainder_by_lanes, %)
 
+// Division and remainder of 64-bit integers (the 4-lane bodies divide in
+// double where every lane of a part is below 2^51 in magnitude, lane by
+// lane otherwise: jit/src/lower/simd/integer.rs, divide_pairs), by a
+// divisor per work-item, a uniform one and a constant, and an index
+// divided by a width (`get_global_id(0) / u`).
+#define DIVIDE_LONGS_BY_LANES(name, OP)                                                   \
+    kernel void name(global const ulong *a, global const ulong *b, global ulong *out, ulong u) \
+    {                                                                                     \
+        size_t i = get_global_id(0);                                                      \
+        ulong x = a[i], y = b[i];                                                         \
+        long sx = (long)x, sy = (long)y;                                                  \
+        out[6 * i] = x OP y;                                                              \
+        out[6 * i + 1] = (ulong)(sx OP sy);                                               \
+        out[6 * i + 2] = x OP u;                                                          \
+        out[6 * i + 3] = (ulong)(sx OP (long)u);                                          \
+        out[6 * i + 4] = i OP u;                                                          \
+        out[6 * i + 5] = (ulong)(sx OP 1000);                                             \
+    }
+DIVIDE_LONGS_BY_LANES(divide_longs_by_lanes, /)
+DIVIDE_LONGS_BY_LANES(remainder_longs_by_lanes, %)
+
 // The integer built-ins with a recipe shared by the scalar and vector
 // bodies (jit/src/lower/ext_inst.rs, Lowering::lanewise; the narrow
 // vectors' saturating and averaging instructions), and mad_hi, of 8-, 16-,

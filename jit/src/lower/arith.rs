@@ -120,7 +120,7 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// A two-operand instruction on one component.
-    fn binary(&mut self, op: Op, x: Value, y: Value) -> Option<Value> {
+    pub(in crate::lower) fn binary(&mut self, op: Op, x: Value, y: Value) -> Option<Value> {
         let icmp = |l: &mut Self, cc: IntCC| l.b.ins().icmp(cc, x, y);
         let fcmp = |l: &mut Self, cc: FloatCC| l.b.ins().fcmp(cc, x, y);
         Some(match op {

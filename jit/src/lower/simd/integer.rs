@@ -6,7 +6,7 @@
 //! `INT_MIN / -1`) included.
 
 use cranelift_codegen::ir::{
-    condcodes::IntCC, types as cl, ConstantData, Endianness, InstBuilder, MemFlagsData, Type as Clif, Value,
+    condcodes::IntCC, types as cl, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData, Type as Clif, Value,
 };
 use spirv::Op;
 
@@ -138,6 +138,9 @@ impl Lowering<'_, '_, '_> {
     /// extractions and insertions. None for other types.
     pub(super) fn divide4(&mut self, op: Op, x: Shape, y: Shape, t: Clif) -> Option<Shape> {
         let signed = matches!(op, Op::SDiv | Op::SRem | Op::SMod);
+        if t == cl::I64 {
+            return self.divide_pairs(op, x, y, signed);
+        }
         let vt = super::ops::vec_of(t)?;
         if !t.is_int() || t.bits() > 32 {
             return None;
@@ -185,6 +188,88 @@ impl Lowering<'_, '_, '_> {
             }
         };
         Some(Shape::V(if vt == cl::I32X4 { r } else { self.narrow4(r, vt) }))
+    }
+
+    /// 64-bit division and remainder of lanes held as two `i64x2`: where
+    /// every lane of both operands is within [-2^51, 2^51) (signed) or
+    /// below 2^51 (unsigned), as [`Self::divide4`] does in `double` (the
+    /// integers convert exactly by adding their bits to 1.5 * 2^52's, and
+    /// back the same way; the remainder `x - q * y` is exact in `double`
+    /// too, its terms below 2^51); otherwise, a branch to the scalar
+    /// lowering's division of each lane (lower/arith.rs), which is what
+    /// both paths compute. Array indices (`get_global_id(0) / width`)
+    /// take the first path.
+    fn divide_pairs(&mut self, op: Op, x: Shape, y: Shape, signed: bool) -> Option<Shape> {
+        let pt = self.pair_of(cl::I64)?;
+        let (xp, yp) = (self.as_pair(x, pt), self.as_pair(y, pt));
+        // Any lane out of range: its bits from 52 up (signed, after adding
+        // 2^51) or from 51 up (unsigned) are not all zero.
+        let (bias, keep) = if signed { (1u64 << 51, 52) } else { (0, 51) };
+        let bias = self.vconst(cl::I64X2, &[bias; 2]);
+        let mut high = None;
+        for v in xp.into_iter().chain(yp) {
+            let b = self.b.ins().iadd(v, bias);
+            let h = self.b.ins().ushr_imm_u(b, keep);
+            high = Some(match high {
+                Some(acc) => self.b.ins().bor(acc, h),
+                None => h,
+            });
+        }
+        let out_of_range = self.b.ins().vany_true(high?);
+        let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let results = [0, 1].map(|_| self.b.append_block_param(join, cl::I64X2));
+        self.b.ins().brif(out_of_range, slow, &[], fast, &[]);
+        self.b.switch_to_block(fast);
+        let magic_bits = self.vconst(cl::I64X2, &[0x4338_0000_0000_0000; 2]);
+        let magic = self.b.ins().f64const(f64::from_bits(0x4338_0000_0000_0000));
+        let magic = self.b.ins().splat(cl::F64X2, magic);
+        let flags = MemFlagsData::new();
+        let zero = self.zero(cl::I64X2);
+        let one = self.vconst(cl::I64X2, &[1; 2]);
+        let fast_results = [0, 1].map(|h| {
+            let (xv, yv) = (xp[h], yp[h]);
+            let is_zero = self.b.ins().icmp(IntCC::Equal, yv, zero);
+            let d = self.b.ins().bitselect(is_zero, one, yv);
+            let [xf, df] = [xv, d].map(|v| {
+                let bits = self.b.ins().iadd(v, magic_bits);
+                let f = self.b.ins().bitcast(cl::F64X2, flags, bits);
+                self.b.ins().fsub(f, magic)
+            });
+            let q = self.b.ins().fdiv(xf, df);
+            let q = self.b.ins().trunc(q);
+            let r = if matches!(op, Op::SDiv | Op::UDiv) {
+                q
+            } else {
+                let p = self.b.ins().fmul(q, df);
+                self.b.ins().fsub(xf, p)
+            };
+            let r = self.b.ins().fadd(r, magic);
+            let r = self.b.ins().bitcast(cl::I64X2, flags, r);
+            let r = self.b.ins().isub(r, magic_bits);
+            if op != Op::SMod {
+                return r;
+            }
+            // The sign of the divisor: a nonzero remainder of the other
+            // sign moves by y.
+            let nz = self.b.ins().icmp(IntCC::NotEqual, r, zero);
+            let ry = self.b.ins().bxor(r, yv);
+            let differ = self.b.ins().icmp(IntCC::SignedLessThan, ry, zero);
+            let fix = self.b.ins().band(nz, differ);
+            let moved = self.b.ins().iadd(r, yv);
+            self.b.ins().bitselect(fix, moved, r)
+        });
+        let args = fast_results.map(BlockArg::Value);
+        self.b.ins().jump(join, &args);
+        self.b.switch_to_block(slow);
+        let (xl, yl) = (self.lanes(Shape::Pair(xp)), self.lanes(Shape::Pair(yp)));
+        let mut lanes = [xl[0]; super::LANES];
+        for k in 0..super::LANES {
+            lanes[k] = self.binary(op, xl[k], yl[k])?;
+        }
+        let slow_results = self.build_pair(cl::I64X2, lanes).map(BlockArg::Value);
+        self.b.ins().jump(join, &slow_results);
+        self.b.switch_to_block(join);
+        Some(Shape::Pair(results))
     }
 
     /// Lanes 0-1 and 2-3 of `i32x4` `v` as two `f64x2`, exactly: signed

@@ -92,7 +92,7 @@ fn narrow(t: Clif) -> bool {
 impl Lowering<'_, '_, '_> {
     /// The 2-lane vector type of 64-bit scalar type `t`, when this body
     /// holds it as a [`Shape::Pair`] (not when it holds values per lane).
-    fn pair_of(&self, t: Clif) -> Option<Clif> {
+    pub(super) fn pair_of(&self, t: Clif) -> Option<Clif> {
         match super::Kind::of(t, false) {
             super::Kind::Pair(pt) if !self.scalar_lanes() => Some(pt),
             _ => None,

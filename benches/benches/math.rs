@@ -1,7 +1,9 @@
 //! Throughput of the common math built-ins in a kernel: one
 //! launch of `y[i] = f(x[i])` over [`N`] floats (or doubles: the `_double`
 //! functions) in (0.1, 10) (asin's argument a tenth of that, tanh's a
-//! fifth; atan2 and hypot of x and 5 - x) and a clFinish, per function
+//! fifth; atan2 and hypot of x and 5 - x; `convert_long`, a float to
+//! `long` and back; `index_float`, `x[i] * 1e-6f + (float)i * 0.5f`)
+//! and a clFinish, per function
 //! (`conformance/kernels/cl/bench_math.cl`, clang -O2). Criterion reports
 //! elements per second.
 
@@ -13,7 +15,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 36] = [
+const FUNCTIONS: [&str; 38] = [
     "sin",
     "cos",
     "exp",
@@ -33,6 +35,8 @@ const FUNCTIONS: [&str; 36] = [
     "smoothstep",
     "normalize",
     "convert_rte",
+    "convert_long",
+    "index_float",
     "exp_double",
     "log_double",
     "sin_double",

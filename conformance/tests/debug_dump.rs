@@ -200,25 +200,38 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             powers >= 2 * 3,
             "{level:?}: shifts_by_lanes makes {powers} powers of two: {shifts}"
         );
-        // Division and remainder of 8-, 16- and 32-bit lanes in double
-        // (the quotients truncated as `f64x2`), and abs_diff, add_sat,
-        // sub_sat, hadd, rhadd and mad_hi of every width as vector code:
-        // no result built lane by lane (the lanes are taken out only to
-        // be stored; lane by lane, 90 and 648 insertions).
-        for kernel in ["divide_by_lanes", "remainder_by_lanes", "int_builtins_lanes"] {
+        // Division and remainder of 8-, 16- and 32-bit lanes by divisors
+        // that are not constants in double: fourteen of them (two
+        // truncations each) in the 4-lane body and in each part of the
+        // 8-lane body; and abs_diff, add_sat, sub_sat, hadd, rhadd and
+        // mad_hi of every width as vector code: no result built lane by
+        // lane (the lanes are taken out only to be stored; lane by lane,
+        // 648 insertions).
+        for kernel in ["divide_by_lanes", "remainder_by_lanes"] {
             let ir = dump::vector_ir(&dir, kernel, &format!("{level:?}: simd"));
-            assert!(
-                !ir.contains("insertlane") && (kernel == "int_builtins_lanes" || ir.contains("= trunc")),
-                "{level:?}: {kernel} computes lane by lane: {ir}"
-            );
+            let truncs = ir.matches("= trunc").count();
+            assert!(truncs >= 3 * 14 * 2, "{level:?}: {kernel} divides {truncs} / 2 times in double: {ir}");
         }
+        let ir = dump::vector_ir(&dir, "int_builtins_lanes", &format!("{level:?}: simd"));
+        assert!(!ir.contains("insertlane"), "{level:?}: int_builtins_lanes computes lane by lane: {ir}");
         // Of 64-bit lanes: in double where every lane is below 2^51 in
-        // magnitude (a test of the lanes, then the `f64x2` quotients),
+        // magnitude (a test of the lanes, then the `f64x2` quotients), and
+        // conversions between them and floats through the 32-bit ones
+        // where every lane is below 2^31 (a test, then `cvttps2dq`, ...);
         // lane by lane on the other branch.
-        for kernel in ["divide_longs_by_lanes", "remainder_longs_by_lanes"] {
+        for kernel in [
+            "divide_longs_by_lanes",
+            "remainder_longs_by_lanes",
+            "long_conversions_by_lanes",
+        ] {
             let ir = dump::vector_ir(&dir, kernel, &format!("{level:?}: simd"));
             assert!(
-                ir.contains("vany_true") && ir.contains("= trunc"),
+                ir.contains("vany_true")
+                    && if kernel == "long_conversions_by_lanes" {
+                        ir.contains("vall_true") && ir.contains("x86_cvtt2dq")
+                    } else {
+                        ir.contains("= trunc")
+                    },
                 "{level:?}: {kernel} has no path in double: {ir}"
             );
         }

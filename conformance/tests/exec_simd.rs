@@ -822,6 +822,130 @@ fn long_division_by_lanes() {
     }
 }
 
+/// Conversions between 64-bit integers and floats and doubles
+/// (long_conversions_by_lanes): chunks whose lanes are all within 2^31
+/// (converted in vectors) and chunks with a lane beyond, NaN or infinite
+/// (lane by lane), against Rust's conversions, which round and saturate
+/// as clift's scalar code does (NaN to 0).
+#[test]
+fn long_conversions_by_lanes() {
+    // Within 2^31 (converted in vectors; 2^24 + 1 and 2^30 + 3 round to
+    // float), and beyond.
+    let ints: [u64; 10] = [
+        0,
+        1,
+        (1 << 31) - 1,
+        (-(1i64 << 31)) as u64,
+        u64::MAX,
+        (1 << 24) + 1,
+        (1 << 30) + 3,
+        (-(1i64 << 30) - 1) as u64,
+        0x7fff_fff7,
+        12_345_678,
+    ];
+    let big_ints: [u64; 6] = [
+        1 << 31,
+        (1 << 53) + 1,
+        1 << 63,
+        i64::MAX as u64,
+        0x8000_0000_0000_0401,
+        (1 << 62) + (1 << 38) + 1,
+    ];
+    let reals: [f64; 12] = [
+        0.0,
+        -0.0,
+        0.9,
+        -0.9,
+        2.5,
+        -2.5,
+        1e9 + 0.5,
+        -1e9 - 0.5,
+        2147483520.0,
+        -2.0,
+        1.0,
+        2147483647.0,
+    ];
+    let big_reals: [f64; 8] = [
+        2147483648.0,
+        -2147483648.0,
+        4503599627370497.0,
+        1e19,
+        -1e19,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ];
+    let n = 512;
+    // Chunks of eight in range, then chunks with a value beyond in a lane
+    // that moves, for each operand on its own.
+    let pick = |i: usize, small: &dyn Fn(usize) -> u64, big: &dyn Fn(usize) -> u64, salt: usize| {
+        if (i / 8) % 2 == 1 && i % 5 == salt % 5 {
+            big(i + salt)
+        } else {
+            small(i * 7 + salt)
+        }
+    };
+    let a: Vec<u64> = (0..n)
+        .map(|i| pick(i, &|k| ints[k % 10], &|k| big_ints[k % 6], 0))
+        .collect();
+    let d: Vec<f64> = (0..n)
+        .map(|i| {
+            f64::from_bits(pick(
+                i,
+                &|k| reals[k % 12].to_bits(),
+                &|k| big_reals[k % 8].to_bits(),
+                1,
+            ))
+        })
+        .collect();
+    let f: Vec<f32> = (0..n)
+        .map(|i| {
+            f64::from_bits(pick(
+                i,
+                &|k| reals[k % 12].to_bits(),
+                &|k| big_reals[k % 8].to_bits(),
+                2,
+            )) as f32
+        })
+        .collect();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let l = local.map(|l| [l]);
+            let mut out = vec![0u32; 3 * n];
+            let mut out64 = vec![0u64; 6 * n];
+            Kernel::new("simd", opt, "long_conversions_by_lanes")
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&d))
+                .arg(Arg::input(&f))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::output(&mut out64))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let (x, dv, fv) = (a[i], d[i], f[i]);
+                let want = [
+                    (x as i64 as f32).to_bits(),
+                    (x as f32).to_bits(),
+                    (i as f32 * 0.5).to_bits(),
+                ];
+                assert_eq!(&out[3 * i..3 * i + 3], &want[..], "{opt:?} {local:?}: {x:#x} ({i})");
+                let want64 = [
+                    dv as i64 as u64,
+                    dv as u64,
+                    fv as i64 as u64,
+                    fv as u64,
+                    dv.round_ties_even() as i64 as u64,
+                    fv.floor() as u64,
+                ];
+                assert_eq!(
+                    &out64[6 * i..6 * i + 6],
+                    &want64[..],
+                    "{opt:?} {local:?}: {dv:e}, {fv:e} ({i})"
+                );
+            }
+        }
+    }
+}
+
 /// abs_diff, add_sat, sub_sat, hadd, rhadd and mad_hi of 8-, 16-, 32- and
 /// 64-bit integers, signed and unsigned (int_builtins_lanes), on the edge
 /// pairs, against host references.

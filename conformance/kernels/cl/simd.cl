@@ -323,6 +323,29 @@ DIVIDE_BY_LANES(remainder_by_lanes, %)
 DIVIDE_LONGS_BY_LANES(divide_longs_by_lanes, /)
 DIVIDE_LONGS_BY_LANES(remainder_longs_by_lanes, %)
 
+// Conversions between 64-bit integers and floats or doubles (the 4-lane
+// bodies convert in vectors where every lane is within 2^51, lane by lane
+// otherwise: jit/src/lower/simd/integer.rs, convert_long4), and an index
+// converted to float.
+kernel void long_conversions_by_lanes(global const ulong *a, global const double *d, global const float *f,
+                                      global uint *out, global ulong *out64)
+{
+    size_t i = get_global_id(0);
+    ulong x = a[i];
+    long sx = (long)x;
+    double dv = d[i];
+    float fv = f[i];
+    out[3 * i] = as_uint((float)sx);
+    out[3 * i + 1] = as_uint((float)x);
+    out[3 * i + 2] = as_uint((float)i * 0.5f);
+    out64[6 * i] = (ulong)(long)dv;
+    out64[6 * i + 1] = (ulong)dv;
+    out64[6 * i + 2] = (ulong)(long)fv;
+    out64[6 * i + 3] = (ulong)fv;
+    out64[6 * i + 4] = (ulong)convert_long_sat_rte(dv);
+    out64[6 * i + 5] = convert_ulong_sat_rtn(fv);
+}
+
 // The integer built-ins with a recipe shared by the scalar and vector
 // bodies (jit/src/lower/ext_inst.rs, Lowering::lanewise; the narrow
 // vectors' saturating and averaging instructions), and mad_hi, of 8-, 16-,

@@ -142,7 +142,14 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// One component of a conversion to Cranelift type `t`.
-    fn convert1(&mut self, op: Op, x: Value, t: Clif, sat: bool, round: Option<Round>) -> R<Value> {
+    pub(in crate::lower) fn convert1(
+        &mut self,
+        op: Op,
+        x: Value,
+        t: Clif,
+        sat: bool,
+        round: Option<Round>,
+    ) -> R<Value> {
         let xt = self.b.func.dfg.value_type(x);
         let not_int = |t: Clif| !t.is_int();
         Ok(match op {

@@ -566,7 +566,7 @@ impl Lowering<'_, '_, '_> {
 
     /// Float constant `v` of type `t`, or every lane of a vector of type
     /// `t` (f32x4, f64x2).
-    fn fconst_like(&mut self, t: Clif, v: f64) -> Value {
+    pub(in crate::lower) fn fconst_like(&mut self, t: Clif, v: f64) -> Value {
         let c = self.fconst(t.lane_type(), v);
         if t.is_vector() {
             self.b.ins().splat(t, c)

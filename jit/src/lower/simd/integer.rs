@@ -1,17 +1,26 @@
 //! The 4-lane forms of integer instructions that take more than one SIMD
 //! operation: shifts left by a count per lane, `popcount`, `clz` and
-//! `mul_hi` of `int` lanes, and 32-bit division and remainder. Each gives
-//! every lane the scalar lowering's bits (lower/arith.rs and
-//! lower/ext_inst.rs), the cases OpenCL leaves undefined (a zero divisor,
-//! `INT_MIN / -1`) included.
+//! `mul_hi` of `int` lanes, division and remainder, and the conversions
+//! between 64-bit integers and floats that x86 has no vector instruction
+//! for before AVX-512. Each gives every lane the scalar lowering's bits
+//! (lower/arith.rs, lower/convert.rs and lower/ext_inst.rs), the cases
+//! OpenCL leaves undefined (a zero divisor, `INT_MIN / -1`) included;
+//! those of 64-bit lanes hold for values within 2^51 (division) or 2^31
+//! (conversions) and branch to the scalar lowering of each lane for the
+//! others.
 
 use cranelift_codegen::ir::{
-    condcodes::IntCC, types as cl, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData, Type as Clif, Value,
+    condcodes::{FloatCC, IntCC},
+    types as cl, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData, Type as Clif, Value,
 };
 use spirv::Op;
 
 use super::Shape;
-use crate::lower::Lowering;
+use crate::lower::{Lowering, R};
+
+/// The bits of 1.5 * 2^52: an integer of magnitude below 2^51 added to
+/// them (as integers) is 1.5 * 2^52 plus it (as a double).
+const MAGIC: u64 = 0x4338_0000_0000_0000;
 
 impl Lowering<'_, '_, '_> {
     /// `x` shifted left by the count in the same lane of `n`, for `int`
@@ -155,7 +164,7 @@ impl Lowering<'_, '_, '_> {
         let [dl, dh] = self.int_lanes_as_f64(d, signed);
         // Integers of magnitude at most 2^32 plus 1.5 * 2^52: exact, with
         // the integer's low 32 bits (two's complement) in the sum's.
-        let magic = self.b.ins().f64const(f64::from_bits(0x4338_0000_0000_0000));
+        let magic = self.b.ins().f64const(f64::from_bits(MAGIC));
         let magic = self.b.ins().splat(cl::F64X2, magic);
         let le = MemFlagsData::new().with_endianness(Endianness::Little);
         let [ql, qh] = [(xl, dl), (xh, dh)].map(|(a, b)| {
@@ -193,83 +202,220 @@ impl Lowering<'_, '_, '_> {
     /// 64-bit division and remainder of lanes held as two `i64x2`: where
     /// every lane of both operands is within [-2^51, 2^51) (signed) or
     /// below 2^51 (unsigned), as [`Self::divide4`] does in `double` (the
-    /// integers convert exactly by adding their bits to 1.5 * 2^52's, and
-    /// back the same way; the remainder `x - q * y` is exact in `double`
-    /// too, its terms below 2^51); otherwise, a branch to the scalar
-    /// lowering's division of each lane (lower/arith.rs), which is what
-    /// both paths compute. Array indices (`get_global_id(0) / width`)
-    /// take the first path.
+    /// integers convert exactly, [`Self::exact_f64`], and back; the
+    /// remainder `x - q * y` is exact in `double` too, its terms below
+    /// 2^51); otherwise each lane through the scalar lowering's division
+    /// (lower/arith.rs), which is what both paths compute
+    /// ([`Self::fast_or_lanes`]). Array indices (`get_global_id(0) /
+    /// width`) take the first path.
     fn divide_pairs(&mut self, op: Op, x: Shape, y: Shape, signed: bool) -> Option<Shape> {
         let pt = self.pair_of(cl::I64)?;
         let (xp, yp) = (self.as_pair(x, pt), self.as_pair(y, pt));
-        // Any lane out of range: its bits from 52 up (signed, after adding
-        // 2^51) or from 51 up (unsigned) are not all zero.
-        let (bias, keep) = if signed { (1u64 << 51, 52) } else { (0, 51) };
-        let bias = self.vconst(cl::I64X2, &[bias; 2]);
-        let mut high = None;
-        for v in xp.into_iter().chain(yp) {
-            let b = self.b.ins().iadd(v, bias);
-            let h = self.b.ins().ushr_imm_u(b, keep);
-            high = Some(match high {
-                Some(acc) => self.b.ins().bor(acc, h),
-                None => h,
-            });
-        }
-        let out_of_range = self.b.ins().vany_true(high?);
-        let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
-        let results = [0, 1].map(|_| self.b.append_block_param(join, cl::I64X2));
-        self.b.ins().brif(out_of_range, slow, &[], fast, &[]);
-        self.b.switch_to_block(fast);
-        let magic_bits = self.vconst(cl::I64X2, &[0x4338_0000_0000_0000; 2]);
-        let magic = self.b.ins().f64const(f64::from_bits(0x4338_0000_0000_0000));
-        let magic = self.b.ins().splat(cl::F64X2, magic);
-        let flags = MemFlagsData::new();
-        let zero = self.zero(cl::I64X2);
-        let one = self.vconst(cl::I64X2, &[1; 2]);
-        let fast_results = [0, 1].map(|h| {
-            let (xv, yv) = (xp[h], yp[h]);
-            let is_zero = self.b.ins().icmp(IntCC::Equal, yv, zero);
-            let d = self.b.ins().bitselect(is_zero, one, yv);
-            let [xf, df] = [xv, d].map(|v| {
-                let bits = self.b.ins().iadd(v, magic_bits);
-                let f = self.b.ins().bitcast(cl::F64X2, flags, bits);
-                self.b.ins().fsub(f, magic)
-            });
-            let q = self.b.ins().fdiv(xf, df);
-            let q = self.b.ins().trunc(q);
-            let r = if matches!(op, Op::SDiv | Op::UDiv) {
-                q
-            } else {
-                let p = self.b.ins().fmul(q, df);
-                self.b.ins().fsub(xf, p)
-            };
-            let r = self.b.ins().fadd(r, magic);
-            let r = self.b.ins().bitcast(cl::I64X2, flags, r);
-            let r = self.b.ins().isub(r, magic_bits);
-            if op != Op::SMod {
-                return r;
+        let out_of_range = self.beyond(&[xp[0], xp[1], yp[0], yp[1]], signed, 51);
+        let fast = |l: &mut Self| {
+            let zero = l.zero(cl::I64X2);
+            let one = l.vconst(cl::I64X2, &[1; 2]);
+            [0, 1]
+                .map(|h| {
+                    let (xv, yv) = (xp[h], yp[h]);
+                    let is_zero = l.b.ins().icmp(IntCC::Equal, yv, zero);
+                    let d = l.b.ins().bitselect(is_zero, one, yv);
+                    let (xf, df) = (l.exact_f64(xv), l.exact_f64(d));
+                    let q = l.b.ins().fdiv(xf, df);
+                    let q = l.b.ins().trunc(q);
+                    let r = if matches!(op, Op::SDiv | Op::UDiv) {
+                        q
+                    } else {
+                        let p = l.b.ins().fmul(q, df);
+                        l.b.ins().fsub(xf, p)
+                    };
+                    let r = l.integral_to_i64(r);
+                    if op != Op::SMod {
+                        return r;
+                    }
+                    // The sign of the divisor: a nonzero remainder of the
+                    // other sign moves by y.
+                    let nz = l.b.ins().icmp(IntCC::NotEqual, r, zero);
+                    let ry = l.b.ins().bxor(r, yv);
+                    let differ = l.b.ins().icmp(IntCC::SignedLessThan, ry, zero);
+                    let fix = l.b.ins().band(nz, differ);
+                    let moved = l.b.ins().iadd(r, yv);
+                    l.b.ins().bitselect(fix, moved, r)
+                })
+                .to_vec()
+        };
+        let slow = |l: &mut Self| -> R<Vec<Value>> {
+            let (xl, yl) = (l.lanes(Shape::Pair(xp)), l.lanes(Shape::Pair(yp)));
+            let mut lanes = xl;
+            for k in 0..super::LANES {
+                lanes[k] = l
+                    .binary(op, xl[k], yl[k])
+                    .ok_or("a division the scalar lowering has no form for")?;
             }
-            // The sign of the divisor: a nonzero remainder of the other
-            // sign moves by y.
-            let nz = self.b.ins().icmp(IntCC::NotEqual, r, zero);
-            let ry = self.b.ins().bxor(r, yv);
-            let differ = self.b.ins().icmp(IntCC::SignedLessThan, ry, zero);
-            let fix = self.b.ins().band(nz, differ);
-            let moved = self.b.ins().iadd(r, yv);
-            self.b.ins().bitselect(fix, moved, r)
-        });
-        let args = fast_results.map(BlockArg::Value);
-        self.b.ins().jump(join, &args);
-        self.b.switch_to_block(slow);
-        let (xl, yl) = (self.lanes(Shape::Pair(xp)), self.lanes(Shape::Pair(yp)));
-        let mut lanes = [xl[0]; super::LANES];
-        for k in 0..super::LANES {
-            lanes[k] = self.binary(op, xl[k], yl[k])?;
+            Ok(l.build_pair(cl::I64X2, lanes).to_vec())
+        };
+        let r = self.fast_or_lanes(out_of_range, &[cl::I64X2; 2], fast, slow).ok()?;
+        Some(Shape::Pair([r[0], r[1]]))
+    }
+
+    /// Conversions between 64-bit integer lanes (held as two `i64x2`) and
+    /// float or double lanes, where no vector instruction does them
+    /// before AVX-512: `long` and `ulong` to `float`, and `float` and
+    /// `double` to `long` and `ulong` (toward zero; a rounding mode has
+    /// already rounded the operand, `simd_shapes`). Where every lane is
+    /// within 2^31 (integers: signed [-2^31, 2^31), unsigned below 2^31;
+    /// floats: |x| < 2^31, unsigned x > -1), through the 32-bit
+    /// conversions (`cvtdq2ps` rounds an integer once, as the scalar
+    /// conversion does; `cvttps2dq` and `cvttpd2dq` truncate, the result
+    /// sign-extended); otherwise (large values, NaN, what saturates) each
+    /// lane through the scalar lowering's conversion. None for other
+    /// conversions.
+    pub(super) fn convert_long4(&mut self, op: Op, x: Shape, xt: Clif, t: Clif) -> R<Option<Shape>> {
+        let Some(pt) = self.pair_of(cl::I64) else {
+            return Ok(None);
+        };
+        let scalar = |l: &mut Self, lanes: [Value; super::LANES], vt: Clif| -> R<[Value; super::LANES]> {
+            let mut r = lanes;
+            for k in 0..super::LANES {
+                r[k] = l.convert1(op, lanes[k], vt.lane_type(), false, None)?;
+            }
+            Ok(r)
+        };
+        match (op, xt, t) {
+            (Op::ConvertSToF | Op::ConvertUToF, cl::I64, cl::F32) => {
+                let signed = op == Op::ConvertSToF;
+                let xp = self.as_pair(x, pt);
+                let out_of_range = self.beyond(&xp, signed, 31);
+                let fast = |l: &mut Self| {
+                    let v = l.pack_masks(xp[0], xp[1]);
+                    vec![l.b.ins().fcvt_from_sint(cl::F32X4, v)]
+                };
+                let slow = |l: &mut Self| -> R<Vec<Value>> {
+                    let lanes = l.lanes(Shape::Pair(xp));
+                    let r = scalar(l, lanes, cl::F32X4)?;
+                    Ok(vec![l.build(cl::F32X4, r)])
+                };
+                let r = self.fast_or_lanes(out_of_range, &[cl::F32X4], fast, slow)?;
+                Ok(Some(Shape::V(r[0])))
+            }
+            (Op::ConvertFToS | Op::ConvertFToU, cl::F32 | cl::F64, cl::I64) => {
+                let vt = if xt == cl::F32 {
+                    vec![self.as_vec(x, cl::F32X4)]
+                } else {
+                    self.as_pair(x, cl::F64X2).to_vec()
+                };
+                let vty = self.ty(vt[0]);
+                let limit = self.fconst_like(vty, 2_147_483_648.0);
+                let minus_one = self.fconst_like(vty, -1.0);
+                let mut inside = None;
+                for &h in &vt {
+                    let m = if op == Op::ConvertFToS {
+                        let a = self.b.ins().fabs(h);
+                        self.b.ins().fcmp(FloatCC::LessThan, a, limit)
+                    } else {
+                        let below = self.b.ins().fcmp(FloatCC::LessThan, h, limit);
+                        let above = self.b.ins().fcmp(FloatCC::GreaterThan, h, minus_one);
+                        self.b.ins().band(below, above)
+                    };
+                    inside = Some(match inside {
+                        Some(acc) => self.b.ins().band(acc, m),
+                        None => m,
+                    });
+                }
+                let Some(inside) = inside else {
+                    return Ok(None);
+                };
+                let inside = self.b.ins().vall_true(inside);
+                let out_of_range = self.b.ins().icmp_imm_s(IntCC::Equal, inside, 0);
+                let fast = |l: &mut Self| {
+                    let v = if let [v] = vt[..] {
+                        l.b.ins().x86_cvtt2dq(cl::I32X4, v)
+                    } else {
+                        // (`cvttpd2dq`: Cranelift's pattern, each half's
+                        // lanes in lanes 0-1.)
+                        let zero = l.zero(cl::I64X2);
+                        let [lo, hi] = [vt[0], vt[1]].map(|h| {
+                            let w = l.b.ins().fcvt_to_sint_sat(cl::I64X2, h);
+                            l.b.ins().snarrow(w, zero)
+                        });
+                        l.join_lows(lo, hi)
+                    };
+                    vec![l.b.ins().swiden_low(v), l.b.ins().swiden_high(v)]
+                };
+                let slow = |l: &mut Self| -> R<Vec<Value>> {
+                    let lanes = l.lanes(x);
+                    let r = scalar(l, lanes, cl::I64X2)?;
+                    Ok(l.build_pair(cl::I64X2, r).to_vec())
+                };
+                let r = self.fast_or_lanes(out_of_range, &[cl::I64X2; 2], fast, slow)?;
+                Ok(Some(Shape::Pair([r[0], r[1]])))
+            }
+            _ => Ok(None),
         }
-        let slow_results = self.build_pair(cl::I64X2, lanes).map(BlockArg::Value);
-        self.b.ins().jump(join, &slow_results);
+    }
+
+    /// Whether any lane of the `i64x2` vectors `v` is outside [-2^k, 2^k)
+    /// (`signed`) or from 2^k up (unsigned), as an `i8` boolean: its bits
+    /// from k + 1 up after adding 2^k, or from k up, are not all zero.
+    fn beyond(&mut self, v: &[Value], signed: bool, k: i64) -> Value {
+        let (bias, keep) = if signed { (1u64 << k, k + 1) } else { (0, k) };
+        let bias = self.vconst(cl::I64X2, &[bias; 2]);
+        let mut high = self.zero(cl::I64X2);
+        for &h in v {
+            let b = self.b.ins().iadd(h, bias);
+            let top = self.b.ins().ushr_imm_u(b, keep);
+            high = self.b.ins().bor(high, top);
+        }
+        self.b.ins().vany_true(high)
+    }
+
+    /// The lanes of `i64x2` `v`, each within [-2^51, 2^51), as exact
+    /// doubles: added to the bits of 1.5 * 2^52 they are that double plus
+    /// the integer (its exponent unchanged), which less 1.5 * 2^52 is the
+    /// integer.
+    fn exact_f64(&mut self, v: Value) -> Value {
+        let magic_bits = self.vconst(cl::I64X2, &[MAGIC; 2]);
+        let magic = self.b.ins().f64const(f64::from_bits(MAGIC));
+        let magic = self.b.ins().splat(cl::F64X2, magic);
+        let bits = self.b.ins().iadd(v, magic_bits);
+        let f = self.b.ins().bitcast(cl::F64X2, MemFlagsData::new(), bits);
+        self.b.ins().fsub(f, magic)
+    }
+
+    /// The lanes of `f64x2` `v`, integers of magnitude at most 2^51, as
+    /// `i64x2`: the reverse of [`Self::exact_f64`].
+    fn integral_to_i64(&mut self, v: Value) -> Value {
+        let magic_bits = self.vconst(cl::I64X2, &[MAGIC; 2]);
+        let magic = self.b.ins().f64const(f64::from_bits(MAGIC));
+        let magic = self.b.ins().splat(cl::F64X2, magic);
+        let r = self.b.ins().fadd(v, magic);
+        let r = self.b.ins().bitcast(cl::I64X2, MemFlagsData::new(), r);
+        self.b.ins().isub(r, magic_bits)
+    }
+
+    /// Two paths for an instruction whose vector form holds only for some
+    /// operands: where `slow_needed` (an `i8` boolean) is zero, the
+    /// vectors `fast` makes; otherwise those `slow` makes (each lane
+    /// through the scalar lowering), of types `types`. Both must give the
+    /// scalar lowering's bits, so which path a chunk takes never shows.
+    fn fast_or_lanes(
+        &mut self,
+        slow_needed: Value,
+        types: &[Clif],
+        fast: impl FnOnce(&mut Self) -> Vec<Value>,
+        slow: impl FnOnce(&mut Self) -> R<Vec<Value>>,
+    ) -> R<Vec<Value>> {
+        let (fast_block, slow_block, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let results: Vec<Value> = types.iter().map(|&t| self.b.append_block_param(join, t)).collect();
+        self.b.ins().brif(slow_needed, slow_block, &[], fast_block, &[]);
+        self.b.switch_to_block(fast_block);
+        let args: Vec<BlockArg> = fast(self).into_iter().map(BlockArg::Value).collect();
+        self.b.ins().jump(join, &args);
+        self.b.switch_to_block(slow_block);
+        let args: Vec<BlockArg> = slow(self)?.into_iter().map(BlockArg::Value).collect();
+        self.b.ins().jump(join, &args);
         self.b.switch_to_block(join);
-        Some(Shape::Pair(results))
+        Ok(results)
     }
 
     /// Lanes 0-1 and 2-3 of `i32x4` `v` as two `f64x2`, exactly: signed

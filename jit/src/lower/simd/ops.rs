@@ -634,6 +634,11 @@ impl Lowering<'_, '_, '_> {
                 if xt != t || self.lane_type(y) != t {
                     return None;
                 }
+                // A constant divisor: lane by lane, where Cranelift
+                // multiplies by its reciprocal (cheaper than `divpd`).
+                if matches!(y, Shape::U(c) if self.iconst_of(c).is_some()) {
+                    return None;
+                }
                 return self.divide4(op, x, y, t);
             }
             _ => {}
@@ -875,7 +880,7 @@ impl Lowering<'_, '_, '_> {
     /// The `i32x4` of the low 32 bits of each lane of two `i64x2` (or
     /// 2-lane masks, all ones or zero): lanes 0-1 from `lo`, 2-3 from
     /// `hi`.
-    fn pack_masks(&mut self, lo: Value, hi: Value) -> Value {
+    pub(super) fn pack_masks(&mut self, lo: Value, hi: Value) -> Value {
         let le = MemFlagsData::new().with_endianness(Endianness::Little);
         let lo = self.b.ins().bitcast(cl::I8X16, le, lo);
         let hi = self.b.ins().bitcast(cl::I8X16, le, hi);
@@ -950,7 +955,7 @@ impl Lowering<'_, '_, '_> {
 
     /// The 4-lane vector (of `lo`'s type) of lanes 0 and 1 of `lo` and
     /// lanes 0 and 1 of `hi`.
-    fn join_lows(&mut self, lo: Value, hi: Value) -> Value {
+    pub(super) fn join_lows(&mut self, lo: Value, hi: Value) -> Value {
         let le = MemFlagsData::new().with_endianness(Endianness::Little);
         let vt = self.ty(lo);
         let [lo, hi] = [lo, hi].map(|v| self.b.ins().bitcast(cl::I8X16, le, v));
@@ -1236,6 +1241,9 @@ impl Lowering<'_, '_, '_> {
         if matches!(super::Kind::of(t, false), super::Kind::Pair(_)) && self.pair_of(t).is_none() {
             return Ok(None);
         }
+        if let Some(s) = self.convert_long4(op, x, xt, t)? {
+            return Ok(Some(s));
+        }
         Ok(Some(match (op, xt, t) {
             (Op::LogicalNot, _, _) => {
                 let m = self.as_mask(x);
@@ -1443,7 +1451,7 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// The lanes of `f32x4` `x` as doubles (exactly), lanes 0-1 and 2-3.
-    fn promote_pair(&mut self, x: Value) -> [Value; 2] {
+    pub(super) fn promote_pair(&mut self, x: Value) -> [Value; 2] {
         let high = self.high_down(x);
         [x, high].map(|v| self.b.ins().fvpromote_low(v))
     }

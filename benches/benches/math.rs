@@ -2,7 +2,8 @@
 //! launch of `y[i] = f(x[i])` over [`N`] floats (or doubles: the `_double`
 //! functions) in (0.1, 10) (asin's argument a tenth of that, tanh's a
 //! fifth; atan2 and hypot of x and 5 - x; `convert_long`, a float to
-//! `long` and back; `index_float`, `x[i] * 1e-6f + (float)i * 0.5f`)
+//! `long` and back; `index_float`, `x[i] * 1e-6f + (float)i * 0.5f`;
+//! `index_int`, `x[i] * 3.0f + 1.0f` with `int i = get_global_id(0)`)
 //! and a clFinish, per function
 //! (`conformance/kernels/cl/bench_math.cl`, clang -O2). Criterion reports
 //! elements per second.
@@ -15,7 +16,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 38] = [
+const FUNCTIONS: [&str; 39] = [
     "sin",
     "cos",
     "exp",
@@ -37,6 +38,7 @@ const FUNCTIONS: [&str; 38] = [
     "convert_rte",
     "convert_long",
     "index_float",
+    "index_int",
     "exp_double",
     "log_double",
     "sin_double",

@@ -200,6 +200,15 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             powers >= 2 * 3,
             "{level:?}: shifts_by_lanes makes {powers} powers of two: {shifts}"
         );
+        // `int i = get_global_id(0)` as an index (clang -O2: the id's
+        // low bits sign-extended by two shifts): one vector load where
+        // the lanes do not wrap (lane by lane before, 2.4x slower:
+        // criterion math/index_int).
+        let ids = dump::vector_ir(&dir, "sign_extended_ids", &format!("{level:?}: simd"));
+        assert!(
+            ids.contains("load.f32x4"),
+            "{level:?}: sign_extended_ids gathers its loads: {ids}"
+        );
         // Division and remainder of 8-, 16- and 32-bit lanes by divisors
         // that are not constants in double: fourteen of them (two
         // truncations each) in the 4-lane body and in each part of the
@@ -210,10 +219,16 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         for kernel in ["divide_by_lanes", "remainder_by_lanes"] {
             let ir = dump::vector_ir(&dir, kernel, &format!("{level:?}: simd"));
             let truncs = ir.matches("= trunc").count();
-            assert!(truncs >= 3 * 14 * 2, "{level:?}: {kernel} divides {truncs} / 2 times in double: {ir}");
+            assert!(
+                truncs >= 3 * 14 * 2,
+                "{level:?}: {kernel} divides {truncs} / 2 times in double: {ir}"
+            );
         }
         let ir = dump::vector_ir(&dir, "int_builtins_lanes", &format!("{level:?}: simd"));
-        assert!(!ir.contains("insertlane"), "{level:?}: int_builtins_lanes computes lane by lane: {ir}");
+        assert!(
+            !ir.contains("insertlane"),
+            "{level:?}: int_builtins_lanes computes lane by lane: {ir}"
+        );
         // Of 64-bit lanes: in double where every lane is below 2^51 in
         // magnitude (a test of the lanes, then the `f64x2` quotients), and
         // conversions between them and floats through the 32-bit ones

@@ -191,6 +191,46 @@ fn widened_indices_that_wrap() {
     }
 }
 
+/// `(long)(int)x`, `(long)(short)x`, `(long)(char)x` of an id plus a
+/// uniform `k` (clang -O2's shifts left and back), as data, with `k`
+/// putting the wrap of each narrow type at every lane of a chunk, and
+/// `int i = get_global_id(0)` as an index (sign_extended_ids).
+#[test]
+fn sign_extended_ids_and_int_indices() {
+    let n = 67usize;
+    let input: Vec<f32> = (0..n).map(|i| i as f32 * 0.25 - 3.0).collect();
+    // The wrap of each narrow type at every lane of an 8-lane chunk.
+    let mut ks = vec![0u64, (1 << 32) - 3];
+    for edge in [1u64 << 31, 1 << 15, 1 << 7] {
+        ks.extend((1..=8).map(|d| edge - d));
+    }
+    for k in ks {
+        for opt in Opt::BOTH {
+            for local in [None, Some(6)] {
+                let mut out = vec![0i64; 3 * n];
+                let mut fout = vec![0f32; n];
+                let l = local.map(|l| [l]);
+                Kernel::new("simd", opt, "sign_extended_ids")
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut fout))
+                    .arg(Arg::value(k))
+                    .run(&[n], l.as_ref().map(|l| &l[..]));
+                for o in 0..n {
+                    let g = o as u64 + k;
+                    let want = [i64::from(g as i32), i64::from(g as i16), i64::from(g as i8)];
+                    assert_eq!(&out[3 * o..3 * o + 3], &want[..], "{opt:?} {local:?} k {k:#x}: {o}");
+                    assert_eq!(
+                        fout[o],
+                        input[o] * 2.0 + (g as i32) as f32,
+                        "{opt:?} {local:?} k {k:#x}: fout[{o}]"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn comparisons_conversions_and_shifts() {
     let n = 77usize;

@@ -77,6 +77,21 @@ kernel void wrap_index(global ulong *out, global ulong *out2, uint k)
     out2[g] = (ulong)j2 + (ulong)(int)((int)g - 2);
 }
 
+// The low 32, 16 and 8 bits of an id sign-extended, which clang -O2
+// writes `(x << c) >> c` (jit/src/lower/simd/ops.rs,
+// sign_extended_low_bits: an affine sequence, wrapping as the narrow
+// type does), as data and as an index (`int i = get_global_id(0)`).
+kernel void sign_extended_ids(global long *out, global const float *in, global float *fout, ulong k)
+{
+    size_t o = get_global_id(0);
+    size_t g = o + k;
+    out[3 * o] = (long)(int)g;
+    out[3 * o + 1] = (long)(short)g;
+    out[3 * o + 2] = (long)(char)g;
+    int i = get_global_id(0);
+    fout[i] = in[i] * 2.0f + (float)(int)g;
+}
+
 // 64-bit comparisons and selects, integer conversions and shifts.
 kernel void mixed(global const long *a, global const uint *b, global long *out, global float *f)
 {

@@ -403,6 +403,9 @@ impl Lowering<'_, '_, '_> {
             // Two value operands (not OpGenericCastToPtrExplicit's storage
             // class).
             op if inst.operands.len() == 2 && inst.id(1).is_some() && !matches!(op, Op::VectorShuffle) => {
+                if let Some(s) = self.sign_extended_low_bits(i, out)? {
+                    return Ok(Some(vec![s]));
+                }
                 let x = self.shapes(a(0))?;
                 let y = self.shapes(a(1))?;
                 for (k, &t) in out.iter().enumerate() {
@@ -1131,6 +1134,55 @@ impl Lowering<'_, '_, '_> {
             let hi = self.vconst(cl::I32X4, &[(1u64 << bits) - 1; super::LANES]);
             self.b.ins().umin(w, hi)
         }
+    }
+
+    /// `(x << c) >> c` (the second shift arithmetic) of a 64-bit affine
+    /// sequence `x`, c being 32, 48 or 56: how clang writes `(long)(int)x`
+    /// (`int i = get_global_id(0)` used as an index). It is x's low
+    /// 64 - c bits sign-extended, which OpUConvert to that width and
+    /// OpSConvert back keep affine (with the narrow sequence's wrap, which
+    /// a memory access tests); so it is lowered as those two. None for
+    /// other instructions (the shifts then run as they are).
+    fn sign_extended_low_bits(&mut self, i: u32, out: &[Clif]) -> R<Option<Shape>> {
+        let m = self.m;
+        let inst = self.at(i);
+        if inst.op != Op::ShiftRightArithmetic || out != [cl::I64] {
+            return Ok(None);
+        }
+        let (Some(x), Some(n)) = (inst.id(0), inst.id(1)) else {
+            return Ok(None);
+        };
+        let Some(def) = m.def(x).filter(|d| d.op == Op::ShiftLeftLogical) else {
+            return Ok(None);
+        };
+        let (Some(inner), Some(n2)) = (def.id(0), def.id(1)) else {
+            return Ok(None);
+        };
+        let count = |l: &mut Self, id| -> R<Option<i64>> {
+            Ok(match l.shapes(id)?[..] {
+                [Shape::U(v)] => l.iconst_of(v),
+                _ => None,
+            })
+        };
+        let (Some(c), Some(c2)) = (count(self, n)?, count(self, n2)?) else {
+            return Ok(None);
+        };
+        let narrow = match (c == c2).then_some(64 - c) {
+            Some(32) => cl::I32,
+            Some(16) => cl::I16,
+            Some(8) => cl::I8,
+            _ => return Ok(None),
+        };
+        let xs = match self.shapes(inner)?[..] {
+            [s @ Shape::Affine { .. }] if self.lane_type(s) == cl::I64 => s,
+            _ => return Ok(None),
+        };
+        let Some(low @ Shape::Affine { .. }) = self.unary4(Op::UConvert, xs, narrow, false)? else {
+            return Ok(None);
+        };
+        Ok(self
+            .unary4(Op::SConvert, low, cl::I64, false)?
+            .filter(|s| matches!(s, Shape::Affine { .. })))
     }
 
     /// A one-operand instruction (negations, conversions, casts) on one

@@ -209,6 +209,13 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             ids.contains("load.f32x4"),
             "{level:?}: sign_extended_ids gathers its loads: {ids}"
         );
+        // vload4, uchar4 and its components through such an index: whole
+        // blocks where it does not wrap (gathered before).
+        let small = dump::vector_ir(&dir, "wrapped_small_vectors", &format!("{level:?}: simd"));
+        assert!(
+            small.contains("load.i8x16"),
+            "{level:?}: wrapped_small_vectors gathers its blocks: {small}"
+        );
         // Division and remainder of 8-, 16- and 32-bit lanes by divisors
         // that are not constants in double: fourteen of them (two
         // truncations each) in the 4-lane body and in each part of the

@@ -231,6 +231,61 @@ fn sign_extended_ids_and_int_indices() {
     }
 }
 
+/// vload4/vstore4, `uchar4` loads and stores and two components of a
+/// `uchar4` read on their own through a `short` index (an id plus `k`)
+/// that wraps from 32767 to -32768 at every lane of a chunk
+/// (wrapped_small_vectors: whole blocks where no lane wraps, lane by lane
+/// where one does).
+#[test]
+fn small_vectors_through_indices_that_wrap() {
+    let n = 64usize;
+    let input: Vec<f32> = (0..4 * 65536).map(|i| i as f32).collect();
+    // (One more uchar4 for the components read one further.)
+    let px: Vec<u8> = (0..4 * 65537u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    let mut ks = vec![0i32, 100, -40];
+    ks.extend((1..=9).map(|d| 32768 - d));
+    for k in ks {
+        for opt in Opt::BOTH {
+            for local in [None, Some(6)] {
+                let mut out = vec![0f32; 4 * 65536];
+                let mut pout = vec![0u8; 4 * 65536];
+                let mut fout = vec![0f32; n];
+                let l = local.map(|l| [l]);
+                Kernel::new("simd", opt, "wrapped_small_vectors")
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::input(&px))
+                    .arg(Arg::output(&mut pout))
+                    .arg(Arg::output(&mut fout))
+                    .arg(Arg::value(k))
+                    .run(&[n], l.as_ref().map(|l| &l[..]));
+                for (g, &fo) in fout.iter().enumerate() {
+                    let at = (32768 + i64::from((g as i64 + i64::from(k)) as i16)) as usize;
+                    for c in 0..4 {
+                        assert_eq!(
+                            out[4 * at + c],
+                            input[4 * at + c] * 2.0,
+                            "{opt:?} {local:?} k {k}: {g}.{c}"
+                        );
+                        assert_eq!(
+                            pout[4 * at + c],
+                            px[4 * at + 3 - c],
+                            "{opt:?} {local:?} k {k}: pixel {g}.{c}"
+                        );
+                    }
+                    let q = 4 * (at + 1);
+                    let f = f32::from(px[q]) + 0.5 * f32::from(px[q + 2]);
+                    assert_eq!(fo, f, "{opt:?} {local:?} k {k}: components {g}");
+                }
+                let written = out.iter().filter(|&&v| v != 0.0).count();
+                assert!(written <= 4 * n, "{opt:?} {local:?} k {k}: {written} floats written");
+            }
+        }
+    }
+}
+
 #[test]
 fn comparisons_conversions_and_shifts() {
     let n = 77usize;

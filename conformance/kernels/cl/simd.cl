@@ -92,6 +92,25 @@ kernel void sign_extended_ids(global long *out, global const float *in, global f
     fout[i] = in[i] * 2.0f + (float)(int)g;
 }
 
+// vload4/vstore4 and uchar4 accesses through a `short` index that wraps
+// within a chunk (the pointers moved to the middle of their buffers, so
+// every index from -32768 to 32767 is inside): the block accesses test
+// the wrap and gather the lanes when it happens
+// (jit/src/lower/simd/memory.rs, load_block).
+kernel void wrapped_small_vectors(global const float *in, global float *out, global const uchar4 *px,
+                                  global uchar4 *pout, global float *fout, int k)
+{
+    size_t g = get_global_id(0);
+    short i = (short)(g + k);
+    float4 v = vload4(i, in + 4 * 32768);
+    vstore4(v * 2.0f, i, out + 4 * 32768);
+    uchar4 p = (px + 32768)[i];
+    (pout + 32768)[i] = p.wzyx;
+    // Two components read on their own (bytes 4 apart).
+    global const uchar4 *q = px + 32768 + 1;
+    fout[g] = (float)q[i].x + 0.5f * (float)q[i].z;
+}
+
 // 64-bit comparisons and selects, integer conversions and shifts.
 kernel void mixed(global const long *a, global const uint *b, global long *out, global float *f)
 {

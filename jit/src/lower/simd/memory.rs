@@ -189,7 +189,7 @@ impl Lowering<'_, '_, '_> {
         // A small vector per lane: the block of the four lanes' values
         // (one access when side by side), taken apart by shuffles.
         if let Some((t, size)) = self.small_vector(&comps, &bools) {
-            if Self::side_by_side(p, size).is_some() {
+            if matches!(p, Shape::Affine { stride, .. } if stride == size as i64) {
                 self.count_access(ptr);
             }
             let shapes = self.load_small_vectors(p, t, comps.len(), size)?;
@@ -332,14 +332,10 @@ impl Lowering<'_, '_, '_> {
         };
         let comps = types::flatten(m, ty)?;
         let bools = bool_components(m, ty)?;
-        let (
-            Some((t, size)),
-            Some(&Shape::Affine {
-                base,
-                stride,
-                wrap: None,
-            }),
-        ) = (self.small_vector(&comps, &bools), self.shapes(offset)?.first())
+        // (An offset that may wrap, an `int` widened: the block access
+        // tests the wrap.)
+        let (Some((t, size)), Some(&Shape::Affine { base, stride, wrap })) =
+            (self.small_vector(&comps, &bools), self.shapes(offset)?.first())
         else {
             return Ok(false);
         };
@@ -354,7 +350,10 @@ impl Lowering<'_, '_, '_> {
         let at = Shape::Affine {
             base: addr,
             stride: stride.wrapping_mul(size as i64),
-            wrap: None,
+            wrap: wrap.map(|w| Wrap {
+                scale: w.scale.wrapping_mul(size as i64),
+                ..w
+            }),
         };
         self.count(true);
         match value {
@@ -378,30 +377,34 @@ impl Lowering<'_, '_, '_> {
     /// (which is readable, so the read cannot fault; the bytes between and
     /// after the lanes' values are not used), else gathered lane by lane.
     fn strided_narrow_load(&mut self, p: Shape, comps: &[(cl::Type, u64)], bools: &[bool]) -> Option<Shape> {
-        let (
-            Shape::Affine {
-                base,
-                stride,
-                wrap: None,
-            },
-            &[(t, 0)],
-            [false],
-        ) = (p, comps, bools)
-        else {
+        let (Shape::Affine { base, stride, wrap }, &[(t, 0)], [false]) = (p, comps, bools) else {
             return None;
         };
         let size = i64::from(t.bytes());
         if self.scalar_lanes() || !matches!(t, cl::I8 | cl::I16) || stride <= size || 3 * stride + size > 16 {
             return None;
         }
+        // An index that may wrap (an `int` widened): tested too, the
+        // lanes gathered where it did.
+        let wrapped = match wrap {
+            Some(w) => Some(self.wraps(w.narrow, w.nstride, w.signed)?),
+            None => None,
+        };
         let vt = super::ops::vec_of(t)?;
         let flags = MemFlagsData::new();
         let page = self.b.ins().band_imm_u(base, 4095);
-        let inside = self.b.ins().icmp_imm_u(
+        let mut inside = self.b.ins().icmp_imm_u(
             cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThanOrEqual,
             page,
             4096 - 16,
         );
+        if let Some(wrapped) = wrapped {
+            let not = self
+                .b
+                .ins()
+                .icmp_imm_u(cranelift_codegen::ir::condcodes::IntCC::Equal, wrapped, 0);
+            inside = self.b.ins().band(inside, not);
+        }
         let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         let v = self.b.append_block_param(join, vt);
         self.b.ins().brif(inside, fast, &[], slow, &[]);
@@ -422,8 +425,11 @@ impl Lowering<'_, '_, '_> {
         let x = self.b.ins().bitcast(vt, le, x);
         self.b.ins().jump(join, &[BlockArg::Value(x)]);
         self.b.switch_to_block(slow);
-        let lanes: [Value; LANES] =
-            std::array::from_fn(|k| self.b.ins().load(t, flags, base, (stride * k as i64) as i32));
+        let lanes: [Value; LANES] = if wrap.is_some() {
+            self.lanes(p).map(|a| self.b.ins().load(t, flags, a, 0))
+        } else {
+            std::array::from_fn(|k| self.b.ins().load(t, flags, base, (stride * k as i64) as i32))
+        };
         let x = self.build(vt, lanes);
         self.b.ins().jump(join, &[BlockArg::Value(x)]);
         self.b.switch_to_block(join);
@@ -497,6 +503,53 @@ impl Lowering<'_, '_, '_> {
     /// whole (8 to 64 bytes) when they are side by side, else each lane's
     /// value as one scalar (one vector for 16 bytes), put together.
     fn load_block(&mut self, p: Shape, size: u64) -> R<Vec<Value>> {
+        if let Some((side_by_side, wrapped)) = self.unless_wrapped(p, size) {
+            // Lanes that wrapped are gathered.
+            let count = (size as usize * LANES / 16).max(1);
+            let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+            let vals: Vec<Value> = (0..count).map(|_| self.b.append_block_param(join, cl::I8X16)).collect();
+            self.b.ins().brif(wrapped, slow, &[], fast, &[]);
+            for (block, at) in [(fast, side_by_side), (slow, p)] {
+                self.b.switch_to_block(block);
+                let x: Vec<BlockArg> = self.load_block_at(at, size)?.into_iter().map(BlockArg::Value).collect();
+                self.b.ins().jump(join, &x);
+            }
+            self.b.switch_to_block(join);
+            return Ok(vals);
+        }
+        self.load_block_at(p, size)
+    }
+
+    /// Pointer `p` moving by `size` (the lanes' values side by side) but
+    /// for the wrap of a narrow index: `p` without it, and the `i8` test
+    /// whether the lanes wrapped (None for any other pointer, or a wrap
+    /// that is not tested).
+    fn unless_wrapped(&mut self, p: Shape, size: u64) -> Option<(Shape, Value)> {
+        let Shape::Affine {
+            base,
+            stride,
+            wrap: Some(w),
+        } = p
+        else {
+            return None;
+        };
+        if stride != size as i64 {
+            return None;
+        }
+        let wrapped = self.wraps(w.narrow, w.nstride, w.signed)?;
+        Some((
+            Shape::Affine {
+                base,
+                stride,
+                wrap: None,
+            },
+            wrapped,
+        ))
+    }
+
+    /// [`Self::load_block`] without the wrap test: read whole when side by
+    /// side, else lane by lane.
+    fn load_block_at(&mut self, p: Shape, size: u64) -> R<Vec<Value>> {
         let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
         let flags = MemFlagsData::new();
         if let Some(base) = Self::side_by_side(p, size) {
@@ -536,6 +589,23 @@ impl Lowering<'_, '_, '_> {
     /// pointer `p`: whole when they are side by side, else each lane's
     /// value as one scalar (one vector for 16 bytes).
     fn store_block(&mut self, p: Shape, size: u64, block: &[Value]) -> R {
+        if let Some((side_by_side, wrapped)) = self.unless_wrapped(p, size) {
+            // Lanes that wrapped are scattered.
+            let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(wrapped, slow, &[], fast, &[]);
+            for (b, at) in [(fast, side_by_side), (slow, p)] {
+                self.b.switch_to_block(b);
+                self.store_block_at(at, size, block)?;
+                self.b.ins().jump(join, &[]);
+            }
+            self.b.switch_to_block(join);
+            return Ok(());
+        }
+        self.store_block_at(p, size, block)
+    }
+
+    /// [`Self::store_block`] without the wrap test.
+    fn store_block_at(&mut self, p: Shape, size: u64, block: &[Value]) -> R {
         let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
         let flags = MemFlagsData::new();
         if let Some(base) = Self::side_by_side(p, size) {
@@ -695,7 +765,7 @@ impl Lowering<'_, '_, '_> {
             return Ok(());
         }
         if let Some((t, size)) = self.small_vector(&comps, &bools) {
-            if Self::side_by_side(p, size).is_some() {
+            if matches!(p, Shape::Affine { stride, .. } if stride == size as i64) {
                 self.count_access(ptr);
             }
             return self.store_small_vectors(p, t, size, &shapes);

@@ -791,10 +791,12 @@ fn division_by_lanes() {
                 let l = local.map(|l| [l]);
                 for (kernel, rem) in [("divide_by_lanes", false), ("remainder_by_lanes", true)] {
                     let mut out = vec![0u32; 12 * n];
+                    let mut out2 = vec![0u32; 10 * n];
                     Kernel::new("simd", opt, kernel)
                         .arg(Arg::input(&a))
                         .arg(Arg::input(&b))
                         .arg(Arg::output(&mut out))
+                        .arg(Arg::output(&mut out2))
                         .arg(Arg::value(u))
                         .run(&[n], l.as_ref().map(|l| &l[..]));
                     for i in 0..n {
@@ -824,6 +826,31 @@ fn division_by_lanes() {
                             &out[12 * i..12 * i + 12],
                             &want[..],
                             "{kernel} u {u:#x} {opt:?} {local:?}: {x:#x}, {y:#x} ({i})"
+                        );
+                        let pairs = |f: &dyn Fn(u32, u32) -> u32, bits: u32, (p, q): (u32, u32)| {
+                            let m = (1u32 << bits) - 1;
+                            (f(x & m, p) & m) | (f((x >> bits) & m, q) & m) << bits
+                        };
+                        let want2 = [
+                            udiv32(x, 3, rem),
+                            udiv32(x, 7, rem),
+                            udiv32(x, 0x7fff_fffd, rem),
+                            sdiv32(sx, 3, rem) as u32,
+                            sdiv32(sx, -16, rem) as u32,
+                            sdiv32(sx, i32::MIN, rem) as u32,
+                            sdiv32(sx, 641, rem) as u32,
+                            pairs(&|p, q| u32::from(udiv8(p as u8, q as u8, rem)), 8, (7, 200)),
+                            pairs(
+                                &|p, q| sdiv16(p as u16 as i16, q as u16 as i16, rem) as u16 as u32,
+                                16,
+                                ((-3i16) as u16 as u32, 1000),
+                            ),
+                            pairs(&|p, q| u32::from(udiv16(p as u16, q as u16, rem)), 16, (1000, 65535)),
+                        ];
+                        assert_eq!(
+                            &out2[10 * i..10 * i + 10],
+                            &want2[..],
+                            "{kernel} constants {opt:?} {local:?}: {x:#x} ({i})"
                         );
                     }
                 }

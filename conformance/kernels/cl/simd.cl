@@ -304,14 +304,14 @@ kernel void shifts_by_lanes(global const uint *a, global const uint *b, global u
 // Division and remainder of 8-, 16- and 32-bit integers, signed and
 // unsigned, by a divisor per work-item, a uniform one and constants (the
 // 4-lane bodies divide in double: jit/src/lower/simd/integer.rs,
-// divide4). OpenCL C leaves x / 0 and INT_MIN / -1 undefined; clift's
+// divide4; by constants, multiplying: simd/divisor.rs). OpenCL C leaves x / 0 and INT_MIN / -1 undefined; clift's
 // scalar code gives x / 0 == x, x % 0 == 0, x / -1 == -x (wrapping) and
 // x % -1 == 0, and every body must give the same.
 // (Quotients and remainders in two kernels: llvm-spirv-15 cannot
 // translate the `freeze` LLVM's div-rem-pairs pass leaves when a kernel
 // has both of the same operands.)
 #define DIVIDE_BY_LANES(name, OP)                                                   \
-    kernel void name(global const uint *a, global const uint *b, global uint *out, uint u) \
+    kernel void name(global const uint *a, global const uint *b, global uint *out, global uint *out2, uint u) \
     {                                                                               \
         size_t i = get_global_id(0);                                                \
         uint x = a[i], y = b[i];                                                    \
@@ -332,6 +332,18 @@ kernel void shifts_by_lanes(global const uint *a, global const uint *b, global u
         out[12 * i + 9] = as_uint(sh OP shn);                                       \
         out[12 * i + 10] = as_uint(sh OP (short2)((short)su));                      \
         out[12 * i + 11] = as_ushort(sc OP (char2)(-1));                            \
+        /* Constants of each kind: magic numbers with and without the add       \
+           step, powers of two, the extremes. */                                 \
+        out2[10 * i] = x OP 3u;                                                     \
+        out2[10 * i + 1] = x OP 7u;                                                 \
+        out2[10 * i + 2] = x OP 0x7ffffffdu;                                        \
+        out2[10 * i + 3] = (uint)(sx OP 3);                                         \
+        out2[10 * i + 4] = (uint)(sx OP -16);                                       \
+        out2[10 * i + 5] = (uint)(sx OP (int)0x80000000);                           \
+        out2[10 * i + 6] = (uint)(sx OP 641);                                       \
+        out2[10 * i + 7] = as_ushort(c OP (uchar2)(7, 200));                        \
+        out2[10 * i + 8] = as_uint(sh OP (short2)(-3, 1000));                       \
+        out2[10 * i + 9] = as_uint(h OP (ushort2)(1000, 65535));                    \
     }
 DIVIDE_BY_LANES(divide_by_lanes, /)
 DIVIDE_BY_LANES(remainder_by_lanes, %)

@@ -45,6 +45,7 @@
 
 pub mod analysis;
 pub mod dag;
+mod divisor;
 mod image;
 mod integer;
 mod interleave;

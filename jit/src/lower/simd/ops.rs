@@ -637,10 +637,13 @@ impl Lowering<'_, '_, '_> {
                 if xt != t || self.lane_type(y) != t {
                     return None;
                 }
-                // A constant divisor: lane by lane, where Cranelift
-                // multiplies by its reciprocal (cheaper than `divpd`).
-                if matches!(y, Shape::U(c) if self.iconst_of(c).is_some()) {
-                    return None;
+                // A constant divisor: a multiply by its reciprocal
+                // (cheaper than `divpd`); of 64-bit lanes, lane by lane,
+                // where Cranelift does that.
+                if let Shape::U(c) = y {
+                    if let Some(d) = self.iconst_of(c) {
+                        return self.divide_by_constant4(op, x, d, t);
+                    }
                 }
                 return self.divide4(op, x, y, t);
             }

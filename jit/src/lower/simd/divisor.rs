@@ -7,7 +7,7 @@
 //! multiply) gives, the divisors OpenCL leaves undefined included: 0
 //! divides by 1, -1 negates (wrapping).
 
-use cranelift_codegen::ir::{condcodes::IntCC, types as cl, InstBuilder, Type as Clif};
+use cranelift_codegen::ir::{types as cl, InstBuilder, Type as Clif};
 use spirv::Op;
 
 use super::Shape;
@@ -179,15 +179,7 @@ impl Lowering<'_, '_, '_> {
                 let p = self.b.ins().imul(q, dv);
                 let r = self.b.ins().isub(xv, p);
                 if op == Op::SMod && d32 != 0 {
-                    // The sign of the divisor: a nonzero remainder of the
-                    // other sign moves by d.
-                    let zero = self.zero(cl::I32X4);
-                    let nz = self.b.ins().icmp(IntCC::NotEqual, r, zero);
-                    let rd = self.b.ins().bxor(r, dv);
-                    let differ = self.b.ins().icmp(IntCC::SignedLessThan, rd, zero);
-                    let fix = self.b.ins().band(nz, differ);
-                    let moved = self.b.ins().iadd(r, dv);
-                    self.b.ins().bitselect(fix, moved, r)
+                    self.toward_divisor(r, dv)
                 } else {
                     r
                 }

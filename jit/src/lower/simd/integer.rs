@@ -183,14 +183,7 @@ impl Lowering<'_, '_, '_> {
                 let p = self.b.ins().imul(q, d);
                 let r = self.b.ins().isub(x, p);
                 if op == Op::SMod {
-                    // The sign of the divisor: a nonzero remainder of the
-                    // other sign moves by y.
-                    let nz = self.b.ins().icmp(IntCC::NotEqual, r, zero);
-                    let ry = self.b.ins().bxor(r, y);
-                    let differ = self.b.ins().icmp(IntCC::SignedLessThan, ry, zero);
-                    let fix = self.b.ins().band(nz, differ);
-                    let moved = self.b.ins().iadd(r, y);
-                    self.b.ins().bitselect(fix, moved, r)
+                    self.toward_divisor(r, y)
                 } else {
                     r
                 }
@@ -230,17 +223,11 @@ impl Lowering<'_, '_, '_> {
                         l.b.ins().fsub(xf, p)
                     };
                     let r = l.integral_to_i64(r);
-                    if op != Op::SMod {
-                        return r;
+                    if op == Op::SMod {
+                        l.toward_divisor(r, yv)
+                    } else {
+                        r
                     }
-                    // The sign of the divisor: a nonzero remainder of the
-                    // other sign moves by y.
-                    let nz = l.b.ins().icmp(IntCC::NotEqual, r, zero);
-                    let ry = l.b.ins().bxor(r, yv);
-                    let differ = l.b.ins().icmp(IntCC::SignedLessThan, ry, zero);
-                    let fix = l.b.ins().band(nz, differ);
-                    let moved = l.b.ins().iadd(r, yv);
-                    l.b.ins().bitselect(fix, moved, r)
                 })
                 .to_vec()
         };
@@ -374,9 +361,7 @@ impl Lowering<'_, '_, '_> {
     /// the integer (its exponent unchanged), which less 1.5 * 2^52 is the
     /// integer.
     fn exact_f64(&mut self, v: Value) -> Value {
-        let magic_bits = self.vconst(cl::I64X2, &[MAGIC; 2]);
-        let magic = self.b.ins().f64const(f64::from_bits(MAGIC));
-        let magic = self.b.ins().splat(cl::F64X2, magic);
+        let (magic_bits, magic) = self.magic_pair();
         let bits = self.b.ins().iadd(v, magic_bits);
         let f = self.b.ins().bitcast(cl::F64X2, MemFlagsData::new(), bits);
         self.b.ins().fsub(f, magic)
@@ -385,12 +370,31 @@ impl Lowering<'_, '_, '_> {
     /// The lanes of `f64x2` `v`, integers of magnitude at most 2^51, as
     /// `i64x2`: the reverse of [`Self::exact_f64`].
     fn integral_to_i64(&mut self, v: Value) -> Value {
-        let magic_bits = self.vconst(cl::I64X2, &[MAGIC; 2]);
-        let magic = self.b.ins().f64const(f64::from_bits(MAGIC));
-        let magic = self.b.ins().splat(cl::F64X2, magic);
+        let (magic_bits, magic) = self.magic_pair();
         let r = self.b.ins().fadd(v, magic);
         let r = self.b.ins().bitcast(cl::I64X2, MemFlagsData::new(), r);
         self.b.ins().isub(r, magic_bits)
+    }
+
+    /// [`MAGIC`] in both lanes, as `i64x2` and as `f64x2`.
+    fn magic_pair(&mut self) -> (Value, Value) {
+        let bits = self.vconst(cl::I64X2, &[MAGIC; 2]);
+        let magic = self.b.ins().f64const(f64::from_bits(MAGIC));
+        (bits, self.b.ins().splat(cl::F64X2, magic))
+    }
+
+    /// OpSMod from the truncated remainder `r` of division by `y` (lanes
+    /// of `i32x4` or `i64x2`): the sign of the divisor, so a nonzero
+    /// remainder of the other sign moves by y, as the scalar lowering
+    /// does.
+    pub(super) fn toward_divisor(&mut self, r: Value, y: Value) -> Value {
+        let zero = self.zero(self.ty(r));
+        let nz = self.b.ins().icmp(IntCC::NotEqual, r, zero);
+        let ry = self.b.ins().bxor(r, y);
+        let differ = self.b.ins().icmp(IntCC::SignedLessThan, ry, zero);
+        let fix = self.b.ins().band(nz, differ);
+        let moved = self.b.ins().iadd(r, y);
+        self.b.ins().bitselect(fix, moved, r)
     }
 
     /// Two paths for an instruction whose vector form holds only for some

@@ -3,7 +3,8 @@
 //! functions) in (0.1, 10) (asin's argument a tenth of that, tanh's a
 //! fifth; atan2 and hypot of x and 5 - x; `convert_long`, a float to
 //! `long` and back; `index_float`, `x[i] * 1e-6f + (float)i * 0.5f`;
-//! `index_int`, `x[i] * 3.0f + 1.0f` with `int i = get_global_id(0)`)
+//! `index_int`, `x[i] * 3.0f + 1.0f` with `int i = get_global_id(0)`;
+//! `index_modulo`, `x[i] + (float)(i % 1000)`)
 //! and a clFinish, per function
 //! (`conformance/kernels/cl/bench_math.cl`, clang -O2). Criterion reports
 //! elements per second.
@@ -16,7 +17,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 39] = [
+const FUNCTIONS: [&str; 40] = [
     "sin",
     "cos",
     "exp",
@@ -39,6 +40,7 @@ const FUNCTIONS: [&str; 39] = [
     "convert_long",
     "index_float",
     "index_int",
+    "index_modulo",
     "exp_double",
     "log_double",
     "sin_double",

@@ -863,15 +863,24 @@ fn division_by_lanes() {
 /// (divide_longs_by_lanes, remainder_longs_by_lanes): chunks whose lanes
 /// are all below 2^51 in magnitude (divided in double) and chunks with a
 /// lane or more beyond (lane by lane), by divisors per work-item (0, -1
-/// and `LONG_MIN` among them), uniform and constant, against clift's
-/// scalar results, the undefined cases included.
+/// and `LONG_MIN` among them), uniform and constant (multiplies on the
+/// low halves where the lanes fit 32 bits), against clift's scalar
+/// results, the undefined cases included.
 #[test]
 fn long_division_by_lanes() {
-    let small: [u64; 13] = [
+    // (With the edges of the ranges where constant divisors multiply:
+    // 2^30 signed, 2^32 unsigned.)
+    let small: [u64; 19] = [
         0,
         1,
         2,
+        1 << 32,
         7,
+        (1 << 30) - 1,
+        (-(1i64 << 30)) as u64,
+        (1 << 32) - 1,
+        (-(1i64 << 30) - 1) as u64,
+        (-(1i64 << 31)) as u64,
         1000,
         (1 << 51) - 1,
         (-(1i64 << 51)) as u64,
@@ -914,7 +923,7 @@ fn long_division_by_lanes() {
             for local in LOCALS {
                 let l = local.map(|l| [l]);
                 for (kernel, rem) in [("divide_longs_by_lanes", false), ("remainder_longs_by_lanes", true)] {
-                    let mut out = vec![0u64; 6 * n];
+                    let mut out = vec![0u64; 10 * n];
                     Kernel::new("simd", opt, kernel)
                         .arg(Arg::input(&a))
                         .arg(Arg::input(&b))
@@ -931,9 +940,13 @@ fn long_division_by_lanes() {
                             sdiv64(sx, u as i64, rem) as u64,
                             udiv64(i as u64, u, rem),
                             sdiv64(sx, 1000, rem) as u64,
+                            udiv64(x, 3, rem),
+                            udiv64(x, 0xffff_ffff, rem),
+                            sdiv64(sx, -7, rem) as u64 ^ sdiv64(sx, -2_147_483_648, rem) as u64,
+                            udiv64(i as u64, 3, rem),
                         ];
                         assert_eq!(
-                            &out[6 * i..6 * i + 6],
+                            &out[10 * i..10 * i + 10],
                             &want[..],
                             "{kernel} u {u:#x} {opt:?} {local:?}: {x:#x}, {y:#x} ({i})"
                         );

@@ -359,12 +359,17 @@ DIVIDE_BY_LANES(remainder_by_lanes, %)
         size_t i = get_global_id(0);                                                      \
         ulong x = a[i], y = b[i];                                                         \
         long sx = (long)x, sy = (long)y;                                                  \
-        out[6 * i] = x OP y;                                                              \
-        out[6 * i + 1] = (ulong)(sx OP sy);                                               \
-        out[6 * i + 2] = x OP u;                                                          \
-        out[6 * i + 3] = (ulong)(sx OP (long)u);                                          \
-        out[6 * i + 4] = i OP u;                                                          \
-        out[6 * i + 5] = (ulong)(sx OP 1000);                                             \
+        out[10 * i] = x OP y;                                                             \
+        out[10 * i + 1] = (ulong)(sx OP sy);                                              \
+        out[10 * i + 2] = x OP u;                                                         \
+        out[10 * i + 3] = (ulong)(sx OP (long)u);                                         \
+        out[10 * i + 4] = i OP u;                                                         \
+        out[10 * i + 5] = (ulong)(sx OP 1000);                                            \
+        /* Constants that fit 32 bits (multiplies where the lanes do too). */           \
+        out[10 * i + 6] = x OP 3ul;                                                       \
+        out[10 * i + 7] = x OP 0xfffffffful;                                              \
+        out[10 * i + 8] = (ulong)(sx OP -7) ^ (ulong)(sx OP -2147483648L);                \
+        out[10 * i + 9] = i OP 3;                                                         \
     }
 DIVIDE_LONGS_BY_LANES(divide_longs_by_lanes, /)
 DIVIDE_LONGS_BY_LANES(remainder_longs_by_lanes, %)

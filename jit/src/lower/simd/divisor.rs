@@ -7,7 +7,7 @@
 //! multiply) gives, the divisors OpenCL leaves undefined included: 0
 //! divides by 1, -1 negates (wrapping).
 
-use cranelift_codegen::ir::{types as cl, InstBuilder, Type as Clif};
+use cranelift_codegen::ir::{types as cl, InstBuilder, Type as Clif, Value};
 use spirv::Op;
 
 use super::Shape;
@@ -186,6 +186,57 @@ impl Lowering<'_, '_, '_> {
             }
         };
         Some(Shape::V(if vt == cl::I32X4 { r } else { self.narrow4(r, vt) }))
+    }
+
+    /// Division or remainder (`op`) of 64-bit lanes (held as two `i64x2`)
+    /// by the constant `d`, where `d` and every lane fit 32 bits (signed:
+    /// within [-2^30, 2^30), so that no lane is `INT_MIN`, whose negation
+    /// 32 bits cannot hold; unsigned: below 2^32): the 32-bit plan on the
+    /// low halves, the results extended back; otherwise each lane through
+    /// the scalar lowering (which multiplies by the reciprocal too). Array
+    /// indices (`get_global_id(0) % 3`) take the first path. None where
+    /// `d` does not fit.
+    pub(super) fn divide_longs_by_constant(&mut self, op: Op, x: Shape, d: i64) -> Option<Shape> {
+        let signed = matches!(op, Op::SDiv | Op::SRem | Op::SMod);
+        let fits = if signed {
+            i32::try_from(d).is_ok()
+        } else {
+            u32::try_from(d as u64).is_ok()
+        };
+        let pt = self.pair_of(cl::I64)?;
+        if !fits {
+            return None;
+        }
+        let xp = self.as_pair(x, pt);
+        let out_of_range = if signed {
+            self.beyond(&xp, true, 30)
+        } else {
+            self.beyond(&xp, false, 32)
+        };
+        let fast = |l: &mut Self| {
+            let low = l.pack_masks(xp[0], xp[1]);
+            let Some(Shape::V(r)) = l.divide_by_constant4(op, Shape::V(low), d, cl::I32) else {
+                return Vec::new();
+            };
+            if signed {
+                vec![l.b.ins().swiden_low(r), l.b.ins().swiden_high(r)]
+            } else {
+                vec![l.b.ins().uwiden_low(r), l.b.ins().uwiden_high(r)]
+            }
+        };
+        let slow = |l: &mut Self| -> crate::lower::R<Vec<Value>> {
+            let xl = l.lanes(Shape::Pair(xp));
+            let c = l.b.ins().iconst(cl::I64, d);
+            let mut lanes = xl;
+            for k in 0..super::LANES {
+                lanes[k] = l
+                    .binary(op, xl[k], c)
+                    .ok_or("a division the scalar lowering has no form for")?;
+            }
+            Ok(l.build_pair(cl::I64X2, lanes).to_vec())
+        };
+        let r = self.fast_or_lanes(out_of_range, &[cl::I64X2; 2], fast, slow).ok()?;
+        Some(Shape::Pair([r[0], r[1]]))
     }
 }
 

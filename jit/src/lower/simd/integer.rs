@@ -344,15 +344,22 @@ impl Lowering<'_, '_, '_> {
     /// Whether any lane of the `i64x2` vectors `v` is outside [-2^k, 2^k)
     /// (`signed`) or from 2^k up (unsigned), as an `i8` boolean: its bits
     /// from k + 1 up after adding 2^k, or from k up, are not all zero.
-    fn beyond(&mut self, v: &[Value], signed: bool, k: i64) -> Value {
-        let (bias, keep) = if signed { (1u64 << k, k + 1) } else { (0, k) };
-        let bias = self.vconst(cl::I64X2, &[bias; 2]);
-        let mut high = self.zero(cl::I64X2);
+    pub(super) fn beyond(&mut self, v: &[Value], signed: bool, k: i64) -> Value {
+        let bias = signed.then(|| self.vconst(cl::I64X2, &[1u64 << k; 2]));
+        let keep = if signed { k + 1 } else { k };
+        let mut high = None;
         for &h in v {
-            let b = self.b.ins().iadd(h, bias);
+            let b = match bias {
+                Some(bias) => self.b.ins().iadd(h, bias),
+                None => h,
+            };
             let top = self.b.ins().ushr_imm_u(b, keep);
-            high = self.b.ins().bor(high, top);
+            high = Some(match high {
+                Some(acc) => self.b.ins().bor(acc, top),
+                None => top,
+            });
         }
+        let high = high.unwrap_or_else(|| self.zero(cl::I64X2));
         self.b.ins().vany_true(high)
     }
 
@@ -402,7 +409,7 @@ impl Lowering<'_, '_, '_> {
     /// vectors `fast` makes; otherwise those `slow` makes (each lane
     /// through the scalar lowering), of types `types`. Both must give the
     /// scalar lowering's bits, so which path a chunk takes never shows.
-    fn fast_or_lanes(
+    pub(super) fn fast_or_lanes(
         &mut self,
         slow_needed: Value,
         types: &[Clif],

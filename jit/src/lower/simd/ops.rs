@@ -638,11 +638,14 @@ impl Lowering<'_, '_, '_> {
                     return None;
                 }
                 // A constant divisor: a multiply by its reciprocal
-                // (cheaper than `divpd`); of 64-bit lanes, lane by lane,
-                // where Cranelift does that.
+                // (cheaper than `divpd`).
                 if let Shape::U(c) = y {
                     if let Some(d) = self.iconst_of(c) {
-                        return self.divide_by_constant4(op, x, d, t);
+                        return if t == cl::I64 {
+                            self.divide_longs_by_constant(op, x, d)
+                        } else {
+                            self.divide_by_constant4(op, x, d, t)
+                        };
                     }
                 }
                 return self.divide4(op, x, y, t);

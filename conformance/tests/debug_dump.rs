@@ -231,11 +231,14 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 "{level:?}: {kernel} divides {truncs} / 2 times in double: {ir}"
             );
         }
-        let ir = dump::vector_ir(&dir, "int_builtins_lanes", &format!("{level:?}: simd"));
-        assert!(
-            !ir.contains("insertlane"),
-            "{level:?}: int_builtins_lanes computes lane by lane: {ir}"
-        );
+        // (logb and ilogb of floats from the bits, too.)
+        for kernel in ["int_builtins_lanes", "exponent_lanes"] {
+            let ir = dump::vector_ir(&dir, kernel, &format!("{level:?}: simd"));
+            assert!(
+                !ir.contains("insertlane"),
+                "{level:?}: {kernel} computes lane by lane: {ir}"
+            );
+        }
         // Of 64-bit lanes: in double where every lane is below 2^51 in
         // magnitude (a test of the lanes, then the `f64x2` quotients), and
         // conversions between them and floats through the 32-bit ones

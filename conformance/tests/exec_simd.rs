@@ -286,6 +286,58 @@ fn small_vectors_through_indices_that_wrap() {
     }
 }
 
+/// logb and ilogb of floats of every class in every lane position
+/// (exponent_lanes): each denormal exponent, normals, ±0, ±inf, NaNs of
+/// both signs with payloads (logb passes x's bits on), against the host
+/// functions' rules.
+#[test]
+fn exponents_by_lanes() {
+    let mut a: Vec<u32> = Vec::new();
+    for s in 0..23 {
+        a.extend([1u32 << s, (1u32 << s) | 1, (2u32 << s) - 1, 0x8000_0000 | (1u32 << s)]);
+    }
+    for e in [1u32, 2, 100, 126, 127, 128, 200, 253, 254] {
+        a.extend([e << 23, (e << 23) | 0x7f_ffff, 0x8000_0000 | (e << 23) | 0x12_3456]);
+    }
+    a.extend([
+        0,
+        0x8000_0000,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0xffc0_0001,
+        0x7f80_0001,
+        0xffbf_ffff,
+        0x7fff_ffff,
+    ]);
+    let n = a.len();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let l = local.map(|l| [l]);
+            let mut out = vec![0u32; 2 * n];
+            Kernel::new("simd", opt, "exponent_lanes")
+                .arg(Arg::input(&a))
+                .arg(Arg::output(&mut out))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for (i, &x) in a.iter().enumerate() {
+                let mag = x & 0x7fff_ffff;
+                let e = if mag >> 23 == 0 {
+                    -118 - mag.leading_zeros() as i32
+                } else {
+                    (mag >> 23) as i32 - 127
+                };
+                let want = match mag {
+                    0 => [f32::NEG_INFINITY.to_bits(), i32::MIN as u32],
+                    0x7f80_0000 => [f32::INFINITY.to_bits(), i32::MAX as u32],
+                    m if m > 0x7f80_0000 => [x, i32::MAX as u32],
+                    _ => [(e as f32).to_bits(), e as u32],
+                };
+                assert_eq!(&out[2 * i..2 * i + 2], &want[..], "{opt:?} {local:?}: {x:#x} ({i})");
+            }
+        }
+    }
+}
+
 #[test]
 fn comparisons_conversions_and_shifts() {
     let n = 77usize;

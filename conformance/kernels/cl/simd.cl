@@ -111,6 +111,17 @@ kernel void wrapped_small_vectors(global const float *in, global float *out, glo
     fout[g] = (float)q[i].x + 0.5f * (float)q[i].z;
 }
 
+// logb and ilogb of floats (the 4-lane bodies read the exponent from the
+// bits: jit/src/lower/simd/exponent.rs; the scalar body calls the host
+// functions).
+kernel void exponent_lanes(global const uint *a, global uint *out)
+{
+    size_t i = get_global_id(0);
+    float x = as_float(a[i]);
+    out[2 * i] = as_uint(logb(x));
+    out[2 * i + 1] = (uint)ilogb(x);
+}
+
 // 64-bit comparisons and selects, integer conversions and shifts.
 kernel void mixed(global const long *a, global const uint *b, global long *out, global float *f)
 {

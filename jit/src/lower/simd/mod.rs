@@ -46,6 +46,7 @@
 pub mod analysis;
 pub mod dag;
 mod divisor;
+mod exponent;
 mod image;
 mod integer;
 mod interleave;

@@ -334,8 +334,14 @@ pub(crate) fn logb<T: Format>(x: T) -> T {
 }
 
 pub(crate) fn nextafter<T: Format>(x: T, y: T) -> T {
-    if x.is_nan() || y.is_nan() {
-        return x + y;
+    // A NaN operand, quieted: x's where both are (`x + y` would pass on
+    // either, as the compiler ordered it; the 4-lane bodies compute this
+    // function too).
+    if x.is_nan() {
+        return x + x;
+    }
+    if y.is_nan() {
+        return y + y;
     }
     if x == y {
         return y;

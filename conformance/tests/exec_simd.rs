@@ -338,6 +338,74 @@ fn exponents_by_lanes() {
     }
 }
 
+/// nextafter of floats (nextafter_lanes): every pair of zeros, denormals,
+/// normals, the extremes, infinities and NaNs (quiet and signaling, both
+/// signs, with payloads: a NaN comes back quieted, x's where both are),
+/// in every lane position.
+#[test]
+fn nextafter_by_lanes() {
+    let v: [u32; 20] = [
+        0,
+        0x8000_0000,
+        1,
+        0x8000_0001,
+        0x007f_ffff,
+        0x0080_0000,
+        0x8080_0000,
+        0x3f80_0000,
+        0xbf80_0000,
+        0x3f7f_ffff,
+        0x7f7f_ffff,
+        0xff7f_ffff,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0xffc0_1234,
+        0x7f80_0001,
+        0xffa0_0005,
+        0x4049_0fdb,
+        0xc049_0fdb,
+    ];
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for &y in &v {
+        for &x in &v {
+            a.push(x);
+            b.push(y);
+        }
+    }
+    let n = a.len();
+    let nan = |u: u32| (u & 0x7fff_ffff) > 0x7f80_0000;
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let l = local.map(|l| [l]);
+            let mut out = vec![0u32; n];
+            Kernel::new("simd", opt, "nextafter_lanes")
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut out))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let (x, y) = (a[i], b[i]);
+                let (fx, fy) = (f32::from_bits(x), f32::from_bits(y));
+                let want = if nan(x) {
+                    x | 0x0040_0000
+                } else if nan(y) {
+                    y | 0x0040_0000
+                } else if fx == fy {
+                    y
+                } else if fx == 0.0 {
+                    (y & 0x8000_0000) | 1
+                } else if (fy > fx) == (fx > 0.0) {
+                    x + 1
+                } else {
+                    x - 1
+                };
+                assert_eq!(out[i], want, "{opt:?} {local:?}: nextafter({x:#x}, {y:#x})");
+            }
+        }
+    }
+}
+
 #[test]
 fn comparisons_conversions_and_shifts() {
     let n = 77usize;

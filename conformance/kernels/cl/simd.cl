@@ -122,6 +122,14 @@ kernel void exponent_lanes(global const uint *a, global uint *out)
     out[2 * i + 1] = (uint)ilogb(x);
 }
 
+// nextafter of floats (the 4-lane bodies step the bits:
+// jit/src/lower/simd/exponent.rs).
+kernel void nextafter_lanes(global const uint *a, global const uint *b, global uint *out)
+{
+    size_t i = get_global_id(0);
+    out[i] = as_uint(nextafter(as_float(a[i]), as_float(b[i])));
+}
+
 // 64-bit comparisons and selects, integer conversions and shifts.
 kernel void mixed(global const long *a, global const uint *b, global long *out, global float *f)
 {

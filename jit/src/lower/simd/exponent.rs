@@ -1,11 +1,17 @@
-//! The 4-lane forms of `logb` and `ilogb` of floats: the exponent read
-//! from each lane's bits (of a denormal, from its leading zeros), with the
-//! special cases the host functions (`builtins/src/math_shared.rs`) give:
-//! `logb` of NaN is x itself, of ±inf +inf, of ±0 -inf; `ilogb` of NaN is
-//! `FP_ILOGBNAN`, of ±inf `INT_MAX`, of ±0 `FP_ILOGB0`. The same bits as
-//! the host functions in every lane.
+//! The 4-lane forms of the float built-ins that work on the bits: `logb`
+//! and `ilogb` (the exponent read from each lane's bits, of a denormal
+//! from its leading zeros) and `nextafter` (the bits stepped by one), with
+//! the special cases the host functions (`builtins/src/math_shared.rs`)
+//! give: `logb` of NaN is x itself, of ±inf +inf, of ±0 -inf; `ilogb` of
+//! NaN is `FP_ILOGBNAN`, of ±inf `INT_MAX`, of ±0 `FP_ILOGB0`;
+//! `nextafter` of a NaN is x's NaN quieted, else y's, of equal operands
+//! y, from ±0 the smallest denormal with y's sign. The same bits as the
+//! host functions in every lane.
 
-use cranelift_codegen::ir::{condcodes::IntCC, types as cl, InstBuilder, MemFlagsData, Type as Clif};
+use cranelift_codegen::ir::{
+    condcodes::{FloatCC, IntCC},
+    types as cl, InstBuilder, MemFlagsData, Type as Clif, Value,
+};
 use spirv::OpenclStd100Op as Cl;
 
 use super::Shape;
@@ -60,5 +66,55 @@ impl Lowering<'_, '_, '_> {
         let r = self.b.ins().bitselect(is_inf, infinity, r);
         let r = self.b.ins().bitselect(is_nan, bits, r);
         Some(Shape::V(self.b.ins().bitcast(cl::F32X4, MemFlagsData::new(), r)))
+    }
+
+    /// `nextafter` of float lanes; None for other instructions and types.
+    pub(super) fn nextafter4(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
+        let &[x, y] = args else { return None };
+        if op != Cl::nextafter || t != cl::F32 || self.lane_type(x) != t || self.lane_type(y) != t {
+            return None;
+        }
+        let flags = MemFlagsData::new();
+        let splat = |l: &mut Self, v: u32| l.vconst(cl::I32X4, &[u64::from(v); super::LANES]);
+        let (xv, yv) = (self.as_vec(x, cl::F32X4), self.as_vec(y, cl::F32X4));
+        let (xi, yi) = (
+            self.b.ins().bitcast(cl::I32X4, flags, xv),
+            self.b.ins().bitcast(cl::I32X4, flags, yv),
+        );
+        // Away from zero when y lies beyond x, else toward it: x's bits
+        // plus or minus one.
+        let zero = self.zero(cl::F32X4);
+        let beyond = self.b.ins().fcmp(FloatCC::GreaterThan, yv, xv);
+        let positive = self.b.ins().fcmp(FloatCC::GreaterThan, xv, zero);
+        let toward = self.b.ins().bxor(beyond, positive);
+        let toward = self.b.ins().bitcast(cl::I32X4, flags, toward);
+        let (one, minus_one) = (splat(self, 1), splat(self, u32::MAX));
+        let step = self.b.ins().bitselect(toward, minus_one, one);
+        let r = self.b.ins().iadd(xi, step);
+        // From ±0: the smallest denormal with y's sign.
+        let sign = splat(self, 0x8000_0000);
+        let y_sign = self.b.ins().band(yi, sign);
+        let tiny = self.b.ins().bor(y_sign, one);
+        let is_zero = self.b.ins().fcmp(FloatCC::Equal, xv, zero);
+        let r = self.pick32(is_zero, tiny, r);
+        let equal = self.b.ins().fcmp(FloatCC::Equal, xv, yv);
+        let r = self.pick32(equal, yi, r);
+        // NaNs quieted (as `x + x` does), x's first.
+        let qy = self.b.ins().fadd(yv, yv);
+        let qy = self.b.ins().bitcast(cl::I32X4, flags, qy);
+        let y_nan = self.b.ins().fcmp(FloatCC::Unordered, yv, yv);
+        let r = self.pick32(y_nan, qy, r);
+        let qx = self.b.ins().fadd(xv, xv);
+        let qx = self.b.ins().bitcast(cl::I32X4, flags, qx);
+        let x_nan = self.b.ins().fcmp(FloatCC::Unordered, xv, xv);
+        let r = self.pick32(x_nan, qx, r);
+        Some(Shape::V(self.b.ins().bitcast(cl::F32X4, flags, r)))
+    }
+
+    /// The lanes of `i32x4` `a` where float-comparison mask `m` is set,
+    /// of `b` elsewhere.
+    fn pick32(&mut self, m: Value, a: Value, b: Value) -> Value {
+        let m = self.b.ins().bitcast(cl::I32X4, MemFlagsData::new(), m);
+        self.b.ins().bitselect(m, a, b)
     }
 }

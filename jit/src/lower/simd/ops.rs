@@ -390,6 +390,7 @@ impl Lowering<'_, '_, '_> {
                         .or_else(|| self.sinpi4(op, &ops, t))
                         .or_else(|| self.tanpi4(op, &ops, t))
                         .or_else(|| self.exponent4(op, &ops, t))
+                        .or_else(|| self.nextafter4(op, &ops, t))
                         .or_else(|| self.ext(op, &ops, t));
                     match s {
                         Some(s) => shapes.push(s),

@@ -361,8 +361,12 @@ pub(crate) fn pown<T: Format>(x: T, n: i32) -> T {
 }
 
 pub(crate) fn powr<T: Format>(x: T, y: T) -> T {
-    if x.is_nan() || y.is_nan() {
-        return x + y;
+    // A NaN operand, quieted: x's where both are (as `fdim`).
+    if x.is_nan() {
+        return x + x;
+    }
+    if y.is_nan() {
+        return y + y;
     }
     if x < T::ZERO {
         return T::NAN;

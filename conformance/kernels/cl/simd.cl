@@ -112,7 +112,7 @@ kernel void wrapped_small_vectors(global const float *in, global float *out, glo
 }
 
 // logb and ilogb of floats (the 4-lane bodies read the exponent from the
-// bits: jit/src/lower/simd/exponent.rs; the scalar body calls the host
+// bits: jit/src/lower/simd/float_bits.rs; the scalar body calls the host
 // functions).
 kernel void exponent_lanes(global const uint *a, global uint *out)
 {
@@ -122,8 +122,16 @@ kernel void exponent_lanes(global const uint *a, global uint *out)
     out[2 * i + 1] = (uint)ilogb(x);
 }
 
+// powr of floats (the 4-lane bodies call the four-lane double pow and
+// select the special cases: jit/src/lower/simd/float_bits.rs).
+kernel void powr_lanes(global const float *a, global const float *b, global uint *out)
+{
+    size_t i = get_global_id(0);
+    out[i] = as_uint(powr(a[i], b[i]));
+}
+
 // nextafter of floats (the 4-lane bodies step the bits:
-// jit/src/lower/simd/exponent.rs).
+// jit/src/lower/simd/float_bits.rs).
 kernel void nextafter_lanes(global const uint *a, global const uint *b, global uint *out)
 {
     size_t i = get_global_id(0);

@@ -46,7 +46,7 @@
 pub mod analysis;
 pub mod dag;
 mod divisor;
-mod exponent;
+mod float_bits;
 mod image;
 mod integer;
 mod interleave;

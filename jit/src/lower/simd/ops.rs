@@ -391,6 +391,7 @@ impl Lowering<'_, '_, '_> {
                         .or_else(|| self.tanpi4(op, &ops, t))
                         .or_else(|| self.exponent4(op, &ops, t))
                         .or_else(|| self.nextafter4(op, &ops, t))
+                        .or_else(|| self.powr4(op, &ops, t))
                         .or_else(|| self.ext(op, &ops, t));
                     match s {
                         Some(s) => shapes.push(s),
@@ -2148,7 +2149,7 @@ impl Lowering<'_, '_, '_> {
     /// entry points: each argument's two `f64x2` halves in `xmm`
     /// registers, then the address of four doubles' room), the results as
     /// two `f64x2` halves read back from the stack slot given to it.
-    fn call_four_lanes(&mut self, addr: usize, halves: &[Value]) -> [Value; 2] {
+    pub(super) fn call_four_lanes(&mut self, addr: usize, halves: &[Value]) -> [Value; 2] {
         let slot = self
             .b
             .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 32, 4));

@@ -1,6 +1,8 @@
-//! The 4-lane forms of the float built-ins that work on the bits: `logb`
-//! and `ilogb` (the exponent read from each lane's bits, of a denormal
-//! from its leading zeros) and `nextafter` (the bits stepped by one), with
+//! The 4-lane forms of the float built-ins made of bit operations and
+//! selects: `logb` and `ilogb` (the exponent read from each lane's bits,
+//! of a denormal from its leading zeros), `nextafter` (the bits stepped
+//! by one) and `powr` (`pown4`'s call, then its special cases selected
+//! bitwise), with
 //! the special cases the host functions (`builtins/src/math_shared.rs`)
 //! give: `logb` of NaN is x itself, of ±inf +inf, of ±0 -inf; `ilogb` of
 //! NaN is `FP_ILOGBNAN`, of ±inf `INT_MAX`, of ±0 `FP_ILOGB0`;
@@ -116,5 +118,64 @@ impl Lowering<'_, '_, '_> {
     fn pick32(&mut self, m: Value, a: Value, b: Value) -> Value {
         let m = self.b.ins().bitcast(cl::I32X4, MemFlagsData::new(), m);
         self.b.ins().bitselect(m, a, b)
+    }
+
+    /// `powr` of float lanes, as the host function computes it: `libm`'s
+    /// double `pow` of the widened operands rounded once (one call of
+    /// `libm_lanes`' four-lane `pow`, as `pown4`), then its special cases:
+    /// a NaN quieted (x's first), NaN for x < 0, for 0^0, inf^0 and
+    /// 1^±inf, +inf for 0^(y < 0) and inf^(y > 0), +0 for 0^(y > 0) and
+    /// inf^(y < 0), 1 for 1^y. None for other instructions and types.
+    pub(super) fn powr4(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
+        let &[x, y] = args else { return None };
+        if op != Cl::powr || t != cl::F32 || self.lane_type(x) != t || self.lane_type(y) != t {
+            return None;
+        }
+        let addr = clift_builtins::libm_lanes::four_lanes_binary("pow")?;
+        let flags = MemFlagsData::new();
+        let (xv, yv) = (self.as_vec(x, cl::F32X4), self.as_vec(y, cl::F32X4));
+        let (xs, ys) = (self.promote_pair(xv), self.promote_pair(yv));
+        let [lo, hi] = self.call_four_lanes(addr, &[xs[0], xs[1], ys[0], ys[1]]);
+        let [lo, hi] = [lo, hi].map(|d| self.b.ins().fvdemote(d));
+        let main = self.join_lows(lo, hi);
+        let r = self.b.ins().bitcast(cl::I32X4, flags, main);
+        let splat = |l: &mut Self, v: f32| l.vconst(cl::I32X4, &[u64::from(v.to_bits()); super::LANES]);
+        let (nan, inf, zero, one) = (
+            splat(self, f32::NAN),
+            splat(self, f32::INFINITY),
+            splat(self, 0.0),
+            splat(self, 1.0),
+        );
+        let fzero = self.zero(cl::F32X4);
+        let fone = self.fconst_like(cl::F32X4, 1.0);
+        let finf = self.fconst_like(cl::F32X4, f64::INFINITY);
+        let y_zero = self.b.ins().fcmp(FloatCC::Equal, yv, fzero);
+        let y_negative = self.b.ins().fcmp(FloatCC::LessThan, yv, fzero);
+        let y_abs = self.b.ins().fabs(yv);
+        let y_inf = self.b.ins().fcmp(FloatCC::Equal, y_abs, finf);
+        // x == 1: NaN for y = ±inf, else 1.
+        let v = self.pick32(y_inf, nan, one);
+        let at = self.b.ins().fcmp(FloatCC::Equal, xv, fone);
+        let r = self.pick32(at, v, r);
+        // x == +inf: NaN for y = 0, +0 for y < 0, else +inf.
+        let v = self.pick32(y_negative, zero, inf);
+        let v = self.pick32(y_zero, nan, v);
+        let at = self.b.ins().fcmp(FloatCC::Equal, xv, finf);
+        let r = self.pick32(at, v, r);
+        // x == ±0: NaN for y = 0, +inf for y < 0, else +0.
+        let v = self.pick32(y_negative, inf, zero);
+        let v = self.pick32(y_zero, nan, v);
+        let at = self.b.ins().fcmp(FloatCC::Equal, xv, fzero);
+        let r = self.pick32(at, v, r);
+        let at = self.b.ins().fcmp(FloatCC::LessThan, xv, fzero);
+        let mut r = self.pick32(at, nan, r);
+        // NaNs quieted (as `x + x` does), x's first.
+        for v in [yv, xv] {
+            let q = self.b.ins().fadd(v, v);
+            let q = self.b.ins().bitcast(cl::I32X4, flags, q);
+            let is_nan = self.b.ins().fcmp(FloatCC::Unordered, v, v);
+            r = self.pick32(is_nan, q, r);
+        }
+        Some(Shape::V(self.b.ins().bitcast(cl::F32X4, flags, r)))
     }
 }

@@ -2,7 +2,7 @@
 //! launch of `y[i] = f(x[i])` over [`N`] floats (or doubles: the `_double`
 //! functions) in (0.1, 10) (asin's argument a tenth of that, tanh's a
 //! fifth; atan2 and hypot of x and 5 - x; `logb`, `logb(x) +
-//! ilogb(3 * x)`; `powr`, `powr(x, 2.5f)`; `convert_long`, a float to
+//! ilogb(3 * x)`; `powr`, `powr(x, 2.5f)`; `rootn`, `rootn(x, 3)`; `convert_long`, a float to
 //! `long` and back; `index_float`, `x[i] * 1e-6f + (float)i * 0.5f`;
 //! `index_int`, `x[i] * 3.0f + 1.0f` with `int i = get_global_id(0)`;
 //! `index_modulo`, `x[i] + (float)(i % 1000)`)
@@ -18,7 +18,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 42] = [
+const FUNCTIONS: [&str; 43] = [
     "sin",
     "cos",
     "exp",
@@ -40,6 +40,7 @@ const FUNCTIONS: [&str; 42] = [
     "convert_rte",
     "logb",
     "powr",
+    "rootn",
     "convert_long",
     "index_float",
     "index_int",

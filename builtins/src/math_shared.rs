@@ -396,8 +396,14 @@ pub(crate) fn powr<T: Format>(x: T, y: T) -> T {
 }
 
 pub(crate) fn rootn<T: MathFloat>(x: T, n: i32) -> T {
-    if n == 0 || x.is_nan() {
-        return x + T::NAN;
+    // x's NaN quieted, else NaN for n = 0 (`x + NaN` would pass on either
+    // NaN, as the compiler ordered it; the 4-lane bodies compute this
+    // function too).
+    if x.is_nan() {
+        return x + x;
+    }
+    if n == 0 {
+        return T::NAN;
     }
     let odd = n & 1 != 0;
     if x < T::ZERO && !odd {

@@ -232,8 +232,14 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             );
         }
         // (logb, ilogb and nextafter of floats from the bits, and powr
-        // with selects, too.)
-        for kernel in ["int_builtins_lanes", "exponent_lanes", "nextafter_lanes", "powr_lanes"] {
+        // and rootn with selects, too.)
+        for kernel in [
+            "int_builtins_lanes",
+            "exponent_lanes",
+            "nextafter_lanes",
+            "powr_lanes",
+            "rootn_lanes",
+        ] {
             let ir = dump::vector_ir(&dir, kernel, &format!("{level:?}: simd"));
             assert!(
                 !ir.contains("insertlane"),

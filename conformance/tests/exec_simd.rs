@@ -433,6 +433,83 @@ fn powr_by_lanes() {
     }
 }
 
+/// rootn of floats (rootn_lanes): every pair of special x (NaNs,
+/// infinities, zeros, negatives, a denormal) and n (0, ±1, even, odd,
+/// the extremes) exactly as the host function's rules say, ordinary
+/// pairs within an ulp of the double power rounded (the harness compares
+/// the bodies bit for bit).
+#[test]
+fn rootn_by_lanes() {
+    let xs: [f32; 13] = [
+        f32::NAN,
+        f32::from_bits(0xff80_0001),
+        f32::NEG_INFINITY,
+        -8.0,
+        -1e-40,
+        -0.0,
+        0.0,
+        1e-40,
+        0.5,
+        1.0,
+        27.0,
+        f32::MAX,
+        f32::INFINITY,
+    ];
+    let ns: [i32; 12] = [0, 1, -1, 2, -2, 3, -3, 5, 100, -101, i32::MAX, i32::MIN];
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for &n in &ns {
+        for &x in &xs {
+            a.push(x);
+            b.push(n);
+        }
+    }
+    for i in 0..200i32 {
+        a.push((i as f32) * 0.73 - 60.0);
+        b.push(i % 9 - 4);
+    }
+    let count = a.len();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let l = local.map(|l| [l]);
+            let mut out = vec![0u32; count];
+            Kernel::new("simd", opt, "rootn_lanes")
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut out))
+                .run(&[count], l.as_ref().map(|l| &l[..]));
+            for i in 0..count {
+                let (x, n) = (a[i], b[i]);
+                let odd = n & 1 != 0;
+                let signed = |v: f32| if x < 0.0 { -v } else { v };
+                let special = if x.is_nan() {
+                    Some(x.to_bits() | 0x0040_0000)
+                } else if n == 0 || (x < 0.0 && !odd) {
+                    Some(f32::NAN.to_bits())
+                } else if x == 0.0 {
+                    let sign = if odd { x.to_bits() & 0x8000_0000 } else { 0 };
+                    Some(if n < 0 { f32::INFINITY.to_bits() } else { 0 } | sign)
+                } else if x.is_infinite() {
+                    Some(signed(if n > 0 { f32::INFINITY } else { 0.0 }).to_bits())
+                } else if n == 1 {
+                    Some(x.to_bits())
+                } else if n == -1 {
+                    Some(signed(1.0 / x.abs()).to_bits())
+                } else {
+                    None
+                };
+                match special {
+                    Some(w) => assert_eq!(out[i], w, "{opt:?} {local:?}: rootn({x:e}, {n})"),
+                    None => {
+                        let w = signed(f64::from(x.abs()).powf(1.0 / f64::from(n)) as f32);
+                        let d = (out[i] as i64 - i64::from(w.to_bits())).abs();
+                        assert!(d <= 1, "{opt:?} {local:?}: rootn({x:e}, {n}) {:#x} vs {w:e}", out[i]);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// nextafter of floats (nextafter_lanes): every pair of zeros, denormals,
 /// normals, the extremes, infinities and NaNs (quiet and signaling, both
 /// signs, with payloads: a NaN comes back quieted, x's where both are),

@@ -21,6 +21,7 @@ kernel void math_normalize(global const float *x, global float *y) { size_t i = 
 kernel void math_convert_rte(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = (float)convert_int_rte(x[i] * 1000.0f); }
 kernel void math_convert_long(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = (float)(long)(x[i] * 1000.0f); }
 kernel void math_powr(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = powr(x[i], 2.5f); }
+kernel void math_rootn(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = rootn(x[i], 3); }
 kernel void math_logb(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = logb(x[i]) + (float)ilogb(x[i] * 3.0f); }
 kernel void math_index_modulo(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = x[i] + (float)(i % 1000); }
 kernel void math_index_int(global const float *x, global float *y) { int i = get_global_id(0); y[i] = x[i] * 3.0f + 1.0f; }

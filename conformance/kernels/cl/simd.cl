@@ -130,6 +130,13 @@ kernel void powr_lanes(global const float *a, global const float *b, global uint
     out[i] = as_uint(powr(a[i], b[i]));
 }
 
+// rootn of floats (as powr: jit/src/lower/simd/float_bits.rs).
+kernel void rootn_lanes(global const float *a, global const int *n, global uint *out)
+{
+    size_t i = get_global_id(0);
+    out[i] = as_uint(rootn(a[i], n[i]));
+}
+
 // nextafter of floats (the 4-lane bodies step the bits:
 // jit/src/lower/simd/float_bits.rs).
 kernel void nextafter_lanes(global const uint *a, global const uint *b, global uint *out)

@@ -1,8 +1,8 @@
 //! The 4-lane forms of the float built-ins made of bit operations and
 //! selects: `logb` and `ilogb` (the exponent read from each lane's bits,
 //! of a denormal from its leading zeros), `nextafter` (the bits stepped
-//! by one) and `powr` (`pown4`'s call, then its special cases selected
-//! bitwise), with
+//! by one), `powr` and `rootn` (`pown4`'s call, then their special cases
+//! selected bitwise), with
 //! the special cases the host functions (`builtins/src/math_shared.rs`)
 //! give: `logb` of NaN is x itself, of ±inf +inf, of ±0 -inf; `ilogb` of
 //! NaN is `FP_ILOGBNAN`, of ±inf `INT_MAX`, of ±0 `FP_ILOGB0`;
@@ -176,6 +176,91 @@ impl Lowering<'_, '_, '_> {
             let is_nan = self.b.ins().fcmp(FloatCC::Unordered, v, v);
             r = self.pick32(is_nan, q, r);
         }
+        Some(Shape::V(self.b.ins().bitcast(cl::F32X4, flags, r)))
+    }
+
+    /// `rootn` of float lanes by `int` lanes, as the host function
+    /// computes it: `libm`'s double `pow` of |x| widened and 1 / n in
+    /// double rounded once (one call of `libm_lanes`' four-lane `pow`),
+    /// |x| for n = 1, 1 / |x| in float for n = -1, +inf or +0 for an
+    /// infinite x, the sign of x put back; then x's NaN quieted, NaN for
+    /// n = 0 and for a negative x and even n, and of ±0, ±inf for n < 0
+    /// and ±0 otherwise (the sign x's for odd n, else +). None for other
+    /// instructions and types.
+    pub(super) fn rootn4(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
+        let &[x, n] = args else { return None };
+        if op != Cl::rootn || t != cl::F32 || self.lane_type(x) != t || self.lane_type(n) != cl::I32 {
+            return None;
+        }
+        let addr = clift_builtins::libm_lanes::four_lanes_binary("pow")?;
+        let flags = MemFlagsData::new();
+        let xv = self.as_vec(x, cl::F32X4);
+        let nv = self.as_vec(n, cl::I32X4);
+        let ax = self.b.ins().fabs(xv);
+        let axs = self.promote_pair(ax);
+        // 1 / n in double: n's lanes 0-1 and 2-3 converted exactly.
+        let high = self.high_down(nv);
+        let one = self.b.ins().f64const(1.0);
+        let one = self.b.ins().splat(cl::F64X2, one);
+        let inv = [nv, high].map(|v| {
+            let w = self.b.ins().swiden_low(v);
+            let d = self.b.ins().fcvt_from_sint(cl::F64X2, w);
+            self.b.ins().fdiv(one, d)
+        });
+        let [lo, hi] = self.call_four_lanes(addr, &[axs[0], axs[1], inv[0], inv[1]]);
+        let [lo, hi] = [lo, hi].map(|d| self.b.ins().fvdemote(d));
+        let root = self.join_lows(lo, hi);
+        let splat_i = |l: &mut Self, v: u32| l.vconst(cl::I32X4, &[u64::from(v); super::LANES]);
+        let splat_f = |l: &mut Self, v: f32| l.vconst(cl::I32X4, &[u64::from(v.to_bits()); super::LANES]);
+        let izero = self.zero(cl::I32X4);
+        let is_n = |l: &mut Self, k: u32| {
+            let c = splat_i(l, k);
+            l.b.ins().icmp(IntCC::Equal, nv, c)
+        };
+        let v = self.b.ins().bitcast(cl::I32X4, flags, root);
+        let ax_bits = self.b.ins().bitcast(cl::I32X4, flags, ax);
+        let at = is_n(self, 1);
+        let v = self.b.ins().bitselect(at, ax_bits, v);
+        let fone = self.fconst_like(cl::F32X4, 1.0);
+        let recip = self.b.ins().fdiv(fone, ax);
+        let recip = self.b.ins().bitcast(cl::I32X4, flags, recip);
+        let at = is_n(self, u32::MAX);
+        let v = self.b.ins().bitselect(at, recip, v);
+        let n_positive = self.b.ins().icmp(IntCC::SignedGreaterThan, nv, izero);
+        let (inf, fzero_bits) = (splat_f(self, f32::INFINITY), splat_f(self, 0.0));
+        let of_inf = self.b.ins().bitselect(n_positive, inf, fzero_bits);
+        let finf = self.fconst_like(cl::F32X4, f64::INFINITY);
+        let at = self.b.ins().fcmp(FloatCC::Equal, ax, finf);
+        let v = self.pick32(at, of_inf, v);
+        // The sign of x put back (x < 0 here only for odd n).
+        let bits = self.b.ins().bitcast(cl::I32X4, flags, xv);
+        let sign = splat_i(self, 0x8000_0000);
+        let x_sign = self.b.ins().band(bits, sign);
+        let fzero = self.zero(cl::F32X4);
+        let negative = self.b.ins().fcmp(FloatCC::LessThan, xv, fzero);
+        let flipped = self.b.ins().bxor(v, sign);
+        let r = self.pick32(negative, flipped, v);
+        // Of ±0: ±inf for n < 0, else ±0, signed as x for odd n.
+        let odd_bit = splat_i(self, 1);
+        let odd = self.b.ins().band(nv, odd_bit);
+        let odd = self.b.ins().icmp(IntCC::NotEqual, odd, izero);
+        let zero_sign = self.b.ins().band(x_sign, odd);
+        let n_negative = self.b.ins().icmp(IntCC::SignedLessThan, nv, izero);
+        let of_zero = self.b.ins().bitselect(n_negative, inf, fzero_bits);
+        let of_zero = self.b.ins().bor(of_zero, zero_sign);
+        let at = self.b.ins().fcmp(FloatCC::Equal, xv, fzero);
+        let r = self.pick32(at, of_zero, r);
+        // NaN for a negative x and even n, and for n = 0.
+        let nan = splat_f(self, f32::NAN);
+        let negative = self.b.ins().bitcast(cl::I32X4, flags, negative);
+        let even_negative = self.b.ins().band_not(negative, odd);
+        let r = self.b.ins().bitselect(even_negative, nan, r);
+        let at = is_n(self, 0);
+        let r = self.b.ins().bitselect(at, nan, r);
+        let q = self.b.ins().fadd(xv, xv);
+        let q = self.b.ins().bitcast(cl::I32X4, flags, q);
+        let is_nan = self.b.ins().fcmp(FloatCC::Unordered, xv, xv);
+        let r = self.pick32(is_nan, q, r);
         Some(Shape::V(self.b.ins().bitcast(cl::F32X4, flags, r)))
     }
 }

@@ -392,6 +392,7 @@ impl Lowering<'_, '_, '_> {
                         .or_else(|| self.exponent4(op, &ops, t))
                         .or_else(|| self.nextafter4(op, &ops, t))
                         .or_else(|| self.powr4(op, &ops, t))
+                        .or_else(|| self.rootn4(op, &ops, t))
                         .or_else(|| self.ext(op, &ops, t));
                     match s {
                         Some(s) => shapes.push(s),

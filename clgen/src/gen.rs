@@ -978,6 +978,43 @@ impl Gen {
                             format!("(({})({a} {sym} {b}))", t.name())
                         }
                     }
+                    // By a constant (neither 0 nor -1: defined for every
+                    // dividend), which compilers divide by multiplying
+                    // with its reciprocal.
+                    "div" | "rem" if self.r.chance(1, 3) => {
+                        let (lo, hi) = s.range();
+                        let divisors: Vec<i128> = [
+                            2,
+                            3,
+                            5,
+                            7,
+                            10,
+                            16,
+                            100,
+                            641,
+                            1000,
+                            65535,
+                            0x7fff_ffff,
+                            0xffff_fffe,
+                            -2,
+                            -3,
+                            -7,
+                            -16,
+                            -1000,
+                            lo,
+                            hi,
+                        ]
+                        .into_iter()
+                        .filter(|&c| lo <= c && c <= hi && c != 0 && c != -1)
+                        .collect();
+                        let c = crate::lit::int(s, self.r.pick(&divisors));
+                        let sym = if op == "div" { "/" } else { "%" };
+                        if vector {
+                            format!("({a} {sym} ({})({c}))", t.name())
+                        } else {
+                            format!("(({})({a} {sym} {c}))", t.name())
+                        }
+                    }
                     _ => {
                         let f = self.helpers.int_op(op, t);
                         format!("{f}({a}, {b})")

@@ -200,6 +200,9 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             powers >= 2 * 3,
             "{level:?}: shifts_by_lanes makes {powers} powers of two: {shifts}"
         );
+        // A masked loop carrying short and char values (their blends
+        // once failed Cranelift's verifier, which dropped the body).
+        dump::vector_ir(&dir, "masked_narrow_loop", &format!("{level:?}: simd"));
         // `int i = get_global_id(0)` as an index (clang -O2: the id's
         // low bits sign-extended by two shifts): one vector load where
         // the lanes do not wrap (lane by lane before, 2.4x slower:

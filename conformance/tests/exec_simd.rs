@@ -578,6 +578,34 @@ fn nextafter_by_lanes() {
     }
 }
 
+/// Loop-carried `short` and `char` values in loops whose trip counts
+/// differ between work-items (masked_narrow_loop), against the host.
+#[test]
+fn masked_loops_of_narrow_values() {
+    let n = 203usize;
+    let a: Vec<i16> = (0..n as i32).map(|i| (i * 7919 % 65536 - 32768) as i16).collect();
+    for opt in Opt::BOTH {
+        for local in LOCALS {
+            let l = local.map(|l| [l]);
+            let mut o = vec![0i16; n];
+            let mut c = vec![0i8; n];
+            Kernel::new("simd", opt, "masked_narrow_loop")
+                .arg(Arg::input(&a))
+                .arg(Arg::output(&mut o))
+                .arg(Arg::output(&mut c))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let (mut v, mut w) = (a[i], i as i8);
+                for k in 0..(a[i] & 7) {
+                    v = v.wrapping_mul(3).wrapping_add(1);
+                    w = w.wrapping_mul(5).wrapping_add(k as i8);
+                }
+                assert_eq!((o[i], c[i]), (v, w), "{opt:?} {local:?}: {i}");
+            }
+        }
+    }
+}
+
 #[test]
 fn comparisons_conversions_and_shifts() {
     let n = 77usize;

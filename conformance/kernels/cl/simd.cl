@@ -145,6 +145,22 @@ kernel void nextafter_lanes(global const uint *a, global const uint *b, global u
     out[i] = as_uint(nextafter(as_float(a[i]), as_float(b[i])));
 }
 
+// Loops whose trip counts differ between work-items carrying short and
+// char values (a masked loop: each lane's values blended in while it
+// runs, 16-bit lanes through byte blends).
+kernel void masked_narrow_loop(global const short *a, global short *o, global char *c)
+{
+    size_t i = get_global_id(0);
+    short v = a[i];
+    char w = (char)i;
+    for (int k = 0; k < (a[i] & 7); k++) {
+        v = (short)(v * 3 + 1);
+        w = (char)(w * 5 + k);
+    }
+    o[i] = v;
+    c[i] = w;
+}
+
 // 64-bit comparisons and selects, integer conversions and shifts.
 kernel void mixed(global const long *a, global const uint *b, global long *out, global float *f)
 {

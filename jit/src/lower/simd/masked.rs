@@ -455,11 +455,14 @@ impl Lowering<'_, '_, '_> {
         if !has_sse41() || vt.bits() != 128 {
             return self.b.ins().bitselect(mask, new, old);
         }
+        // (16-bit lanes as bytes: a bit cast that changes the lane count,
+        // which Cranelift's verifier requires a byte order for.)
+        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
         let as_int = |l: &mut Self, v: Value| {
             if l.b.func.dfg.value_type(v) == int {
                 v
             } else {
-                l.b.ins().bitcast(int, MemFlagsData::new(), v)
+                l.b.ins().bitcast(int, le, v)
             }
         };
         let (m, n, o) = (as_int(self, mask), as_int(self, new), as_int(self, old));
@@ -467,7 +470,7 @@ impl Lowering<'_, '_, '_> {
         if vt == int {
             r
         } else {
-            self.b.ins().bitcast(vt, MemFlagsData::new(), r)
+            self.b.ins().bitcast(vt, le, r)
         }
     }
 

@@ -101,7 +101,8 @@ impl Lowering<'_, '_, '_> {
 
     /// The high 32 bits of the 64-bit products of the lanes of `i32x4`
     /// `x` and `y`: lanes 0-1 and 2-3 widened and multiplied as `i64x2`
-    /// (one `pmuludq`/`pmuldq` each), their high halves gathered.
+    /// (one `pmuludq`/`pmuldq` each, or `vpmullq`, which Cranelift picks
+    /// where the CPU has AVX-512), their high halves gathered.
     pub(super) fn mul_hi4(&mut self, x: Value, y: Value, signed: bool) -> Value {
         let le = MemFlagsData::new().with_endianness(Endianness::Little);
         let b = &mut self.b;

@@ -225,7 +225,7 @@ impl Lowering<'_, '_, '_> {
             }
         };
         let slow = |l: &mut Self| -> crate::lower::R<Vec<Value>> {
-            let xl = l.lanes(Shape::Pair(xp));
+            let xl = l.lanes(x);
             let c = l.b.ins().iconst(cl::I64, d);
             let mut lanes = xl;
             for k in 0..super::LANES {

@@ -233,7 +233,9 @@ impl Lowering<'_, '_, '_> {
                 .to_vec()
         };
         let slow = |l: &mut Self| -> R<Vec<Value>> {
-            let (xl, yl) = (l.lanes(Shape::Pair(xp)), l.lanes(Shape::Pair(yp)));
+            // (Each lane from the operands as they were: an id's lanes are
+            // computed, not taken out of the vector built for the fast path.)
+            let (xl, yl) = (l.lanes(x), l.lanes(y));
             let mut lanes = xl;
             for k in 0..super::LANES {
                 lanes[k] = l
@@ -279,7 +281,7 @@ impl Lowering<'_, '_, '_> {
                     vec![l.b.ins().fcvt_from_sint(cl::F32X4, v)]
                 };
                 let slow = |l: &mut Self| -> R<Vec<Value>> {
-                    let lanes = l.lanes(Shape::Pair(xp));
+                    let lanes = l.lanes(x);
                     let r = scalar(l, lanes, cl::F32X4)?;
                     Ok(vec![l.build(cl::F32X4, r)])
                 };

@@ -20,7 +20,7 @@ pub const LOCAL_COUNTER_OPS: [(&str, &str); LOCAL_COUNTERS] =
 /// The math built-ins the generator writes on `double` and `float`
 /// operands (in programs compared across clift's modes alone: see
 /// `Gen::float_expr`), whose vector forms must give the scalar ones' bits.
-const MATH_BOTH: [&str; 34] = [
+const MATH_BOTH: [&str; 37] = [
     "exp",
     "log",
     "log2",
@@ -55,6 +55,9 @@ const MATH_BOTH: [&str; 34] = [
     "radians",
     "fdim",
     "pown",
+    "powr",
+    "rootn",
+    "logb",
 ];
 
 /// Those it writes on `float` operands only, beside [`MATH_BOTH`] (the
@@ -1230,13 +1233,14 @@ impl Gen {
                         .expect("k below the length")
                 };
                 match f {
-                    // An int of the same width: pown's and ldexp's n, kept
-                    // small (pown of a large n is mostly 0 or inf).
-                    "pown" | "ldexp" => {
+                    // An int of the same width: pown's, ldexp's and rootn's
+                    // n, kept small (pown of a large n is mostly 0 or inf).
+                    "pown" | "ldexp" | "rootn" => {
                         let n = self.expr(t.with(Scalar::Int), d1);
                         format!("{f}({a}, ({n}) % 40)")
                     }
-                    "pow" | "atan2" | "atan2pi" | "hypot" | "step" | "maxmag" | "minmag" | "native_divide" | "fdim" => {
+                    "pow" | "powr" | "atan2" | "atan2pi" | "hypot" | "step" | "maxmag" | "minmag" | "native_divide"
+                    | "fdim" => {
                         let b = self.expr(t, d1);
                         format!("{f}({a}, {b})")
                     }

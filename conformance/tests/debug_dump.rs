@@ -222,10 +222,8 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         // Division and remainder of 8-, 16- and 32-bit lanes in double by
         // divisors that are not constants (fourteen, two truncations each,
         // in the 4-lane body and in each part of the 8-lane body) and by
-        // constants as multiplies; and abs_diff, add_sat, sub_sat, hadd,
-        // rhadd and mad_hi of every width as vector code: no result built
-        // lane by lane (the lanes are taken out only to be stored; lane by
-        // lane, 90 and 648 insertions).
+        // constants as multiplies: no result built lane by lane (the lanes
+        // are taken out only to be stored; lane by lane, 90 insertions).
         for kernel in ["divide_by_lanes", "remainder_by_lanes"] {
             let ir = dump::vector_ir(&dir, kernel, &format!("{level:?}: simd"));
             let truncs = ir.matches("= trunc").count();
@@ -234,8 +232,10 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 "{level:?}: {kernel} divides {truncs} / 2 times in double: {ir}"
             );
         }
-        // (logb, ilogb and nextafter of floats from the bits, and powr
-        // and rootn with selects, too.)
+        // abs_diff, add_sat, sub_sat, hadd, rhadd and mad_hi of every
+        // width (lane by lane before, 648 insertions), logb, ilogb and
+        // nextafter of floats from the bits, powr and rootn with selects:
+        // vector code.
         for kernel in [
             "int_builtins_lanes",
             "exponent_lanes",

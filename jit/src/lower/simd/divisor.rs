@@ -119,12 +119,11 @@ impl Lowering<'_, '_, '_> {
         };
         let xv = self.as_vec(x, vt);
         let xv = self.widen4(xv, signed);
-        let splat = |l: &mut Self, v: u32| l.vconst(cl::I32X4, &[u64::from(v); super::LANES]);
         let q = match plan {
             Plan::Identity => xv,
             Plan::UShift { shift } => self.b.ins().ushr_imm_u(xv, i64::from(shift)),
             Plan::UMagic { magic, shift, add } => {
-                let m = splat(self, magic);
+                let m = self.splat32(magic);
                 let q = self.mul_hi4(xv, m, false);
                 if add {
                     let t = self.b.ins().isub(xv, q);
@@ -156,7 +155,7 @@ impl Lowering<'_, '_, '_> {
                 add,
                 negative,
             } => {
-                let m = splat(self, magic as u32);
+                let m = self.splat32(magic as u32);
                 let mut q = self.mul_hi4(xv, m, true);
                 if add {
                     q = if negative {
@@ -173,9 +172,9 @@ impl Lowering<'_, '_, '_> {
         let r = match op {
             Op::SDiv | Op::UDiv => q,
             _ => {
-                let dv = splat(self, d32 as u32);
+                let dv = self.splat32(d32 as u32);
                 // By 0 the scalar lowering divides by 1: remainder 0.
-                let dv = if d32 == 0 { splat(self, 1) } else { dv };
+                let dv = if d32 == 0 { self.splat32(1) } else { dv };
                 let p = self.b.ins().imul(q, dv);
                 let r = self.b.ins().isub(xv, p);
                 if op == Op::SMod && d32 != 0 {

@@ -32,38 +32,37 @@ impl Lowering<'_, '_, '_> {
         if t != want || self.lane_type(x) != cl::F32 {
             return None;
         }
-        let splat = |l: &mut Self, v: u32| l.vconst(cl::I32X4, &[u64::from(v); super::LANES]);
         let xv = self.as_vec(x, cl::F32X4);
         let bits = self.b.ins().bitcast(cl::I32X4, MemFlagsData::new(), xv);
-        let magnitude = splat(self, 0x7fff_ffff);
+        let magnitude = self.splat32(0x7fff_ffff);
         let mag = self.b.ins().band(bits, magnitude);
         // A normal number's biased exponent less 127; a denormal's
         // leading one at -118 - clz(magnitude) (2^-149 has 31 leading
         // zeros).
         let biased = self.b.ins().ushr_imm_u(mag, 23);
-        let bias = splat(self, 127);
+        let bias = self.splat32(127);
         let normal = self.b.ins().isub(biased, bias);
         let zeros = self.clz4(mag);
-        let base = splat(self, (-118i32) as u32);
+        let base = self.splat32((-118i32) as u32);
         let denormal = self.b.ins().isub(base, zeros);
         let zero = self.zero(cl::I32X4);
         let is_denormal = self.b.ins().icmp(IntCC::Equal, biased, zero);
         let e = self.b.ins().bitselect(is_denormal, denormal, normal);
-        let infinity = splat(self, 0x7f80_0000);
+        let infinity = self.splat32(0x7f80_0000);
         let is_zero = self.b.ins().icmp(IntCC::Equal, mag, zero);
         let is_inf = self.b.ins().icmp(IntCC::Equal, mag, infinity);
         let is_nan = self.b.ins().icmp(IntCC::SignedGreaterThan, mag, infinity);
         if op == Cl::ilogb {
-            let nan = splat(self, clift_builtins::math_f32::FP_ILOGBNAN as u32);
-            let inf = splat(self, i32::MAX as u32);
-            let zero_value = splat(self, clift_builtins::math_f32::FP_ILOGB0 as u32);
+            let nan = self.splat32(clift_builtins::math_f32::FP_ILOGBNAN as u32);
+            let inf = self.splat32(i32::MAX as u32);
+            let zero_value = self.splat32(clift_builtins::math_f32::FP_ILOGB0 as u32);
             let r = self.b.ins().bitselect(is_zero, zero_value, e);
             let r = self.b.ins().bitselect(is_inf, inf, r);
             return Some(Shape::V(self.b.ins().bitselect(is_nan, nan, r)));
         }
         let f = self.b.ins().fcvt_from_sint(cl::F32X4, e);
         let f = self.b.ins().bitcast(cl::I32X4, MemFlagsData::new(), f);
-        let minus_infinity = splat(self, 0xff80_0000);
+        let minus_infinity = self.splat32(0xff80_0000);
         let r = self.b.ins().bitselect(is_zero, minus_infinity, f);
         let r = self.b.ins().bitselect(is_inf, infinity, r);
         let r = self.b.ins().bitselect(is_nan, bits, r);
@@ -77,7 +76,6 @@ impl Lowering<'_, '_, '_> {
             return None;
         }
         let flags = MemFlagsData::new();
-        let splat = |l: &mut Self, v: u32| l.vconst(cl::I32X4, &[u64::from(v); super::LANES]);
         let (xv, yv) = (self.as_vec(x, cl::F32X4), self.as_vec(y, cl::F32X4));
         let (xi, yi) = (
             self.b.ins().bitcast(cl::I32X4, flags, xv),
@@ -90,11 +88,11 @@ impl Lowering<'_, '_, '_> {
         let positive = self.b.ins().fcmp(FloatCC::GreaterThan, xv, zero);
         let toward = self.b.ins().bxor(beyond, positive);
         let toward = self.b.ins().bitcast(cl::I32X4, flags, toward);
-        let (one, minus_one) = (splat(self, 1), splat(self, u32::MAX));
+        let (one, minus_one) = (self.splat32(1), self.splat32(u32::MAX));
         let step = self.b.ins().bitselect(toward, minus_one, one);
         let r = self.b.ins().iadd(xi, step);
         // From ±0: the smallest denormal with y's sign.
-        let sign = splat(self, 0x8000_0000);
+        let sign = self.splat32(0x8000_0000);
         let y_sign = self.b.ins().band(yi, sign);
         let tiny = self.b.ins().bor(y_sign, one);
         let is_zero = self.b.ins().fcmp(FloatCC::Equal, xv, zero);
@@ -139,12 +137,11 @@ impl Lowering<'_, '_, '_> {
         let [lo, hi] = [lo, hi].map(|d| self.b.ins().fvdemote(d));
         let main = self.join_lows(lo, hi);
         let r = self.b.ins().bitcast(cl::I32X4, flags, main);
-        let splat = |l: &mut Self, v: f32| l.vconst(cl::I32X4, &[u64::from(v.to_bits()); super::LANES]);
         let (nan, inf, zero, one) = (
-            splat(self, f32::NAN),
-            splat(self, f32::INFINITY),
-            splat(self, 0.0),
-            splat(self, 1.0),
+            self.splat32(f32::NAN.to_bits()),
+            self.splat32(f32::INFINITY.to_bits()),
+            self.splat32(0),
+            self.splat32(1f32.to_bits()),
         );
         let fzero = self.zero(cl::F32X4);
         let fone = self.fconst_like(cl::F32X4, 1.0);
@@ -210,11 +207,9 @@ impl Lowering<'_, '_, '_> {
         let [lo, hi] = self.call_four_lanes(addr, &[axs[0], axs[1], inv[0], inv[1]]);
         let [lo, hi] = [lo, hi].map(|d| self.b.ins().fvdemote(d));
         let root = self.join_lows(lo, hi);
-        let splat_i = |l: &mut Self, v: u32| l.vconst(cl::I32X4, &[u64::from(v); super::LANES]);
-        let splat_f = |l: &mut Self, v: f32| l.vconst(cl::I32X4, &[u64::from(v.to_bits()); super::LANES]);
         let izero = self.zero(cl::I32X4);
         let is_n = |l: &mut Self, k: u32| {
-            let c = splat_i(l, k);
+            let c = l.splat32(k);
             l.b.ins().icmp(IntCC::Equal, nv, c)
         };
         let v = self.b.ins().bitcast(cl::I32X4, flags, root);
@@ -227,21 +222,21 @@ impl Lowering<'_, '_, '_> {
         let at = is_n(self, u32::MAX);
         let v = self.b.ins().bitselect(at, recip, v);
         let n_positive = self.b.ins().icmp(IntCC::SignedGreaterThan, nv, izero);
-        let (inf, fzero_bits) = (splat_f(self, f32::INFINITY), splat_f(self, 0.0));
+        let (inf, fzero_bits) = (self.splat32(f32::INFINITY.to_bits()), self.splat32(0));
         let of_inf = self.b.ins().bitselect(n_positive, inf, fzero_bits);
         let finf = self.fconst_like(cl::F32X4, f64::INFINITY);
         let at = self.b.ins().fcmp(FloatCC::Equal, ax, finf);
         let v = self.pick32(at, of_inf, v);
         // The sign of x put back (x < 0 here only for odd n).
         let bits = self.b.ins().bitcast(cl::I32X4, flags, xv);
-        let sign = splat_i(self, 0x8000_0000);
+        let sign = self.splat32(0x8000_0000);
         let x_sign = self.b.ins().band(bits, sign);
         let fzero = self.zero(cl::F32X4);
         let negative = self.b.ins().fcmp(FloatCC::LessThan, xv, fzero);
         let flipped = self.b.ins().bxor(v, sign);
         let r = self.pick32(negative, flipped, v);
         // Of ±0: ±inf for n < 0, else ±0, signed as x for odd n.
-        let odd_bit = splat_i(self, 1);
+        let odd_bit = self.splat32(1);
         let odd = self.b.ins().band(nv, odd_bit);
         let odd = self.b.ins().icmp(IntCC::NotEqual, odd, izero);
         let zero_sign = self.b.ins().band(x_sign, odd);
@@ -251,7 +246,7 @@ impl Lowering<'_, '_, '_> {
         let at = self.b.ins().fcmp(FloatCC::Equal, xv, fzero);
         let r = self.pick32(at, of_zero, r);
         // NaN for a negative x and even n, and for n = 0.
-        let nan = splat_f(self, f32::NAN);
+        let nan = self.splat32(f32::NAN.to_bits());
         let negative = self.b.ins().bitcast(cl::I32X4, flags, negative);
         let even_negative = self.b.ins().band_not(negative, odd);
         let r = self.b.ins().bitselect(even_negative, nan, r);

@@ -386,6 +386,11 @@ impl Lowering<'_, '_, '_> {
         self.b.ins().isub(r, magic_bits)
     }
 
+    /// `v` in every lane of an `i32x4` (a float's bits: `f.to_bits()`).
+    pub(super) fn splat32(&mut self, v: u32) -> Value {
+        self.vconst(cl::I32X4, &[u64::from(v); super::LANES])
+    }
+
     /// [`MAGIC`] in both lanes, as `i64x2` and as `f64x2`.
     fn magic_pair(&mut self) -> (Value, Value) {
         let bits = self.vconst(cl::I64X2, &[MAGIC; 2]);

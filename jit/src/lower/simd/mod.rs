@@ -24,7 +24,10 @@
 //! Instructions without a 4-lane form here run once per lane through the
 //! scalar lowering, their varying operands replaced by each lane's value
 //! (`per_lane`), so everything the scalar body supports works, only slower.
-//! The 4-lane forms of `ops` only compute result values: an instruction
+//! The 4-lane forms of `ops` (with `integer`: division, conversions of
+//! 64-bit integers, left shifts by a count per lane, popcount, clz, mul_hi;
+//! `divisor`: division by constants; `float_bits`: the float built-ins made
+//! of bit operations and selects) only compute result values: an instruction
 //! with no result value (a void result type) or one reading or writing
 //! memory through a pointer operand (the `vstore` and `vload` families,
 //! `sincos`, ...) never takes them, and a form gives every component of

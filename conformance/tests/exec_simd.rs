@@ -1676,3 +1676,159 @@ fn ordered_not_equal_four_lanes() {
         }
     }
 }
+
+/// OpenCL C's `clamp` of integers (`min(max(x, lo), hi)`, the upper
+/// bound winning when the bounds are the wrong way round).
+fn clamp_i64(x: i64, lo: i64, hi: i64) -> i64 {
+    x.max(lo).min(hi)
+}
+
+/// Indices clamped to a buffer (clamped_indices: the 4-lane bodies read
+/// and write one vector where no lane of a chunk is clamped, lane by lane
+/// where one is), with the clamp at every lane position of a chunk at
+/// either end: signed and unsigned `int`, `long`, min and max alone,
+/// lanes moving down, a stride of 2, bounds the wrong way round, float4
+/// elements, and stores. One row of the NDRange per offset and width.
+#[test]
+fn clamped_indices_by_lanes() {
+    let n = 61usize;
+    let mut cases: Vec<(i32, i32)> = (-9..=9).map(|d| (d, n as i32)).collect();
+    for w in [n as i32 - 5, 7, 1] {
+        cases.extend([-5, -1, 0, 3, 40].map(|d| (d, w)));
+    }
+    cases.push((-40, n as i32));
+    let rows = cases.len();
+    let (ds, ws): (Vec<i32>, Vec<i32>) = cases.iter().copied().unzip();
+    let input: Vec<f32> = (0..64 + 2 * n + 64).map(|i| i as f32 * 0.5 - 7.0).collect();
+    let input4: Vec<f32> = (0..4 * n * rows).map(|i| (i * 7 % 23) as f32 - 4.0).collect();
+    for opt in Opt::BOTH {
+        for local in [None, Some([6usize, 1]), Some([16, 2])] {
+            let mut out = vec![0f32; 8 * n * rows];
+            let mut out4 = vec![0f32; 4 * n * rows];
+            let mut marks = vec![-1i32; n * rows];
+            Kernel::new("simd", opt, "clamped_indices")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::input(&input4))
+                .arg(Arg::output(&mut out4))
+                .arg(Arg::output(&mut marks))
+                .arg(Arg::input(&ds))
+                .arg(Arg::input(&ws))
+                .run(&[n, rows], local.as_ref().map(|l| &l[..]));
+            let mid = |i: i64| input[(64 + i) as usize];
+            for (y, &(d, w)) in cases.iter().enumerate() {
+                let (d, w) = (i64::from(d), i64::from(w));
+                for x in 0..n as i64 {
+                    let unsigned = u64::from((x + d) as u32).max(3).min(w as u64) as i64;
+                    let want = [
+                        mid(clamp_i64(x + d, 0, w - 1)),
+                        mid((x + d).min(w - 1)),
+                        mid((x - d).max(0)),
+                        mid(clamp_i64(w - 1 - x + d, 0, w - 1)),
+                        mid(unsigned),
+                        mid(clamp_i64(x + d, 1, w - 2)),
+                        mid(clamp_i64(2 * x + d, 0, 2 * w - 1)),
+                        mid(clamp_i64(x + d, w, 5)),
+                    ];
+                    let at = 8 * (n * y + x as usize);
+                    assert_eq!(&out[at..at + 8], &want[..], "d {d} w {w} {opt:?} {local:?}: x {x}");
+                    let j = n * y + clamp_i64(x + d, 0, w - 1) as usize;
+                    let o = 4 * (n * y + x as usize);
+                    let want4: Vec<f32> = input4[4 * j..4 * j + 4].iter().map(|v| v * 2.0).collect();
+                    assert_eq!(&out4[o..o + 4], &want4[..], "d {d} w {w} {opt:?} {local:?}: out4 {x}");
+                }
+                for j in 0..n {
+                    let hit = (0..n as i64).any(|x| clamp_i64(x + d, 0, w - 1) == j as i64);
+                    let want = if hit { 3 * j as i32 + 1 } else { -1 };
+                    assert_eq!(marks[n * y + j], want, "d {d} w {w} {opt:?} {local:?}: marks[{j}]");
+                }
+            }
+        }
+    }
+}
+
+/// A `short` index clamped to bounds (clamped_short_indices): with its
+/// type's bounds it is never clamped but wraps from 32767 to -32768, at
+/// every lane of an 8-lane chunk; with narrower ones it is clamped too.
+/// Also a `ushort` clamp sign-extended (lanes within the unsigned bounds
+/// that wrap as signed values) and a row index that wraps beside a
+/// clamped column, and a `long` clamped from a `short` that wraps. One
+/// row of the NDRange per offset and bounds.
+#[test]
+fn clamped_short_indices_by_lanes() {
+    let n = 67usize;
+    let input: Vec<f32> = (0..2 * 65536 + 256).map(|i| i as f32 - 9.5).collect();
+    let mut offsets: Vec<i32> = vec![0, -100, -30, 32700];
+    offsets.extend((1..=9).map(|d| 32768 - d));
+    let mut cases = Vec::new();
+    for k in offsets {
+        for (lo, hi, ulo, uhi) in [(i16::MIN, i16::MAX, 0, u16::MAX), (-5, 20, 5, 40000), (100, 32000, 100, 32000)] {
+            cases.push((k, lo, hi, ulo, uhi));
+        }
+    }
+    let rows = cases.len();
+    let ks: Vec<i32> = cases.iter().map(|c| c.0).collect();
+    let los: Vec<i16> = cases.iter().map(|c| c.1).collect();
+    let his: Vec<i16> = cases.iter().map(|c| c.2).collect();
+    let ulos: Vec<u16> = cases.iter().map(|c| c.3).collect();
+    let uhis: Vec<u16> = cases.iter().map(|c| c.4).collect();
+    let mid = |i: i64| input[(65536 + 128 + i) as usize];
+    for opt in Opt::BOTH {
+        for local in [None, Some([6usize, 1])] {
+            let mut out = vec![0f32; 4 * n * rows];
+            Kernel::new("simd", opt, "clamped_short_indices")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::input(&ks))
+                .arg(Arg::input(&los))
+                .arg(Arg::input(&his))
+                .arg(Arg::input(&ulos))
+                .arg(Arg::input(&uhis))
+                .run(&[n, rows], local.as_ref().map(|l| &l[..]));
+            for (y, &(k, lo, hi, ulo, uhi)) in cases.iter().enumerate() {
+                for g in 0..n {
+                    let x = g as i64 + i64::from(k);
+                    let s = clamp_i64(i64::from(x as i16), lo.into(), hi.into());
+                    let u = clamp_i64(i64::from(x as u16), ulo.into(), uhi.into());
+                    let col = clamp_i64(7 - g as i64, lo.into(), hi.into());
+                    let l = clamp_i64(i64::from(x as i16) + 1, 4 * i64::from(lo), 4 * i64::from(hi));
+                    let want = [mid(s), mid(i64::from(u as u16 as i16)), mid(2 * i64::from(x as i16) + col), mid(l)];
+                    let got = [0, 1, 2, 3].map(|c| out[4 * n * y + c * n + g]);
+                    assert_eq!(got, want, "k {k} ({lo}, {hi}) ({ulo}, {uhi}) {opt:?} {local:?}: {g}");
+                }
+            }
+        }
+    }
+}
+
+/// A 5x3 box filter with clamped edges (clamped_blur), over images whose
+/// rows leave every remainder of a chunk.
+#[test]
+fn clamped_blur_by_lanes() {
+    for (w, h) in [(29usize, 7usize), (3, 5), (64, 1), (10, 3)] {
+        let input: Vec<f32> = (0..w * h).map(|i| ((i * 37) % 17) as f32 - 8.0).collect();
+        for opt in Opt::BOTH {
+            for local in [None, Some([8usize, 1]), Some([5, 2])] {
+                let mut out = vec![0f32; w * h];
+                Kernel::new("simd", opt, "clamped_blur")
+                    .arg(Arg::input(&input))
+                    .arg(Arg::output(&mut out))
+                    .arg(Arg::value(w as i32))
+                    .arg(Arg::value(h as i32))
+                    .run(&[w, h], local.as_ref().map(|l| &l[..]));
+                for y in 0..h as i64 {
+                    for x in 0..w as i64 {
+                        let mut s = 0f32;
+                        for dy in -1..=1i64 {
+                            for dx in -2..=2i64 {
+                                let (cy, cx) = (clamp_i64(y + dy, 0, h as i64 - 1), clamp_i64(x + dx, 0, w as i64 - 1));
+                                s += input[(cy * w as i64 + cx) as usize] * (dx + 3 * dy) as f32;
+                            }
+                        }
+                        assert_eq!(out[(y * w as i64 + x) as usize], s, "{w}x{h} {opt:?} {local:?}: ({x}, {y})");
+                    }
+                }
+            }
+        }
+    }
+}

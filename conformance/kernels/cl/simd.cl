@@ -564,3 +564,72 @@ kernel void ordered_compares(global const float *x, global const float *y, globa
     out[n + i] = !islessgreater(a, b) ? 7 : 3;
     out[2 * n + i] = ((a == b) | isunordered(a, b)) ? 11 : 13;
 }
+
+// Indices clamped to a buffer (stencils): where no lane of a chunk is
+// clamped, a 4-lane body reads and writes the affine sequence's lanes as
+// one vector, lane by lane where one is (jit/src/lower/simd/clamp.rs).
+// Each row y is a case: its offset d = ds[y] and width w = ws[y], the
+// same in every lane. `mid` lies 64 floats into `in`, so indices from -64
+// on are inside.
+kernel void clamped_indices(global const float *in, global float *out, global const float4 *in4,
+                            global float4 *out4, global int *marks, global const int *ds, global const int *ws)
+{
+    int x = get_global_id(0), n = get_global_size(0);
+    int y = get_global_id(1);
+    int d = ds[y], w = ws[y];
+    global const float *mid = in + 64;
+    float a = mid[clamp(x + d, 0, w - 1)];
+    float b = mid[min(x + d, w - 1)];
+    float c = mid[max(x - d, 0)];
+    // Lanes moving down.
+    float e = mid[clamp(w - 1 - x + d, 0, w - 1)];
+    // Unsigned: a negative x + d is a large value, clamped to w.
+    float f = mid[clamp((uint)(x + d), 3u, (uint)w)];
+    float g = mid[clamp((long)x + d, 1L, (long)w - 2)];
+    // Every other float, and bounds the wrong way round (every lane gets
+    // the upper one).
+    float h = mid[clamp(2 * x + d, 0, 2 * w - 1)];
+    float k = mid[clamp(x + d, w, 5)];
+    float8 r = (float8)(a, b, c, e, f, g, h, k);
+    vstore8(r, x, out + 8 * n * y);
+    out4[n * y + x] = (in4 + n * y)[clamp(x + d, 0, w - 1)] * 2.0f;
+    // Work-items clamped to the same element store the same value.
+    int j = clamp(x + d, 0, w - 1);
+    (marks + n * y)[j] = j * 3 + 1;
+}
+
+// A short index clamped to bounds (row y's: k = ks[y], lo = los[y], hi =
+// his[y]): where they are its type's, it is never clamped but wraps from
+// 32767 to -32768 (the 4-lane body tests both). The same as unsigned
+// (bounds ulos[y], uhis[y]) sign-extended: unclamped lanes that wrap as
+// signed values. A row index that wraps and a clamped column moving
+// down: consecutive floats where neither happens. Last, a long clamped
+// from a short that wraps. `in` holds
+// 2 * 65536 + 256 floats.
+kernel void clamped_short_indices(global const float *in, global float *out, global const int *ks,
+                                  global const short *los, global const short *his, global const ushort *ulos,
+                                  global const ushort *uhis)
+{
+    size_t g = get_global_id(0), y = get_global_id(1), n = get_global_size(0);
+    global const float *mid = in + 65536 + 128;
+    short s = clamp((short)(g + ks[y]), los[y], his[y]);
+    out[4 * n * y + g] = mid[s];
+    ushort u = clamp((ushort)(g + ks[y]), ulos[y], uhis[y]);
+    out[4 * n * y + n + g] = mid[(short)u];
+    global const float(*rows)[2] = (global const float(*)[2])mid;
+    out[4 * n * y + 2 * n + g] = rows[(short)(g + ks[y])][clamp(7 - (int)g, (int)los[y], (int)his[y])];
+    // A long clamped from a short sequence that wraps.
+    out[4 * n * y + 3 * n + g] = mid[clamp((long)(short)(g + ks[y]) + 1, 4L * los[y], 4L * his[y])];
+}
+
+// A 5x3 box filter over an image with clamped edges (weights and pixels
+// small integers, so every order of the sums gives the same float).
+kernel void clamped_blur(global const float *in, global float *out, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    float s = 0.0f;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -2; dx <= 2; dx++)
+            s += in[clamp(y + dy, 0, h - 1) * w + clamp(x + dx, 0, w - 1)] * (float)(dx + 3 * dy);
+    out[y * w + x] = s;
+}

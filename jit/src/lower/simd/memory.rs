@@ -7,6 +7,8 @@ use cranelift_codegen::ir::{types as cl, BlockArg, InstBuilder, MemFlagsData, Va
 use rspirv::dr::Operand;
 use spirv::{MemoryAccess, Op};
 
+use std::collections::HashMap;
+
 use super::{analysis, bool_components, Shape, Wrap, LANES};
 use crate::lower::{types, Lowering, R};
 use crate::spirv::{IdKind, Type};
@@ -285,6 +287,12 @@ impl Lowering<'_, '_, '_> {
         comps: &[(cl::Type, u64)],
         bools: &[bool],
     ) -> Option<(Value, cl::Type, cl::Type, Option<Value>)> {
+        // A guarded pointer: its sequence, unless the guard's test says
+        // otherwise.
+        let (p, differ) = match self.unclamped_pointer(p) {
+            Some((p, differ)) => (p, Some(differ)),
+            None => (p, None),
+        };
         let (Shape::Affine { base, stride, wrap }, [(t, 0)], [false]) = (p, comps, bools) else {
             return None;
         };
@@ -301,7 +309,7 @@ impl Lowering<'_, '_, '_> {
             _ => return None,
         };
         let check = match wrap {
-            None => None,
+            None => differ,
             Some(w) => Some(self.wraps(w.narrow, w.nstride, w.signed)?),
         };
         Some((base, *t, vt, check))
@@ -525,6 +533,9 @@ impl Lowering<'_, '_, '_> {
     /// whether the lanes wrapped (None for any other pointer, or a wrap
     /// that is not tested).
     fn unless_wrapped(&mut self, p: Shape, size: u64) -> Option<(Shape, Value)> {
+        if let Some((q, differ)) = self.unclamped_pointer(p) {
+            return matches!(q, Shape::Affine { stride, .. } if stride == size as i64).then_some((q, differ));
+        }
         let Shape::Affine {
             base,
             stride,
@@ -786,7 +797,10 @@ impl Lowering<'_, '_, '_> {
     /// The access chains: affine when the base is uniform or affine and
     /// every varying index affine (a 32-bit index is sign-extended: the
     /// result carries a [`Wrap`] for the rare lanes that wrap around),
-    /// else lane by lane.
+    /// else lane by lane. A base or index with a guard (`guard`: a clamped
+    /// index) counts as its affine sequence: the pointer is then computed
+    /// lane by lane, and guarded by the sequence the affine operands make,
+    /// tested by their guards' tests and the wrap test.
     pub(super) fn simd_access_chain(&mut self, i: u32) -> R {
         let m = self.m;
         let inst = self.at(i);
@@ -798,16 +812,43 @@ impl Lowering<'_, '_, '_> {
         let base_ty = self.type_of(base_id);
         let (_, mut cur) = m.pointer(base_ty).ok_or("base is not a pointer")?;
         let ptr_chain = matches!(inst.op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
+        // The guarded operands' sequences, and their tests.
+        let mut stand_ins: HashMap<crate::spirv::Id, Shape> = HashMap::new();
+        let mut differ: Option<Value> = None;
+        let mut sequence = |l: &mut Self, o: crate::spirv::Id| -> R<Option<(Value, i64, Option<Wrap>)>> {
+            let Some(&s) = l.shapes(o)?.first() else {
+                return Ok(None);
+            };
+            if let Shape::Affine { base, stride, wrap } = s {
+                return Ok(Some((base, stride, wrap)));
+            }
+            let Some(g) = l.unclamped(s) else {
+                return Ok(None);
+            };
+            let seq = Shape::Affine {
+                base: g.base,
+                stride: g.stride,
+                wrap: None,
+            };
+            stand_ins.insert(o, seq);
+            differ = Some(match differ {
+                Some(d) => l.b.ins().bor(d, g.may_differ),
+                None => g.may_differ,
+            });
+            Ok(Some((g.base, g.stride, None)))
+        };
         // The wrap of the result: at most one narrow sequence may
         // contribute one.
         let mut wrap: Option<Wrap> = None;
         let mut stride: i64 = match self.shapes(base_id)?.first() {
             Some(Shape::U(_)) => 0,
-            Some(Shape::Affine { stride, wrap: w, .. }) => {
-                wrap = *w;
-                *stride
-            }
-            _ => return self.per_lane(i),
+            _ => match sequence(self, base_id)? {
+                Some((_, s, w)) => {
+                    wrap = w;
+                    s
+                }
+                None => return self.per_lane(i),
+            },
         };
         for k in 1..inst.operands.len() {
             let idx_id = inst.operand(k);
@@ -819,35 +860,42 @@ impl Lowering<'_, '_, '_> {
                 continue;
             }
             let size = types::size_of(m, elem)? as i64;
-            match self.shapes(idx_id)?.first() {
-                Some(&Shape::Affine {
-                    base,
-                    stride: s,
-                    wrap: w,
-                }) => {
-                    stride = stride.wrapping_add(s.wrapping_mul(size));
-                    // A narrow index is sign-extended: its lanes may wrap.
-                    let w = match w {
-                        _ if self.ty(base) != cl::I64 => self.wrap_of(base, s, true),
-                        w => w,
-                    };
-                    if let Some(w) = w {
-                        if wrap.is_some() {
-                            return self.per_lane(i);
-                        }
-                        wrap = Some(Wrap {
-                            scale: w.scale.wrapping_mul(size),
-                            ..w
-                        });
-                    }
+            let Some((base, s, w)) = sequence(self, idx_id)? else {
+                return self.per_lane(i);
+            };
+            stride = stride.wrapping_add(s.wrapping_mul(size));
+            // A narrow index is sign-extended: its lanes may wrap.
+            let w = match w {
+                _ if self.ty(base) != cl::I64 => self.wrap_of(base, s, true),
+                w => w,
+            };
+            if let Some(w) = w {
+                if wrap.is_some() {
+                    return self.per_lane(i);
                 }
-                _ => return self.per_lane(i),
+                wrap = Some(Wrap {
+                    scale: w.scale.wrapping_mul(size),
+                    ..w
+                });
             }
         }
-        // Lane 0's address, by the scalar lowering.
+        // With a guard, the wrap is tested with the guards' tests.
+        let guarded = match (differ, wrap) {
+            (None, _) => None,
+            (Some(d), None) => Some(d),
+            (Some(d), Some(w)) => match self.wraps(w.narrow, w.nstride, w.signed) {
+                Some(wrapped) => Some(self.b.ins().bor(d, wrapped)),
+                None => return self.per_lane(i),
+            },
+        };
+        // Lane 0's address (of the sequence, for a guarded pointer), by the
+        // scalar lowering.
         let ops = self.varying_operands(i);
         for &o in &ops {
-            let sh = self.shapes(o)?;
+            let sh = match stand_ins.get(&o) {
+                Some(&s) => vec![s],
+                None => self.shapes(o)?,
+            };
             let vals = sh.iter().map(|&s| self.lane(s, 0)).collect();
             self.values.insert(o, vals);
         }
@@ -858,6 +906,19 @@ impl Lowering<'_, '_, '_> {
         r?;
         let base = self.get1(id)?;
         self.values.remove(&id);
+        if let Some(may_differ) = guarded {
+            self.per_lane(i)?;
+            let exact = *self.shapes(id)?.first().ok_or("an empty pointer")?;
+            self.set_unclamped(
+                exact,
+                super::clamp::Unclamped {
+                    base,
+                    stride,
+                    may_differ,
+                },
+            );
+            return Ok(());
+        }
         self.set_shapes(id, vec![Shape::Affine { base, stride, wrap }])
     }
 }

@@ -50,6 +50,7 @@ pub mod analysis;
 pub mod dag;
 mod divisor;
 mod float_bits;
+mod clamp;
 mod image;
 mod integer;
 mod interleave;
@@ -181,6 +182,10 @@ pub struct Chunk {
     /// `id < n`: a comparison of lane 3 and of lane 0), with the guard's
     /// bound `n`.
     pub mask_tests: HashMap<Value, MaskTest>,
+    /// Varying values computed from clamped affine sequences (`clamp`),
+    /// by the values holding their lanes: the sequence they equal unless
+    /// a test says otherwise.
+    pub unclamped: HashMap<Vec<Value>, clamp::Unclamped>,
     /// Whether every value that is not a boolean is held as one scalar
     /// per lane (the body's second try, see [`Chunk::prefers_scalar_lanes`]):
     /// no vector forms but for booleans and affine sequences.
@@ -207,6 +212,7 @@ impl Chunk {
             small: Default::default(),
             ids: Default::default(),
             mask_tests: Default::default(),
+            unclamped: Default::default(),
             scalar_lanes,
             crossings: 0,
             vector_ops: 0,

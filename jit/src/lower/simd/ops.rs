@@ -142,7 +142,7 @@ impl Lowering<'_, '_, '_> {
     }
 
     /// The value of `v` if an `iconst` defines it.
-    fn iconst_of(&self, v: Value) -> Option<i64> {
+    pub(super) fn iconst_of(&self, v: Value) -> Option<i64> {
         let inst = self.b.func.dfg.value_def(v).inst()?;
         match self.b.func.dfg.insts[inst] {
             InstructionData::UnaryImm {
@@ -395,7 +395,10 @@ impl Lowering<'_, '_, '_> {
                         .or_else(|| self.rootn4(op, &ops, t))
                         .or_else(|| self.ext(op, &ops, t));
                     match s {
-                        Some(s) => shapes.push(s),
+                        Some(s) => {
+                            self.note_clamp(op, &ops, s);
+                            shapes.push(s)
+                        }
                         None => return Ok(None),
                     }
                 }
@@ -417,7 +420,10 @@ impl Lowering<'_, '_, '_> {
                         return Ok(None);
                     };
                     match self.binary4(op, xk, yk, t) {
-                        Some(s) => shapes.push(s),
+                        Some(s) => {
+                            self.follow_unclamped2(op, xk, yk, s);
+                            shapes.push(s)
+                        }
                         None => return Ok(None),
                     }
                 }
@@ -467,7 +473,12 @@ impl Lowering<'_, '_, '_> {
                         return Ok(None);
                     };
                     match self.unary4(op, xk, t, sat)? {
-                        Some(s) => shapes.push(s),
+                        Some(s) => {
+                            if !sat {
+                                self.follow_unclamped1(op, xk, t, s);
+                            }
+                            shapes.push(s)
+                        }
                         None => return Ok(None),
                     }
                 }

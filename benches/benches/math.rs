@@ -5,7 +5,8 @@
 //! ilogb(3 * x)`; `powr`, `powr(x, 2.5f)`; `rootn`, `rootn(x, 3)`; `convert_long`, a float to
 //! `long` and back; `index_float`, `x[i] * 1e-6f + (float)i * 0.5f`;
 //! `index_int`, `x[i] * 3.0f + 1.0f` with `int i = get_global_id(0)`;
-//! `index_modulo`, `x[i] + (float)(i % 1000)`)
+//! `index_modulo`, `x[i] + (float)(i % 1000)`; `index_clamped`, `x[clamp(i - 1, 0, n - 1)] +
+//! x[i] * 2.0f + x[min(i + 1, n - 1)]`)
 //! and a clFinish, per function
 //! (`conformance/kernels/cl/bench_math.cl`, clang -O2). Criterion reports
 //! elements per second.
@@ -18,7 +19,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 43] = [
+const FUNCTIONS: [&str; 44] = [
     "sin",
     "cos",
     "exp",
@@ -45,6 +46,7 @@ const FUNCTIONS: [&str; 43] = [
     "index_float",
     "index_int",
     "index_modulo",
+    "index_clamped",
     "exp_double",
     "log_double",
     "sin_double",

@@ -6,9 +6,13 @@
 //!   `convert_uchar4_sat`.
 //! - `blend`: two pixels mixed by a weight in 16-bit integer arithmetic.
 //! - `gray`: the luminance of a pixel (integer weights) as one `uchar`.
+//! - `blur`: a 3x3 box filter over a 2048 x 2048 image (the same pixels)
+//!   with clamped edges, `in[clamp(y + dy, 0, h - 1) * w + clamp(x + dx, 0,
+//!   w - 1)]`, summed as `uint4` and divided by 9.
 //!
-//! What they measure: 8- and 16-bit integers in vector registers, and the
-//! four lanes' pixels loaded and stored as one 16-byte block.
+//! What they measure: 8- and 16-bit integers in vector registers, the
+//! four lanes' pixels loaded and stored as one 16-byte block, and (blur)
+//! blocks through clamped indices.
 
 use std::ptr;
 
@@ -35,15 +39,27 @@ const SOURCE: &str = "kernel void gain(global const uchar4 *in, global uchar4 *o
         size_t i = get_global_id(0);\n\
         uchar4 p = in[i];\n\
         out[i] = (uchar)((77 * p.x + 150 * p.y + 29 * p.z) >> 8);\n\
+    }\n\
+    kernel void blur(global const uchar4 *in, global uchar4 *out)\n\
+    {\n\
+        int x = get_global_id(0), y = get_global_id(1);\n\
+        int w = get_global_size(0), h = get_global_size(1);\n\
+        uint4 s = 0;\n\
+        for (int dy = -1; dy <= 1; dy++)\n\
+            for (int dx = -1; dx <= 1; dx++)\n\
+                s += convert_uint4(in[clamp(y + dy, 0, h - 1) * w + clamp(x + dx, 0, w - 1)]);\n\
+        out[y * w + x] = convert_uchar4(s / 9);\n\
     }\n";
 
-/// Runs kernel `name` of `p` over [`N`] work-items with `args` (buffers,
-/// then floats) as benchmark `name` of `group`.
+/// Runs kernel `name` of `p` over `global` (1 or 2 dimensions, [`N`]
+/// work-items) with `args` (buffers, then floats) as benchmark `name` of
+/// `group`.
 fn bench(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     q: cl_command_queue,
     p: cl_program,
     name: &str,
+    global: &[usize],
     buffers: &[cl_mem],
     floats: &[f32],
 ) {
@@ -56,16 +72,15 @@ fn bench(
     }
     group.bench_function(name, |bch| {
         bch.iter(|| {
-            let g = [N];
             // SAFETY: a valid queue and kernel with every argument set; the
             // global size outlives the call.
             check(unsafe {
                 clEnqueueNDRangeKernel(
                     q,
                     k,
-                    1,
+                    global.len() as u32,
                     ptr::null(),
-                    g.as_ptr(),
+                    global.as_ptr(),
                     ptr::null(),
                     0,
                     ptr::null(),
@@ -93,9 +108,10 @@ fn pixels(c: &mut Criterion) {
     write_bytes(q, y, 0, &bytes[..].iter().rev().copied().collect::<Vec<u8>>());
     let mut group = c.benchmark_group("pixels");
     group.throughput(Throughput::Elements(N as u64));
-    bench(&mut group, q, p, "gain", &[x, out], &[1.25, -8.0]);
-    bench(&mut group, q, p, "blend", &[x, y, out], &[0.3]);
-    bench(&mut group, q, p, "gray", &[x, out], &[0.0, 0.0]);
+    bench(&mut group, q, p, "gain", &[N], &[x, out], &[1.25, -8.0]);
+    bench(&mut group, q, p, "blend", &[N], &[x, y, out], &[0.3]);
+    bench(&mut group, q, p, "gray", &[N], &[x, out], &[0.0, 0.0]);
+    bench(&mut group, q, p, "blur", &[2048, N / 2048], &[x, out], &[]);
     group.finish();
     for b in [x, y, out] {
         release_mem(b);

@@ -808,8 +808,18 @@ impl Gen {
     /// An index in `0..len` (`len` a power of two).
     fn index(&mut self, len: usize, kernel: bool) -> String {
         let m = len - 1;
-        match self.r.below(4) {
+        match self.r.below(5) {
             0 if kernel => format!("((gid + {}u) & {m}u)", self.r.below(len)),
+            // Clamped to the array (the stencil pattern), with an offset
+            // that clamps some lanes at either end.
+            4 if kernel => {
+                let d = self.r.below(2 * len + 1) as i64 - len as i64;
+                match self.r.below(3) {
+                    0 => format!("clamp((int)gid + {d}, 0, {m})"),
+                    1 => format!("min(gid + {}u, {m}u)", self.r.below(len)),
+                    _ => format!("max(min((int)gid + {d}, {m}), 0)"),
+                }
+            }
             1 => format!("{}", self.r.below(len)),
             _ => {
                 let t = Ty::scalar(self.r.pick(&INTS));

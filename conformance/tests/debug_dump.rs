@@ -219,6 +219,20 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             small.contains("load.i8x16"),
             "{level:?}: wrapped_small_vectors gathers its blocks: {small}"
         );
+        // Indices clamped to a buffer: one vector access where no lane is
+        // clamped (every access of these kernels gathered before): the
+        // seven floats of clamped_indices moving by 4 bytes, its float4
+        // blocks, and the box filter's reads.
+        let clamped = dump::vector_ir(&dir, "clamped_indices", &format!("{level:?}: simd"));
+        assert!(
+            clamped.matches("load.f32x4").count() >= 7 && clamped.contains("load.i8x16"),
+            "{level:?}: clamped_indices gathers its loads: {clamped}"
+        );
+        let blur = dump::vector_ir(&dir, "clamped_blur", &format!("{level:?}: simd"));
+        assert!(
+            blur.contains("load.f32x4"),
+            "{level:?}: clamped_blur gathers its loads: {blur}"
+        );
         // Division and remainder of 8-, 16- and 32-bit lanes in double by
         // divisors that are not constants (fourteen, two truncations each,
         // in the 4-lane body and in each part of the 8-lane body) and by

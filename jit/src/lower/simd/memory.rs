@@ -191,7 +191,7 @@ impl Lowering<'_, '_, '_> {
         // A small vector per lane: the block of the four lanes' values
         // (one access when side by side), taken apart by shuffles.
         if let Some((t, size)) = self.small_vector(&comps, &bools) {
-            if matches!(p, Shape::Affine { stride, .. } if stride == size as i64) {
+            if self.moves_by(p, size) {
                 self.count_access(ptr);
             }
             let shapes = self.load_small_vectors(p, t, comps.len(), size)?;
@@ -466,6 +466,13 @@ impl Lowering<'_, '_, '_> {
             && matches!(t, cl::I8 | cl::I16 | cl::I32 | cl::F32)
             && fits;
         ok.then_some((t, size))
+    }
+
+    /// Whether pointer `p` moves by `size` (an affine sequence, or a
+    /// clamped one's noted sequence, with that stride).
+    fn moves_by(&self, p: Shape, size: u64) -> bool {
+        let p = self.unclamped_pointer(p).map_or(p, |(q, _)| q);
+        matches!(p, Shape::Affine { stride, .. } if stride == size as i64)
     }
 
     /// The base address of pointer `p` when it moves by `size` (the
@@ -776,7 +783,7 @@ impl Lowering<'_, '_, '_> {
             return Ok(());
         }
         if let Some((t, size)) = self.small_vector(&comps, &bools) {
-            if matches!(p, Shape::Affine { stride, .. } if stride == size as i64) {
+            if self.moves_by(p, size) {
                 self.count_access(ptr);
             }
             return self.store_small_vectors(p, t, size, &shapes);

@@ -27,7 +27,8 @@
 //! The 4-lane forms of `ops` (with `integer`: division, conversions of
 //! 64-bit integers, left shifts by a count per lane, popcount, clz, mul_hi;
 //! `divisor`: division by constants; `float_bits`: the float built-ins made
-//! of bit operations and selects) only compute result values: an instruction
+//! of bit operations and selects; `clamp`: notes that let accesses through
+//! clamped indices be vectors) only compute result values: an instruction
 //! with no result value (a void result type) or one reading or writing
 //! memory through a pointer operand (the `vstore` and `vload` families,
 //! `sincos`, ...) never takes them, and a form gives every component of

@@ -233,6 +233,14 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             blur.contains("load.f32x4"),
             "{level:?}: clamped_blur gathers its loads: {blur}"
         );
+        // sincos, fract and modf with their second result through a
+        // pointer: both results vector code (lane by lane before, the
+        // lanes put back together after each call).
+        let pointers = dump::vector_ir(&dir, "pointer_results_lanes", &format!("{level:?}: simd"));
+        assert!(
+            !pointers.contains("insertlane"),
+            "{level:?}: pointer_results_lanes computes lane by lane: {pointers}"
+        );
         // Division and remainder of 8-, 16- and 32-bit lanes in double by
         // divisors that are not constants (fourteen, two truncations each,
         // in the 4-lane body and in each part of the 8-lane body) and by

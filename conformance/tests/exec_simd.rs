@@ -1832,3 +1832,123 @@ fn clamped_blur_by_lanes() {
         }
     }
 }
+
+/// Each value of `specials` at every lane position of an 8-lane chunk
+/// (the list repeated with 0 to 7 fillers before it).
+fn at_every_lane<T: Copy>(specials: &[T], filler: T) -> Vec<T> {
+    let mut v = Vec::new();
+    for k in 0..8 {
+        v.extend(std::iter::repeat_n(filler, k));
+        v.extend_from_slice(specials);
+    }
+    v
+}
+
+/// fract of a float or double as builtins computes it (the spec's
+/// `fmin(x - floor(x), largest below 1)`, `floor(x)` stored; NaN, the
+/// infinities and the zeros as the spec's special cases), and modf
+/// (`x - trunc(x)` with x's sign, `trunc(x)` stored); NaNs compared as
+/// NaNs.
+fn fract_modf(x: f64, below_one: f64) -> [f64; 4] {
+    let fract = if x.is_nan() {
+        (x, x)
+    } else if x.is_infinite() {
+        (0f64.copysign(x), x)
+    } else if x == 0.0 {
+        (x, x)
+    } else {
+        ((x - x.floor()).min(below_one), x.floor())
+    };
+    let frac = if x.is_infinite() { 0.0 } else { x - x.trunc() };
+    [fract.0, fract.1, frac.copysign(x), x.trunc()]
+}
+
+/// sincos, fract and modf (pointer_results_lanes: the 4-lane bodies
+/// compute both results as vectors and store the second as a vector
+/// store) of floats, float2 and doubles, every special value (NaN
+/// payloads, signaling NaNs, infinities, zeros, denormals, values just
+/// below an integer, values past 2^23 and 2^52) at every lane, against
+/// the host; the harness compares every bit with the scalar build.
+#[test]
+fn pointer_results_by_lanes() {
+    let fs: Vec<u32> = [
+        0.0f32, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, -1e-10, 1e-10, 8388608.0, 8388609.0, -8388609.0,
+        16777218.0, 1e30, -1e30, 3.14159, -2.71828, 100.25, -100.75, 1e-7, -0.99999994, 0.99999994,
+    ]
+    .iter()
+    .map(|f| f.to_bits())
+    .chain([
+        0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_0000, 0x7f80_0001, 0xffa0_1234, 0x7fc1_2345, 1, 0x807f_ffff,
+        0x8000_0001,
+    ])
+    .collect();
+    let ds: Vec<u64> = [
+        0.0f64, -0.0, 1.0, -1.0, 0.5, -0.5, -1e-20, 4503599627370497.0, -4503599627370497.5, 1e300, 3.14159, -2.71828,
+        -0.9999999999999999,
+    ]
+    .iter()
+    .map(|f| f.to_bits())
+    .chain([
+        0x7ff0_0000_0000_0000,
+        0xfff0_0000_0000_0000,
+        0x7ff8_0000_0000_0000,
+        0x7ff0_0000_0000_0001,
+        0xfff8_0000_1234_5678,
+        1,
+        0x800f_ffff_ffff_ffff,
+    ])
+    .collect();
+    let a = at_every_lane(&fs, 0x4040_0000);
+    let mut b = at_every_lane(&ds, 2.5f64.to_bits());
+    b.resize(a.len(), 2.5f64.to_bits());
+    b.truncate(a.len());
+    let n = a.len();
+    let below_f = f64::from(f32::from_bits(0x3f7f_ffff));
+    let below_d = f64::from_bits(0x3fef_ffff_ffff_ffff);
+    let same = |got: f64, want: f64| got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan());
+    for opt in Opt::BOTH {
+        for local in [None, Some(6)] {
+            let mut out = vec![0u32; 8 * n];
+            let mut cosines = vec![0f32; n];
+            let mut out64 = vec![0u64; 6 * n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "pointer_results_lanes")
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::output(&mut cosines))
+                .arg(Arg::output(&mut out64))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let x = f32::from_bits(a[i]);
+                let r: Vec<f32> = out[8 * i..8 * i + 8].iter().map(|&u| f32::from_bits(u)).collect();
+                let fm = fract_modf(f64::from(x), below_f);
+                for (k, &w) in fm.iter().enumerate() {
+                    assert!(same(f64::from(r[2 + k]), w), "{opt:?} {local:?}: result {} of {x:e} ({:#x}): {}", 2 + k, a[i], r[2 + k]);
+                }
+                // sin and cos near the double ones (the harness compares
+                // their bits with the scalar build's).
+                let near = |got: f32, want: f64| {
+                    if x.is_nan() || x.is_infinite() {
+                        return got.is_nan();
+                    }
+                    x.abs() > 1e6 || (f64::from(got) - want).abs() <= 4.0 * f64::from(f32::EPSILON) * want.abs().max(1e-30)
+                };
+                let xd = f64::from(x);
+                assert!(near(r[0], xd.sin()) && near(r[1], xd.cos()), "{opt:?}: sincos({x:e}) = {}, {}", r[0], r[1]);
+                let half = f64::from(x * 0.5);
+                assert!(near(r[6], half.sin()) && near(cosines[i], half.cos()), "{opt:?}: sincos({x:e} / 2)");
+                let d = f64::from_bits(b[i]);
+                let w = fract_modf(d, below_d);
+                for (k, &wk) in w.iter().enumerate() {
+                    let got = f64::from_bits(out64[6 * i + 2 + k]);
+                    assert!(same(got, wk), "{opt:?} {local:?}: double result {} of {d:e} ({:#x}): {got:e}", 2 + k, b[i]);
+                }
+                let (ds_, dc) = (f64::from_bits(out64[6 * i]), f64::from_bits(out64[6 * i + 1]));
+                if d.is_finite() && d.abs() < 1e6 {
+                    assert!((ds_ - d.sin()).abs() <= 1e-15 && (dc - d.cos()).abs() <= 1e-15, "{opt:?}: sincos({d:e})");
+                }
+            }
+        }
+    }
+}

@@ -633,3 +633,35 @@ kernel void clamped_blur(global const float *in, global float *out, int w, int h
             s += in[clamp(y + dy, 0, h - 1) * w + clamp(x + dx, 0, w - 1)] * (float)(dx + 3 * dy);
     out[y * w + x] = s;
 }
+
+// sincos, fract and modf, whose second result goes through a pointer (the
+// 4-lane bodies compute both as vectors and store the second as one
+// vector: jit/src/lower/simd/pointer_results.rs): into private variables
+// and straight into global memory, of floats, float2 and doubles.
+kernel void pointer_results_lanes(global const uint *a, global const ulong *b, global uint *out,
+                                  global float *cosines, global ulong *out64)
+{
+    size_t i = get_global_id(0);
+    float x = as_float(a[i]);
+    float c, fl, ip;
+    float s = sincos(x, &c);
+    float fr = fract(x, &fl);
+    float mf = modf(x, &ip);
+    float s2 = sincos(x * 0.5f, cosines + i);
+    float2 v = (float2)(x, -x), v2;
+    float2 f2 = fract(v, &v2);
+    uint8 r = (uint8)(as_uint(s), as_uint(c), as_uint(fr), as_uint(fl), as_uint(mf), as_uint(ip), as_uint(s2),
+                      as_uint(f2.y) ^ as_uint(v2.x) ^ as_uint(f2.x));
+    vstore8(r, i, out);
+    double d = as_double(b[i]);
+    double dc, dfl, dip;
+    double ds = sincos(d, &dc);
+    double dfr = fract(d, &dfl);
+    double dmf = modf(d, &dip);
+    out64[6 * i] = as_ulong(ds);
+    out64[6 * i + 1] = as_ulong(dc);
+    out64[6 * i + 2] = as_ulong(dfr);
+    out64[6 * i + 3] = as_ulong(dfl);
+    out64[6 * i + 4] = as_ulong(dmf);
+    out64[6 * i + 5] = as_ulong(dip);
+}

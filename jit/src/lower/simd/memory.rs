@@ -287,8 +287,8 @@ impl Lowering<'_, '_, '_> {
         comps: &[(cl::Type, u64)],
         bools: &[bool],
     ) -> Option<(Value, cl::Type, cl::Type, Option<Value>)> {
-        // A guarded pointer: its sequence, unless the guard's test says
-        // otherwise.
+        // A pointer with an unclamped note: its sequence, unless the
+        // note's test says otherwise.
         let (p, differ) = match self.unclamped_pointer(p) {
             Some((p, differ)) => (p, Some(differ)),
             None => (p, None),
@@ -739,14 +739,23 @@ impl Lowering<'_, '_, '_> {
         if volatile(self, &inst, 2, ptr) || (aggregate && m.kind(val) == IdKind::Constant) {
             return self.per_lane(i);
         }
-        let p = *self.shapes(ptr)?.first().ok_or("an empty pointer")?;
-        let comps = types::flatten(m, ty)?;
         let shapes = self.shapes(val)?;
-        if shapes.len() != comps.len() {
+        if shapes.len() != types::flatten(m, ty)?.len() {
             return Err(format!("{} does not match its type", m.show(val)));
         }
+        self.store_shapes(ptr, ty, &shapes)
+    }
+
+    /// Stores a value of type `ty`, its components' shapes `shapes`,
+    /// through varying pointer `ptr` (not volatile): one vector access
+    /// where the lanes' values are side by side, blocks of small vectors,
+    /// else lane by lane.
+    pub(super) fn store_shapes(&mut self, ptr: crate::spirv::Id, ty: crate::spirv::Id, shapes: &[Shape]) -> R {
+        let m = self.m;
+        let p = *self.shapes(ptr)?.first().ok_or("an empty pointer")?;
+        let comps = types::flatten(m, ty)?;
         let bools = bool_components(m, ty)?;
-        if let (Some((base, _, vt, check)), [s]) = (self.contiguous(p, &comps, &bools), shapes.as_slice()) {
+        if let (Some((base, _, vt, check)), [s]) = (self.contiguous(p, &comps, &bools), shapes) {
             self.count_access(ptr);
             let vals = if vt.lane_count() == 2 {
                 self.as_pair(*s, vt).to_vec()
@@ -786,7 +795,7 @@ impl Lowering<'_, '_, '_> {
             if self.moves_by(p, size) {
                 self.count_access(ptr);
             }
-            return self.store_small_vectors(p, t, size, &shapes);
+            return self.store_small_vectors(p, t, size, shapes);
         }
         // Scatter, lane by lane.
         let addrs = self.addresses(p)?;
@@ -804,10 +813,10 @@ impl Lowering<'_, '_, '_> {
     /// The access chains: affine when the base is uniform or affine and
     /// every varying index affine (a 32-bit index is sign-extended: the
     /// result carries a [`Wrap`] for the rare lanes that wrap around),
-    /// else lane by lane. A base or index with a guard (`guard`: a clamped
-    /// index) counts as its affine sequence: the pointer is then computed
-    /// lane by lane, and guarded by the sequence the affine operands make,
-    /// tested by their guards' tests and the wrap test.
+    /// else lane by lane. A base or index with an unclamped note (`clamp`:
+    /// a clamped index) counts as its noted sequence: the pointer is then
+    /// computed lane by lane, and noted with the sequence the operands
+    /// make, tested by their notes' tests and the wrap test.
     pub(super) fn simd_access_chain(&mut self, i: u32) -> R {
         let m = self.m;
         let inst = self.at(i);
@@ -819,7 +828,7 @@ impl Lowering<'_, '_, '_> {
         let base_ty = self.type_of(base_id);
         let (_, mut cur) = m.pointer(base_ty).ok_or("base is not a pointer")?;
         let ptr_chain = matches!(inst.op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
-        // The guarded operands' sequences, and their tests.
+        // The noted operands' sequences, and their tests.
         let mut stand_ins: HashMap<crate::spirv::Id, Shape> = HashMap::new();
         let mut differ: Option<Value> = None;
         let mut sequence = |l: &mut Self, o: crate::spirv::Id| -> R<Option<(Value, i64, Option<Wrap>)>> {
@@ -886,8 +895,8 @@ impl Lowering<'_, '_, '_> {
                 });
             }
         }
-        // With a guard, the wrap is tested with the guards' tests.
-        let guarded = match (differ, wrap) {
+        // With a note, the wrap is tested with the notes' tests.
+        let noted = match (differ, wrap) {
             (None, _) => None,
             (Some(d), None) => Some(d),
             (Some(d), Some(w)) => match self.wraps(w.narrow, w.nstride, w.signed) {
@@ -895,7 +904,7 @@ impl Lowering<'_, '_, '_> {
                 None => return self.per_lane(i),
             },
         };
-        // Lane 0's address (of the sequence, for a guarded pointer), by the
+        // Lane 0's address (of the sequence, for a noted pointer), by the
         // scalar lowering.
         let ops = self.varying_operands(i);
         for &o in &ops {
@@ -913,7 +922,7 @@ impl Lowering<'_, '_, '_> {
         r?;
         let base = self.get1(id)?;
         self.values.remove(&id);
-        if let Some(may_differ) = guarded {
+        if let Some(may_differ) = noted {
             self.per_lane(i)?;
             let exact = *self.shapes(id)?.first().ok_or("an empty pointer")?;
             self.set_unclamped(

@@ -28,7 +28,9 @@
 //! 64-bit integers, left shifts by a count per lane, popcount, clz, mul_hi;
 //! `divisor`: division by constants; `float_bits`: the float built-ins made
 //! of bit operations and selects; `clamp`: notes that let accesses through
-//! clamped indices be vectors) only compute result values: an instruction
+//! clamped indices be vectors) only compute result values (but for
+//! `pointer_results`: sincos, fract and modf, whose second value is stored
+//! as OpStore stores): an instruction
 //! with no result value (a void result type) or one reading or writing
 //! memory through a pointer operand (the `vstore` and `vload` families,
 //! `sincos`, ...) never takes them, and a form gives every component of
@@ -58,6 +60,7 @@ mod interleave;
 mod masked;
 mod memory;
 mod ops;
+mod pointer_results;
 mod predicate;
 
 use std::collections::{HashMap, HashSet};
@@ -1178,7 +1181,12 @@ impl Lowering<'_, '_, '_> {
             // does all the instruction does, once per lane (once in all
             // when every operand is the same in every lane: the same
             // access four times). `simd_op`'s forms only compute values.
-            Op::ExtInst if analysis::ext_through_pointer(m, i) && self.simd_vector_access(i)? => Ok(()),
+            Op::ExtInst
+                if analysis::ext_through_pointer(m, i)
+                    && (self.simd_vector_access(i)? || self.simd_pointer_result(i)?) =>
+            {
+                Ok(())
+            }
             Op::ExtInst if analysis::ext_through_pointer(m, i) => {
                 if self.varying_operands(i).is_empty() {
                     self.scalar_inst(i)

@@ -2315,7 +2315,7 @@ impl Lowering<'_, '_, '_> {
 
     /// The OpenCL.std instructions with a 4-lane form, on one component
     /// of type `t` (as the scalar lowering computes them).
-    fn ext(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
+    pub(super) fn ext(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
         if let Some(pt) = self.pair_of(t) {
             return self.ext_pair(op, args, t, pt);
         }

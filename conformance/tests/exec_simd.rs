@@ -1848,8 +1848,9 @@ fn at_every_lane<T: Copy>(specials: &[T], filler: T) -> Vec<T> {
 /// `fmin(x - floor(x), largest below 1)`, `floor(x)` stored; NaN, the
 /// infinities and the zeros as the spec's special cases), and modf
 /// (`x - trunc(x)` with x's sign, `trunc(x)` stored); NaNs compared as
-/// NaNs.
-fn fract_modf(x: f64, below_one: f64) -> [f64; 4] {
+/// NaNs. `round` rounds a difference to the type (a float's differences
+/// are exact as doubles).
+fn fract_modf(x: f64, below_one: f64, round: fn(f64) -> f64) -> [f64; 4] {
     let fract = if x.is_nan() {
         (x, x)
     } else if x.is_infinite() {
@@ -1857,9 +1858,9 @@ fn fract_modf(x: f64, below_one: f64) -> [f64; 4] {
     } else if x == 0.0 {
         (x, x)
     } else {
-        ((x - x.floor()).min(below_one), x.floor())
+        (round(x - x.floor()).min(below_one), x.floor())
     };
-    let frac = if x.is_infinite() { 0.0 } else { x - x.trunc() };
+    let frac = if x.is_infinite() { 0.0 } else { round(x - x.trunc()) };
     [fract.0, fract.1, frac.copysign(x), x.trunc()]
 }
 
@@ -1906,11 +1907,13 @@ fn pointer_results_by_lanes() {
     let below_f = f64::from(f32::from_bits(0x3f7f_ffff));
     let below_d = f64::from_bits(0x3fef_ffff_ffff_ffff);
     let same = |got: f64, want: f64| got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan());
+    let to_float: fn(f64) -> f64 = |v| f64::from(v as f32);
     for opt in Opt::BOTH {
         for local in [None, Some(6)] {
             let mut out = vec![0u32; 8 * n];
             let mut cosines = vec![0f32; n];
             let mut out64 = vec![0u64; 6 * n];
+            let mut out2 = vec![0f32; 4 * n];
             let l = local.map(|l| [l]);
             Kernel::new("simd", opt, "pointer_results_lanes")
                 .arg(Arg::input(&a))
@@ -1918,13 +1921,21 @@ fn pointer_results_by_lanes() {
                 .arg(Arg::output(&mut out))
                 .arg(Arg::output(&mut cosines))
                 .arg(Arg::output(&mut out64))
+                .arg(Arg::output(&mut out2))
                 .run(&[n], l.as_ref().map(|l| &l[..]));
             for i in 0..n {
                 let x = f32::from_bits(a[i]);
                 let r: Vec<f32> = out[8 * i..8 * i + 8].iter().map(|&u| f32::from_bits(u)).collect();
-                let fm = fract_modf(f64::from(x), below_f);
+                let fm = fract_modf(f64::from(x), below_f, to_float);
                 for (k, &w) in fm.iter().enumerate() {
                     assert!(same(f64::from(r[2 + k]), w), "{opt:?} {local:?}: result {} of {x:e} ({:#x}): {}", 2 + k, a[i], r[2 + k]);
+                }
+                // float2 (x, -x): fractions, then floors.
+                let (p, q) = (fract_modf(f64::from(x), below_f, to_float), fract_modf(-f64::from(x), below_f, to_float));
+                let want2 = [p[0], q[0], p[1], q[1]];
+                for (k, &w) in want2.iter().enumerate() {
+                    let got = f64::from(out2[4 * i + k]);
+                    assert!(same(got, w), "{opt:?} {local:?}: float2 result {k} of {x:e}: {got:e}");
                 }
                 // sin and cos near the double ones (the harness compares
                 // their bits with the scalar build's).
@@ -1939,7 +1950,7 @@ fn pointer_results_by_lanes() {
                 let half = f64::from(x * 0.5);
                 assert!(near(r[6], half.sin()) && near(cosines[i], half.cos()), "{opt:?}: sincos({x:e} / 2)");
                 let d = f64::from_bits(b[i]);
-                let w = fract_modf(d, below_d);
+                let w = fract_modf(d, below_d, |v| v);
                 for (k, &wk) in w.iter().enumerate() {
                     let got = f64::from_bits(out64[6 * i + 2 + k]);
                     assert!(same(got, wk), "{opt:?} {local:?}: double result {} of {d:e} ({:#x}): {got:e}", 2 + k, b[i]);

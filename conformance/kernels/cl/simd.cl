@@ -639,7 +639,7 @@ kernel void clamped_blur(global const float *in, global float *out, int w, int h
 // vector: jit/src/lower/simd/pointer_results.rs): into private variables
 // and straight into global memory, of floats, float2 and doubles.
 kernel void pointer_results_lanes(global const uint *a, global const ulong *b, global uint *out,
-                                  global float *cosines, global ulong *out64)
+                                  global float *cosines, global ulong *out64, global float2 *out2)
 {
     size_t i = get_global_id(0);
     float x = as_float(a[i]);
@@ -650,9 +650,10 @@ kernel void pointer_results_lanes(global const uint *a, global const ulong *b, g
     float s2 = sincos(x * 0.5f, cosines + i);
     float2 v = (float2)(x, -x), v2;
     float2 f2 = fract(v, &v2);
-    uint8 r = (uint8)(as_uint(s), as_uint(c), as_uint(fr), as_uint(fl), as_uint(mf), as_uint(ip), as_uint(s2),
-                      as_uint(f2.y) ^ as_uint(v2.x) ^ as_uint(f2.x));
+    uint8 r = (uint8)(as_uint(s), as_uint(c), as_uint(fr), as_uint(fl), as_uint(mf), as_uint(ip), as_uint(s2), 0);
     vstore8(r, i, out);
+    out2[2 * i] = f2;
+    out2[2 * i + 1] = v2;
     double d = as_double(b[i]);
     double dc, dfl, dip;
     double ds = sincos(d, &dc);

@@ -6,7 +6,8 @@
 //! `long` and back; `index_float`, `x[i] * 1e-6f + (float)i * 0.5f`;
 //! `index_int`, `x[i] * 3.0f + 1.0f` with `int i = get_global_id(0)`;
 //! `index_modulo`, `x[i] + (float)(i % 1000)`; `index_clamped`, `x[clamp(i - 1, 0, n - 1)] +
-//! x[i] * 2.0f + x[min(i + 1, n - 1)]`)
+//! x[i] * 2.0f + x[min(i + 1, n - 1)]`; `sincos`, the sine plus the cosine
+//! stored through a pointer; `fract`, `fract(x * 3.7f, &f) + f`)
 //! and a clFinish, per function
 //! (`conformance/kernels/cl/bench_math.cl`, clang -O2). Criterion reports
 //! elements per second.
@@ -19,7 +20,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 44] = [
+const FUNCTIONS: [&str; 46] = [
     "sin",
     "cos",
     "exp",
@@ -47,6 +48,8 @@ const FUNCTIONS: [&str; 44] = [
     "index_int",
     "index_modulo",
     "index_clamped",
+    "sincos",
+    "fract",
     "exp_double",
     "log_double",
     "sin_double",

@@ -20,7 +20,7 @@ pub const LOCAL_COUNTER_OPS: [(&str, &str); LOCAL_COUNTERS] =
 /// The math built-ins the generator writes on `double` and `float`
 /// operands (in programs compared across clift's modes alone: see
 /// `Gen::float_expr`), whose vector forms must give the scalar ones' bits.
-const MATH_BOTH: [&str; 37] = [
+const MATH_BOTH: [&str; 40] = [
     "exp",
     "log",
     "log2",
@@ -58,6 +58,9 @@ const MATH_BOTH: [&str; 37] = [
     "powr",
     "rootn",
     "logb",
+    "fract",
+    "modf",
+    "sincos",
 ];
 
 /// Those it writes on `float` operands only, beside [`MATH_BOTH`] (the
@@ -1257,6 +1260,11 @@ impl Gen {
                     "mix" | "smoothstep" => {
                         let (b, c) = (self.expr(t, d1), self.expr(t, d1));
                         format!("{f}({a}, {b}, {c})")
+                    }
+                    // A second result through a pointer.
+                    "fract" | "modf" | "sincos" => {
+                        let h = self.helpers.pointer_math(f, t);
+                        format!("{h}({a})")
                     }
                     _ => format!("{f}({a})"),
                 }

@@ -152,6 +152,19 @@ impl Helpers {
         })
     }
 
+    /// `t <f>_both_<t>(t x)` for `f` one of `fract`, `modf` and `sincos`:
+    /// the result plus the value the function stores through its pointer
+    /// (into a private variable), added as [`Helpers::float_op`] adds.
+    pub fn pointer_math(&mut self, f: &str, t: Ty) -> String {
+        let name = format!("{f}_both_{}", t.name());
+        let tn = t.name();
+        self.add(name.clone(), |hp| {
+            let add = hp.float_op("add", t);
+            format!("static {tn} {name}({tn} x) {{ {tn} p; {tn} r = {f}(x, &p); return {add}(r, p); }}
+")
+        })
+    }
+
     /// `t clampx_<t>(t x, t a, t b)`: clamp between the smaller and the
     /// larger of `a` and `b` (clamp with min > max is undefined).
     pub fn clamp(&mut self, t: Ty) -> String {

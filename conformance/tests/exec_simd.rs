@@ -1864,15 +1864,11 @@ fn fract_modf(x: f64, below_one: f64, round: fn(f64) -> f64) -> [f64; 4] {
     [fract.0, fract.1, frac.copysign(x), x.trunc()]
 }
 
-/// sincos, fract and modf (pointer_results_lanes: the 4-lane bodies
-/// compute both results as vectors and store the second as a vector
-/// store) of floats, float2 and doubles, every special value (NaN
-/// payloads, signaling NaNs, infinities, zeros, denormals, values just
-/// below an integer, values past 2^23 and 2^52) at every lane, against
-/// the host; the harness compares every bit with the scalar build.
-#[test]
-fn pointer_results_by_lanes() {
-    let fs: Vec<u32> = [
+/// Floats that stress the float built-ins: zeros, halves, values just
+/// below and past integers and 2^23, huge and tiny ones, infinities, NaNs
+/// of both signs (quiet, signaling, with payloads), denormals.
+fn float_specials() -> Vec<u32> {
+    [
         0.0f32, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, -1e-10, 1e-10, 8388608.0, 8388609.0, -8388609.0,
         16777218.0, 1e30, -1e30, 3.14159, -2.71828, 100.25, -100.75, 1e-7, -0.99999994, 0.99999994,
     ]
@@ -1882,8 +1878,12 @@ fn pointer_results_by_lanes() {
         0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_0000, 0x7f80_0001, 0xffa0_1234, 0x7fc1_2345, 1, 0x807f_ffff,
         0x8000_0001,
     ])
-    .collect();
-    let ds: Vec<u64> = [
+    .collect()
+}
+
+/// The same for doubles.
+fn double_specials() -> Vec<u64> {
+    [
         0.0f64, -0.0, 1.0, -1.0, 0.5, -0.5, -1e-20, 4503599627370497.0, -4503599627370497.5, 1e300, 3.14159, -2.71828,
         -0.9999999999999999,
     ]
@@ -1898,7 +1898,18 @@ fn pointer_results_by_lanes() {
         1,
         0x800f_ffff_ffff_ffff,
     ])
-    .collect();
+    .collect()
+}
+
+/// sincos, fract and modf (pointer_results_lanes: the 4-lane bodies
+/// compute both results as vectors and store the second as a vector
+/// store) of floats, float2 and doubles, every special value (NaN
+/// payloads, signaling NaNs, infinities, zeros, denormals, values just
+/// below an integer, values past 2^23 and 2^52) at every lane, against
+/// the host; the harness compares every bit with the scalar build.
+#[test]
+fn pointer_results_by_lanes() {
+    let (fs, ds) = (float_specials(), double_specials());
     let a = at_every_lane(&fs, 0x4040_0000);
     let mut b = at_every_lane(&ds, 2.5f64.to_bits());
     b.resize(a.len(), 2.5f64.to_bits());
@@ -1959,6 +1970,41 @@ fn pointer_results_by_lanes() {
                 if d.is_finite() && d.abs() < 1e6 {
                     assert!((ds_ - d.sin()).abs() <= 1e-15 && (dc - d.cos()).abs() <= 1e-15, "{opt:?}: sincos({d:e})");
                 }
+            }
+        }
+    }
+}
+
+/// signbit of floats, float4 and doubles (sign_bits_lanes: a lane mask
+/// from the sign bit), every special value at every lane.
+#[test]
+fn sign_bits_by_lanes() {
+    let a = at_every_lane(&float_specials(), 0x4040_0000);
+    let mut b = at_every_lane(&double_specials(), 2.5f64.to_bits());
+    b.resize(a.len(), 0x8000_0000_0000_0000);
+    let n = a.len();
+    for opt in Opt::BOTH {
+        for local in [None, Some(6)] {
+            let mut out = vec![0i32; 6 * n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "sign_bits_lanes")
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut out))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let x = f32::from_bits(a[i]);
+                let neg = |v: f32| v.is_sign_negative();
+                let d = b[i] >> 63 == 1;
+                let want = [
+                    i32::from(neg(x)),
+                    i32::from(d),
+                    -i32::from(neg(x)),
+                    -i32::from(neg(-x)),
+                    -i32::from(neg(x * 0.5)),
+                    if d { 7 } else { 9 },
+                ];
+                assert_eq!(&out[6 * i..6 * i + 6], &want[..], "{opt:?} {local:?}: {:#x}, {:#x}", a[i], b[i]);
             }
         }
     }

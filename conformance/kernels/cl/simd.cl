@@ -666,3 +666,19 @@ kernel void pointer_results_lanes(global const uint *a, global const ulong *b, g
     out64[6 * i + 4] = as_ulong(dmf);
     out64[6 * i + 5] = as_ulong(dip);
 }
+
+// signbit of floats, float4 and doubles (the 4-lane bodies copy the sign
+// bit into a lane mask).
+kernel void sign_bits_lanes(global const uint *a, global const ulong *b, global int *out)
+{
+    size_t i = get_global_id(0);
+    float x = as_float(a[i]);
+    double d = as_double(b[i]);
+    int4 v = signbit((float4)(x, -x, x * 0.5f, 1.0f));
+    out[6 * i] = signbit(x);
+    out[6 * i + 1] = signbit(d);
+    out[6 * i + 2] = v.x;
+    out[6 * i + 3] = v.y;
+    out[6 * i + 4] = v.z;
+    out[6 * i + 5] = signbit(d) ? 7 : 9;
+}

@@ -1343,6 +1343,21 @@ impl Lowering<'_, '_, '_> {
                 let r = self.classify_vec(op, v);
                 Shape::Mask(self.b.ins().bitcast(cl::I32X4, MemFlagsData::new(), r))
             }
+            // The sign bit as a lane mask (its bit copied into every bit).
+            (Op::SignBitSet, cl::F32, _) => {
+                let v = self.as_vec(x, cl::F32X4);
+                let bits = self.b.ins().bitcast(cl::I32X4, MemFlagsData::new(), v);
+                Shape::Mask(self.b.ins().sshr_imm_u(bits, 31))
+            }
+            (Op::SignBitSet, cl::F64, _) => {
+                let p = self.as_pair(x, cl::F64X2);
+                let zero = self.vconst(cl::I64X2, &[0, 0]);
+                let [lo, hi] = p.map(|h| {
+                    let bits = self.b.ins().bitcast(cl::I64X2, MemFlagsData::new(), h);
+                    self.b.ins().icmp(IntCC::SignedLessThan, bits, zero)
+                });
+                Shape::Mask(self.pack_masks(lo, hi))
+            }
             (Op::IsNan | Op::IsInf | Op::IsFinite | Op::IsNormal, cl::F64, _) => {
                 let p = self.as_pair(x, cl::F64X2);
                 let [lo, hi] = p.map(|h| self.classify_vec(op, h));

@@ -2009,3 +2009,32 @@ fn sign_bits_by_lanes() {
         }
     }
 }
+
+/// ctz of every power of two, its neighbours, 0 and all ones in every
+/// lane position (ctz_lanes: the vector popcount of the bits below the
+/// lowest set one).
+#[test]
+fn trailing_zeros_by_lanes() {
+    let mut a: Vec<u32> = Vec::new();
+    for s in 0..32 {
+        a.extend([1u32 << s, (1u32 << s) - 1, !(1u32 << s), (1u32 << s) | 1, 0]);
+    }
+    a.extend((0..77u32).map(|i| i.wrapping_mul(2_654_435_761) << (i % 32)));
+    let n = a.len();
+    let b: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(0x9e37_79b9) << (i % 33 % 32)).collect();
+    for opt in Opt::BOTH {
+        for local in [None, Some(6)] {
+            let mut out = vec![0u32; 2 * n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "ctz_lanes")
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut out))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let want = [a[i].trailing_zeros(), (a[i] ^ b[i]).trailing_zeros() + b[i].trailing_zeros()];
+                assert_eq!(&out[2 * i..2 * i + 2], &want[..], "{opt:?} {local:?}: {:#x}, {:#x}", a[i], b[i]);
+            }
+        }
+    }
+}

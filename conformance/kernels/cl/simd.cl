@@ -682,3 +682,12 @@ kernel void sign_bits_lanes(global const uint *a, global const ulong *b, global 
     out[6 * i + 4] = v.z;
     out[6 * i + 5] = signbit(d) ? 7 : 9;
 }
+
+// ctz of uint (the 4-lane bodies count the bits below the lowest set one
+// with the vector popcount).
+kernel void ctz_lanes(global const uint *a, global const uint *b, global uint *out)
+{
+    size_t i = get_global_id(0);
+    out[2 * i] = ctz(a[i]);
+    out[2 * i + 1] = ctz(a[i] ^ b[i]) + ctz((int)b[i]);
+}

@@ -2411,6 +2411,15 @@ impl Lowering<'_, '_, '_> {
                     let v = self.as_vec(x, vt);
                     return Some(Shape::V(self.clz4(v)));
                 }
+                // The bits below the lowest set one, counted (all 32 of
+                // a zero lane: ctz(0) is 32).
+                (Cl::ctz, &[x]) => {
+                    let v = self.as_vec(x, vt);
+                    let one = self.vconst(vt, &[1; super::LANES]);
+                    let below = self.b.ins().isub(v, one);
+                    let below = self.b.ins().band_not(below, v);
+                    return Some(Shape::V(self.popcount4(below)));
+                }
                 (Cl::u_mul_hi | Cl::s_mul_hi, &[x, y]) => {
                     let (x, y) = (self.as_vec(x, vt), self.as_vec(y, vt));
                     return Some(Shape::V(self.mul_hi4(x, y, op == Cl::s_mul_hi)));

@@ -7,7 +7,8 @@
 //! `index_int`, `x[i] * 3.0f + 1.0f` with `int i = get_global_id(0)`;
 //! `index_modulo`, `x[i] + (float)(i % 1000)`; `index_clamped`, `x[clamp(i - 1, 0, n - 1)] +
 //! x[i] * 2.0f + x[min(i + 1, n - 1)]`; `sincos`, the sine plus the cosine
-//! stored through a pointer; `fract`, `fract(x * 3.7f, &f) + f`)
+//! stored through a pointer; `fract`, `fract(x * 3.7f, &f) + f`;
+//! `vload_half`, the first half of the buffer's bytes as halves, times 2)
 //! and a clFinish, per function
 //! (`conformance/kernels/cl/bench_math.cl`, clang -O2). Criterion reports
 //! elements per second.
@@ -20,7 +21,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 46] = [
+const FUNCTIONS: [&str; 47] = [
     "sin",
     "cos",
     "exp",
@@ -50,6 +51,7 @@ const FUNCTIONS: [&str; 46] = [
     "index_clamped",
     "sincos",
     "fract",
+    "vload_half",
     "exp_double",
     "log_double",
     "sin_double",

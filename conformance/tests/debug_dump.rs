@@ -273,6 +273,15 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 "{level:?}: {kernel} computes lane by lane: {ir}"
             );
         }
+        // vload_half and its vector forms: blocks widened by vector code,
+        // each component's four halves widened to `i32x4` at once (lane
+        // by lane before, a host call per half, which the scalar body
+        // still makes).
+        let halves = dump::vector_ir(&dir, "half_loads_lanes", &format!("{level:?}: simd"));
+        assert!(
+            halves.matches("uwiden_low").count() >= 7,
+            "{level:?}: half_loads_lanes converts halves one by one: {halves}"
+        );
         // Of 64-bit lanes: in double where every lane is below 2^51 in
         // magnitude (a test of the lanes, then the `f64x2` quotients), and
         // conversions between them and floats through the 32-bit ones

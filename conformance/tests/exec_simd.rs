@@ -2038,3 +2038,55 @@ fn trailing_zeros_by_lanes() {
         }
     }
 }
+
+/// A half's value as a float (exact; a NaN keeps its payload and
+/// signaling bit as the top of the float's significand).
+fn half_bits_to_float(h: u16) -> u32 {
+    let sign = u32::from(h & 0x8000) << 16;
+    let (e, m) = (u32::from(h >> 10) & 0x1f, u32::from(h & 0x3ff));
+    match e {
+        0 => sign | (m as f32 * f32::from_bits(0x3380_0000)).to_bits(),
+        31 => sign | 0x7f80_0000 | (m << 13),
+        _ => sign | ((e + 112) << 23) | (m << 13),
+    }
+}
+
+/// vload_half, vload_half2/4/8/16 and vloada_half4 of every half's bits
+/// (half_loads_lanes: blocks widened with vector code), and vload_half4
+/// through a short offset that wraps at every lane position of an 8-lane
+/// chunk.
+#[test]
+fn half_loads_by_lanes() {
+    let n = 4096usize;
+    let h: Vec<u16> = (0..=u16::MAX).collect();
+    let w: Vec<u16> = (0..4 * 65536u32).map(|j| (j.wrapping_mul(2_654_435_761) >> 16) as u16).collect();
+    let mut ks: Vec<i32> = vec![0, 100];
+    ks.extend((1..=9).map(|d| 32768 - d));
+    for k in ks {
+        for opt in Opt::BOTH {
+            let mut out = vec![0u32; 96 * n];
+            let mut wout = vec![0u32; 4 * n];
+            Kernel::new("simd", opt, "half_loads_lanes")
+                .arg(Arg::input(&h))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::input(&w))
+                .arg(Arg::output(&mut wout))
+                .arg(Arg::value(k))
+                .run(&[n], Some(&[64]));
+            // Every form reads h in order: element e of its 16n outputs
+            // is h[e], but vloada_half4 (4 slots, as vload_half4).
+            for form in 0..6 {
+                for e in 0..16 * n {
+                    let want = half_bits_to_float(h[e]);
+                    assert_eq!(out[16 * n * form + e], want, "k {k} {opt:?}: form {form}, half {:#x}", h[e]);
+                }
+            }
+            for i in 0..n {
+                let at = 4 * (32768 + i64::from((i as i64 + i64::from(k)) as i16)) as usize;
+                for c in 0..4 {
+                    assert_eq!(wout[4 * i + c], half_bits_to_float(w[at + c]), "k {k} {opt:?}: wrapped {i}.{c}");
+                }
+            }
+        }
+    }
+}

@@ -691,3 +691,27 @@ kernel void ctz_lanes(global const uint *a, global const uint *b, global uint *o
     out[2 * i] = ctz(a[i]);
     out[2 * i + 1] = ctz(a[i] ^ b[i]) + ctz((int)b[i]);
 }
+
+// vload_half, vload_halfn and vloada_halfn through an offset moving by 1
+// (the 4-lane bodies read the lanes' halves as one block and widen them
+// with vector code: jit/src/lower/simd/memory.rs, simd_half_load). Each
+// form reads all of `h` (every half's bits when n is the global size
+// times 16); the last through a short offset that wraps from 32767 to
+// -32768 (`w`, 4 * 65536 halves from its middle on either side).
+kernel void half_loads_lanes(global const half *h, global float *out, global const half *w, global float *wout,
+                             int k)
+{
+    size_t i = get_global_id(0), n = get_global_size(0);
+    for (int j = 0; j < 16; j++)
+        out[j * n + i] = vload_half(i, h + j * n);
+    for (int j = 0; j < 8; j++)
+        vstore2(vload_half2(i, h + 2 * j * n), j * n + i, out + 16 * n);
+    for (int j = 0; j < 4; j++)
+        vstore4(vload_half4(i, h + 4 * j * n), j * n + i, out + 32 * n);
+    for (int j = 0; j < 2; j++)
+        vstore8(vload_half8(i, h + 8 * j * n), j * n + i, out + 48 * n);
+    vstore16(vload_half16(i, h), i, out + 64 * n);
+    for (int j = 0; j < 4; j++)
+        vstore4(vloada_half4(i, h + 4 * j * n), j * n + i, out + 80 * n);
+    vstore4(vload_half4((short)(i + k), w + 4 * 32768), i, wout);
+}

@@ -315,6 +315,79 @@ impl Lowering<'_, '_, '_> {
         Some((base, *t, vt, check))
     }
 
+    /// OpenCL.std vload_half, vload_halfn and vloada_halfn (n of 1, 2, 4,
+    /// 8 or 16) through a pointer the same in every lane at an offset that
+    /// moves by 1 (`vload_half(i, p)`): the block of the four lanes'
+    /// halves read whole (or lane by lane where the offset wraps), each
+    /// component's lanes widened to float as the host function widens
+    /// them (`half::from_bits4`, bit for bit); false if the instruction
+    /// has no such form (it then runs lane by lane).
+    pub(super) fn simd_half_load(&mut self, i: u32) -> R<bool> {
+        use spirv::OpenclStd100Op as Cl;
+        let m = self.m;
+        let inst = self.at(i);
+        let op = inst.lit(1).and_then(Cl::from_u32);
+        if !matches!(op, Some(Cl::vload_half | Cl::vload_halfn | Cl::vloada_halfn)) || self.scalar_lanes() {
+            return Ok(false);
+        }
+        let (offset, ptr) = (inst.operand(2), inst.operand(3));
+        let (ty, id) = inst.result();
+        let out = types::components(m, ty)?;
+        let n = out.len();
+        if self.is_varying(ptr) || !matches!(n, 1 | 2 | 4 | 8 | 16) || out.iter().any(|&t| t != cl::F32) {
+            return Ok(false);
+        }
+        if op != Some(Cl::vload_half) && inst.lit(4) != Some(n as u32) {
+            return Ok(false);
+        }
+        let Some(&Shape::Affine {
+            base,
+            stride: 1,
+            wrap,
+        }) = self.shapes(offset)?.first()
+        else {
+            return Ok(false);
+        };
+        if self.ty(base) != cl::I64 {
+            return Ok(false);
+        }
+        // Lane 0's address as the scalar lowering computes it, the lanes
+        // 2n bytes apart.
+        let size = 2 * n as u64;
+        let p = self.get1(ptr)?;
+        let off = self.b.ins().imul_imm_u(base, size as i64);
+        let addr = self.b.ins().iadd(p, off);
+        // Blocks of at most 8 halves a lane (`unpack`'s): half16 as two,
+        // the lanes' second halves 16 bytes further.
+        let per = n.min(8);
+        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let mut comps = Vec::with_capacity(n);
+        for part in 0..n / per {
+            let base = self.b.ins().iadd_imm_s(addr, 16 * part as i64);
+            let at = Shape::Affine {
+                base,
+                stride: size as i64,
+                wrap: wrap.map(|w| Wrap {
+                    scale: w.scale.wrapping_mul(size as i64),
+                    ..w
+                }),
+            };
+            let block = self.load_block(at, 2 * per as u64)?;
+            comps.extend(self.unpack(&block, cl::I16, per).ok_or("a block of an unexpected size")?);
+        }
+        let shapes = comps
+            .into_iter()
+            .map(|v| {
+                let halves = self.b.ins().bitcast(cl::I16X8, le, v);
+                let bits = self.b.ins().uwiden_low(halves);
+                Shape::V(crate::lower::half::from_bits4(self.b, bits))
+            })
+            .collect();
+        self.count(true);
+        self.set_shapes(id, shapes)?;
+        Ok(true)
+    }
+
     /// OpenCL.std vloadn or vstoren of a small vector ([`Self::small_vector`]:
     /// not of halves) through a pointer the same in every lane at an
     /// offset that is an affine sequence: the block of the four lanes'

@@ -8,7 +8,8 @@
 //! `index_modulo`, `x[i] + (float)(i % 1000)`; `index_clamped`, `x[clamp(i - 1, 0, n - 1)] +
 //! x[i] * 2.0f + x[min(i + 1, n - 1)]`; `sincos`, the sine plus the cosine
 //! stored through a pointer; `fract`, `fract(x * 3.7f, &f) + f`;
-//! `vload_half`, the first half of the buffer's bytes as halves, times 2)
+//! `vload_half`, the first half of the buffer's bytes as halves, times 2;
+//! `vstore_half`, `x * 3` stored as halves)
 //! and a clFinish, per function
 //! (`conformance/kernels/cl/bench_math.cl`, clang -O2). Criterion reports
 //! elements per second.
@@ -21,7 +22,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 47] = [
+const FUNCTIONS: [&str; 48] = [
     "sin",
     "cos",
     "exp",
@@ -52,6 +53,7 @@ const FUNCTIONS: [&str; 47] = [
     "sincos",
     "fract",
     "vload_half",
+    "vstore_half",
     "exp_double",
     "log_double",
     "sin_double",

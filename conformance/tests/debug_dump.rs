@@ -282,6 +282,14 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             halves.matches("uwiden_low").count() >= 7,
             "{level:?}: half_loads_lanes converts halves one by one: {halves}"
         );
+        // vstore_half and its vector forms rounding to nearest even: each
+        // component's four halves encoded at once (`unarrow` of the
+        // encodings), the blocks written whole.
+        let stores = dump::vector_ir(&dir, "half_stores_lanes", &format!("{level:?}: simd"));
+        assert!(
+            stores.matches("unarrow").count() >= 7,
+            "{level:?}: half_stores_lanes converts halves one by one: {stores}"
+        );
         // Of 64-bit lanes: in double where every lane is below 2^51 in
         // magnitude (a test of the lanes, then the `f64x2` quotients), and
         // conversions between them and floats through the 32-bit ones

@@ -2090,3 +2090,91 @@ fn half_loads_by_lanes() {
         }
     }
 }
+
+/// A float rounded to half, to nearest even (`rtz`: toward zero), as its
+/// bits: a NaN quiet with its payload's top 9 bits, overflow infinity
+/// (rtz: the largest finite half).
+fn float_to_half_bits(x: f32, rtz: bool) -> u16 {
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    if x.is_nan() {
+        return sign | 0x7e00 | ((b >> 13) & 0x1ff) as u16;
+    }
+    let a = f64::from(x.abs());
+    let round = |v: f64| if rtz { v.trunc() } else { v.round_ties_even() };
+    let bits = if a.is_infinite() {
+        0x7c00
+    } else if a < f64::powi(2.0, -14) {
+        round(a * f64::powi(2.0, 24)) as u16
+    } else {
+        let e = ((a.to_bits() >> 52) as i32) - 1023;
+        let m = round(a / f64::powi(2.0, e - 10)) as i32;
+        let (e, m) = if m == 2048 { (e + 1, 1024) } else { (e, m) };
+        if e > 15 {
+            0x7c00
+        } else {
+            (((e + 15) << 10) | (m - 1024)) as u16
+        }
+    };
+    let bits = if rtz && bits == 0x7c00 && !a.is_infinite() { 0x7bff } else { bits };
+    sign | bits
+}
+
+/// vstore_half, vstore_half_rte, vstore_half2/4/8/16 and
+/// vstorea_half4_rte of every half value, the midpoints between
+/// neighbours and the floats next to them, of both signs, NaNs with
+/// payloads, infinities and overflows (half_stores_lanes: rounded and
+/// encoded with vector code), vstore_half_rtz (lane by lane), and
+/// vstore_half4 through a short offset that wraps at every lane position
+/// of an 8-lane chunk.
+#[test]
+fn half_stores_by_lanes() {
+    let mut x: Vec<f32> = Vec::new();
+    for h in 0..0x7c00u16 {
+        let v = f32::from_bits(half_bits_to_float(h));
+        let next = f32::from_bits(half_bits_to_float(h + 1));
+        let mid = (v + next) * 0.5;
+        for f in [v, mid, f32::from_bits(mid.to_bits() + 1), f32::from_bits(mid.to_bits() - 1)] {
+            x.extend([f, -f]);
+        }
+    }
+    x.extend([65504.0f32, 65519.99, 65520.0, 1e10, f32::MAX, 1e-30, f32::from_bits(1)]);
+    x.extend(float_specials().into_iter().map(f32::from_bits));
+    x.extend([0x7f80_1234u32, 0xffc0_2000, 0x7fff_ffff, 0x7f80_2000].map(f32::from_bits));
+    // 16 floats per work-item, groups of 64.
+    let n = x.len().div_ceil(16 * 64) * 64;
+    x.resize(16 * n, 1.0);
+    let w_in: Vec<u16> = vec![0x5555; 4 * 65536];
+    for k in [0i32, 32760, 32761, 32762, 32763, 32764, 32765, 32766, 32767] {
+        for opt in Opt::BOTH {
+            let mut out = vec![0u16; 128 * n];
+            let mut w = w_in.clone();
+            Kernel::new("simd", opt, "half_stores_lanes")
+                .arg(Arg::input(&x))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::output(&mut w))
+                .arg(Arg::value(k))
+                .run(&[n], Some(&[64]));
+            for form in 0..8 {
+                let rtz = form == 7;
+                for (e, &f) in x.iter().enumerate() {
+                    let got = out[16 * n * form + e];
+                    assert_eq!(
+                        got,
+                        float_to_half_bits(f, rtz),
+                        "k {k} {opt:?}: form {form}, {f:e} ({:#x})",
+                        f.to_bits()
+                    );
+                }
+            }
+            let mut want = w_in.clone();
+            for i in 0..n {
+                let at = 4 * (32768 + i64::from((i as i64 + i64::from(k)) as i16)) as usize;
+                for c in 0..4 {
+                    want[at + c] = float_to_half_bits(x[4 * i + c], false);
+                }
+            }
+            assert!(w == want, "k {k} {opt:?}: the stores through a wrapping offset");
+        }
+    }
+}

@@ -715,3 +715,30 @@ kernel void half_loads_lanes(global const half *h, global float *out, global con
         vstore4(vloada_half4(i, h + 4 * j * n), j * n + i, out + 80 * n);
     vstore4(vload_half4((short)(i + k), w + 4 * 32768), i, wout);
 }
+
+// vstore_half, vstore_halfn and vstorea_halfn of floats rounding to
+// nearest even (the 4-lane bodies round and encode with vector code and
+// write the lanes' halves as one block: simd_half_store), each form
+// storing all of `x` in order; vstore_half_rtz lane by lane; the last
+// through a short offset that wraps from 32767 to -32768 (`w`, 4 * 65536
+// halves from its middle on either side).
+kernel void half_stores_lanes(global const float *x, global half *out, global half *w, int k)
+{
+    size_t i = get_global_id(0), n = get_global_size(0);
+    for (int j = 0; j < 16; j++)
+        vstore_half(x[j * n + i], i, out + j * n);
+    for (int j = 0; j < 16; j++)
+        vstore_half_rte(x[j * n + i], i, out + 16 * n + j * n);
+    for (int j = 0; j < 8; j++)
+        vstore_half2(vload2(i, x + 2 * j * n), i, out + 32 * n + 2 * j * n);
+    for (int j = 0; j < 4; j++)
+        vstore_half4(vload4(i, x + 4 * j * n), i, out + 48 * n + 4 * j * n);
+    for (int j = 0; j < 2; j++)
+        vstore_half8(vload8(i, x + 8 * j * n), i, out + 64 * n + 8 * j * n);
+    vstore_half16(vload16(i, x), i, out + 80 * n);
+    for (int j = 0; j < 4; j++)
+        vstorea_half4_rte(vload4(i, x + 4 * j * n), i, out + 96 * n + 4 * j * n);
+    for (int j = 0; j < 16; j++)
+        vstore_half_rtz(x[j * n + i], i, out + 112 * n + j * n);
+    vstore_half4(vload4(i, x), (short)(i + k), w + 4 * 32768);
+}

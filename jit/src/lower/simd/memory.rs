@@ -388,6 +388,79 @@ impl Lowering<'_, '_, '_> {
         Ok(true)
     }
 
+    /// OpenCL.std vstore_half, vstore_halfn and vstorea_halfn of floats
+    /// (n of 1, 2, 4, 8 or 16) rounding to nearest even (no mode, or
+    /// RTE), through a pointer the same in every lane at an offset that
+    /// moves by 1: each component's lanes rounded and encoded with vector
+    /// code as the host function does (`half::round_rte4`, `to_bits4`: a
+    /// NaN quiet, its payload's top bits kept), written as the block of
+    /// the four lanes' halves (lane by lane where the offset wraps); false
+    /// if the instruction has no such form (it then runs lane by lane).
+    pub(super) fn simd_half_store(&mut self, i: u32) -> R<bool> {
+        use spirv::OpenclStd100Op as Cl;
+        let m = self.m;
+        let inst = self.at(i);
+        let op = inst.lit(1).and_then(Cl::from_u32);
+        let rounding = match op {
+            Some(Cl::vstore_half | Cl::vstore_halfn | Cl::vstorea_halfn) => inst.operands.len() == 5,
+            Some(Cl::vstore_half_r | Cl::vstore_halfn_r | Cl::vstorea_halfn_r) => matches!(
+                inst.operands.get(5),
+                Some(Operand::FPRoundingMode(spirv::FPRoundingMode::RTE))
+            ),
+            _ => false,
+        };
+        if !rounding || self.scalar_lanes() {
+            return Ok(false);
+        }
+        let (data, offset, ptr) = (inst.operand(2), inst.operand(3), inst.operand(4));
+        let comps = types::components(m, self.type_of(data))?;
+        let n = comps.len();
+        if self.is_varying(ptr) || !matches!(n, 1 | 2 | 4 | 8 | 16) || comps.iter().any(|&t| t != cl::F32) {
+            return Ok(false);
+        }
+        let Some(&Shape::Affine {
+            base,
+            stride: 1,
+            wrap,
+        }) = self.shapes(offset)?.first()
+        else {
+            return Ok(false);
+        };
+        if self.ty(base) != cl::I64 {
+            return Ok(false);
+        }
+        let size = 2 * n as u64;
+        let p = self.get1(ptr)?;
+        let off = self.b.ins().imul_imm_u(base, size as i64);
+        let addr = self.b.ins().iadd(p, off);
+        let shapes = self.shapes(data)?;
+        let halves: Vec<Value> = shapes
+            .iter()
+            .map(|&s| {
+                let x = self.as_vec(s, cl::F32X4);
+                let r = crate::lower::half::round_rte4(self.b, x);
+                crate::lower::half::to_bits4(self.b, r)
+            })
+            .collect();
+        // Blocks of at most 8 halves a lane, as `simd_half_load` reads.
+        let per = n.min(8);
+        for (part, group) in halves.chunks(per).enumerate() {
+            let base = self.b.ins().iadd_imm_s(addr, 16 * part as i64);
+            let at = Shape::Affine {
+                base,
+                stride: size as i64,
+                wrap: wrap.map(|w| Wrap {
+                    scale: w.scale.wrapping_mul(size as i64),
+                    ..w
+                }),
+            };
+            let block = self.pack(group, 2).ok_or("a block of an unexpected size")?;
+            self.store_block(at, 2 * per as u64, &block)?;
+        }
+        self.count(true);
+        Ok(true)
+    }
+
     /// OpenCL.std vloadn or vstoren of a small vector ([`Self::small_vector`]:
     /// not of halves) through a pointer the same in every lane at an
     /// offset that is an affine sequence: the block of the four lanes'

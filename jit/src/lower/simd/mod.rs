@@ -1183,7 +1183,10 @@ impl Lowering<'_, '_, '_> {
             // access four times). `simd_op`'s forms only compute values.
             Op::ExtInst
                 if analysis::ext_through_pointer(m, i)
-                    && (self.simd_vector_access(i)? || self.simd_half_load(i)? || self.simd_pointer_result(i)?) =>
+                    && (self.simd_vector_access(i)?
+                        || self.simd_half_load(i)?
+                        || self.simd_half_store(i)?
+                        || self.simd_pointer_result(i)?) =>
             {
                 Ok(())
             }

@@ -9,7 +9,7 @@
 //! x[i] * 2.0f + x[min(i + 1, n - 1)]`; `sincos`, the sine plus the cosine
 //! stored through a pointer; `fract`, `fract(x * 3.7f, &f) + f`;
 //! `vload_half`, the first half of the buffer's bytes as halves, times 2;
-//! `vstore_half`, `x * 3` stored as halves)
+//! `vstore_half`, `x * 3` stored as halves; `fmod`, `fmod(x * 7.3f, 1.7f)`)
 //! and a clFinish, per function
 //! (`conformance/kernels/cl/bench_math.cl`, clang -O2). Criterion reports
 //! elements per second.
@@ -22,7 +22,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 48] = [
+const FUNCTIONS: [&str; 49] = [
     "sin",
     "cos",
     "exp",
@@ -54,6 +54,7 @@ const FUNCTIONS: [&str; 48] = [
     "fract",
     "vload_half",
     "vstore_half",
+    "fmod",
     "exp_double",
     "log_double",
     "sin_double",

@@ -290,6 +290,15 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             stores.matches("unarrow").count() >= 7,
             "{level:?}: half_stores_lanes converts halves one by one: {stores}"
         );
+        // fmod and remainder of floats: in double where every lane's
+        // quotient is small (the quotients rounded and the products
+        // subtracted in `f64x2` halves, demoted), else the host function
+        // per lane on its own branch.
+        let rems = dump::vector_ir(&dir, "remainders_lanes", &format!("{level:?}: simd"));
+        assert!(
+            rems.matches("fvdemote").count() >= 8,
+            "{level:?}: remainders_lanes has no path in double: {rems}"
+        );
         // Of 64-bit lanes: in double where every lane is below 2^51 in
         // magnitude (a test of the lanes, then the `f64x2` quotients), and
         // conversions between them and floats through the 32-bit ones

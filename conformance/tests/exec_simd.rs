@@ -2178,3 +2178,97 @@ fn half_stores_by_lanes() {
         }
     }
 }
+
+/// IEEE remainder of floats (quotient rounded to nearest even), exactly,
+/// as fdlibm computes it: fmod by 2|y|, then at most two subtractions of
+/// |y| (every step exact in double).
+fn remainder_f32(x: f32, y: f32) -> f32 {
+    if x.is_nan() || y.is_nan() || y == 0.0 || x.is_infinite() {
+        return f32::NAN;
+    }
+    if y.is_infinite() {
+        return x;
+    }
+    let p = f64::from(y).abs();
+    let mut r = (f64::from(x) % (p + p)).abs();
+    if r + r > p {
+        r -= p;
+        if r + r >= p {
+            r -= p;
+        }
+    }
+    let r = if x < 0.0 { -r } else { r };
+    if r == 0.0 {
+        0f32.copysign(x)
+    } else {
+        r as f32
+    }
+}
+
+/// fmod and remainder of floats (remainders_lanes: in double where every
+/// lane's quotient is small, the host function per lane otherwise):
+/// pairs of special values at every lane, quotients at and around the
+/// double path's limits (2^28 and 2^29), ties, exact multiples of both
+/// signs, and scrambled bits.
+#[test]
+fn remainders_by_lanes() {
+    let sp = float_specials();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for &x in &sp {
+        for &y in &sp {
+            a.push(f32::from_bits(x));
+            b.push(f32::from_bits(y));
+        }
+    }
+    for y in [1.5f32, -0.7, 3.0, 1e-3, -1e20, 7.25e-39, 0.1] {
+        for q in [
+            0.5f64,
+            1.5,
+            2.5,
+            -3.5,
+            6.0,
+            -6.0,
+            268_435_455.0,
+            268_435_456.0,
+            268_435_457.0,
+            536_870_911.0,
+            536_870_912.0,
+            536_870_913.0,
+            1e12,
+        ] {
+            let x = (f64::from(y) * q) as f32;
+            for d in [0i32, 1, -1] {
+                a.push(f32::from_bits(x.to_bits().wrapping_add_signed(d)));
+                b.push(y);
+            }
+        }
+    }
+    for k in 0..400u32 {
+        let h = k.wrapping_mul(2_654_435_761);
+        a.push(f32::from_bits(h ^ (h >> 7)));
+        b.push(f32::from_bits(h.rotate_left(11) & 0xbfff_ffff));
+    }
+    let n = a.len();
+    for opt in Opt::BOTH {
+        for local in [None, Some(6)] {
+            let mut out = vec![0f32; 4 * n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "remainders_lanes")
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut out))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let (x, y) = (a[i], b[i]);
+                let want = [x % y, remainder_f32(x, y), x % 1.5, remainder_f32(x, -0.7)];
+                for (k, &w) in want.iter().enumerate() {
+                    let got = out[4 * i + k];
+                    assert!(
+                        got.to_bits() == w.to_bits() || (got.is_nan() && w.is_nan()),
+                        "{opt:?} {local:?}: result {k} of ({x:e}, {y:e}) = {got:e}, want {w:e}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -29,6 +29,7 @@ kernel void math_sincos(global const float *x, global float *y) { size_t i = get
 kernel void math_fract(global const float *x, global float *y) { size_t i = get_global_id(0); float f; float r = fract(x[i] * 3.7f, &f); y[i] = r + f; }
 kernel void math_vload_half(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = vload_half(i, (global const half *)x) * 2.0f; }
 kernel void math_vstore_half(global const float *x, global float *y) { size_t i = get_global_id(0); vstore_half(x[i] * 3.0f, i, (global half *)y); }
+kernel void math_fmod(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = fmod(x[i] * 7.3f, 1.7f); }
 kernel void math_index_clamped(global const float *x, global float *y) { int i = get_global_id(0), n = get_global_size(0); y[i] = x[clamp(i - 1, 0, n - 1)] + x[i] * 2.0f + x[min(i + 1, n - 1)]; }
 kernel void math_index_float(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = x[i] * 1e-6f + (float)i * 0.5f; }
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable

@@ -742,3 +742,16 @@ kernel void half_stores_lanes(global const float *x, global half *out, global ha
         vstore_half_rtz(x[j * n + i], i, out + 112 * n + j * n);
     vstore_half4(vload4(i, x), (short)(i + k), w + 4 * 32768);
 }
+
+// fmod and remainder of floats (the 4-lane bodies divide in double where
+// every lane's quotient is small, else call the host function per lane:
+// jit/src/lower/simd/remainders.rs).
+kernel void remainders_lanes(global const float *a, global const float *b, global float *out)
+{
+    size_t i = get_global_id(0);
+    float x = a[i], y = b[i];
+    out[4 * i] = fmod(x, y);
+    out[4 * i + 1] = remainder(x, y);
+    out[4 * i + 2] = fmod(x, 1.5f);
+    out[4 * i + 3] = remainder(x, -0.7f);
+}

@@ -27,7 +27,8 @@
 //! The 4-lane forms of `ops` (with `integer`: division, conversions of
 //! 64-bit integers, left shifts by a count per lane, popcount, clz, mul_hi;
 //! `divisor`: division by constants; `float_bits`: the float built-ins made
-//! of bit operations and selects; `clamp`: notes that let accesses through
+//! of bit operations and selects; `remainders`: fmod and remainder of
+//! floats; `clamp`: notes that let accesses through
 //! clamped indices be vectors) only compute result values (but for
 //! `pointer_results`: sincos, fract and modf, whose second value is stored
 //! as OpStore stores): an instruction
@@ -62,6 +63,7 @@ mod memory;
 mod ops;
 mod pointer_results;
 mod predicate;
+mod remainders;
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;

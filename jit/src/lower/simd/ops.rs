@@ -393,6 +393,7 @@ impl Lowering<'_, '_, '_> {
                         .or_else(|| self.nextafter4(op, &ops, t))
                         .or_else(|| self.powr4(op, &ops, t))
                         .or_else(|| self.rootn4(op, &ops, t))
+                        .or_else(|| self.remainder_ext4(op, &ops, t))
                         .or_else(|| self.ext(op, &ops, t));
                     match s {
                         Some(s) => {
@@ -573,6 +574,9 @@ impl Lowering<'_, '_, '_> {
     /// A two-operand instruction on one component.
     fn binary4(&mut self, op: Op, x: Shape, y: Shape, t: Clif) -> Option<Shape> {
         let xt = self.lane_type(x);
+        if op == Op::FRem {
+            return self.remainder4(false, x, y);
+        }
         if let Some(s) = self.affine4(op, x, y, xt) {
             return Some(s);
         }

@@ -290,6 +290,13 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             stores.matches("unarrow").count() >= 7,
             "{level:?}: half_stores_lanes converts halves one by one: {stores}"
         );
+        // 32-bit values through pointers moving by 8 or 12 bytes: two
+        // reads and a shuffle each (gathered before: 81 insertions).
+        let strided = dump::vector_ir(&dir, "strided_loads_lanes", &format!("{level:?}: simd"));
+        assert!(
+            strided.matches("= shuffle").count() >= 8,
+            "{level:?}: strided_loads_lanes gathers its loads: {strided}"
+        );
         // fmod and remainder of floats: in double where every lane's
         // quotient is small (the quotients rounded and the products
         // subtracted in `f64x2` halves, demoted), else the host function

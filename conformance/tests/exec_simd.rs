@@ -7,6 +7,7 @@
 //! 4-lane body.
 
 use clift_conformance::exec::{Arg, Kernel, Opt};
+use clift_conformance::fenced::Fenced;
 
 /// Local sizes: none given, a multiple of 4, and sizes leaving 1 to 3
 /// work-items of each row to the scalar body.
@@ -2267,6 +2268,69 @@ fn remainders_by_lanes() {
                         got.to_bits() == w.to_bits() || (got.is_nan() && w.is_nan()),
                         "{opt:?} {local:?}: result {k} of ({x:e}, {y:e}) = {got:e}, want {w:e}"
                     );
+                }
+            }
+        }
+    }
+}
+
+/// 32-bit values through pointers moving by 8 or 12 bytes
+/// (strided_loads_lanes: two 16-byte reads and a shuffle), from buffers
+/// that end where an inaccessible page starts, right after the last
+/// value read (a read past the lanes' span faults), and through a short
+/// index that wraps at every lane position of an 8-lane chunk (one row
+/// of the NDRange per offset).
+#[test]
+fn strided_loads_by_lanes() {
+    let n = 64usize;
+    let mut f2 = Fenced::<f32>::new(2 * n);
+    let mut p3 = Fenced::<f32>::new(3 * n);
+    let mut i2 = Fenced::<i32>::new(2 * n);
+    let mut f = Fenced::<f32>::new(3 * n);
+    for (j, v) in f2.slice().iter_mut().enumerate() {
+        *v = j as f32 * 0.5 - 3.0;
+    }
+    for (j, v) in p3.slice().iter_mut().enumerate() {
+        *v = (j * 7 % 31) as f32 - 10.0;
+    }
+    for (j, v) in i2.slice().iter_mut().enumerate() {
+        *v = (j as i32).wrapping_mul(-1_640_531_527);
+    }
+    for (j, v) in f.slice().iter_mut().enumerate() {
+        *v = (j * 13 % 97) as f32 + 0.25;
+    }
+    let w: Vec<f32> = (0..4 * 65536).map(|j| (j % 1000) as f32 + 0.75).collect();
+    let mut ks = vec![0i32, 7];
+    ks.extend((1..=9).map(|d| 32768 - d));
+    let rows = ks.len();
+    let (f2v, p3v, i2v, fv) = (f2.slice().to_vec(), p3.slice().to_vec(), i2.slice().to_vec(), f.slice().to_vec());
+    for opt in Opt::BOTH {
+        for local in [None, Some([6usize, 1])] {
+            let mut out = vec![0f32; 5 * n * rows];
+            let mut iout = vec![0i32; n * rows];
+            Kernel::new("simd", opt, "strided_loads_lanes")
+                .arg(Arg::host_input(f2.slice()))
+                .arg(Arg::host_input(p3.slice()))
+                .arg(Arg::host_input(i2.slice()))
+                .arg(Arg::host_input(f.slice()))
+                .arg(Arg::input(&w))
+                .arg(Arg::input(&ks))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::output(&mut iout))
+                .run(&[n, rows], local.as_ref().map(|l| &l[..]));
+            for (y, &k) in ks.iter().enumerate() {
+                for i in 0..n {
+                    let o = y * n + i;
+                    let at = (2 * 32768 + 2 * i64::from((i as i64 + i64::from(k)) as i16) + 1) as usize;
+                    let want = [
+                        f2v[2 * i + 1] * 3.0,
+                        p3v[3 * i] + p3v[3 * i + 1] * p3v[3 * i + 2],
+                        fv[3 * i + 2] - fv[3 * i],
+                        w[at],
+                        p3v[3 * i + 2],
+                    ];
+                    assert_eq!(&out[5 * o..5 * o + 5], &want[..], "k {k} {opt:?} {local:?}: {i}");
+                    assert_eq!(iout[o], i2v[2 * i + 1].wrapping_sub(i2v[2 * i].wrapping_mul(3)), "{opt:?}: {i}");
                 }
             }
         }

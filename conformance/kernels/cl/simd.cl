@@ -755,3 +755,25 @@ kernel void remainders_lanes(global const float *a, global const float *b, globa
     out[4 * i + 2] = fmod(x, 1.5f);
     out[4 * i + 3] = remainder(x, -0.7f);
 }
+
+// 32-bit values read through pointers moving by 8 or 12 bytes (a float2's
+// components, a struct of three floats, every third float; the 4-lane
+// bodies read the span twice and pick the lanes with one shuffle:
+// jit/src/lower/simd/memory.rs, strided_load32). Row y also reads through
+// a short index (offset ks[y]) that wraps from 32767 to -32768 (`w` holds
+// 2 * 65536 floats from its middle on either side).
+typedef struct { float x, y, z; } point3;
+typedef struct { int a, b; } pair2;
+kernel void strided_loads_lanes(global const float2 *f2, global const point3 *p3, global const pair2 *i2,
+                                global const float *f, global const float *w, global const int *ks,
+                                global float *out, global int *iout)
+{
+    size_t i = get_global_id(0), y = get_global_id(1), n = get_global_size(0);
+    size_t o = y * n + i;
+    out[5 * o] = f2[i].y * 3.0f;
+    out[5 * o + 1] = p3[i].x + p3[i].y * p3[i].z;
+    out[5 * o + 2] = f[3 * i + 2] - f[3 * i];
+    out[5 * o + 3] = (w + 2 * 32768)[2 * (short)(i + ks[y]) + 1];
+    out[5 * o + 4] = p3[i].z;
+    iout[o] = i2[i].b - 3 * i2[i].a;
+}

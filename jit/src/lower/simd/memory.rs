@@ -201,6 +201,10 @@ impl Lowering<'_, '_, '_> {
             self.count_access(ptr);
             return self.set_shapes(id, vec![s]);
         }
+        if let Some(s) = self.strided_load32(p, &comps, &bools) {
+            self.count_access(ptr);
+            return self.set_shapes(id, vec![s]);
+        }
         // Gather, component by component.
         let addrs = self.addresses(p)?;
         let mut shapes = Vec::with_capacity(comps.len());
@@ -521,6 +525,68 @@ impl Lowering<'_, '_, '_> {
             }
         }
         Ok(true)
+    }
+
+    /// A 32-bit scalar through a pointer moving by 8 or 12 bytes (a
+    /// component of a `float2` or of a struct of three floats read on its
+    /// own, `p[2 * i]`): two 16-byte reads, the first at lane 0's value
+    /// and the second ending at or after lane 3's, both within the span
+    /// from lane 0's value to the end of lane 3's (bytes of the object
+    /// every lane reads from, all of them active here), and one shuffle
+    /// picking the lanes. An affine pointer with a wrap note, or a pointer
+    /// with an unclamped note, tests first and gathers where the test
+    /// says the lanes are not that sequence.
+    fn strided_load32(&mut self, p: Shape, comps: &[(cl::Type, u64)], bools: &[bool]) -> Option<Shape> {
+        let (&[(t, 0)], [false]) = (comps, bools) else {
+            return None;
+        };
+        if self.scalar_lanes() || !matches!(t, cl::I32 | cl::F32) {
+            return None;
+        }
+        let (base, stride, test) = match self.unclamped_pointer(p) {
+            Some((Shape::Affine { base, stride, .. }, differ)) => (base, stride, Some(differ)),
+            _ => match p {
+                Shape::Affine { base, stride, wrap } => {
+                    let test = match wrap {
+                        Some(w) => Some(self.wraps(w.narrow, w.nstride, w.signed)?),
+                        None => None,
+                    };
+                    (base, stride, test)
+                }
+                _ => return None,
+            },
+        };
+        if !matches!(stride, 8 | 12) {
+            return None;
+        }
+        let vt = if t == cl::F32 { cl::F32X4 } else { cl::I32X4 };
+        // The second read starts at lane 2's value or 16 bytes before the
+        // span's end, whichever is first.
+        let second = (2 * stride).min(3 * stride + 4 - 16);
+        let pick: Vec<u8> = (0..LANES as i64)
+            .flat_map(|k| {
+                let at = if k < 2 { k * stride } else { 16 + k * stride - second };
+                (at..at + 4).map(|b| b as u8)
+            })
+            .collect();
+        let flags = MemFlagsData::new();
+        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let fast = |l: &mut Self| {
+            let a = l.b.ins().load(cl::I8X16, flags, base, 0);
+            let b = l.b.ins().load(cl::I8X16, flags, base, second as i32);
+            let imm = l.b.func.dfg.immediates.push(cranelift_codegen::ir::ConstantData::from(pick));
+            let x = l.b.ins().shuffle(a, b, imm);
+            vec![l.b.ins().bitcast(vt, le, x)]
+        };
+        let Some(test) = test else {
+            return Some(Shape::V(fast(self)[0]));
+        };
+        let slow = |l: &mut Self| {
+            let lanes = l.lanes(p).map(|a| l.b.ins().load(t, flags, a, 0));
+            Ok(vec![l.build(vt, lanes)])
+        };
+        let r = self.fast_or_lanes(test, &[vt], fast, slow).ok()?;
+        Some(Shape::V(r[0]))
     }
 
     /// An 8- or 16-bit integer through a pointer moving by a few bytes

@@ -9,7 +9,9 @@
 //! x[i] * 2.0f + x[min(i + 1, n - 1)]`; `sincos`, the sine plus the cosine
 //! stored through a pointer; `fract`, `fract(x * 3.7f, &f) + f`;
 //! `vload_half`, the first half of the buffer's bytes as halves, times 2;
-//! `vstore_half`, `x * 3` stored as halves; `fmod`, `fmod(x * 7.3f, 1.7f)`)
+//! `vstore_half`, `x * 3` stored as halves; `fmod`, `fmod(x * 7.3f, 1.7f)`;
+//! `points3`, the squared length of a struct of three floats, over a
+//! third as many work-items)
 //! and a clFinish, per function
 //! (`conformance/kernels/cl/bench_math.cl`, clang -O2). Criterion reports
 //! elements per second.
@@ -22,7 +24,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 49] = [
+const FUNCTIONS: [&str; 50] = [
     "sin",
     "cos",
     "exp",
@@ -55,6 +57,7 @@ const FUNCTIONS: [&str; 49] = [
     "vload_half",
     "vstore_half",
     "fmod",
+    "points3",
     "exp_double",
     "log_double",
     "sin_double",
@@ -100,12 +103,15 @@ fn math(c: &mut Criterion) {
         };
         check(set_arg(k, 0, &x));
         check(set_arg(k, 1, &y));
+        // `points3` reads three floats per work-item: a third of them.
+        let global = if f == "points3" { N / 3 } else { N };
+        group.throughput(Throughput::Elements(global as u64));
         group.bench_function(f, |b| {
             b.iter(|| {
-                // SAFETY: valid queue and kernel with both arguments set; N
-                // work-items, NULL local size, no events.
+                // SAFETY: valid queue and kernel with both arguments set;
+                // `global` work-items, NULL local size, no events.
                 check(unsafe {
-                    clEnqueueNDRangeKernel(q, k, 1, ptr::null(), &N, ptr::null(), 0, ptr::null(), ptr::null_mut())
+                    clEnqueueNDRangeKernel(q, k, 1, ptr::null(), &global, ptr::null(), 0, ptr::null(), ptr::null_mut())
                 });
                 // SAFETY: valid queue.
                 check(unsafe { clFinish(q) });

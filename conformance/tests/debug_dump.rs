@@ -297,6 +297,14 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             strided.matches("= shuffle").count() >= 8,
             "{level:?}: strided_loads_lanes gathers its loads: {strided}"
         );
+        // vload3 and vstore3: three vector reads or writes and two
+        // shuffles per component or vector (lane by lane before, 27 and
+        // 24 moves in and out of vectors).
+        let threes = dump::vector_ir(&dir, "vector3_lanes", &format!("{level:?}: simd"));
+        assert!(
+            threes.matches("= shuffle").count() >= 12,
+            "{level:?}: vector3_lanes takes its vectors apart: {threes}"
+        );
         // fmod and remainder of floats: in double where every lane's
         // quotient is small (the quotients rounded and the products
         // subtracted in `f64x2` halves, demoted), else the host function

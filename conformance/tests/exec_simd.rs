@@ -2336,3 +2336,62 @@ fn strided_loads_by_lanes() {
         }
     }
 }
+
+/// vload3 and vstore3 of floats (NaN payloads among them, moved bit for
+/// bit) and ints (vector3_lanes: three vector reads or writes for four
+/// lanes), read from buffers that end where an inaccessible page starts
+/// and written to buffers whose 16 values after the last one written must
+/// stay as they were, and through a short offset that wraps at every
+/// lane position of an 8-lane chunk (one row of the NDRange per offset).
+#[test]
+fn vector3_by_lanes() {
+    let n = 64usize;
+    let mut a = Fenced::<u32>::new(3 * n);
+    let mut ia = Fenced::<i32>::new(3 * n);
+    let specials = float_specials();
+    for (j, v) in a.slice().iter_mut().enumerate() {
+        *v = specials[j % specials.len()] ^ (j as u32 & 0x3);
+    }
+    for (j, v) in ia.slice().iter_mut().enumerate() {
+        *v = (j as i32).wrapping_mul(-1_640_531_527);
+    }
+    let (av, iav) = (a.slice().to_vec(), ia.slice().to_vec());
+    let w: Vec<f32> = (0..3 * 65536).map(|j| (j % 1013) as f32 - 0.5).collect();
+    let mut ks = vec![0i32];
+    ks.extend((1..=8).map(|d| 32768 - d));
+    let rows = ks.len();
+    for opt in Opt::BOTH {
+        for local in [None, Some([6usize, 1])] {
+            let mut b = vec![7u32; 3 * n + 16];
+            let mut ib = vec![7i32; 3 * n + 16];
+            let mut wout = vec![0f32; rows * 3 * 65536];
+            Kernel::new("simd", opt, "vector3_lanes")
+                .arg(Arg::host_input(a.slice()))
+                .arg(Arg::output(&mut b))
+                .arg(Arg::host_input(ia.slice()))
+                .arg(Arg::output(&mut ib))
+                .arg(Arg::input(&w))
+                .arg(Arg::output(&mut wout))
+                .arg(Arg::input(&ks))
+                .run(&[n, rows], local.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let want = [av[3 * i + 2], av[3 * i], av[3 * i + 1]];
+                assert_eq!(&b[3 * i..3 * i + 3], &want[..], "{opt:?} {local:?}: vload3/vstore3 {i}");
+                let iwant = [1, 2, 3].map(|c: i32| iav[3 * i + c as usize - 1].wrapping_add(c));
+                assert_eq!(&ib[3 * i..3 * i + 3], &iwant[..], "{opt:?} {local:?}: int3 {i}");
+            }
+            assert!(b[3 * n..].iter().all(|&v| v == 7) && ib[3 * n..].iter().all(|&v| v == 7), "{opt:?}: past the end");
+            for (y, &k) in ks.iter().enumerate() {
+                let row = &wout[y * 3 * 65536..(y + 1) * 3 * 65536];
+                let mut want = vec![0f32; 3 * 65536];
+                for i in 0..n {
+                    let at = 3 * (32768 + i64::from((i as i64 + i64::from(k)) as i16)) as usize;
+                    for c in 0..3 {
+                        want[at + c] = w[at + c] * 2.0;
+                    }
+                }
+                assert!(row == &want[..], "k {k} {opt:?} {local:?}: through a wrapping offset");
+            }
+        }
+    }
+}

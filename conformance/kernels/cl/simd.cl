@@ -777,3 +777,24 @@ kernel void strided_loads_lanes(global const float2 *f2, global const point3 *p3
     out[5 * o + 4] = p3[i].z;
     iout[o] = i2[i].b - 3 * i2[i].a;
 }
+
+// vload3 and vstore3 of floats and ints through an offset moving by 1
+// (the 4-lane bodies read and write the lanes' 48 bytes as three vectors
+// and put the components together with shuffles: vector3_access); row y
+// also reads and writes through a short offset (ks[y] on) that wraps
+// from 32767 to -32768, `w` and each row's 3 * 65536 floats of `wout`
+// from their middle on either side.
+kernel void vector3_lanes(global const float *a, global float *b, global const int *ia, global int *ib,
+                          global const float *w, global float *wout, global const int *ks)
+{
+    size_t i = get_global_id(0), y = get_global_id(1);
+    if (y == 0) {
+        float3 v = vload3(i, a);
+        vstore3(v.zxy, i, b);
+        int3 u = vload3(i, ia);
+        vstore3(u + (int3)(1, 2, 3), i, ib);
+    }
+    short s = (short)(i + ks[y]);
+    float3 q = vload3(s, w + 3 * 32768);
+    vstore3(q * 2.0f, s, wout + 3 * 32768 + y * 3 * 65536);
+}

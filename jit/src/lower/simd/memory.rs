@@ -491,12 +491,22 @@ impl Lowering<'_, '_, '_> {
         let comps = types::flatten(m, ty)?;
         let bools = bool_components(m, ty)?;
         // (An offset that may wrap, an `int` widened: the block access
-        // tests the wrap.)
-        let (Some((t, size)), Some(&Shape::Affine { base, stride, wrap })) =
-            (self.small_vector(&comps, &bools), self.shapes(offset)?.first())
-        else {
+        // tests the wrap.) Three 32-bit components: `vector3_access`.
+        let three = match comps[..] {
+            [(t, 0), (t1, 4), (t2, 8)] if t == t1 && t == t2 && matches!(t, cl::I32 | cl::F32) => {
+                (!self.scalar_lanes() && !bools.iter().any(|&b| b)).then_some((t, 12))
+            }
+            _ => None,
+        };
+        let (Some((t, size)), Some(&Shape::Affine { base, stride, wrap })) = (
+            three.or_else(|| self.small_vector(&comps, &bools)),
+            self.shapes(offset)?.first(),
+        ) else {
             return Ok(false);
         };
+        if three.is_some() && stride != 1 {
+            return Ok(false);
+        }
         let count_ok = value.is_some() || inst.lit(4) == Some(comps.len() as u32);
         if self.ty(base) != cl::I64 || !count_ok {
             return Ok(false);
@@ -514,6 +524,16 @@ impl Lowering<'_, '_, '_> {
             }),
         };
         self.count(true);
+        if three.is_some() {
+            let shapes = match value {
+                None => None,
+                Some(v) => Some(self.shapes(v)?),
+            };
+            if let Some(shapes) = self.vector3_access(at, t, shapes)? {
+                self.set_shapes(inst.result_id(), shapes)?;
+            }
+            return Ok(true);
+        }
         match value {
             None => {
                 let shapes = self.load_small_vectors(at, t, comps.len(), size)?;
@@ -525,6 +545,126 @@ impl Lowering<'_, '_, '_> {
             }
         }
         Ok(true)
+    }
+
+    /// `vload3` (`values` None: the components' shapes returned) or
+    /// `vstore3` (the components' shapes given) of 32-bit components
+    /// (type `t`) through pointer `at` moving by 12 bytes: the four lanes'
+    /// 48 bytes read or written as three vectors, each component or
+    /// each vector put together by two shuffles; where `at` carries a
+    /// wrap note whose test fails, lane by lane.
+    fn vector3_access(&mut self, at: Shape, t: cl::Type, values: Option<Vec<Shape>>) -> R<Option<Vec<Shape>>> {
+        let Shape::Affine { base, wrap, .. } = at else {
+            return Err("vload3 or vstore3 through a pointer that is not affine".into());
+        };
+        let vt = if t == cl::F32 { cl::F32X4 } else { cl::I32X4 };
+        let flags = MemFlagsData::new();
+        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        // (An offset whose lanes may always wrap: lane by lane always.)
+        let test = match wrap {
+            Some(w) => Some(match self.wraps(w.narrow, w.nstride, w.signed) {
+                Some(test) => test,
+                None => self.b.ins().iconst(cl::I8, 1),
+            }),
+            None => None,
+        };
+        // Byte `b` of the block (lane b / 12, component b % 12 / 4) from
+        // three sources, the first two shuffled at once, the third after.
+        let gather = |l: &mut Self, srcs: [Value; 3], at: &dyn Fn(usize) -> (usize, usize)| -> Value {
+            let first: Vec<u8> = (0..16)
+                .map(|b| {
+                    let (s, i) = at(b);
+                    if s < 2 {
+                        (16 * s + i) as u8
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            let second: Vec<u8> = (0..16)
+                .map(|b| {
+                    let (s, i) = at(b);
+                    if s == 2 {
+                        (16 + i) as u8
+                    } else {
+                        b as u8
+                    }
+                })
+                .collect();
+            let imm = l.b.func.dfg.immediates.push(cranelift_codegen::ir::ConstantData::from(first));
+            let x = l.b.ins().shuffle(srcs[0], srcs[1], imm);
+            let imm = l.b.func.dfg.immediates.push(cranelift_codegen::ir::ConstantData::from(second));
+            l.b.ins().shuffle(x, srcs[2], imm)
+        };
+        match values {
+            None => {
+                let fast = |l: &mut Self| {
+                    let v: [Value; 3] = std::array::from_fn(|j| l.b.ins().load(cl::I8X16, flags, base, 16 * j as i32));
+                    (0..3)
+                        .map(|c| {
+                            // Lane k of component c: block byte 12k + 4c.
+                            let x = gather(l, v, &|b| {
+                                let at = 12 * (b / 4) + 4 * c + b % 4;
+                                (at / 16, at % 16)
+                            });
+                            l.b.ins().bitcast(vt, le, x)
+                        })
+                        .collect()
+                };
+                let comps = match test {
+                    None => fast(self),
+                    Some(test) => {
+                        let slow = |l: &mut Self| {
+                            let addrs = l.lanes(at);
+                            Ok((0..3)
+                                .map(|c| {
+                                    let lanes = addrs.map(|a| l.b.ins().load(t, flags, a, 4 * c));
+                                    l.build(vt, lanes)
+                                })
+                                .collect())
+                        };
+                        self.fast_or_lanes(test, &[vt; 3], fast, slow)?
+                    }
+                };
+                Ok(Some(comps.into_iter().map(Shape::V).collect()))
+            }
+            Some(shapes) => {
+                let comps: Vec<Value> = shapes.iter().map(|&s| self.as_vec(s, vt)).collect();
+                let bytes: Vec<Value> = comps.iter().map(|&v| self.b.ins().bitcast(cl::I8X16, le, v)).collect();
+                let store = |l: &mut Self| {
+                    for j in 0..3 {
+                        // Block byte 16j + b: lane at / 12, component at % 12 / 4.
+                        let x = gather(l, [bytes[0], bytes[1], bytes[2]], &|b| {
+                            let at = 16 * j + b;
+                            (at % 12 / 4, 4 * (at / 12) + at % 4)
+                        });
+                        l.b.ins().store(flags, x, base, 16 * j as i32);
+                    }
+                };
+                match test {
+                    None => store(self),
+                    Some(test) => {
+                        let (fast_block, slow_block, join) =
+                            (self.b.create_block(), self.b.create_block(), self.b.create_block());
+                        self.b.ins().brif(test, slow_block, &[], fast_block, &[]);
+                        self.b.switch_to_block(fast_block);
+                        store(self);
+                        self.b.ins().jump(join, &[]);
+                        self.b.switch_to_block(slow_block);
+                        let addrs = self.lanes(at);
+                        for (c, &v) in comps.iter().enumerate() {
+                            for (k, &a) in addrs.iter().enumerate() {
+                                let x = self.b.ins().extractlane(v, k as u8);
+                                self.b.ins().store(flags, x, a, 4 * c as i32);
+                            }
+                        }
+                        self.b.ins().jump(join, &[]);
+                        self.b.switch_to_block(join);
+                    }
+                }
+                Ok(None)
+            }
+        }
     }
 
     /// A 32-bit scalar through a pointer moving by 8 or 12 bytes (a

@@ -11,7 +11,7 @@
 //! `vload_half`, the first half of the buffer's bytes as halves, times 2;
 //! `vstore_half`, `x * 3` stored as halves; `fmod`, `fmod(x * 7.3f, 1.7f)`;
 //! `points3`, the squared length of a struct of three floats, over a
-//! third as many work-items)
+//! third as many work-items; `vload3`, the same of `vload3(i, x)`)
 //! and a clFinish, per function
 //! (`conformance/kernels/cl/bench_math.cl`, clang -O2). Criterion reports
 //! elements per second.
@@ -24,7 +24,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 50] = [
+const FUNCTIONS: [&str; 51] = [
     "sin",
     "cos",
     "exp",
@@ -58,6 +58,7 @@ const FUNCTIONS: [&str; 50] = [
     "vstore_half",
     "fmod",
     "points3",
+    "vload3",
     "exp_double",
     "log_double",
     "sin_double",
@@ -103,8 +104,9 @@ fn math(c: &mut Criterion) {
         };
         check(set_arg(k, 0, &x));
         check(set_arg(k, 1, &y));
-        // `points3` reads three floats per work-item: a third of them.
-        let global = if f == "points3" { N / 3 } else { N };
+        // `points3` and `vload3` read three floats per work-item: a third
+        // of them.
+        let global = if matches!(f, "points3" | "vload3") { N / 3 } else { N };
         group.throughput(Throughput::Elements(global as u64));
         group.bench_function(f, |b| {
             b.iter(|| {

@@ -817,9 +817,11 @@ impl Gen {
             // that clamps some lanes at either end.
             4 if kernel => {
                 let d = self.r.below(2 * len + 1) as i64 - len as i64;
-                match self.r.below(3) {
+                match self.r.below(4) {
                     0 => format!("clamp((int)gid + {d}, 0, {m})"),
                     1 => format!("min(gid + {}u, {m}u)", self.r.below(len)),
+                    // Every second or third element (strided reads).
+                    2 => format!("min({}u * gid + {}u, {m}u)", 2 + self.r.below(2), self.r.below(3)),
                     _ => format!("max(min((int)gid + {d}, {m}), 0)"),
                 }
             }

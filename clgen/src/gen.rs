@@ -817,11 +817,14 @@ impl Gen {
             // that clamps some lanes at either end.
             4 if kernel => {
                 let d = self.r.below(2 * len + 1) as i64 - len as i64;
-                match self.r.below(4) {
+                match self.r.below(3) {
                     0 => format!("clamp((int)gid + {d}, 0, {m})"),
-                    1 => format!("min(gid + {}u, {m}u)", self.r.below(len)),
-                    // Every second or third element (strided reads).
-                    2 => format!("min({}u * gid + {}u, {m}u)", 2 + self.r.below(2), self.r.below(3)),
+                    // Every element, every second or every third
+                    // (strided reads).
+                    1 => {
+                        let step = 1 + self.r.below(3);
+                        format!("min({step}u * gid + {}u, {m}u)", self.r.below(len))
+                    }
                     _ => format!("max(min((int)gid + {d}, {m}), 0)"),
                 }
             }

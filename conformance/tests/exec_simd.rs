@@ -1902,6 +1902,17 @@ fn double_specials() -> Vec<u64> {
     .collect()
 }
 
+/// frexp of a float: the mantissa (magnitude in [0.5, 1), the sign of x)
+/// and the exponent, exactly; a zero, infinity or NaN as it is and 0.
+fn frexp_f32(x: f32) -> (f32, i32) {
+    if x == 0.0 || !x.is_finite() {
+        return (x, 0);
+    }
+    let d = f64::from(x);
+    let e = ((d.to_bits() >> 52) & 0x7ff) as i32 - 1022;
+    ((d / f64::powi(2.0, e)) as f32, e)
+}
+
 /// sincos, fract and modf (pointer_results_lanes: the 4-lane bodies
 /// compute both results as vectors and store the second as a vector
 /// store) of floats, float2 and doubles, every special value (NaN
@@ -1925,7 +1936,8 @@ fn pointer_results_by_lanes() {
             let mut out = vec![0u32; 8 * n];
             let mut cosines = vec![0f32; n];
             let mut out64 = vec![0u64; 6 * n];
-            let mut out2 = vec![0f32; 4 * n];
+            let mut out2 = vec![0f32; 8 * n];
+            let mut exps = vec![0i32; 3 * n];
             let l = local.map(|l| [l]);
             Kernel::new("simd", opt, "pointer_results_lanes")
                 .arg(Arg::input(&a))
@@ -1934,6 +1946,7 @@ fn pointer_results_by_lanes() {
                 .arg(Arg::output(&mut cosines))
                 .arg(Arg::output(&mut out64))
                 .arg(Arg::output(&mut out2))
+                .arg(Arg::output(&mut exps))
                 .run(&[n], l.as_ref().map(|l| &l[..]));
             for i in 0..n {
                 let x = f32::from_bits(a[i]);
@@ -1948,6 +1961,18 @@ fn pointer_results_by_lanes() {
                 for (k, &w) in want2.iter().enumerate() {
                     let got = f64::from(out2[4 * i + k]);
                     assert!(same(got, w), "{opt:?} {local:?}: float2 result {k} of {x:e}: {got:e}");
+                }
+                // frexp of x, -x and x / 4.
+                let fx = [x, -x, x * 0.25];
+                let got_m = [r[7], out2[6 * n + 2 * i], out2[6 * n + 2 * i + 1]];
+                for (k, &v) in fx.iter().enumerate() {
+                    let (wm, we) = frexp_f32(v);
+                    assert!(
+                        got_m[k].to_bits() == wm.to_bits() || (k > 0 && got_m[k].is_nan() && wm.is_nan()),
+                        "{opt:?} {local:?}: frexp({v:e}) mantissa {:e}",
+                        got_m[k]
+                    );
+                    assert_eq!(exps[3 * i + k], we, "{opt:?} {local:?}: frexp({v:e}) exponent");
                 }
                 // sin and cos near the double ones (the harness compares
                 // their bits with the scalar build's).

@@ -637,11 +637,12 @@ kernel void clamped_blur(global const float *in, global float *out, int w, int h
 // sincos, fract and modf, whose second result goes through a pointer (the
 // 4-lane bodies compute both as vectors and store the second as one
 // vector: jit/src/lower/simd/pointer_results.rs): into private variables
-// and straight into global memory, of floats, float2 and doubles.
+// and straight into global memory, of floats, float2 and doubles; frexp
+// of floats and float2 (its int exponents through the pointer).
 kernel void pointer_results_lanes(global const uint *a, global const ulong *b, global uint *out,
-                                  global float *cosines, global ulong *out64, global float2 *out2)
+                                  global float *cosines, global ulong *out64, global float2 *out2, global int *exps)
 {
-    size_t i = get_global_id(0);
+    size_t i = get_global_id(0), n = get_global_size(0);
     float x = as_float(a[i]);
     float c, fl, ip;
     float s = sincos(x, &c);
@@ -650,7 +651,16 @@ kernel void pointer_results_lanes(global const uint *a, global const ulong *b, g
     float s2 = sincos(x * 0.5f, cosines + i);
     float2 v = (float2)(x, -x), v2;
     float2 f2 = fract(v, &v2);
-    uint8 r = (uint8)(as_uint(s), as_uint(c), as_uint(fr), as_uint(fl), as_uint(mf), as_uint(ip), as_uint(s2), 0);
+    int e;
+    float fm = frexp(x, &e);
+    int2 e2;
+    float2 fm2 = frexp((float2)(-x, x * 0.25f), &e2);
+    exps[3 * i] = e;
+    exps[3 * i + 1] = e2.x;
+    exps[3 * i + 2] = e2.y;
+    out2[3 * n + i] = fm2;
+    uint8 r = (uint8)(as_uint(s), as_uint(c), as_uint(fr), as_uint(fl), as_uint(mf), as_uint(ip), as_uint(s2),
+                      as_uint(fm));
     vstore8(r, i, out);
     out2[2 * i] = f2;
     out2[2 * i + 1] = v2;

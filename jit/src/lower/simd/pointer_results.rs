@@ -1,7 +1,8 @@
 //! The OpenCL.std math functions that return a second value through a
 //! pointer: `sincos` (the sine, and the cosine stored), `fract` (the
 //! fraction, and the floor stored) and `modf` (the fraction, and the
-//! integral part stored), of floats and doubles. Both values are computed
+//! integral part stored), of floats and doubles, and `frexp` of floats
+//! (the mantissa, and the `int` exponent stored). Both values are computed
 //! as vectors, as the host functions compute them (sincos is their `sin`
 //! and `cos`), and the second is stored through the pointer as OpStore
 //! stores a value of its type (one vector store into a private variable
@@ -19,12 +20,14 @@ impl Lowering<'_, '_, '_> {
     /// Instruction `i` if it is one of this module's functions with a
     /// varying pointer, all of its components of a type with a vector
     /// form (false: nothing was emitted that matters, and it runs lane by
-    /// lane).
+    /// lane). The second values are stored as the pointer's type.
     pub(super) fn simd_pointer_result(&mut self, i: u32) -> R<bool> {
         let m = self.m;
         let inst = self.at(i);
         let op = inst.lit(1).and_then(Cl::from_u32);
-        let (Some(op @ (Cl::sincos | Cl::fract | Cl::modf)), Some(x), Some(ptr)) = (op, inst.id(2), inst.id(3)) else {
+        let (Some(op @ (Cl::sincos | Cl::fract | Cl::modf | Cl::frexp)), Some(x), Some(ptr)) =
+            (op, inst.id(2), inst.id(3))
+        else {
             return Ok(false);
         };
         if self.touches_half(i) || !self.is_varying(ptr) || self.scalar_lanes() {
@@ -33,7 +36,11 @@ impl Lowering<'_, '_, '_> {
         let (ty, id) = inst.result();
         let out = types::components(m, ty)?;
         let xs = self.shapes(x)?;
-        if xs.len() != out.len() {
+        // The type stored: the result's, but frexp's `int` exponents.
+        let Some((_, stored)) = m.pointer(self.type_of(ptr)) else {
+            return Ok(false);
+        };
+        if xs.len() != out.len() || (op == Cl::frexp && out.iter().any(|&t| t != cl::F32)) {
             return Ok(false);
         }
         let (mut first, mut second) = (Vec::with_capacity(out.len()), Vec::with_capacity(out.len()));
@@ -46,6 +53,11 @@ impl Lowering<'_, '_, '_> {
                     (Some(a), Some(b)) => Some((a, b)),
                     _ => None,
                 },
+                Cl::frexp => {
+                    let x = self.as_vec(s, cl::F32X4);
+                    let (m, e) = self.frexp_vec(x);
+                    Some((Shape::V(m), Shape::V(e)))
+                }
                 _ => self.fraction4(op == Cl::fract, s, t),
             };
             let Some((a, b)) = pair else {
@@ -54,10 +66,50 @@ impl Lowering<'_, '_, '_> {
             first.push(a);
             second.push(b);
         }
-        self.store_shapes(ptr, ty, &second)?;
+        self.store_shapes(ptr, stored, &second)?;
         self.count(true);
         self.set_shapes(id, first)?;
         Ok(true)
+    }
+
+    /// `frexp` of `f32x4` `x`: the mantissa (magnitude in [0.5, 1), x's
+    /// sign) and the `i32x4` exponent with `x = m * 2^e`, both exact and
+    /// unique (so the host function's); a denormal scaled by 2^25 first
+    /// (exact), a zero, infinity or NaN its bits as they are and 0.
+    fn frexp_vec(&mut self, x: Value) -> (Value, Value) {
+        let flags = MemFlagsData::new();
+        let splat = |l: &mut Self, c: u32| l.vconst(cl::I32X4, &[u64::from(c); super::LANES]);
+        let bits = self.b.ins().bitcast(cl::I32X4, flags, x);
+        let abs_mask = splat(self, 0x7fff_ffff);
+        let mag = self.b.ins().band(bits, abs_mask);
+        let min_normal = splat(self, 0x0080_0000);
+        let denormal = self.b.ins().icmp(IntCC::SignedLessThan, mag, min_normal);
+        let scale = self.b.ins().f32const(33_554_432.0); // 2^25
+        let scale = self.b.ins().splat(cl::F32X4, scale);
+        let scaled = self.b.ins().fmul(x, scale);
+        let scaled = self.b.ins().bitcast(cl::I32X4, flags, scaled);
+        let y = self.b.ins().bitselect(denormal, scaled, bits);
+        let biased = self.b.ins().ushr_imm_u(y, 23);
+        let low = splat(self, 0xff);
+        let biased = self.b.ins().band(biased, low);
+        let bias = splat(self, 126);
+        let e = self.b.ins().isub(biased, bias);
+        let shift = splat(self, 25);
+        let zero = splat(self, 0);
+        let shift = self.b.ins().bitselect(denormal, shift, zero);
+        let e = self.b.ins().isub(e, shift);
+        let keep = splat(self, 0x807f_ffff);
+        let m = self.b.ins().band(y, keep);
+        let half = splat(self, 0x3f00_0000);
+        let m = self.b.ins().bor(m, half);
+        // Zeros, infinities and NaNs: x and 0.
+        let is_zero = self.b.ins().icmp(IntCC::Equal, mag, zero);
+        let inf = splat(self, 0x7f80_0000);
+        let not_finite = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, mag, inf);
+        let special = self.b.ins().bor(is_zero, not_finite);
+        let m = self.b.ins().bitselect(special, bits, m);
+        let e = self.b.ins().bitselect(special, zero, e);
+        (self.b.ins().bitcast(cl::F32X4, flags, m), e)
     }
 
     /// `fract` (`floor`: true) or `modf` of one component `s` of type `t`

@@ -2420,3 +2420,39 @@ fn vector3_by_lanes() {
         }
     }
 }
+
+/// bitselect of int, uchar, short, float (bit patterns, NaNs included)
+/// and ulong lanes (bitselect_lanes), against the bitwise definition.
+#[test]
+fn bitselect_by_lanes() {
+    let (a, b) = int_edge_pairs();
+    let n = a.len();
+    let c: Vec<u64> = (0..n as u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (i << 40)).collect();
+    let sel = |p: u64, q: u64, m: u64| (p & !m) | (q & m);
+    for opt in Opt::BOTH {
+        for local in [None, Some(6)] {
+            let mut out = vec![0u32; 3 * n];
+            let mut out64 = vec![0u64; n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "bitselect_lanes")
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::input(&c))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::output(&mut out64))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let (x, y) = (u64::from(a[i]), u64::from(b[i]));
+                let lo = sel(x & 0xff, y & 0xff, (y >> 8) & 0xff);
+                let hi = sel(x >> 16, y & 0xffff, (x >> 3) & 0xffff);
+                let want = [
+                    sel(x, y, 0xf0f0_f0f0 ^ x) as u32,
+                    (lo | hi << 16) as u32,
+                    sel(x, y, x ^ y) as u32,
+                ];
+                assert_eq!(&out[3 * i..3 * i + 3], &want[..], "{opt:?} {local:?}: {x:#x}, {y:#x}");
+                assert_eq!(out64[i], sel(c[i], x << 32 | y, c[i] >> 7), "{opt:?}: {i}");
+            }
+        }
+    }
+}

@@ -390,6 +390,26 @@ impl Lowering<'_, '_, '_> {
                 let r = self.select_either(pick_y, y, r);
                 self.select_either(pick_x, x, r)
             }
+            // Relational: (a & ~c) | (b & c), on the bit patterns (of
+            // scalars or vectors).
+            (Cl::bitselect, 3) => {
+                let it = t.as_int();
+                let bits = [x, a[1], a[2]].map(|v| {
+                    if t.lane_type().is_float() {
+                        self.b.ins().bitcast(it, MemFlagsData::new(), v)
+                    } else {
+                        v
+                    }
+                });
+                let keep = self.b.ins().band_not(bits[0], bits[2]);
+                let take = self.b.ins().band(bits[1], bits[2]);
+                let r = self.b.ins().bor(keep, take);
+                if t.lane_type().is_float() {
+                    self.b.ins().bitcast(t, MemFlagsData::new(), r)
+                } else {
+                    r
+                }
+            }
             (Cl::half_divide | Cl::native_divide, 2) => self.b.ins().fdiv(x, a[1]),
             (Cl::half_recip | Cl::native_recip, 1) => {
                 let one = self.fconst_like(t, 1.0);
@@ -726,25 +746,6 @@ impl Lowering<'_, '_, '_> {
                 let hi = self.b.ins().ishl_imm_s(hi, i64::from(w));
                 let lo = self.resize(lo, t, false);
                 self.b.ins().bor(hi, lo)
-            }
-            // Relational.
-            Cl::bitselect => {
-                // (a & ~c) | (b & c), on the bit patterns.
-                let it = cl::Type::int(t.bits() as u16).ok_or("no integer type of that width")?;
-                let mut bits = [x, a(1)?, a(2)?];
-                if t.is_float() {
-                    for v in &mut bits {
-                        *v = self.b.ins().bitcast(it, MemFlagsData::new(), *v);
-                    }
-                }
-                let keep = self.b.ins().band_not(bits[0], bits[2]);
-                let take = self.b.ins().band(bits[1], bits[2]);
-                let r = self.b.ins().bor(keep, take);
-                if t.is_float() {
-                    self.b.ins().bitcast(t, MemFlagsData::new(), r)
-                } else {
-                    r
-                }
             }
             _ => {
                 return Err(format!(
@@ -1415,6 +1416,7 @@ pub(super) fn lanewise_op(op: Cl) -> bool {
             | Cl::smoothstep
             | Cl::sign
             | Cl::select
+            | Cl::bitselect
             | Cl::s_abs_diff
             | Cl::u_abs_diff
             | Cl::u_add_sat

@@ -257,13 +257,14 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         // abs_diff, add_sat, sub_sat, hadd, rhadd and mad_hi of every
         // width (lane by lane before, 648 insertions), logb, ilogb and
         // nextafter of floats from the bits, powr and rootn with selects,
-        // signbit of floats and doubles, ctz of ints, bitselect of
-        // integers: vector code.
+        // signbit of floats and doubles, ctz of ints, bitselect and
+        // upsample of integers: vector code.
         for kernel in [
             "int_builtins_lanes",
             "sign_bits_lanes",
             "ctz_lanes",
             "bitselect_lanes",
+            "upsample_lanes",
             "exponent_lanes",
             "nextafter_lanes",
             "powr_lanes",

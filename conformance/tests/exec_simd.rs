@@ -2456,3 +2456,37 @@ fn bitselect_by_lanes() {
         }
     }
 }
+
+/// upsample of chars, shorts and ints, signed and unsigned
+/// (upsample_lanes), of every edge pair in every lane position.
+#[test]
+fn upsample_by_lanes() {
+    let (a, b) = int_edge_pairs();
+    let n = a.len();
+    for opt in Opt::BOTH {
+        for local in [None, Some(6)] {
+            let mut out = vec![0u32; 3 * n];
+            let mut out64 = vec![0u64; 2 * n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "upsample_lanes")
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::output(&mut out64))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let (x, y) = (a[i], b[i]);
+                let c = (i32::from(x as u8 as i8) << 8) as u32 & 0xff00 | (y & 0xff);
+                let uc = ((x >> 8) & 0xff) << 8 | ((y >> 8) & 0xff);
+                let want = [
+                    c | uc << 16,
+                    ((i32::from(x as u16 as i16) << 16) as u32) | (y & 0xffff),
+                    (x >> 16) << 16 | (y >> 16),
+                ];
+                assert_eq!(&out[3 * i..3 * i + 3], &want[..], "{opt:?} {local:?}: {x:#x}, {y:#x}");
+                let want64 = [((i64::from(x as i32) << 32) as u64) | u64::from(y), u64::from(y) << 32 | u64::from(x)];
+                assert_eq!(&out64[2 * i..2 * i + 2], &want64[..], "{opt:?} {local:?}: {x:#x}, {y:#x}");
+            }
+        }
+    }
+}

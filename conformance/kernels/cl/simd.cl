@@ -821,3 +821,16 @@ kernel void bitselect_lanes(global const uint *a, global const uint *b, global c
     out[3 * i + 2] = as_uint(bitselect(as_float(x), as_float(y), as_float(x ^ y)));
     out64[i] = bitselect(c[i], (ulong)x << 32 | y, c[i] >> 7);
 }
+
+// upsample of chars, shorts and ints, signed and unsigned (the 4-lane
+// bodies widen both halves and put them side by side).
+kernel void upsample_lanes(global const uint *a, global const uint *b, global uint *out, global ulong *out64)
+{
+    size_t i = get_global_id(0);
+    uint x = a[i], y = b[i];
+    out[3 * i] = (uint)(ushort)upsample((char)x, (uchar)y) | (uint)upsample((uchar)(x >> 8), (uchar)(y >> 8)) << 16;
+    out[3 * i + 1] = (uint)upsample((short)x, (ushort)y);
+    out[3 * i + 2] = upsample((ushort)(x >> 16), (ushort)(y >> 16));
+    out64[2 * i] = (ulong)upsample((int)x, y);
+    out64[2 * i + 1] = upsample(y, x);
+}

@@ -2332,9 +2332,42 @@ impl Lowering<'_, '_, '_> {
         Some(Shape::V(compute(self, &v)))
     }
 
+    /// `upsample(hi, lo)` of 8-, 16- or 32-bit lanes into lanes of twice
+    /// the width `t`: hi widened (sign-extended for `s_upsample`) and
+    /// moved up, lo zero-extended below it, as the scalar lowering.
+    fn upsample4(&mut self, signed: bool, hi: Shape, lo: Shape, t: Clif) -> Option<Shape> {
+        let nt = self.lane_type(hi);
+        if self.lane_type(lo) != nt || nt.bits() * 2 != t.bits() || self.scalar_lanes() {
+            return None;
+        }
+        let nvt = vec_of(nt)?;
+        let (h, l) = (self.as_vec(hi, nvt), self.as_vec(lo, nvt));
+        let widen = |s: &mut Self, v: Value, signed: bool, high: bool| match (signed, high) {
+            (true, false) => s.b.ins().swiden_low(v),
+            (true, true) => s.b.ins().swiden_high(v),
+            (false, false) => s.b.ins().uwiden_low(v),
+            (false, true) => s.b.ins().uwiden_high(v),
+        };
+        let join = |s: &mut Self, high: bool| {
+            let wh = widen(s, h, signed, high);
+            let wh = s.b.ins().ishl_imm_u(wh, i64::from(nt.bits()));
+            let wl = widen(s, l, false, high);
+            s.b.ins().bor(wh, wl)
+        };
+        if t == cl::I64 {
+            self.pair_of(t)?;
+            return Some(Shape::Pair([join(self, false), join(self, true)]));
+        }
+        // 8- and 16-bit lanes 0-3 widen into lanes 0-3.
+        Some(Shape::V(join(self, false)))
+    }
+
     /// The OpenCL.std instructions with a 4-lane form, on one component
     /// of type `t` (as the scalar lowering computes them).
     pub(super) fn ext(&mut self, op: Cl, args: &[Shape], t: Clif) -> Option<Shape> {
+        if let (Cl::s_upsample | Cl::u_upsample, &[hi, lo]) = (op, args) {
+            return self.upsample4(op == Cl::s_upsample, hi, lo, t);
+        }
         if let Some(pt) = self.pair_of(t) {
             return self.ext_pair(op, args, t, pt);
         }

@@ -113,7 +113,17 @@ fn math(c: &mut Criterion) {
                 // SAFETY: valid queue and kernel with both arguments set;
                 // `global` work-items, NULL local size, no events.
                 check(unsafe {
-                    clEnqueueNDRangeKernel(q, k, 1, ptr::null(), &global, ptr::null(), 0, ptr::null(), ptr::null_mut())
+                    clEnqueueNDRangeKernel(
+                        q,
+                        k,
+                        1,
+                        ptr::null(),
+                        &global,
+                        ptr::null(),
+                        0,
+                        ptr::null(),
+                        ptr::null_mut(),
+                    )
                 });
                 // SAFETY: valid queue.
                 check(unsafe { clFinish(q) });

@@ -160,8 +160,10 @@ impl Helpers {
         let tn = t.name();
         self.add(name.clone(), |hp| {
             let add = hp.float_op("add", t);
-            format!("static {tn} {name}({tn} x) {{ {tn} p; {tn} r = {f}(x, &p); return {add}(r, p); }}
-")
+            format!(
+                "static {tn} {name}({tn} x) {{ {tn} p; {tn} r = {f}(x, &p); return {add}(r, p); }}
+"
+            )
         })
     }
 

@@ -1763,7 +1763,11 @@ fn clamped_short_indices_by_lanes() {
     offsets.extend((1..=9).map(|d| 32768 - d));
     let mut cases = Vec::new();
     for k in offsets {
-        for (lo, hi, ulo, uhi) in [(i16::MIN, i16::MAX, 0, u16::MAX), (-5, 20, 5, 40000), (100, 32000, 100, 32000)] {
+        for (lo, hi, ulo, uhi) in [
+            (i16::MIN, i16::MAX, 0, u16::MAX),
+            (-5, 20, 5, 40000),
+            (100, 32000, 100, 32000),
+        ] {
             cases.push((k, lo, hi, ulo, uhi));
         }
     }
@@ -1793,7 +1797,12 @@ fn clamped_short_indices_by_lanes() {
                     let u = clamp_i64(i64::from(x as u16), ulo.into(), uhi.into());
                     let col = clamp_i64(7 - g as i64, lo.into(), hi.into());
                     let l = clamp_i64(i64::from(x as i16) + 1, 4 * i64::from(lo), 4 * i64::from(hi));
-                    let want = [mid(s), mid(i64::from(u as u16 as i16)), mid(2 * i64::from(x as i16) + col), mid(l)];
+                    let want = [
+                        mid(s),
+                        mid(i64::from(u as u16 as i16)),
+                        mid(2 * i64::from(x as i16) + col),
+                        mid(l),
+                    ];
                     let got = [0, 1, 2, 3].map(|c| out[4 * n * y + c * n + g]);
                     assert_eq!(got, want, "k {k} ({lo}, {hi}) ({ulo}, {uhi}) {opt:?} {local:?}: {g}");
                 }
@@ -1826,7 +1835,11 @@ fn clamped_blur_by_lanes() {
                                 s += input[(cy * w as i64 + cx) as usize] * (dx + 3 * dy) as f32;
                             }
                         }
-                        assert_eq!(out[(y * w as i64 + x) as usize], s, "{w}x{h} {opt:?} {local:?}: ({x}, {y})");
+                        assert_eq!(
+                            out[(y * w as i64 + x) as usize],
+                            s,
+                            "{w}x{h} {opt:?} {local:?}: ({x}, {y})"
+                        );
                     }
                 }
             }
@@ -1870,13 +1883,42 @@ fn fract_modf(x: f64, below_one: f64, round: fn(f64) -> f64) -> [f64; 4] {
 /// of both signs (quiet, signaling, with payloads), denormals.
 fn float_specials() -> Vec<u32> {
     [
-        0.0f32, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, -1e-10, 1e-10, 8388608.0, 8388609.0, -8388609.0,
-        16777218.0, 1e30, -1e30, 3.14159, -2.71828, 100.25, -100.75, 1e-7, -0.99999994, 0.99999994,
+        0.0f32,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        1.5,
+        -1.5,
+        -1e-10,
+        1e-10,
+        8388608.0,
+        8388609.0,
+        -8388609.0,
+        16777218.0,
+        1e30,
+        -1e30,
+        3.25159,
+        -2.61828,
+        100.25,
+        -100.75,
+        1e-7,
+        -0.99999994,
+        0.99999994,
     ]
     .iter()
     .map(|f| f.to_bits())
     .chain([
-        0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_0000, 0x7f80_0001, 0xffa0_1234, 0x7fc1_2345, 1, 0x807f_ffff,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0xffc0_0000,
+        0x7f80_0001,
+        0xffa0_1234,
+        0x7fc1_2345,
+        1,
+        0x807f_ffff,
         0x8000_0001,
     ])
     .collect()
@@ -1885,7 +1927,18 @@ fn float_specials() -> Vec<u32> {
 /// The same for doubles.
 fn double_specials() -> Vec<u64> {
     [
-        0.0f64, -0.0, 1.0, -1.0, 0.5, -0.5, -1e-20, 4503599627370497.0, -4503599627370497.5, 1e300, 3.14159, -2.71828,
+        0.0f64,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        -1e-20,
+        4503599627370497.0,
+        -4503599627370497.5,
+        1e300,
+        3.25159,
+        -2.61828,
         -0.9999999999999999,
     ]
     .iter()
@@ -1953,10 +2006,19 @@ fn pointer_results_by_lanes() {
                 let r: Vec<f32> = out[8 * i..8 * i + 8].iter().map(|&u| f32::from_bits(u)).collect();
                 let fm = fract_modf(f64::from(x), below_f, to_float);
                 for (k, &w) in fm.iter().enumerate() {
-                    assert!(same(f64::from(r[2 + k]), w), "{opt:?} {local:?}: result {} of {x:e} ({:#x}): {}", 2 + k, a[i], r[2 + k]);
+                    assert!(
+                        same(f64::from(r[2 + k]), w),
+                        "{opt:?} {local:?}: result {} of {x:e} ({:#x}): {}",
+                        2 + k,
+                        a[i],
+                        r[2 + k]
+                    );
                 }
                 // float2 (x, -x): fractions, then floors.
-                let (p, q) = (fract_modf(f64::from(x), below_f, to_float), fract_modf(-f64::from(x), below_f, to_float));
+                let (p, q) = (
+                    fract_modf(f64::from(x), below_f, to_float),
+                    fract_modf(-f64::from(x), below_f, to_float),
+                );
                 let want2 = [p[0], q[0], p[1], q[1]];
                 for (k, &w) in want2.iter().enumerate() {
                     let got = f64::from(out2[4 * i + k]);
@@ -1980,21 +2042,38 @@ fn pointer_results_by_lanes() {
                     if x.is_nan() || x.is_infinite() {
                         return got.is_nan();
                     }
-                    x.abs() > 1e6 || (f64::from(got) - want).abs() <= 4.0 * f64::from(f32::EPSILON) * want.abs().max(1e-30)
+                    x.abs() > 1e6
+                        || (f64::from(got) - want).abs() <= 4.0 * f64::from(f32::EPSILON) * want.abs().max(1e-30)
                 };
                 let xd = f64::from(x);
-                assert!(near(r[0], xd.sin()) && near(r[1], xd.cos()), "{opt:?}: sincos({x:e}) = {}, {}", r[0], r[1]);
+                assert!(
+                    near(r[0], xd.sin()) && near(r[1], xd.cos()),
+                    "{opt:?}: sincos({x:e}) = {}, {}",
+                    r[0],
+                    r[1]
+                );
                 let half = f64::from(x * 0.5);
-                assert!(near(r[6], half.sin()) && near(cosines[i], half.cos()), "{opt:?}: sincos({x:e} / 2)");
+                assert!(
+                    near(r[6], half.sin()) && near(cosines[i], half.cos()),
+                    "{opt:?}: sincos({x:e} / 2)"
+                );
                 let d = f64::from_bits(b[i]);
                 let w = fract_modf(d, below_d, |v| v);
                 for (k, &wk) in w.iter().enumerate() {
                     let got = f64::from_bits(out64[6 * i + 2 + k]);
-                    assert!(same(got, wk), "{opt:?} {local:?}: double result {} of {d:e} ({:#x}): {got:e}", 2 + k, b[i]);
+                    assert!(
+                        same(got, wk),
+                        "{opt:?} {local:?}: double result {} of {d:e} ({:#x}): {got:e}",
+                        2 + k,
+                        b[i]
+                    );
                 }
                 let (ds_, dc) = (f64::from_bits(out64[6 * i]), f64::from_bits(out64[6 * i + 1]));
                 if d.is_finite() && d.abs() < 1e6 {
-                    assert!((ds_ - d.sin()).abs() <= 1e-15 && (dc - d.cos()).abs() <= 1e-15, "{opt:?}: sincos({d:e})");
+                    assert!(
+                        (ds_ - d.sin()).abs() <= 1e-15 && (dc - d.cos()).abs() <= 1e-15,
+                        "{opt:?}: sincos({d:e})"
+                    );
                 }
             }
         }
@@ -2030,7 +2109,13 @@ fn sign_bits_by_lanes() {
                     -i32::from(neg(x * 0.5)),
                     if d { 7 } else { 9 },
                 ];
-                assert_eq!(&out[6 * i..6 * i + 6], &want[..], "{opt:?} {local:?}: {:#x}, {:#x}", a[i], b[i]);
+                assert_eq!(
+                    &out[6 * i..6 * i + 6],
+                    &want[..],
+                    "{opt:?} {local:?}: {:#x}, {:#x}",
+                    a[i],
+                    b[i]
+                );
             }
         }
     }
@@ -2047,7 +2132,9 @@ fn trailing_zeros_by_lanes() {
     }
     a.extend((0..77u32).map(|i| i.wrapping_mul(2_654_435_761) << (i % 32)));
     let n = a.len();
-    let b: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(0x9e37_79b9) << (i % 33 % 32)).collect();
+    let b: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(0x9e37_79b9) << (i % 33 % 32))
+        .collect();
     for opt in Opt::BOTH {
         for local in [None, Some(6)] {
             let mut out = vec![0u32; 2 * n];
@@ -2058,8 +2145,17 @@ fn trailing_zeros_by_lanes() {
                 .arg(Arg::output(&mut out))
                 .run(&[n], l.as_ref().map(|l| &l[..]));
             for i in 0..n {
-                let want = [a[i].trailing_zeros(), (a[i] ^ b[i]).trailing_zeros() + b[i].trailing_zeros()];
-                assert_eq!(&out[2 * i..2 * i + 2], &want[..], "{opt:?} {local:?}: {:#x}, {:#x}", a[i], b[i]);
+                let want = [
+                    a[i].trailing_zeros(),
+                    (a[i] ^ b[i]).trailing_zeros() + b[i].trailing_zeros(),
+                ];
+                assert_eq!(
+                    &out[2 * i..2 * i + 2],
+                    &want[..],
+                    "{opt:?} {local:?}: {:#x}, {:#x}",
+                    a[i],
+                    b[i]
+                );
             }
         }
     }
@@ -2085,7 +2181,9 @@ fn half_bits_to_float(h: u16) -> u32 {
 fn half_loads_by_lanes() {
     let n = 4096usize;
     let h: Vec<u16> = (0..=u16::MAX).collect();
-    let w: Vec<u16> = (0..4 * 65536u32).map(|j| (j.wrapping_mul(2_654_435_761) >> 16) as u16).collect();
+    let w: Vec<u16> = (0..4 * 65536u32)
+        .map(|j| (j.wrapping_mul(2_654_435_761) >> 16) as u16)
+        .collect();
     let mut ks: Vec<i32> = vec![0, 100];
     ks.extend((1..=9).map(|d| 32768 - d));
     for k in ks {
@@ -2104,13 +2202,22 @@ fn half_loads_by_lanes() {
             for form in 0..6 {
                 for e in 0..16 * n {
                     let want = half_bits_to_float(h[e]);
-                    assert_eq!(out[16 * n * form + e], want, "k {k} {opt:?}: form {form}, half {:#x}", h[e]);
+                    assert_eq!(
+                        out[16 * n * form + e],
+                        want,
+                        "k {k} {opt:?}: form {form}, half {:#x}",
+                        h[e]
+                    );
                 }
             }
             for i in 0..n {
                 let at = 4 * (32768 + i64::from((i as i64 + i64::from(k)) as i16)) as usize;
                 for c in 0..4 {
-                    assert_eq!(wout[4 * i + c], half_bits_to_float(w[at + c]), "k {k} {opt:?}: wrapped {i}.{c}");
+                    assert_eq!(
+                        wout[4 * i + c],
+                        half_bits_to_float(w[at + c]),
+                        "k {k} {opt:?}: wrapped {i}.{c}"
+                    );
                 }
             }
         }
@@ -2142,7 +2249,11 @@ fn float_to_half_bits(x: f32, rtz: bool) -> u16 {
             (((e + 15) << 10) | (m - 1024)) as u16
         }
     };
-    let bits = if rtz && bits == 0x7c00 && !a.is_infinite() { 0x7bff } else { bits };
+    let bits = if rtz && bits == 0x7c00 && !a.is_infinite() {
+        0x7bff
+    } else {
+        bits
+    };
     sign | bits
 }
 
@@ -2160,7 +2271,12 @@ fn half_stores_by_lanes() {
         let v = f32::from_bits(half_bits_to_float(h));
         let next = f32::from_bits(half_bits_to_float(h + 1));
         let mid = (v + next) * 0.5;
-        for f in [v, mid, f32::from_bits(mid.to_bits() + 1), f32::from_bits(mid.to_bits() - 1)] {
+        for f in [
+            v,
+            mid,
+            f32::from_bits(mid.to_bits() + 1),
+            f32::from_bits(mid.to_bits() - 1),
+        ] {
             x.extend([f, -f]);
         }
     }
@@ -2328,7 +2444,12 @@ fn strided_loads_by_lanes() {
     let mut ks = vec![0i32, 7];
     ks.extend((1..=9).map(|d| 32768 - d));
     let rows = ks.len();
-    let (f2v, p3v, i2v, fv) = (f2.slice().to_vec(), p3.slice().to_vec(), i2.slice().to_vec(), f.slice().to_vec());
+    let (f2v, p3v, i2v, fv) = (
+        f2.slice().to_vec(),
+        p3.slice().to_vec(),
+        i2.slice().to_vec(),
+        f.slice().to_vec(),
+    );
     for opt in Opt::BOTH {
         for local in [None, Some([6usize, 1])] {
             let mut out = vec![0f32; 5 * n * rows];
@@ -2355,7 +2476,11 @@ fn strided_loads_by_lanes() {
                         p3v[3 * i + 2],
                     ];
                     assert_eq!(&out[5 * o..5 * o + 5], &want[..], "k {k} {opt:?} {local:?}: {i}");
-                    assert_eq!(iout[o], i2v[2 * i + 1].wrapping_sub(i2v[2 * i].wrapping_mul(3)), "{opt:?}: {i}");
+                    assert_eq!(
+                        iout[o],
+                        i2v[2 * i + 1].wrapping_sub(i2v[2 * i].wrapping_mul(3)),
+                        "{opt:?}: {i}"
+                    );
                 }
             }
         }
@@ -2405,7 +2530,10 @@ fn vector3_by_lanes() {
                 let iwant = [1, 2, 3].map(|c: i32| iav[3 * i + c as usize - 1].wrapping_add(c));
                 assert_eq!(&ib[3 * i..3 * i + 3], &iwant[..], "{opt:?} {local:?}: int3 {i}");
             }
-            assert!(b[3 * n..].iter().all(|&v| v == 7) && ib[3 * n..].iter().all(|&v| v == 7), "{opt:?}: past the end");
+            assert!(
+                b[3 * n..].iter().all(|&v| v == 7) && ib[3 * n..].iter().all(|&v| v == 7),
+                "{opt:?}: past the end"
+            );
             for (y, &k) in ks.iter().enumerate() {
                 let row = &wout[y * 3 * 65536..(y + 1) * 3 * 65536];
                 let mut want = vec![0f32; 3 * 65536];
@@ -2427,7 +2555,9 @@ fn vector3_by_lanes() {
 fn bitselect_by_lanes() {
     let (a, b) = int_edge_pairs();
     let n = a.len();
-    let c: Vec<u64> = (0..n as u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (i << 40)).collect();
+    let c: Vec<u64> = (0..n as u64)
+        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (i << 40))
+        .collect();
     let sel = |p: u64, q: u64, m: u64| (p & !m) | (q & m);
     for opt in Opt::BOTH {
         for local in [None, Some(6)] {
@@ -2484,8 +2614,15 @@ fn upsample_by_lanes() {
                     (x >> 16) << 16 | (y >> 16),
                 ];
                 assert_eq!(&out[3 * i..3 * i + 3], &want[..], "{opt:?} {local:?}: {x:#x}, {y:#x}");
-                let want64 = [((i64::from(x as i32) << 32) as u64) | u64::from(y), u64::from(y) << 32 | u64::from(x)];
-                assert_eq!(&out64[2 * i..2 * i + 2], &want64[..], "{opt:?} {local:?}: {x:#x}, {y:#x}");
+                let want64 = [
+                    ((i64::from(x as i32) << 32) as u64) | u64::from(y),
+                    u64::from(y) << 32 | u64::from(x),
+                ];
+                assert_eq!(
+                    &out64[2 * i..2 * i + 2],
+                    &want64[..],
+                    "{opt:?} {local:?}: {x:#x}, {y:#x}"
+                );
             }
         }
     }

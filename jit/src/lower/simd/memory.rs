@@ -344,12 +344,7 @@ impl Lowering<'_, '_, '_> {
         if op != Some(Cl::vload_half) && inst.lit(4) != Some(n as u32) {
             return Ok(false);
         }
-        let Some(&Shape::Affine {
-            base,
-            stride: 1,
-            wrap,
-        }) = self.shapes(offset)?.first()
-        else {
+        let Some(&Shape::Affine { base, stride: 1, wrap }) = self.shapes(offset)?.first() else {
             return Ok(false);
         };
         if self.ty(base) != cl::I64 {
@@ -377,7 +372,10 @@ impl Lowering<'_, '_, '_> {
                 }),
             };
             let block = self.load_block(at, 2 * per as u64)?;
-            comps.extend(self.unpack(&block, cl::I16, per).ok_or("a block of an unexpected size")?);
+            comps.extend(
+                self.unpack(&block, cl::I16, per)
+                    .ok_or("a block of an unexpected size")?,
+            );
         }
         let shapes = comps
             .into_iter()
@@ -422,12 +420,7 @@ impl Lowering<'_, '_, '_> {
         if self.is_varying(ptr) || !matches!(n, 1 | 2 | 4 | 8 | 16) || comps.iter().any(|&t| t != cl::F32) {
             return Ok(false);
         }
-        let Some(&Shape::Affine {
-            base,
-            stride: 1,
-            wrap,
-        }) = self.shapes(offset)?.first()
-        else {
+        let Some(&Shape::Affine { base, stride: 1, wrap }) = self.shapes(offset)?.first() else {
             return Ok(false);
         };
         if self.ty(base) != cl::I64 {
@@ -591,9 +584,17 @@ impl Lowering<'_, '_, '_> {
                     }
                 })
                 .collect();
-            let imm = l.b.func.dfg.immediates.push(cranelift_codegen::ir::ConstantData::from(first));
+            let imm =
+                l.b.func
+                    .dfg
+                    .immediates
+                    .push(cranelift_codegen::ir::ConstantData::from(first));
             let x = l.b.ins().shuffle(srcs[0], srcs[1], imm);
-            let imm = l.b.func.dfg.immediates.push(cranelift_codegen::ir::ConstantData::from(second));
+            let imm =
+                l.b.func
+                    .dfg
+                    .immediates
+                    .push(cranelift_codegen::ir::ConstantData::from(second));
             l.b.ins().shuffle(x, srcs[2], imm)
         };
         match values {
@@ -714,7 +715,11 @@ impl Lowering<'_, '_, '_> {
         let fast = |l: &mut Self| {
             let a = l.b.ins().load(cl::I8X16, flags, base, 0);
             let b = l.b.ins().load(cl::I8X16, flags, base, second as i32);
-            let imm = l.b.func.dfg.immediates.push(cranelift_codegen::ir::ConstantData::from(pick));
+            let imm =
+                l.b.func
+                    .dfg
+                    .immediates
+                    .push(cranelift_codegen::ir::ConstantData::from(pick));
             let x = l.b.ins().shuffle(a, b, imm);
             vec![l.b.ins().bitcast(vt, le, x)]
         };

@@ -51,10 +51,10 @@
 //! index whose lanes wrap around when widened.
 
 pub mod analysis;
+mod clamp;
 pub mod dag;
 mod divisor;
 mod float_bits;
-mod clamp;
 mod image;
 mod integer;
 mod interleave;

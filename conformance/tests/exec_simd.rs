@@ -2549,42 +2549,52 @@ fn vector3_by_lanes() {
     }
 }
 
+/// Runs kernel `kernel` of simd.cl, whose arguments are the edge pairs
+/// of [`int_edge_pairs`] (a, b) and outputs of `w32` `uint`s and `w64`
+/// `ulong`s per work-item, at both levels and with two local sizes;
+/// `check` gets the pair's index, a label and the item's outputs.
+fn edge_pair_runs(kernel: &str, w32: usize, w64: usize, mut check: impl FnMut(usize, &str, &[u32], &[u64])) {
+    let (a, b) = int_edge_pairs();
+    let n = a.len();
+    for opt in Opt::BOTH {
+        for local in [None, Some(6)] {
+            let mut out = vec![0u32; w32 * n];
+            let mut out64 = vec![0u64; w64 * n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, kernel)
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::output(&mut out64))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            let label = format!("{kernel} {opt:?} {local:?}: {:#x}, {:#x}", a[0], b[0]);
+            for i in 0..n {
+                let label = format!("{label} (item {i}: {:#x}, {:#x})", a[i], b[i]);
+                check(i, &label, &out[w32 * i..w32 * (i + 1)], &out64[w64 * i..w64 * (i + 1)]);
+            }
+        }
+    }
+}
+
 /// bitselect of int, uchar, short, float (bit patterns, NaNs included)
 /// and ulong lanes (bitselect_lanes), against the bitwise definition.
 #[test]
 fn bitselect_by_lanes() {
     let (a, b) = int_edge_pairs();
-    let n = a.len();
-    let c: Vec<u64> = (0..n as u64)
-        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (i << 40))
-        .collect();
     let sel = |p: u64, q: u64, m: u64| (p & !m) | (q & m);
-    for opt in Opt::BOTH {
-        for local in [None, Some(6)] {
-            let mut out = vec![0u32; 3 * n];
-            let mut out64 = vec![0u64; n];
-            let l = local.map(|l| [l]);
-            Kernel::new("simd", opt, "bitselect_lanes")
-                .arg(Arg::input(&a))
-                .arg(Arg::input(&b))
-                .arg(Arg::input(&c))
-                .arg(Arg::output(&mut out))
-                .arg(Arg::output(&mut out64))
-                .run(&[n], l.as_ref().map(|l| &l[..]));
-            for i in 0..n {
-                let (x, y) = (u64::from(a[i]), u64::from(b[i]));
-                let lo = sel(x & 0xff, y & 0xff, (y >> 8) & 0xff);
-                let hi = sel(x >> 16, y & 0xffff, (x >> 3) & 0xffff);
-                let want = [
-                    sel(x, y, 0xf0f0_f0f0 ^ x) as u32,
-                    (lo | hi << 16) as u32,
-                    sel(x, y, x ^ y) as u32,
-                ];
-                assert_eq!(&out[3 * i..3 * i + 3], &want[..], "{opt:?} {local:?}: {x:#x}, {y:#x}");
-                assert_eq!(out64[i], sel(c[i], x << 32 | y, c[i] >> 7), "{opt:?}: {i}");
-            }
-        }
-    }
+    edge_pair_runs("bitselect_lanes", 3, 1, |i, label, out, out64| {
+        let (x, y) = (u64::from(a[i]), u64::from(b[i]));
+        let lo = sel(x & 0xff, y & 0xff, (y >> 8) & 0xff);
+        let hi = sel(x >> 16, y & 0xffff, (x >> 3) & 0xffff);
+        let want = [
+            sel(x, y, 0xf0f0_f0f0 ^ x) as u32,
+            (lo | hi << 16) as u32,
+            sel(x, y, x ^ y) as u32,
+        ];
+        assert_eq!(out, &want[..], "{label}");
+        let c = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (i as u64) << 40;
+        assert_eq!(out64, &[sel(c, x << 32 | y, c >> 7)], "{label}");
+    });
 }
 
 /// upsample of chars, shorts and ints, signed and unsigned
@@ -2592,38 +2602,20 @@ fn bitselect_by_lanes() {
 #[test]
 fn upsample_by_lanes() {
     let (a, b) = int_edge_pairs();
-    let n = a.len();
-    for opt in Opt::BOTH {
-        for local in [None, Some(6)] {
-            let mut out = vec![0u32; 3 * n];
-            let mut out64 = vec![0u64; 2 * n];
-            let l = local.map(|l| [l]);
-            Kernel::new("simd", opt, "upsample_lanes")
-                .arg(Arg::input(&a))
-                .arg(Arg::input(&b))
-                .arg(Arg::output(&mut out))
-                .arg(Arg::output(&mut out64))
-                .run(&[n], l.as_ref().map(|l| &l[..]));
-            for i in 0..n {
-                let (x, y) = (a[i], b[i]);
-                let c = (i32::from(x as u8 as i8) << 8) as u32 & 0xff00 | (y & 0xff);
-                let uc = ((x >> 8) & 0xff) << 8 | ((y >> 8) & 0xff);
-                let want = [
-                    c | uc << 16,
-                    ((i32::from(x as u16 as i16) << 16) as u32) | (y & 0xffff),
-                    (x >> 16) << 16 | (y >> 16),
-                ];
-                assert_eq!(&out[3 * i..3 * i + 3], &want[..], "{opt:?} {local:?}: {x:#x}, {y:#x}");
-                let want64 = [
-                    ((i64::from(x as i32) << 32) as u64) | u64::from(y),
-                    u64::from(y) << 32 | u64::from(x),
-                ];
-                assert_eq!(
-                    &out64[2 * i..2 * i + 2],
-                    &want64[..],
-                    "{opt:?} {local:?}: {x:#x}, {y:#x}"
-                );
-            }
-        }
-    }
+    edge_pair_runs("upsample_lanes", 3, 2, |i, label, out, out64| {
+        let (x, y) = (a[i], b[i]);
+        let c = (i32::from(x as u8 as i8) << 8) as u32 & 0xff00 | (y & 0xff);
+        let uc = ((x >> 8) & 0xff) << 8 | ((y >> 8) & 0xff);
+        let want = [
+            c | uc << 16,
+            ((i32::from(x as u16 as i16) << 16) as u32) | (y & 0xffff),
+            (x >> 16) << 16 | (y >> 16),
+        ];
+        assert_eq!(out, &want[..], "{label}");
+        let want64 = [
+            ((i64::from(x as i32) << 32) as u64) | u64::from(y),
+            u64::from(y) << 32 | u64::from(x),
+        ];
+        assert_eq!(out64, &want64[..], "{label}");
+    });
 }

@@ -811,15 +811,15 @@ kernel void vector3_lanes(global const float *a, global float *b, global const i
 
 // bitselect of integers of every width (the 4-lane bodies: two bit
 // operations on the lanes' vectors).
-kernel void bitselect_lanes(global const uint *a, global const uint *b, global const ulong *c, global uint *out,
-                            global ulong *out64)
+kernel void bitselect_lanes(global const uint *a, global const uint *b, global uint *out, global ulong *out64)
 {
     size_t i = get_global_id(0);
     uint x = a[i], y = b[i];
+    ulong c = (ulong)i * 0x9e3779b97f4a7c15UL ^ (ulong)i << 40;
     out[3 * i] = bitselect(x, y, 0xf0f0f0f0u ^ x);
     out[3 * i + 1] = (uint)bitselect((uchar)x, (uchar)y, (uchar)(y >> 8)) | (uint)bitselect((short)(x >> 16), (short)y, (short)(x >> 3)) << 16;
     out[3 * i + 2] = as_uint(bitselect(as_float(x), as_float(y), as_float(x ^ y)));
-    out64[i] = bitselect(c[i], (ulong)x << 32 | y, c[i] >> 7);
+    out64[i] = bitselect(c, (ulong)x << 32 | y, c >> 7);
 }
 
 // upsample of chars, shorts and ints, signed and unsigned (the 4-lane

@@ -48,8 +48,14 @@ impl Lowering<'_, '_, '_> {
         self.kernel.borrow().simd.as_ref()?.unclamped.get(&k).copied()
     }
 
-    /// Records `g` as the note of shape `s`.
-    pub(super) fn set_unclamped(&mut self, s: Shape, g: Unclamped) {
+    /// Notes that shape `s`'s lanes are `base + k * stride` unless
+    /// `may_differ` (an `i8`) is nonzero.
+    pub(super) fn set_unclamped(&mut self, s: Shape, base: Value, stride: i64, may_differ: Value) {
+        let g = Unclamped {
+            base,
+            stride,
+            may_differ,
+        };
         if let (Some(k), Some(c)) = (key(s), self.kernel.borrow_mut().simd.as_mut()) {
             c.unclamped.insert(k, g);
         }
@@ -140,14 +146,7 @@ impl Lowering<'_, '_, '_> {
             Some(w) => self.b.ins().bor(may_differ, w),
             None => may_differ,
         };
-        self.set_unclamped(
-            result,
-            Unclamped {
-                base,
-                stride,
-                may_differ,
-            },
-        );
+        self.set_unclamped(result, base, stride, may_differ);
     }
 
     /// After two-operand instruction `op` on `x` and `y` gave `result`:
@@ -191,14 +190,7 @@ impl Lowering<'_, '_, '_> {
             _ => return,
         };
         if let Some(may_differ) = may_differ {
-            self.set_unclamped(
-                result,
-                Unclamped {
-                    base,
-                    stride,
-                    may_differ,
-                },
-            );
+            self.set_unclamped(result, base, stride, may_differ);
         }
     }
 
@@ -243,7 +235,7 @@ impl Lowering<'_, '_, '_> {
             Op::UConvert | Op::SConvert | Op::Bitcast if t == xt => g,
             _ => return,
         };
-        self.set_unclamped(result, g);
+        self.set_unclamped(result, g.base, g.stride, g.may_differ);
     }
 
     /// Pointer `p` as an affine sequence without a wrap, and the test (an

@@ -338,39 +338,16 @@ impl Lowering<'_, '_, '_> {
         let (ty, id) = inst.result();
         let out = types::components(m, ty)?;
         let n = out.len();
-        if self.is_varying(ptr) || !matches!(n, 1 | 2 | 4 | 8 | 16) || out.iter().any(|&t| t != cl::F32) {
+        if out.iter().any(|&t| t != cl::F32) || (op != Some(Cl::vload_half) && inst.lit(4) != Some(n as u32)) {
             return Ok(false);
         }
-        if op != Some(Cl::vload_half) && inst.lit(4) != Some(n as u32) {
-            return Ok(false);
-        }
-        let Some(&Shape::Affine { base, stride: 1, wrap }) = self.shapes(offset)?.first() else {
+        let Some(parts) = self.half_blocks(offset, ptr, n)? else {
             return Ok(false);
         };
-        if self.ty(base) != cl::I64 {
-            return Ok(false);
-        }
-        // Lane 0's address as the scalar lowering computes it, the lanes
-        // 2n bytes apart.
-        let size = 2 * n as u64;
-        let p = self.get1(ptr)?;
-        let off = self.b.ins().imul_imm_u(base, size as i64);
-        let addr = self.b.ins().iadd(p, off);
-        // Blocks of at most 8 halves a lane (`unpack`'s): half16 as two,
-        // the lanes' second halves 16 bytes further.
-        let per = n.min(8);
         let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let per = n.min(8);
         let mut comps = Vec::with_capacity(n);
-        for part in 0..n / per {
-            let base = self.b.ins().iadd_imm_s(addr, 16 * part as i64);
-            let at = Shape::Affine {
-                base,
-                stride: size as i64,
-                wrap: wrap.map(|w| Wrap {
-                    scale: w.scale.wrapping_mul(size as i64),
-                    ..w
-                }),
-            };
+        for at in parts {
             let block = self.load_block(at, 2 * per as u64)?;
             comps.extend(
                 self.unpack(&block, cl::I16, per)
@@ -417,19 +394,12 @@ impl Lowering<'_, '_, '_> {
         let (data, offset, ptr) = (inst.operand(2), inst.operand(3), inst.operand(4));
         let comps = types::components(m, self.type_of(data))?;
         let n = comps.len();
-        if self.is_varying(ptr) || !matches!(n, 1 | 2 | 4 | 8 | 16) || comps.iter().any(|&t| t != cl::F32) {
+        if comps.iter().any(|&t| t != cl::F32) {
             return Ok(false);
         }
-        let Some(&Shape::Affine { base, stride: 1, wrap }) = self.shapes(offset)?.first() else {
+        let Some(parts) = self.half_blocks(offset, ptr, n)? else {
             return Ok(false);
         };
-        if self.ty(base) != cl::I64 {
-            return Ok(false);
-        }
-        let size = 2 * n as u64;
-        let p = self.get1(ptr)?;
-        let off = self.b.ins().imul_imm_u(base, size as i64);
-        let addr = self.b.ins().iadd(p, off);
         let shapes = self.shapes(data)?;
         let halves: Vec<Value> = shapes
             .iter()
@@ -441,21 +411,47 @@ impl Lowering<'_, '_, '_> {
             .collect();
         // Blocks of at most 8 halves a lane, as `simd_half_load` reads.
         let per = n.min(8);
-        for (part, group) in halves.chunks(per).enumerate() {
-            let base = self.b.ins().iadd_imm_s(addr, 16 * part as i64);
-            let at = Shape::Affine {
-                base,
-                stride: size as i64,
-                wrap: wrap.map(|w| Wrap {
-                    scale: w.scale.wrapping_mul(size as i64),
-                    ..w
-                }),
-            };
+        for (at, group) in parts.into_iter().zip(halves.chunks(per)) {
             let block = self.pack(group, 2).ok_or("a block of an unexpected size")?;
             self.store_block(at, 2 * per as u64, &block)?;
         }
         self.count(true);
         Ok(true)
+    }
+
+    /// For `n` halves a lane (1, 2, 4, 8 or 16) through pointer `ptr`, the
+    /// same in every lane, at an offset `offset` that moves by 1: the
+    /// pointers to each block of at most 8 halves a lane (two for 16, the
+    /// lanes' second halves 16 bytes further), moving by 2n bytes, lane
+    /// 0's address as the scalar lowering computes it, with the offset's
+    /// wrap note; None for any other access (nothing emitted).
+    fn half_blocks(&mut self, offset: crate::spirv::Id, ptr: crate::spirv::Id, n: usize) -> R<Option<Vec<Shape>>> {
+        if self.scalar_lanes() || self.is_varying(ptr) || !matches!(n, 1 | 2 | 4 | 8 | 16) {
+            return Ok(None);
+        }
+        let Some(&Shape::Affine { base, stride: 1, wrap }) = self.shapes(offset)?.first() else {
+            return Ok(None);
+        };
+        if self.ty(base) != cl::I64 {
+            return Ok(None);
+        }
+        let size = 2 * n as i64;
+        let p = self.get1(ptr)?;
+        let off = self.b.ins().imul_imm_u(base, size);
+        let addr = self.b.ins().iadd(p, off);
+        let per = n.min(8);
+        Ok(Some(
+            (0..n / per)
+                .map(|part| Shape::Affine {
+                    base: self.b.ins().iadd_imm_s(addr, 16 * part as i64),
+                    stride: size,
+                    wrap: wrap.map(|w| Wrap {
+                        scale: w.scale.wrapping_mul(size),
+                        ..w
+                    }),
+                })
+                .collect(),
+        ))
     }
 
     /// OpenCL.std vloadn or vstoren of a small vector ([`Self::small_vector`]:
@@ -1282,14 +1278,7 @@ impl Lowering<'_, '_, '_> {
         if let Some(may_differ) = noted {
             self.per_lane(i)?;
             let exact = *self.shapes(id)?.first().ok_or("an empty pointer")?;
-            self.set_unclamped(
-                exact,
-                super::clamp::Unclamped {
-                    base,
-                    stride,
-                    may_differ,
-                },
-            );
+            self.set_unclamped(exact, base, stride, may_differ);
             return Ok(());
         }
         self.set_shapes(id, vec![Shape::Affine { base, stride, wrap }])

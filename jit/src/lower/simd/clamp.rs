@@ -42,10 +42,15 @@ fn key(s: Shape) -> Option<Vec<Value>> {
 }
 
 impl Lowering<'_, '_, '_> {
-    /// The note of shape `s`, if it has one.
+    /// The note of shape `s`, if it has one (looked up only where the
+    /// body has notes: most have none).
     pub(super) fn unclamped(&self, s: Shape) -> Option<Unclamped> {
-        let k = key(s)?;
-        self.kernel.borrow().simd.as_ref()?.unclamped.get(&k).copied()
+        let kernel = self.kernel.borrow();
+        let notes = &kernel.simd.as_ref()?.unclamped;
+        if notes.is_empty() {
+            return None;
+        }
+        notes.get(&key(s)?).copied()
     }
 
     /// Notes that shape `s`'s lanes are `base + k * stride` unless
@@ -154,7 +159,7 @@ impl Lowering<'_, '_, '_> {
     /// affine, and `op` keeps sequences affine (an add, a subtraction, a
     /// multiplication or left shift by a constant).
     pub(super) fn follow_unclamped2(&mut self, op: Op, x: Shape, y: Shape, result: Shape) {
-        if key(result).is_none() || (self.unclamped(x).is_none() && self.unclamped(y).is_none()) {
+        if self.unclamped(x).is_none() && self.unclamped(y).is_none() {
             return;
         }
         let affine = |l: &Self, s: Shape| match s {
@@ -202,9 +207,6 @@ impl Lowering<'_, '_, '_> {
         let Some(g) = self.unclamped(x) else {
             return;
         };
-        if key(result).is_none() {
-            return;
-        }
         let xt = self.ty(g.base);
         let g = match op {
             Op::SNegate => Unclamped {

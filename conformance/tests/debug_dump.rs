@@ -258,13 +258,15 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         // width (lane by lane before, 648 insertions), logb, ilogb and
         // nextafter of floats from the bits, powr and rootn with selects,
         // signbit of floats and doubles, ctz of ints, bitselect and
-        // upsample of integers: vector code.
+        // upsample of integers, popcount, clz, ctz, mul_hi and rotate of
+        // 8- and 16-bit integers: vector code.
         for kernel in [
             "int_builtins_lanes",
             "sign_bits_lanes",
             "ctz_lanes",
             "bitselect_lanes",
             "upsample_lanes",
+            "narrow_bits_lanes",
             "exponent_lanes",
             "nextafter_lanes",
             "powr_lanes",

@@ -2619,3 +2619,32 @@ fn upsample_by_lanes() {
         assert_eq!(out64, &want64[..], "{label}");
     });
 }
+
+/// popcount, clz, ctz, mul_hi and rotate (by a count per lane and by a
+/// constant) of uchar, char, ushort and short (narrow_bits_lanes: the
+/// lanes widened to 32 bits), of every edge pair in every lane position.
+#[test]
+fn narrow_bit_builtins_by_lanes() {
+    let (a, b) = int_edge_pairs();
+    edge_pair_runs("narrow_bits_lanes", 6, 1, |i, label, out, _| {
+        let (x, y) = (a[i], b[i]);
+        let (cx, cy, sx, sy) = (x as u8, y as u8, (x >> 8) as u8, (y >> 8) as u8);
+        let (hx, hy, tx, ty) = ((x >> 16) as u16, y as u16, x as u16, (y >> 16) as u16);
+        let four = |f: &dyn Fn(u32) -> u32, g: &dyn Fn(u32) -> u32| {
+            f(cx.into()) | f(sx.into()) << 8 | g(hx.into()) << 16 | g(tx.into()) << 24
+        };
+        let smul8 = ((i16::from(sx as i8) * i16::from(sy as i8)) >> 8) as u8;
+        let smul16 = ((i32::from(tx as i16) * i32::from(ty as i16)) >> 16) as u16;
+        let want = [
+            four(&|v| v.count_ones(), &|v| v.count_ones()),
+            four(&|v| (v as u8).leading_zeros(), &|v| (v as u16).leading_zeros()),
+            four(&|v| (v as u8).trailing_zeros(), &|v| (v as u16).trailing_zeros()),
+            ((u32::from(cx) * u32::from(cy)) >> 8)
+                | u32::from(smul8) << 8
+                | ((u32::from(hx) * u32::from(hy)) >> 16) << 16,
+            u32::from(smul16) | u32::from(cx.rotate_left(u32::from(cy))) << 16 | u32::from(sx.rotate_left(3)) << 24,
+            u32::from(hx.rotate_left(u32::from(hy))) | u32::from(tx.rotate_left(11)) << 16,
+        ];
+        assert_eq!(out, &want[..], "{label}");
+    });
+}

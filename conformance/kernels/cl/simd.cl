@@ -834,3 +834,23 @@ kernel void upsample_lanes(global const uint *a, global const uint *b, global ui
     out64[2 * i] = (ulong)upsample((int)x, y);
     out64[2 * i + 1] = upsample(y, x);
 }
+
+// popcount, clz, ctz, mul_hi and rotate of 8- and 16-bit integers (the
+// 4-lane bodies widen the lanes to 32 bits: a rotate is a multiply by
+// powers of two whose low and high parts are put together).
+kernel void narrow_bits_lanes(global const uint *a, global const uint *b, global uint *out, global ulong *out64)
+{
+    size_t i = get_global_id(0);
+    uint x = a[i], y = b[i];
+    uchar cx = (uchar)x, cy = (uchar)y;
+    char sx = (char)(x >> 8), sy = (char)(y >> 8);
+    ushort hx = (ushort)(x >> 16), hy = (ushort)y;
+    short tx = (short)x, ty = (short)(y >> 16);
+    out[6 * i] = (uint)popcount(cx) | (uint)(uchar)popcount(sx) << 8 | (uint)popcount(hx) << 16 | (uint)(ushort)popcount(tx) << 24;
+    out[6 * i + 1] = (uint)clz(cx) | (uint)(uchar)clz(sx) << 8 | (uint)clz(hx) << 16 | (uint)(ushort)clz(tx) << 24;
+    out[6 * i + 2] = (uint)ctz(cx) | (uint)(uchar)ctz(sx) << 8 | (uint)ctz(hx) << 16 | (uint)(ushort)ctz(tx) << 24;
+    out[6 * i + 3] = (uint)mul_hi(cx, cy) | (uint)(uchar)mul_hi(sx, sy) << 8 | (uint)mul_hi(hx, hy) << 16;
+    out[6 * i + 4] = (uint)(ushort)mul_hi(tx, ty) | (uint)rotate(cx, cy) << 16 | (uint)(uchar)rotate(sx, (char)3) << 24;
+    out[6 * i + 5] = (uint)rotate(hx, hy) | (uint)(ushort)rotate(tx, (short)-5) << 16;
+    out64[i] = 0;
+}

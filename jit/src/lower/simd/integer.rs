@@ -61,6 +61,67 @@ impl Lowering<'_, '_, '_> {
         self.b.ins().x86_cvtt2dq(cl::I32X4, power)
     }
 
+    /// popcount, clz, ctz, mul_hi and rotate (by a count per lane) of 8-
+    /// or 16-bit lanes `v` (lanes 0-3 of `i8x16` or `i16x8` vectors) of
+    /// type `t`, through the lanes widened to 32 bits and truncated after,
+    /// as the scalar lowering computes them on widened values: None for
+    /// other instructions.
+    pub(super) fn narrow_bits4(&mut self, op: spirv::OpenclStd100Op, v: &[Value], t: Clif) -> Option<Value> {
+        use spirv::OpenclStd100Op as Cl;
+        let vt = self.ty(*v.first()?);
+        let bits = u64::from(t.bits());
+        let splat = |l: &mut Self, c: u64| l.vconst(cl::I32X4, &[c; super::LANES]);
+        let r = match (op, v) {
+            (Cl::popcount, &[x]) => {
+                let w = self.widen4(x, false);
+                self.popcount4(w)
+            }
+            (Cl::clz, &[x]) => {
+                let w = self.widen4(x, false);
+                let c = self.clz4(w);
+                let wide = splat(self, 32 - bits);
+                self.b.ins().isub(c, wide)
+            }
+            // The bits below the lowest set one, a zero lane's `bits` (a
+            // stop bit above the lane).
+            (Cl::ctz, &[x]) => {
+                let w = self.widen4(x, false);
+                let stop = splat(self, 1 << bits);
+                let w = self.b.ins().bor(w, stop);
+                let one = splat(self, 1);
+                let below = self.b.ins().isub(w, one);
+                let below = self.b.ins().band_not(below, w);
+                self.popcount4(below)
+            }
+            (Cl::s_mul_hi | Cl::u_mul_hi, &[x, y]) => {
+                let signed = op == Cl::s_mul_hi;
+                let (wx, wy) = (self.widen4(x, signed), self.widen4(y, signed));
+                let p = self.b.ins().imul(wx, wy);
+                if signed {
+                    self.b.ins().sshr_imm_u(p, bits as i64)
+                } else {
+                    self.b.ins().ushr_imm_u(p, bits as i64)
+                }
+            }
+            // x * 2^(n mod bits) holds both parts of the rotation: its low
+            // `bits` bits and the ones above, moved down.
+            (Cl::rotate, &[x, n]) => {
+                let w = self.widen4(x, false);
+                let k = self.widen4(n, false);
+                let mask = splat(self, bits - 1);
+                let k = self.b.ins().band(k, mask);
+                let power = self.powers_of_two(k);
+                let p = self.b.ins().imul(w, power);
+                let low = splat(self, (1 << bits) - 1);
+                let low = self.b.ins().band(p, low);
+                let high = self.b.ins().ushr_imm_u(p, bits as i64);
+                self.b.ins().bor(low, high)
+            }
+            _ => return None,
+        };
+        Some(self.narrow4(r, vt))
+    }
+
     /// The number of set bits of each lane of `i32x4` `v`: the bytes'
     /// counts, summed within each lane.
     pub(super) fn popcount4(&mut self, v: Value) -> Value {

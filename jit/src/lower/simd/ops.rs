@@ -1027,6 +1027,12 @@ impl Lowering<'_, '_, '_> {
     /// operation says, truncated after) and their 32- and 64-bit forms.
     fn narrow_unary(&mut self, op: Op, x: Shape, xt: Clif, t: Clif, sat: bool) -> Option<Shape> {
         match op {
+            // (clang writes `popcount` as OpBitCount.)
+            Op::BitCount if xt == t => {
+                let v = self.as_vec(x, vec_of(t)?);
+                self.narrow_bits4(spirv::OpenclStd100Op::popcount, &[v], t)
+                    .map(Shape::V)
+            }
             Op::Not | Op::SNegate | Op::Bitcast if xt == t => {
                 let v = self.as_vec(x, vec_of(t)?);
                 Some(Shape::V(match op {
@@ -1296,6 +1302,7 @@ impl Lowering<'_, '_, '_> {
         let integer = matches!(
             op,
             Op::Not
+                | Op::BitCount
                 | Op::SNegate
                 | Op::Bitcast
                 | Op::UConvert
@@ -2383,7 +2390,7 @@ impl Lowering<'_, '_, '_> {
                 (Cl::s_abs, &[x]) => Some(Shape::V(self.b.ins().iabs(x))),
                 (Cl::u_abs, &[x]) => Some(Shape::V(x)),
                 _ if min_max_arity(op, t) == Some(v.len()) => self.min_max(op, &v).map(Shape::V),
-                _ => None,
+                _ => self.narrow_bits4(op, &v, t).map(Shape::V),
             };
         }
         let float = t == cl::F32;

@@ -20,7 +20,7 @@ pub const LOCAL_COUNTER_OPS: [(&str, &str); LOCAL_COUNTERS] =
 /// The math built-ins the generator writes on `double` and `float`
 /// operands (in programs compared across clift's modes alone: see
 /// `Gen::float_expr`), whose vector forms must give the scalar ones' bits.
-const MATH_BOTH: [&str; 40] = [
+const MATH_BOTH: [&str; 42] = [
     "exp",
     "log",
     "log2",
@@ -61,6 +61,8 @@ const MATH_BOTH: [&str; 40] = [
     "fract",
     "modf",
     "sincos",
+    "fmod",
+    "remainder",
 ];
 
 /// Those it writes on `float` operands only, beside [`MATH_BOTH`] (the
@@ -1258,7 +1260,7 @@ impl Gen {
                         format!("{f}({a}, ({n}) % 40)")
                     }
                     "pow" | "powr" | "atan2" | "atan2pi" | "hypot" | "step" | "maxmag" | "minmag" | "native_divide"
-                    | "fdim" => {
+                    | "fdim" | "fmod" | "remainder" => {
                         let b = self.expr(t, d1);
                         format!("{f}({a}, {b})")
                     }

@@ -11,7 +11,9 @@
 //! `vload_half`, the first half of the buffer's bytes as halves, times 2;
 //! `vstore_half`, `x * 3` stored as halves; `fmod`, `fmod(x * 7.3f, 1.7f)`;
 //! `points3`, the squared length of a struct of three floats, over a
-//! third as many work-items; `vload3`, the same of `vload3(i, x)`)
+//! third as many work-items; `vload3`, the same of `vload3(i, x)`;
+//! `rotate_ushort`, `rotate(p[i], p[i] >> 4) + popcount(p[i])` of the
+//! buffer's first half as `ushort`s)
 //! and a clFinish, per function
 //! (`conformance/kernels/cl/bench_math.cl`, clang -O2). Criterion reports
 //! elements per second.
@@ -24,7 +26,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 51] = [
+const FUNCTIONS: [&str; 52] = [
     "sin",
     "cos",
     "exp",
@@ -59,6 +61,7 @@ const FUNCTIONS: [&str; 51] = [
     "fmod",
     "points3",
     "vload3",
+    "rotate_ushort",
     "exp_double",
     "log_double",
     "sin_double",

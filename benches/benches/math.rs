@@ -5,7 +5,8 @@
 //! ilogb(3 * x)`; `powr`, `powr(x, 2.5f)`; `rootn`, `rootn(x, 3)`; `convert_long`, a float to
 //! `long` and back; `index_float`, `x[i] * 1e-6f + (float)i * 0.5f`;
 //! `index_int`, `x[i] * 3.0f + 1.0f` with `int i = get_global_id(0)`;
-//! `index_modulo`, `x[i] + (float)(i % 1000)`; `index_clamped`, `x[clamp(i - 1, 0, n - 1)] +
+//! `index_modulo`, `x[i] + (float)(i % 1000)`; `index_ring`, `x[(i + 7) % n] * 2.0f +
+//! x[(i + n - 1) % n]`; `index_clamped`, `x[clamp(i - 1, 0, n - 1)] +
 //! x[i] * 2.0f + x[min(i + 1, n - 1)]`; `sincos`, the sine plus the cosine
 //! stored through a pointer; `fract`, `fract(x * 3.7f, &f) + f`;
 //! `vload_half`, the first half of the buffer's bytes as halves, times 2;
@@ -26,7 +27,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 52] = [
+const FUNCTIONS: [&str; 53] = [
     "sin",
     "cos",
     "exp",
@@ -53,6 +54,7 @@ const FUNCTIONS: [&str; 52] = [
     "index_float",
     "index_int",
     "index_modulo",
+    "index_ring",
     "index_clamped",
     "sincos",
     "fract",

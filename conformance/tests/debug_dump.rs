@@ -228,6 +228,12 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             clamped.matches("load.f32x4").count() >= 7 && clamped.contains("load.i8x16"),
             "{level:?}: clamped_indices gathers its loads: {clamped}"
         );
+        // The same for indices taken modulo a width.
+        let rem = dump::vector_ir(&dir, "remainder_indices", &format!("{level:?}: simd"));
+        assert!(
+            rem.matches("load.f32x4").count() >= 3,
+            "{level:?}: remainder_indices gathers its loads: {rem}"
+        );
         let blur = dump::vector_ir(&dir, "clamped_blur", &format!("{level:?}: simd"));
         assert!(
             blur.contains("load.f32x4"),

@@ -2648,3 +2648,51 @@ fn narrow_bit_builtins_by_lanes() {
         assert_eq!(out, &want[..], "{label}");
     });
 }
+
+/// Indices taken modulo a width (remainder_indices: one vector read where
+/// no lane reaches the next multiple of the width), signed and unsigned,
+/// with the wrap at every lane position of a chunk, widths of 1, 0 and
+/// negative ones (the scalar build's results, compared by the harness;
+/// the host checks the defined cases), one NDRange row per case.
+#[test]
+fn remainder_indices_by_lanes() {
+    let n = 64usize;
+    let mut cases: Vec<(i32, i32)> = Vec::new();
+    for w in [64, 61, 13, 7, 5, 4, 1] {
+        cases.extend([0, 1, 2, 3, 5, 6, 7, 60].map(|d| (d, w)));
+    }
+    // Lanes below zero (signed: the wrap test; unsigned: values that
+    // wrap around 2^32, which is no multiple of 7 or 13).
+    for w in [5, 7, 13] {
+        cases.extend([-1, -2, -8, -13, -60].map(|d| (d, w)));
+    }
+    cases.extend([(3, 0), (2, -3), (5, -64)]);
+    let rows = cases.len();
+    let (ds, ws): (Vec<i32>, Vec<i32>) = cases.iter().copied().unzip();
+    let input: Vec<f32> = (0..64 + 4 * 64 + 64).map(|i| i as f32 * 0.25 - 9.0).collect();
+    for opt in Opt::BOTH {
+        for local in [None, Some([6usize, 1])] {
+            let mut out = vec![0f32; 4 * n * rows];
+            Kernel::new("simd", opt, "remainder_indices")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::input(&ds))
+                .arg(Arg::input(&ws))
+                .run(&[n, rows], local.as_ref().map(|l| &l[..]));
+            let mid = |i: i64| input[(64 + i) as usize];
+            for (y, &(d, w)) in cases.iter().enumerate() {
+                if w <= 0 {
+                    continue;
+                }
+                let (d, w) = (i64::from(d), i64::from(w));
+                for x in 0..n as i64 {
+                    let o = 4 * (n * y + x as usize);
+                    let j = (x + d) % w;
+                    let u = i64::from((x + d) as u32 % w as u32);
+                    let want = [mid(j), mid(u), mid((x + d + w) % w), mid(4 * j) - mid(4 * j + 3)];
+                    assert_eq!(&out[o..o + 4], &want[..], "d {d} w {w} {opt:?} {local:?}: x {x}");
+                }
+            }
+        }
+    }
+}

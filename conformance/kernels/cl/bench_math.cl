@@ -34,6 +34,7 @@ typedef struct { float x, y, z; } point3;
 kernel void math_points3(global const float *x, global float *y) { size_t i = get_global_id(0); global const point3 *p = (global const point3 *)x; y[i] = p[i].x * p[i].x + p[i].y * p[i].y + p[i].z * p[i].z; }
 kernel void math_vload3(global const float *x, global float *y) { size_t i = get_global_id(0); float3 v = vload3(i, x); y[i] = v.x * v.x + v.y * v.y + v.z * v.z; }
 kernel void math_rotate_ushort(global const float *x, global float *y) { size_t i = get_global_id(0); global const ushort *p = (global const ushort *)x; ((global ushort *)y)[i] = rotate(p[i], (ushort)(p[i] >> 4)) + popcount(p[i]); }
+kernel void math_index_ring(global const float *x, global float *y) { int i = get_global_id(0), n = get_global_size(0); y[i] = x[(i + 7) % n] * 2.0f + x[(i + n - 1) % n]; }
 kernel void math_index_clamped(global const float *x, global float *y) { int i = get_global_id(0), n = get_global_size(0); y[i] = x[clamp(i - 1, 0, n - 1)] + x[i] * 2.0f + x[min(i + 1, n - 1)]; }
 kernel void math_index_float(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = x[i] * 1e-6f + (float)i * 0.5f; }
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable

@@ -854,3 +854,21 @@ kernel void narrow_bits_lanes(global const uint *a, global const uint *b, global
     out[6 * i + 5] = (uint)rotate(hx, hy) | (uint)(ushort)rotate(tx, (short)-5) << 16;
     out64[i] = 0;
 }
+
+// Indices taken modulo a width (periodic boundaries, ring buffers): where
+// no lane of a chunk reaches the next multiple of the width, a 4-lane
+// body reads the lanes' values as one vector (jit/src/lower/simd/clamp.rs,
+// note_remainder). Row y is a case: offset ds[y], width ws[y]; `mid` lies
+// 64 floats into `in`, so indices from -64 on are inside.
+kernel void remainder_indices(global const float *in, global float *out, global const int *ds, global const int *ws)
+{
+    int x = get_global_id(0), n = get_global_size(0), y = get_global_id(1);
+    int d = ds[y], w = ws[y];
+    global const float *mid = in + 64;
+    int o = 4 * (n * y + x);
+    out[o] = mid[(x + d) % w];
+    out[o + 1] = mid[(uint)(x + d) % (uint)w];
+    out[o + 2] = mid[(x + d + w) % w];
+    float4 v = ((global const float4 *)mid)[(x + d) % w];
+    out[o + 3] = v.x - v.w;
+}

@@ -154,6 +154,62 @@ impl Lowering<'_, '_, '_> {
         self.set_unclamped(result, base, stride, may_differ);
     }
 
+    /// After OpUMod, OpSRem or OpSMod of affine sequence `x` (no wrap,
+    /// a positive stride below an eighth of its type's range) by a
+    /// uniform `y` gave `result` (`(x + 1) % w`, a ring buffer's index):
+    /// a note that its lanes are `x0 % y + k * stride` where no lane
+    /// reaches the next multiple of `y` (every lane non-negative for the
+    /// signed forms, `y` positive).
+    pub(super) fn note_remainder(&mut self, op: Op, x: Shape, y: Shape, result: Shape) {
+        let (
+            Op::UMod | Op::SRem | Op::SMod,
+            Shape::Affine {
+                base,
+                stride,
+                wrap: None,
+            },
+            Shape::U(d),
+        ) = (op, x, y)
+        else {
+            return;
+        };
+        let t = self.ty(base);
+        if !t.is_int() || self.ty(d) != t || stride <= 0 || stride as u64 >= 1u64 << (t.bits() - 3) {
+            return;
+        }
+        let signed = op != Op::UMod;
+        let span = 3 * stride;
+        let zero = self.b.ins().iconst(t, 0);
+        let one = self.b.ins().iconst(t, 1);
+        // A divisor of 0 (or any non-positive one, signed) is replaced by
+        // 1 (no trap), whose room below is never enough: always differs.
+        let bad_divisor = if signed {
+            self.b.ins().icmp(IntCC::SignedLessThanOrEqual, d, zero)
+        } else {
+            self.b.ins().icmp(IntCC::Equal, d, zero)
+        };
+        let safe = self.b.ins().select(bad_divisor, one, d);
+        let r0 = if signed {
+            self.b.ins().srem(base, safe)
+        } else {
+            self.b.ins().urem(base, safe)
+        };
+        // The lanes of x must not wrap (nor be negative, signed), and the
+        // remainders must stay below the divisor: r0 + span < d (r0 < d,
+        // so d - r0 is exact).
+        let top = if signed {
+            (1u64 << (t.bits() - 1)) - 1
+        } else {
+            u64::MAX >> (64 - t.bits())
+        };
+        let limit = self.bits(t, top - span as u64);
+        let wraps = self.b.ins().icmp(IntCC::UnsignedGreaterThan, base, limit);
+        let room = self.b.ins().isub(safe, r0);
+        let short = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThanOrEqual, room, span);
+        let may_differ = self.b.ins().bor(wraps, short);
+        self.set_unclamped(result, r0, stride, may_differ);
+    }
+
     /// After two-operand instruction `op` on `x` and `y` gave `result`:
     /// its note, when an operand has one and the other is uniform or
     /// affine, and `op` keeps sequences affine (an add, a subtraction, a

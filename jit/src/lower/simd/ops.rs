@@ -423,6 +423,7 @@ impl Lowering<'_, '_, '_> {
                     match self.binary4(op, xk, yk, t) {
                         Some(s) => {
                             self.follow_unclamped2(op, xk, yk, s);
+                            self.note_remainder(op, xk, yk, s);
                             shapes.push(s)
                         }
                         None => return Ok(None),

@@ -827,6 +827,9 @@ impl Gen {
                         let step = 1 + self.r.below(3);
                         format!("min({step}u * gid + {}u, {m}u)", self.r.below(len))
                     }
+                    // Taken modulo a width below the array's (ring
+                    // buffers) where d is odd.
+                    _ if d % 2 != 0 && m > 0 => format!("((uint)((int)gid + {}) % {m}u)", d + len as i64),
                     _ => format!("max(min((int)gid + {d}, {m}), 0)"),
                 }
             }

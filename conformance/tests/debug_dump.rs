@@ -219,26 +219,42 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             small.contains("load.i8x16"),
             "{level:?}: wrapped_small_vectors gathers its blocks: {small}"
         );
-        // Indices clamped to a buffer: one vector access where no lane is
-        // clamped (every access of these kernels gathered before): the
-        // seven floats of clamped_indices moving by 4 bytes, its float4
-        // blocks, and the box filter's reads.
-        let clamped = dump::vector_ir(&dir, "clamped_indices", &format!("{level:?}: simd"));
-        assert!(
-            clamped.matches("load.f32x4").count() >= 7 && clamped.contains("load.i8x16"),
-            "{level:?}: clamped_indices gathers its loads: {clamped}"
-        );
-        // The same for indices taken modulo a width.
-        let rem = dump::vector_ir(&dir, "remainder_indices", &format!("{level:?}: simd"));
-        assert!(
-            rem.matches("load.f32x4").count() >= 3,
-            "{level:?}: remainder_indices gathers its loads: {rem}"
-        );
-        let blur = dump::vector_ir(&dir, "clamped_blur", &format!("{level:?}: simd"));
-        assert!(
-            blur.contains("load.f32x4"),
-            "{level:?}: clamped_blur gathers its loads: {blur}"
-        );
+        // Forms found by their instructions, at least so many of each:
+        // - indices clamped to a buffer or taken modulo a width: one vector
+        //   access where no lane is clamped or wraps (every access of these
+        //   kernels gathered before): clamped_indices' seven floats moving
+        //   by 4 bytes and its float4 blocks, the box filter's reads;
+        // - vload_half and its vector forms: each component's four halves
+        //   widened to `i32x4` at once (lane by lane before, a host call per
+        //   half, which the scalar body still makes);
+        // - vstore_half and its vector forms rounding to nearest even: each
+        //   component's four halves encoded at once (`unarrow`), the blocks
+        //   written whole;
+        // - 32-bit values through pointers moving by 8 or 12 bytes: two
+        //   reads and a shuffle each (gathered before: 81 insertions);
+        // - vload3 and vstore3: two shuffles per component or vector (lane
+        //   by lane before, 27 and 24 moves in and out of vectors);
+        // - fmod and remainder of floats: in double where every lane's
+        //   quotient is small (`f64x2` halves, demoted), else the host
+        //   function per lane on its own branch.
+        for (kernel, pattern, least) in [
+            ("clamped_indices", "load.f32x4", 7),
+            ("clamped_indices", "load.i8x16", 1),
+            ("remainder_indices", "load.f32x4", 3),
+            ("clamped_blur", "load.f32x4", 1),
+            ("half_loads_lanes", "uwiden_low", 7),
+            ("half_stores_lanes", "unarrow", 7),
+            ("strided_loads_lanes", "= shuffle", 8),
+            ("vector3_lanes", "= shuffle", 12),
+            ("remainders_lanes", "fvdemote", 8),
+        ] {
+            let ir = dump::vector_ir(&dir, kernel, &format!("{level:?}: simd"));
+            let n = ir.matches(pattern).count();
+            assert!(
+                n >= least,
+                "{level:?}: {kernel} has {n} `{pattern}`, not {least} (its vector form is gone): {ir}"
+            );
+        }
         // sincos, fract and modf with their second result through a
         // pointer: both results vector code (lane by lane before, the
         // lanes put back together after each call).
@@ -284,47 +300,6 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 "{level:?}: {kernel} computes lane by lane: {ir}"
             );
         }
-        // vload_half and its vector forms: blocks widened by vector code,
-        // each component's four halves widened to `i32x4` at once (lane
-        // by lane before, a host call per half, which the scalar body
-        // still makes).
-        let halves = dump::vector_ir(&dir, "half_loads_lanes", &format!("{level:?}: simd"));
-        assert!(
-            halves.matches("uwiden_low").count() >= 7,
-            "{level:?}: half_loads_lanes converts halves one by one: {halves}"
-        );
-        // vstore_half and its vector forms rounding to nearest even: each
-        // component's four halves encoded at once (`unarrow` of the
-        // encodings), the blocks written whole.
-        let stores = dump::vector_ir(&dir, "half_stores_lanes", &format!("{level:?}: simd"));
-        assert!(
-            stores.matches("unarrow").count() >= 7,
-            "{level:?}: half_stores_lanes converts halves one by one: {stores}"
-        );
-        // 32-bit values through pointers moving by 8 or 12 bytes: two
-        // reads and a shuffle each (gathered before: 81 insertions).
-        let strided = dump::vector_ir(&dir, "strided_loads_lanes", &format!("{level:?}: simd"));
-        assert!(
-            strided.matches("= shuffle").count() >= 8,
-            "{level:?}: strided_loads_lanes gathers its loads: {strided}"
-        );
-        // vload3 and vstore3: three vector reads or writes and two
-        // shuffles per component or vector (lane by lane before, 27 and
-        // 24 moves in and out of vectors).
-        let threes = dump::vector_ir(&dir, "vector3_lanes", &format!("{level:?}: simd"));
-        assert!(
-            threes.matches("= shuffle").count() >= 12,
-            "{level:?}: vector3_lanes takes its vectors apart: {threes}"
-        );
-        // fmod and remainder of floats: in double where every lane's
-        // quotient is small (the quotients rounded and the products
-        // subtracted in `f64x2` halves, demoted), else the host function
-        // per lane on its own branch.
-        let rems = dump::vector_ir(&dir, "remainders_lanes", &format!("{level:?}: simd"));
-        assert!(
-            rems.matches("fvdemote").count() >= 8,
-            "{level:?}: remainders_lanes has no path in double: {rems}"
-        );
         // Of 64-bit lanes: in double where every lane is below 2^51 in
         // magnitude (a test of the lanes, then the `f64x2` quotients), and
         // conversions between them and floats through the 32-bit ones

@@ -14,7 +14,9 @@
 //! `points3`, the squared length of a struct of three floats, over a
 //! third as many work-items; `vload3`, the same of `vload3(i, x)`;
 //! `rotate_ushort`, `rotate(p[i], p[i] >> 4) + popcount(p[i])` of the
-//! buffer's first half as `ushort`s)
+//! buffer's first half as `ushort`s; `mad_sat`, `mad_sat(v, v >> 7, v ^
+//! 0x5a5a5a5a)` of the float's bits as an `int`; `rotate_ulong`, two
+//! rotates by constants of a `ulong` made from them)
 //! and a clFinish, per function
 //! (`conformance/kernels/cl/bench_math.cl`, clang -O2). Criterion reports
 //! elements per second.
@@ -27,7 +29,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 53] = [
+const FUNCTIONS: [&str; 55] = [
     "sin",
     "cos",
     "exp",
@@ -64,6 +66,8 @@ const FUNCTIONS: [&str; 53] = [
     "points3",
     "vload3",
     "rotate_ushort",
+    "mad_sat",
+    "rotate_ulong",
     "exp_double",
     "log_double",
     "sin_double",

@@ -281,7 +281,9 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         // nextafter of floats from the bits, powr and rootn with selects,
         // signbit of floats and doubles, ctz of ints, bitselect and
         // upsample of integers, popcount, clz, ctz, mul_hi and rotate of
-        // 8- and 16-bit integers: vector code.
+        // 8- and 16-bit integers, mad_sat of 8- to 32-bit integers, mad_hi
+        // of 8- and 16-bit ones, rotates of longs by a count the same in
+        // every lane: vector code.
         for kernel in [
             "int_builtins_lanes",
             "sign_bits_lanes",
@@ -289,6 +291,7 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             "bitselect_lanes",
             "upsample_lanes",
             "narrow_bits_lanes",
+            "mad_sat_lanes",
             "exponent_lanes",
             "nextafter_lanes",
             "powr_lanes",
@@ -457,6 +460,19 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                     9,
                     "{level:?}: math8_native calls the 8-lane forms: {native}"
                 );
+                // math8_sincos: sincos of a float, a float2's two
+                // components, a float through global memory and a double,
+                // each the 8-lane sin and cos for both parts (each part's
+                // own 4-lane calls before: twice as many).
+                let sincos = read(&dir.join("math8_sincos.opt.clif"));
+                assert_eq!(
+                    (
+                        sincos.matches("(f32x4, f32x4, i64) system_v").count(),
+                        sincos.matches("(f64x2, f64x2, f64x2, f64x2, i64) system_v").count()
+                    ),
+                    (8, 2),
+                    "{level:?}: math8_sincos calls the 8-lane sin and cos: {sincos}"
+                );
                 // math8_libm: 16 one-argument functions and atan2,
                 // atan2pi of a float and of a float2's two components
                 // (builtins/src/libm_float_lanes.rs), one call of the
@@ -513,7 +529,7 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                     "{level:?}: math8_libm calls scalar functions lane by lane: {libm}"
                 );
             }
-            for k in wide.iter().chain(&["math8", "math8_libm"]) {
+            for k in wide.iter().chain(&["math8", "math8_libm", "math8_sincos"]) {
                 let narrow = std::fs::read_to_string(dir.join(format!("{k}.narrow.txt"))).ok();
                 assert_eq!(narrow, None, "{k} runs 8 lanes at {level:?}");
                 assert_eq!(std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok(), None);

@@ -2649,6 +2649,54 @@ fn narrow_bit_builtins_by_lanes() {
     });
 }
 
+/// mad_sat of uchar, char, ushort, short, int and uint, mad_hi of the
+/// narrow types and rotates of ulong by counts the same in every lane
+/// (mad_sat_lanes), of every edge pair in every lane position, against the
+/// definitions.
+#[test]
+fn mad_sat_by_lanes() {
+    let (a, b) = int_edge_pairs();
+    let n = a.len() as u32;
+    edge_pair_runs("mad_sat_lanes", 5, 3, |i, label, out, out64| {
+        let (x, y) = (a[i], b[i]);
+        let z = x.wrapping_mul(0x9e37_79b9) ^ y >> 3;
+        let sat = |v: i64, lo: i64, hi: i64| v.clamp(lo, hi) as u32;
+        let (cx, cy, cz) = (i64::from(x as u8), i64::from(y as u8), i64::from(z as u8));
+        let (sx, sy, sz) = (
+            i64::from((x >> 8) as i8),
+            i64::from((y >> 8) as i8),
+            i64::from((z >> 8) as i8),
+        );
+        let (hx, hy, hz) = (
+            i64::from((x >> 16) as u16),
+            i64::from(y as u16),
+            i64::from((z >> 16) as u16),
+        );
+        let (tx, ty, tz) = (i64::from(x as i16), i64::from((y >> 16) as i16), i64::from(z as i16));
+        let hi8 = |p: i64, c: i64| ((p >> 8) + c) as u32 & 0xff;
+        let hi16 = |p: i64, c: i64| ((p >> 16) + c) as u32 & 0xffff;
+        let want = [
+            sat(cx * cy + cz, 0, 255) | (sat(sx * sy + sz, -128, 127) & 0xff) << 8 | sat(hx * hy + hz, 0, 65535) << 16,
+            (sat(tx * ty + tz, -32768, 32767) & 0xffff) | hi8(cx * cy, cz) << 16 | hi8(sx * sy, sz) << 24,
+            hi16(hx * hy, hz) | hi16(tx * ty, tz) << 16,
+            sat(
+                i64::from(x as i32) * i64::from(y as i32) + i64::from(z as i32),
+                i32::MIN.into(),
+                i32::MAX.into(),
+            ),
+            (u64::from(x) * u64::from(y) + u64::from(z)).min(u32::MAX.into()) as u32,
+        ];
+        assert_eq!(out, &want[..], "{label}");
+        let l = u64::from(x) << 32 | u64::from(y);
+        let want64 = [
+            l.rotate_left(13),
+            l.rotate_left(63) ^ l.rotate_left(5),
+            (l ^ u64::from(z)).rotate_left(n % 64),
+        ];
+        assert_eq!(out64, &want64[..], "{label}");
+    });
+}
+
 /// Indices taken modulo a width (remainder_indices: one vector read where
 /// no lane reaches the next multiple of the width), signed and unsigned,
 /// with the wrap at every lane position of a chunk, widths of 1, 0 and

@@ -1076,6 +1076,59 @@ fn math_of_both_parts_under_masks() {
     });
 }
 
+/// sincos in 8-lane bodies: one call of the 8-lane sin and one of the
+/// 8-lane cos per component for both parts, the cosines stored through
+/// private floats, a private float2, global memory and a private double
+/// (math8_sincos; the harness compares every bit with the scalar build).
+/// Here each result is near the host's.
+#[test]
+fn sincos_of_both_parts_in_two_calls() {
+    use clift_conformance::math::{ref1, special, ulps};
+    let mut x: Vec<f32> = special::<f32>();
+    let multiples = [1.0f64, 2.0, 3.0, 1e3, 2e6].map(|k| (k * core::f64::consts::FRAC_PI_2) as f32);
+    for b in multiples {
+        for d in -1i32..=1 {
+            x.push(f32::from_bits(b.to_bits().wrapping_add(d as u32)));
+        }
+    }
+    while x.len() < 203 {
+        x.push((x.len() as f32 - 100.0) * 0.173);
+    }
+    each_launch_of_unary("math8_sincos", &x, 12, 0.0, |opt, l, out| {
+        for (i, &v) in x.iter().enumerate() {
+            let o = &out[12 * i..12 * i + 12];
+            let (w, h) = (v * -0.75, v * 0.5);
+            let floats = [
+                ("sin", v),
+                ("cos", v),
+                ("sin", v),
+                ("sin", w),
+                ("cos", v),
+                ("cos", w),
+                ("sin", h),
+                ("cos", h),
+            ];
+            for (k, (f, a)) in floats.into_iter().enumerate() {
+                let (got, want) = (o[k], ref1(f, f64::from(a)));
+                assert!(
+                    ulps(got, want) <= 1.0 || (got.is_nan() && want.is_nan()),
+                    "{opt:?} local {l:?}: result {k} ({f}) of x[{i}] = {v:e}: {got:e} against {want:e}"
+                );
+            }
+            let bits = |k: usize| f64::from_bits(u64::from(o[k].to_bits()) | u64::from(o[k + 1].to_bits()) << 32);
+            let vd = f64::from(v) * 3.0;
+            for (k, want) in [(8, vd.sin()), (10, vd.cos())] {
+                let got = bits(k);
+                let near = (got - want).abs() <= 4.0 * f64::EPSILON * want.abs().max(1e-300);
+                assert!(
+                    near || (got.is_nan() && want.is_nan()) || vd.abs() > 1e9,
+                    "{opt:?} local {l:?}: double result at {k} of x[{i}] = {v:e}: {got:e} against {want:e}"
+                );
+            }
+        }
+    });
+}
+
 /// native_exp, half_log, native_sin, half_cos and native_tan: the
 /// OpenCL.std table implements them with the plain functions, and the
 /// 8-lane bodies call the plain functions' 8-lane forms; with exp2,

@@ -855,6 +855,29 @@ kernel void narrow_bits_lanes(global const uint *a, global const uint *b, global
     out64[i] = 0;
 }
 
+// mad_sat of chars, shorts and ints and mad_hi of chars and shorts, signed
+// and unsigned (jit/src/lower/simd/integer.rs: narrow lanes widened to 32
+// bits, ints to 64), and rotates of longs by counts the same in every lane
+// (rotate_by_uniform: constants, one past the width, the global size).
+kernel void mad_sat_lanes(global const uint *a, global const uint *b, global uint *out, global ulong *out64)
+{
+    size_t i = get_global_id(0);
+    uint x = a[i], y = b[i], z = x * 0x9e3779b9u ^ y >> 3;
+    uchar cx = (uchar)x, cy = (uchar)y, cz = (uchar)z;
+    char sx = (char)(x >> 8), sy = (char)(y >> 8), sz = (char)(z >> 8);
+    ushort hx = (ushort)(x >> 16), hy = (ushort)y, hz = (ushort)(z >> 16);
+    short tx = (short)x, ty = (short)(y >> 16), tz = (short)z;
+    out[5 * i] = (uint)mad_sat(cx, cy, cz) | (uint)(uchar)mad_sat(sx, sy, sz) << 8 | (uint)mad_sat(hx, hy, hz) << 16;
+    out[5 * i + 1] = (uint)(ushort)mad_sat(tx, ty, tz) | (uint)mad_hi(cx, cy, cz) << 16 | (uint)(uchar)mad_hi(sx, sy, sz) << 24;
+    out[5 * i + 2] = (uint)mad_hi(hx, hy, hz) | (uint)(ushort)mad_hi(tx, ty, tz) << 16;
+    out[5 * i + 3] = (uint)mad_sat((int)x, (int)y, (int)z);
+    out[5 * i + 4] = mad_sat(x, y, z);
+    ulong l = (ulong)x << 32 | y;
+    out64[3 * i] = rotate(l, (ulong)13);
+    out64[3 * i + 1] = (ulong)rotate((long)l, -1L) ^ rotate(l, (ulong)69);
+    out64[3 * i + 2] = rotate(l ^ z, (ulong)get_global_size(0));
+}
+
 // Indices taken modulo a width (periodic boundaries, ring buffers): where
 // no lane of a chunk reaches the next multiple of the width, a 4-lane
 // body reads the lanes' values as one vector (jit/src/lower/simd/clamp.rs,

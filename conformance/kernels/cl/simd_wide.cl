@@ -348,6 +348,26 @@ kernel void math8_native(global const float *x, global float *out)
     out[9 * i + 8] = half_log10(fabs(v) * 1000.0f);
 }
 
+// sincos in 8-lane bodies (jit/src/lower/simd/ops.rs, sincos_both_parts):
+// the 8-lane sin and cos for both parts, one call each per component, the
+// cosines stored through each part's pointers: into a private float, a
+// private float2, global memory 12 floats apart, a private double.
+kernel void math8_sincos(global const float *x, global float *out)
+{
+    size_t i = get_global_id(0);
+    float v = x[i], c;
+    float2 c2;
+    out[12 * i] = sincos(v, &c);
+    out[12 * i + 1] = c;
+    vstore2(sincos((float2)(v, v * -0.75f), &c2), 0, out + 12 * i + 2);
+    vstore2(c2, 0, out + 12 * i + 4);
+    out[12 * i + 6] = sincos(v * 0.5f, out + 12 * i + 7);
+    double d, vd = (double)v * 3.0;
+    global double *o64 = (global double *)(out + 12 * i + 8);
+    o64[0] = sincos(vd, &d);
+    o64[1] = d;
+}
+
 // Kernels with barriers in 8-lane bodies (jit/src/lower/barrier.rs): a
 // chunk of eight suspends and resumes as one, each part's values kept
 // across barriers in its own frame slots, its private array (a copy per

@@ -48,6 +48,52 @@ impl Lowering<'_, '_, '_> {
         Some(Shape::V(self.b.ins().imul(x, power)))
     }
 
+    /// The lanes of `v` (`i32x4` or `i64x2`) rotated left by the scalar
+    /// count `n`, the same in every lane: two shifts (Cranelift takes both
+    /// counts modulo the lane width, as the scalar lowering's `rotl` does).
+    pub(super) fn rotate_by_uniform(&mut self, v: Value, n: Value) -> Value {
+        let width = i64::from(self.ty(v).lane_bits());
+        let left = self.b.ins().ishl(v, n);
+        let k = self.b.ins().ineg(n);
+        let k = self.b.ins().iadd_imm_s(k, width);
+        let right = self.b.ins().ushr(v, k);
+        self.b.ins().bor(left, right)
+    }
+
+    /// `mad_sat(x, y, z)` of `i32x4` lanes, as the scalar lowering
+    /// computes it: the operands widened to 64 bits (sign- or
+    /// zero-extended by `signed`), where `x * y + z` is exact, clamped to
+    /// the 32-bit range, each half's low 32 bits gathered.
+    pub(super) fn mad_sat4(&mut self, x: Value, y: Value, z: Value, signed: bool) -> Value {
+        let le = MemFlagsData::new().with_endianness(Endianness::Little);
+        let half = |l: &mut Self, v: Value, high: bool| match (signed, high) {
+            (true, false) => l.b.ins().swiden_low(v),
+            (true, true) => l.b.ins().swiden_high(v),
+            (false, false) => l.b.ins().uwiden_low(v),
+            (false, true) => l.b.ins().uwiden_high(v),
+        };
+        let sums = [false, true].map(|high| {
+            let (a, b, c) = (half(self, x, high), half(self, y, high), half(self, z, high));
+            let p = self.b.ins().imul(a, b);
+            let s = self.b.ins().iadd(p, c);
+            let s = if signed {
+                let max = self.vconst(cl::I64X2, &[i32::MAX as u64; 2]);
+                let min = self.vconst(cl::I64X2, &[i32::MIN as i64 as u64; 2]);
+                let s = self.b.ins().smin(s, max);
+                self.b.ins().smax(s, min)
+            } else {
+                let max = self.vconst(cl::I64X2, &[u64::from(u32::MAX); 2]);
+                self.b.ins().umin(s, max)
+            };
+            self.b.ins().bitcast(cl::I8X16, le, s)
+        });
+        // Bytes 0-3 of each 64-bit sum, the low half's then the high's.
+        let sel: Vec<u8> = [0u8, 8, 16, 24].iter().flat_map(|&b| b..b + 4).collect();
+        let imm = self.b.func.dfg.immediates.push(ConstantData::from(sel));
+        let packed = self.b.ins().shuffle(sums[0], sums[1], imm);
+        self.b.ins().bitcast(cl::I32X4, le, packed)
+    }
+
     /// 2^k for the lanes of `i32x4` `k` (0 to 31): the float 2^k made from
     /// its exponent bits (`(k + 127) << 23`, exact), converted by
     /// `cvttps2dq`, which gives 2^0 ... 2^30 and, for 2^31, x86's
@@ -61,7 +107,7 @@ impl Lowering<'_, '_, '_> {
         self.b.ins().x86_cvtt2dq(cl::I32X4, power)
     }
 
-    /// popcount, clz, ctz, mul_hi and rotate (by a count per lane) of 8-
+    /// popcount, clz, ctz, mul_hi, mad_hi, mad_sat and rotate (by a count per lane) of 8-
     /// or 16-bit lanes `v` (lanes 0-3 of `i8x16` or `i16x8` vectors) of
     /// type `t`, through the lanes widened to 32 bits and truncated after,
     /// as the scalar lowering computes them on widened values: None for
@@ -101,6 +147,37 @@ impl Lowering<'_, '_, '_> {
                     self.b.ins().sshr_imm_u(p, bits as i64)
                 } else {
                     self.b.ins().ushr_imm_u(p, bits as i64)
+                }
+            }
+            (Cl::s_mad_hi | Cl::u_mad_hi, &[x, y, z]) => {
+                let signed = op == Cl::s_mad_hi;
+                let (wx, wy) = (self.widen4(x, signed), self.widen4(y, signed));
+                let p = self.b.ins().imul(wx, wy);
+                let h = if signed {
+                    self.b.ins().sshr_imm_u(p, bits as i64)
+                } else {
+                    self.b.ins().ushr_imm_u(p, bits as i64)
+                };
+                // The truncation after makes the 32-bit sum the narrow
+                // lanes' wrapping one.
+                let wz = self.widen4(z, false);
+                self.b.ins().iadd(h, wz)
+            }
+            // Exact in 32 bits: |a * b + c| <= 2^30 + 2^15 (signed), a * b
+            // + c < 2^32 (unsigned), then clamped to the type's range.
+            (Cl::s_mad_sat | Cl::u_mad_sat, &[x, y, z]) => {
+                let signed = op == Cl::s_mad_sat;
+                let (wx, wy, wz) = (self.widen4(x, signed), self.widen4(y, signed), self.widen4(z, signed));
+                let p = self.b.ins().imul(wx, wy);
+                let s = self.b.ins().iadd(p, wz);
+                if signed {
+                    let max = splat(self, (1 << (bits - 1)) - 1);
+                    let min = splat(self, (1u64 << (bits - 1)).wrapping_neg() & 0xffff_ffff);
+                    let s = self.b.ins().smin(s, max);
+                    self.b.ins().smax(s, min)
+                } else {
+                    let max = splat(self, (1 << bits) - 1);
+                    self.b.ins().umin(s, max)
                 }
             }
             // x * 2^(n mod bits) holds both parts of the rotation: its low

@@ -1579,12 +1579,19 @@ impl Lowering<'_, '_, '_> {
         let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) else {
             return Ok(false);
         };
-        if inst.op != Op::ExtInst || self.touches_half(i) || self.needs_guard(i) {
+        if inst.op != Op::ExtInst || self.touches_half(i) {
             return Ok(false);
         }
-        let Some(name) = inst.lit(1).and_then(Cl::from_u32).map(|op| format!("{op:?}")) else {
+        let Some(op) = inst.lit(1).and_then(Cl::from_u32) else {
             return Ok(false);
         };
+        if op == Cl::sincos {
+            return self.sincos_both_parts(i);
+        }
+        if self.needs_guard(i) {
+            return Ok(false);
+        }
+        let name = format!("{op:?}");
         let out = types::components(m, ty)?;
         // `double` components: the one-argument functions of
         // `libm_lanes` (each part as its two f64x2 halves).
@@ -1607,28 +1614,104 @@ impl Lowering<'_, '_, '_> {
         if out.iter().any(|&t| t != lane) || self.varying_operands(i).is_empty() {
             return Ok(false);
         }
-        // Each part's shapes of each argument: lanes of the result's type,
-        // as many as the result has components.
-        let shapes = self.each_part(|l| operands.iter().map(|&x| l.shapes(x)).collect::<R<Vec<_>>>())?;
-        if shapes
-            .iter()
-            .flatten()
-            .any(|s| s.len() != out.len() || s.iter().any(|&c| self.lane_type(c) != lane))
-        {
+        let Some(shapes) = self.parts_operands(&operands, out.len(), lane)? else {
+            return Ok(false);
+        };
+        let mut results = self.call_eight_lanes(addr, &shapes, out.len(), double).into_iter();
+        self.each_part(|l| {
+            l.set_shapes(id, results.next().ok_or("a result for each part")?)?;
+            l.count(true);
+            Ok(())
+        })?;
+        Ok(true)
+    }
+
+    /// `sincos` of instruction `i` in an 8-lane body through a pointer that
+    /// differs between lanes, outside masked code: the 8-lane `sin` and
+    /// `cos` (two calls for both parts where each part's own would make
+    /// four), each part's cosines stored through its pointers as
+    /// [`Self::simd_pointer_result`] stores them. False: nothing emitted.
+    fn sincos_both_parts(&mut self, i: u32) -> R<bool> {
+        let m = self.m;
+        let inst = self.at(i);
+        let (ty, id) = inst.result();
+        let (Some(x), Some(ptr)) = (inst.id(2), inst.id(3)) else {
+            return Ok(false);
+        };
+        let out = types::components(m, ty)?;
+        let double = out.iter().all(|&t| t == cl::F64);
+        let lane = if double { cl::F64 } else { cl::F32 };
+        let Some((_, stored)) = m.pointer(self.type_of(ptr)) else {
+            return Ok(false);
+        };
+        let masked = self.each_part(|l| Ok(l.guard()?.is_some()))?;
+        if out.iter().any(|&t| t != lane) || !self.is_varying(ptr) || masked.contains(&true) {
             return Ok(false);
         }
+        let eight = |name| {
+            if double {
+                clift_builtins::libm_lanes::eight_lanes(name)
+            } else {
+                clift_builtins::math_f32::eight_lanes(name)
+            }
+        };
+        let (Some(sin), Some(cos)) = (eight("sin"), eight("cos")) else {
+            return Ok(false);
+        };
+        let Some(shapes) = self.parts_operands(&[x], out.len(), lane)? else {
+            return Ok(false);
+        };
+        let mut sines = self.call_eight_lanes(sin, &shapes, out.len(), double).into_iter();
+        let mut cosines = self.call_eight_lanes(cos, &shapes, out.len(), double).into_iter();
+        self.each_part(|l| {
+            l.store_shapes(ptr, stored, &cosines.next().ok_or("cosines for each part")?)?;
+            l.set_shapes(id, sines.next().ok_or("sines for each part")?)?;
+            l.count(true);
+            Ok(())
+        })?;
+        Ok(true)
+    }
+
+    /// Each part's shapes of each of `operands`: None unless each has
+    /// `count` components of lane type `lane`.
+    fn parts_operands(
+        &mut self,
+        operands: &[crate::spirv::Id],
+        count: usize,
+        lane: Clif,
+    ) -> R<Option<Vec<Vec<Vec<Shape>>>>> {
+        let shapes = self.each_part(|l| operands.iter().map(|&x| l.shapes(x)).collect::<R<Vec<_>>>())?;
+        let fits = shapes
+            .iter()
+            .flatten()
+            .all(|s| s.len() == count && s.iter().all(|&c| self.lane_type(c) == lane));
+        Ok(fits.then_some(shapes))
+    }
+
+    /// One call of the 8-lane form at `addr` per component (of `count`)
+    /// on `shapes` (per part, per argument, per component: floats, or
+    /// doubles), the results through a 32- or 64-byte stack slot: each
+    /// part's results.
+    fn call_eight_lanes(
+        &mut self,
+        addr: usize,
+        shapes: &[Vec<Vec<Shape>>],
+        count: usize,
+        double: bool,
+    ) -> Vec<Vec<Shape>> {
         // Eight lanes: 32 bytes of floats, 64 of doubles.
         let size = if double { 64 } else { 32 };
         let slot = self
             .b
             .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, size, 4));
-        let mut results: Vec<Vec<Shape>> = vec![Vec::new(); 2];
-        for k in 0..out.len() {
+        let arity = shapes.first().map_or(0, Vec::len);
+        let mut results: Vec<Vec<Shape>> = vec![Vec::new(); shapes.len()];
+        for k in 0..count {
             // Per argument, part 0's vector (or two halves) then part 1's;
             // then the slot.
             let mut args = Vec::new();
-            for a in 0..operands.len() {
-                for part in &shapes {
+            for a in 0..arity {
+                for part in shapes {
                     if double {
                         args.extend(self.as_pair(part[a][k], cl::F64X2));
                     } else {
@@ -1650,13 +1733,7 @@ impl Lowering<'_, '_, '_> {
                 });
             }
         }
-        let mut results = results.into_iter();
-        self.each_part(|l| {
-            l.set_shapes(id, results.next().ok_or("a result for each part")?)?;
-            l.count(true);
-            Ok(())
-        })?;
-        Ok(true)
+        results
     }
 
     /// OpenCL.std min/max/clamp instruction `op` (or `abs` of a 64-bit
@@ -1713,6 +1790,13 @@ impl Lowering<'_, '_, '_> {
             });
             let [Some(lo), Some(hi)] = halves else { return None };
             return Some(Shape::Pair([lo, hi]));
+        }
+        if let (Cl::rotate, &[x, Shape::U(n)], cl::I64) = (op, args, t) {
+            if self.lane_type(x) != t {
+                return None;
+            }
+            let xp = self.as_pair(x, pt);
+            return Some(Shape::Pair(xp.map(|h| self.rotate_by_uniform(h, n))));
         }
         if t != cl::F64 {
             return None;
@@ -2442,11 +2526,7 @@ impl Lowering<'_, '_, '_> {
                 // takes both counts modulo 32, as `rotl` does).
                 (Cl::rotate, &[x, Shape::U(n)]) => {
                     let v = self.as_vec(x, vt);
-                    let left = self.b.ins().ishl(v, n);
-                    let k = self.b.ins().ineg(n);
-                    let k = self.b.ins().iadd_imm_s(k, 32);
-                    let right = self.b.ins().ushr(v, k);
-                    return Some(Shape::V(self.b.ins().bor(left, right)));
+                    return Some(Shape::V(self.rotate_by_uniform(v, n)));
                 }
                 (Cl::popcount, &[x]) => {
                     let v = self.as_vec(x, vt);
@@ -2468,6 +2548,10 @@ impl Lowering<'_, '_, '_> {
                 (Cl::u_mul_hi | Cl::s_mul_hi, &[x, y]) => {
                     let (x, y) = (self.as_vec(x, vt), self.as_vec(y, vt));
                     return Some(Shape::V(self.mul_hi4(x, y, op == Cl::s_mul_hi)));
+                }
+                (Cl::u_mad_sat | Cl::s_mad_sat, &[x, y, z]) => {
+                    let (x, y, z) = (self.as_vec(x, vt), self.as_vec(y, vt), self.as_vec(z, vt));
+                    return Some(Shape::V(self.mad_sat4(x, y, z, op == Cl::s_mad_sat)));
                 }
                 // As the scalar lowering: mul_hi, then a wrapping add.
                 (Cl::u_mad_hi | Cl::s_mad_hi, &[x, y, z]) => {

@@ -7,7 +7,9 @@
 //! `index_int`, `x[i] * 3.0f + 1.0f` with `int i = get_global_id(0)`;
 //! `index_modulo`, `x[i] + (float)(i % 1000)`; `index_ring`, `x[(i + 7) % n] * 2.0f +
 //! x[(i + n - 1) % n]`; `index_clamped`, `x[clamp(i - 1, 0, n - 1)] +
-//! x[i] * 2.0f + x[min(i + 1, n - 1)]`; `sincos`, the sine plus the cosine
+//! x[i] * 2.0f + x[min(i + 1, n - 1)]`; `index_selected`, the same with
+//! `i > 0 ? i - 1 : i` and `i + 1 < n ? i + 1 : i`; `index_reversed`,
+//! `x[n - 1 - i] * 2.0f + 1.0f`; `sincos`, the sine plus the cosine
 //! stored through a pointer; `fract`, `fract(x * 3.7f, &f) + f`;
 //! `vload_half`, the first half of the buffer's bytes as halves, times 2;
 //! `vstore_half`, `x * 3` stored as halves; `fmod`, `fmod(x * 7.3f, 1.7f)`;
@@ -29,7 +31,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 55] = [
+const FUNCTIONS: [&str; 57] = [
     "sin",
     "cos",
     "exp",
@@ -58,6 +60,8 @@ const FUNCTIONS: [&str; 55] = [
     "index_modulo",
     "index_ring",
     "index_clamped",
+    "index_selected",
+    "index_reversed",
     "sincos",
     "fract",
     "vload_half",

@@ -236,7 +236,10 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         //   by lane before, 27 and 24 moves in and out of vectors);
         // - fmod and remainder of floats: in double where every lane's
         //   quotient is small (`f64x2` halves, demoted), else the host
-        //   function per lane on its own branch.
+        //   function per lane on its own branch;
+        // - lanes moving down (`in[n - 1 - i]`): one vector read and a
+        //   shuffle (gathered before), of ints, longs (beside the reads
+        //   moving up) and local memory.
         for (kernel, pattern, least) in [
             ("clamped_indices", "load.f32x4", 7),
             ("clamped_indices", "load.i8x16", 1),
@@ -247,6 +250,9 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             ("strided_loads_lanes", "= shuffle", 8),
             ("vector3_lanes", "= shuffle", 12),
             ("remainders_lanes", "fvdemote", 8),
+            ("reversed_access", "load.i32x4", 6),
+            ("reversed_access", "load.i64x2", 12),
+            ("reversed_local", "load.f32x4", 9),
         ] {
             let ir = dump::vector_ir(&dir, kernel, &format!("{level:?}: simd"));
             let n = ir.matches(pattern).count();
@@ -254,6 +260,15 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                 n >= least,
                 "{level:?}: {kernel} has {n} `{pattern}`, not {least} (its vector form is gone): {ir}"
             );
+        }
+        // Indices clamped by hand (`i < 0 ? 0 : i`, `i + 1 < w ? i + 1 :
+        // i`): at -O2 (selects; -O0's branches stay gathers) five of
+        // selected_indices' eight reads are one vector each in each body
+        // (gathered before).
+        if level == Opt::O2 {
+            let ir = dump::vector_ir(&dir, "selected_indices", "O2: simd");
+            let n = ir.matches("load.f32x4").count();
+            assert!(n >= 15, "O2: selected_indices has {n} vector reads: {ir}");
         }
         // sincos, fract and modf with their second result through a
         // pointer: both results vector code (lane by lane before, the

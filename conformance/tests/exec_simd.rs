@@ -1748,6 +1748,130 @@ fn clamped_indices_by_lanes() {
     }
 }
 
+/// Indices clamped by hand with conditional expressions
+/// (selected_indices: selects of a comparison's own operands, and `i +
+/// (i + 1 < w)`, read as one vector where the lanes agree), with the
+/// condition changing at every lane position of a chunk, signed and
+/// unsigned, `long`, a stride of 2, lanes moving down. One row of the
+/// NDRange per offset and width.
+#[test]
+fn selected_indices_by_lanes() {
+    let n = 61usize;
+    let mut cases: Vec<(i32, i32)> = (-9..=9).map(|d| (d, n as i32)).collect();
+    for w in [n as i32 - 5, 7, 1] {
+        cases.extend([-5, -1, 0, 3, 40].map(|d| (d, w)));
+    }
+    // (-7, -2): x + d wraps around 2^32 at x = 7, and only x = 6 is above
+    // w (unsigned).
+    cases.extend([(-40, n as i32), (20, 50), (33, 0), (-7, -2)]);
+    let rows = cases.len();
+    let (ds, ws): (Vec<i32>, Vec<i32>) = cases.iter().copied().unzip();
+    let input: Vec<f32> = (0..64 + 2 * n + 64).map(|i| i as f32 * 0.5 - 7.0).collect();
+    for opt in Opt::BOTH {
+        for local in [None, Some([6usize, 1]), Some([16, 2])] {
+            let mut out = vec![0f32; 10 * n * rows];
+            Kernel::new("simd", opt, "selected_indices")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::input(&ds))
+                .arg(Arg::input(&ws))
+                .run(&[n, rows], local.as_ref().map(|l| &l[..]));
+            let mid = |i: i64| input[(64 + i) as usize];
+            for (y, &(d, w)) in cases.iter().enumerate() {
+                let (d, w) = (i64::from(d), i64::from(w));
+                for x in 0..n as i64 {
+                    let i = x + d;
+                    let j = w - 1 - x;
+                    let want = [
+                        mid(i.max(0)),
+                        mid(i.min(w - 1)),
+                        mid(if i + 1 < w { i + 1 } else { i }),
+                        mid(if (x + d) as u32 > w as u32 { x + 1 } else { x - 1 }),
+                        mid(if i as u32 >= w as u32 { 0 } else { i }),
+                        mid(i.max(2)),
+                        mid(2 * x + if 2 * x + d < w { 1 } else { -1 }),
+                        mid(if j + d > 3 { j - 1 } else { j }),
+                        mid(if x > d { x - 1 } else { x }),
+                        mid(x.min(w)),
+                    ];
+                    let at = 10 * (n * y + x as usize);
+                    assert_eq!(&out[at..at + 10], &want[..], "d {d} w {w} {opt:?} {local:?}: x {x}");
+                }
+            }
+        }
+    }
+}
+
+/// Lanes moving down (reversed_access: one vector access from the lowest
+/// lane's address, reversed by a shuffle), of 32-, 8-, 16- and 64-bit
+/// values, loads and stores, a short index wrapping at work-item 6; and
+/// local memory reversed within a group (reversed_local), with local
+/// sizes that make 8-lane, 4-lane and scalar chunks.
+#[test]
+fn reversed_access_by_lanes() {
+    let n = 83usize;
+    let input: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(0x9e37_79b9) ^ i).collect();
+    let in16: Vec<u16> = (0..65536 + 256u32)
+        .map(|i| (i.wrapping_mul(40503) >> 3) as u16)
+        .collect();
+    let in64: Vec<u64> = (0..n as u64)
+        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i << 7)
+        .collect();
+    let k = -32763i32;
+    let floats: Vec<f32> = (0..n).map(|i| i as f32 * 0.75 - 20.0).collect();
+    for opt in Opt::BOTH {
+        for local in [None, Some(1usize), Some(6), Some(16), Some(83)] {
+            let l = local.map(|l| [l]);
+            let mut out = vec![0u32; 4 * n];
+            let mut out16 = vec![0u16; 3 * n];
+            let mut out64 = vec![0u64; 2 * n];
+            Kernel::new("simd", opt, "reversed_access")
+                .arg(Arg::input(&input))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::input(&in16))
+                .arg(Arg::output(&mut out16))
+                .arg(Arg::input(&in64))
+                .arg(Arg::output(&mut out64))
+                .arg(Arg::value(k))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            let bytes: Vec<u8> = input.iter().flat_map(|v| v.to_ne_bytes()).collect();
+            let label = format!("{opt:?} {local:?}");
+            for i in 0..n {
+                let r = n - 1 - i;
+                assert_eq!(out[i], input[r], "{label}: in[{r}] to {i}");
+                assert_eq!(out[n + r], input[i] ^ 0x5a5a_5a5a, "{label}: {i} to out[{}]", n + r);
+                assert_eq!(out[2 * n + i], u32::from(bytes[r]), "{label}: byte {r}");
+                let j = (i64::from((k - i as i32) as i16) + 32768) as usize;
+                assert_eq!(out16[i], in16[j], "{label}: in16[{j}] to {i}");
+                assert_eq!(out16[n + r], in16[i].wrapping_add(1), "{label}: short {i}");
+                let up = (32767 - i64::from((k - i as i32) as i16)) as usize;
+                assert_eq!(out16[2 * n + i], in16[up], "{label}: in16[{up}] to {i}");
+                assert_eq!(out64[i], in64[r], "{label}: in64[{r}] to {i}");
+                assert_eq!(out64[n + r], !in64[i], "{label}: long {i}");
+            }
+            let stored: Vec<u8> = out[3 * n..].iter().flat_map(|v| v.to_ne_bytes()).collect();
+            for (j, &b) in stored.iter().enumerate() {
+                let want = if j < n { ((n - 1 - j) * 7) as u8 } else { 0 };
+                assert_eq!(b, want, "{label}: byte stored at {j}");
+            }
+        }
+        for m in [8usize, 16, 24, 12, 13, 7, 1] {
+            let global = m * (83 / m).max(1);
+            let mut out = vec![0f32; global];
+            Kernel::new("simd", opt, "reversed_local")
+                .arg(Arg::input(&floats[..global]))
+                .arg(Arg::output(&mut out))
+                .arg(Arg::Local(4 * m))
+                .run(&[global], Some(&[m]));
+            for g in 0..global {
+                let (base, l) = (g - g % m, g % m);
+                let t = |j: usize| floats[base + m - 1 - j];
+                assert_eq!(out[g], t(l) * 2.0 + t(m - 1 - l), "{opt:?} local {m}: item {g}");
+            }
+        }
+    }
+}
+
 /// A `short` index clamped to bounds (clamped_short_indices): with its
 /// type's bounds it is never clamped but wraps from 32767 to -32768, at
 /// every lane of an 8-lane chunk; with narrower ones it is clamped too.

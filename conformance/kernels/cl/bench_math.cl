@@ -36,6 +36,8 @@ kernel void math_vload3(global const float *x, global float *y) { size_t i = get
 kernel void math_rotate_ushort(global const float *x, global float *y) { size_t i = get_global_id(0); global const ushort *p = (global const ushort *)x; ((global ushort *)y)[i] = rotate(p[i], (ushort)(p[i] >> 4)) + popcount(p[i]); }
 kernel void math_mad_sat(global const float *x, global float *y) { size_t i = get_global_id(0); int v = as_int(x[i]); ((global int *)y)[i] = mad_sat(v, v >> 7, v ^ 0x5a5a5a5a); }
 kernel void math_rotate_ulong(global const float *x, global float *y) { size_t i = get_global_id(0); ulong v = (ulong)as_uint(x[i]) * 0x9E3779B97F4A7C15UL; v = rotate(v, 13UL) ^ rotate(v, 40UL); ((global uint *)y)[i] = (uint)v ^ (uint)(v >> 32); }
+kernel void math_index_reversed(global const float *x, global float *y) { int i = get_global_id(0), n = get_global_size(0); y[i] = x[n - 1 - i] * 2.0f + 1.0f; }
+kernel void math_index_selected(global const float *x, global float *y) { int i = get_global_id(0), n = get_global_size(0); y[i] = x[i > 0 ? i - 1 : i] + x[i] * 2.0f + x[i + 1 < n ? i + 1 : i]; }
 kernel void math_index_ring(global const float *x, global float *y) { int i = get_global_id(0), n = get_global_size(0); y[i] = x[(i + 7) % n] * 2.0f + x[(i + n - 1) % n]; }
 kernel void math_index_clamped(global const float *x, global float *y) { int i = get_global_id(0), n = get_global_size(0); y[i] = x[clamp(i - 1, 0, n - 1)] + x[i] * 2.0f + x[min(i + 1, n - 1)]; }
 kernel void math_index_float(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = x[i] * 1e-6f + (float)i * 0.5f; }

@@ -598,6 +598,70 @@ kernel void clamped_indices(global const float *in, global float *out, global co
     (marks + n * y)[j] = j * 3 + 1;
 }
 
+// Indices clamped by hand, with conditional expressions (row y's offset d
+// = ds[y] and width w = ws[y]): clang -O2 writes `i < 0 ? 0 : i` as a
+// select of the comparison's own operands (a max: clamp.rs,
+// select_as_min_max) and `i + 1 < w ? i + 1 : i` as `i + (i + 1 < w)`, a
+// select of constants by a comparison of the sequence, or of sequences of
+// one stride (note_uniform_choice);
+// where the lanes agree, a 4-lane body reads them as one vector. `mid` lies
+// 64 floats into `in`.
+kernel void selected_indices(global const float *in, global float *out, global const int *ds, global const int *ws)
+{
+    int x = get_global_id(0), n = get_global_size(0), y = get_global_id(1);
+    int d = ds[y], w = ws[y];
+    global const float *mid = in + 64;
+    int i = x + d;
+    float a = mid[i < 0 ? 0 : i];
+    float b = mid[i > w - 1 ? w - 1 : i];
+    float c = mid[i + 1 < w ? i + 1 : i];
+    // (Unsigned: where x + d wraps from 2^32 - 1 to 0 in the middle of a
+    // chunk, lane 0's and lane 3's conditions agree but not the others'.)
+    float e = mid[(uint)x + (uint)d > (uint)w ? x + 1 : x - 1];
+    float f = mid[(uint)i >= (uint)w ? 0 : i];
+    long l = (long)x + d;
+    float g = mid[l < 2 ? 2 : l];
+    float h = mid[2 * x + (2 * x + d < w ? 1 : -1)];
+    int j = w - 1 - x;
+    float k = mid[j + d > 3 ? j - 1 : j];
+    vstore8((float8)(a, b, c, e, f, g, h, k), 0, out + 10 * (n * y + x));
+    // (clang compares d with x: the uniform value first.)
+    out[10 * (n * y + x) + 8] = mid[x > d ? x - 1 : x];
+    out[10 * (n * y + x) + 9] = mid[x < w ? x : w];
+}
+
+// Lanes moving down (`in[n - 1 - i]`, which clang writes `(i ^ -1) + n`):
+// read or written as one vector from the lowest lane's address, the lanes
+// reversed by a shuffle (jit/src/lower/simd/memory.rs, reverse_lanes), of
+// 32-, 8-, 16- and 64-bit values; a short index moving down that wraps from
+// -32768 to 32767 at work-item 6 (k = -32763: lane by lane on that branch).
+kernel void reversed_access(global const uint *in, global uint *out, global const ushort *in16, global ushort *out16,
+                            global const ulong *in64, global ulong *out64, int k)
+{
+    int i = get_global_id(0), n = get_global_size(0);
+    int r = n - 1 - i;
+    out[i] = in[r];
+    out[n + r] = in[i] ^ 0x5a5a5a5au;
+    out[2 * n + i] = ((global const uchar *)in)[r];
+    ((global uchar *)(out + 3 * n))[r] = (uchar)(i * 7);
+    out16[i] = in16[(short)(k - i) + 32768];
+    out16[n + r] = (ushort)(in16[i] + 1);
+    // The same short moving up (its complement, -s - 1), widened to long
+    // first (an OpBitwiseXor with -1 at -O0, a subtraction at -O2).
+    out16[2 * n + i] = in16[~(long)(short)(k - i) + 32768];
+    out64[i] = in64[r];
+    out64[n + r] = ~in64[i];
+}
+
+// Local memory reversed within a work-group (t[m - 1 - l]), both ways.
+kernel void reversed_local(global const float *in, global float *out, local float *t)
+{
+    int l = get_local_id(0), m = get_local_size(0), g = get_global_id(0);
+    t[m - 1 - l] = in[g];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[g] = t[l] * 2.0f + t[m - 1 - l];
+}
+
 // A short index clamped to bounds (row y's: k = ks[y], lo = los[y], hi =
 // his[y]): where they are its type's, it is never clamped but wraps from
 // 32767 to -32768 (the 4-lane body tests both). The same as unsigned

@@ -18,7 +18,7 @@ use cranelift_codegen::ir::{types as cl, InstBuilder, Type as Clif, Value};
 use spirv::{Op, OpenclStd100Op as Cl};
 
 use super::{Shape, LANES};
-use crate::lower::Lowering;
+use crate::lower::{Lowering, R};
 
 /// What a chunk knows of a varying integer or pointer computed from a
 /// clamped affine sequence: lane k is `base + k * stride` (modulo the
@@ -152,6 +152,136 @@ impl Lowering<'_, '_, '_> {
             None => may_differ,
         };
         self.set_unclamped(result, base, stride, may_differ);
+    }
+
+    /// The OpenCL.std min or max that OpSelect `i` computes, when its
+    /// condition compares its two values (`a > b ? a : b` is `max(a, b)`,
+    /// `a < b ? a : b` `min(a, b)`, and either the other way round; a tie
+    /// gives either operand, the same value): for [`Self::note_clamp`].
+    pub(super) fn select_as_min_max(&self, i: u32) -> Option<Cl> {
+        let m = self.m;
+        let inst = self.at(i);
+        let (c, x, y) = (inst.id(0)?, inst.id(1)?, inst.id(2)?);
+        let cmp = m.def(c)?;
+        let (a, b) = (cmp.id(0)?, cmp.id(1)?);
+        // Whether the condition holds when the first value is the greater,
+        // and the signedness.
+        let (first_greater, signed) = match cmp.op {
+            Op::SGreaterThan | Op::SGreaterThanEqual => (true, true),
+            Op::UGreaterThan | Op::UGreaterThanEqual => (true, false),
+            Op::SLessThan | Op::SLessThanEqual => (false, true),
+            Op::ULessThan | Op::ULessThanEqual => (false, false),
+            _ => return None,
+        };
+        // The select takes the comparison's first operand where it holds.
+        let max = match (x == a && y == b, x == b && y == a) {
+            (true, _) => first_greater,
+            (_, true) => !first_greater,
+            _ => return None,
+        };
+        Some(match (max, signed) {
+            (true, true) => Cl::s_max,
+            (true, false) => Cl::u_max,
+            (false, true) => Cl::s_min,
+            (false, false) => Cl::u_min,
+        })
+    }
+
+    /// After OpSelect `i` of `x` and `y` gave `result`, both uniform or
+    /// affine sequences of one stride without a wrap: a note that its
+    /// lanes are the sequence lane 0 takes, when its condition compares
+    /// an affine sequence with a uniform value by order (`i + 1 < n ? i +
+    /// 1 : i`; clang writes `x > d ? x - 1 : x` as `x + (d < x ? -1 : 0)`),
+    /// and the lanes may differ only where lane 0's and lane 3's
+    /// conditions differ (the comparison is monotone along the lanes where
+    /// the sequence does not wrap around, which the test includes).
+    pub(super) fn note_uniform_choice(&mut self, i: u32, x: Shape, y: Shape, result: Shape) -> R {
+        let m = self.m;
+        let inst = self.at(i);
+        let line = |s: Shape| match s {
+            Shape::U(v) => Some((v, 0)),
+            Shape::Affine {
+                base,
+                stride,
+                wrap: None,
+            } => Some((base, stride)),
+            _ => None,
+        };
+        let (Some((xu, xs)), Some((yu, ys)), Some(c)) = (line(x), line(y), inst.id(0)) else {
+            return Ok(());
+        };
+        if xs != ys {
+            return Ok(());
+        }
+        let Some(cmp) = m.def(c) else {
+            return Ok(());
+        };
+        let (cc, signed) = match cmp.op {
+            Op::SGreaterThan => (IntCC::SignedGreaterThan, true),
+            Op::SGreaterThanEqual => (IntCC::SignedGreaterThanOrEqual, true),
+            Op::SLessThan => (IntCC::SignedLessThan, true),
+            Op::SLessThanEqual => (IntCC::SignedLessThanOrEqual, true),
+            Op::UGreaterThan => (IntCC::UnsignedGreaterThan, false),
+            Op::UGreaterThanEqual => (IntCC::UnsignedGreaterThanOrEqual, false),
+            Op::ULessThan => (IntCC::UnsignedLessThan, false),
+            Op::ULessThanEqual => (IntCC::UnsignedLessThanOrEqual, false),
+            _ => return Ok(()),
+        };
+        let (Some(a), Some(b)) = (cmp.id(0), cmp.id(1)) else {
+            return Ok(());
+        };
+        let (sa, sb) = (self.shapes(a)?, self.shapes(b)?);
+        let (&[sa], &[sb]) = (sa.as_slice(), sb.as_slice()) else {
+            return Ok(());
+        };
+        // The sequence, the uniform value, and whether the sequence is
+        // the comparison's first operand.
+        let (Shape::Affine { base, stride, wrap }, Shape::U(u), first) = (match (sa, sb) {
+            (Shape::Affine { .. }, Shape::U(_)) => (sa, sb, true),
+            (Shape::U(_), Shape::Affine { .. }) => (sb, sa, false),
+            _ => return Ok(()),
+        }) else {
+            return Ok(());
+        };
+        let t = self.ty(base);
+        if !t.is_int() || self.ty(u) != t || !self.ty(xu).is_int() || key(result).is_none() {
+            return Ok(());
+        }
+        let span = stride.unsigned_abs().saturating_mul((LANES - 1) as u64);
+        if span >= 1u64 << (t.bits() - 1) {
+            return Ok(());
+        }
+        let wrapped = match wrap {
+            Some(w) => match self.wraps(w.narrow, w.nstride, w.signed) {
+                Some(wrapped) => Some(wrapped),
+                None => return Ok(()),
+            },
+            None => None,
+        };
+        let last = self.b.ins().iadd_imm_s(base, stride * (LANES - 1) as i64);
+        // The lanes wrap around between lane 0 and lane 3 exactly where
+        // lane 3 lies on the wrong side of lane 0 (the span is below half
+        // the range), in the comparison's order.
+        let behind = match (stride >= 0, signed) {
+            (true, true) => IntCC::SignedLessThan,
+            (true, false) => IntCC::UnsignedLessThan,
+            (false, true) => IntCC::SignedGreaterThan,
+            (false, false) => IntCC::UnsignedGreaterThan,
+        };
+        let around = self.b.ins().icmp(behind, last, base);
+        let [c0, c3] = [base, last].map(|v| {
+            let (p, q) = if first { (v, u) } else { (u, v) };
+            self.b.ins().icmp(cc, p, q)
+        });
+        let differ = self.b.ins().bxor(c0, c3);
+        let may_differ = self.b.ins().bor(differ, around);
+        let may_differ = match wrapped {
+            Some(w) => self.b.ins().bor(may_differ, w),
+            None => may_differ,
+        };
+        let chosen = self.b.ins().select(c0, xu, yu);
+        self.set_unclamped(result, chosen, xs, may_differ);
+        Ok(())
     }
 
     /// After OpUMod, OpSRem or OpSMod of affine sequence `x` (no wrap,

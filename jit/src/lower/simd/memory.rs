@@ -23,6 +23,26 @@ fn volatile(l: &Lowering, inst: &crate::spirv::Inst, from: usize, ptr: crate::sp
         || l.m.decoration(ptr, spirv::Decoration::Volatile).is_some()
 }
 
+/// A scalar access whose lanes' values lie side by side
+/// ([`Lowering::contiguous`]).
+struct Contiguous {
+    /// The lowest lane's address (lane 0's, or lane 3's for lanes moving
+    /// down).
+    base: Value,
+    /// The scalar type.
+    t: cl::Type,
+    /// The vector type: `f64x2` or `i64x2` for 64 bits, held as a
+    /// [`Shape::Pair`]; `i8x16` or `i16x8` for 8 and 16, of which 4 or 8
+    /// bytes are accessed.
+    vt: cl::Type,
+    /// The test to make first (an `i8`: nonzero where the lanes may not be
+    /// side by side, when `p` carries a [`Wrap`] or a note).
+    check: Option<Value>,
+    /// Whether the lanes move down: the vector read holds them in the
+    /// opposite order.
+    reversed: bool,
+}
+
 impl Lowering<'_, '_, '_> {
     /// OpLoad or OpStore of values holding half (16 bits in memory,
     /// `lower::half`): one half per lane through a pointer moving by 2 is
@@ -147,7 +167,14 @@ impl Lowering<'_, '_, '_> {
                 return self.set_shapes(id, vec![Shape::Lanes(lanes)]);
             }
         }
-        if let Some((base, t, vt, check)) = self.contiguous(p, &comps, &bools) {
+        if let Some(Contiguous {
+            base,
+            t,
+            vt,
+            check,
+            reversed,
+        }) = self.contiguous(p, &comps, &bools)
+        {
             self.count_access(ptr);
             let vectors = (LANES / vt.lane_count() as usize).max(1);
             let shape = |vals: &[Value]| match *vals {
@@ -156,12 +183,18 @@ impl Lowering<'_, '_, '_> {
                 _ => Err("a contiguous access of an unexpected width".to_string()),
             };
             let load = |l: &mut Self| -> Vec<Value> {
-                if vt.lane_count() as usize > LANES {
-                    return vec![l.load_low(vt, base)];
+                let vals = if vt.lane_count() as usize > LANES {
+                    vec![l.load_low(vt, base)]
+                } else {
+                    (0..vectors)
+                        .map(|k| l.b.ins().load(vt, MemFlagsData::new(), base, 16 * k as i32))
+                        .collect()
+                };
+                if reversed {
+                    l.reverse_lanes(&vals)
+                } else {
+                    vals
                 }
-                (0..vectors)
-                    .map(|k| l.b.ins().load(vt, MemFlagsData::new(), base, 16 * k as i32))
-                    .collect()
             };
             let Some(wrapped) = check else {
                 let vals = load(self);
@@ -280,17 +313,9 @@ impl Lowering<'_, '_, '_> {
 
     /// For a value of components `comps` (booleans where `bools` says)
     /// through pointer `p`: when it is a single 8-, 16-, 32- or 64-bit
-    /// scalar (not a boolean) and `p` moves by its size, the
-    /// base address, the scalar and vector types (`f64x2` or `i64x2` for
-    /// 64 bits, held as a [`Shape::Pair`]; `i8x16` or `i16x8` for 8 and 16,
-    /// of which 4 or 8 bytes are accessed), and the wrap check to make
-    /// first (an `i8`, if `p` carries a [`Wrap`]).
-    fn contiguous(
-        &mut self,
-        p: Shape,
-        comps: &[(cl::Type, u64)],
-        bools: &[bool],
-    ) -> Option<(Value, cl::Type, cl::Type, Option<Value>)> {
+    /// scalar (not a boolean) and `p` moves by its size, up or down, the
+    /// [`Contiguous`] access.
+    fn contiguous(&mut self, p: Shape, comps: &[(cl::Type, u64)], bools: &[bool]) -> Option<Contiguous> {
         // A pointer with an unclamped note: its sequence, unless the
         // note's test says otherwise.
         let (p, differ) = match self.unclamped_pointer(p) {
@@ -300,7 +325,8 @@ impl Lowering<'_, '_, '_> {
         let (Shape::Affine { base, stride, wrap }, [(t, 0)], [false]) = (p, comps, bools) else {
             return None;
         };
-        if self.scalar_lanes() || stride != i64::from(t.bytes()) {
+        let size = i64::from(t.bytes());
+        if self.scalar_lanes() || stride.abs() != size {
             return None;
         }
         let vt = match *t {
@@ -316,7 +342,56 @@ impl Lowering<'_, '_, '_> {
             None => differ,
             Some(w) => Some(self.wraps(w.narrow, w.nstride, w.signed)?),
         };
-        Some((base, *t, vt, check))
+        // Lanes moving down start at lane 3's value.
+        let reversed = stride < 0;
+        let base = if reversed {
+            self.b.ins().iadd_imm_s(base, stride * (LANES as i64 - 1))
+        } else {
+            base
+        };
+        Some(Contiguous {
+            base,
+            t: *t,
+            vt,
+            check,
+            reversed,
+        })
+    }
+
+    /// The lanes of `vals` (one vector or a pair, as [`Contiguous`] reads
+    /// them) in the opposite order: lanes 0-3 become lanes 3-0.
+    fn reverse_lanes(&mut self, vals: &[Value]) -> Vec<Value> {
+        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let shuffle = |l: &mut Self, v: Value, pick: Vec<u8>| {
+            let vt = l.ty(v);
+            let bytes = l.b.ins().bitcast(cl::I8X16, le, v);
+            let imm =
+                l.b.func
+                    .dfg
+                    .immediates
+                    .push(cranelift_codegen::ir::ConstantData::from(pick));
+            let r = l.b.ins().shuffle(bytes, bytes, imm);
+            l.b.ins().bitcast(vt, le, r)
+        };
+        match *vals {
+            // Two 2-lane halves: each swapped, and swapped with the other.
+            [lo, hi] => {
+                let swap: Vec<u8> = (8..16).chain(0..8).collect();
+                vec![shuffle(self, hi, swap.clone()), shuffle(self, lo, swap)]
+            }
+            _ => vals
+                .iter()
+                .map(|&v| {
+                    let s = (self.ty(v).lane_bits() / 8) as u8;
+                    // Lanes 0-3 reversed; the bytes after them (of narrow
+                    // lanes) kept where they are.
+                    let pick = (0..16u8)
+                        .map(|b| if b < 4 * s { (3 - b / s) * s + b % s } else { b })
+                        .collect();
+                    shuffle(self, v, pick)
+                })
+                .collect(),
+        }
     }
 
     /// OpenCL.std vload_half, vload_halfn and vloada_halfn (n of 1, 2, 4,
@@ -1108,7 +1183,17 @@ impl Lowering<'_, '_, '_> {
         let p = *self.shapes(ptr)?.first().ok_or("an empty pointer")?;
         let comps = types::flatten(m, ty)?;
         let bools = bool_components(m, ty)?;
-        if let (Some((base, _, vt, check)), [s]) = (self.contiguous(p, &comps, &bools), shapes) {
+        if let (
+            Some(Contiguous {
+                base,
+                vt,
+                check,
+                reversed,
+                ..
+            }),
+            [s],
+        ) = (self.contiguous(p, &comps, &bools), shapes)
+        {
             self.count_access(ptr);
             let vals = if vt.lane_count() == 2 {
                 self.as_pair(*s, vt).to_vec()
@@ -1116,10 +1201,11 @@ impl Lowering<'_, '_, '_> {
                 vec![self.as_vec(*s, vt)]
             };
             let store = |l: &mut Self| {
+                let stored = if reversed { l.reverse_lanes(&vals) } else { vals.clone() };
                 if vt.lane_count() as usize > LANES {
-                    return l.store_low(vals[0], base);
+                    return l.store_low(stored[0], base);
                 }
-                for (k, &v) in vals.iter().enumerate() {
+                for (k, &v) in stored.iter().enumerate() {
                     l.b.ins().store(MemFlagsData::new(), v, base, 16 * k as i32);
                 }
             };

@@ -141,6 +141,12 @@ impl Lowering<'_, '_, '_> {
         z.min(bits)
     }
 
+    /// Whether `v` is a constant with every bit of type `t` set.
+    fn all_ones(&self, v: Value, t: Clif) -> bool {
+        let mask = if t.bits() >= 64 { -1 } else { (1i64 << t.bits()) - 1 };
+        self.iconst_of(v).is_some_and(|c| c & mask == mask)
+    }
+
     /// The value of `v` if an `iconst` defines it.
     pub(super) fn iconst_of(&self, v: Value) -> Option<i64> {
         let inst = self.b.func.dfg.value_def(v).inst()?;
@@ -318,7 +324,16 @@ impl Lowering<'_, '_, '_> {
                         return Err("size mismatch".into());
                     };
                     match self.select(ck, xk, yk, out[k], bools[k]) {
-                        Some(s) => shapes.push(s),
+                        Some(s) => {
+                            // `i < 0 ? 0 : i`, `i > m ? m : i`: min or max
+                            // as a select of a comparison's own operands.
+                            if let (1, Some(op)) = (out.len(), self.select_as_min_max(i)) {
+                                self.note_clamp(op, &[xk, yk], s);
+                            } else if out.len() == 1 {
+                                self.note_uniform_choice(i, xk, yk, s)?;
+                            }
+                            shapes.push(s)
+                        }
                         None => return Ok(None),
                     }
                 }
@@ -792,6 +807,21 @@ impl Lowering<'_, '_, '_> {
                                 wrap: scaled(xw, f),
                             });
                         }
+                    }
+                    // x ^ -1 is ~x, -x - 1 (`n - 1 - i`, which clang
+                    // writes `(i ^ -1) + n`).
+                    Op::BitwiseXor if (ys == 0 && self.all_ones(yb, xt)) || (xs == 0 && self.all_ones(xb, xt)) => {
+                        let (ab, as_, aw) = if ys == 0 && self.all_ones(yb, xt) {
+                            (xb, xs, xw)
+                        } else {
+                            (yb, ys, yw)
+                        };
+                        let base = self.b.ins().bnot(ab);
+                        return Some(Shape::Affine {
+                            base,
+                            stride: as_.wrapping_neg(),
+                            wrap: scaled(aw, -1),
+                        });
                     }
                     // x & (2^n - 1) is x truncated to n bits and
                     // zero-extended: affine, with a wrap.

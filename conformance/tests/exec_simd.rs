@@ -1863,10 +1863,10 @@ fn reversed_access_by_lanes() {
                 .arg(Arg::output(&mut out))
                 .arg(Arg::Local(4 * m))
                 .run(&[global], Some(&[m]));
-            for g in 0..global {
+            for (g, &got) in out.iter().enumerate() {
                 let (base, l) = (g - g % m, g % m);
                 let t = |j: usize| floats[base + m - 1 - j];
-                assert_eq!(out[g], t(l) * 2.0 + t(m - 1 - l), "{opt:?} local {m}: item {g}");
+                assert_eq!(got, t(l) * 2.0 + t(m - 1 - l), "{opt:?} local {m}: item {g}");
             }
         }
     }

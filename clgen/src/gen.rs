@@ -830,7 +830,24 @@ impl Gen {
                     // Taken modulo a width below the array's (ring
                     // buffers) where d is odd.
                     _ if d % 2 != 0 && m > 0 => format!("((uint)((int)gid + {}) % {m}u)", d + len as i64),
-                    _ => format!("max(min((int)gid + {d}, {m}), 0)"),
+                    // For even d, by d (no draw of its own, so that the
+                    // programs around it stay as they were): min and max,
+                    // the clamp written with conditional expressions (clang
+                    // -O2: selects of the comparisons' own operands), lanes
+                    // moving down, or `x + 1 < len ? x + 1 : x` (a select
+                    // by a comparison of the sequence).
+                    _ => match d.rem_euclid(8) / 2 {
+                        0 => format!("max(min((int)gid + {d}, {m}), 0)"),
+                        1 => {
+                            let i = format!("((int)gid + {d})");
+                            format!("({i} < 0 ? 0 : ({i} > {m} ? {m} : {i}))")
+                        }
+                        2 => format!("clamp({m} - (int)gid + {d}, 0, {m})"),
+                        _ => {
+                            let x = format!("(int)(gid & {m}u)");
+                            format!("({x} + 1 < {len} ? {x} + 1 : {x})")
+                        }
+                    },
                 }
             }
             1 => format!("{}", self.r.below(len)),

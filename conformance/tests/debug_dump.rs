@@ -522,6 +522,17 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                     (level == Opt::O0 || !geometry.contains("extractlane")) && !geometry.contains("call_indirect"),
                     "{level:?}: geometry_lanes computes lane by lane: {geometry}"
                 );
+                // length, distance and normalize of doubles (nine square
+                // roots per work-item): the scalar recipe on `f64x2`
+                // halves, two square roots each in the 4-lane body and
+                // four in the 8-lane one beside the scalar body's nine
+                // (lane by lane before: one per lane, 117).
+                let doubles = read(&dir.join("geometry_lanes_double.opt.clif"));
+                assert_eq!(
+                    doubles.matches("= sqrt").count(),
+                    9 + 18 + 36,
+                    "{level:?}: geometry_lanes_double computes lane by lane: {doubles}"
+                );
                 let common = dump::eight_lane_ir(&dir, "common_lanes", &format!("{level:?}"));
                 let calls = common.matches("call_indirect").count();
                 assert!(
@@ -544,7 +555,10 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                     "{level:?}: math8_libm calls scalar functions lane by lane: {libm}"
                 );
             }
-            for k in wide.iter().chain(&["math8", "math8_libm", "math8_sincos"]) {
+            for k in wide
+                .iter()
+                .chain(&["math8", "math8_libm", "math8_sincos", "geometry_lanes_double"])
+            {
                 let narrow = std::fs::read_to_string(dir.join(format!("{k}.narrow.txt"))).ok();
                 assert_eq!(narrow, None, "{k} runs 8 lanes at {level:?}");
                 assert_eq!(std::fs::read_to_string(dir.join(format!("{k}.scalar.txt"))).ok(), None);

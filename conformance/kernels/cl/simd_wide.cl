@@ -303,6 +303,30 @@ kernel void geometry_lanes(global const float4 *a, global const float4 *b, globa
     od[1 * n + i] = cd.y + cd.z;
 }
 
+// length, distance and normalize of doubles (jit/src/lower/simd/ops.rs,
+// geometric4: the scalar recipe, which scales the components by a power
+// of two, on each f64x2 half), of double2, double3 and double4.
+kernel void geometry_lanes_double(global const double4 *a, global const double4 *b, global double *od)
+{
+    size_t i = get_global_id(0), n = get_global_size(0);
+    double4 u = a[i], v = b[i];
+    double2 n2 = normalize(u.xy);
+    double3 n3 = normalize(v.xyz);
+    double4 n4 = normalize(u);
+    od[0 * n + i] = length(u.xy);
+    od[1 * n + i] = length(v.xyz);
+    od[2 * n + i] = length(u);
+    od[3 * n + i] = distance(u.xyz, v.xyz);
+    od[4 * n + i] = distance(u, v);
+    od[5 * n + i] = n2.x;
+    od[6 * n + i] = n2.y;
+    od[7 * n + i] = n3.x;
+    od[8 * n + i] = n3.z;
+    od[9 * n + i] = n4.x;
+    od[10 * n + i] = n4.w;
+    od[11 * n + i] = length(u.x);
+}
+
 // hypot of two floats, NaNs with payloads among them: the 4- and 8-lane
 // bodies compute it inline as the scalar function does, a NaN operand
 // the result (x's where both are).

@@ -1,7 +1,9 @@
 //! Throughput of the common math built-ins in a kernel: one
 //! launch of `y[i] = f(x[i])` over [`N`] floats (or doubles: the `_double`
 //! functions) in (0.1, 10) (asin's argument a tenth of that, tanh's a
-//! fifth; atan2 and hypot of x and 5 - x; `logb`, `logb(x) +
+//! fifth; atan2 and hypot of x and 5 - x; `atan2pi_double`, `atan2pi(x,
+//! 5 - x) + acospi(x / 10)`; `length_double`, the length of `(x, 5 - x,
+//! 1.5)`; `logb`, `logb(x) +
 //! ilogb(3 * x)`; `powr`, `powr(x, 2.5f)`; `rootn`, `rootn(x, 3)`; `convert_long`, a float to
 //! `long` and back; `index_float`, `x[i] * 1e-6f + (float)i * 0.5f`;
 //! `index_int`, `x[i] * 3.0f + 1.0f` with `int i = get_global_id(0)`;
@@ -31,7 +33,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const N: usize = 1 << 20;
 
-const FUNCTIONS: [&str; 57] = [
+const FUNCTIONS: [&str; 59] = [
     "sin",
     "cos",
     "exp",
@@ -89,6 +91,8 @@ const FUNCTIONS: [&str; 57] = [
     "erfc_double",
     "cbrt_double",
     "hypot_double",
+    "atan2pi_double",
+    "length_double",
 ];
 
 fn math(c: &mut Criterion) {

@@ -46,8 +46,11 @@ crate::math_shared::shared_entry_points!(f64);
 const PI_HI: f64 = core::f64::consts::PI;
 const PI_LO: f64 = 1.224_646_799_147_353_2e-16;
 /// `1/pi` as a double-double.
-const INV_PI_HI: f64 = core::f64::consts::FRAC_1_PI;
-const INV_PI_LO: f64 = -1.967_867_667_518_248_6e-17;
+/// 1/pi in two parts (their sum is 1/pi to about 2^-107): the JIT's
+/// vector forms of the pi functions multiply by them as `div_pi` does.
+pub const INV_PI_HI: f64 = core::f64::consts::FRAC_1_PI;
+/// See [`INV_PI_HI`].
+pub const INV_PI_LO: f64 = -1.967_867_667_518_248_6e-17;
 
 /// `a * b` as a double-double (exact unless the product under- or
 /// overflows).
@@ -64,9 +67,14 @@ fn pi_times(r: f64) -> (f64, f64) {
     (h, r.mul_add(PI_LO, l))
 }
 
-/// `v / pi` rounded once (v times 1/pi in two parts).
+/// `v / pi` rounded once (v times 1/pi in two parts); a zero keeps its
+/// sign (the two parts' sum would make -0 into +0: `atan2(-tiny, huge)`
+/// is -0).
 #[inline(always)]
 fn div_pi(v: f64) -> f64 {
+    if v == 0.0 {
+        return v;
+    }
     v.mul_add(INV_PI_HI, v * INV_PI_LO)
 }
 
@@ -325,6 +333,16 @@ mod tests {
         assert!(same(clift_atan2pi_f64(f64::INFINITY, f64::NEG_INFINITY), 0.75));
         assert!(same(clift_acospi_f64(-1.0), 1.0));
         assert!(same(clift_atanpi_f64(f64::NEG_INFINITY), -0.5));
+    }
+
+    #[test]
+    fn pi_functions_keep_the_sign_of_an_underflowing_zero() {
+        // atan2(-tiny, huge) underflows to -0, and -0 / pi is -0.
+        let tiny = -f64::from_bits(0x000f_ffff_ffff_ffff);
+        assert_eq!(clift_atan2pi_f64(tiny, 1e300).to_bits(), (-0.0f64).to_bits());
+        assert_eq!(clift_atan2pi_f64(-tiny, 1e300).to_bits(), 0.0f64.to_bits());
+        // Results that do not underflow keep their sign anyway.
+        assert!(clift_asinpi_f64(-f64::from_bits(1)).is_sign_negative());
     }
 
     #[test]

@@ -298,7 +298,9 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
         // upsample of integers, popcount, clz, ctz, mul_hi and rotate of
         // 8- and 16-bit integers, mad_sat of 8- to 32-bit integers, mad_hi
         // of 8- and 16-bit ones, rotates of longs by a count the same in
-        // every lane: vector code.
+        // every lane, acospi, asinpi, atanpi and atan2pi of doubles (one
+        // four-lane call, then the pi part and special values as
+        // vectors): vector code.
         for kernel in [
             "int_builtins_lanes",
             "sign_bits_lanes",
@@ -307,6 +309,7 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
             "upsample_lanes",
             "narrow_bits_lanes",
             "mad_sat_lanes",
+            "pi_forms_double",
             "exponent_lanes",
             "nextafter_lanes",
             "powr_lanes",

@@ -1802,6 +1802,97 @@ fn selected_indices_by_lanes() {
     }
 }
 
+/// acospi, asinpi, atanpi and atan2pi of doubles (pi_forms_double: the
+/// four-lane acos, asin, atan or atan2 times 1/pi, the special values
+/// selected), every special value at every lane and every pair of them
+/// for atan2pi, against the host: the special values exactly (OpenCL's
+/// edge-case list), the rest within 2 ulp of the host's function over pi
+/// (the harness compares every bit with the scalar build).
+#[test]
+fn double_pi_forms_by_lanes() {
+    use std::f64::consts::PI;
+    let ds = double_specials();
+    let mut a = at_every_lane(&ds, 0.25f64.to_bits());
+    let mut b: Vec<u64> = (0..a.len()).map(|i| ds[(i * 5 + 3) % ds.len()]).collect();
+    for &y in &ds {
+        for &x in &ds {
+            a.push(x);
+            b.push(y);
+        }
+    }
+    let n = a.len();
+    let near = |got: f64, want: f64| {
+        (got.is_nan() && want.is_nan()) || got == want || (got - want).abs() <= 2.0 * f64::EPSILON * want.abs()
+    };
+    // atan2pi(y, x) by OpenCL's edge cases, else atan2 / pi.
+    let atan2pi = |y: f64, x: f64| -> f64 {
+        if x.is_nan() || y.is_nan() {
+            return f64::NAN;
+        }
+        if y == 0.0 {
+            return if x < 0.0 || (x == 0.0 && x.is_sign_negative()) {
+                1f64.copysign(y)
+            } else {
+                0f64.copysign(y)
+            };
+        }
+        if y.is_infinite() {
+            let v = if x == f64::INFINITY {
+                0.25
+            } else if x == f64::NEG_INFINITY {
+                0.75
+            } else {
+                0.5
+            };
+            return f64::copysign(v, y);
+        }
+        if x == 0.0 {
+            return 0.5f64.copysign(y);
+        }
+        if x.is_infinite() {
+            return if x > 0.0 { 0f64.copysign(y) } else { 1f64.copysign(y) };
+        }
+        y.atan2(x) / PI
+    };
+    for opt in Opt::BOTH {
+        for local in [None, Some(6usize)] {
+            let mut out = vec![0u64; 5 * n];
+            let l = local.map(|l| [l]);
+            Kernel::new("simd", opt, "pi_forms_double")
+                .arg(Arg::input(&a))
+                .arg(Arg::input(&b))
+                .arg(Arg::output(&mut out))
+                .run(&[n], l.as_ref().map(|l| &l[..]));
+            for i in 0..n {
+                let (x, y) = (f64::from_bits(a[i]), f64::from_bits(b[i]));
+                let acospi = if x == -1.0 { 1.0 } else { x.acos() / PI };
+                let asinpi = if x == 0.0 {
+                    x
+                } else if x.abs() == 1.0 {
+                    0.5f64.copysign(x)
+                } else {
+                    x.asin() / PI
+                };
+                let atanpi = if x == 0.0 {
+                    x
+                } else if x.is_infinite() {
+                    0.5f64.copysign(x)
+                } else {
+                    x.atan() / PI
+                };
+                let want = [acospi, asinpi, atanpi, atan2pi(x, y), atan2pi(y, x * 0.5)];
+                for (k, &w) in want.iter().enumerate() {
+                    let got = f64::from_bits(out[5 * i + k]);
+                    assert!(
+                        near(got, w) && (w != 0.0 || got.to_bits() == w.to_bits()),
+                        "{opt:?} {local:?}: result {k} of x = {x:e}, y = {y:e}: {got:e} against {w:e}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// Lanes moving down (reversed_access: one vector access from the lowest
 /// lane's address, reversed by a shuffle), of 32-, 8-, 16- and 64-bit
 /// values, loads and stores, a short index wrapping at work-item 6; and

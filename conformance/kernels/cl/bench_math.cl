@@ -42,6 +42,8 @@ kernel void math_index_ring(global const float *x, global float *y) { int i = ge
 kernel void math_index_clamped(global const float *x, global float *y) { int i = get_global_id(0), n = get_global_size(0); y[i] = x[clamp(i - 1, 0, n - 1)] + x[i] * 2.0f + x[min(i + 1, n - 1)]; }
 kernel void math_index_float(global const float *x, global float *y) { size_t i = get_global_id(0); y[i] = x[i] * 1e-6f + (float)i * 0.5f; }
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+kernel void math_atan2pi_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = atan2pi(x[i], 5.0 - x[i]) + acospi(x[i] * 0.1); }
+kernel void math_length_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = length((double3)(x[i], 5.0 - x[i], 1.5)); }
 kernel void math_exp_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = exp(x[i]); }
 kernel void math_log_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = log(x[i]); }
 kernel void math_sin_double(global const double *x, global double *y) { size_t i = get_global_id(0); y[i] = sin(x[i]); }

@@ -630,6 +630,20 @@ kernel void selected_indices(global const float *in, global float *out, global c
     out[10 * (n * y + x) + 9] = mid[x < w ? x : w];
 }
 
+// acospi, asinpi, atanpi and atan2pi of doubles (jit/src/lower/simd/ops.rs,
+// pi_forms_pair: the four-lane acos, asin, atan or atan2, times 1/pi in
+// two parts, the special values selected), as bit patterns.
+kernel void pi_forms_double(global const ulong *a, global const ulong *b, global ulong *out)
+{
+    size_t i = get_global_id(0);
+    double x = as_double(a[i]), y = as_double(b[i]);
+    out[5 * i] = as_ulong(acospi(x));
+    out[5 * i + 1] = as_ulong(asinpi(x));
+    out[5 * i + 2] = as_ulong(atanpi(x));
+    out[5 * i + 3] = as_ulong(atan2pi(x, y));
+    out[5 * i + 4] = as_ulong(atan2pi(y, x * 0.5));
+}
+
 // Lanes moving down (`in[n - 1 - i]`, which clang writes `(i ^ -1) + n`):
 // read or written as one vector from the lowest lane's address, the lanes
 // reversed by a shuffle (jit/src/lower/simd/memory.rs, reverse_lanes), of

@@ -844,7 +844,7 @@ impl Lowering<'_, '_, '_> {
 
     /// `a` where comparison result `c` holds, else `b`: a select of
     /// scalars, a bit select of vectors (`c` a lane mask).
-    fn select_either(&mut self, c: Value, a: Value, b: Value) -> Value {
+    pub(in crate::lower) fn select_either(&mut self, c: Value, a: Value, b: Value) -> Value {
         let t = self.b.func.dfg.value_type(a);
         if !t.is_vector() {
             return self.b.ins().select(c, a, b);

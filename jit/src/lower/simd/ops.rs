@@ -1831,6 +1831,9 @@ impl Lowering<'_, '_, '_> {
         if t != cl::F64 {
             return None;
         }
+        if let Some(s) = self.pi_forms_pair(op, args, pt) {
+            return Some(s);
+        }
         // exp, log, log2, log10, sin, cos, tan, erf, erfc, atan, asin, acos,
         // expm1, tanh, sinh, cosh, log1p, asinh, acosh, atanh, pow, atan2, hypot:
         // one call of the four-lane form (bitwise `libm`'s function on each
@@ -1868,6 +1871,109 @@ impl Lowering<'_, '_, '_> {
                 Cl::ceil => ins.ceil(p[0][h]),
                 Cl::trunc => ins.trunc(p[0][h]),
                 _ => ins.nearest(p[0][h]),
+            }
+        })))
+    }
+
+    /// acospi, asinpi, atanpi and atan2pi of doubles (pairs of type `pt`)
+    /// as `math_f64`'s functions compute them: one call of `libm_lanes`'
+    /// four-lane acos, asin, atan or atan2 (bitwise `libm`'s), times 1/pi
+    /// in two parts with one fused multiply-add (`div_pi`: a zero as it
+    /// is), and the
+    /// functions' exact special values selected where they apply (acospi:
+    /// 1 at -1; asinpi: ±0 at ±0, ±0.5 at ±1; atanpi: ±0 at ±0, ±0.5 at
+    /// ±inf; atan2pi: OpenCL's edge cases in the functions' order, a NaN
+    /// operand's sum first). None for other instructions.
+    fn pi_forms_pair(&mut self, op: Cl, args: &[Shape], pt: Clif) -> Option<Shape> {
+        let name = match op {
+            Cl::acospi => "acos",
+            Cl::asinpi => "asin",
+            Cl::atanpi => "atan",
+            Cl::atan2pi => "atan2",
+            _ => return None,
+        };
+        let addr = match args.len() {
+            1 => clift_builtins::libm_lanes::four_lanes(name)?,
+            _ => clift_builtins::libm_lanes::four_lanes_binary(name)?,
+        };
+        if args.iter().any(|&s| self.lane_type(s) != cl::F64) {
+            return None;
+        }
+        let pairs: Vec<[Value; 2]> = args.iter().map(|&s| self.as_pair(s, pt)).collect();
+        let halves: Vec<Value> = pairs.iter().flatten().copied().collect();
+        let r = self.call_four_lanes(addr, &halves);
+        let c = |l: &mut Self, v: f64| l.fconst_like(pt, v);
+        let eq = |l: &mut Self, a: Value, b: Value| l.b.ins().fcmp(FloatCC::Equal, a, b);
+        Some(Shape::Pair([0, 1].map(|h| {
+            let (hi, lo) = (
+                c(self, clift_builtins::math_f64::INV_PI_HI),
+                c(self, clift_builtins::math_f64::INV_PI_LO),
+            );
+            let small = self.b.ins().fmul(r[h], lo);
+            let q = self.b.ins().fma(r[h], hi, small);
+            let x = pairs[0][h];
+            let (zero, half, one, inf) = (c(self, 0.0), c(self, 0.5), c(self, 1.0), c(self, f64::INFINITY));
+            // A zero keeps its sign (`div_pi`).
+            let r_zero = eq(self, r[h], zero);
+            let q = self.select_either(r_zero, r[h], q);
+            match op {
+                Cl::acospi => {
+                    let m1 = c(self, -1.0);
+                    let at = eq(self, x, m1);
+                    self.select_either(at, one, q)
+                }
+                Cl::asinpi | Cl::atanpi => {
+                    let a = self.b.ins().fabs(x);
+                    let edge = if op == Cl::asinpi { one } else { inf };
+                    let at_edge = eq(self, a, edge);
+                    let signed_half = self.copysign_any(half, x);
+                    let q = self.select_either(at_edge, signed_half, q);
+                    let at_zero = eq(self, x, zero);
+                    self.select_either(at_zero, x, q)
+                }
+                _ => {
+                    // atan2pi(y, x): the checks in the scalar function's
+                    // order, so the last select is the first check.
+                    let (y, x) = (pairs[0][h], pairs[1][h]);
+                    let ninf = c(self, f64::NEG_INFINITY);
+                    let signed = |l: &mut Self, v: f64| {
+                        let k = l.fconst_like(pt, v);
+                        l.copysign_any(k, y)
+                    };
+                    // x infinite: ±0 for +inf, ±1 for -inf.
+                    let ax = self.b.ins().fabs(x);
+                    let x_inf = eq(self, ax, inf);
+                    let x_pos = self.b.ins().fcmp(FloatCC::GreaterThan, x, zero);
+                    let (s0, s1) = (signed(self, 0.0), signed(self, 1.0));
+                    let v = self.select_either(x_pos, s0, s1);
+                    let q = self.select_either(x_inf, v, q);
+                    // x zero: ±0.5.
+                    let x_zero = eq(self, x, zero);
+                    let s_half = signed(self, 0.5);
+                    let q = self.select_either(x_zero, s_half, q);
+                    // y infinite: ±0.25 (x = +inf), ±0.75 (x = -inf), ±0.5.
+                    let ay = self.b.ins().fabs(y);
+                    let y_inf = eq(self, ay, inf);
+                    let (q1, q3) = (signed(self, 0.25), signed(self, 0.75));
+                    let x_pinf = eq(self, x, inf);
+                    let x_ninf = eq(self, x, ninf);
+                    let v = self.select_either(x_ninf, q3, s_half);
+                    let v = self.select_either(x_pinf, q1, v);
+                    let q = self.select_either(y_inf, v, q);
+                    // y zero: ±1 on the pi side (x < 0, or x = -0), else ±0.
+                    let y_zero = eq(self, y, zero);
+                    let x_neg = self.b.ins().fcmp(FloatCC::LessThan, x, zero);
+                    let x_bits = self.b.ins().bitcast(cl::I64X2, MemFlagsData::new(), x);
+                    let neg_zero = self.vconst(cl::I64X2, &[0x8000_0000_0000_0000; 2]);
+                    let x_nzero = self.b.ins().icmp(IntCC::Equal, x_bits, neg_zero);
+                    let pi_side = self.b.ins().bor(x_neg, x_nzero);
+                    let v = self.select_either(pi_side, s1, s0);
+                    let q = self.select_either(y_zero, v, q);
+                    // A NaN operand: x + y.
+                    let nan = self.b.ins().fcmp(FloatCC::Unordered, x, y);
+                    let sum = self.b.ins().fadd(x, y);
+                    self.select_either(nan, sum, q)
+                }
             }
         })))
     }

@@ -525,17 +525,6 @@ fn build_writes_spirv_clif_and_machine_code_per_kernel() {
                     (level == Opt::O0 || !geometry.contains("extractlane")) && !geometry.contains("call_indirect"),
                     "{level:?}: geometry_lanes computes lane by lane: {geometry}"
                 );
-                // length, distance and normalize of doubles (nine square
-                // roots per work-item): the scalar recipe on `f64x2`
-                // halves, two square roots each in the 4-lane body and
-                // four in the 8-lane one beside the scalar body's nine
-                // (lane by lane before: one per lane, 117).
-                let doubles = read(&dir.join("geometry_lanes_double.opt.clif"));
-                assert_eq!(
-                    doubles.matches("= sqrt").count(),
-                    9 + 18 + 36,
-                    "{level:?}: geometry_lanes_double computes lane by lane: {doubles}"
-                );
                 let common = dump::eight_lane_ir(&dir, "common_lanes", &format!("{level:?}"));
                 let calls = common.matches("call_indirect").count();
                 assert!(

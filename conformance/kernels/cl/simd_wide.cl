@@ -303,9 +303,9 @@ kernel void geometry_lanes(global const float4 *a, global const float4 *b, globa
     od[1 * n + i] = cd.y + cd.z;
 }
 
-// length, distance and normalize of doubles (jit/src/lower/simd/ops.rs,
-// geometric4: the scalar recipe, which scales the components by a power
-// of two, on each f64x2 half), of double2, double3 and double4.
+// length, distance and normalize of doubles (the scalar recipe, which
+// scales the components by a power of two, lane by lane in the 4- and
+// 8-lane bodies), of double2, double3 and double4.
 kernel void geometry_lanes_double(global const double4 *a, global const double4 *b, global double *od)
 {
     size_t i = get_global_id(0), n = get_global_size(0);

@@ -597,7 +597,7 @@ impl Lowering<'_, '_, '_> {
 
     /// An integer constant (its low `t.lane_bits()` bits) of type `t`, a
     /// scalar or a vector of it in every lane.
-    pub(in crate::lower) fn int_like(&mut self, t: Clif, v: u64) -> Value {
+    fn int_like(&mut self, t: Clif, v: u64) -> Value {
         let c = self.bits(t.lane_type(), v);
         if t.is_vector() {
             self.b.ins().splat(t, c)
@@ -896,43 +896,36 @@ impl Lowering<'_, '_, '_> {
 
     /// length(x) of f32 components: in f64, where neither the squares nor
     /// their sum can overflow or underflow, rounded once to f32 at the end.
-    /// Of f64 components: [`Self::length_f64`].
+    /// Of f64 components: scaled as [`Self::scale_f64`] says, then scaled
+    /// back; infinite if any component is.
     fn length(&mut self, x: &[Value]) -> R<Value> {
         if x.first().is_some_and(|&v| self.b.func.dfg.value_type(v) == cl::F64) {
-            return Ok(self.length_f64(x));
+            let (scaled, _, back) = self.scale_f64(x);
+            let l = self.sum_sq_sqrt(&scaled);
+            let l = self.b.ins().fmul(l, back);
+            // An infinite component makes the length infinite even beside
+            // a NaN (C's hypot rule).
+            let inf = self.b.ins().f64const(f64::INFINITY);
+            let mut any_inf = None;
+            for &v in x {
+                let a = self.b.ins().fabs(v);
+                let i = self.b.ins().fcmp(FloatCC::Equal, a, inf);
+                any_inf = Some(match any_inf {
+                    None => i,
+                    Some(p) => self.b.ins().bor(p, i),
+                });
+            }
+            return Ok(match any_inf {
+                Some(i) => self.b.ins().select(i, inf, l),
+                None => l,
+            });
         }
         let d: Vec<Value> = x.iter().map(|&v| self.b.ins().fpromote(cl::F64, v)).collect();
         let l = self.sum_sq_sqrt(&d);
         Ok(self.b.ins().fdemote(cl::F32, l))
     }
 
-    /// length(x) of f64 components `x` (scalars, or `f64x2` vectors of
-    /// two lanes each, the same operations on every lane): scaled as
-    /// [`Self::scale_f64`] says, then scaled back; infinite if any
-    /// component is (C's hypot rule, even beside a NaN).
-    pub(in crate::lower) fn length_f64(&mut self, x: &[Value]) -> Value {
-        let t = x.first().map_or(cl::F64, |&v| self.b.func.dfg.value_type(v));
-        let (scaled, _, back) = self.scale_f64(x);
-        let l = self.sum_sq_sqrt(&scaled);
-        let l = self.b.ins().fmul(l, back);
-        let inf = self.fconst_like(t, f64::INFINITY);
-        let mut any_inf = None;
-        for &v in x {
-            let a = self.b.ins().fabs(v);
-            let i = self.b.ins().fcmp(FloatCC::Equal, a, inf);
-            any_inf = Some(match any_inf {
-                None => i,
-                Some(p) => self.b.ins().bor(p, i),
-            });
-        }
-        match any_inf {
-            Some(i) => self.select_either(i, inf, l),
-            None => l,
-        }
-    }
-
-    /// f64 components `x` (scalars, or `f64x2` vectors, each lane on its
-    /// own) multiplied by a power of two that brings the
+    /// f64 components `x` multiplied by a power of two that brings the
     /// largest magnitude among them into [1, 4), so that their squares and
     /// the sum of up to 16 squares neither overflow nor underflow (a lane
     /// that still underflows is below 2^-1074 of the largest, where it
@@ -942,8 +935,6 @@ impl Lowering<'_, '_, '_> {
     /// and its inverse (exact powers of two, the inverse possibly the
     /// product of two).
     fn scale_f64(&mut self, x: &[Value]) -> (Vec<Value>, Value, Value) {
-        let t = x.first().map_or(cl::F64, |&v| self.b.func.dfg.value_type(v));
-        let it = if t.is_vector() { cl::I64X2 } else { cl::I64 };
         let mut big = None;
         for &v in x {
             let a = self.b.ins().fabs(v);
@@ -953,32 +944,31 @@ impl Lowering<'_, '_, '_> {
                 Some(m) => self.b.ins().fmax(m, a),
             });
         }
-        let big = big.unwrap_or_else(|| self.fconst_like(t, 0.0));
-        let min_normal = self.fconst_like(t, f64::MIN_POSITIVE);
+        let big = big.unwrap_or_else(|| self.b.ins().f64const(0.0));
+        let min_normal = self.b.ins().f64const(f64::MIN_POSITIVE);
         let tiny = self.b.ins().fcmp(FloatCC::LessThan, big, min_normal);
         let (up, down, one) = (
-            self.fconst_like(t, 2f64.powi(600)),
-            self.fconst_like(t, 2f64.powi(-600)),
-            self.fconst_like(t, 1.0),
+            self.b.ins().f64const(2f64.powi(600)),
+            self.b.ins().f64const(2f64.powi(-600)),
+            self.b.ins().f64const(1.0),
         );
-        let pre = self.select_either(tiny, up, one);
-        let pre_inv = self.select_either(tiny, down, one);
+        let pre = self.b.ins().select(tiny, up, one);
+        let pre_inv = self.b.ins().select(tiny, down, one);
         let big = self.b.ins().fmul(big, pre);
         // The biased exponent, kept where both 2^-e and 2^e are normal.
-        let bits = self.b.ins().bitcast(it, MemFlagsData::new(), big);
+        let bits = self.b.ins().bitcast(cl::I64, MemFlagsData::new(), big);
         let e = self.b.ins().ushr_imm_u(bits, 52);
-        let field = self.int_like(it, 0x7ff);
-        let e = self.b.ins().band(e, field);
-        let lo = self.int_like(it, 1);
-        let hi = self.int_like(it, 2045);
+        let e = self.b.ins().band_imm_u(e, 0x7ff);
+        let lo = self.b.ins().iconst(cl::I64, 1);
+        let hi = self.b.ins().iconst(cl::I64, 2045);
         let e = self.b.ins().smax(e, lo);
         let e = self.b.ins().smin(e, hi);
-        let top = self.int_like(it, 2046);
+        let top = self.b.ins().iconst(cl::I64, 2046);
         let neg_e = self.b.ins().isub(top, e);
         let f_bits = self.b.ins().ishl_imm_u(neg_e, 52);
-        let f = self.b.ins().bitcast(t, MemFlagsData::new(), f_bits);
+        let f = self.b.ins().bitcast(cl::F64, MemFlagsData::new(), f_bits);
         let inv_bits = self.b.ins().ishl_imm_u(e, 52);
-        let inv = self.b.ins().bitcast(t, MemFlagsData::new(), inv_bits);
+        let inv = self.b.ins().bitcast(cl::F64, MemFlagsData::new(), inv_bits);
         let inv = self.b.ins().fmul(inv, pre_inv);
         let scaled = x
             .iter()
@@ -1060,7 +1050,16 @@ impl Lowering<'_, '_, '_> {
             })
             .collect();
         if t == cl::F64 {
-            return Ok(self.normalize_f64(&x, &d, all_zero));
+            // The quotients of the scaled lanes by their length: the
+            // scale cancels.
+            let (scaled, _, _) = self.scale_f64(&d);
+            let l = self.sum_sq_sqrt(&scaled);
+            let mut out = Vec::with_capacity(x.len());
+            for (&v, &w) in x.iter().zip(&scaled) {
+                let q = self.b.ins().fdiv(w, l);
+                out.push(self.b.ins().select(all_zero, v, q));
+            }
+            return Ok(out);
         }
         let l = self.sum_sq_sqrt(&d);
         let mut out = Vec::with_capacity(x.len());
@@ -1070,23 +1069,6 @@ impl Lowering<'_, '_, '_> {
             out.push(self.b.ins().select(all_zero, v, q));
         }
         Ok(out)
-    }
-
-    /// normalize's last steps on f64 components `x` (scalars, or `f64x2`
-    /// vectors, each lane on its own), `replaced` by
-    /// [`Self::normalize_inputs`], which found `all_zero`: the quotients
-    /// of the scaled components by their length (the scale cancels), zero
-    /// vectors unchanged.
-    pub(in crate::lower) fn normalize_f64(&mut self, x: &[Value], replaced: &[Value], all_zero: Value) -> Vec<Value> {
-        let (scaled, _, _) = self.scale_f64(replaced);
-        let l = self.sum_sq_sqrt(&scaled);
-        x.iter()
-            .zip(&scaled)
-            .map(|(&v, &w)| {
-                let q = self.b.ins().fdiv(w, l);
-                self.select_either(all_zero, v, q)
-            })
-            .collect()
     }
 
     /// cross of 3- or 4-component vectors (the fourth component 0).

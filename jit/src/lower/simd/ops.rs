@@ -2059,9 +2059,9 @@ impl Lowering<'_, '_, '_> {
     /// components to ±1 and the others to ±0 where any is infinite, each
     /// component in double over the length, rounded once, zero vectors
     /// unchanged), each lane as the scalar recipe computes it, the
-    /// double steps on the two `f64x2` halves of each `f32x4`; of
-    /// doubles, the scalar recipes (scaled by a power of two) on each
-    /// `f64x2` half. None for other instructions.
+    /// double steps on the two `f64x2` halves of each `f32x4`. None for
+    /// other instructions and for the length, distance and normalize of
+    /// doubles (their scaling: lane by lane).
     fn geometric4(&mut self, op: Cl, args: &[Vec<Shape>], out: &[Clif]) -> Option<Vec<Shape>> {
         let first = args.first()?;
         let t = self.lane_type(*first.first()?);
@@ -2110,39 +2110,6 @@ impl Lowering<'_, '_, '_> {
                     r.push(Shape::V(self.zero(cl::F32X4)));
                 }
                 Some(r)
-            }
-            // Of doubles: the scalar recipe on each `f64x2` half.
-            (Cl::length | Cl::fast_length, [x]) if t == cl::F64 && out.len() == 1 => {
-                let pt = self.pair_of(t)?;
-                let x: Vec<[Value; 2]> = x.iter().map(|&s| self.as_pair(s, pt)).collect();
-                Some(vec![Shape::Pair([0, 1].map(|h| {
-                    let d: Vec<Value> = x.iter().map(|p| p[h]).collect();
-                    self.length_f64(&d)
-                }))])
-            }
-            (Cl::distance | Cl::fast_distance, [a, b]) if t == cl::F64 && a.len() == b.len() && out.len() == 1 => {
-                let pt = self.pair_of(t)?;
-                let a: Vec<[Value; 2]> = a.iter().map(|&s| self.as_pair(s, pt)).collect();
-                let b: Vec<[Value; 2]> = b.iter().map(|&s| self.as_pair(s, pt)).collect();
-                Some(vec![Shape::Pair([0, 1].map(|h| {
-                    let d: Vec<Value> = a.iter().zip(&b).map(|(x, y)| self.b.ins().fsub(x[h], y[h])).collect();
-                    self.length_f64(&d)
-                }))])
-            }
-            (Cl::normalize | Cl::fast_normalize, [x]) if t == cl::F64 && out.len() == x.len() => {
-                let pt = self.pair_of(t)?;
-                let x: Vec<[Value; 2]> = x.iter().map(|&s| self.as_pair(s, pt)).collect();
-                let mut halves = Vec::with_capacity(2);
-                for h in 0..2 {
-                    let v: Vec<Value> = x.iter().map(|p| p[h]).collect();
-                    let (replaced, all_zero) = self.normalize_inputs(&v)?;
-                    halves.push(self.normalize_f64(&v, &replaced, all_zero));
-                }
-                Some(
-                    (0..x.len())
-                        .map(|k| Shape::Pair([halves[0][k], halves[1][k]]))
-                        .collect(),
-                )
             }
             (Cl::length | Cl::fast_length, [x]) if t == cl::F32 && out.len() == 1 => {
                 let x: Vec<Value> = x.iter().map(|&s| self.as_vec(s, cl::F32X4)).collect();

@@ -1693,10 +1693,7 @@ fn clamp_i64(x: i64, lo: i64, hi: i64) -> i64 {
 #[test]
 fn clamped_indices_by_lanes() {
     let n = 61usize;
-    let mut cases: Vec<(i32, i32)> = (-9..=9).map(|d| (d, n as i32)).collect();
-    for w in [n as i32 - 5, 7, 1] {
-        cases.extend([-5, -1, 0, 3, 40].map(|d| (d, w)));
-    }
+    let mut cases = stencil_cases(n);
     cases.push((-40, n as i32));
     let rows = cases.len();
     let (ds, ws): (Vec<i32>, Vec<i32>) = cases.iter().copied().unzip();
@@ -1757,45 +1754,80 @@ fn clamped_indices_by_lanes() {
 #[test]
 fn selected_indices_by_lanes() {
     let n = 61usize;
+    let mut cases = stencil_cases(n);
+    // (-7, -2): x + d wraps around 2^32 at x = 7, and only x = 6 is above
+    // w (unsigned).
+    cases.extend([(-40, n as i32), (20, 50), (33, 0), (-7, -2)]);
+    let input: Vec<f32> = (0..64 + 2 * n + 64).map(|i| i as f32 * 0.5 - 7.0).collect();
+    let locals = [None, Some([6usize, 1]), Some([16, 2])];
+    offset_width_rows(
+        "selected_indices",
+        n,
+        &cases,
+        &input,
+        10,
+        &locals,
+        |label, (d, w), x, out| {
+            let mid = |i: i64| input[(64 + i) as usize];
+            let i = x + d;
+            let j = w - 1 - x;
+            let want = [
+                mid(i.max(0)),
+                mid(i.min(w - 1)),
+                mid(if i + 1 < w { i + 1 } else { i }),
+                mid(if (x + d) as u32 > w as u32 { x + 1 } else { x - 1 }),
+                mid(if i as u32 >= w as u32 { 0 } else { i }),
+                mid(i.max(2)),
+                mid(2 * x + if 2 * x + d < w { 1 } else { -1 }),
+                mid(if j + d > 3 { j - 1 } else { j }),
+                mid(if x > d { x - 1 } else { x }),
+                mid(x.min(w)),
+            ];
+            assert_eq!(out, &want[..], "{label}");
+        },
+    );
+}
+
+/// The (offset, width) rows of the stencil tests: offsets -9 to 9 at the
+/// full width `n`, and a few offsets at narrower widths (7, 1).
+fn stencil_cases(n: usize) -> Vec<(i32, i32)> {
     let mut cases: Vec<(i32, i32)> = (-9..=9).map(|d| (d, n as i32)).collect();
     for w in [n as i32 - 5, 7, 1] {
         cases.extend([-5, -1, 0, 3, 40].map(|d| (d, w)));
     }
-    // (-7, -2): x + d wraps around 2^32 at x = 7, and only x = 6 is above
-    // w (unsigned).
-    cases.extend([(-40, n as i32), (20, 50), (33, 0), (-7, -2)]);
+    cases
+}
+
+/// Runs kernel `kernel` of simd.cl over an `n` x rows NDRange, row y the
+/// case (offset, width) `cases[y]`, at both levels and with each local
+/// size of `locals`: its arguments `input`, room for `per` floats per
+/// work-item, the offsets and the widths; `check` gets a label, the case
+/// and x of each work-item, and its `per` floats.
+fn offset_width_rows(
+    kernel: &str,
+    n: usize,
+    cases: &[(i32, i32)],
+    input: &[f32],
+    per: usize,
+    locals: &[Option<[usize; 2]>],
+    mut check: impl FnMut(&str, (i64, i64), i64, &[f32]),
+) {
     let rows = cases.len();
     let (ds, ws): (Vec<i32>, Vec<i32>) = cases.iter().copied().unzip();
-    let input: Vec<f32> = (0..64 + 2 * n + 64).map(|i| i as f32 * 0.5 - 7.0).collect();
     for opt in Opt::BOTH {
-        for local in [None, Some([6usize, 1]), Some([16, 2])] {
-            let mut out = vec![0f32; 10 * n * rows];
-            Kernel::new("simd", opt, "selected_indices")
-                .arg(Arg::input(&input))
+        for local in locals {
+            let mut out = vec![0f32; per * n * rows];
+            Kernel::new("simd", opt, kernel)
+                .arg(Arg::input(input))
                 .arg(Arg::output(&mut out))
                 .arg(Arg::input(&ds))
                 .arg(Arg::input(&ws))
                 .run(&[n, rows], local.as_ref().map(|l| &l[..]));
-            let mid = |i: i64| input[(64 + i) as usize];
             for (y, &(d, w)) in cases.iter().enumerate() {
-                let (d, w) = (i64::from(d), i64::from(w));
-                for x in 0..n as i64 {
-                    let i = x + d;
-                    let j = w - 1 - x;
-                    let want = [
-                        mid(i.max(0)),
-                        mid(i.min(w - 1)),
-                        mid(if i + 1 < w { i + 1 } else { i }),
-                        mid(if (x + d) as u32 > w as u32 { x + 1 } else { x - 1 }),
-                        mid(if i as u32 >= w as u32 { 0 } else { i }),
-                        mid(i.max(2)),
-                        mid(2 * x + if 2 * x + d < w { 1 } else { -1 }),
-                        mid(if j + d > 3 { j - 1 } else { j }),
-                        mid(if x > d { x - 1 } else { x }),
-                        mid(x.min(w)),
-                    ];
-                    let at = 10 * (n * y + x as usize);
-                    assert_eq!(&out[at..at + 10], &want[..], "d {d} w {w} {opt:?} {local:?}: x {x}");
+                for x in 0..n {
+                    let o = per * (n * y + x);
+                    let label = format!("{kernel} d {d} w {w} {opt:?} {local:?}: x {x}");
+                    check(&label, (d.into(), w.into()), x as i64, &out[o..o + per]);
                 }
             }
         }
@@ -2930,32 +2962,24 @@ fn remainder_indices_by_lanes() {
         cases.extend([-1, -2, -8, -13, -60].map(|d| (d, w)));
     }
     cases.extend([(3, 0), (2, -3), (5, -64)]);
-    let rows = cases.len();
-    let (ds, ws): (Vec<i32>, Vec<i32>) = cases.iter().copied().unzip();
     let input: Vec<f32> = (0..64 + 4 * 64 + 64).map(|i| i as f32 * 0.25 - 9.0).collect();
-    for opt in Opt::BOTH {
-        for local in [None, Some([6usize, 1])] {
-            let mut out = vec![0f32; 4 * n * rows];
-            Kernel::new("simd", opt, "remainder_indices")
-                .arg(Arg::input(&input))
-                .arg(Arg::output(&mut out))
-                .arg(Arg::input(&ds))
-                .arg(Arg::input(&ws))
-                .run(&[n, rows], local.as_ref().map(|l| &l[..]));
-            let mid = |i: i64| input[(64 + i) as usize];
-            for (y, &(d, w)) in cases.iter().enumerate() {
-                if w <= 0 {
-                    continue;
-                }
-                let (d, w) = (i64::from(d), i64::from(w));
-                for x in 0..n as i64 {
-                    let o = 4 * (n * y + x as usize);
-                    let j = (x + d) % w;
-                    let u = i64::from((x + d) as u32 % w as u32);
-                    let want = [mid(j), mid(u), mid((x + d + w) % w), mid(4 * j) - mid(4 * j + 3)];
-                    assert_eq!(&out[o..o + 4], &want[..], "d {d} w {w} {opt:?} {local:?}: x {x}");
-                }
+    let locals = [None, Some([6usize, 1])];
+    offset_width_rows(
+        "remainder_indices",
+        n,
+        &cases,
+        &input,
+        4,
+        &locals,
+        |label, (d, w), x, out| {
+            if w <= 0 {
+                return;
             }
-        }
-    }
+            let mid = |i: i64| input[(64 + i) as usize];
+            let j = (x + d) % w;
+            let u = i64::from((x + d) as u32 % w as u32);
+            let want = [mid(j), mid(u), mid((x + d + w) % w), mid(4 * j) - mid(4 * j + 3)];
+            assert_eq!(out, &want[..], "{label}");
+        },
+    );
 }

@@ -65,8 +65,14 @@ const MATH_BOTH: [&str; 42] = [
     "remainder",
 ];
 
-/// Those it writes on `float` operands only, beside [`MATH_BOTH`] (the
-/// `half_` and `native_` forms, the pi forms, ldexp).
+/// Those of [`MATH_FLOAT_ONLY`] it writes on `double` operands too, beside
+/// [`MATH_BOTH`] (a list of their own, so that the picks for floats stay
+/// as they were).
+const MATH_DOUBLE_TOO: [&str; 4] = ["atanpi", "asinpi", "acospi", "atan2pi"];
+
+/// Those it writes on `float` operands beside [`MATH_BOTH`] (the `half_`
+/// and `native_` forms, the pi forms, ldexp); of these, only
+/// [`MATH_DOUBLE_TOO`] on `double` ones.
 const MATH_FLOAT_ONLY: [&str; 16] = [
     "exp2",
     "exp10",
@@ -1263,7 +1269,12 @@ impl Gen {
                 let a = self.expr(t, d1);
                 // (No half_ or native_ forms of double.)
                 let f = if s == Scalar::Double {
-                    self.r.pick(&MATH_BOTH)
+                    let k = self.r.below(MATH_BOTH.len() + MATH_DOUBLE_TOO.len());
+                    *MATH_BOTH
+                        .iter()
+                        .chain(&MATH_DOUBLE_TOO)
+                        .nth(k)
+                        .expect("k below the length")
                 } else {
                     let k = self.r.below(MATH_BOTH.len() + MATH_FLOAT_ONLY.len());
                     *MATH_BOTH

@@ -1598,8 +1598,9 @@ impl Lowering<'_, '_, '_> {
     /// `libm_lanes::eight_lanes`: each argument as part 0's vector, or
     /// two halves, and part 1's in `xmm` registers, the results through a
     /// 32- or 64-byte stack slot), bitwise what each part's own 4-lane
-    /// call gives. True when done (each part has its result); false leaves
-    /// the instruction to each part's lowering, nothing emitted.
+    /// call gives; `sincos` as [`Self::sincos_both_parts`]. True when done
+    /// (each part has its result); false leaves the instruction to each
+    /// part's lowering, nothing emitted.
     pub(in crate::lower) fn both_parts_at_once(&mut self, i: u32) -> R<bool> {
         if self.parts() != 2 || self.scalar_lanes() {
             return Ok(false);

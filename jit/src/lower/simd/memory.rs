@@ -361,24 +361,9 @@ impl Lowering<'_, '_, '_> {
     /// The lanes of `vals` (one vector or a pair, as [`Contiguous`] reads
     /// them) in the opposite order: lanes 0-3 become lanes 3-0.
     fn reverse_lanes(&mut self, vals: &[Value]) -> Vec<Value> {
-        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
-        let shuffle = |l: &mut Self, v: Value, pick: Vec<u8>| {
-            let vt = l.ty(v);
-            let bytes = l.b.ins().bitcast(cl::I8X16, le, v);
-            let imm =
-                l.b.func
-                    .dfg
-                    .immediates
-                    .push(cranelift_codegen::ir::ConstantData::from(pick));
-            let r = l.b.ins().shuffle(bytes, bytes, imm);
-            l.b.ins().bitcast(vt, le, r)
-        };
         match *vals {
             // Two 2-lane halves: each swapped, and swapped with the other.
-            [lo, hi] => {
-                let swap: Vec<u8> = (8..16).chain(0..8).collect();
-                vec![shuffle(self, hi, swap.clone()), shuffle(self, lo, swap)]
-            }
+            [lo, hi] => vec![self.high_down(hi), self.high_down(lo)],
             _ => vals
                 .iter()
                 .map(|&v| {
@@ -388,7 +373,7 @@ impl Lowering<'_, '_, '_> {
                     let pick = (0..16u8)
                         .map(|b| if b < 4 * s { (3 - b / s) * s + b % s } else { b })
                         .collect();
-                    shuffle(self, v, pick)
+                    self.permute_bytes(v, pick)
                 })
                 .collect(),
         }

@@ -1001,15 +1001,21 @@ impl Lowering<'_, '_, '_> {
         }
     }
 
-    /// Lanes 2 and 3 of 4-lane vector `v` moved to lanes 0 and 1.
+    /// Lanes 2 and 3 of 4-lane vector `v` moved to lanes 0 and 1 (and 0
+    /// and 1 to 2 and 3: the halves of any 16-byte vector swapped).
     pub(super) fn high_down(&mut self, v: Value) -> Value {
+        self.permute_bytes(v, (8u8..16).chain(0..8).collect())
+    }
+
+    /// The bytes of 16-byte vector `v` picked by `pick` (byte k of the
+    /// result is byte `pick[k]` of `v`): one shuffle, in `v`'s type.
+    pub(super) fn permute_bytes(&mut self, v: Value, pick: Vec<u8>) -> Value {
         let le = MemFlagsData::new().with_endianness(Endianness::Little);
         let vt = self.ty(v);
         let bytes = self.b.ins().bitcast(cl::I8X16, le, v);
-        let swap: Vec<u8> = (8u8..16).chain(0..8).collect();
-        let imm = self.b.func.dfg.immediates.push(ConstantData::from(swap));
-        let high = self.b.ins().shuffle(bytes, bytes, imm);
-        self.b.ins().bitcast(vt, le, high)
+        let imm = self.b.func.dfg.immediates.push(ConstantData::from(pick));
+        let r = self.b.ins().shuffle(bytes, bytes, imm);
+        self.b.ins().bitcast(vt, le, r)
     }
 
     /// The 4-lane vector (of `lo`'s type) of lanes 0 and 1 of `lo` and
